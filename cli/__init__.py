@@ -1,0 +1,1 @@
+"""The command line: reads input, calls the core, formats output. Nothing else lives here."""

@@ -1,0 +1,6 @@
+"""``python -m fightlog``: the same entry point as the ``fightlog`` console script."""
+
+from fightlog.cli.main import main
+
+if __name__ == "__main__":
+    main()

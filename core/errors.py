@@ -1,0 +1,98 @@
+"""The one exception tree of fightlog.
+
+Every error the core raises derives from :class:`FightlogError` and carries the structured
+facts a user needs (file, line, column, what was expected). The CLI is the only place that
+turns them into text and exit codes (see ``fightlog.cli.errors``).
+
+Exit codes (documented in the README): 0 ok, 1 findings (a damaged log, a failed check),
+2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+
+class FightlogError(Exception):
+    """Base of every error fightlog raises on purpose."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InputError(FightlogError):
+    """Input that fightlog cannot use: a missing file, a directory, a file that is not a log.
+
+    ``path`` and ``line`` (1-based) locate the problem when they are known.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        where = self.path or "<input>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+class LogDamagedError(InputError):
+    """A log whose first line is a fightlog event but which breaks later.
+
+    An undecodable line, a gap or repeat in ``seq``, a broken hash chain, a torn last line.
+    ``fightlog verify`` reports it as a finding (exit 1); other commands refuse the log (exit 2).
+    """
+
+
+class TornTailError(LogDamagedError):
+    """The last line has no newline: a crash during an append, or a writer that stopped early.
+
+    ``offset`` is the byte offset where the torn line starts; ``complete`` is true when the
+    bytes after it nonetheless decode as the next valid event (only the ``\\n`` is missing).
+    """
+
+    def __init__(
+        self, message: str, *, path: str | None, line: int, offset: int, complete: bool
+    ) -> None:
+        super().__init__(message, path=path, line=line)
+        self.offset = offset
+        self.complete = complete
+
+
+class StoreError(FightlogError):
+    """An append or repair that could not be carried out; the log is left as it was."""
+
+
+class DiceError(FightlogError):
+    """Base for dice notation and dice limit errors (see ``fightlog.rules.dice``)."""
+
+
+class DiceSyntaxError(DiceError):
+    """A dice expression that does not parse. ``column`` is 1-based."""
+
+    def __init__(self, message: str, *, expr: str, column: int, expected: str | None = None) -> None:
+        super().__init__(message)
+        self.expr = expr
+        self.column = column
+        self.expected = expected
+
+    def __str__(self) -> str:
+        return f"{self.expr} : {self.message} at column {self.column}"
+
+
+class DiceLimitError(DiceError):
+    """A dice expression that exceeds a limit (dice count, sides, length, reroll chains)."""
+
+    def __init__(self, message: str, *, limit: str, value: int, maximum: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.value = value
+        self.maximum = maximum
+
+
+class DiceValueError(DiceError):
+    """A dice expression that parses but cannot be rolled (0 sides, keep more than rolled...)."""

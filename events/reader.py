@@ -1,0 +1,221 @@
+"""Streaming, checking reader for logs.
+
+Reads one line at a time (never the whole file) and yields ``(line_number, event)`` after
+checking, for every line: it is terminated, not over ``MAX_LINE_BYTES``, valid UTF-8 JSON, a
+known kind with valid fields, ``seq`` is the next number, and ``prev`` is the hash of the line
+before. The first problem stops the read with one error that names the file and line.
+
+Line endings: the writer always writes ``\\n``. On read, ``\\r\\n`` is accepted too, and the
+chain hashes each line without its terminator, so a log converted by an editor or by git's
+``autocrlf`` still verifies. A UTF-8 byte-order mark is refused.
+
+Errors: problems that make the file unusable as a log (missing, a directory, empty, binary,
+a first line that is not a ``scene_started`` event) raise ``InputError``; problems after a
+valid first line raise ``LogDamagedError`` (``TornTailError`` for an unterminated last line).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+import msgspec
+
+from fightlog.errors import InputError, LogDamagedError, TornTailError
+from fightlog.events.codec import DECODER, MAX_LINE_BYTES
+from fightlog.events.model import GENESIS, AnyEvent, SceneStarted
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class ChainHead:
+    """Filled in by a complete read: the last ``seq`` and its line hash (the next ``prev``)."""
+
+    seq: int = 0
+    digest: str = GENESIS
+
+
+def open_log(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a log for reading, turning OS errors into one-line ``InputError``."""
+    name = os.fspath(path)
+    if os.path.isdir(name):
+        raise InputError("is a directory, not a log file", path=name)
+    try:
+        return open(name, "rb", buffering=1 << 20)
+    except FileNotFoundError:
+        raise InputError("no such file", path=name) from None
+    except PermissionError:
+        raise InputError("permission denied", path=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot open: {exc.strerror or exc}", path=name) from None
+
+
+def raw_lines(stream: BinaryIO) -> Iterator[bytes]:
+    """Raw lines with their terminators, each read with a length limit so that a huge line
+    is never held whole: a line longer than ``MAX_LINE_BYTES`` comes back cut, unterminated."""
+    readline = stream.readline
+    limit = MAX_LINE_BYTES + 2  # room for "\r\n"
+    while True:
+        raw = readline(limit)
+        if not raw:
+            return
+        yield raw
+
+
+def read_log(
+    path: str | os.PathLike[str], *, from_seq: int = 1, head: ChainHead | None = None
+) -> Iterator[tuple[int, AnyEvent]]:
+    """Yield ``(line, event)`` for every event of the log at ``path`` with ``seq >= from_seq``.
+
+    The whole log is still checked from line 1 (the chain cannot be checked otherwise).
+    ``head``, when given, receives the last ``seq`` and digest once the read completes.
+    """
+    name = os.fspath(path)
+    with open_log(name) as stream:
+        yield from check_lines(raw_lines(stream), name, from_seq=from_seq, head=head)
+
+
+def check_lines(
+    lines: Iterable[bytes], path: str, *, from_seq: int = 1, head: ChainHead | None = None
+) -> Iterator[tuple[int, AnyEvent]]:
+    """Check raw lines (with terminators) as a log and yield ``(line, event)``.
+
+    Shared by the file reader and the in-memory store, so both enforce the same rules.
+    """
+    decode = DECODER.decode
+    sha256 = hashlib.sha256
+    expected_prev = GENESIS
+    lineno = 0
+    offset = 0
+    for raw in lines:
+        lineno += 1
+        if raw[-1:] != b"\n":
+            _unterminated(raw, path, lineno, offset, expected_prev)
+        body = raw[:-2] if raw[-2:] == b"\r\n" else raw[:-1]
+        try:
+            event = decode(body)
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+            raise _undecodable(body, exc, path, lineno) from None
+        seq = event.seq
+        if seq != lineno or event.prev != expected_prev:
+            raise _out_of_chain(event, path, lineno)
+        if lineno == 1:
+            if type(event) is not SceneStarted:
+                raise InputError(
+                    f"not a fightlog log: the first event is {_kind(event)!r}, "
+                    "expected 'scene_started'",
+                    path=path,
+                    line=1,
+                )
+        elif type(event) is SceneStarted:
+            raise LogDamagedError(
+                "a second 'scene_started' event (two logs joined together?)", path=path, line=lineno
+            )
+        expected_prev = sha256(body).hexdigest()
+        offset += len(raw)
+        if seq >= from_seq:
+            yield lineno, event
+    if lineno == 0:
+        raise InputError("empty file: a log has at least a 'scene_started' line", path=path)
+    if head is not None:
+        head.seq = lineno
+        head.digest = expected_prev
+
+
+def _kind(event: AnyEvent) -> str:
+    return str(type(event).__struct_config__.tag)
+
+
+def _unterminated(raw: bytes, path: str, lineno: int, offset: int, expected_prev: str) -> None:
+    """Raise the right error for a line without a terminator (always the file's last line,
+    unless it was cut at the length limit)."""
+    if len(raw) > MAX_LINE_BYTES:
+        cls = InputError if lineno == 1 else LogDamagedError
+        raise cls(
+            f"line is longer than {MAX_LINE_BYTES} bytes: not a fightlog event "
+            "(a log line is one event)",
+            path=path,
+            line=lineno,
+        )
+    if lineno == 1 and (b"\0" in raw or not raw.lstrip().startswith(b"{")):
+        raise InputError("not a fightlog log (does not start with a JSON object)", path=path, line=1)
+    complete = False
+    try:
+        event = DECODER.decode(raw)
+        complete = event.seq == lineno and event.prev == expected_prev
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        pass
+    what = (
+        "the last line has no newline (the event is complete; `fightlog verify --repair` adds it)"
+        if complete
+        else "the last line is incomplete (torn write: a crash during an append?); "
+        "`fightlog verify --repair` moves it to a side file"
+    )
+    raise TornTailError(what, path=path, line=lineno, offset=offset, complete=complete)
+
+
+def _undecodable(
+    body: bytes, exc: Exception, path: str, lineno: int
+) -> InputError | LogDamagedError:
+    if lineno == 1:
+        if body.startswith(BOM):
+            return InputError(
+                "starts with a UTF-8 byte-order mark; logs are UTF-8 without BOM "
+                "(re-saved by an editor?)",
+                path=path,
+                line=1,
+            )
+        if b"\0" in body or not body.lstrip().startswith(b"{"):
+            return InputError(
+                "not a fightlog log (line 1 is not a JSON object)", path=path, line=1
+            )
+    if not body.strip():
+        what = "empty line"
+    elif isinstance(exc, UnicodeDecodeError):
+        what = f"invalid UTF-8 (byte 0x{exc.object[exc.start]:02x})"
+    elif not isinstance(exc, msgspec.ValidationError):
+        what = f"not valid JSON ({exc})"
+    else:
+        what = _describe_validation(str(exc))
+    cls = InputError if lineno == 1 else LogDamagedError
+    return cls(what, path=path, line=lineno)
+
+
+def _describe_validation(detail: str) -> str:
+    """Turn msgspec's validation message into a sentence about the event."""
+    if detail.startswith("Invalid value") and "`$.kind`" in detail:
+        return f"unknown kind {detail.split(' ', 2)[2].split(' - ')[0]}"
+    if detail == "Object missing required field `kind`":
+        return "not a fightlog event: no 'kind' field"
+    if detail.startswith("Expected `object`, got"):
+        return f"not a fightlog event: a JSON {detail.split('got `', 1)[1].rstrip('`')}, not an object"
+    return f"invalid event: {detail}"
+
+
+def _out_of_chain(event: AnyEvent, path: str, lineno: int) -> InputError | LogDamagedError:
+    seq = event.seq
+    expected = lineno
+    if lineno == 1:
+        if seq != 1:
+            return InputError(f"the first event has seq {seq}, expected 1", path=path, line=1)
+        return InputError(
+            f"the first event's prev must be {GENESIS[:8]}... (64 zeros)", path=path, line=1
+        )
+    if seq == 0:
+        what = f"seq is missing (expected {expected})"
+    elif seq == expected - 1:
+        what = f"seq {seq} repeats (a duplicated line?)"
+    elif seq > expected:
+        gap = f"{expected}" if seq == expected + 1 else f"{expected}..{seq - 1}"
+        what = f"seq {seq} follows seq {expected - 1}: seq {gap} missing (removed lines?)"
+    elif seq < expected:
+        what = f"seq {seq} out of order, expected {expected} (reordered lines?)"
+    elif not event.prev:
+        what = "prev is missing"
+    else:
+        what = f"prev does not match line {lineno - 1} (edited, removed or reordered?)"
+    return LogDamagedError(what, path=path, line=lineno)

@@ -1,0 +1,78 @@
+"""Repairing a torn last line without deleting a byte.
+
+A crash during an append can leave the last line without its newline. If those bytes are a
+complete, correctly chained event, the repair adds the missing ``\\n``. Otherwise it copies
+them to a side file (``<log>.torn-<offset>``, fsynced) and only then truncates the log to its
+last complete line. Runs under the same exclusive lock as appends.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from dataclasses import dataclass
+
+from fightlog.errors import StoreError, TornTailError
+from fightlog.events.reader import check_lines, raw_lines
+
+
+@dataclass(frozen=True)
+class RepairResult:
+    """What the repair did: ``added_newline`` or ``moved`` bytes to ``side_file``."""
+
+    line: int
+    action: str
+    side_file: str | None = None
+    moved: int = 0
+
+
+def repair_torn_tail(path: str) -> RepairResult | None:
+    """Repair a torn last line of ``path``; return ``None`` when the tail is intact.
+
+    Other damage raises as the reader reports it (it is not repairable automatically).
+    """
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot open for repair: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with os.fdopen(os.dup(fd), "rb", buffering=1 << 20) as stream:
+            try:
+                for _ in check_lines(raw_lines(stream), path):
+                    pass
+                return None
+            except TornTailError as torn:
+                return _repair(fd, path, torn)
+    finally:
+        os.close(fd)
+
+
+def _repair(fd: int, path: str, torn: TornTailError) -> RepairResult:
+    if torn.complete:
+        os.lseek(fd, 0, os.SEEK_END)
+        os.write(fd, b"\n")
+        os.fsync(fd)
+        return RepairResult(line=torn.line, action="added_newline")
+    size = os.fstat(fd).st_size
+    data = os.pread(fd, size - torn.offset, torn.offset)
+    side = f"{path}.torn-{torn.offset}"
+    try:
+        side_fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise StoreError(f"{side}: exists already; move it away and repair again") from None
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(side_fd, view) :]
+        os.fsync(side_fd)
+    finally:
+        os.close(side_fd)
+    dir_fd = os.open(os.path.dirname(os.path.abspath(side)), os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+    os.ftruncate(fd, torn.offset)
+    os.fsync(fd)
+    return RepairResult(line=torn.line, action="moved", side_file=side, moved=len(data))

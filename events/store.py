@@ -1,0 +1,198 @@
+"""Where logs live: an append-only file store and its in-memory twin.
+
+Both implement ``EventStore``: ``append`` seals events (assigns ``seq`` and ``prev``) and adds
+them atomically; ``read`` streams ``(line, event)`` from a ``seq`` on, with every check of
+``fightlog.events.reader``; ``head`` gives the last ``seq`` and its line hash. One shared test
+suite (``tests/events/test_store_contract.py``) runs against both.
+
+The file store holds an exclusive ``flock`` on the log while it reads the tail, seals and
+writes, so several processes appending to one log never interleave, never lose an event and
+never break the chain. Appends are fsynced unless ``fsync=False`` (bulk generation).
+A failed write is rolled back to the previous end of file: nothing already in the log is lost.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
+
+import msgspec
+
+from fightlog.errors import StoreError
+from fightlog.events.codec import ENCODER, line_digest
+from fightlog.events.model import GENESIS, AnyEvent, SceneStarted
+from fightlog.events.reader import check_lines, read_log
+
+
+class EventStore(Protocol):
+    """What the engine needs from a log."""
+
+    def append(self, events: Sequence[AnyEvent]) -> list[AnyEvent]:
+        """Seal and append ``events`` in order, atomically; return them as sealed."""
+        ...
+
+    def read(self, from_seq: int = 1) -> Iterator[tuple[int, AnyEvent]]:
+        """Yield ``(line, event)`` for events with ``seq >= from_seq``."""
+        ...
+
+    def head(self) -> tuple[int, str]:
+        """The last ``seq`` (0 when empty) and the hash the next event's ``prev`` must carry."""
+        ...
+
+
+class _SeqOnly(msgspec.Struct):
+    seq: int
+
+
+_SEQ_DECODER = msgspec.json.Decoder(_SeqOnly)
+
+
+def seal(
+    events: Iterable[AnyEvent], last_seq: int, last_digest: str
+) -> tuple[list[AnyEvent], bytes, str]:
+    """Assign ``seq`` and ``prev`` after ``(last_seq, last_digest)``.
+
+    Returns the sealed events, the bytes to append (each line ``\\n``-terminated) and the new
+    head digest. Refuses a log that does not start with ``scene_started`` or that would get a
+    second one.
+    """
+    sealed: list[AnyEvent] = []
+    chunks: list[bytes] = []
+    seq, digest = last_seq, last_digest
+    replace = msgspec.structs.replace
+    encode = ENCODER.encode
+    for event in events:
+        seq += 1
+        is_start = type(event) is SceneStarted
+        if seq == 1 and not is_start:
+            raise StoreError("a log must start with a 'scene_started' event")
+        if seq > 1 and is_start:
+            raise StoreError("a log has only one 'scene_started' event (start a new log)")
+        event = replace(event, seq=seq, prev=digest)
+        line = encode(event)
+        digest = line_digest(line)
+        sealed.append(event)
+        chunks.append(line)
+        chunks.append(b"\n")
+    return sealed, b"".join(chunks), digest
+
+
+class MemoryStore:
+    """An ``EventStore`` in memory, for tests and for forks computed without touching disk."""
+
+    def __init__(self, name: str = "<memory>") -> None:
+        self.name = name
+        self._lines: list[bytes] = []
+        self._digest = GENESIS
+        self._lock = threading.Lock()
+
+    def append(self, events: Sequence[AnyEvent]) -> list[AnyEvent]:
+        with self._lock:
+            sealed, data, digest = seal(events, len(self._lines), self._digest)
+            self._lines.extend(data.splitlines(keepends=True))
+            self._digest = digest
+            return sealed
+
+    def read(self, from_seq: int = 1) -> Iterator[tuple[int, AnyEvent]]:
+        return check_lines(list(self._lines), self.name, from_seq=from_seq)
+
+    def head(self) -> tuple[int, str]:
+        return len(self._lines), self._digest
+
+    def to_bytes(self) -> bytes:
+        """The log as it would be on disk."""
+        return b"".join(self._lines)
+
+
+class FileStore:
+    """An ``EventStore`` on a JSONL file, safe for several appending processes."""
+
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.path = os.fspath(path)
+        self.fsync = fsync
+
+    def append(self, events: Sequence[AnyEvent]) -> list[AnyEvent]:
+        if not events:
+            return []
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except IsADirectoryError:
+            raise StoreError(f"{self.path}: is a directory, not a log file") from None
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot open for append: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            size = os.fstat(fd).st_size
+            last_seq, last_digest = tail_of(fd, size, self.path)
+            sealed, data, _ = seal(events, last_seq, last_digest)
+            try:
+                _write_all(fd, data)
+                if self.fsync:
+                    os.fsync(fd)
+            except OSError as exc:
+                os.ftruncate(fd, size)  # take back our partial bytes only
+                raise StoreError(f"{self.path}: append failed, log unchanged: {exc.strerror}") from None
+            return sealed
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def read(self, from_seq: int = 1) -> Iterator[tuple[int, AnyEvent]]:
+        return read_log(self.path, from_seq=from_seq)
+
+    def head(self) -> tuple[int, str]:
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return 0, GENESIS
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            return tail_of(fd, os.fstat(fd).st_size, self.path)
+        finally:
+            os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def tail_of(fd: int, size: int, path: str) -> tuple[int, str]:
+    """``(seq, digest)`` of the last line of an open log, reading backwards from the end.
+
+    Refuses a log whose last line is torn or does not decode: appending after it would chain
+    new events to damage (``fightlog verify`` says what is wrong and how to repair it).
+    """
+    if size == 0:
+        return 0, GENESIS
+    if os.pread(fd, 1, size - 1) != b"\n":
+        raise StoreError(
+            f"{path}: the last line is incomplete; run `fightlog verify --repair {path}` first"
+        )
+    end = size - 1
+    pos = end
+    tail = b""
+    while True:
+        start = max(0, pos - 65536)
+        tail = os.pread(fd, pos - start, start) + tail
+        cut = tail.rfind(b"\n")
+        if cut >= 0:
+            line = tail[cut + 1 :]
+            break
+        if start == 0:
+            line = tail
+            break
+        pos = start
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    try:
+        seq = _SEQ_DECODER.decode(line).seq
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise StoreError(
+            f"{path}: the last line is not a valid event; run `fightlog verify {path}`"
+        ) from None
+    return seq, line_digest(line)

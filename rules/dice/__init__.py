@@ -1,0 +1,1 @@
+"""Dice: notation, seeded provably fair generator, rendering (see docs/dice.md)."""
