@@ -1,19 +1,61 @@
-"""The ``fightlog`` command group. Each subcommand lives in its own module."""
+"""The ``fightlog`` command group. Each subcommand lives in its own module.
+
+Subcommands are imported only when invoked (click's lazy-group pattern), so ``fightlog
+verify`` starts without importing the dice engine, the rulesets or pydantic.
+"""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from fightlog import __version__
-from fightlog.cli.schema import schema
-from fightlog.cli.verify import verify
+
+COMMANDS: dict[str, str] = {
+    "verify": "fightlog.cli.verify:verify",
+    "schema": "fightlog.cli.schema:schema",
+}
+"""Command name -> ``module:attribute`` of its click command."""
+
+HELP: dict[str, str] = {
+    "verify": "Check that a log is intact (chain, seq, every line).",
+    "schema": "Print the JSON Schema of the event format.",
+}
+"""One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            rows = []
+            for name in self.list_commands(ctx):
+                eager = self.commands.get(name)
+                summary = eager.get_short_help_str() if eager else HELP.get(name, "")
+                rows.append((name, summary))
+            formatter.write_dl(rows)
 
 
 @click.group(
+    cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="""\b
 Examples:
-  fightlog verify fixtures/roe7/duel.jsonl
+  fightlog verify fixtures/roe7/sample-duel.jsonl
   fightlog schema > fightlog-event.schema.json
 
 Exit codes: 0 ok, 1 findings (a damaged log, a failed check), 2 bad input or usage.""",
@@ -25,10 +67,6 @@ def cli() -> None:
     Every post, roll and effect tick is one line of an append-only JSONL log, chained by
     SHA-256 so that any edit, deletion, insertion or reordering shows.
     """
-
-
-cli.add_command(verify)
-cli.add_command(schema)
 
 
 def main() -> None:

@@ -55,7 +55,7 @@ class Origin(Struct, frozen=True, kw_only=True, omit_defaults=True):
     raw: str | None = None
 
 
-class Event(Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="kind"):
+class Event(Struct, frozen=True, omit_defaults=True, tag_field="kind"):
     """Fields every event carries.
 
     ``seq`` counts lines from 1 with no gaps; ``prev`` is the hex SHA-256 of the previous
@@ -63,6 +63,9 @@ class Event(Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="ki
     store under its lock: code that creates events leaves them at their defaults (0 and "") and
     the store seals them. ``at`` is the time the source gives (live play, transcripts); scripted
     fights leave it out so their logs are byte-for-byte reproducible.
+
+    These four fields come first on every line (``kind``, ``seq``, ``prev``...); every subclass
+    declares ``kw_only=True`` so its own fields are keyword-only.
     """
 
     seq: Annotated[int, Meta(ge=0)] = 0
@@ -87,19 +90,23 @@ class DiceCommitment(Struct, frozen=True, kw_only=True, omit_defaults=True):
     seed: str | None = None
 
 
-class SceneStarted(Event, tag="scene_started"):
-    """First line of every log: which ruleset and options govern it, and the dice commitment."""
+class SceneStarted(Event, tag="scene_started", kw_only=True):
+    """First line of every log: which ruleset and options govern it, and the dice commitment.
+
+    ``format`` is the log format version the writer used (``FORMAT_VERSION``); it is required,
+    never defaulted, so that a reader always knows which rules of the format a log follows.
+    """
 
     scene: Id
     ruleset: Id
-    format: int = FORMAT_VERSION
+    format: Annotated[int, Meta(ge=1)]
     options: dict[str, Json] = {}
     dice: DiceCommitment | None = None
     title: str | None = None
     gm: str | None = None
 
 
-class SceneEnded(Event, tag="scene_ended"):
+class SceneEnded(Event, tag="scene_ended", kw_only=True):
     """The scene is over. ``seed`` reveals the dice seed (hex) so anyone can verify the rolls."""
 
     seed: str | None = None
@@ -110,7 +117,7 @@ class SceneEnded(Event, tag="scene_ended"):
 # --------------------------------------------------------------------------- combatants
 
 
-class CombatantJoined(Event, tag="combatant_joined"):
+class CombatantJoined(Event, tag="combatant_joined", kw_only=True):
     """A combatant enters the scene, with a snapshot of their sheet as it was then.
 
     ``pools`` are the starting values of numeric pools the ruleset tracks (``hp``, ``armour``,
@@ -134,7 +141,7 @@ class CombatantJoined(Event, tag="combatant_joined"):
     owner: str | None = None
 
 
-class InitiativeRolled(Event, tag="initiative_rolled"):
+class InitiativeRolled(Event, tag="initiative_rolled", kw_only=True):
     """An initiative score for one combatant, or for a group rolling as one (a party roll).
 
     ``roll`` is the ``seq`` of the ``dice_rolled`` event it came from (absent for a score
@@ -148,7 +155,7 @@ class InitiativeRolled(Event, tag="initiative_rolled"):
     group: list[str] = []
 
 
-class InitiativeSet(Event, tag="initiative_set"):
+class InitiativeSet(Event, tag="initiative_set", kw_only=True):
     """The posting order, as decided by initiative, a GM, an ambush, a delay or a drop.
 
     ``order`` lists every combatant who posts, first to last; ``reason`` says why it changed.
@@ -162,20 +169,20 @@ class InitiativeSet(Event, tag="initiative_set"):
 # --------------------------------------------------------------------------- rounds and turns
 
 
-class RoundStarted(Event, tag="round_started"):
+class RoundStarted(Event, tag="round_started", kw_only=True):
     round: Annotated[int, Meta(ge=1)]
 
 
-class RoundEnded(Event, tag="round_ended"):
+class RoundEnded(Event, tag="round_ended", kw_only=True):
     round: Annotated[int, Meta(ge=1)]
 
 
-class TurnStarted(Event, tag="turn_started"):
+class TurnStarted(Event, tag="turn_started", kw_only=True):
     actor: Id
     round: Annotated[int, Meta(ge=1)]
 
 
-class TurnEnded(Event, tag="turn_ended"):
+class TurnEnded(Event, tag="turn_ended", kw_only=True):
     actor: Id
     round: Annotated[int, Meta(ge=1)]
 
@@ -206,7 +213,7 @@ class Action(Struct, frozen=True, kw_only=True, omit_defaults=True):
     params: dict[str, Scalar] = {}
 
 
-class DeclarationPosted(Event, tag="declaration_posted"):
+class DeclarationPosted(Event, tag="declaration_posted", kw_only=True):
     """A post: what the actor says they do. ``text`` is the post as written.
 
     ``actions`` is its structured reading (empty for pure role-play or out-of-character posts).
@@ -244,7 +251,7 @@ class Modifier(Struct, frozen=True, kw_only=True, omit_defaults=True):
     source: str
 
 
-class DiceRolled(Event, tag="dice_rolled"):
+class DiceRolled(Event, tag="dice_rolled", kw_only=True):
     """A roll: every die, every modifier with its source, and the total.
 
     ``generator`` is ``engine`` for a roll drawn from the scene's seeded generator (``index`` is
@@ -271,7 +278,7 @@ class DiceRolled(Event, tag="dice_rolled"):
 # --------------------------------------------------------------------------- outcomes
 
 
-class AttackResolved(Event, tag="attack_resolved"):
+class AttackResolved(Event, tag="attack_resolved", kw_only=True):
     """The outcome of an attack (or any opposed or target-number check against someone).
 
     ``score`` is the attacker's final result, ``against`` what it had to beat (the opposing
@@ -293,7 +300,7 @@ class AttackResolved(Event, tag="attack_resolved"):
     notes: list[str] = []
 
 
-class DamageApplied(Event, tag="damage_applied"):
+class DamageApplied(Event, tag="damage_applied", kw_only=True):
     """Damage taken from one pool: ``raw`` before reduction, ``reduced_by`` (DR, armour, soak),
     ``taken`` what left the pool. ``cause`` is the ``seq`` of the attack, tick or explosion."""
 
@@ -307,7 +314,7 @@ class DamageApplied(Event, tag="damage_applied"):
     cause: int | None = None
 
 
-class HealingApplied(Event, tag="healing_applied"):
+class HealingApplied(Event, tag="healing_applied", kw_only=True):
     """A pool restored (HP healed, armour repaired, MP regained)."""
 
     target: Id
@@ -317,7 +324,7 @@ class HealingApplied(Event, tag="healing_applied"):
     cause: int | None = None
 
 
-class ResourceSpent(Event, tag="resource_spent"):
+class ResourceSpent(Event, tag="resource_spent", kw_only=True):
     """Something used up: MP for a spell, a round of ammunition, a flee attempt, a grenade."""
 
     actor: Id
@@ -326,7 +333,7 @@ class ResourceSpent(Event, tag="resource_spent"):
     cause: int | None = None
 
 
-class WeaponReloaded(Event, tag="weapon_reloaded"):
+class WeaponReloaded(Event, tag="weapon_reloaded", kw_only=True):
     """A weapon is ready to fire again (reload, bolt worked, shell racked)."""
 
     actor: Id
@@ -334,7 +341,7 @@ class WeaponReloaded(Event, tag="weapon_reloaded"):
     cause: int | None = None
 
 
-class Moved(Event, tag="moved"):
+class Moved(Event, tag="moved", kw_only=True):
     """A movement: metres covered and/or the range band reached relative to someone."""
 
     actor: Id
@@ -348,7 +355,7 @@ class Moved(Event, tag="moved"):
 # --------------------------------------------------------------------------- effects
 
 
-class EffectApplied(Event, tag="effect_applied"):
+class EffectApplied(Event, tag="effect_applied", kw_only=True):
     """An effect placed on a target: bleed, stun, burn, a buff, a zone's hold on someone.
 
     ``effect`` is a scene-unique id so ticks and expiry can name it. ``duration`` is in turns
@@ -370,7 +377,7 @@ class EffectApplied(Event, tag="effect_applied"):
     cause: int | None = None
 
 
-class EffectTicked(Event, tag="effect_ticked"):
+class EffectTicked(Event, tag="effect_ticked", kw_only=True):
     """An effect took hold for a turn (a bleed or burn firing at the start of the victim's
     turn). Damage it deals follows as ``damage_applied`` with ``cause`` set to this ``seq``."""
 
@@ -379,7 +386,7 @@ class EffectTicked(Event, tag="effect_ticked"):
     remaining: int | None = None
 
 
-class EffectCountedDown(Event, tag="effect_counted_down"):
+class EffectCountedDown(Event, tag="effect_counted_down", kw_only=True):
     """An effect's duration went down by one at the end of the counting turn.
     ``remaining`` is the number of turns left afterwards."""
 
@@ -388,7 +395,7 @@ class EffectCountedDown(Event, tag="effect_counted_down"):
     remaining: Annotated[int, Meta(ge=0)]
 
 
-class EffectExpired(Event, tag="effect_expired"):
+class EffectExpired(Event, tag="effect_expired", kw_only=True):
     """An effect ended: its duration ran out, or it was removed (extinguished, cured,
     replaced by a refresh)."""
 
@@ -397,7 +404,7 @@ class EffectExpired(Event, tag="effect_expired"):
     reason: str = "duration"
 
 
-class StatusChanged(Event, tag="status_changed"):
+class StatusChanged(Event, tag="status_changed", kw_only=True):
     """A status gained (``on``) or lost: ``stunned``, ``prone``, ``kneeling``, ``held``,
     ``hidden``, ``disarmed``, ``wounded``, ``mortally_wounded``, ``defeated``, ``fled``,
     ``arrived``, ``unconscious``, ``delaying``, ``holding``, ``immune_stun``..."""
@@ -412,7 +419,7 @@ class StatusChanged(Event, tag="status_changed"):
 # --------------------------------------------------------------------------- rulings
 
 
-class RulingMade(Event, tag="ruling_made"):
+class RulingMade(Event, tag="ruling_made", kw_only=True):
     """A GM ruling on an earlier event, which stays in the log untouched.
 
     ``action`` is ``void`` (treat the event as not having happened), ``amend`` (treat it as if

@@ -100,9 +100,6 @@ def check_lines(
             event = decode(body)
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
             raise _undecodable(body, exc, path, lineno) from None
-        seq = event.seq
-        if seq != lineno or event.prev != expected_prev:
-            raise _out_of_chain(event, path, lineno)
         if lineno == 1:
             if type(event) is not SceneStarted:
                 raise InputError(
@@ -115,6 +112,9 @@ def check_lines(
             raise LogDamagedError(
                 "a second 'scene_started' event (two logs joined together?)", path=path, line=lineno
             )
+        seq = event.seq
+        if seq != lineno or event.prev != expected_prev:
+            raise _out_of_chain(event, path, lineno)
         expected_prev = sha256(body).hexdigest()
         offset += len(raw)
         if seq >= from_seq:

@@ -1,0 +1,98 @@
+"""Packaging: one namespaced package in site-packages, a console script, python -m, and a
+verify path that stays light (no pydantic, no rulesets)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, REPO
+
+SAMPLE = FIXTURES / "roe7" / "sample-duel.jsonl"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("fightlog-*.whl")
+    return built
+
+
+def test_wheel_installs_only_the_fightlog_namespace(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/", 1)[0] for name in names}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"fightlog"}
+    for expected in [
+        "fightlog/__init__.py",
+        "fightlog/__main__.py",
+        "fightlog/errors.py",
+        "fightlog/py.typed",
+        "fightlog/events/model.py",
+        "fightlog/reducers/__init__.py",
+        "fightlog/rules/__init__.py",
+        "fightlog/cli/main.py",
+        "fightlog/fixtures/roe7/sample-duel.jsonl",
+    ]:
+        assert expected in names
+    assert not any(n.startswith(("fightlog/tests", "tests/", "fightlog/bench")) for n in names)
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "fightlog = fightlog.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+def test_the_installed_wheel_runs_from_anywhere(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    done = subprocess.run(
+        [sys.executable, "-m", "fightlog", "verify", str(SAMPLE)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "intact: 64 events" in done.stdout
+    assert str(target) in subprocess.run(
+        [sys.executable, "-c", "import fightlog.events; print(fightlog.events.__file__)"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+    ).stdout
+
+
+def test_python_dash_m_and_console_script_agree(tmp_path: Path) -> None:
+    module = subprocess.run([sys.executable, "-m", "fightlog", "verify", str(SAMPLE)], cwd=REPO, capture_output=True, text=True)
+    script = subprocess.run([str(Path(sys.executable).parent / "fightlog"), "verify", str(SAMPLE)], capture_output=True, text=True)
+    assert module.returncode == script.returncode == 0
+    assert module.stdout == script.stdout
+
+
+def test_verify_path_imports_neither_pydantic_nor_rulesets() -> None:
+    code = (
+        "import sys\n"
+        "from fightlog.cli.main import main\n"
+        f"sys.argv = ['fightlog', 'verify', {str(SAMPLE)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic' or m.startswith('fightlog.rules.'))\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in done.stdout
+
+
+def test_bundled_sample_matches_its_script(tmp_path: Path) -> None:
+    rebuilt = tmp_path / "sample.jsonl"
+    subprocess.run([sys.executable, "-m", "fightlog.fixtures.sample_duel", str(rebuilt)], check=True)
+    assert rebuilt.read_bytes() == SAMPLE.read_bytes()
