@@ -15,6 +15,7 @@ from fightlog import __version__
 COMMANDS: dict[str, str] = {
     "verify": "fightlog.cli.verify:verify",
     "schema": "fightlog.cli.schema:schema",
+    "roll": "fightlog.cli.roll:roll",
 }
 """Command name -> ``module:attribute`` of its click command."""
 
@@ -50,6 +51,13 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    # click.version_option would import locale and importlib.metadata on every start.
+    if value and not ctx.resilient_parsing:
+        click.echo(f"fightlog {__version__}")
+        ctx.exit()
+
+
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -60,7 +68,14 @@ Examples:
 
 Exit codes: 0 ok, 1 findings (a damaged log, a failed check), 2 bad input or usage.""",
 )
-@click.version_option(__version__, prog_name="fightlog")
+@click.option(
+    "--version",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_print_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """fightlog: tamper-evident logs of role-play dice fights.
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import click
+import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, log_argument
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import PublishedHead, VerifyResult, verify_log
-from fightlog.events.repair import repair_torn_tail
 
 
 def _published(ctx: click.Context, param: click.Parameter, value: str | None) -> PublishedHead | None:
@@ -61,10 +59,12 @@ def verify(log: str, published: PublishedHead | None, repair: bool, fmt: str) ->
     result = verify_log(log, published=published)
     repaired = None
     if repair and isinstance(result.problem, TornTailError):
+        from fightlog.events.repair import repair_torn_tail  # only when asked: keeps start-up light
+
         repaired = repair_torn_tail(log)
         result = verify_log(log, published=published)
     if fmt == "json":
-        click.echo(json.dumps(_as_json(result, repaired), sort_keys=True))
+        click.echo(msgspec.json.encode(_as_json(result, repaired), order="sorted"))
     else:
         if repaired is not None:
             if repaired.action == "added_newline":
@@ -86,7 +86,7 @@ def _as_text(result: VerifyResult) -> str:
     return f"{result.path}: intact: {head.seq} events; head {head.seq}:{head.digest}"
 
 
-def _as_json(result: VerifyResult, repaired: object) -> dict[str, object]:
+def _as_json(result: VerifyResult, repaired: msgspec.Struct | None) -> dict[str, object]:
     out: dict[str, object] = {
         "path": result.path,
         "ok": result.ok,
@@ -103,5 +103,5 @@ def _as_json(result: VerifyResult, repaired: object) -> dict[str, object]:
             "torn": isinstance(problem, TornTailError),
         }
     if repaired is not None:
-        out["repaired"] = vars(repaired)
+        out["repaired"] = msgspec.structs.asdict(repaired)
     return out

@@ -21,6 +21,18 @@ class FightlogError(Exception):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Keyword-only fields survive pickling (errors cross process boundaries in
+        # parallel verification).
+        return (_rebuild, (type(self), dict(self.__dict__)))
+
+
+def _rebuild(cls: type[FightlogError], state: dict[str, object]) -> FightlogError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, state.get("message"))
+    error.__dict__.update(state)
+    return error
+
 
 class InputError(FightlogError):
     """Input that fightlog cannot use: a missing file, a directory, a file that is not a log.
@@ -96,3 +108,7 @@ class DiceLimitError(DiceError):
 
 class DiceValueError(DiceError):
     """A dice expression that parses but cannot be rolled (0 sides, keep more than rolled...)."""
+
+
+class DiceSeedError(DiceError):
+    """A dice seed or salt that cannot be used: not hex, or too short for a scene seed."""

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from fightlog.errors import LogDamagedError
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, read_log
 
+PARALLEL_MIN_BYTES = 16 << 20
+"""Logs smaller than this are checked in one process (forking would cost more than it saves)."""
+
 EventCheck = Callable[[int, AnyEvent], None]
 """A per-event check run during verification; raises ``LogDamagedError`` on a problem."""
 
 
-@dataclass(frozen=True)
-class PublishedHead:
+class PublishedHead(msgspec.Struct, frozen=True):
     """A ``seq`` and the hash of its line, as published earlier (``57:ab12...``)."""
 
     seq: int
@@ -41,11 +44,10 @@ class PublishedHead:
         return cls(int(seq_text), digest)
 
 
-@dataclass
-class VerifyResult:
+class VerifyResult(msgspec.Struct):
     path: str
     events: int = 0
-    head: ChainHead = field(default_factory=ChainHead)
+    head: ChainHead = msgspec.field(default_factory=ChainHead)
     problem: LogDamagedError | None = None
 
     @property
@@ -58,25 +60,72 @@ def verify_log(
     *,
     published: PublishedHead | None = None,
     checks: tuple[EventCheck, ...] = (),
+    workers: int | None = None,
+    parallel_min_bytes: int | None = None,
 ) -> VerifyResult:
-    """Read the whole log and report its first problem, if any."""
+    """Read the whole log and report its first problem, if any.
+
+    A large log with no per-event ``checks`` and no ``published`` head is checked on
+    ``workers`` cores (default: the cores this process may use); the verdict is the same.
+    """
     name = os.fspath(path)
     result = VerifyResult(path=name)
-    head = result.head
-    successor_prev: str | None = None
     try:
-        for line, event in read_log(name, head=head):
-            result.events = line
-            if published is not None and event.seq == published.seq + 1:
-                successor_prev = event.prev
-            for check in checks:
-                check(line, event)
+        if _parallel(name, published, checks, workers, parallel_min_bytes):
+            from fightlog.events.ranges import check_in_ranges  # large logs only
+
+            result.head = check_in_ranges(name, os.path.getsize(name), _workers(workers))
+        else:
+            _verify_sequential(name, result, published, checks)
     except LogDamagedError as exc:
         result.problem = exc
+        result.events = result.head.seq or (exc.line or 1) - 1
         return result
-    if published is not None:
-        result.problem = _check_published(name, head, published, successor_prev)
+    result.events = result.head.seq
     return result
+
+
+def _workers(workers: int | None) -> int:
+    return workers if workers is not None else len(os.sched_getaffinity(0))
+
+
+def _parallel(
+    path: str,
+    published: PublishedHead | None,
+    checks: tuple[EventCheck, ...],
+    workers: int | None,
+    parallel_min_bytes: int | None,
+) -> bool:
+    if published is not None or checks or _workers(workers) < 2:
+        return False
+    threshold = PARALLEL_MIN_BYTES if parallel_min_bytes is None else parallel_min_bytes
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) < max(threshold, 1):
+            return False
+    except OSError:
+        return False
+    from fightlog.events.ranges import can_fork  # imports multiprocessing: large logs only
+
+    return can_fork()
+
+
+def _verify_sequential(
+    path: str,
+    result: VerifyResult,
+    published: PublishedHead | None,
+    checks: tuple[EventCheck, ...],
+) -> None:
+    head = result.head
+    successor_prev: str | None = None
+    for _, event in read_log(path, head=head):
+        if published is not None and event.seq == published.seq + 1:
+            successor_prev = event.prev
+        for check in checks:
+            check(event.seq, event)
+    if published is not None:
+        problem = _check_published(path, head, published, successor_prev)
+        if problem is not None:
+            raise problem
 
 
 def _check_published(

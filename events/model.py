@@ -13,8 +13,6 @@ Fields whose meaning differs between rulesets (a roll's ``purpose``, an effect's
 a status) are open strings with documented common values; rulesets interpret them.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeAlias, Union
 
@@ -69,7 +67,7 @@ class Event(Struct, frozen=True, omit_defaults=True, tag_field="kind"):
     """
 
     seq: Annotated[int, Meta(ge=0)] = 0
-    prev: Annotated[str, Meta(pattern="^([0-9a-f]{64})?$")] = ""
+    prev: str = ""
     at: datetime | None = None
     origin: Origin | None = None
 

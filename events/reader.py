@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 import msgspec
@@ -31,8 +30,7 @@ from fightlog.events.model import GENESIS, AnyEvent, SceneStarted
 BOM = b"\xef\xbb\xbf"
 
 
-@dataclass
-class ChainHead:
+class ChainHead(msgspec.Struct):
     """Filled in by a complete read: the last ``seq`` and its line hash (the next ``prev``)."""
 
     seq: int = 0
@@ -54,15 +52,26 @@ def open_log(path: str | os.PathLike[str]) -> BinaryIO:
         raise InputError(f"cannot open: {exc.strerror or exc}", path=name) from None
 
 
-def raw_lines(stream: BinaryIO) -> Iterator[bytes]:
+def raw_lines(stream: BinaryIO, end: int | None = None) -> Iterator[bytes]:
     """Raw lines with their terminators, each read with a length limit so that a huge line
-    is never held whole: a line longer than ``MAX_LINE_BYTES`` comes back cut, unterminated."""
+    is never held whole: a line longer than ``MAX_LINE_BYTES`` comes back cut, unterminated.
+
+    With ``end``, stop at that byte offset (a line boundary) instead of at end of file.
+    """
     readline = stream.readline
     limit = MAX_LINE_BYTES + 2  # room for "\r\n"
-    while True:
+    if end is None:
+        while True:
+            raw = readline(limit)
+            if not raw:
+                return
+            yield raw
+    pos = stream.tell()
+    while pos < end:
         raw = readline(limit)
         if not raw:
             return
+        pos += len(raw)
         yield raw
 
 
@@ -80,17 +89,25 @@ def read_log(
 
 
 def check_lines(
-    lines: Iterable[bytes], path: str, *, from_seq: int = 1, head: ChainHead | None = None
+    lines: Iterable[bytes],
+    path: str,
+    *,
+    from_seq: int = 1,
+    head: ChainHead | None = None,
+    after: ChainHead | None = None,
+    offset: int = 0,
 ) -> Iterator[tuple[int, AnyEvent]]:
     """Check raw lines (with terminators) as a log and yield ``(line, event)``.
 
-    Shared by the file reader and the in-memory store, so both enforce the same rules.
+    Shared by the file reader, the in-memory store and range checking, so all enforce the
+    same rules. ``after`` continues a chain checked elsewhere (the lines are the ones after
+    line ``after.seq``, which hashed to ``after.digest``); ``offset`` is the byte offset of
+    the first line in the file.
     """
     decode = DECODER.decode
     sha256 = hashlib.sha256
-    expected_prev = GENESIS
-    lineno = 0
-    offset = 0
+    expected_prev = GENESIS if after is None else after.digest
+    lineno = 0 if after is None else after.seq
     for raw in lines:
         lineno += 1
         if raw[-1:] != b"\n":
@@ -119,7 +136,7 @@ def check_lines(
         offset += len(raw)
         if seq >= from_seq:
             yield lineno, event
-    if lineno == 0:
+    if lineno == 0 and after is None:
         raise InputError("empty file: a log has at least a 'scene_started' line", path=path)
     if head is not None:
         head.seq = lineno

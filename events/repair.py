@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import fcntl
 import os
-from dataclasses import dataclass
+
+import msgspec
 
 from fightlog.errors import StoreError, TornTailError
 from fightlog.events.reader import check_lines, raw_lines
 
 
-@dataclass(frozen=True)
-class RepairResult:
+class RepairResult(msgspec.Struct, frozen=True):
     """What the repair did: ``added_newline`` or ``moved`` bytes to ``side_file``."""
 
     line: int

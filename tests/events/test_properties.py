@@ -97,6 +97,42 @@ def test_the_unmutated_log_passes() -> None:
     assert not _caught(VALID)
 
 
+def _verdict(path: Path, workers: int) -> tuple[str, int | None, str, int] | str:
+    try:
+        result = verify_log(path, workers=workers, parallel_min_bytes=1)
+    except InputError as exc:
+        return f"input error: {exc}"
+    problem = result.problem
+    if problem is None:
+        return ("ok", result.head.seq, result.head.digest, result.events)
+    return (type(problem).__name__, problem.line, str(problem), result.events)
+
+
+def _agree(data: bytes, workers: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "log.jsonl"
+        path.write_bytes(data)
+        assert _verdict(path, workers) == _verdict(path, 1)
+
+
+@settings(max_examples=150)
+@given(mutated_logs(), st.integers(2, 5))
+def test_parallel_verify_gives_the_sequential_verdict(data: bytes, workers: int) -> None:
+    _agree(data, workers)
+
+
+@settings(max_examples=60)
+@given(st.binary(max_size=200), st.integers(0, len(VALID)), st.integers(2, 4))
+def test_parallel_verify_agrees_on_spliced_junk(junk: bytes, at: int, workers: int) -> None:
+    _agree(VALID[:at] + junk + VALID[at:], workers)
+
+
+def test_parallel_verify_of_an_intact_log_returns_its_head(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(VALID)
+    assert _verdict(path, 4) == _verdict(path, 1) == ("ok", 64, HEAD.digest, 64)
+
+
 @given(st.lists(st.lists(st.integers(1, 99), max_size=5), max_size=8))
 def test_file_and_memory_stores_agree_on_any_batching(batches: list[list[int]]) -> None:
     memory = MemoryStore()
