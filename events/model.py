@@ -88,7 +88,7 @@ class DiceCommitment(Struct, frozen=True, kw_only=True, omit_defaults=True):
     seed: str | None = None
 
 
-class SceneStarted(Event, tag="scene_started", kw_only=True):
+class SceneStarted(Event, tag="scene_started", kw_only=True, frozen=True):
     """First line of every log: which ruleset and options govern it, and the dice commitment.
 
     ``format`` is the log format version the writer used (``FORMAT_VERSION``); it is required,
@@ -104,7 +104,7 @@ class SceneStarted(Event, tag="scene_started", kw_only=True):
     gm: str | None = None
 
 
-class SceneEnded(Event, tag="scene_ended", kw_only=True):
+class SceneEnded(Event, tag="scene_ended", kw_only=True, frozen=True):
     """The scene is over. ``seed`` reveals the dice seed (hex) so anyone can verify the rolls."""
 
     seed: str | None = None
@@ -115,7 +115,7 @@ class SceneEnded(Event, tag="scene_ended", kw_only=True):
 # --------------------------------------------------------------------------- combatants
 
 
-class CombatantJoined(Event, tag="combatant_joined", kw_only=True):
+class CombatantJoined(Event, tag="combatant_joined", kw_only=True, frozen=True):
     """A combatant enters the scene, with a snapshot of their sheet as it was then.
 
     ``pools`` are the starting values of numeric pools the ruleset tracks (``hp``, ``armour``,
@@ -139,7 +139,7 @@ class CombatantJoined(Event, tag="combatant_joined", kw_only=True):
     owner: str | None = None
 
 
-class InitiativeRolled(Event, tag="initiative_rolled", kw_only=True):
+class InitiativeRolled(Event, tag="initiative_rolled", kw_only=True, frozen=True):
     """An initiative score for one combatant, or for a group rolling as one (a party roll).
 
     ``roll`` is the ``seq`` of the ``dice_rolled`` event it came from (absent for a score
@@ -153,7 +153,7 @@ class InitiativeRolled(Event, tag="initiative_rolled", kw_only=True):
     group: list[str] = []
 
 
-class InitiativeSet(Event, tag="initiative_set", kw_only=True):
+class InitiativeSet(Event, tag="initiative_set", kw_only=True, frozen=True):
     """The posting order, as decided by initiative, a GM, an ambush, a delay or a drop.
 
     ``order`` lists every combatant who posts, first to last; ``reason`` says why it changed.
@@ -167,20 +167,20 @@ class InitiativeSet(Event, tag="initiative_set", kw_only=True):
 # --------------------------------------------------------------------------- rounds and turns
 
 
-class RoundStarted(Event, tag="round_started", kw_only=True):
+class RoundStarted(Event, tag="round_started", kw_only=True, frozen=True):
     round: Annotated[int, Meta(ge=1)]
 
 
-class RoundEnded(Event, tag="round_ended", kw_only=True):
+class RoundEnded(Event, tag="round_ended", kw_only=True, frozen=True):
     round: Annotated[int, Meta(ge=1)]
 
 
-class TurnStarted(Event, tag="turn_started", kw_only=True):
+class TurnStarted(Event, tag="turn_started", kw_only=True, frozen=True):
     actor: Id
     round: Annotated[int, Meta(ge=1)]
 
 
-class TurnEnded(Event, tag="turn_ended", kw_only=True):
+class TurnEnded(Event, tag="turn_ended", kw_only=True, frozen=True):
     actor: Id
     round: Annotated[int, Meta(ge=1)]
 
@@ -211,7 +211,7 @@ class Action(Struct, frozen=True, kw_only=True, omit_defaults=True):
     params: dict[str, Scalar] = {}
 
 
-class DeclarationPosted(Event, tag="declaration_posted", kw_only=True):
+class DeclarationPosted(Event, tag="declaration_posted", kw_only=True, frozen=True):
     """A post: what the actor says they do. ``text`` is the post as written.
 
     ``actions`` is its structured reading (empty for pure role-play or out-of-character posts).
@@ -249,7 +249,7 @@ class Modifier(Struct, frozen=True, kw_only=True, omit_defaults=True):
     source: str
 
 
-class DiceRolled(Event, tag="dice_rolled", kw_only=True):
+class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     """A roll: every die, every modifier with its source, and the total.
 
     ``generator`` is ``engine`` for a roll drawn from the scene's seeded generator (``index`` is
@@ -276,7 +276,7 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True):
 # --------------------------------------------------------------------------- outcomes
 
 
-class AttackResolved(Event, tag="attack_resolved", kw_only=True):
+class AttackResolved(Event, tag="attack_resolved", kw_only=True, frozen=True):
     """The outcome of an attack (or any opposed or target-number check against someone).
 
     ``score`` is the attacker's final result, ``against`` what it had to beat (the opposing
@@ -298,7 +298,7 @@ class AttackResolved(Event, tag="attack_resolved", kw_only=True):
     notes: list[str] = []
 
 
-class DamageApplied(Event, tag="damage_applied", kw_only=True):
+class DamageApplied(Event, tag="damage_applied", kw_only=True, frozen=True):
     """Damage taken from one pool: ``raw`` before reduction, ``reduced_by`` (DR, armour, soak),
     ``taken`` what left the pool. ``cause`` is the ``seq`` of the attack, tick or explosion."""
 
@@ -312,7 +312,7 @@ class DamageApplied(Event, tag="damage_applied", kw_only=True):
     cause: int | None = None
 
 
-class HealingApplied(Event, tag="healing_applied", kw_only=True):
+class HealingApplied(Event, tag="healing_applied", kw_only=True, frozen=True):
     """A pool restored (HP healed, armour repaired, MP regained)."""
 
     target: Id
@@ -322,7 +322,7 @@ class HealingApplied(Event, tag="healing_applied", kw_only=True):
     cause: int | None = None
 
 
-class ResourceSpent(Event, tag="resource_spent", kw_only=True):
+class ResourceSpent(Event, tag="resource_spent", kw_only=True, frozen=True):
     """Something used up: MP for a spell, a round of ammunition, a flee attempt, a grenade."""
 
     actor: Id
@@ -331,7 +331,7 @@ class ResourceSpent(Event, tag="resource_spent", kw_only=True):
     cause: int | None = None
 
 
-class WeaponReloaded(Event, tag="weapon_reloaded", kw_only=True):
+class WeaponReloaded(Event, tag="weapon_reloaded", kw_only=True, frozen=True):
     """A weapon is ready to fire again (reload, bolt worked, shell racked)."""
 
     actor: Id
@@ -339,7 +339,7 @@ class WeaponReloaded(Event, tag="weapon_reloaded", kw_only=True):
     cause: int | None = None
 
 
-class Moved(Event, tag="moved", kw_only=True):
+class Moved(Event, tag="moved", kw_only=True, frozen=True):
     """A movement: metres covered and/or the range band reached relative to someone."""
 
     actor: Id
@@ -353,7 +353,7 @@ class Moved(Event, tag="moved", kw_only=True):
 # --------------------------------------------------------------------------- effects
 
 
-class EffectApplied(Event, tag="effect_applied", kw_only=True):
+class EffectApplied(Event, tag="effect_applied", kw_only=True, frozen=True):
     """An effect placed on a target: bleed, stun, burn, a buff, a zone's hold on someone.
 
     ``effect`` is a scene-unique id so ticks and expiry can name it. ``duration`` is in turns
@@ -375,7 +375,7 @@ class EffectApplied(Event, tag="effect_applied", kw_only=True):
     cause: int | None = None
 
 
-class EffectTicked(Event, tag="effect_ticked", kw_only=True):
+class EffectTicked(Event, tag="effect_ticked", kw_only=True, frozen=True):
     """An effect took hold for a turn (a bleed or burn firing at the start of the victim's
     turn). Damage it deals follows as ``damage_applied`` with ``cause`` set to this ``seq``."""
 
@@ -384,7 +384,7 @@ class EffectTicked(Event, tag="effect_ticked", kw_only=True):
     remaining: int | None = None
 
 
-class EffectCountedDown(Event, tag="effect_counted_down", kw_only=True):
+class EffectCountedDown(Event, tag="effect_counted_down", kw_only=True, frozen=True):
     """An effect's duration went down by one at the end of the counting turn.
     ``remaining`` is the number of turns left afterwards."""
 
@@ -393,7 +393,7 @@ class EffectCountedDown(Event, tag="effect_counted_down", kw_only=True):
     remaining: Annotated[int, Meta(ge=0)]
 
 
-class EffectExpired(Event, tag="effect_expired", kw_only=True):
+class EffectExpired(Event, tag="effect_expired", kw_only=True, frozen=True):
     """An effect ended: its duration ran out, or it was removed (extinguished, cured,
     replaced by a refresh)."""
 
@@ -402,7 +402,7 @@ class EffectExpired(Event, tag="effect_expired", kw_only=True):
     reason: str = "duration"
 
 
-class StatusChanged(Event, tag="status_changed", kw_only=True):
+class StatusChanged(Event, tag="status_changed", kw_only=True, frozen=True):
     """A status gained (``on``) or lost: ``stunned``, ``prone``, ``kneeling``, ``held``,
     ``hidden``, ``disarmed``, ``wounded``, ``mortally_wounded``, ``defeated``, ``fled``,
     ``arrived``, ``unconscious``, ``delaying``, ``holding``, ``immune_stun``..."""
@@ -417,7 +417,7 @@ class StatusChanged(Event, tag="status_changed", kw_only=True):
 # --------------------------------------------------------------------------- rulings
 
 
-class RulingMade(Event, tag="ruling_made", kw_only=True):
+class RulingMade(Event, tag="ruling_made", kw_only=True, frozen=True):
     """A GM ruling on an earlier event, which stays in the log untouched.
 
     ``action`` is ``void`` (treat the event as not having happened), ``amend`` (treat it as if

@@ -53,7 +53,7 @@ def _repair(fd: int, path: str, torn: TornTailError) -> RepairResult:
         os.lseek(fd, 0, os.SEEK_END)
         os.write(fd, b"\n")
         os.fsync(fd)
-        return RepairResult(line=torn.line, action="added_newline")
+        return RepairResult(line=torn.line or 0, action="added_newline")
     size = os.fstat(fd).st_size
     data = os.pread(fd, size - torn.offset, torn.offset)
     side = f"{path}.torn-{torn.offset}"
@@ -75,4 +75,4 @@ def _repair(fd: int, path: str, torn: TornTailError) -> RepairResult:
         os.close(dir_fd)
     os.ftruncate(fd, torn.offset)
     os.fsync(fd)
-    return RepairResult(line=torn.line, action="moved", side_file=side, moved=len(data))
+    return RepairResult(line=torn.line or 0, action="moved", side_file=side, moved=len(data))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,3 +33,28 @@ def sample_log(tmp_path: Path) -> Path:
     path = tmp_path / "fight.jsonl"
     path.write_bytes(sample_log_bytes())
     return path
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project built as a wheel, once per test run."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("fightlog-*.whl")
+    return built
+
+
+@pytest.fixture(scope="session")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory holding the wheel installed (non-editable), for PYTHONPATH or mypy."""
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    return target

@@ -9,23 +9,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import FIXTURES, REPO
 
 SAMPLE = FIXTURES / "roe7" / "sample-duel.jsonl"
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
-        check=True,
-        capture_output=True,
-    )
-    (built,) = out.glob("fightlog-*.whl")
-    return built
 
 
 def test_wheel_installs_only_the_fightlog_namespace(wheel: Path) -> None:
@@ -49,13 +35,8 @@ def test_wheel_installs_only_the_fightlog_namespace(wheel: Path) -> None:
     assert "fightlog = fightlog.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
-def test_the_installed_wheel_runs_from_anywhere(wheel: Path, tmp_path: Path) -> None:
-    target = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-        check=True,
-        capture_output=True,
-    )
+def test_the_installed_wheel_runs_from_anywhere(installed: Path, tmp_path: Path) -> None:
+    target = installed
     env = {**os.environ, "PYTHONPATH": str(target)}
     done = subprocess.run(
         [sys.executable, "-m", "fightlog", "verify", str(SAMPLE)],
