@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
 HELP: dict[str, str] = {
     "verify": "Check that a log is intact (chain, seq, every line).",
     "schema": "Print the JSON Schema of the event format.",
+    "roll": "Roll dice notation (try the notation, quick seeded rolls).",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
 

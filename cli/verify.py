@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, log_argument
 from fightlog.errors import TornTailError
-from fightlog.events.integrity import PublishedHead, VerifyResult, verify_log
+from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
+
+if TYPE_CHECKING:
+    from fightlog.rules.dice.verify import RollFinding, RollVerifier
 
 
 def _published(ctx: click.Context, param: click.Parameter, value: str | None) -> PublishedHead | None:
@@ -25,6 +30,8 @@ def _published(ctx: click.Context, param: click.Parameter, value: str | None) ->
 Examples:
   fightlog verify fight.jsonl
   fightlog verify fight.jsonl --head 57:3f0a...e1   # against a hash posted earlier
+  fightlog verify --dice fight.jsonl                # and recompute every engine roll
+  fightlog verify --seed 9c41...07 fight.jsonl      # with a seed revealed elsewhere
   fightlog verify --repair fight.jsonl              # after a crash tore the last line
 
 \b
@@ -46,9 +53,29 @@ Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable inp
     help="If the last line is torn, move it to LOG.torn-OFFSET (or add its missing newline). "
     "No byte is ever deleted.",
 )
+@click.option(
+    "--dice",
+    "check_dice",
+    is_flag=True,
+    help="Also recompute every engine roll from the dice seed the log reveals (scene_ended, or "
+    "scene_started in open mode) and check every roll's arithmetic and face ranges.",
+)
+@click.option(
+    "--seed",
+    metavar="HEX",
+    help="Recompute engine rolls from this seed (implies --dice); it must match the "
+    "scene's commitment.",
+)
 @format_option
 @reports_errors
-def verify(log: str, published: PublishedHead | None, repair: bool, fmt: str) -> None:
+def verify(
+    log: str,
+    published: PublishedHead | None,
+    repair: bool,
+    check_dice: bool,
+    seed: str | None,
+    fmt: str,
+) -> None:
     """Check that LOG is intact.
 
     Every line parses as a known event with valid fields, seq counts 1, 2, 3... with no gaps
@@ -56,15 +83,27 @@ def verify(log: str, published: PublishedHead | None, repair: bool, fmt: str) ->
     Prints the chain head (SEQ:SHA256): publish it, and anyone can later prove the log up to
     there was not changed.
     """
-    result = verify_log(log, published=published)
+    dice = _roll_verifier(seed) if (check_dice or seed is not None) else None
+    checks: tuple[EventCheck, ...] = () if dice is None else (dice.feed,)
+    result = verify_log(log, published=published, checks=checks)
     repaired = None
     if repair and isinstance(result.problem, TornTailError):
         from fightlog.events.repair import repair_torn_tail  # only when asked: keeps start-up light
 
         repaired = repair_torn_tail(log)
-        result = verify_log(log, published=published)
+        dice = _roll_verifier(seed) if dice is not None else None
+        checks = () if dice is None else (dice.feed,)
+        result = verify_log(log, published=published, checks=checks)
+    # Dice are judged only on an intact log: past a break, nothing can be trusted.
+    findings = dice.finish() if dice is not None and result.ok else []
     if fmt == "json":
-        click.echo(msgspec.json.encode(_as_json(result, repaired), order="sorted"))
+        doc = _as_json(result, repaired)
+        if dice is not None and result.ok:
+            doc["dice"] = {
+                "summary": dice.summary.describe(),
+                "findings": [_finding_json(f) for f in findings],
+            }
+        click.echo(msgspec.json.encode(doc, order="sorted"))
     else:
         if repaired is not None:
             if repaired.action == "added_newline":
@@ -75,8 +114,23 @@ def verify(log: str, published: PublishedHead | None, repair: bool, fmt: str) ->
                     f"to {repaired.side_file}"
                 )
         click.echo(_as_text(result))
-    if not result.ok:
+        if dice is not None and result.ok:
+            for finding in findings:
+                click.echo(f"{log}:{finding.line}: {finding.message}")
+            click.echo(dice.summary.describe())
+    if not result.ok or findings:
         raise SystemExit(EXIT_FINDINGS)
+
+
+def _roll_verifier(seed: str | None) -> RollVerifier:
+    # The dice engine is imported only when dice are checked: keeps plain verify light.
+    from fightlog.rules.dice.verify import RollVerifier
+
+    return RollVerifier(seed)
+
+
+def _finding_json(finding: RollFinding) -> dict[str, object]:
+    return {"line": finding.line, "seq": finding.seq, "code": finding.code, "message": finding.message}
 
 
 def _as_text(result: VerifyResult) -> str:

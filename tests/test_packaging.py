@@ -71,9 +71,3 @@ def test_verify_path_imports_neither_pydantic_nor_rulesets() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "HEAVY []" in done.stdout
-
-
-def test_bundled_sample_matches_its_script(tmp_path: Path) -> None:
-    rebuilt = tmp_path / "sample.jsonl"
-    subprocess.run([sys.executable, "-m", "fightlog.fixtures.sample_duel", str(rebuilt)], check=True)
-    assert rebuilt.read_bytes() == SAMPLE.read_bytes()

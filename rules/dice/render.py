@@ -1,0 +1,96 @@
+"""Results -> text and plain data. Rendering never rolls and never changes a result.
+
+The breakdown is one line: the expression as typed with each dice term followed by its
+faces, the modifiers as one number with their sources, and the total::
+
+    1d100 (57) + 15 [scope +10, racial +5] = 72
+    3d20kh1 (17, ~~4~~, ~~9~~) + 5 = 22
+    4d6ro1 (1->5, 3, 4, 6) = 18
+    3d6! (6, 2, 4, +6, +3) = 21
+    5d6>=5 (6*, 2, 5*, 1, 3) = 2
+    BW (black 17, white 2) = 19
+    1d20 (12) + 5 = 17 # attack
+
+Marks: ``~~f~~`` a dropped die; ``a->b`` a die rerolled from ``a`` to ``b`` (oldest first);
+``+f`` a die added by an explosion; ``f*`` a die counted as a success; ``name f`` a labelled
+die. A trailing ``# label`` repeats the roll's label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from msgspec import to_builtins
+
+from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number
+from fightlog.rules.dice.result import RollResult, TermRoll
+
+
+def breakdown(result: RollResult) -> str:
+    """The one-line breakdown of a roll."""
+    terms = iter(zip(result.expression.terms, result.terms))
+    line = _node(result.expression.root, terms)
+    if result.modifiers:
+        shift = result.total - result.value
+        sources = ", ".join(f"{m.source} {m.value:+d}" for m in result.modifiers)
+        line += f" {'-' if shift < 0 else '+'} {abs(shift)} [{sources}]"
+    line += f" = {result.total}"
+    if result.label:
+        line += f" # {result.label}"
+    return line
+
+
+def term_text(term: DiceTerm, roll: TermRoll) -> str:
+    """One dice term and its faces: ``3d20kh1 (17, ~~4~~, ~~9~~)``."""
+    kept, rerolled, labels = roll.kept, roll.rerolled, term.labels
+    hits = roll.hits(term) if term.target is not None else None
+    shown: list[str] = []
+    for i, face in enumerate(roll.faces):
+        text = str(face)
+        if rerolled is not None and rerolled[i]:
+            text = "->".join(str(f) for f in (*rerolled[i], face))
+        if i >= term.count:
+            text = "+" + text
+        if hits is not None and hits[i]:
+            text += "*"
+        if labels is not None and i < len(labels):
+            text = f"{labels[i]} {text}"
+        if kept is not None and not kept[i]:
+            text = f"~~{text}~~"
+        shown.append(text)
+    return f"{term.text} ({', '.join(shown)})"
+
+
+def _node(node: Node, terms: Iterator[tuple[DiceTerm, TermRoll]]) -> str:
+    if isinstance(node, DiceTerm):
+        term, roll = next(terms)
+        return term_text(term, roll)
+    if isinstance(node, Number):
+        return str(node.value)
+    if isinstance(node, Group):
+        return f"({_node(node.inner, terms)})"
+    if isinstance(node, Negate):
+        return f"-{_node(node.operand, terms)}"
+    assert isinstance(node, BinaryOp)
+    left = _node(node.left, terms)
+    return f"{left} {node.op} {_node(node.right, terms)}"
+
+
+def as_data(result: RollResult) -> dict[str, object]:
+    """A result as plain JSON-ready data (the shape of ``fightlog roll --format json``)."""
+    data: dict[str, object] = {
+        "notation": result.notation,
+        "label": result.label,
+        "dice": to_builtins(result.dice),
+        "value": result.value,
+        "modifiers": to_builtins(list(result.modifiers)),
+        "total": result.total,
+        "index": result.index,
+        "generator": result.generator,
+        "ones": result.ones,
+        "max_faces": result.max_faces,
+        "breakdown": breakdown(result),
+    }
+    if any(t.target is not None for t in result.expression.terms):
+        data["successes"] = result.successes
+    return data

@@ -1,0 +1,113 @@
+"""``fightlog roll``: output, reproducibility, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner, Result
+
+from fightlog.cli.main import cli
+
+SEED = bytes(range(32)).hex()
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, ["roll", *args], catch_exceptions=False)
+
+
+def test_roll_prints_the_breakdown() -> None:
+    result = run("1d100", "--seed", SEED, "--scene", "duel-1", "--salt", "a1b2c3d4",
+                 "--mod", "scope=+10", "--mod", "racial=+5")
+    assert result.exit_code == 0
+    assert result.stdout == "1d100 (99) + 15 [scope +10, racial +5] = 114\n"
+    assert result.stderr == ""
+
+
+def test_the_same_seed_gives_the_same_faces() -> None:
+    first = run("4d6dl1", "--seed", "00ff", "--index", "3")
+    again = run("4d6dl1", "--seed", "00ff", "--index", "3")
+    other = run("4d6dl1", "--seed", "00ff", "--index", "4")
+    assert first.exit_code == again.exit_code == 0
+    assert first.stdout == again.stdout != other.stdout
+
+
+def test_without_a_seed_the_roll_is_random() -> None:
+    outputs = {run("1d1000000").stdout for _ in range(5)}
+    assert len(outputs) > 1
+
+
+def test_words_are_joined_into_one_expression() -> None:
+    result = run("1d20", "+", "5", "#", "attack", "--seed", SEED)
+    assert result.exit_code == 0
+    assert result.stdout.endswith("# attack\n")
+
+
+def test_json_output_is_plain_data() -> None:
+    result = run("5d6>=5", "--seed", SEED, "--format", "json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["notation"] == "5d6>=5"
+    assert data["seed"] == SEED and data["scene"] == "cli" and data["index"] == 0
+    assert len(data["dice"]) == 5 and data["total"] == data["successes"]
+    assert data["breakdown"].startswith("5d6>=5 (")
+
+
+def test_help_shows_examples() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.stdout and "fightlog roll 1d100 --mod scope=+10" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["1d20+"], "fightlog: 1d20+ : expected a number at column 6"),
+        ([""], "fightlog: empty dice expression (try 1d20+5)"),
+        (["0d6"], "fightlog: 0d6 : roll at least 1 die at column 1"),
+        (["d0"], "fightlog: d0 : a die needs at least 1 side at column 2"),
+        (["3d6kh4"], "fightlog: 3d6kh4 : kh4 keeps 4 dice but only 3 are rolled at column 4"),
+        (["\u0663d6"], "fightlog: \u0663d6 : non-ASCII digit '\u0663' (use 0-9) at column 1"),
+        (["\uff11d6"], "fightlog: \uff11d6 : non-ASCII digit '\uff11' (use 0-9) at column 1"),
+        (["1d6//0"], "fightlog: 1d6//0 : division by zero at column 4"),
+        (["1001d6"], "fightlog: 1001d6 : 1001 dice; at most 1000 dice per expression"),
+        (
+            ["1d1000001"],
+            "fightlog: 1d1000001 : a die of 1000001 sides at column 3; "
+            "dice have at most 1000000 sides",
+        ),
+        (
+            ["1d20", "--seed", "xyz"],
+            "fightlog: --seed must be an even number of hex digits (0-9, a-f)",
+        ),
+        (
+            ["1d20", "--mod", "scope"],
+            "fightlog: --mod 'scope': expected SOURCE=VALUE, e.g. scope=+10",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == message + "\n"
+
+
+@pytest.mark.parametrize(
+    ("expr", "limit"),
+    [
+        ("9" * 300, "characters long"),
+        ("1d20+" + "9" * 200, "digits"),
+        ("(" * 40 + "1" + ")" * 40, "nesting"),
+    ],
+)
+def test_limits_are_one_line_and_exit_2(expr: str, limit: str) -> None:
+    result = run(expr)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert limit in result.stderr
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run().exit_code == 2
+    assert run("1d6", "--index", "-1").exit_code == 2
