@@ -21,11 +21,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class FightlogClickError(click.ClickException):
-    """A core error shown as ``fightlog: <file>:<line>: <what>``, exit 2 unless told."""
+    """A core error shown as ``fightlog: <file>:<line>: <what>``, exit 2 (bad input)."""
 
-    def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    exit_code = EXIT_BAD_INPUT
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"fightlog: {self.format_message()}", err=True, file=file)

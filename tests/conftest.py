@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,12 @@ def sample_log(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project built as a wheel, once per test run."""
+    """The project built as a wheel, once per test run.
+
+    setuptools builds in ``build/`` and never prunes it, so a stale copy of a deleted module
+    could slip into the wheel: start from a clean slate (``build/`` is git-ignored output).
+    """
+    shutil.rmtree(REPO / "build", ignore_errors=True)
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],

@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fightlog.rules.dice import compile_expression
+from tests.dice.conftest import ModuloStream
 
 SIDES = [2, 3, 4, 6, 8, 10, 12, 20, 100]
 Pair = tuple[str, str, int]  # (ours, d20's, number of dice terms)
@@ -145,31 +146,13 @@ def test_acceptance_and_bounds_agree_with_d20(pair: Pair) -> None:
     assert compiled.bounds() == (min(values), max(values)), (ours, theirs)
 
 
-class _Raws:
-    """Raw numbers shared by both engines: ours reads them through ``draw``."""
-
-    def __init__(self, raws: list[int]) -> None:
-        self.raws = raws
-        self.pos = 0
-        self.drawn = 0
-
-    def draw(self, sides: int) -> int:
-        raw = self.raws[self.pos]
-        self.pos += 1
-        self.drawn += 1
-        return raw % sides + 1
-
-    def draw_many(self, sides: int, count: int) -> list[int]:
-        return [self.draw(sides) for _ in range(count)]
-
-
 @settings(max_examples=300, database=None, deadline=None, derandomize=True)
 @given(expressions(loops=True), st.integers(0, 2**32))
 def test_totals_agree_with_d20_on_the_same_faces(pair: Pair, seed: int) -> None:
     ours, theirs, _ = pair
     rng = random.Random(seed)
     raws = [rng.getrandbits(32) for _ in range(3000)]
-    stream = _Raws(raws)
+    stream = ModuloStream(raws)
     value = compile_expression(ours).roll(stream).value
     assert value == d20_total(theirs, iter(raws)), (ours, theirs)
     low, high = compile_expression(ours).bounds()
@@ -180,4 +163,4 @@ def test_the_oracle_sees_the_classic_cases() -> None:
     assert compile_expression("4d6kh3").bounds() == (3, 18)
     assert d20_total("4d6kh3", None, (0,)) == 3 and d20_total("4d6kh3", None, (1,)) == 18
     raws = [5, 0, 3, 5, 2]  # d6 faces 6, 1, 4, 6, 3
-    assert compile_expression("3d6!").roll(_Raws(raws)).value == d20_total("3d6e6", iter(raws))
+    assert compile_expression("3d6!").roll(ModuloStream(raws)).value == d20_total("3d6e6", iter(raws))
