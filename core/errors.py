@@ -75,6 +75,11 @@ class TornTailError(LogDamagedError):
         self.complete = complete
 
 
+class FoldError(InputError):
+    """A log that cannot be folded into state: an event out of ``seq`` order, a ruling that
+    targets a later event or amends a field it may not. ``line`` is the event's ``seq``."""
+
+
 class StoreError(FightlogError):
     """An append or repair that could not be carried out; the log is left as it was."""
 

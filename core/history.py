@@ -1,0 +1,49 @@
+"""A log's history as states: the state at any ``seq``, and the steps of a replay.
+
+The I/O side of folding: it reads the log (checking the chain as it goes) and feeds the pure
+fold in ``fightlog.reducers``. Rulings are honoured as of the point asked for.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+from fightlog.errors import FoldError, InputError
+from fightlog.events.model import AnyEvent
+from fightlog.events.reader import read_log
+from fightlog.reducers.fold import Folder, Source, Step
+from fightlog.reducers.state import SceneState
+
+
+def file_source(path: str) -> Source:
+    """``seq -> events from seq on`` for the log at ``path`` (chain checked from line 1)."""
+
+    def source(seq: int) -> Iterator[AnyEvent]:
+        for _, event in read_log(path, from_seq=seq):
+            yield event
+
+    return source
+
+
+def state_at(path: str | os.PathLike[str], at: int | None = None) -> SceneState:
+    """The state after event ``at`` (default: the last event), rulings made by then applied."""
+    name = os.fspath(path)
+    try:
+        state = Folder(file_source(name)).run(upto=at)
+    except FoldError as exc:
+        exc.path = name
+        raise
+    if at is not None and state.seq < at:
+        raise InputError(f"--at {at}: the log ends at seq {state.seq}", path=name)
+    return state
+
+
+def replay(path: str | os.PathLike[str], start: int = 1, upto: int | None = None) -> Iterator[Step]:
+    """Each event from ``start`` to ``upto`` with the state before and after it."""
+    name = os.fspath(path)
+    try:
+        yield from Folder(file_source(name)).steps(start=start, upto=upto)
+    except FoldError as exc:
+        exc.path = name
+        raise

@@ -1,0 +1,167 @@
+"""The combatants slice: pools, statuses, weapons, range band, things spent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from fightlog.events.model import (
+    CombatantJoined,
+    DamageApplied,
+    HealingApplied,
+    Moved,
+    ResourceSpent,
+    StatusChanged,
+    TurnEnded,
+    TurnStarted,
+    WeaponReloaded,
+)
+from fightlog.reducers.context import Context
+from fightlog.reducers.state import Combatant, WeaponState
+
+Combatants = dict[str, Combatant]
+
+
+def _with(combatants: Combatants, actor: str, updated: Combatant) -> Combatants:
+    out = dict(combatants)
+    out[actor] = updated
+    return out
+
+
+def _joined(combatants: Combatants, event: CombatantJoined, ctx: Context) -> Combatants:
+    weapons = {name: WeaponState() for name in ctx.rules.weapons(event.sheet)}
+    pool_max = dict(event.pool_max)
+    for pool, value in event.pools.items():
+        pool_max.setdefault(pool, value)
+    joined = Combatant(
+        actor=event.actor,
+        name=event.name,
+        joined=event.seq,
+        side=event.side,
+        role=event.role,
+        controller=event.controller,
+        owner=event.owner,
+        pools=dict(event.pools),
+        pool_max=pool_max,
+        weapons=weapons,
+        sheet=event.sheet,
+    )
+    return _with(combatants, event.actor, joined)
+
+
+def _damaged(combatants: Combatants, event: DamageApplied, ctx: Context) -> Combatants:
+    who = combatants.get(event.target)
+    if who is None:
+        return combatants
+    pools = dict(who.pools)
+    pools[event.pool] = pools.get(event.pool, 0) - event.taken
+    return _with(combatants, event.target, replace(who, pools=pools))
+
+
+def _healed(combatants: Combatants, event: HealingApplied, ctx: Context) -> Combatants:
+    who = combatants.get(event.target)
+    if who is None:
+        return combatants
+    pools = dict(who.pools)
+    value = pools.get(event.pool, 0) + event.amount
+    ceiling = who.pool_max.get(event.pool)
+    pools[event.pool] = value if ceiling is None else min(value, ceiling)
+    return _with(combatants, event.target, replace(who, pools=pools))
+
+
+def _spent(combatants: Combatants, event: ResourceSpent, ctx: Context) -> Combatants:
+    who = combatants.get(event.actor)
+    if who is None:
+        return combatants
+    resource = event.resource
+    if resource in who.pools:
+        pools = dict(who.pools)
+        pools[resource] -= event.amount
+        return _with(combatants, event.actor, replace(who, pools=pools))
+    weapon = who.weapons.get(resource)
+    if weapon is not None:
+        fired = weapon.fired + event.amount
+        capacity = ctx.rules.weapon_capacity(resource)
+        weapons = dict(who.weapons)
+        weapons[resource] = WeaponState(
+            fired=fired,
+            needs_reload=capacity is not None and fired >= capacity,
+            cooldown=ctx.rules.weapon_cooldown(resource),
+        )
+        return _with(combatants, event.actor, replace(who, weapons=weapons))
+    spent = dict(who.spent)
+    spent[resource] = spent.get(resource, 0) + event.amount
+    return _with(combatants, event.actor, replace(who, spent=spent))
+
+
+def _reloaded(combatants: Combatants, event: WeaponReloaded, ctx: Context) -> Combatants:
+    who = combatants.get(event.actor)
+    if who is None:
+        return combatants
+    weapons = dict(who.weapons)
+    weapons[event.weapon] = WeaponState()
+    return _with(combatants, event.actor, replace(who, weapons=weapons))
+
+
+def _moved(combatants: Combatants, event: Moved, ctx: Context) -> Combatants:
+    who = combatants.get(event.actor)
+    if who is None:
+        return combatants
+    return _with(
+        combatants,
+        event.actor,
+        replace(
+            who,
+            moved=who.moved + (event.metres or 0),
+            band=event.band if event.band is not None else who.band,
+            relative_to=event.relative_to if event.relative_to is not None else who.relative_to,
+        ),
+    )
+
+
+def _status(combatants: Combatants, event: StatusChanged, ctx: Context) -> Combatants:
+    who = combatants.get(event.actor)
+    if who is None:
+        return combatants
+    present = event.status in who.statuses
+    if present == event.on:
+        return combatants
+    if event.on:
+        statuses = tuple(sorted((*who.statuses, event.status)))
+    else:
+        statuses = tuple(s for s in who.statuses if s != event.status)
+    return _with(combatants, event.actor, replace(who, statuses=statuses))
+
+
+def _turn_started(combatants: Combatants, event: TurnStarted, ctx: Context) -> Combatants:
+    who = combatants.get(event.actor)
+    if who is None or who.moved == 0:
+        return combatants
+    return _with(combatants, event.actor, replace(who, moved=0))
+
+
+def _turn_ended(combatants: Combatants, event: TurnEnded, ctx: Context) -> Combatants:
+    """Weapon cooldowns count down at the end of their owner's turn."""
+    who = combatants.get(event.actor)
+    if who is None or not any(w.cooldown for w in who.weapons.values()):
+        return combatants
+    weapons = {
+        name: replace(w, cooldown=w.cooldown - 1) if w.cooldown else w
+        for name, w in who.weapons.items()
+    }
+    return _with(combatants, event.actor, replace(who, weapons=weapons))
+
+
+REDUCERS: dict[type, Callable[[Any, Any, Context], Any]] = {
+    CombatantJoined: _joined,
+    DamageApplied: _damaged,
+    HealingApplied: _healed,
+    ResourceSpent: _spent,
+    WeaponReloaded: _reloaded,
+    Moved: _moved,
+    StatusChanged: _status,
+    TurnStarted: _turn_started,
+    TurnEnded: _turn_ended,
+}

@@ -1,0 +1,32 @@
+"""The pending-declarations slice: posts of the open turn, cleared when it ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fightlog.events.model import DeclarationPosted, RoundEnded, TurnEnded
+from fightlog.reducers.context import Context
+from fightlog.reducers.state import PendingDeclaration
+
+Pending = tuple[PendingDeclaration, ...]
+
+
+def _posted(pending: Pending, event: DeclarationPosted, ctx: Context) -> Pending:
+    if event.ooc:
+        return pending
+    post = PendingDeclaration(
+        seq=event.seq, actor=event.actor, actions=tuple(event.actions), responds_to=event.responds_to
+    )
+    return (*pending, post)
+
+
+def _closed(pending: Pending, event: TurnEnded | RoundEnded, ctx: Context) -> Pending:
+    return () if pending else pending
+
+
+REDUCERS: dict[type, Callable[[Any, Any, Context], Any]] = {
+    DeclarationPosted: _posted,
+    TurnEnded: _closed,
+    RoundEnded: _closed,
+}

@@ -1,0 +1,75 @@
+"""Facts derived from state rather than stored: who posts next, and why each combatant is
+where they are in the posting order."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from fightlog.reducers.state import SceneState
+from fightlog.rules.ruleset import Ruleset, ruleset_for
+
+
+class Slot(Struct, frozen=True):
+    """A combatant's place in the posting order and its standing this round:
+    ``posting`` (their turn is open), ``acted``, ``next``, ``waiting`` (to post this round),
+    ``holding`` (delaying or holding), ``out`` (skipped: defeated, fled...), ``arriving``."""
+
+    actor: str
+    standing: str
+    note: str = ""
+
+
+def rules_of(state: SceneState) -> Ruleset:
+    return ruleset_for(None if state.scene is None else state.scene.ruleset)
+
+
+def posting_order(state: SceneState) -> list[Slot]:
+    """Every combatant in posting order with their standing; arrivals last."""
+    rules = rules_of(state)
+    out = rules.out_of_order_statuses()
+    waiting = rules.waiting_statuses()
+    turn = state.turn
+    nxt = next_to_post(state)
+    slots: list[Slot] = []
+    for actor in turn.order:
+        who = state.combatants.get(actor)
+        statuses = () if who is None else who.statuses
+        gone = sorted(out.intersection(statuses))
+        held = sorted(waiting.intersection(statuses))
+        if gone:
+            slots.append(Slot(actor, "out", ", ".join(gone)))
+        elif actor == turn.current:
+            slots.append(Slot(actor, "posting"))
+        elif actor in turn.acted:
+            slots.append(Slot(actor, "acted"))
+        elif held:
+            slots.append(Slot(actor, "holding", ", ".join(held)))
+        elif actor == nxt:
+            slots.append(Slot(actor, "next"))
+        else:
+            slots.append(Slot(actor, "waiting"))
+    for arrival in turn.arrivals:
+        after = f"after {arrival.after}, " if arrival.after else ""
+        slots.append(Slot(arrival.actor, "arriving", f"{after}from round {arrival.round}"))
+    return slots
+
+
+def next_to_post(state: SceneState) -> str | None:
+    """Who is expected to post next: the open turn's actor, else the first combatant in the
+    order who has not acted this round and is neither out nor holding (wrapping to the next
+    round when everyone has acted)."""
+    turn = state.turn
+    if turn.current is not None:
+        return turn.current
+    rules = rules_of(state)
+    skip = rules.out_of_order_statuses() | rules.waiting_statuses()
+    eligible = [
+        actor
+        for actor in turn.order
+        if actor in state.combatants and not skip.intersection(state.combatants[actor].statuses)
+    ]
+    acted = set(turn.acted) if turn.in_round else set()
+    for actor in eligible:
+        if actor not in acted:
+            return actor
+    return eligible[0] if eligible else None

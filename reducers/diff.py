@@ -1,0 +1,109 @@
+"""What changed between two states, as structured facts (replay narrates them).
+
+Only what a player follows is reported: pools, statuses, effects and their turns left, the
+weapons' readiness, things spent, the round and the posting order, the scene's end and
+rulings. The result is sorted by subject, then field, so equal changes render identically.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+
+
+class Change(Struct, frozen=True):
+    """``subject`` (a combatant, an effect id, ``turn``, ``scene``) had ``field`` go from
+    ``before`` to ``after`` (``None``: absent)."""
+
+    subject: str
+    field: str
+    before: Any = None
+    after: Any = None
+
+
+def changes(before: SceneState, after: SceneState) -> list[Change]:
+    found: list[Change] = []
+    if before.combatants is not after.combatants:
+        for actor in sorted(before.combatants.keys() | after.combatants.keys()):
+            found.extend(_combatant(actor, before.combatants.get(actor), after.combatants.get(actor)))
+    if before.effects is not after.effects:
+        for effect in sorted(before.effects.keys() | after.effects.keys()):
+            found.extend(_effect(effect, before.effects.get(effect), after.effects.get(effect)))
+    bt, at = before.turn, after.turn
+    if bt is not at:
+        if bt.round != at.round:
+            found.append(Change("turn", "round", bt.round, at.round))
+        if bt.order != at.order:
+            found.append(Change("turn", "order", list(bt.order), list(at.order)))
+    bs, as_ = before.scene, after.scene
+    if bs is not as_ and bs is not None and as_ is not None and bs.ended != as_.ended:
+        found.append(Change("scene", "ended", False, True))
+    if before.rulings is not after.rulings:
+        old = {r.seq for r in before.rulings}
+        new = {r.seq for r in after.rulings}
+        for seq in sorted(old - new):
+            found.append(Change("rulings", "withdrawn", seq, None))
+        for seq in sorted(new - old):
+            found.append(Change("rulings", "in force", None, seq))
+    return found
+
+
+def _combatant(actor: str, old: Combatant | None, new: Combatant | None) -> list[Change]:
+    if old is new:
+        return []
+    if old is None or new is None:
+        return [Change(actor, "present", old is not None, new is not None)]
+    out: list[Change] = []
+    if old.pools is not new.pools:
+        for pool in sorted(old.pools.keys() | new.pools.keys()):
+            a, b = old.pools.get(pool), new.pools.get(pool)
+            if a != b:
+                out.append(Change(actor, pool, a, b))
+    if old.statuses != new.statuses:
+        for status in sorted(set(old.statuses) ^ set(new.statuses)):
+            out.append(Change(actor, "status", status if status in old.statuses else None, status if status in new.statuses else None))
+    if old.weapons is not new.weapons:
+        for weapon in sorted(old.weapons.keys() | new.weapons.keys()):
+            a_w, b_w = old.weapons.get(weapon), new.weapons.get(weapon)
+            if a_w is None or b_w is None:
+                continue
+            if a_w.needs_reload != b_w.needs_reload:
+                out.append(Change(actor, f"{weapon} reload", a_w.needs_reload, b_w.needs_reload))
+            if a_w.cooldown != b_w.cooldown:
+                out.append(Change(actor, f"{weapon} cooldown", a_w.cooldown, b_w.cooldown))
+    if old.spent is not new.spent:
+        for thing in sorted(old.spent.keys() | new.spent.keys()):
+            a, b = old.spent.get(thing, 0), new.spent.get(thing, 0)
+            if a != b:
+                out.append(Change(actor, f"{thing} spent", a, b))
+    if old.band != new.band:
+        out.append(Change(actor, "band", old.band, new.band))
+    return out
+
+
+def _effect(effect: str, old: ActiveEffect | None, new: ActiveEffect | None) -> list[Change]:
+    if old is new:
+        return []
+    if old is None or new is None:
+        return [Change(effect, "effect", _describe(old), _describe(new))]
+    out: list[Change] = []
+    if old.remaining != new.remaining:
+        out.append(Change(effect, "remaining", old.remaining, new.remaining))
+    if old.stacks != new.stacks:
+        out.append(Change(effect, "stacks", old.stacks, new.stacks))
+    return out
+
+
+def _describe(effect: ActiveEffect | None) -> dict[str, Any] | None:
+    if effect is None:
+        return None
+    return {
+        "name": effect.name,
+        "target": effect.target,
+        "source": effect.source,
+        "remaining": effect.remaining,
+        "stacks": effect.stacks,
+    }

@@ -1,0 +1,248 @@
+"""Folding a log into state, honouring GM rulings as if they had always been there.
+
+A ruling (``ruling_made``) voids or amends an earlier event. The log is never changed; the
+fold instead reads history through a *plan*: target ``seq`` -> the ruling in force for it. A
+voided event still takes its ``seq`` but changes nothing; an amended event is folded with the
+ruled fields (validated against its kind). So the state after any event ``n`` equals folding
+the log up to ``n`` with every ruling made up to ``n`` applied to the events it targets.
+
+``fold`` is the pure fold of a sequence under a fixed plan. ``Folder`` drives it over a
+*source* of events (a function ``seq -> events from seq on``, which is where the CLI's file
+reading is injected): when a ruling changes the plan for an event already folded, it restarts
+from the last snapshot before that event. Rulings are rare, so restarts are too; snapshots
+taken along the way (and checkpoints loaded from a cache) keep a restart short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import NamedTuple
+
+import msgspec
+from msgspec.structs import replace
+
+from fightlog.errors import FoldError
+from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
+from fightlog.reducers.combine import reduce
+from fightlog.reducers.state import EMPTY, SceneState
+
+Plan = Mapping[int, RulingMade]
+"""Target ``seq`` -> the void or amend ruling in force for it."""
+
+_PROTECTED = frozenset({"kind", "seq", "prev"})
+
+
+def plan_of(rulings: Iterable[RulingMade]) -> dict[int, RulingMade]:
+    """The plan made by ``rulings`` (in log order).
+
+    Later rulings on the same event win; ``withdraw`` (or ``void`` aimed at a ruling) takes a
+    ruling out of force, so an earlier ruling on the same event applies again. ``accept``
+    rulings change no event.
+    """
+    in_force: list[RulingMade] = []
+    seen: set[int] = set()
+    for ruling in rulings:
+        if ruling.target >= ruling.seq:
+            raise FoldError(
+                f"ruling targets seq {ruling.target}, which is not earlier than the ruling",
+                line=ruling.seq,
+            )
+        if ruling.action == "withdraw" or (ruling.action == "void" and ruling.target in seen):
+            in_force = [r for r in in_force if r.seq != ruling.target]
+        elif ruling.action == "amend" and ruling.target in seen:
+            raise FoldError(
+                f"a ruling cannot amend the ruling at seq {ruling.target}; withdraw it and rule again",
+                line=ruling.seq,
+            )
+        elif ruling.action in ("void", "amend"):
+            in_force.append(ruling)
+        seen.add(ruling.seq)
+    return {ruling.target: ruling for ruling in in_force}
+
+
+def apply_ruling(event: AnyEvent, ruling: RulingMade) -> AnyEvent | None:
+    """``event`` as ``ruling`` has it: ``None`` when voided, the amended event otherwise.
+
+    A ruling aimed at another ruling acts through ``plan_of`` (it withdraws it); as an event,
+    the targeted ruling is left as it is.
+    """
+    if isinstance(event, RulingMade):
+        return event
+    if ruling.action == "void":
+        if isinstance(event, SceneStarted):
+            raise FoldError("the scene_started event cannot be voided", line=ruling.seq)
+        return None
+    bad = sorted(_PROTECTED.intersection(ruling.changes))
+    if bad:
+        raise FoldError(f"a ruling cannot amend {', '.join(bad)} of seq {event.seq}", line=ruling.seq)
+    data = msgspec.to_builtins(event)
+    data.update(ruling.changes)
+    try:
+        return msgspec.convert(data, type(event))
+    except msgspec.ValidationError as exc:
+        raise FoldError(f"amendment of seq {event.seq} is not a valid event: {exc}", line=ruling.seq) from None
+
+
+def rulings_in(state: SceneState) -> list[RulingMade]:
+    """The rulings recorded in ``state``, as events (to continue a fold from a snapshot)."""
+    return [
+        RulingMade(
+            seq=r.seq,
+            by=r.by,
+            action=r.action,  # type: ignore[arg-type]
+            target=r.target,
+            reason=r.reason,
+            changes=r.changes,
+            finding=r.finding,
+        )
+        for r in state.rulings
+    ]
+
+
+def fold(
+    events: Iterable[AnyEvent],
+    *,
+    start: SceneState = EMPTY,
+    upto: int | None = None,
+    plan: Plan | None = None,
+) -> SceneState:
+    """Fold ``events`` onto ``start`` under a fixed ``plan``, up to ``seq == upto``.
+
+    Events at or before ``start.seq`` are skipped, so a whole log may be passed after a
+    checkpoint.
+    """
+    state = start
+    plan = plan or {}
+    for event in events:
+        seq = event.seq
+        if seq <= start.seq:
+            continue
+        if upto is not None and seq > upto:
+            break
+        ruling = plan.get(seq)
+        if ruling is not None:
+            ruled = apply_ruling(event, ruling)
+            if ruled is None:
+                if seq != state.seq + 1:
+                    state = reduce(state, event)  # raises the ordering error
+                state = replace(state, seq=seq)
+                continue
+            event = ruled
+        state = reduce(state, event)
+    return state
+
+
+class Step(NamedTuple):
+    """One event of a replay and the state before and after it."""
+
+    event: AnyEvent
+    before: SceneState
+    after: SceneState
+
+
+Source = Callable[[int], Iterable[AnyEvent]]
+"""``source(seq)`` yields the log's events from ``seq`` on, in order."""
+
+
+class Folder:
+    """Folds a log from a source, restarting when a ruling rewrites folded history.
+
+    ``snapshots`` are states to start from (checkpoints from a cache, ``EMPTY`` always
+    included); ``keep_every`` keeps a snapshot every so many events during the fold, so a
+    restart never goes back further than that.
+    """
+
+    def __init__(self, source: Source, *, snapshots: Sequence[SceneState] = (), keep_every: int = 50_000) -> None:
+        self.source = source
+        self.snapshots: list[SceneState] = sorted({s.seq: s for s in (EMPTY, *snapshots)}.values(), key=lambda s: s.seq)
+        self.keep_every = keep_every
+        self.restarts = 0
+        self._known: dict[int, RulingMade] = {}
+        self._plan: dict[int, RulingMade] = {}
+
+    def run(self, upto: int | None = None) -> SceneState:
+        """The state after ``upto`` (or after the last event)."""
+        state = self._from_snapshot(upto)
+        self._known = {r.seq: r for r in rulings_in(state)}
+        self._plan = plan_of(_in_order(self._known))
+        while True:
+            restart_at = None
+            for event in self.source(state.seq + 1):
+                seq = event.seq
+                if upto is not None and seq > upto:
+                    break
+                if isinstance(event, RulingMade) and seq not in self._known:
+                    restart_at = self._learn(event, state.seq)
+                    if restart_at is not None:
+                        break
+                state = fold((event,), start=state, plan=self._plan)
+                if self.keep_every and seq % self.keep_every == 0:
+                    self._keep(state)
+            if restart_at is None:
+                return state
+            state = self._restart(restart_at)
+
+    def steps(self, start: int = 1, upto: int | None = None) -> Iterator[Step]:
+        """Each event from ``start`` on with the state before and after it.
+
+        A ruling that rewrites folded history is one step whose ``after`` is the state
+        refolded as if the ruling had always been there.
+        """
+        state = self.run(upto=start - 1) if start > 1 else self._from_snapshot(0)
+        if start <= 1:
+            self._known, self._plan = {}, {}
+        for event in self.source(state.seq + 1):
+            seq = event.seq
+            if upto is not None and seq > upto:
+                return
+            before = state
+            if isinstance(event, RulingMade) and seq not in self._known:
+                restart_at = self._learn(event, state.seq)
+                if restart_at is not None:
+                    refolded = self._restart(restart_at)
+                    state = self._refold(refolded, seq)
+                    yield Step(event, before, state)
+                    continue
+            state = fold((event,), start=state, plan=self._plan)
+            if self.keep_every and seq % self.keep_every == 0:
+                self._keep(state)
+            yield Step(event, before, state)
+
+    def _learn(self, ruling: RulingMade, folded: int) -> int | None:
+        """Add a new ruling to the plan; the earliest changed target if it is already folded."""
+        self._known[ruling.seq] = ruling
+        new_plan = plan_of(_in_order(self._known))
+        changed = [t for t in self._plan.keys() | new_plan.keys() if self._plan.get(t) != new_plan.get(t)]
+        self._plan = new_plan
+        if changed and min(changed) <= folded:
+            return min(changed)
+        return None
+
+    def _restart(self, target: int) -> SceneState:
+        self.restarts += 1
+        self.snapshots = [s for s in self.snapshots if s.seq < target]
+        return self.snapshots[-1]
+
+    def _refold(self, state: SceneState, upto: int) -> SceneState:
+        """Fold from ``state`` to ``upto`` under the current plan (rulings met on the way are
+        known already, so they cannot restart it)."""
+        for event in self.source(state.seq + 1):
+            if event.seq > upto:
+                break
+            if isinstance(event, RulingMade) and event.seq not in self._known:
+                self._known[event.seq] = event
+                self._plan = plan_of(_in_order(self._known))
+            state = fold((event,), start=state, plan=self._plan)
+        return state
+
+    def _from_snapshot(self, upto: int | None) -> SceneState:
+        usable = [s for s in self.snapshots if upto is None or s.seq <= upto]
+        return usable[-1]
+
+    def _keep(self, state: SceneState) -> None:
+        if self.snapshots[-1].seq < state.seq:
+            self.snapshots.append(state)
+
+
+def _in_order(known: Mapping[int, RulingMade]) -> list[RulingMade]:
+    return [known[seq] for seq in sorted(known)]

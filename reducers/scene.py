@@ -1,0 +1,44 @@
+"""The scene slice: what ``scene_started`` and ``scene_ended`` say."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from fightlog.events.model import SceneEnded, SceneStarted
+from fightlog.reducers.context import Context
+from fightlog.reducers.state import SceneInfo
+
+
+def _started(info: SceneInfo | None, event: SceneStarted, ctx: Context) -> SceneInfo:
+    dice = event.dice
+    return SceneInfo(
+        scene=event.scene,
+        ruleset=event.ruleset,
+        format=event.format,
+        options=dict(event.options),
+        title=event.title,
+        gm=event.gm,
+        commitment=None if dice is None else dice.commitment,
+        seed=None if dice is None else dice.seed,
+    )
+
+
+def _ended(info: SceneInfo | None, event: SceneEnded, ctx: Context) -> SceneInfo | None:
+    if info is None:
+        return None
+    return replace(
+        info,
+        ended=True,
+        winner=event.winner,
+        end_reason=event.reason,
+        seed=event.seed if event.seed is not None else info.seed,
+    )
+
+
+REDUCERS: dict[type, Callable[[Any, Any, Context], Any]] = {
+    SceneStarted: _started,
+    SceneEnded: _ended,
+}

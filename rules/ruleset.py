@@ -1,0 +1,109 @@
+"""The ruleset interface: what shared code asks a ruleset, and the generic default.
+
+Event kinds are shared by all rulesets; what some of their fields *mean* differs (which
+statuses take a combatant out of the posting order, how a declared action is counted against
+the turn's allowance, when an arrival starts posting, what a sheet's weapons are). Reducers,
+replay and audit ask these questions through ``Ruleset`` and never branch on a ruleset id.
+A ruleset module overrides what differs from ``GenericRules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from fightlog.events.model import Action
+
+
+class Ruleset(Protocol):
+    """Questions shared code asks a ruleset."""
+
+    id: str
+
+    def out_of_order_statuses(self) -> frozenset[str]:
+        """Statuses that take a combatant out of the posting order (they are skipped)."""
+        ...
+
+    def waiting_statuses(self) -> frozenset[str]:
+        """Statuses of a combatant who keeps a place but is not expected to post now
+        (delaying, holding a turn)."""
+        ...
+
+    def action_cost(self, action: Action) -> str | None:
+        """The part of the turn ``action`` spends (``action``, ``move``, ``standard``...),
+        or ``None`` for something free."""
+        ...
+
+    def arrival_delay(self) -> int:
+        """Rounds after joining before an arrival takes its posting slot."""
+        ...
+
+    def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
+        """The weapon names a sheet snapshot carries."""
+        ...
+
+    def weapon_capacity(self, weapon: str) -> int | None:
+        """Rounds a weapon fires before it must be reloaded (``None``: never)."""
+        ...
+
+    def weapon_cooldown(self, weapon: str) -> int:
+        """Cooldown set when the weapon fires (racking, working a bolt). It counts down at
+        the end of each of the owner's turns, the firing turn included: 2 means the weapon
+        cannot fire again in the owner's next turn."""
+        ...
+
+
+class GenericRules:
+    """Defaults that suit a log whose ruleset fightlog does not know (or does not need)."""
+
+    id = "generic"
+
+    _OUT = frozenset({"defeated", "fled", "dead", "wounded", "mortally_wounded", "unconscious", "left"})
+    _WAITING = frozenset({"delaying", "holding"})
+    _FREE = frozenset({"speak", "talk", "free", "say"})
+    _MOVES = frozenset({"move", "stance", "kneel", "prone", "stand"})
+
+    def out_of_order_statuses(self) -> frozenset[str]:
+        return self._OUT
+
+    def waiting_statuses(self) -> frozenset[str]:
+        return self._WAITING
+
+    def action_cost(self, action: Action) -> str | None:
+        if action.cost is not None:
+            return action.cost
+        if action.type in self._FREE:
+            return None
+        return "move" if action.type in self._MOVES else "action"
+
+    def arrival_delay(self) -> int:
+        return 1
+
+    def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
+        found = sheet.get("weapons", ())
+        if not isinstance(found, (list, tuple)):
+            return ()
+        return tuple(str(w) for w in found if isinstance(w, str))
+
+    def weapon_capacity(self, weapon: str) -> int | None:
+        return None
+
+    def weapon_cooldown(self, weapon: str) -> int:
+        return 0
+
+
+GENERIC = GenericRules()
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> None:
+    """Make ``ruleset`` the one used for logs whose ``scene_started.ruleset`` is its id."""
+    _REGISTRY[ruleset.id] = ruleset
+
+
+def ruleset_for(ruleset_id: str | None) -> Ruleset:
+    """The ruleset for an id; ``GENERIC`` for ids without a module yet."""
+    if ruleset_id is None:
+        return GENERIC
+    return _REGISTRY.get(ruleset_id, GENERIC)
