@@ -18,7 +18,7 @@ from fightlog.events.model import (
     TurnStarted,
     WeaponReloaded,
 )
-from fightlog.reducers.context import Context
+from fightlog.rules.ruleset import Ruleset
 from fightlog.reducers.state import Combatant, WeaponState
 
 Combatants = dict[str, Combatant]
@@ -30,8 +30,8 @@ def _with(combatants: Combatants, actor: str, updated: Combatant) -> Combatants:
     return out
 
 
-def _joined(combatants: Combatants, event: CombatantJoined, ctx: Context) -> Combatants:
-    weapons = {name: WeaponState() for name in ctx.rules.weapons(event.sheet)}
+def _joined(combatants: Combatants, event: CombatantJoined, rules: Ruleset) -> Combatants:
+    weapons = {name: WeaponState() for name in rules.weapons(event.sheet)}
     pool_max = dict(event.pool_max)
     for pool, value in event.pools.items():
         pool_max.setdefault(pool, value)
@@ -51,7 +51,7 @@ def _joined(combatants: Combatants, event: CombatantJoined, ctx: Context) -> Com
     return _with(combatants, event.actor, joined)
 
 
-def _damaged(combatants: Combatants, event: DamageApplied, ctx: Context) -> Combatants:
+def _damaged(combatants: Combatants, event: DamageApplied, rules: Ruleset) -> Combatants:
     who = combatants.get(event.target)
     if who is None:
         return combatants
@@ -60,7 +60,7 @@ def _damaged(combatants: Combatants, event: DamageApplied, ctx: Context) -> Comb
     return _with(combatants, event.target, replace(who, pools=pools))
 
 
-def _healed(combatants: Combatants, event: HealingApplied, ctx: Context) -> Combatants:
+def _healed(combatants: Combatants, event: HealingApplied, rules: Ruleset) -> Combatants:
     who = combatants.get(event.target)
     if who is None:
         return combatants
@@ -71,7 +71,7 @@ def _healed(combatants: Combatants, event: HealingApplied, ctx: Context) -> Comb
     return _with(combatants, event.target, replace(who, pools=pools))
 
 
-def _spent(combatants: Combatants, event: ResourceSpent, ctx: Context) -> Combatants:
+def _spent(combatants: Combatants, event: ResourceSpent, rules: Ruleset) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -83,12 +83,12 @@ def _spent(combatants: Combatants, event: ResourceSpent, ctx: Context) -> Combat
     weapon = who.weapons.get(resource)
     if weapon is not None:
         fired = weapon.fired + event.amount
-        capacity = ctx.rules.weapon_capacity(resource)
+        capacity = rules.weapon_capacity(resource)
         weapons = dict(who.weapons)
         weapons[resource] = WeaponState(
             fired=fired,
             needs_reload=capacity is not None and fired >= capacity,
-            cooldown=ctx.rules.weapon_cooldown(resource),
+            cooldown=rules.weapon_cooldown(resource),
         )
         return _with(combatants, event.actor, replace(who, weapons=weapons))
     spent = dict(who.spent)
@@ -96,7 +96,7 @@ def _spent(combatants: Combatants, event: ResourceSpent, ctx: Context) -> Combat
     return _with(combatants, event.actor, replace(who, spent=spent))
 
 
-def _reloaded(combatants: Combatants, event: WeaponReloaded, ctx: Context) -> Combatants:
+def _reloaded(combatants: Combatants, event: WeaponReloaded, rules: Ruleset) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -105,7 +105,7 @@ def _reloaded(combatants: Combatants, event: WeaponReloaded, ctx: Context) -> Co
     return _with(combatants, event.actor, replace(who, weapons=weapons))
 
 
-def _moved(combatants: Combatants, event: Moved, ctx: Context) -> Combatants:
+def _moved(combatants: Combatants, event: Moved, rules: Ruleset) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -121,7 +121,7 @@ def _moved(combatants: Combatants, event: Moved, ctx: Context) -> Combatants:
     )
 
 
-def _status(combatants: Combatants, event: StatusChanged, ctx: Context) -> Combatants:
+def _status(combatants: Combatants, event: StatusChanged, rules: Ruleset) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -135,17 +135,22 @@ def _status(combatants: Combatants, event: StatusChanged, ctx: Context) -> Comba
     return _with(combatants, event.actor, replace(who, statuses=statuses))
 
 
-def _turn_started(combatants: Combatants, event: TurnStarted, ctx: Context) -> Combatants:
+def _turn_started(combatants: Combatants, event: TurnStarted, rules: Ruleset) -> Combatants:
     who = combatants.get(event.actor)
     if who is None or who.moved == 0:
         return combatants
     return _with(combatants, event.actor, replace(who, moved=0))
 
 
-def _turn_ended(combatants: Combatants, event: TurnEnded, ctx: Context) -> Combatants:
+def _turn_ended(combatants: Combatants, event: TurnEnded, rules: Ruleset) -> Combatants:
     """Weapon cooldowns count down at the end of their owner's turn."""
     who = combatants.get(event.actor)
-    if who is None or not any(w.cooldown for w in who.weapons.values()):
+    if who is None:
+        return combatants
+    for weapon in who.weapons.values():
+        if weapon.cooldown:
+            break
+    else:
         return combatants
     weapons = {
         name: replace(w, cooldown=w.cooldown - 1) if w.cooldown else w
@@ -154,7 +159,7 @@ def _turn_ended(combatants: Combatants, event: TurnEnded, ctx: Context) -> Comba
     return _with(combatants, event.actor, replace(who, weapons=weapons))
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Context], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
     CombatantJoined: _joined,
     DamageApplied: _damaged,
     HealingApplied: _healed,

@@ -6,13 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from fightlog.events.model import DeclarationPosted, RoundEnded, TurnEnded
-from fightlog.reducers.context import Context
+from fightlog.rules.ruleset import Ruleset
 from fightlog.reducers.state import PendingDeclaration
 
 Pending = tuple[PendingDeclaration, ...]
 
 
-def _posted(pending: Pending, event: DeclarationPosted, ctx: Context) -> Pending:
+def _posted(pending: Pending, event: DeclarationPosted, rules: Ruleset) -> Pending:
     if event.ooc:
         return pending
     post = PendingDeclaration(
@@ -21,11 +21,11 @@ def _posted(pending: Pending, event: DeclarationPosted, ctx: Context) -> Pending
     return (*pending, post)
 
 
-def _closed(pending: Pending, event: TurnEnded | RoundEnded, ctx: Context) -> Pending:
+def _closed(pending: Pending, event: TurnEnded | RoundEnded, rules: Ruleset) -> Pending:
     return () if pending else pending
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Context], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
     DeclarationPosted: _posted,
     TurnEnded: _closed,
     RoundEnded: _closed,

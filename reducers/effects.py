@@ -8,13 +8,13 @@ from typing import Any
 from msgspec.structs import replace
 
 from fightlog.events.model import EffectApplied, EffectCountedDown, EffectExpired, EffectTicked
-from fightlog.reducers.context import Context
+from fightlog.rules.ruleset import Ruleset
 from fightlog.reducers.state import ActiveEffect
 
 Effects = dict[str, ActiveEffect]
 
 
-def _applied(effects: Effects, event: EffectApplied, ctx: Context) -> Effects:
+def _applied(effects: Effects, event: EffectApplied, rules: Ruleset) -> Effects:
     out = dict(effects)
     if event.refreshes is not None:
         out.pop(event.refreshes, None)
@@ -33,7 +33,7 @@ def _applied(effects: Effects, event: EffectApplied, ctx: Context) -> Effects:
     return out
 
 
-def _ticked(effects: Effects, event: EffectTicked, ctx: Context) -> Effects:
+def _ticked(effects: Effects, event: EffectTicked, rules: Ruleset) -> Effects:
     effect = effects.get(event.effect)
     if effect is None:
         return effects
@@ -43,7 +43,7 @@ def _ticked(effects: Effects, event: EffectTicked, ctx: Context) -> Effects:
     return out
 
 
-def _counted_down(effects: Effects, event: EffectCountedDown, ctx: Context) -> Effects:
+def _counted_down(effects: Effects, event: EffectCountedDown, rules: Ruleset) -> Effects:
     effect = effects.get(event.effect)
     if effect is None:
         return effects
@@ -52,7 +52,7 @@ def _counted_down(effects: Effects, event: EffectCountedDown, ctx: Context) -> E
     return out
 
 
-def _expired(effects: Effects, event: EffectExpired, ctx: Context) -> Effects:
+def _expired(effects: Effects, event: EffectExpired, rules: Ruleset) -> Effects:
     if event.effect not in effects:
         return effects
     out = dict(effects)
@@ -60,7 +60,7 @@ def _expired(effects: Effects, event: EffectExpired, ctx: Context) -> Effects:
     return out
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Context], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
     EffectApplied: _applied,
     EffectTicked: _ticked,
     EffectCountedDown: _counted_down,

@@ -15,16 +15,18 @@ taken along the way (and checkpoints loaded from a cache) keep a restart short.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
 
 from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
-from fightlog.reducers.combine import reduce
+from fightlog.reducers.combine import DISPATCH, out_of_order
 from fightlog.reducers.state import EMPTY, SceneState
+from fightlog.rules.ruleset import ruleset_for
 
 Plan = Mapping[int, RulingMade]
 """Target ``seq`` -> the void or amend ruling in force for it."""
@@ -99,36 +101,66 @@ def rulings_in(state: SceneState) -> list[RulingMade]:
     ]
 
 
+def reduce(state: SceneState, event: AnyEvent) -> SceneState:
+    """The state after one event (a fold of one). Refuses an event whose ``seq`` is not the
+    next one, and kinds no reducer knows."""
+    return fold((event,), start=state)
+
+
 def fold(
     events: Iterable[AnyEvent],
     *,
     start: SceneState = EMPTY,
     upto: int | None = None,
     plan: Plan | None = None,
+    keep: Callable[[SceneState], None] | None = None,
+    keep_every: int = 50_000,
 ) -> SceneState:
-    """Fold ``events`` onto ``start`` under a fixed ``plan``, up to ``seq == upto``.
+    """Fold ``events`` (which must continue ``start``) under ``plan``, up to ``seq == upto``.
 
-    Events at or before ``start.seq`` are skipped, so a whole log may be passed after a
-    checkpoint.
+    The combined reducer runs inline here, the hot path of every fold: each event visits
+    only the slices interested in its kind (``DISPATCH``), and a slice returned unchanged is
+    not replaced. ``keep``, when given, receives the state after every ``keep_every``-th
+    event. The plan is read as the fold goes, so a caller may extend it in place.
     """
     state = start
-    plan = plan or {}
+    plan = plan if plan is not None else {}
+    limit = upto if upto is not None else sys.maxsize
+    dispatch = DISPATCH
+    scene = state.scene
+    rules = ruleset_for(None if scene is None else scene.ruleset)
     for event in events:
         seq = event.seq
-        if seq <= start.seq:
-            continue
-        if upto is not None and seq > upto:
+        if seq > limit:
             break
-        ruling = plan.get(seq)
-        if ruling is not None:
-            ruled = apply_ruling(event, ruling)
-            if ruled is None:
-                if seq != state.seq + 1:
-                    state = reduce(state, event)  # raises the ordering error
-                state = replace(state, seq=seq)
-                continue
-            event = ruled
-        state = reduce(state, event)
+        if seq != state.seq + 1:
+            raise out_of_order(state, event)
+        if plan:
+            ruling = plan.get(seq)
+            if ruling is not None:
+                ruled = apply_ruling(event, ruling)
+                if ruled is None:
+                    state = replace(state, seq=seq)
+                    continue
+                event = ruled
+        handlers = dispatch.get(type(event))
+        if handlers is None:
+            raise FoldError(f"no reducer for events of type {type(event).__name__}", line=seq)
+        if handlers:
+            changes: dict[str, Any] = {"seq": seq}
+            for name, handler in handlers:
+                old = getattr(state, name)
+                new = handler(old, event, rules)
+                if new is not old:
+                    changes[name] = new
+            state = replace(state, **changes)
+            if state.scene is not scene:
+                scene = state.scene
+                rules = ruleset_for(None if scene is None else scene.ruleset)
+        else:
+            state = replace(state, seq=seq)
+        if keep is not None and seq % keep_every == 0:
+            keep(state)
     return state
 
 
@@ -159,6 +191,7 @@ class Folder:
         self.restarts = 0
         self._known: dict[int, RulingMade] = {}
         self._plan: dict[int, RulingMade] = {}
+        self._restart_at: int | None = None
 
     def run(self, upto: int | None = None) -> SceneState:
         """The state after ``upto`` (or after the last event)."""
@@ -166,21 +199,35 @@ class Folder:
         self._known = {r.seq: r for r in rulings_in(state)}
         self._plan = plan_of(_in_order(self._known))
         while True:
-            restart_at = None
-            for event in self.source(state.seq + 1):
-                seq = event.seq
-                if upto is not None and seq > upto:
-                    break
-                if isinstance(event, RulingMade) and seq not in self._known:
-                    restart_at = self._learn(event, state.seq)
-                    if restart_at is not None:
-                        break
-                state = fold((event,), start=state, plan=self._plan)
-                if self.keep_every and seq % self.keep_every == 0:
-                    self._keep(state)
-            if restart_at is None:
+            self._restart_at = None
+            keep = self._keep if self.keep_every else None
+            state = fold(
+                self._watch(self.source(state.seq + 1), upto),
+                start=state,
+                upto=upto,
+                plan=self._plan,
+                keep=keep,
+                keep_every=self.keep_every or 1,
+            )
+            if self._restart_at is None:
                 return state
-            state = self._restart(restart_at)
+            state = self._restart(self._restart_at)
+
+    def _watch(self, events: Iterable[AnyEvent], upto: int | None) -> Iterator[AnyEvent]:
+        """Pass events to the fold, learning new rulings; stop before one that rewrites
+        history already folded (``_restart_at`` says where to go back to), and at ``upto``
+        (a ruling made after the point asked for must not be learned)."""
+        known = self._known
+        limit = upto if upto is not None else sys.maxsize
+        for event in events:
+            if event.seq > limit:
+                return
+            if type(event) is RulingMade and event.seq not in known:
+                restart_at = self._learn(event, event.seq - 1)
+                if restart_at is not None:
+                    self._restart_at = restart_at
+                    return
+            yield event
 
     def steps(self, start: int = 1, upto: int | None = None) -> Iterator[Step]:
         """Each event from ``start`` on with the state before and after it.
@@ -190,7 +237,8 @@ class Folder:
         """
         state = self.run(upto=start - 1) if start > 1 else self._from_snapshot(0)
         if start <= 1:
-            self._known, self._plan = {}, {}
+            self._known = {}
+            self._plan.clear()
         for event in self.source(state.seq + 1):
             seq = event.seq
             if upto is not None and seq > upto:
@@ -209,11 +257,13 @@ class Folder:
             yield Step(event, before, state)
 
     def _learn(self, ruling: RulingMade, folded: int) -> int | None:
-        """Add a new ruling to the plan; the earliest changed target if it is already folded."""
+        """Add a new ruling to the plan (updated in place: a running fold reads it); the
+        earliest changed target if that event is already folded."""
         self._known[ruling.seq] = ruling
         new_plan = plan_of(_in_order(self._known))
         changed = [t for t in self._plan.keys() | new_plan.keys() if self._plan.get(t) != new_plan.get(t)]
-        self._plan = new_plan
+        self._plan.clear()
+        self._plan.update(new_plan)
         if changed and min(changed) <= folded:
             return min(changed)
         return None
@@ -231,7 +281,8 @@ class Folder:
                 break
             if isinstance(event, RulingMade) and event.seq not in self._known:
                 self._known[event.seq] = event
-                self._plan = plan_of(_in_order(self._known))
+                self._plan.clear()
+                self._plan.update(plan_of(_in_order(self._known)))
             state = fold((event,), start=state, plan=self._plan)
         return state
 

@@ -8,11 +8,11 @@ from typing import Any
 from msgspec.structs import replace
 
 from fightlog.events.model import SceneEnded, SceneStarted
-from fightlog.reducers.context import Context
+from fightlog.rules.ruleset import Ruleset
 from fightlog.reducers.state import SceneInfo
 
 
-def _started(info: SceneInfo | None, event: SceneStarted, ctx: Context) -> SceneInfo:
+def _started(info: SceneInfo | None, event: SceneStarted, rules: Ruleset) -> SceneInfo:
     dice = event.dice
     return SceneInfo(
         scene=event.scene,
@@ -26,7 +26,7 @@ def _started(info: SceneInfo | None, event: SceneStarted, ctx: Context) -> Scene
     )
 
 
-def _ended(info: SceneInfo | None, event: SceneEnded, ctx: Context) -> SceneInfo | None:
+def _ended(info: SceneInfo | None, event: SceneEnded, rules: Ruleset) -> SceneInfo | None:
     if info is None:
         return None
     return replace(
@@ -38,7 +38,7 @@ def _ended(info: SceneInfo | None, event: SceneEnded, ctx: Context) -> SceneInfo
     )
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Context], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
     SceneStarted: _started,
     SceneEnded: _ended,
 }
