@@ -1,7 +1,8 @@
 """A log's history as states: the state at any ``seq``, and the steps of a replay.
 
-The I/O side of folding: it reads the log (checking the chain as it goes) and feeds the pure
-fold in ``fightlog.reducers``. Rulings are honoured as of the point asked for.
+The I/O side of folding: it reads the log (checking the chain as it goes), uses the checkpoint
+cache, and feeds the pure fold in ``fightlog.reducers``. Rulings are honoured as of the point
+asked for.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from fightlog.checkpoints import WRITE_AFTER, CheckpointSource, cache_key, load, save
 from fightlog.errors import FoldError, InputError
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import read_log
@@ -26,16 +28,28 @@ def file_source(path: str) -> Source:
     return source
 
 
-def state_at(path: str | os.PathLike[str], at: int | None = None) -> SceneState:
-    """The state after event ``at`` (default: the last event), rulings made by then applied."""
+def state_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool = True) -> SceneState:
+    """The state after event ``at`` (default: the last event), rulings made by then applied.
+
+    With ``cache``, the fold starts from the latest usable checkpoint at or before ``at``
+    (``fightlog.checkpoints``), and a fold to the end of the log that read many events leaves
+    a new checkpoint behind.
+    """
     name = os.fspath(path)
+    key = cache_key() if cache else None
+    entries = load(name, key) if key is not None else []
+    usable = [(entry, state) for entry, state in entries if at is None or entry.seq <= at]
+    source = CheckpointSource(name, [entry for entry, _ in usable])
     try:
-        state = Folder(file_source(name)).run(upto=at)
+        state = Folder(source, snapshots=[state for _, state in usable]).run(upto=at)
     except FoldError as exc:
         exc.path = name
         raise
     if at is not None and state.seq < at:
         raise InputError(f"--at {at}: the log ends at seq {state.seq}", path=name)
+    head = source.head
+    if key is not None and at is None and head is not None and head.seq == state.seq and source.read >= WRITE_AFTER:
+        save(name, key, head, state, [entry for entry, _ in entries])
     return state
 
 

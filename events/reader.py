@@ -31,10 +31,13 @@ BOM = b"\xef\xbb\xbf"
 
 
 class ChainHead(msgspec.Struct):
-    """Filled in by a complete read: the last ``seq`` and its line hash (the next ``prev``)."""
+    """Filled in by a complete read: the last ``seq`` and its line hash (the next ``prev``),
+    and where that line lies in the file (``start`` of the line, ``end`` just past it)."""
 
     seq: int = 0
     digest: str = GENESIS
+    start: int = 0
+    end: int = 0
 
 
 def open_log(path: str | os.PathLike[str]) -> BinaryIO:
@@ -108,6 +111,7 @@ def check_lines(
     sha256 = hashlib.sha256
     expected_prev = GENESIS if after is None else after.digest
     lineno = 0 if after is None else after.seq
+    line_start = offset
     for raw in lines:
         lineno += 1
         if raw[-1:] != b"\n":
@@ -133,6 +137,7 @@ def check_lines(
         if seq != lineno or event.prev != expected_prev:
             raise _out_of_chain(event, path, lineno)
         expected_prev = sha256(body).hexdigest()
+        line_start = offset
         offset += len(raw)
         if seq >= from_seq:
             yield lineno, event
@@ -141,6 +146,8 @@ def check_lines(
     if head is not None:
         head.seq = lineno
         head.digest = expected_prev
+        head.end = offset
+        head.start = line_start
 
 
 def _kind(event: AnyEvent) -> str:

@@ -23,6 +23,14 @@ def sample_log_bytes() -> bytes:
     return store.to_bytes()
 
 
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test gets its own checkpoint-key directory (never the user's ~/.cache)."""
+    cache = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return cache
+
+
 @pytest.fixture
 def sample_events() -> list[AnyEvent]:
     return sample_duel.events()

@@ -1,0 +1,207 @@
+"""The checkpoint cache: snapshots of a log's state in a sidecar file, so that asking for the
+state of a long log after a few appends costs time in proportion to the new events.
+
+The sidecar ``LOG.checkpoints`` holds a few entries, each the state after event ``seq``,
+keyed by that line's chain hash and byte span in the log. It is only a cache: an entry is
+used only when
+
+- the file's HMAC-SHA256 tag verifies under this user's cache key (a cache edited by hand,
+  or written under another key, is ignored whole);
+- it was made for this log (the hash of line 1 matches) and this cache format;
+- the log still holds, at the recorded span, a line with the recorded hash. Every event after
+  it is read and chain-checked as usual.
+
+Anything else makes the entry, or the whole file, be ignored and rewritten; a cache is never
+trusted over the log. The key is 32 random bytes in ``$XDG_CACHE_HOME/fightlog/checkpoint.key``
+(``~/.cache`` by default), created on first use; where it cannot be read or written, no cache
+is used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import tempfile
+from collections.abc import Iterator
+
+import msgspec
+
+from fightlog.events.codec import MAX_LINE_BYTES
+from fightlog.events.model import AnyEvent
+from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines, read_log
+from fightlog.reducers.state import SceneState
+
+VERSION = 1
+KEEP = 3
+"""Entries kept in a sidecar (the latest by ``seq``)."""
+
+WRITE_AFTER = 1000
+"""A new entry is written when a fold read at least this many events past its start."""
+
+_TAG = 32
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """The state after event ``seq``, whose line hashed to ``digest`` and lay at
+    ``[start, end)`` in the log."""
+
+    seq: int
+    digest: str
+    start: int
+    end: int
+    state: bytes
+
+
+class Sidecar(msgspec.Struct, frozen=True):
+    version: int
+    log: str
+    entries: list[Entry]
+
+
+_SIDECAR = msgspec.msgpack.Decoder(Sidecar)
+_STATE = msgspec.msgpack.Decoder(SceneState)
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+def sidecar_path(log: str) -> str:
+    return f"{log}.checkpoints"
+
+
+def cache_key() -> bytes | None:
+    """This user's checkpoint key, created on first use; ``None`` when it cannot be had."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = os.path.join(root, "fightlog", "checkpoint.key")
+    try:
+        with open(path, "rb") as f:
+            key = f.read()
+        if len(key) == 32:
+            return key
+    except OSError:
+        pass
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        key = secrets.token_bytes(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+    except OSError:
+        return None
+
+
+def log_identity(log: str) -> str | None:
+    """The hash of the log's first line (what a sidecar was made for)."""
+    try:
+        with open_log(log) as stream:
+            first = stream.readline(MAX_LINE_BYTES + 2)
+    except Exception:
+        return None
+    if not first.endswith(b"\n"):
+        return None
+    return hashlib.sha256(first.rstrip(b"\r\n")).hexdigest()
+
+
+def load(log: str, key: bytes) -> list[tuple[Entry, SceneState]]:
+    """The usable entries of ``log``'s sidecar with their states, oldest first."""
+    sidecar = _read(log, key)
+    if sidecar is None:
+        return []
+    usable: list[tuple[Entry, SceneState]] = []
+    try:
+        with open(log, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            for entry in sidecar.entries:
+                if entry.end > size or entry.end - entry.start > MAX_LINE_BYTES + 2:
+                    continue
+                stream.seek(entry.start)
+                line = stream.read(entry.end - entry.start)
+                if not line.endswith(b"\n"):
+                    continue
+                if hashlib.sha256(line.rstrip(b"\r\n")).hexdigest() != entry.digest:
+                    continue
+                try:
+                    state = _STATE.decode(entry.state)
+                except msgspec.DecodeError:
+                    continue
+                if state.seq == entry.seq:
+                    usable.append((entry, state))
+    except OSError:
+        return []
+    return sorted(usable, key=lambda pair: pair[0].seq)
+
+
+def _read(log: str, key: bytes) -> Sidecar | None:
+    try:
+        with open(sidecar_path(log), "rb") as f:
+            blob = f.read()
+    except OSError:
+        return None
+    tag, payload = blob[:_TAG], blob[_TAG:]
+    if len(tag) != _TAG or not hmac.compare_digest(tag, _mac(key, payload)):
+        return None
+    try:
+        sidecar = _SIDECAR.decode(payload)
+    except msgspec.DecodeError:
+        return None
+    if sidecar.version != VERSION or sidecar.log != log_identity(log):
+        return None
+    return sidecar
+
+
+def save(log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry]) -> None:
+    """Add the state after ``head.seq`` to the sidecar (keeping the latest ``KEEP``).
+    Written to a temporary file and renamed, so a reader never sees half a cache."""
+    identity = log_identity(log)
+    if identity is None or head.seq != state.seq:
+        return
+    entry = Entry(seq=head.seq, digest=head.digest, start=head.start, end=head.end, state=_ENCODER.encode(state))
+    entries = sorted({e.seq: e for e in (*kept, entry)}.values(), key=lambda e: e.seq)[-KEEP:]
+    payload = _ENCODER.encode(Sidecar(version=VERSION, log=identity, entries=entries))
+    target = sidecar_path(log)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=os.path.basename(target) + ".", dir=os.path.dirname(os.path.abspath(target)))
+        with os.fdopen(fd, "wb") as f:
+            f.write(_mac(key, payload) + payload)
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass
+
+
+def _mac(key: bytes, payload: bytes) -> bytes:
+    return hmac.digest(key, payload, "sha256")
+
+
+class CheckpointSource:
+    """``seq -> events from seq on`` for a log, starting right after a checkpoint when one
+    matches (seek to its end, check the chain from its hash) and from line 1 otherwise.
+    ``head`` and ``read`` describe the last complete pass that reached the end of the log."""
+
+    def __init__(self, log: str, entries: list[Entry]) -> None:
+        self.log = log
+        self.by_next = {e.seq + 1: e for e in entries}
+        self.head: ChainHead | None = None
+        self.read = 0
+
+    def __call__(self, seq: int) -> Iterator[AnyEvent]:
+        head = ChainHead()
+        count = 0
+        entry = self.by_next.get(seq)
+        if entry is None:
+            for _, event in read_log(self.log, from_seq=seq, head=head):
+                count += 1
+                yield event
+        else:
+            with open_log(self.log) as stream:
+                stream.seek(entry.end)
+                after = ChainHead(seq=entry.seq, digest=entry.digest)
+                for _, event in check_lines(raw_lines(stream), self.log, head=head, after=after, offset=entry.end):
+                    count += 1
+                    yield event
+        if head.seq:  # the pass reached the end of the log
+            self.head = head
+            self.read = count
