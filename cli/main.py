@@ -16,6 +16,8 @@ COMMANDS: dict[str, str] = {
     "verify": "fightlog.cli.verify:verify",
     "schema": "fightlog.cli.schema:schema",
     "roll": "fightlog.cli.roll:roll",
+    "state": "fightlog.cli.state:state",
+    "replay": "fightlog.cli.replay:replay",
 }
 """Command name -> ``module:attribute`` of its click command."""
 
@@ -23,6 +25,8 @@ HELP: dict[str, str] = {
     "verify": "Check that a log is intact (chain, seq, every line).",
     "schema": "Print the JSON Schema of the event format.",
     "roll": "Roll dice notation (try the notation, quick seeded rolls).",
+    "state": "Show the state after any event: HP, effects, who posts next.",
+    "replay": "Tell the fight event by event, with the state changes each caused.",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
 

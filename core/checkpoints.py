@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 import msgspec
 
-from fightlog.events.codec import MAX_LINE_BYTES
+from fightlog.events.codec import MAX_LINE_BYTES, decode_line
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines, read_log
 from fightlog.reducers.state import SceneState
@@ -186,6 +186,19 @@ class CheckpointSource:
         self.by_next = {e.seq + 1: e for e in entries}
         self.head: ChainHead | None = None
         self.read = 0
+
+    def recorded(self, seq: int) -> AnyEvent | None:
+        """The event at ``seq`` when a checkpoint records its line (already hash-checked)."""
+        entry = self.by_next.get(seq + 1)
+        if entry is None:
+            return None
+        with open_log(self.log) as stream:
+            stream.seek(entry.start)
+            line = stream.read(entry.end - entry.start)
+        try:
+            return decode_line(line.rstrip(b"\r\n"))
+        except msgspec.DecodeError:
+            return None
 
     def __call__(self, seq: int) -> Iterator[AnyEvent]:
         head = ChainHead()

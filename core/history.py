@@ -28,6 +28,14 @@ def file_source(path: str) -> Source:
     return source
 
 
+class Seen:
+    """The state of a log after an event, and that event (``None`` before the first)."""
+
+    def __init__(self, state: SceneState, event: AnyEvent | None) -> None:
+        self.state = state
+        self.event = event
+
+
 def state_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool = True) -> SceneState:
     """The state after event ``at`` (default: the last event), rulings made by then applied.
 
@@ -35,22 +43,38 @@ def state_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool
     (``fightlog.checkpoints``), and a fold to the end of the log that read many events leaves
     a new checkpoint behind.
     """
+    return seen_at(path, at, cache=cache).state
+
+
+def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool = True) -> Seen:
+    """``state_at``, together with the event the state is after (found without reading the
+    log again: it is the last event folded, or the line a checkpoint records)."""
     name = os.fspath(path)
     key = cache_key() if cache else None
     entries = load(name, key) if key is not None else []
     usable = [(entry, state) for entry, state in entries if at is None or entry.seq <= at]
     source = CheckpointSource(name, [entry for entry, _ in usable])
+    recent: dict[int, AnyEvent] = {}
+
+    def remembering(seq: int) -> Iterator[AnyEvent]:
+        for event in source(seq):
+            recent[event.seq % 2] = event  # the last two: the fold may look one past the end
+            yield event
+
     try:
-        state = Folder(source, snapshots=[state for _, state in usable]).run(upto=at)
+        state = Folder(remembering, snapshots=[state for _, state in usable]).run(upto=at)
     except FoldError as exc:
         exc.path = name
         raise
     if at is not None and state.seq < at:
-        raise InputError(f"--at {at}: the log ends at seq {state.seq}", path=name)
+        raise InputError(f"asked for the state after seq {at}, but the log ends at seq {state.seq}", path=name)
     head = source.head
     if key is not None and at is None and head is not None and head.seq == state.seq and source.read >= WRITE_AFTER:
         save(name, key, head, state, [entry for entry, _ in entries])
-    return state
+    event = recent.get(state.seq % 2)
+    if event is None or event.seq != state.seq:
+        event = source.recorded(state.seq)
+    return Seen(state, event)
 
 
 def replay(path: str | os.PathLike[str], start: int = 1, upto: int | None = None) -> Iterator[Step]:

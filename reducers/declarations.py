@@ -1,11 +1,12 @@
-"""The pending-declarations slice: posts of the open turn, cleared when it ends."""
+"""The pending-declarations slice: posts of the open turn, cleared when it ends or when a
+new turn or round starts."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from fightlog.events.model import DeclarationPosted, RoundEnded, TurnEnded
+from fightlog.events.model import DeclarationPosted, RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from fightlog.rules.ruleset import Ruleset
 from fightlog.reducers.state import PendingDeclaration
 
@@ -21,7 +22,9 @@ def _posted(pending: Pending, event: DeclarationPosted, rules: Ruleset) -> Pendi
     return (*pending, post)
 
 
-def _closed(pending: Pending, event: TurnEnded | RoundEnded, rules: Ruleset) -> Pending:
+def _closed(pending: Pending, event: TurnEnded | RoundEnded | TurnStarted | RoundStarted, rules: Ruleset) -> Pending:
+    """Posts belong to the turn they were made in: a turn or round ending, or a new one
+    starting (after posts made outside any turn), closes them."""
     return () if pending else pending
 
 
@@ -29,4 +32,6 @@ REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
     DeclarationPosted: _posted,
     TurnEnded: _closed,
     RoundEnded: _closed,
+    TurnStarted: _closed,
+    RoundStarted: _closed,
 }

@@ -40,7 +40,7 @@ def posting_order(state: SceneState) -> list[Slot]:
             slots.append(Slot(actor, "out", ", ".join(gone)))
         elif actor == turn.current:
             slots.append(Slot(actor, "posting"))
-        elif actor in turn.acted:
+        elif turn.in_round and actor in turn.acted:
             slots.append(Slot(actor, "acted"))
         elif held:
             slots.append(Slot(actor, "holding", ", ".join(held)))
@@ -55,21 +55,32 @@ def posting_order(state: SceneState) -> list[Slot]:
 
 
 def next_to_post(state: SceneState) -> str | None:
-    """Who is expected to post next: the open turn's actor, else the first combatant in the
+    """Who is expected to post next: nobody once the scene has ended; the open turn's actor
+    unless they are out (fled during their turn) or holding; else the first combatant in the
     order who has not acted this round and is neither out nor holding (wrapping to the next
     round when everyone has acted)."""
     turn = state.turn
-    if turn.current is not None:
-        return turn.current
+    if state.scene is not None and state.scene.ended:
+        return None
     rules = rules_of(state)
     skip = rules.out_of_order_statuses() | rules.waiting_statuses()
+    current = turn.current
+    if current is not None and not skip.intersection(_statuses(state, current)):
+        return current
     eligible = [
         actor
         for actor in turn.order
         if actor in state.combatants and not skip.intersection(state.combatants[actor].statuses)
     ]
-    acted = set(turn.acted) if turn.in_round else set()
+    done = set(turn.acted) if turn.in_round else set()
+    if current is not None:
+        done.add(current)
     for actor in eligible:
-        if actor not in acted:
+        if actor not in done:
             return actor
     return eligible[0] if eligible else None
+
+
+def _statuses(state: SceneState, actor: str) -> tuple[str, ...]:
+    who = state.combatants.get(actor)
+    return () if who is None else who.statuses

@@ -15,13 +15,15 @@ from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
 
 
 class Change(Struct, frozen=True):
-    """``subject`` (a combatant, an effect id, ``turn``, ``scene``) had ``field`` go from
-    ``before`` to ``after`` (``None``: absent)."""
+    """``subject`` had ``field`` go from ``before`` to ``after`` (``None``: absent).
+    ``part`` says which part of the state the subject belongs to (``combatant``, ``effect``,
+    ``turn``, ``scene``, ``rulings``), so a subject's name never has to be guessed from."""
 
     subject: str
     field: str
     before: Any = None
     after: Any = None
+    part: str = "combatant"
 
 
 def changes(before: SceneState, after: SceneState) -> list[Change]:
@@ -35,19 +37,19 @@ def changes(before: SceneState, after: SceneState) -> list[Change]:
     bt, at = before.turn, after.turn
     if bt is not at:
         if bt.round != at.round:
-            found.append(Change("turn", "round", bt.round, at.round))
+            found.append(Change("turn", "round", bt.round, at.round, part="turn"))
         if bt.order != at.order:
-            found.append(Change("turn", "order", list(bt.order), list(at.order)))
+            found.append(Change("turn", "order", list(bt.order), list(at.order), part="turn"))
     bs, as_ = before.scene, after.scene
     if bs is not as_ and bs is not None and as_ is not None and bs.ended != as_.ended:
-        found.append(Change("scene", "ended", False, True))
+        found.append(Change("scene", "ended", bs.ended, as_.ended, part="scene"))
     if before.rulings is not after.rulings:
         old = {r.seq for r in before.rulings}
         new = {r.seq for r in after.rulings}
         for seq in sorted(old - new):
-            found.append(Change("rulings", "withdrawn", seq, None))
+            found.append(Change("rulings", "withdrawn", seq, None, part="rulings"))
         for seq in sorted(new - old):
-            found.append(Change("rulings", "in force", None, seq))
+            found.append(Change("rulings", "in force", None, seq, part="rulings"))
     return found
 
 
@@ -88,12 +90,12 @@ def _effect(effect: str, old: ActiveEffect | None, new: ActiveEffect | None) -> 
     if old is new:
         return []
     if old is None or new is None:
-        return [Change(effect, "effect", _describe(old), _describe(new))]
+        return [Change(effect, "effect", _describe(old), _describe(new), part="effect")]
     out: list[Change] = []
     if old.remaining != new.remaining:
-        out.append(Change(effect, "remaining", old.remaining, new.remaining))
+        out.append(Change(effect, "remaining", old.remaining, new.remaining, part="effect"))
     if old.stacks != new.stacks:
-        out.append(Change(effect, "stacks", old.stacks, new.stacks))
+        out.append(Change(effect, "stacks", old.stacks, new.stacks, part="effect"))
     return out
 
 

@@ -213,7 +213,7 @@ def test_changes_report_what_a_player_follows() -> None:
     assert changes(before, after) == [
         Change("b", "hp", 40, 35),
         Change("b", "status", None, "stunned"),
-        Change("e", "remaining", 3, 2),
+        Change("e", "remaining", 3, 2, part="effect"),
     ]
 
 
@@ -222,3 +222,20 @@ def test_unchanged_slices_are_shared_not_copied() -> None:
     after = fold(numbered_after(before, DamageApplied(target="b", raw=1, taken=1)), start=before)
     assert after.turn is before.turn and after.effects is before.effects
     assert after.combatants["a"] is before.combatants["a"]
+
+
+def test_nobody_posts_next_once_the_scene_has_ended() -> None:
+    state = scene(RoundStarted(round=1), SceneEnded(winner="a"))
+    assert next_to_post(state) is None
+
+
+def test_a_combatant_who_flees_in_their_own_turn_hands_over_to_the_next() -> None:
+    state = scene(RoundStarted(round=1), TurnStarted(actor="a", round=1), StatusChanged(actor="a", status="fled"))
+    assert next_to_post(state) == "b"
+
+
+def test_posts_made_outside_any_turn_are_closed_when_a_turn_starts() -> None:
+    state = scene(DeclarationPosted(actor="a", text="hello"))
+    assert [p.actor for p in state.pending] == ["a"]
+    state = fold(numbered_after(state, TurnStarted(actor="b", round=1)), start=state)
+    assert state.pending == ()

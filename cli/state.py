@@ -1,0 +1,94 @@
+"""``fightlog state``: the state of a scene after any event."""
+
+from __future__ import annotations
+
+import click
+import msgspec
+
+from fightlog.cli.errors import reports_errors
+from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.tables import state_lines, wanted_events
+from fightlog.events.codec import decode_line
+from fightlog.events.model import AnyEvent
+from fightlog.events.reader import open_log, raw_lines
+from fightlog.history import seen_at
+from fightlog.reducers.derive import next_to_post, posting_order
+from fightlog.reducers.state import SceneState
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  fightlog state fixtures/roe7/sample-duel.jsonl              # after the last event
+  fightlog state fixtures/roe7/disputed-duel.jsonl --at 58    # just before the GM's void
+  fightlog state fight.jsonl --at 40 --format json            # for bots
+  fightlog state --no-cache fight.jsonl                       # ignore LOG.checkpoints
+
+\b
+Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling
+the log cannot honour) or usage."""
+)
+@log_argument
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=1),
+    metavar="SEQ",
+    help="Show the state after event SEQ (default: the last event), with the rulings made by "
+    "then applied.",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Fold from line 1 without reading or writing the LOG.checkpoints cache.",
+)
+@format_option
+@reports_errors
+def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
+    """Show the state of the scene in LOG after an event.
+
+    Pools, statuses, weapons, range bands and things spent per combatant; the effects in
+    force with turns left; the posting order, each slot's standing and who posts next; the
+    open turn's posts; and the GM rulings in force. GM rulings count from the moment they
+    are made: before that, history reads as it was first recorded.
+    """
+    seen = seen_at(log, at, cache=not no_cache)
+    scene = seen.state
+    if fmt == "json":
+        click.echo(msgspec.json.encode(as_json(scene), order="sorted"))
+        return
+    # Only rulings need earlier lines named; the last event comes with the state.
+    events = events_at(log, wanted_events(scene) - {scene.seq})
+    if seen.event is not None:
+        events[scene.seq] = seen.event
+    for line in state_lines(scene, events):
+        click.echo(line)
+
+
+def as_json(scene: SceneState) -> dict[str, object]:
+    """The state as plain data, with the facts derived from it under ``derived``."""
+    doc: dict[str, object] = msgspec.to_builtins(scene)
+    doc["derived"] = {"next": next_to_post(scene), "order": msgspec.to_builtins(posting_order(scene))}
+    return doc
+
+
+def events_at(log: str, wanted: set[int]) -> dict[int, AnyEvent]:
+    """The events at the ``wanted`` seqs (to name what a ruling is about). The caller has
+    just read the log up to them with its chain checked, so line N
+    holds seq N: their lines are only found and decoded, without a second check of the whole
+    log (which would undo the checkpoint cache). A line that no longer decodes is left out.
+    """
+    found: dict[int, AnyEvent] = {}
+    if not wanted:
+        return found
+    last = max(wanted)
+    with open_log(log) as stream:
+        for line, raw in enumerate(raw_lines(stream), 1):
+            if line > last:
+                break
+            if line in wanted:
+                try:
+                    found[line] = decode_line(raw.rstrip(b"\r\n"))
+                except msgspec.DecodeError:
+                    pass
+    return found

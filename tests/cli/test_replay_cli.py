@@ -1,0 +1,199 @@
+"""``fightlog replay``: snapshots of the bundled fights told event by event, the shape of the
+text and of the JSON, rolls the dice engine cannot read, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.json import JSONSnapshotExtension
+
+from fightlog.events.model import (
+    FORMAT_VERSION,
+    CombatantJoined,
+    DiceRolled,
+    Die,
+    Modifier,
+    SceneStarted,
+    StatusChanged,
+)
+from tests.cli import (
+    ALL_LOGS,
+    BAD_RULINGS,
+    DISPUTED,
+    SAMPLE,
+    assert_one_line_error,
+    assert_usage_error,
+    damaged_log,
+    ruled_log,
+    run,
+    write_log,
+)
+
+HONEST = [log for log in ALL_LOGS if "tampered" not in log.name]
+EVENT_LINE = re.compile(r"^ *(\d+)  ")
+
+
+def replay(*args: str) -> str:
+    result = run("replay", *args)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    return result.stdout
+
+
+def replay_json(*args: str) -> list[dict[str, Any]]:
+    doc: list[dict[str, Any]] = json.loads(replay(*args, "--format", "json"))
+    return doc
+
+
+def event_seqs(text: str) -> list[int]:
+    return [int(m.group(1)) for m in map(EVENT_LINE.match, text.splitlines()) if m]
+
+
+@pytest.mark.parametrize("log", HONEST, ids=lambda p: p.stem)
+def test_replay_human(log: Path, snapshot: SnapshotAssertion) -> None:
+    assert replay(str(log)) == snapshot
+
+
+def test_replay_json(snapshot: SnapshotAssertion) -> None:
+    assert replay_json(str(DISPUTED)) == snapshot.use_extension(JSONSnapshotExtension)
+
+
+def test_replay_a_range_with_its_rulings(snapshot: SnapshotAssertion) -> None:
+    text = replay(str(DISPUTED), "--from", "38", "--to", "60")
+    assert event_seqs(text) == list(range(38, 61))
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("log", HONEST, ids=lambda p: p.stem)
+def test_one_line_per_event_and_no_trailing_spaces(log: Path) -> None:
+    text = replay(str(log))
+    lines = text.splitlines()
+    assert all(line == line.rstrip() and line for line in lines)
+    count = len(log.read_bytes().splitlines())
+    assert event_seqs(text) == list(range(1, count + 1))
+
+
+def test_the_fight_reads_right() -> None:
+    text = replay(str(DISPUTED))
+    assert " 9  Round 1\n" in text
+    assert " 10    Bob Kade's turn\n" in text
+    assert (' 11      Bob Kade: "Bob vaults the fence by the pump and charges Alice, blade low." '
+            "[move 8 m; attack Alice Vance with S_s_Blade_Class_(Permanent), single, close]\n") in text
+    assert "Alice Vance rolls attack [external: RoE combat HUD]: 1d100 (61) + 15 [scope +10, racial +5] = 76 # shot 1\n" in text
+    assert "Bob Kade hits Alice Vance with S_s_Blade_Class_(Permanent): 86 vs 50; slash:" in text
+    assert "           Bob Kade HP 100 -> 74\n" in text
+    assert "           bleed on Alice Vance: 4 turns left\n" in text
+    assert "           Bob Kade: stunned\n" in text
+    assert ("59  GM Gemma voids seq 42 (Alice Vance takes 5 bleed damage from Bob Kade): "
+            "the bleed tick was entered twice, by the HUD and by hand\n       Alice Vance HP 78 -> 83\n") in text
+    assert "GM Gemma amends seq 30 (dice_rolled): modifiers racial +5 -> racial +5, cover +5; total 49 -> 54:" in text
+    assert "86  GM Gemma withdraws the ruling at seq 37 (amend of seq 30):" in text
+    assert "20    Cara Moss (ooc): " in text  # named by the transcript before she joins
+
+
+def test_json_steps_carry_the_event_and_its_changes() -> None:
+    steps = replay_json(str(SAMPLE), "--from", "16", "--to", "17")
+    assert [s["seq"] for s in steps] == [16, 17]
+    assert steps[0]["kind"] == steps[0]["event"]["kind"] == "damage_applied"
+    assert steps[0]["changes"] == [{"subject": "bob", "field": "hp", "before": 100, "after": 81, "part": "combatant"}]
+    assert steps[1]["changes"] == []
+
+
+def test_json_is_encoded_with_sorted_keys() -> None:
+    out = replay(str(SAMPLE), "--to", "12", "--format", "json")
+    assert out.strip() == json.dumps(json.loads(out), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_ruling_replayed_from_after_its_target_still_rewrites_it() -> None:
+    (step,) = replay_json(str(DISPUTED), "--from", "59", "--to", "59")
+    assert step["changes"] == [
+        {"subject": "alice", "field": "hp", "before": 78, "after": 83, "part": "combatant"},
+        {"subject": "rulings", "field": "in force", "before": None, "after": 59, "part": "rulings"},
+    ]
+
+
+def test_rolls_the_engine_cannot_read_are_shown_from_their_faces(tmp_path: Path) -> None:
+    def bot(notation: str, dice: list[Die], total: int, **more: Any) -> DiceRolled:
+        return DiceRolled(roller="bob", notation=notation, dice=dice, total=total, purpose="attack",
+                          generator="external", tool="Dice Maiden", **more)
+
+    log = write_log(tmp_path / "odd.jsonl", [
+        SceneStarted(scene="odd", ruleset="roe7", format=FORMAT_VERSION),
+        CombatantJoined(actor="bob", name="Bob Kade"),
+        bot("1d100 vs dodge", [Die(sides=100, face=40)], 45, modifiers=[Modifier(value=5, source="racial")]),
+        bot("4d6kh3", [Die(sides=6, face=f, kept=f != 1) for f in (6, 1, 4, 3)], 13, label="stats"),
+        bot("1d20", [Die(sides=20, face=12)], 99),
+        StatusChanged(actor="bob", status="prone", note="line one\nline two"),
+    ])
+    lines = [line for line in replay(str(log)).splitlines() if EVENT_LINE.match(line)]
+    assert lines[2] == "3  Bob Kade rolls attack [external: Dice Maiden]: 1d100 vs dodge (40) + 5 [racial +5] = 45"
+    assert lines[3] == "4  Bob Kade rolls attack [external: Dice Maiden]: 4d6kh3 (6, ~~1~~, 4, 3) = 13 # stats"
+    assert lines[4] == "5  Bob Kade rolls attack [external: Dice Maiden]: 1d20 (12) = 12 (recorded total 99)"
+    assert lines[5] == "6  Bob Kade gains status prone (line one / line two)"
+
+
+def test_help_ends_with_examples() -> None:
+    result = run("replay", "--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.stdout
+    assert "replay" in run("--help").stdout
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--from", "0"], "0 is not in the range x>=1"),
+        (["--to", "-1"], "-1 is not in the range x>=1"),
+        (["--from", "x"], "'x' is not a valid integer"),
+    ],
+)
+def test_a_bad_bound_is_a_usage_error(args: list[str], message: str) -> None:
+    assert_usage_error(run("replay", str(SAMPLE), *args), message)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--from", "9", "--to", "3"], "--from 9 is after --to 3"),
+        (["--from", "65"], "--from 65: the log ends at seq 64"),
+        (["--from", "65", "--to", "70"], "--from 65: the log ends at seq 64"),
+        (["--to", "65"], "--to 65: the log ends at seq 64"),
+        (["--from", "60", "--to", "99"], "--to 99: the log ends at seq 64"),
+    ],
+)
+@pytest.mark.parametrize("fmt", ["human", "json"])
+def test_bounds_outside_the_log(args: list[str], message: str, fmt: str) -> None:
+    assert_one_line_error(run("replay", str(SAMPLE), *args, "--format", fmt), str(SAMPLE), message)
+
+
+def test_the_whole_log_is_a_valid_range() -> None:
+    assert event_seqs(replay(str(SAMPLE), "--from", "1", "--to", "64")) == list(range(1, 65))
+    assert event_seqs(replay(str(SAMPLE), "--from", "64")) == [64]
+
+
+def test_a_missing_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    assert_one_line_error(run("replay", str(missing)), str(missing), "no such file")
+
+
+@pytest.mark.parametrize("fmt", ["human", "json"])
+def test_a_damaged_log_is_bad_input_and_nothing_is_half_printed(fmt: str, tmp_path: Path) -> None:
+    log = damaged_log(tmp_path / "damaged.jsonl")
+    assert_one_line_error(run("replay", str(log), "--format", fmt), f"{log}:17", "prev does not match line 16")
+
+
+@pytest.mark.parametrize("name", sorted(BAD_RULINGS))
+@pytest.mark.parametrize("fmt", ["human", "json"])
+def test_a_ruling_the_fold_cannot_honour(name: str, fmt: str, tmp_path: Path) -> None:
+    ruling, message = BAD_RULINGS[name]
+    log = ruled_log(tmp_path / "ruled.jsonl", ruling)
+    assert_one_line_error(run("replay", str(log), "--format", fmt), f"{log}:4", message)
+    assert event_seqs(replay(str(log), "--to", "3")) == [1, 2, 3]
