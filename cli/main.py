@@ -68,7 +68,10 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="""\b
 Examples:
-  fightlog verify fixtures/roe7/sample-duel.jsonl
+  fightlog replay fixtures/roe7/disputed-duel.jsonl
+  fightlog state fixtures/roe7/disputed-duel.jsonl --at 58
+  fightlog verify --dice fixtures/dice/seeded-rolls.jsonl
+  fightlog roll '3d20kh1+5'
   fightlog schema > fightlog-event.schema.json
 
 Exit codes: 0 ok, 1 findings (a damaged log, a failed check), 2 bad input or usage.""",
