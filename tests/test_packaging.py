@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -26,6 +27,8 @@ def test_wheel_installs_only_the_fightlog_namespace(wheel: Path) -> None:
         "fightlog/events/model.py",
         "fightlog/reducers/__init__.py",
         "fightlog/rules/__init__.py",
+        "fightlog/rules/dice/fair.py",
+        "fightlog/rules/roe7/sheet.py",
         "fightlog/cli/main.py",
         "fightlog/fixtures/roe7/sample-duel.jsonl",
     ]:
@@ -71,3 +74,20 @@ def test_verify_path_imports_neither_pydantic_nor_rulesets() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "HEAVY []" in done.stdout
+
+
+def test_every_package_directory_is_listed_in_pyproject() -> None:
+    """A new subpackage must be listed in pyproject.toml (setuptools would otherwise ship its
+    files only as deprecated package data)."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(config["packages"])
+    mapped = {name: REPO / path for name, path in config["package-dir"].items()}
+    assert listed == set(mapped)
+    on_disk = set()
+    for name, root in mapped.items():
+        if name.count(".") == 1 or name == "fightlog":
+            for init in root.rglob("__init__.py"):
+                relative = init.parent.relative_to(root).parts
+                if "__pycache__" not in relative:
+                    on_disk.add(".".join((name, *relative)))
+    assert sorted(on_disk - listed) == []
