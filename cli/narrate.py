@@ -47,6 +47,7 @@ from fightlog.reducers.diff import Change, changes
 from fightlog.reducers.fold import Step
 from fightlog.reducers.state import EMPTY, ActiveEffect, AppliedRuling, SceneState
 from fightlog.rules.dice import breakdown, read_roll
+from fightlog.rules.dice.render import tail
 
 Lookup = Callable[[int], AnyEvent | None]
 """``seq -> the event recorded there`` (``None`` when it cannot be found)."""
@@ -246,15 +247,8 @@ def _faces_text(event: DiceRolled) -> str:
         if die.label:
             face = f"{die.label} {face}"
         faces.append(face if die.kept else f"~~{face}~~")
-    text = f"{event.notation} ({', '.join(faces)})"
-    if event.modifiers:
-        shift = sum(m.value for m in event.modifiers)
-        sources = ", ".join(f"{m.source} {m.value:+d}" for m in event.modifiers)
-        text += f" {'-' if shift < 0 else '+'} {abs(shift)} [{sources}]"
-    text += f" = {event.total}"
-    if event.label:
-        text += f" # {event.label}"
-    return text
+    shift = sum(m.value for m in event.modifiers)
+    return f"{event.notation} ({', '.join(faces)})" + tail(event.modifiers, shift, event.total, event.label)
 
 
 def _resolved(event: AttackResolved, scene: Scene) -> str:
@@ -321,13 +315,7 @@ def _effect_applied(event: EffectApplied, scene: Scene) -> str:
     by = f"{scene.who(event.source)} puts " if event.source else ""
     text = f"{by}{event.name} on {scene.who(event.target)}"
     parts = ["until removed" if event.duration is None else _turns(event.duration)]
-    per_tick = _per_tick(event.magnitude, event.dice)
-    if per_tick:
-        parts.append(per_tick)
-    if event.stacks != 1:
-        parts.append(f"{event.stacks} stacks")
-    if event.counts_on is not None and event.counts_on != event.target:
-        parts.append(f"counted on {scene.who(event.counts_on)}'s turns")
+    parts += _effect_details(event.magnitude, event.dice, event.stacks, event.counts_on, event.target, scene.who)
     if event.refreshes is not None:
         parts.append(f"replacing {event.refreshes}")
     return text + ": " + ", ".join(parts)
@@ -409,10 +397,25 @@ def _turns(n: int) -> str:
     return "1 turn" if n == 1 else f"{n} turns"
 
 
-def _per_tick(magnitude: int | None, dice: str | None) -> str:
+def _effect_details(
+    magnitude: int | None,
+    dice: str | None,
+    stacks: int,
+    counts_on: str | None,
+    target: str,
+    who: Callable[[str | None], str],
+) -> list[str]:
+    """The per-tick impact, stacks and whose turns count an effect, as phrases."""
+    parts: list[str] = []
     if dice:
-        return f"{dice}/turn"
-    return "" if magnitude is None else f"{magnitude}/turn"
+        parts.append(f"{dice}/turn")
+    elif magnitude is not None:
+        parts.append(f"{magnitude}/turn")
+    if stacks != 1:
+        parts.append(f"{stacks} stacks")
+    if counts_on is not None and counts_on != target:
+        parts.append(f"counted on {who(counts_on)}'s turns")
+    return parts
 
 
 def _effect_name(effect: str, scene: Scene) -> str:
@@ -426,13 +429,7 @@ def effect_text(effect: ActiveEffect, who: Callable[[str | None], str]) -> str:
     if effect.source:
         text += f" from {who(effect.source)}"
     parts = ["until removed" if effect.remaining is None else f"{_turns(effect.remaining)} left"]
-    per_tick = _per_tick(effect.magnitude, effect.dice)
-    if per_tick:
-        parts.append(per_tick)
-    if effect.stacks != 1:
-        parts.append(f"{effect.stacks} stacks")
-    if effect.counts_on is not None and effect.counts_on != effect.target:
-        parts.append(f"counted on {who(effect.counts_on)}'s turns")
+    parts += _effect_details(effect.magnitude, effect.dice, effect.stacks, effect.counts_on, effect.target, who)
     return text + ": " + ", ".join(parts)
 
 

@@ -10,11 +10,10 @@ import msgspec
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.narrate import Line, kind_of, narrate, one_line
 from fightlog.cli.options import format_option, log_argument
-from fightlog.cli.state import events_at
 from fightlog.errors import InputError
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, read_log
-from fightlog.history import replay as replay_steps
+from fightlog.history import events_at, replay as replay_steps
 from fightlog.reducers.diff import changes
 from fightlog.reducers.fold import Step
 

@@ -8,10 +8,7 @@ import msgspec
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, log_argument
 from fightlog.cli.tables import state_lines, wanted_events
-from fightlog.events.codec import decode_line
-from fightlog.events.model import AnyEvent
-from fightlog.events.reader import open_log, raw_lines
-from fightlog.history import seen_at
+from fightlog.history import events_at, seen_at
 from fightlog.reducers.derive import next_to_post, posting_order
 from fightlog.reducers.state import SceneState
 
@@ -70,25 +67,3 @@ def as_json(scene: SceneState) -> dict[str, object]:
     doc: dict[str, object] = msgspec.to_builtins(scene)
     doc["derived"] = {"next": next_to_post(scene), "order": msgspec.to_builtins(posting_order(scene))}
     return doc
-
-
-def events_at(log: str, wanted: set[int]) -> dict[int, AnyEvent]:
-    """The events at the ``wanted`` seqs (to name what a ruling is about). The caller has
-    just read the log up to them with its chain checked, so line N
-    holds seq N: their lines are only found and decoded, without a second check of the whole
-    log (which would undo the checkpoint cache). A line that no longer decodes is left out.
-    """
-    found: dict[int, AnyEvent] = {}
-    if not wanted:
-        return found
-    last = max(wanted)
-    with open_log(log) as stream:
-        for line, raw in enumerate(raw_lines(stream), 1):
-            if line > last:
-                break
-            if line in wanted:
-                try:
-                    found[line] = decode_line(raw.rstrip(b"\r\n"))
-                except msgspec.DecodeError:
-                    pass
-    return found

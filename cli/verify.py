@@ -83,17 +83,21 @@ def verify(
     Prints the chain head (SEQ:SHA256): publish it, and anyone can later prove the log up to
     there was not changed.
     """
-    dice = _roll_verifier(seed) if (check_dice or seed is not None) else None
-    checks: tuple[EventCheck, ...] = () if dice is None else (dice.feed,)
-    result = verify_log(log, published=published, checks=checks)
+    wants_dice = check_dice or seed is not None
+
+    def check() -> tuple[VerifyResult, RollVerifier | None]:
+        # A fresh verifier per pass: it accumulates what it has been fed.
+        dice = _roll_verifier(seed) if wants_dice else None
+        checks: tuple[EventCheck, ...] = () if dice is None else (dice.feed,)
+        return verify_log(log, published=published, checks=checks), dice
+
+    result, dice = check()
     repaired = None
     if repair and isinstance(result.problem, TornTailError):
         from fightlog.events.repair import repair_torn_tail  # only when asked: keeps start-up light
 
         repaired = repair_torn_tail(log)
-        dice = _roll_verifier(seed) if dice is not None else None
-        checks = () if dice is None else (dice.feed,)
-        result = verify_log(log, published=published, checks=checks)
+        result, dice = check()
     # Dice are judged only on an intact log: past a break, nothing can be trusted.
     findings = dice.finish() if dice is not None and result.ok else []
     if fmt == "json":

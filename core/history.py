@@ -12,8 +12,11 @@ from collections.abc import Iterator
 
 from fightlog.checkpoints import WRITE_AFTER, CheckpointSource, cache_key, load, save
 from fightlog.errors import FoldError, InputError
+import msgspec
+
+from fightlog.events.codec import decode_line
 from fightlog.events.model import AnyEvent
-from fightlog.events.reader import read_log
+from fightlog.events.reader import open_log, raw_lines, read_log
 from fightlog.reducers.fold import Folder, Source, Step
 from fightlog.reducers.state import SceneState
 
@@ -85,3 +88,25 @@ def replay(path: str | os.PathLike[str], start: int = 1, upto: int | None = None
     except FoldError as exc:
         exc.path = name
         raise
+
+
+def events_at(log: str, wanted: set[int]) -> dict[int, AnyEvent]:
+    """The events at the ``wanted`` seqs (to name what a ruling is about). The caller has
+    just read the log up to them with its chain checked (``state_at``, ``replay``), so line N
+    holds seq N: their lines are only found and decoded, without a second check of the whole
+    log (which would undo the checkpoint cache). A line that no longer decodes is left out.
+    """
+    found: dict[int, AnyEvent] = {}
+    if not wanted:
+        return found
+    last = max(wanted)
+    with open_log(log) as stream:
+        for line, raw in enumerate(raw_lines(stream), 1):
+            if line > last:
+                break
+            if line in wanted:
+                try:
+                    found[line] = decode_line(raw.rstrip(b"\r\n"))
+                except msgspec.DecodeError:
+                    pass
+    return found

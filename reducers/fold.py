@@ -259,11 +259,9 @@ class Folder:
     def _learn(self, ruling: RulingMade, folded: int) -> int | None:
         """Add a new ruling to the plan (updated in place: a running fold reads it); the
         earliest changed target if that event is already folded."""
-        self._known[ruling.seq] = ruling
-        new_plan = plan_of(_in_order(self._known))
-        changed = [t for t in self._plan.keys() | new_plan.keys() if self._plan.get(t) != new_plan.get(t)]
-        self._plan.clear()
-        self._plan.update(new_plan)
+        before = dict(self._plan)
+        self._add(ruling)
+        changed = [t for t in before.keys() | self._plan.keys() if before.get(t) != self._plan.get(t)]
         if changed and min(changed) <= folded:
             return min(changed)
         return None
@@ -280,11 +278,15 @@ class Folder:
             if event.seq > upto:
                 break
             if isinstance(event, RulingMade) and event.seq not in self._known:
-                self._known[event.seq] = event
-                self._plan.clear()
-                self._plan.update(plan_of(_in_order(self._known)))
+                self._add(event)
             state = fold((event,), start=state, plan=self._plan)
         return state
+
+    def _add(self, ruling: RulingMade) -> None:
+        """Know ``ruling`` and rebuild the plan in place (a running fold reads it)."""
+        self._known[ruling.seq] = ruling
+        self._plan.clear()
+        self._plan.update(plan_of(_in_order(self._known)))
 
     def _from_snapshot(self, upto: int | None) -> SceneState:
         usable = [s for s in self.snapshots if upto is None or s.seq <= upto]

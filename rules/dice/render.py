@@ -18,10 +18,11 @@ die. A trailing ``# label`` repeats the roll's label.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from msgspec import to_builtins
 
+from fightlog.events.model import Modifier
 from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number
 from fightlog.rules.dice.result import RollResult, TermRoll
 
@@ -30,14 +31,20 @@ def breakdown(result: RollResult) -> str:
     """The one-line breakdown of a roll."""
     terms = iter(zip(result.expression.terms, result.terms))
     line = _node(result.expression.root, terms)
-    if result.modifiers:
-        shift = result.total - result.value
-        sources = ", ".join(f"{m.source} {m.value:+d}" for m in result.modifiers)
-        line += f" {'-' if shift < 0 else '+'} {abs(shift)} [{sources}]"
-    line += f" = {result.total}"
-    if result.label:
-        line += f" # {result.label}"
-    return line
+    return line + tail(result.modifiers, result.total - result.value, result.total, result.label)
+
+
+def tail(modifiers: Sequence[Modifier], shift: int, total: int, label: str | None) -> str:
+    """What follows the dice in a breakdown: `` + 15 [scope +10, racial +5] = 72 # label``.
+    Shared with renderings made from a recorded roll alone."""
+    text = ""
+    if modifiers:
+        sources = ", ".join(f"{m.source} {m.value:+d}" for m in modifiers)
+        text += f" {'-' if shift < 0 else '+'} {abs(shift)} [{sources}]"
+    text += f" = {total}"
+    if label:
+        text += f" # {label}"
+    return text
 
 
 def term_text(term: DiceTerm, roll: TermRoll) -> str:
