@@ -33,7 +33,7 @@ from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines, read_log
 from fightlog.reducers.state import SceneState
 
-VERSION = 1
+VERSION = 2
 KEEP = 3
 """Entries kept in a sidecar (the latest by ``seq``)."""
 

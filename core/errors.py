@@ -80,6 +80,12 @@ class FoldError(InputError):
     targets a later event or amends a field it may not. ``line`` is the event's ``seq``."""
 
 
+class RefusedError(InputError):
+    """A declaration or table command the ruleset refuses (out of turn, no action left, a
+    weapon that needs a reload, a target out of range). Nothing is written. ``path`` and
+    ``line`` locate it in a scenario file when it came from one."""
+
+
 class StoreError(FightlogError):
     """An append or repair that could not be carried out; the log is left as it was."""
 

@@ -340,7 +340,8 @@ class WeaponReloaded(Event, tag="weapon_reloaded", kw_only=True, frozen=True):
 
 
 class Moved(Event, tag="moved", kw_only=True, frozen=True):
-    """A movement: metres covered and/or the range band reached relative to someone."""
+    """A movement: metres covered and/or the range band reached relative to someone, and
+    where it ended (``x``, ``y`` in whole metres on the scene's map) when positions are kept."""
 
     actor: Id
     metres: int | None = None
@@ -348,6 +349,8 @@ class Moved(Event, tag="moved", kw_only=True, frozen=True):
     relative_to: str | None = None
     points: int | None = None
     cause: int | None = None
+    x: int | None = None
+    y: int | None = None
 
 
 # --------------------------------------------------------------------------- effects
@@ -359,7 +362,8 @@ class EffectApplied(Event, tag="effect_applied", kw_only=True, frozen=True):
     ``effect`` is a scene-unique id so ticks and expiry can name it. ``duration`` is in turns
     (absent: until removed); ``counts_on`` says whose turns count it down (the victim's for a
     debuff, the source's for one's own effects); ``magnitude`` or ``dice`` give the per-tick
-    impact; ``refreshes`` names an earlier effect this one resets instead of stacking with.
+    impact; ``refreshes`` names an earlier effect this one resets instead of stacking with;
+    ``params`` holds what else the ruleset needs (a grenade's spot and blast, an aim's target).
     """
 
     effect: Id
@@ -373,6 +377,7 @@ class EffectApplied(Event, tag="effect_applied", kw_only=True, frozen=True):
     dice: str | None = None
     refreshes: str | None = None
     cause: int | None = None
+    params: dict[str, Scalar] = {}
 
 
 class EffectTicked(Event, tag="effect_ticked", kw_only=True, frozen=True):

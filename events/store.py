@@ -30,8 +30,10 @@ from fightlog.events.reader import check_lines, read_log
 class EventStore(Protocol):
     """What the engine needs from a log."""
 
-    def append(self, events: Sequence[AnyEvent]) -> list[AnyEvent]:
-        """Seal and append ``events`` in order, atomically; return them as sealed."""
+    def append(self, events: Sequence[AnyEvent], *, expect: int | None = None) -> list[AnyEvent]:
+        """Seal and append ``events`` in order, atomically; return them as sealed. With
+        ``expect``, refuse (``StoreError``, nothing written) unless the log ends at that seq:
+        events decided from a state must not land after events that state never saw."""
         ...
 
     def read(self, from_seq: int = 1) -> Iterator[tuple[int, AnyEvent]]:
@@ -80,6 +82,14 @@ def seal(
     return sealed, b"".join(chunks), digest
 
 
+def _check_expected(name: str, last_seq: int, expect: int | None) -> None:
+    if expect is not None and last_seq != expect:
+        raise StoreError(
+            f"{name}: the log moved on (it ends at seq {last_seq}, this was decided at seq "
+            f"{expect}); nothing written, try again"
+        )
+
+
 class MemoryStore:
     """An ``EventStore`` in memory, for tests and for forks computed without touching disk."""
 
@@ -89,8 +99,9 @@ class MemoryStore:
         self._digest = GENESIS
         self._lock = threading.Lock()
 
-    def append(self, events: Sequence[AnyEvent]) -> list[AnyEvent]:
+    def append(self, events: Sequence[AnyEvent], *, expect: int | None = None) -> list[AnyEvent]:
         with self._lock:
+            _check_expected(self.name, len(self._lines), expect)
             sealed, data, digest = seal(events, len(self._lines), self._digest)
             self._lines.extend(data.splitlines(keepends=True))
             self._digest = digest
@@ -114,7 +125,7 @@ class FileStore:
         self.path = os.fspath(path)
         self.fsync = fsync
 
-    def append(self, events: Sequence[AnyEvent]) -> list[AnyEvent]:
+    def append(self, events: Sequence[AnyEvent], *, expect: int | None = None) -> list[AnyEvent]:
         if not events:
             return []
         try:
@@ -127,6 +138,7 @@ class FileStore:
             fcntl.flock(fd, fcntl.LOCK_EX)
             size = os.fstat(fd).st_size
             last_seq, last_digest = tail_of(fd, size, self.path)
+            _check_expected(self.path, last_seq, expect)
             sealed, data, _ = seal(events, last_seq, last_digest)
             try:
                 _write_all(fd, data)

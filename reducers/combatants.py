@@ -82,14 +82,9 @@ def _spent(combatants: Combatants, event: ResourceSpent, rules: Ruleset) -> Comb
         return _with(combatants, event.actor, replace(who, pools=pools))
     weapon = who.weapons.get(resource)
     if weapon is not None:
-        fired = weapon.fired + event.amount
-        capacity = rules.weapon_capacity(resource)
+        fired, needs_reload, cooldown = rules.weapon_fired(resource, weapon.fired, event.amount)
         weapons = dict(who.weapons)
-        weapons[resource] = WeaponState(
-            fired=fired,
-            needs_reload=capacity is not None and fired >= capacity,
-            cooldown=rules.weapon_cooldown(resource),
-        )
+        weapons[resource] = WeaponState(fired=fired, needs_reload=needs_reload, cooldown=cooldown)
         return _with(combatants, event.actor, replace(who, weapons=weapons))
     spent = dict(who.spent)
     spent[resource] = spent.get(resource, 0) + event.amount
@@ -115,6 +110,7 @@ def _moved(combatants: Combatants, event: Moved, rules: Ruleset) -> Combatants:
         replace(
             who,
             moved=who.moved + (event.metres or 0),
+            position=(event.x, event.y) if event.x is not None and event.y is not None else who.position,
             band=event.band if event.band is not None else who.band,
             relative_to=event.relative_to if event.relative_to is not None else who.relative_to,
         ),

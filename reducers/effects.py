@@ -29,6 +29,7 @@ def _applied(effects: Effects, event: EffectApplied, rules: Ruleset) -> Effects:
         counts_on=event.counts_on,
         magnitude=event.magnitude,
         dice=event.dice,
+        params=event.params,
     )
     return out
 

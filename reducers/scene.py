@@ -1,4 +1,5 @@
-"""The scene slice: what ``scene_started`` and ``scene_ended`` say."""
+"""The scene slice: what ``scene_started`` and ``scene_ended`` say, the dice salts joined
+and the next engine roll index."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from fightlog.events.model import SceneEnded, SceneStarted
+from fightlog.events.model import CombatantJoined, DiceRolled, SceneEnded, SceneStarted
 from fightlog.rules.ruleset import Ruleset
 from fightlog.reducers.state import SceneInfo
 
@@ -38,7 +39,22 @@ def _ended(info: SceneInfo | None, event: SceneEnded, rules: Ruleset) -> SceneIn
     )
 
 
+def _joined(info: SceneInfo | None, event: CombatantJoined, rules: Ruleset) -> SceneInfo | None:
+    if info is None or event.salt is None:
+        return info
+    return replace(info, salts=(*info.salts, event.salt))
+
+
+def _rolled(info: SceneInfo | None, event: DiceRolled, rules: Ruleset) -> SceneInfo | None:
+    index = event.index
+    if info is None or index is None or event.generator != "engine" or index < info.rolls:
+        return info
+    return replace(info, rolls=index + 1)
+
+
 REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
     SceneStarted: _started,
     SceneEnded: _ended,
+    CombatantJoined: _joined,
+    DiceRolled: _rolled,
 }

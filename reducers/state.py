@@ -21,7 +21,8 @@ from fightlog.events.model import Action
 
 
 class SceneInfo(Struct, frozen=True, gc=False):
-    """From ``scene_started`` and ``scene_ended``."""
+    """From ``scene_started`` and ``scene_ended``; ``rolls`` is the next engine roll index
+    and ``salts`` the participants' dice salts in log order (what the next roll mixes in)."""
 
     scene: str
     ruleset: str
@@ -34,6 +35,8 @@ class SceneInfo(Struct, frozen=True, gc=False):
     winner: str | None = None
     end_reason: str | None = None
     seed: str | None = None
+    rolls: int = 0
+    salts: tuple[str, ...] = ()
 
 
 class WeaponState(Struct, frozen=True, gc=False):
@@ -48,7 +51,8 @@ class WeaponState(Struct, frozen=True, gc=False):
 class Combatant(Struct, frozen=True, gc=False):
     """One combatant. ``pools`` are current values (HP may go below zero where the ruleset
     allows it); ``spent`` counts things used up that are not pools (flee attempts, grenades);
-    ``band``/``relative_to`` the last range band reached, ``moved`` metres moved this turn."""
+    ``band``/``relative_to`` the last range band reached, ``moved`` metres moved this turn,
+    ``position`` the last ``(x, y)`` in metres a ``moved`` event gave."""
 
     actor: str
     name: str
@@ -66,6 +70,7 @@ class Combatant(Struct, frozen=True, gc=False):
     relative_to: str | None = None
     moved: int = 0
     sheet: dict[str, Any] = {}
+    position: tuple[int, int] | None = None
 
 
 class Arrival(Struct, frozen=True, gc=False):
@@ -79,7 +84,9 @@ class Arrival(Struct, frozen=True, gc=False):
 class TurnState(Struct, frozen=True, gc=False):
     """The turn order slice. ``order`` is the posting order; ``initiative`` the scores with
     their tie-breakers; ``current`` whose turn is open; ``acted`` who has finished a turn this
-    round, in order; ``spent`` what the open turn has spent, by cost type."""
+    round, in order; ``spent`` what the open turn has spent, by cost type; ``started`` the
+    ``seq`` of the open (or last) ``turn_started``, which tells effects in place at the turn's
+    start from those applied during it."""
 
     order: tuple[str, ...] = ()
     initiative: dict[str, tuple[int, ...]] = {}
@@ -89,6 +96,7 @@ class TurnState(Struct, frozen=True, gc=False):
     acted: tuple[str, ...] = ()
     spent: dict[str, int] = {}
     arrivals: tuple[Arrival, ...] = ()
+    started: int = 0
 
 
 class ActiveEffect(Struct, frozen=True, gc=False):
@@ -106,6 +114,7 @@ class ActiveEffect(Struct, frozen=True, gc=False):
     magnitude: int | None = None
     dice: str | None = None
     ticks: int = 0
+    params: dict[str, Any] = {}
 
 
 class PendingDeclaration(Struct, frozen=True, gc=False):

@@ -73,7 +73,7 @@ def _round_ended(turn: TurnState, event: RoundEnded, rules: Ruleset) -> TurnStat
 
 
 def _turn_started(turn: TurnState, event: TurnStarted, rules: Ruleset) -> TurnState:
-    return replace(turn, current=event.actor, spent={}, round=max(turn.round, event.round))
+    return replace(turn, current=event.actor, spent={}, round=max(turn.round, event.round), started=event.seq)
 
 
 def _turn_ended(turn: TurnState, event: TurnEnded, rules: Ruleset) -> TurnState:

@@ -9,6 +9,7 @@ A ruleset module overrides what differs from ``GenericRules``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -42,14 +43,12 @@ class Ruleset(Protocol):
         """The weapon names a sheet snapshot carries."""
         ...
 
-    def weapon_capacity(self, weapon: str) -> int | None:
-        """Rounds a weapon fires before it must be reloaded (``None``: never)."""
-        ...
+    def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
+        """A weapon that had fired ``fired`` times since its last reload fires ``amount``
+        more (``resource_spent`` of the weapon): its new ``(fired, needs_reload, cooldown)``.
 
-    def weapon_cooldown(self, weapon: str) -> int:
-        """Cooldown set when the weapon fires (racking, working a bolt). It counts down at
-        the end of each of the owner's turns, the firing turn included: 2 means the weapon
-        cannot fire again in the owner's next turn."""
+        The cooldown counts down at the end of each of the owner's turns, the firing turn
+        included: 2 means the weapon cannot fire again in the owner's next turn."""
         ...
 
 
@@ -91,10 +90,19 @@ class GenericRules:
     def weapon_cooldown(self, weapon: str) -> int:
         return 0
 
+    def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
+        fired += amount
+        capacity = self.weapon_capacity(weapon)
+        return fired, capacity is not None and fired >= capacity, self.weapon_cooldown(weapon)
+
 
 GENERIC = GenericRules()
 
 _REGISTRY: dict[str, Ruleset] = {}
+
+_MODULES: dict[str, str] = {"roe7": "fightlog.rules.roe7.ruleset"}
+"""Ruleset id -> the module that registers it, imported on first use (so folding a log of a
+ruleset never loads the others, and ``verify`` loads none)."""
 
 
 def register(ruleset: Ruleset) -> None:
@@ -106,4 +114,8 @@ def ruleset_for(ruleset_id: str | None) -> Ruleset:
     """The ruleset for an id; ``GENERIC`` for ids without a module yet."""
     if ruleset_id is None:
         return GENERIC
-    return _REGISTRY.get(ruleset_id, GENERIC)
+    found = _REGISTRY.get(ruleset_id)
+    if found is None and ruleset_id in _MODULES:
+        importlib.import_module(_MODULES.pop(ruleset_id))
+        found = _REGISTRY.get(ruleset_id)
+    return found if found is not None else GENERIC

@@ -27,6 +27,7 @@ from fightlog.rules.roe7.sheet import (
     Attachment,
     DamageReduction,
     FieldProblem,
+    Grenade,
     ItemModifier,
     Modifier,
     Seq,
@@ -283,7 +284,7 @@ def _got(value: Any) -> str:
 
 @cache
 def _field_names() -> frozenset[str]:
-    models = (Roster, Combatant, Sheet, Modifier, ItemModifier, SlotItem, Attachment, Weapon, DamageReduction)
+    models = (Roster, Combatant, Sheet, Modifier, ItemModifier, SlotItem, Attachment, Weapon, DamageReduction, Grenade)
     return frozenset(name for model in models for name in model.model_fields)
 
 

@@ -158,6 +158,16 @@ class Weapon(Strict):
         return parse_token(self.token, options)
 
 
+class Grenade(Strict):
+    """Grenades carried (Explosives): a name, how many, and optionally their damage die and
+    blast radius (default: the ruleset options ``grenade_die`` and ``grenade_radius_m``)."""
+
+    name: Name
+    count: Annotated[int, Field(ge=1, le=20)] = 1
+    damage_die: Annotated[int, Field(ge=1, le=1000)] | None = None
+    radius_m: Annotated[int, Field(ge=1, le=50)] | None = None
+
+
 class DamageReduction(Strict):
     """Damage reduction from worn items, by damage type; ``all`` counts for every type."""
 
@@ -232,6 +242,7 @@ class Sheet(Strict):
     cybernetics: Seq[SlotItem] = ()
     implants: Seq[SlotItem] = ()
     magika: Seq[SlotItem] = ()
+    grenades: Seq[Grenade] = ()
 
     @field_validator("race")
     @classmethod
@@ -263,9 +274,9 @@ class Sheet(Strict):
                 )
         return modifiers
 
-    @field_validator("cybernetics", "implants", "magika")
+    @field_validator("cybernetics", "implants", "magika", "grenades")
     @classmethod
-    def _distinct_items(cls, items: tuple[SlotItem, ...]) -> tuple[SlotItem, ...]:
+    def _distinct_items(cls, items: tuple[SlotItem | Grenade, ...]) -> tuple[SlotItem | Grenade, ...]:
         _refuse_repeats((i.name for i in items), "item")
         return items
 

@@ -1,0 +1,168 @@
+"""The action mini-syntax: one structured action as a line of words.
+
+``TYPE [key=value ...]``, quoted like a shell command line (``shlex``)::
+
+    attack target=bob weapon=Rifle mode=auto gm=-3
+    move distance=8
+    throw item=Frag targets=bob,kestrel
+    say text='Hold the gate!'
+
+It is what ``fightlog play post --do`` and the ``do`` lists of scenario files hold.
+``target``, ``weapon``, ``mode``, ``range``, ``item`` and ``cost`` fill the ``Action`` field
+of that name; ``distance`` is whole metres; ``targets`` is a comma-separated list; any other
+key lands in ``params``, read as an integer when it looks like one (``-?[0-9]+``), as a
+boolean for ``true`` and ``false``, else as text.
+
+``parse_action`` refuses what it cannot read with an ``InputError`` naming the bad part;
+``format_action`` writes an ``Action`` back (``parse_action(format_action(a)) == a`` for
+every action the syntax can express).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterable
+from typing import Final
+
+from fightlog.errors import InputError
+from fightlog.events.model import Action, Scalar
+
+TEXT_FIELDS: Final[tuple[str, ...]] = ("target", "weapon", "mode", "range", "item", "cost")
+"""Keys that fill the ``Action`` field of their name with the value as written."""
+
+FIELDS: Final[tuple[str, ...]] = ("target", "targets", "weapon", "mode", "range", "distance", "item", "cost")
+"""Every key that fills an ``Action`` field (the rest go to ``params``), in written order."""
+
+RESERVED: Final[frozenset[str]] = frozenset({"type", "params"})
+"""Action fields that are not keys: the type is the first word; params are the other keys."""
+
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_INT: Final = re.compile(r"-?[0-9]+")
+_INT_LIMIT: Final = 2**63
+"""Numbers are stored as JSON integers: the log keeps them within 64 bits."""
+
+
+def parse_action(text: str) -> Action:
+    """The ``Action`` that ``text`` writes (``InputError`` naming the bad part)."""
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:  # "No closing quotation", "No escaped character"
+        raise InputError(f"{str(exc)[:1].lower()}{str(exc)[1:]} in {text!r}") from None
+    if not words:
+        raise InputError("empty action: expected TYPE [key=value ...], e.g. 'attack target=bob'")
+    kind, *pairs = words
+    if "=" in kind:
+        raise InputError(f"expected the action type first (attack, move, flee...), got {kind!r}")
+    if not _NAME.fullmatch(kind):
+        raise InputError(f"action type must be a word (letters, digits, _ and -), got {kind!r}")
+    named: dict[str, str] = {}
+    targets: list[str] = []
+    distance: int | None = None
+    params: dict[str, Scalar] = {}
+    seen: set[str] = set()
+    for word in pairs:
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise InputError(f"expected key=value, got {word!r}")
+        if not _NAME.fullmatch(key):
+            raise InputError(f"a key is a word (letters, digits, _ and -), got {key!r} in {word!r}")
+        if key in RESERVED:
+            raise InputError(f"{key!r} is not a key: the action type is the first word")
+        if key in seen:
+            raise InputError(f"{key!r} given twice")
+        seen.add(key)
+        if not value:
+            raise InputError(f"{key!r} needs a value, got {word!r}")
+        if key == "distance":
+            distance = _distance(value)
+        elif key == "targets":
+            targets = _names(value)
+        elif key in TEXT_FIELDS:
+            named[key] = value
+        else:
+            params[key] = _scalar(key, value)
+    return Action(
+        type=kind,
+        target=named.get("target"),
+        targets=targets,
+        weapon=named.get("weapon"),
+        mode=named.get("mode"),
+        range=named.get("range"),
+        distance=distance,
+        item=named.get("item"),
+        cost=named.get("cost"),
+        params=params,
+    )
+
+
+def parse_actions(texts: Iterable[str]) -> tuple[Action, ...]:
+    """Several actions; the error names which one (``do[1]: ...``) when one is bad."""
+    actions = []
+    for index, text in enumerate(texts):
+        try:
+            actions.append(parse_action(text))
+        except InputError as exc:
+            raise InputError(f"do[{index}]: {exc.message}") from None
+    return tuple(actions)
+
+
+def _distance(value: str) -> int:
+    if not re.fullmatch(r"[0-9]+", value) or int(value) >= _INT_LIMIT:
+        raise InputError(f"'distance' must be a whole number of metres, got {value!r}")
+    return int(value)
+
+
+def _names(value: str) -> list[str]:
+    names = value.split(",")
+    if not all(names):
+        raise InputError(f"'targets' is a comma-separated list of names, got {value!r}")
+    return names
+
+
+def _scalar(key: str, value: str) -> Scalar:
+    if _INT.fullmatch(value):
+        number = int(value)
+        if not -_INT_LIMIT <= number < _INT_LIMIT:
+            raise InputError(f"{key!r}: {value} is too large for a 64-bit integer")
+        return number
+    if value in ("true", "false"):
+        return value == "true"
+    return value
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def format_action(action: Action) -> str:
+    """``action`` in the mini-syntax. ``ValueError`` for what the syntax cannot write: a
+    ``targets`` name with a comma, a text param that reads as a number or boolean, a
+    param named like a field, an empty value, a ``None`` param."""
+    words = [action.type]
+    for key in FIELDS:
+        value = getattr(action, key)
+        if value is None or value == []:
+            continue
+        if key == "targets":
+            if any("," in name or not name for name in value):
+                raise ValueError(f"targets {value!r}: a name holds a comma or is empty")
+            value = ",".join(value)
+        words.append(f"{key}={value}")
+    for key in sorted(action.params):
+        if key in FIELDS or key in RESERVED or not _NAME.fullmatch(key):
+            raise ValueError(f"param {key!r} cannot be written as a key")
+        words.append(f"{key}={_scalar_text(key, action.params[key])}")
+    for word in words:
+        if word.endswith("="):
+            raise ValueError(f"{word[:-1]!r} has an empty value")
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def _scalar_text(key: str, value: Scalar) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if value is None or _INT.fullmatch(value) or value in ("true", "false"):
+        raise ValueError(f"param {key!r}: {value!r} would read back as another type")
+    return value

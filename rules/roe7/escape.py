@@ -1,0 +1,180 @@
+"""Fleeing and calling for aid, and interrupting either (Fleeing; Calling for Aid).
+
+Both are declared, then anyone who interrupts declares (``interrupt``, answering the post)
+*before any roll*: the rolls happen when the turn ends. The fleeing or calling character
+rolls 1d100 plus dodge modifiers; each interrupter makes one attack roll against it. A flee
+that is struck takes one hit's damage and fails; a com call that is struck is destroyed.
+A successful call brings the called ally in after the caller's next two turns (one near
+their base); a successful flee takes the character out of the fight.
+"""
+
+from __future__ import annotations
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
+from fightlog.reducers.state import PendingDeclaration
+from fightlog.rules.roe7 import conditions
+from fightlog.rules.roe7.attack import attack_die, can_crit, check_reach, measure
+from fightlog.rules.roe7.fighters import Fighter, capped
+from fightlog.rules.roe7.geometry import band
+from fightlog.rules.roe7.harm import take
+from fightlog.rules.table import Scribe
+
+INTERRUPTIBLE = ("flee", "com_call")
+
+
+def flee(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    who = Fighter(scribe.state, actor)
+    used = who.who.spent.get("flee_attempts", 0)
+    if used >= who.options.flee_attempts:
+        raise RefusedError(f"{actor} has used both flee attempts of this combat")
+    if who.racial == "artificial-strength":
+        allies = [
+            c.actor
+            for c in scribe.state.combatants.values()
+            if c.side == who.side and c.actor != actor and not Fighter(scribe.state, c.actor).out
+            and Fighter(scribe.state, c.actor).sheet.race != "splicer"
+        ]
+        if allies:
+            raise RefusedError(f"Artificial Strength: {actor} cannot flee while allied non-splicers fight ({', '.join(sorted(allies))})")
+
+
+def com_call(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    who = Fighter(scribe.state, actor)
+    if who.has("com_disabled"):
+        raise RefusedError(f"{actor}'s com was destroyed earlier in this combat")
+    called = action.params.get("calls")
+    if not isinstance(called, str):
+        raise RefusedError("a com call names who it calls: calls=ID (a reserve from the roster)")
+    ally = Fighter(scribe.state, called)
+    if not ally.has("reserve"):
+        raise RefusedError(f"{called} is not a reserve waiting for a call")
+
+
+def pending_call(scribe: Scribe, responds_to: int | None) -> PendingDeclaration:
+    """The flee or com call an interrupt answers (the open turn's, when not named)."""
+    for post in scribe.state.pending:
+        if responds_to is not None and post.seq != responds_to:
+            continue
+        if any(a.type in INTERRUPTIBLE for a in post.actions):
+            return post
+    what = f"seq {responds_to}" if responds_to is not None else "this turn"
+    raise RefusedError(f"nothing to interrupt: no flee or com call pending ({what})")
+
+
+def interrupt(scribe: Scribe, actor: str, action: Action, declaration: int, responds_to: int) -> None:
+    """Declare an interrupt: checked now, rolled when the turn ends; it costs the
+    interrupter's next action."""
+    call = next(p for p in scribe.state.pending if p.seq == responds_to)
+    if call.actor == actor:
+        raise RefusedError("one cannot interrupt one's own flee or call")
+    who = Fighter(scribe.state, actor)
+    if who.has("arriving"):
+        raise RefusedError(f"{actor} arrived this round: no interrupts until their next turn")
+    target = Fighter(scribe.state, call.actor)
+    token, _ = who.weapon(action.weapon)
+    check_reach(who, token, measure(scribe, who, target, action), call.actor)
+    conditions.lose_action(scribe, actor, whole_turn=False, source=f"interrupting {call.actor}", cause=declaration)
+
+
+def resolve(scribe: Scribe, actor: str) -> None:
+    """At the end of ``actor``'s turn: roll their pending flee or com call against the
+    interrupters declared for it."""
+    for post in [p for p in scribe.state.pending if p.actor == actor]:
+        kinds = [a for a in post.actions if a.type in INTERRUPTIBLE]
+        if not kinds:
+            continue
+        action = kinds[0]
+        interrupters = [p for p in scribe.state.pending if p.responds_to == post.seq]
+        _resolve_one(scribe, actor, action, post.seq, interrupters)
+
+
+def _resolve_one(
+    scribe: Scribe, actor: str, action: Action, declaration: int, interrupters: list[PendingDeclaration]
+) -> None:
+    who = Fighter(scribe.state, actor)
+    opts = who.options
+    mods = who.mods("dodge") + (who.mods("flee") if action.type == "flee" else [])
+    rolled, roll_seq = scribe.roll(
+        "1d100", roller=actor, purpose=action.type, modifiers=capped(mods, opts.modifier_cap), for_seq=declaration
+    )
+    stopped = False
+    for post in interrupters:
+        for act in post.actions:
+            if act.type != "interrupt":
+                continue
+            struck = _strike(scribe, post.actor, actor, act, rolled.total, rolled.dice[0].face, post.seq, action.type)
+            stopped = stopped or struck
+    if action.type == "flee":
+        scribe.emit(ResourceSpent(actor=actor, resource="flee_attempts", cause=declaration))
+        if not stopped and not Fighter(scribe.state, actor).out:
+            scribe.emit(StatusChanged(actor=actor, status="fled", cause=roll_seq, note="broke from combat"))
+        return
+    if stopped:
+        scribe.emit(StatusChanged(actor=actor, status="com_disabled", cause=roll_seq, note="com destroyed by an interrupt"))
+        return
+    called = str(action.params.get("calls"))
+    near = action.params.get("near_base") is True
+    turns = opts.reinforcement_turns_near_base if near else opts.reinforcement_turns
+    conditions.apply(
+        scribe,
+        "reinforcements",
+        actor,
+        source=actor,
+        duration=turns,
+        counts_on=actor,
+        cause=roll_seq,
+        params={"calls": called},
+    )
+
+
+def _strike(
+    scribe: Scribe, attacker: str, target: str, action: Action, against: int, natural_def: int, declaration: int, what: str
+) -> bool:
+    a = Fighter(scribe.state, attacker)
+    t = Fighter(scribe.state, target)
+    opts = a.options
+    token, weapon = a.weapon(action.weapon)
+    where = band(measure(scribe, a, t, action))
+    roll_type = {"melee": "melee_accuracy", "magika": "magika_accuracy"}.get(token.family, "ranged_accuracy")
+    sides = attack_die(token, where)
+    rolled, seq = scribe.roll(
+        f"1d{sides}",
+        roller=attacker,
+        purpose="attack",
+        modifiers=capped(a.mods(roll_type, weapon), opts.modifier_cap),  # type: ignore[arg-type]
+        for_seq=declaration,
+        label=f"interrupting a {what.replace('_', ' ')}",
+    )
+    natural = rolled.dice[0].face
+    crit = natural == sides and can_crit(token, where)
+    if natural == 1 or natural_def == 100:
+        hit = False
+    else:
+        hit = crit or natural_def == 1 or rolled.total > against
+    resolved = scribe.emit(
+        AttackResolved(
+            attacker=attacker,
+            target=target,
+            hit=hit,
+            score=rolled.total,
+            against=against,
+            critical="success" if crit and hit else ("failure" if natural == 1 else None),
+            rolls=[seq],
+            weapon=token.text,
+            declaration=declaration,
+            notes=[f"interrupting {target}'s {what.replace('_', ' ')}"],
+        )
+    )
+    if hit and what == "flee":
+        sides_damage = token.close_range_damage_sides if token.shotgun and where == "close" else token.damage_sides
+        notation = f"1d{sides_damage}*2" if crit else f"1d{sides_damage}"
+        dmg = a.damage_mods(token.damage_type)
+        damage, dmg_seq = scribe.roll(
+            notation, roller=attacker, purpose="damage", modifiers=capped(dmg, opts.modifier_cap), for_seq=resolved
+        )
+        take(
+            scribe, target, max(0, damage.total), t.dr(token.damage_type), damage_type=token.damage_type,
+            source=token.text, cause=dmg_seq, attacker=attacker,
+        )
+    return hit

@@ -1,0 +1,216 @@
+"""A combatant as the RoE rules see them: state (pools, statuses, effects, position) plus
+their sheet (modifiers, DR, weapons), read under the scene's options.
+
+``Fighter`` is built per decision from the folded state; the sheet snapshot is validated once
+per distinct snapshot (cached). Modifier lists are ``(value, source)`` pairs ready for a
+``dice_rolled`` event; ``capped`` applies the +30 cap as one visible modifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Final
+
+import msgspec
+
+from fightlog.errors import RefusedError
+from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+from fightlog.rules.roe7.options import Roe7Options, read_options
+from fightlog.rules.roe7.ruleset import OUT
+from fightlog.rules.roe7.sheet import Sheet, Weapon
+from fightlog.rules.roe7.terms import DamageType, RollType
+from fightlog.rules.roe7.tokens import WeaponToken, parse_token
+
+Mods = list[tuple[int, str]]
+
+UNARMED: Final = "unarmed"
+UNARMED_TOKEN: Final = WeaponToken(
+    text=UNARMED,
+    canonical=UNARMED,
+    size="S",
+    family="melee",
+    weapon_class="Unarmed",
+    fire_mode=None,
+    damage_kinds=(),
+    damage_type="melee",
+    damage_sides=6,
+    max_range_m=3,
+    effect_threshold=None,
+    swings=3,
+)
+"""Unarmed attacks: small, three strikes of 1d6, no blunt effect (Unarmed)."""
+
+
+@lru_cache(maxsize=64)
+def _sheet(encoded: bytes) -> Sheet:
+    return Sheet.from_snapshot(msgspec.json.decode(encoded))
+
+
+@lru_cache(maxsize=16)
+def _options(encoded: bytes) -> Roe7Options:
+    return read_options(msgspec.json.decode(encoded))
+
+
+def options_of(state: SceneState) -> Roe7Options:
+    """The options the scene was started with."""
+    raw = {} if state.scene is None else state.scene.options
+    return _options(msgspec.json.encode(raw))
+
+
+def capped(mods: Mods, cap: int) -> Mods:
+    """``mods`` with the cap applied: when they add up beyond ``cap``, one more modifier
+    brings the total down to it (Modifiers: add and subtract everything, then cap)."""
+    total = sum(v for v, _ in mods)
+    if total > cap:
+        return [*mods, (cap - total, f"cap +{cap}")]
+    return mods
+
+
+def _label(value: int, source: str, origin: str | None) -> tuple[int, str]:
+    return value, f"{origin} ({source})" if origin else source
+
+
+class Fighter:
+    """One combatant's rules view."""
+
+    def __init__(self, state: SceneState, actor: str) -> None:
+        who = state.combatants.get(actor)
+        if who is None:
+            known = ", ".join(sorted(state.combatants)) or "nobody yet"
+            raise RefusedError(f"{actor!r} is not in the fight (combatants: {known})")
+        self.state = state
+        self.actor = actor
+        self.who: Combatant = who
+        self.sheet = _sheet(msgspec.json.encode(who.sheet))
+        self.options = options_of(state)
+
+    # ------------------------------------------------------------------ standing
+
+    @property
+    def hp(self) -> int:
+        return self.who.pools.get("hp", 0)
+
+    @property
+    def out(self) -> bool:
+        return bool(OUT.intersection(self.who.statuses))
+
+    def has(self, status: str) -> bool:
+        return status in self.who.statuses
+
+    def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
+        """Effects on this combatant (``on``) or counting on them (``on=False``), by id."""
+        found = [
+            e
+            for _, e in sorted(self.state.effects.items())
+            if (e.target == self.actor if on else e.counts_on == self.actor) and (name is None or e.name == name)
+        ]
+        return found
+
+    def effect(self, name: str) -> ActiveEffect | None:
+        found = self.effects(name)
+        return found[0] if found else None
+
+    def at_turn_start(self, effect: ActiveEffect) -> bool:
+        """Whether ``effect`` was in place when the open turn started."""
+        return effect.applied < self.state.turn.started
+
+    @property
+    def position(self) -> tuple[int, int] | None:
+        return self.who.position
+
+    @property
+    def side(self) -> str | None:
+        return self.who.side
+
+    # ------------------------------------------------------------------ weapons
+
+    def weapon(self, ref: str | None) -> tuple[WeaponToken, Weapon | None]:
+        """The weapon ``ref`` names: a token as written, or a class name (``Rifle``) or
+        ``SIZE_KIND_Class`` prefix that matches exactly one carried weapon; ``unarmed``;
+        omitted when only one weapon is carried."""
+        carried = self.sheet.weapons
+        if ref is not None and ref.lower() == UNARMED:
+            return UNARMED_TOKEN, None
+        names = ", ".join(w.token for w in carried) or "no weapons"
+        if ref is None:
+            if len(carried) == 1:
+                return self.read(carried[0]), carried[0]
+            raise RefusedError(f"{self.actor} carries {names}: name the weapon (or weapon=unarmed)")
+        wanted = ref.lower()
+        exact = [w for w in carried if w.token.lower() == wanted or self.read(w).canonical.lower() == wanted]
+        matches = exact or [
+            w for w in carried if self.read(w).weapon_class.lower() == wanted or w.token.lower().startswith(wanted)
+        ]
+        if len(matches) == 1:
+            return self.read(matches[0]), matches[0]
+        if not matches:
+            raise RefusedError(f"{self.actor} carries no weapon {ref!r} (carries {names})")
+        raise RefusedError(f"{ref!r} matches more than one of {self.actor}'s weapons ({names}): give the token")
+
+    def read(self, weapon: Weapon) -> WeaponToken:
+        return parse_token(weapon.token, self.options.tokens)
+
+    def grenades_left(self, name: str) -> int:
+        carried = sum(g.count for g in self.sheet.grenades if g.name == name)
+        return carried - self.who.spent.get(name, 0)
+
+    # ------------------------------------------------------------------ modifiers
+
+    def mods(self, roll: RollType, weapon: Weapon | None = None) -> Mods:
+        """Sheet modifiers for a roll of type ``roll`` (with ``weapon``'s attachments)."""
+        return [_label(m.value, m.source, m.origin) for m in self.sheet.modifiers_for(roll, weapon)]
+
+    def dodge_mods(self, *, against: str) -> Mods:
+        """Dodge modifiers against an attack of family ``against`` (``melee``, ``firearm``,
+        ``magika``, ``explosive``): the sheet's, cover, and prone (a penalty against melee)."""
+        mods = self.mods("dodge")
+        opts = self.options
+        if self.has("in_cover") and against != "melee":
+            mods.append((opts.cover_bonus, "cover"))
+        if self.has("prone"):
+            bonus = opts.prone_dodge_bonus
+            mods.append((-bonus, "prone, against melee") if against == "melee" else (bonus, "prone"))
+        return mods
+
+    def damage_mods(self, damage_type: DamageType) -> Mods:
+        roll: RollType = {
+            "melee": "melee_damage",
+            "ballistic": "ballistic_damage",
+            "explosive": "explosive_damage",
+            "magika": "magika_damage",
+        }[damage_type]  # type: ignore[assignment]
+        mods = self.mods(roll)
+        if damage_type == "magika" and self.effect("magika_surge") is not None:
+            mods.append((10, "magika surge"))
+        return mods
+
+    def dr(self, damage_type: DamageType) -> int:
+        """DR against one damage type: universal plus specific plus racial, capped."""
+        total = sum(p.value for p in self.sheet.dr_parts(damage_type))
+        return max(0, min(total, self.options.dr_cap))
+
+    def movement(self) -> int:
+        """Metres per movement phase: base plus racial, or the prone speed (Changing Stance:
+        positive modifiers count half, at least 1 m)."""
+        racial = self.sheet.racial_info.movement_m
+        if self.has("prone"):
+            extra = racial // 2 if racial > 0 else racial
+            return max(1, self.options.prone_movement_m + extra)
+        return max(1, self.options.movement_m + racial)
+
+    @property
+    def racial(self) -> str:
+        return self.sheet.racial
+
+
+def sum_mods(mods: Iterable[tuple[int, str]]) -> int:
+    return sum(v for v, _ in mods)
+
+
+def opposing(state: SceneState, actor: str) -> list[str]:
+    """Combatants in the fight on another side than ``actor`` (everyone, without sides)."""
+    me = state.combatants[actor].side
+    return [a for a, c in sorted(state.combatants.items()) if a != actor and (me is None or c.side != me)]
+
+

@@ -1,0 +1,107 @@
+"""Damage taken, and what it leads to: defeat (Wounded), the mortal-wound save (Mortal
+Wound), and a downed flamer user's explosion (Weapon Special Rules, Flamers).
+
+Every function decides through the ``Scribe``: it emits the events and folds them, so what
+follows sees the new HP.
+"""
+
+from __future__ import annotations
+
+from fightlog.events.model import DamageApplied, StatusChanged
+from fightlog.rules.roe7.fighters import Fighter
+from fightlog.rules.roe7.geometry import within
+from fightlog.rules.table import Scribe
+
+
+def take(
+    scribe: Scribe,
+    target: str,
+    raw: int,
+    reduced_by: int,
+    *,
+    damage_type: str | None,
+    source: str,
+    cause: int | None,
+    attacker: str | None = None,
+) -> int:
+    """Apply ``raw`` damage less ``reduced_by`` to ``target``'s HP; then defeat and the
+    mortal-wound save. Returns the HP taken."""
+    who = Fighter(scribe.state, target)
+    before = who.hp
+    reduced = min(reduced_by, raw)
+    taken = raw - reduced
+    seq = scribe.emit(
+        DamageApplied(
+            target=target, raw=raw, reduced_by=reduced, taken=taken, damage_type=damage_type, source=source, cause=cause
+        )
+    )
+    after = before - taken
+    if before > 0 and after <= 0:
+        downed(scribe, target, cause=seq, struck=taken, before=before, attacker=attacker)
+    return taken
+
+
+def downed(scribe: Scribe, target: str, *, cause: int, struck: int, before: int, attacker: str | None) -> None:
+    """``target`` reached 0 HP: defeated and wounded; the mortal-wound save when struck for
+    double the HP they had; a flamer user's 1d100 for the tank exploding."""
+    who = Fighter(scribe.state, target)
+    opts = who.options
+    hours = 2 if who.racial == "amorphous-form" else opts.wound_hours
+    scribe.emit(StatusChanged(actor=target, status="defeated", cause=cause))
+    scribe.emit(
+        StatusChanged(
+            actor=target, status="wounded", cause=cause, note=f"out of combat for {hours} real hours"
+        )
+    )
+    if struck >= 2 * before:
+        result, seq = scribe.roll(
+            "1d100", roller=target, purpose="save", label="mortal wound save", for_seq=cause
+        )
+        if result.total <= opts.mortal_wound_save:
+            scribe.emit(
+                StatusChanged(
+                    actor=target,
+                    status="mortally_wounded",
+                    cause=seq,
+                    note=f"struck for {struck} with {before} HP left; saved {result.total}, needed more than {opts.mortal_wound_save}",
+                )
+            )
+    _flamer_explodes(scribe, who, cause)
+
+
+def _flamer_explodes(scribe: Scribe, who: Fighter, cause: int) -> None:
+    chemical = [w for w in who.sheet.weapons if who.read(w).chemical]
+    if not chemical:
+        return
+    opts = who.options
+    result, seq = scribe.roll("1d100", roller=who.actor, purpose="save", label="fuel tank", for_seq=cause)
+    if result.total > opts.flamer_explosion_chance:
+        return
+    blast, blast_seq = scribe.roll(
+        f"1d{opts.flamer_explosion_die}", roller=who.actor, purpose="damage", label="fuel tank explosion", for_seq=seq
+    )
+    take(scribe, who.actor, blast.total, 0, damage_type="explosive", source="fuel tank explosion", cause=blast_seq)
+    centre = who.position
+    if centre is None:
+        return
+    for actor in sorted(scribe.state.combatants):
+        other = Fighter(scribe.state, actor)
+        spot = other.position
+        if actor == who.actor or other.out or spot is None:
+            continue
+        if not within(centre, spot, opts.flamer_explosion_diameter_m):
+            continue
+        dodge, dodge_seq = scribe.roll(
+            "1d100", roller=actor, purpose="dodge", modifiers=other.dodge_mods(against="explosive"), for_seq=blast_seq
+        )
+        if dodge.total > blast.total or dodge.dice[0].face == 100:
+            continue
+        take(
+            scribe,
+            actor,
+            blast.total,
+            other.dr("explosive"),
+            damage_type="explosive",
+            source="fuel tank explosion",
+            cause=dodge_seq,
+        )

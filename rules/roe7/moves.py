@@ -1,0 +1,127 @@
+"""Movement phases and stances (Movement Range; Sprint; Falling; Changing Stance; Cover).
+
+A move goes to a point (``x=``/``y=``), toward or away from someone (``toward=ID``/``away=ID``
+with ``m=METRES``), or covers ``m=METRES`` without positions. It is refused beyond the turn's
+allowance: 8 m (changed by racials; 3 m prone), plus 4 m after a sprint action this turn.
+``cover=true`` ends the move in cover (+15 dodge); ``fall=METRES`` ends it with a fall.
+"""
+
+from __future__ import annotations
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, Moved, StatusChanged
+from fightlog.rules.roe7 import conditions
+from fightlog.rules.roe7.fighters import Fighter, capped
+from fightlog.rules.roe7.geometry import Point, distance, step_away, step_toward
+from fightlog.rules.roe7.harm import take
+from fightlog.rules.table import Scribe
+
+
+def sprinted(scribe: Scribe, actor: str) -> bool:
+    """Whether ``actor`` declared a sprint in the open turn."""
+    return any(a.type == "sprint" for p in scribe.state.pending if p.actor == actor for a in p.actions)
+
+
+def sprint(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    if Fighter(scribe.state, actor).has("prone"):
+        raise RefusedError("no sprinting while prone (stand up first)")
+
+
+def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    who = Fighter(scribe.state, actor)
+    opts = who.options
+    allowance = who.movement() + (opts.sprint_m if sprinted(scribe, actor) and not who.has("prone") else 0)
+    left = allowance - who.who.moved
+    params = action.params
+    goal = _goal(scribe, who, action)
+    metres: int
+    if goal is not None and who.position is not None:
+        metres = distance(who.position, goal)
+    else:
+        asked = params.get("m")
+        if not isinstance(asked, int) or asked < 0:
+            raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES")
+        metres = asked
+    extra = params.get("difficult")
+    cost = metres + (extra if isinstance(extra, int) and extra > 0 else 0)
+    if cost > left:
+        raise RefusedError(f"{actor} can move {left} m more this turn, not {cost} m")
+    for status in ("kneeling",):
+        if who.has(status):
+            scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=declaration, note="moved"))
+    cover = params.get("cover") is True
+    if who.has("in_cover") and not cover and metres > 0:
+        scribe.emit(StatusChanged(actor=actor, status="in_cover", on=False, cause=declaration, note="left cover"))
+    reloading = who.effect("reloading")
+    if reloading is not None and metres > 0:
+        conditions.expire(scribe, reloading, "interrupted")
+    x, y = (goal if goal is not None else (None, None))
+    scribe.emit(Moved(actor=actor, metres=cost, x=x, y=y, cause=declaration))
+    if cover and not who.has("in_cover"):
+        scribe.emit(StatusChanged(actor=actor, status="in_cover", cause=declaration, note="within 1 m of cover"))
+    fall = params.get("fall")
+    if isinstance(fall, int):
+        _fall(scribe, actor, fall, declaration)
+
+
+def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
+    params = action.params
+    x, y = params.get("x"), params.get("y")
+    if isinstance(x, int) and isinstance(y, int):
+        if who.position is None:
+            raise RefusedError(f"{who.actor} has no position: move by m=METRES, or give positions when joining")
+        return (x, y)
+    for key, step in (("toward", step_toward), ("away", step_away)):
+        ref = params.get(key)
+        if not isinstance(ref, str):
+            continue
+        other = Fighter(scribe.state, ref)
+        metres = params.get("m")
+        if who.position is None or other.position is None:
+            return None
+        if not isinstance(metres, int) or metres < 0:
+            raise RefusedError(f"{key}={ref} needs m=METRES")
+        return step(who.position, other.position, metres)
+    return None
+
+
+def _fall(scribe: Scribe, actor: str, metres: int, declaration: int) -> None:
+    """Falling 5 m or more: 10 damage and 1 more per metre over 5, ignoring DR, unless a
+    dodge roll reaches 75."""
+    who = Fighter(scribe.state, actor)
+    opts = who.options
+    if metres < opts.fall_threshold_m:
+        return
+    rolled, seq = scribe.roll(
+        "1d100",
+        roller=actor,
+        purpose="dodge",
+        modifiers=capped(who.mods("dodge"), opts.modifier_cap),
+        for_seq=declaration,
+        label=f"fall of {metres} m",
+    )
+    if rolled.total >= opts.fall_dodge:
+        return
+    damage = opts.fall_base_damage + (metres - opts.fall_threshold_m)
+    take(scribe, actor, damage, 0, damage_type=None, source=f"fall of {metres} m", cause=seq)
+
+
+def stance(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    """Kneel (+5 ranged accuracy until moving), go prone (+10 ranged accuracy, +5 dodge and
+    stealth, -5 dodge against melee, 3 m moves), or stand up (from prone: a movement phase)."""
+    who = Fighter(scribe.state, actor)
+    kind = action.type
+    if kind == "stand":
+        changed = [s for s in ("kneeling", "prone") if who.has(s)]
+        if not changed:
+            raise RefusedError(f"{actor} is already standing")
+        for status in changed:
+            scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=declaration))
+        return
+    status = "kneeling" if kind == "kneel" else "prone"
+    if who.has(status):
+        raise RefusedError(f"{actor} is already {status}")
+    other = "prone" if status == "kneeling" else "kneeling"
+    if who.has(other):
+        scribe.emit(StatusChanged(actor=actor, status=other, on=False, cause=declaration))
+    scribe.emit(StatusChanged(actor=actor, status=status, cause=declaration))

@@ -1,0 +1,154 @@
+"""The named options of the ``roe7`` ruleset: every choice made where the rulebook is silent
+or ambiguous, and every number a house rule may want to change.
+
+``Roe7Options`` is what ``scene_started.options`` records (all fields, defaults included), so
+a log always replays under the rules it was played with. Each option's docstring names the
+rulebook section it comes from; ``docs/rulesets/roe7.md`` lists them with the reason for the
+default. msgspec only: the fold reads these, and the fold must not import pydantic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+from fightlog.errors import InputError
+from fightlog.rules.roe7.tokens import DamageList, TokenOptions
+
+NonNegative = Annotated[int, Meta(ge=0)]
+Positive = Annotated[int, Meta(ge=1)]
+
+
+class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every named option of ``roe7`` with its default."""
+
+    # Weapon Token Details, Weapon Special Rules (see ``tokens.TokenOptions``)
+    ranged_damage_list: DamageList = "heavy-1d70"
+    large_semi_rifle_is_sniper: bool = True
+    acannon_is_chainfed: bool = True
+    # Modifiers; Armor
+    modifier_cap: NonNegative = 30
+    dr_cap: NonNegative = 30
+    # Skill Rolls
+    unopposed_target: NonNegative = 50
+    gm_modifier_limit: NonNegative = 5
+    # Basic Contested Roll; Multiple/Automatic Shots: one defence roll per action (false) or
+    # one per shot (true). The rulebook gives the attacker "three rolls on one attack".
+    dodge_per_shot: bool = False
+    # Critical Success or Failure: when the attacker rolls a natural 1 and the defender a
+    # natural 1, "fail to hit" (attacker) wins over "are hit" (defender).
+    # Initiative: the rulebook has none; posts follow the order combatants joined
+    # ("joined") unless a 1d100 is rolled ("d100").
+    initiative: Literal["joined", "d100"] = "joined"
+    # Weapon Special Rules (melee effects at 70/75/80)
+    effect_threshold_heavy: Positive = 70
+    effect_threshold_large: Positive = 70
+    effect_threshold_medium: Positive = 75
+    effect_threshold_small: Positive = 80
+    # Bleed
+    bleed_damage: NonNegative = 5
+    bleed_turns: Positive = 5
+    # Stun
+    stun_turns: Positive = 1
+    # Chemical Burn; flamer ("a 60+ on your attack roll": the natural die by default)
+    burn_die: Positive = 10
+    burn_turns: Positive = 3
+    burn_max_stacks: Positive = 3
+    burn_threshold: Positive = 60
+    burn_threshold_natural: bool = True
+    burn_ignores_dr: bool = False
+    # Flamer explosion when its user is downed: 1d100 <= 25, 1d50 in a 5 m diameter
+    flamer_explosion_chance: NonNegative = 25
+    flamer_explosion_die: Positive = 50
+    flamer_explosion_diameter_m: Positive = 5
+    # Suppressive Fire
+    suppression_penalty: NonNegative = 15
+    # Dual Wielding penalties by the larger weapon's size
+    dual_penalty_small: NonNegative = 15
+    dual_penalty_medium: NonNegative = 20
+    dual_penalty_large: NonNegative = 25
+    dual_penalty_heavy: NonNegative = 35
+    # Cover; Firing into Melee
+    cover_bonus: NonNegative = 15
+    melee_bystander_range_m: Positive = 3
+    # Changing Stance
+    kneel_bonus: NonNegative = 5
+    prone_accuracy_bonus: NonNegative = 10
+    prone_dodge_bonus: NonNegative = 5
+    prone_movement_m: Positive = 3
+    # Movement Range; Sprint; Falling
+    movement_m: Positive = 8
+    sprint_m: NonNegative = 4
+    fall_threshold_m: Positive = 5
+    fall_base_damage: NonNegative = 10
+    fall_dodge: Positive = 75
+    # Fleeing
+    flee_attempts: NonNegative = 2
+    # Calling for Aid: rounds of the caller's turns before allies enter
+    reinforcement_turns: NonNegative = 2
+    reinforcement_turns_near_base: NonNegative = 1
+    # Explosives: grenades explode at the end of the thrower's second turn of use
+    grenade_fuse_turns: Positive = 2
+    grenade_die: Positive = 50
+    grenade_radius_m: Positive = 5
+    # Wounded; Mortal Wound
+    wound_hours: Positive = 4
+    mortal_wound_save: NonNegative = 25
+    # Weather and Time of Day (recorded; the HUD applies the modifiers)
+    weather: str = "clear"
+    time_of_day: Literal["day", "night"] = "day"
+
+    @property
+    def tokens(self) -> TokenOptions:
+        """The options weapon tokens are read under."""
+        return TokenOptions(
+            ranged_damage_list=self.ranged_damage_list,
+            large_semi_rifle_is_sniper=self.large_semi_rifle_is_sniper,
+            acannon_is_chainfed=self.acannon_is_chainfed,
+        )
+
+    def effect_threshold(self, size: str) -> int:
+        """The natural accuracy roll at or above which a melee or magika effect triggers."""
+        return {
+            "H": self.effect_threshold_heavy,
+            "L": self.effect_threshold_large,
+            "M": self.effect_threshold_medium,
+            "S": self.effect_threshold_small,
+        }[size]
+
+    def dual_penalty(self, size: str) -> int:
+        """The accuracy penalty for using two weapons, by the larger one's size."""
+        return {
+            "H": self.dual_penalty_heavy,
+            "L": self.dual_penalty_large,
+            "M": self.dual_penalty_medium,
+            "S": self.dual_penalty_small,
+        }[size]
+
+
+DEFAULTS: Final = Roe7Options()
+
+OPTION_NAMES: Final[tuple[str, ...]] = Roe7Options.__struct_fields__
+
+
+def read_options(data: Mapping[str, Any], *, where: str | None = None) -> Roe7Options:
+    """Options from ``scene_started.options`` or a house-rule file (unknown names and wrong
+    types refused with the option's name)."""
+    try:
+        return msgspec.convert(dict(data), Roe7Options)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"roe7 options: {_describe(str(exc))}", path=where) from None
+
+
+def _describe(message: str) -> str:
+    message = message.replace("Object contains unknown field", "unknown option")
+    return message.replace("at `$.", "(option `").replace("`", "'") + ("" if "$." not in message else ")")
+
+
+def as_data(options: Roe7Options) -> dict[str, Any]:
+    """Every option, defaults included, as plain JSON for ``scene_started.options``."""
+    out: dict[str, Any] = msgspec.to_builtins(options)
+    return out

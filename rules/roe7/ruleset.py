@@ -1,0 +1,109 @@
+"""``roe7`` as the shared code sees it: posting order statuses, what an action costs, when
+an arrival posts, and how each weapon token fires and reloads.
+
+Registered with ``fightlog.rules.ruleset`` when first asked for (a log whose ruleset is
+``roe7``). Light on purpose: the fold imports this, so it reads tokens with msgspec only and
+never imports the sheet models (pydantic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, Final
+
+from fightlog.errors import InputError
+from fightlog.events.model import Action
+from fightlog.rules.roe7.tokens import WeaponToken, parse_token
+from fightlog.rules.ruleset import register
+
+OUT: Final = frozenset({"defeated", "wounded", "mortally_wounded", "fled", "left", "reserve"})
+"""Statuses that take a combatant out of the posting order (Wounded; Fleeing). ``reserve`` is
+an ally not yet called into the fight (Calling for Aid)."""
+
+WAITING: Final = frozenset({"holding"})
+
+ACTION_TYPES: Final[Mapping[str, str | None]] = {
+    # one action (Parts of a Turn: a skill roll, a reload or other activity)
+    "attack": "action",
+    "reload": "action",
+    "aim": "action",
+    "sprint": "action",
+    "hide": "action",
+    "skill": "action",
+    "com_call": "action",
+    "throw": "action",
+    "cook": "action",
+    "draw": "action",
+    # the movement phase (Movement Range; Changing Stance)
+    "move": "move",
+    "kneel": "move",
+    "prone": "move",
+    "stand": "move",
+    # the whole turn (Fleeing; Chemical Burn)
+    "flee": "full",
+    "extinguish": "full",
+    # free: speech, and an interrupt, which costs the interrupter's *next* action instead
+    "say": None,
+    "interrupt": None,
+}
+"""Every action type ``roe7`` understands and the part of the turn it spends."""
+
+
+@lru_cache(maxsize=256)
+def token(text: str, ranged_damage_list: str = "heavy-1d70") -> WeaponToken | None:
+    """A weapon token read with default token options, or ``None`` when it is not one."""
+    try:
+        return parse_token(text)
+    except InputError:
+        return None
+
+
+class Roe7Rules:
+    """The ``Ruleset`` of RoE 7th Edition."""
+
+    id = "roe7"
+
+    def out_of_order_statuses(self) -> frozenset[str]:
+        return OUT
+
+    def waiting_statuses(self) -> frozenset[str]:
+        return WAITING
+
+    def action_cost(self, action: Action) -> str | None:
+        if action.cost is not None:
+            return action.cost
+        return ACTION_TYPES.get(action.type, "action")
+
+    def arrival_delay(self) -> int:
+        """Entering a Combat in Progress: the entry is in the claimed slot next round."""
+        return 1
+
+    def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
+        found = sheet.get("weapons", ())
+        if not isinstance(found, (list, tuple)):
+            return ()
+        return tuple(str(w) for w in found if isinstance(w, str))
+
+    def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
+        """Weapon Special Rules; Multiple/Automatic Shots. ``amount`` is the shots of one
+        action: chainfed guns fire three actions between reloads; a sniper works the bolt
+        after every shot; automatic fire (three shots) needs a reload, a single shot does
+        not; a shotgun racks through the next turn; a heavy pistol fires once per turn."""
+        read = token(weapon)
+        if read is None:
+            return fired + amount, False, 0
+        if read.chainfed:
+            return fired + 1, fired + 1 >= 3, 0
+        if read.sniper:
+            return fired + amount, True, 0
+        if read.shotgun:
+            return fired + amount, False, 2
+        if read.heavy_pistol:
+            return fired + amount, False, 1
+        automatic = read.fire_mode == "automatic" and amount >= 3
+        return fired + amount, automatic, 0
+
+
+RULES: Final = Roe7Rules()
+register(RULES)

@@ -1,0 +1,213 @@
+"""Live play and scripted fights for ``roe7``: the ``Table`` (see ``fightlog.rules.table``).
+
+``post`` is where the rules refuse a declaration: out of turn, no action or movement left, an
+arrival acting in their arrival post, a stunned combatant acting; the action handlers refuse
+the rest (a weapon that needs a reload, a target out of range, a missing combatant or weapon).
+A refusal leaves the scribe as it was: nothing of the post is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from msgspec.structs import replace
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded, StatusChanged
+from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
+from fightlog.rules.roe7.fighters import Fighter
+from fightlog.rules.roe7.options import as_data, read_options
+from fightlog.rules.roe7.ruleset import ACTION_TYPES, OUT, RULES
+from fightlog.rules.table import Entrant, Post, Scribe
+
+Handler = Callable[[Scribe, str, Action, int], None]
+
+HANDLERS: Final[Mapping[str, Handler]] = {
+    "attack": attack.attack,
+    "move": moves.move,
+    "sprint": moves.sprint,
+    "kneel": moves.stance,
+    "prone": moves.stance,
+    "stand": moves.stance,
+    "reload": tactics.reload,
+    "aim": tactics.aim,
+    "hide": tactics.hide,
+    "skill": tactics.skill,
+    "draw": tactics.draw,
+    "extinguish": tactics.extinguish,
+    "flee": escape.flee,
+    "com_call": escape.com_call,
+    "throw": explosives.throw,
+    "cook": explosives.cook,
+}
+
+ARRIVAL_ACTIONS: Final = frozenset({"say", "draw"})
+
+
+class Roe7Table:
+    id = "roe7"
+
+    def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
+        return as_data(read_options(overrides, where=where))
+
+    def roster(self, path: str) -> Sequence[Entrant]:
+        from fightlog.rules.roe7.roster import load_roster
+
+        return [Entrant(actor=c.id, joined=c.joined()) for c in load_roster(path).combatants]
+
+    def join(
+        self,
+        scribe: Scribe,
+        entrant: Entrant,
+        *,
+        arrival: bool = False,
+        after: str | None = None,
+        salt: str | None = None,
+        reserve: bool = False,
+    ) -> None:
+        state = scribe.state
+        if state.scene is None or state.scene.ended:
+            raise RefusedError("no scene is open")
+        if entrant.actor in state.combatants:
+            raise RefusedError(f"{entrant.actor} has joined already")
+        if after is not None and after not in state.turn.order and after not in state.combatants:
+            raise RefusedError(f"after={after}: {after} is not in the fight")
+        joined = entrant.joined
+        assert isinstance(joined, CombatantJoined)
+        arrival = arrival or (state.turn.round > 0 and not reserve)
+        seq = scribe.emit(replace(joined, arrival=arrival, after=after, salt=salt))
+        if entrant.position is not None:
+            x, y = entrant.position
+            scribe.emit(Moved(actor=entrant.actor, x=x, y=y, cause=seq))
+        if reserve:
+            scribe.emit(StatusChanged(actor=entrant.actor, status="reserve", cause=seq, note="waiting for a com call"))
+        elif arrival:
+            scribe.emit(StatusChanged(actor=entrant.actor, status="arriving", cause=seq, note="first post is the arrival only"))
+
+    def begin(self, scribe: Scribe) -> None:
+        turns.begin(scribe)
+
+    def end_turn(self, scribe: Scribe) -> None:
+        with _undo_on_refusal(scribe):
+            turns.end_turn(scribe)
+
+    def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
+        state = scribe.state
+        if state.scene is None or state.scene.ended:
+            raise RefusedError("no scene is open")
+        standing = sorted(
+            {c.side or c.actor for c in state.combatants.values() if not OUT.intersection(c.statuses)}
+        )
+        winner = standing[0] if len(standing) == 1 else None
+        scribe.emit(SceneEnded(seed=reveal, winner=winner, reason=reason))
+
+    def post(self, scribe: Scribe, post: Post) -> None:
+        with _undo_on_refusal(scribe):
+            _post(scribe, post)
+
+
+class _undo_on_refusal:
+    """Put the scribe back as it was if the rules refuse part way through."""
+
+    def __init__(self, scribe: Scribe) -> None:
+        self.scribe = scribe
+
+    def __enter__(self) -> None:
+        self.state = self.scribe.state
+        self.count = len(self.scribe.events)
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is not None and issubclass(kind, RefusedError):
+            self.scribe.state = self.state
+            del self.scribe.events[self.count :]
+
+
+def _post(scribe: Scribe, post: Post) -> None:
+    state = scribe.state
+    if state.scene is None or state.scene.ended:
+        raise RefusedError("no scene is open")
+    who = Fighter(state, post.actor)
+    for action in post.actions:
+        if action.type not in ACTION_TYPES:
+            raise RefusedError(f"unknown action {action.type!r} (actions: {', '.join(sorted(ACTION_TYPES))})")
+    if post.ooc:
+        if post.actions:
+            raise RefusedError("an out-of-character post carries no actions")
+        scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, ooc=True))
+        return
+    if state.turn.round == 0:
+        raise RefusedError("the fight has not begun (begin it first)")
+    if who.out or who.has("reserve"):
+        raise RefusedError(f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})")
+    interrupting = bool(post.actions) and all(a.type in ("interrupt", "say") for a in post.actions)
+    responds_to = post.responds_to
+    if interrupting:
+        responds_to = escape.pending_call(scribe, responds_to).seq
+    elif state.turn.current != post.actor:
+        current = state.turn.current or "nobody's (end the turn to open the next)"
+        raise RefusedError(f"out of turn: it is {current} turn to post" if state.turn.current is None
+                           else f"out of turn: it is {current}'s turn to post")
+    else:
+        _check_allowance(scribe, who, post.actions)
+    actions = list(post.actions)
+    if not interrupting and _first_turn(who):
+        actions = [replace(a, cost="free") if a.type == "draw" else a for a in actions]
+    declaration = scribe.emit(
+        DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
+    )
+    for action in actions:
+        if action.type == "say":
+            continue
+        if action.type == "interrupt":
+            assert responds_to is not None
+            escape.interrupt(scribe, post.actor, action, declaration, responds_to)
+            continue
+        HANDLERS[action.type](scribe, post.actor, action, declaration)
+
+
+def _first_turn(who: Fighter) -> bool:
+    """Changing Weapons: on one's first turn of combat, drawing is free."""
+    return who.state.turn.round == 1 or who.has("arriving")
+
+
+def _check_allowance(scribe: Scribe, who: Fighter, actions: Sequence[Action]) -> None:
+    """One movement phase and one action per turn (Parts of a Turn); a full-turn action
+    needs both; stunned or a lost action: no action; a lost turn: nothing; an arrival's post
+    is the arrival only."""
+    if who.has("arriving"):
+        extra = sorted({a.type for a in actions} - ARRIVAL_ACTIONS)
+        if extra:
+            raise RefusedError(
+                f"{who.actor} is arriving: the first post is the arrival only (say, draw), not {', '.join(extra)}"
+            )
+    spent = dict(scribe.state.turn.spent)
+    first = _first_turn(who)
+    for action in actions:
+        cost = RULES.action_cost(action)
+        if action.type == "draw" and first:
+            cost = None
+        if cost is not None:
+            spent[cost] = spent.get(cost, 0) + 1
+    actions_used = spent.get("action", 0) + spent.get("full", 0)
+    moves_used = spent.get("move", 0) + spent.get("full", 0)
+    action_limit, move_limit = 1, 1
+    why = ""
+    stunned = who.effect("stun")
+    if who.effect("lost_turn") is not None:
+        action_limit, move_limit, why = 0, 0, "loses this whole turn (critical)"
+    elif stunned is not None:
+        action_limit, why = 0, "is stunned: no action this turn"
+    elif any(who.at_turn_start(e) for e in who.effects("lost_action")):
+        action_limit, why = 0, "lost this turn's action"
+    if spent.get("full", 0) and (spent.get("action", 0) or spent.get("move", 0) or spent["full"] > 1):
+        raise RefusedError(f"{who.actor}: fleeing and extinguishing take the whole turn (movement and action)")
+    if actions_used > action_limit:
+        reason = why or "has no action left this turn (one action per turn)"
+        raise RefusedError(f"{who.actor} {reason}")
+    if moves_used > move_limit:
+        reason = "loses this whole turn (critical)" if move_limit == 0 else "has used this turn's movement phase"
+        raise RefusedError(f"{who.actor} {reason}")
+
+
+TABLE: Final = Roe7Table()

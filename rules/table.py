@@ -1,0 +1,148 @@
+"""The table: how live play and scripted fights drive a ruleset.
+
+A ruleset that can *play* (not only fold) provides a ``Table``: it joins combatants from its
+roster format, opens the fight, resolves posts and ends turns, each time returning the events
+to append. It decides; it never writes. The caller (the CLI) folds the log, asks the table,
+and appends what it returned with ``expect=state.seq``, so a decision never lands after
+events it did not see.
+
+Decisions are made through a ``Scribe``: it holds the working state, gives each new event its
+``seq`` and folds it at once (so a later decision in the same batch sees the HP an earlier
+one took), and draws every die from the scene's seeded generator with the next roll index.
+Randomness therefore comes only from the seed; the same state, seed and request give the
+same events, byte for byte.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from msgspec import Struct
+from msgspec.structs import replace
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, AnyEvent, DiceRolled, Json
+from fightlog.reducers.fold import reduce
+from fightlog.reducers.state import SceneState
+from fightlog.rules.dice import FairGenerator, ModifierLike, RollResult, dice_rolled, roll
+
+
+class Post(Struct, frozen=True, kw_only=True):
+    """A declaration asked for: who posts, the text, the structured actions."""
+
+    actor: str
+    text: str = ""
+    actions: tuple[Action, ...] = ()
+    responds_to: int | None = None
+    ooc: bool = False
+
+
+class Entrant(Struct, frozen=True, kw_only=True):
+    """A combatant ready to join: ``joined`` is the ruleset's ``combatant_joined`` event
+    (without seq), ``position`` where they stand, if the scene keeps positions."""
+
+    actor: str
+    joined: AnyEvent
+    position: tuple[int, int] | None = None
+
+
+class Scribe:
+    """Working state plus the events decided so far (see the module docstring)."""
+
+    def __init__(self, state: SceneState, seed: str | None) -> None:
+        self.state = state
+        self.start = state.seq
+        self.seed = seed
+        self.events: list[AnyEvent] = []
+        self._generators: dict[tuple[str, ...], FairGenerator] = {}
+
+    def emit(self, event: AnyEvent) -> int:
+        """Append ``event`` to the batch and fold it; its ``seq``."""
+        seq = self.state.seq + 1
+        event = replace(event, seq=seq)
+        self.state = reduce(self.state, event)
+        self.events.append(event)
+        return seq
+
+    @property
+    def next_seq(self) -> int:
+        """The ``seq`` the next emitted event will get."""
+        return self.state.seq + 1
+
+    def roll(
+        self,
+        notation: str,
+        *,
+        roller: str,
+        purpose: str,
+        modifiers: Iterable[ModifierLike] = (),
+        for_seq: int | None = None,
+        label: str | None = None,
+    ) -> tuple[RollResult, int]:
+        """Roll ``notation`` as the scene's next engine roll and emit it; the result and the
+        ``seq`` of its ``dice_rolled`` event."""
+        info = self.state.scene
+        if info is None:
+            raise RefusedError("no scene has started")
+        if self.seed is None:
+            raise RefusedError("the scene's dice seed is not available (it is kept beside the log as LOG.seed)")
+        gen = self._generators.get(info.salts)
+        if gen is None:
+            gen = FairGenerator(self.seed, info.scene, info.salts)
+            self._generators[info.salts] = gen
+        result = roll(notation, gen, info.rolls, modifiers)
+        event: DiceRolled = dice_rolled(result, roller=roller, purpose=purpose, for_seq=for_seq, label=label)
+        return result, self.emit(event)
+
+
+class Table(Protocol):
+    """What live play and scripted fights ask of a ruleset."""
+
+    id: str
+
+    def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
+        """Every option of the ruleset with ``overrides`` applied, validated, as recorded in
+        ``scene_started.options``."""
+        ...
+
+    def roster(self, path: str) -> Sequence[Entrant]:
+        """The combatants of a roster file, ready to join."""
+        ...
+
+    def join(self, scribe: Scribe, entrant: Entrant, *, arrival: bool = False, after: str | None = None,
+             salt: str | None = None, reserve: bool = False) -> None:
+        """Bring a combatant in (an arrival claims the slot after ``after``; a reserve waits
+        off the posting order until called)."""
+        ...
+
+    def begin(self, scribe: Scribe) -> None:
+        """Open the fight: the posting order, round 1, the first turn."""
+        ...
+
+    def post(self, scribe: Scribe, post: Post) -> None:
+        """Resolve a declaration; ``RefusedError`` (and nothing emitted) if the rules refuse it."""
+        ...
+
+    def end_turn(self, scribe: Scribe) -> None:
+        """Close the open turn and open the next (end-of-turn and start-of-turn effects)."""
+        ...
+
+    def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
+        """End the scene, revealing the seed."""
+        ...
+
+
+_TABLES: dict[str, str] = {"roe7": "fightlog.rules.roe7.table:TABLE"}
+
+
+def table_for(ruleset: str) -> Table:
+    """The table of a ruleset id; ``RefusedError`` for a ruleset without live play."""
+    target = _TABLES.get(ruleset)
+    if target is None:
+        known = ", ".join(sorted(_TABLES))
+        raise RefusedError(f"ruleset {ruleset!r} cannot be played yet (playable: {known})")
+    module, _, name = target.partition(":")
+    table: Table = getattr(importlib.import_module(module), name)
+    return table
