@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "roll": "fightlog.cli.roll:roll",
     "state": "fightlog.cli.state:state",
     "replay": "fightlog.cli.replay:replay",
+    "play": "fightlog.cli.play:play",
+    "run": "fightlog.cli.run:run",
 }
 """Command name -> ``module:attribute`` of its click command."""
 
@@ -27,6 +29,8 @@ HELP: dict[str, str] = {
     "roll": "Roll dice notation (try the notation, quick seeded rolls).",
     "state": "Show the state after any event: HP, effects, who posts next.",
     "replay": "Tell the fight event by event, with the state changes each caused.",
+    "play": "Play a fight live: start, join, post, end turns, end (the rules decide).",
+    "run": "Play a scripted fight (a scenario file) into a new log.",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
 

@@ -297,9 +297,13 @@ def _reloaded(event: WeaponReloaded, scene: Scene) -> str:
 
 
 def _moved(event: Moved, scene: Scene) -> str:
+    if event.metres is None and event.x is not None and event.y is not None:
+        return f"{scene.who(event.actor)} stands at ({event.x}, {event.y})"
     text = f"{scene.who(event.actor)} moves"
     if event.metres is not None:
         text += f" {event.metres} m"
+    if event.x is not None and event.y is not None:
+        text += f" to ({event.x}, {event.y})"
     if event.band is not None:
         text += f", to {event.band} range"
         if event.relative_to is not None:

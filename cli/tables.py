@@ -84,8 +84,8 @@ def _round(turn: TurnState, who: Namer) -> str:
 
 
 def combatant_table(state: SceneState) -> list[str]:
-    """One row per combatant (sorted by name); the weapons, spent and range columns appear
-    only when some combatant has something in them."""
+    """One row per combatant (sorted by name); the weapons, spent, range and position (``at``)
+    columns appear only when some combatant has something in them."""
     if not state.combatants:
         return ["combatants: none"]
     who = namer(state)
@@ -98,6 +98,7 @@ def combatant_table(state: SceneState) -> list[str]:
         ("weapons", _weapons, False),
         ("spent", lambda c: ", ".join(f"{k} {v}" for k, v in sorted(c.spent.items())) or NONE, False),
         ("range", lambda c: _range(c, who), False),
+        ("at", lambda c: NONE if c.position is None else f"({c.position[0]}, {c.position[1]})", False),
     ]
     table = [[render(c) for c in people] for _, render, _ in columns]
     shown = [i for i, (_, _, always) in enumerate(columns) if always or any(v != NONE for v in table[i])]

@@ -147,15 +147,18 @@ def format_action(action: Action) -> str:
             if any("," in name or not name for name in value):
                 raise ValueError(f"targets {value!r}: a name holds a comma or is empty")
             value = ",".join(value)
-        words.append(f"{key}={value}")
+        words.append(_pair(key, str(value)))
     for key in sorted(action.params):
         if key in FIELDS or key in RESERVED or not _NAME.fullmatch(key):
             raise ValueError(f"param {key!r} cannot be written as a key")
-        words.append(f"{key}={_scalar_text(key, action.params[key])}")
-    for word in words:
-        if word.endswith("="):
-            raise ValueError(f"{word[:-1]!r} has an empty value")
+        words.append(_pair(key, _scalar_text(key, action.params[key])))
     return " ".join(shlex.quote(word) for word in words)
+
+
+def _pair(key: str, value: str) -> str:
+    if not value:
+        raise ValueError(f"{key!r} has an empty value")
+    return f"{key}={value}"
 
 
 def _scalar_text(key: str, value: Scalar) -> str:

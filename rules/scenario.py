@@ -17,7 +17,6 @@ Pydantic is imported here: never import this module from the light paths.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -33,10 +32,9 @@ from fightlog.errors import DiceSeedError, InputError, RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
 from fightlog.events.store import MemoryStore
 from fightlog.reducers.state import EMPTY
-from fightlog.rules.actions import parse_action
+from fightlog.rules.actions import parse_actions
 from fightlog.rules.dice import SEED_BYTES, dice_commitment, new_seed, seed_bytes
-from fightlog.rules.roe7.roster import _read_toml, describe
-from fightlog.rules.roe7.sheet import Seq, Strict
+from fightlog.rules.inputs import Seq, Strict, describe, read_toml
 from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -125,14 +123,14 @@ class Scenario(NamedTuple):
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Read and validate a scenario file; every problem is an ``InputError`` on it."""
     name = os.fspath(path)
-    data = _read_toml(Path(name), name, "scenario")
+    data = read_toml(Path(name), name, "scenario")
     try:
         file = ScenarioFile.model_validate(data)
     except ValidationError as exc:
         raise InputError(_describe(exc.errors()), path=name) from None
     lines = _LineFinder(name)
     steps = tuple(_step(index, raw, lines) for index, raw in enumerate(file.steps))
-    _check_names(file, steps, name, lines)
+    _check_names(file, steps, name)
     if file.seed is not None:
         try:
             seed_bytes(file.seed, minimum=SEED_BYTES, what="seed")
@@ -153,10 +151,11 @@ def _step(index: int, raw: Mapping[str, Any], lines: _LineFinder) -> Step:
     line = lines.step(index)
     keys = set(raw)
     model: type[StepSpec]
-    if "join" in keys and "actor" in keys:
+    if keys & _POST_KEYS and keys & _ARRIVAL_KEYS:
+        post, arrival = (", ".join(sorted(keys & group)) for group in (_POST_KEYS, _ARRIVAL_KEYS))
         raise InputError(
             f"{where}: a step is a post (actor), an arrival (join) or a bare end_turn = true, "
-            "not both a post and an arrival: it has join and actor",
+            f"not both a post and an arrival: it has {post} and {arrival}",
             path=lines.path,
             line=line,
         )
@@ -171,7 +170,7 @@ def _step(index: int, raw: Mapping[str, Any], lines: _LineFinder) -> Step:
             raise InputError(f"{where}.end_turn: a step with only end_turn must say end_turn = true",
                              path=lines.path, line=line)
         model = EndTurnStep
-    elif keys & _ARRIVAL_KEYS and not keys & _POST_KEYS:
+    elif keys & _ARRIVAL_KEYS:
         model = ArrivalStep
     else:
         model = PostStep
@@ -180,17 +179,16 @@ def _step(index: int, raw: Mapping[str, Any], lines: _LineFinder) -> Step:
     except ValidationError as exc:
         errors = [_under(("steps", index), error) for error in exc.errors()]
         raise InputError(_describe(errors), path=lines.path, line=line) from None
-    actions: list[Action] = []
+    actions: tuple[Action, ...] = ()
     if isinstance(spec, PostStep):
-        for number, text in enumerate(spec.do):
-            try:
-                actions.append(parse_action(text))
-            except InputError as exc:
-                raise InputError(f"{where}.do[{number}]: {exc.message}", path=lines.path, line=line) from None
-    return Step(index + 1, line, spec, tuple(actions))
+        try:
+            actions = parse_actions(spec.do)
+        except InputError as exc:
+            raise InputError(f"{where}.{exc.message}", path=lines.path, line=line) from None
+    return Step(index + 1, line, spec, actions)
 
 
-def _check_names(file: ScenarioFile, steps: Sequence[Step], path: str, lines: _LineFinder) -> None:
+def _check_names(file: ScenarioFile, steps: Sequence[Step], path: str) -> None:
     """Nobody joins twice: in ``join``, in ``reserve``, or again as an arrival."""
     first: dict[str, str] = {}
     listed = [("join", file.join or ()), ("reserve", file.reserve)]
@@ -236,20 +234,10 @@ def _under(prefix: tuple[str | int, ...], error: ErrorDetails) -> ErrorDetails:
 _FIELDS: Final = frozenset(
     name for model in (ScenarioFile, PostStep, EndTurnStep, ArrivalStep) for name in model.model_fields
 )
-_HINT: Final = re.compile(r" \(did you mean '([^']*)'\?\)")
 
 
 def _describe(errors: Sequence[ErrorDetails]) -> str:
-    """``describe`` of the roster module, with its "did you mean" hints taken from the
-    scenario's field names (it knows the roster's)."""
-    text = _HINT.sub("", describe(errors), count=1)
-    first = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")[0]
-    loc = first["loc"]
-    if first["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
-        close = difflib.get_close_matches(loc[-1], sorted(_FIELDS), n=1)
-        if close:
-            text = text.replace("unknown field", f"unknown field (did you mean {close[0]!r}?)", 1)
-    return text
+    return describe(errors, fields=_FIELDS)
 
 
 # --------------------------------------------------------------------------- playing
@@ -258,7 +246,7 @@ def _describe(errors: Sequence[ErrorDetails]) -> str:
 def read_overrides(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A house-rules file: a TOML table of option overrides (validated by the table)."""
     name = os.fspath(path)
-    return _read_toml(Path(name), name, "house-rules options")
+    return read_toml(Path(name), name, "house-rules options")
 
 
 def run_scenario(
@@ -278,7 +266,7 @@ def run_scenario(
         table.options(overrides, where=overrides_path)
     options = table.options({**file.options, **(overrides or {})}, where=name)
     entrants = _entrants(scenario, table)
-    seed = seed or file.seed or new_seed()
+    seed = seed_bytes(seed or file.seed or new_seed(), minimum=SEED_BYTES, what="seed").hex()
     scribe = Scribe(EMPTY, seed)
     scribe.emit(
         SceneStarted(
@@ -303,8 +291,10 @@ def run_scenario(
         table.begin(scribe)
     for step in scenario.steps:
         _play(table, scribe, step, entrants, name)
-    with _located("end: ", name, None):
-        table.end(scribe, reveal=seed)
+    info = scribe.state.scene
+    if info is not None and not info.ended:  # unless a step's rules ended it
+        with _located("end: ", name, None):
+            table.end(scribe, reveal=seed)
     store = MemoryStore(name)
     store.append(scribe.events)
     return store

@@ -16,7 +16,8 @@ same events, byte for byte.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from msgspec import Struct
@@ -65,6 +66,18 @@ class Scribe:
         self.state = reduce(self.state, event)
         self.events.append(event)
         return seq
+
+    @contextmanager
+    def attempt(self) -> Iterator[None]:
+        """Everything emitted inside is undone if the rules refuse (``RefusedError``), so a
+        refused post leaves no trace in the batch or the working state."""
+        state, count = self.state, len(self.events)
+        try:
+            yield
+        except RefusedError:
+            self.state = state
+            del self.events[count:]
+            raise
 
     @property
     def next_seq(self) -> int:

@@ -2,9 +2,11 @@
 Multiple/Automatic Shots; Suppressive Fire; Dual Wielding; Aimed Shots; Sneak Attacks;
 Firing into Melee; Cover; Changing Stance; Unarmed; Armor).
 
-``attack`` checks an ``attack`` action (refusing what the rules forbid) and resolves it:
-the attack dice by range band, the defender's dodge, criticals, damage tallied per target
-before modifiers and DR, melee and chemical effects, suppression, ammunition.
+``attack`` checks an ``attack`` action (refusing what the rules forbid, before any roll) and
+resolves it: the defender's dodge, the attack dice by range band, criticals, the damage
+tallied per target before modifiers and DR, then the effects the hits triggered (stun,
+bleed, burn, prone; never on someone the damage took out of the fight), suppression and
+ammunition.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from typing import Final
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.rules.roe7 import conditions
-from fightlog.rules.roe7.fighters import Fighter, Mods, capped, sum_mods
+from fightlog.rules.roe7.fighters import UNARMED, Fighter, Mods, capped, sum_mods
 from fightlog.rules.roe7.geometry import Band, band, distance
 from fightlog.rules.roe7.harm import take
+from fightlog.rules.roe7.options import Roe7Options
 from fightlog.rules.roe7.sheet import Weapon
 from fightlog.rules.roe7.terms import DamageType
 from fightlog.rules.roe7.tokens import WeaponToken
@@ -25,6 +28,8 @@ from fightlog.rules.table import Scribe
 
 MODES: Final = frozenset({"single", "auto", "suppressive", "multi", "aimed", "sneak"})
 AUTO_SHOTS: Final = 3
+SHOTGUN_SPRAY_M: Final = 10
+"""Firing into Melee: beyond 10 m a shotgun counts as automatic fire."""
 
 
 @dataclass
@@ -38,6 +43,7 @@ class Shot:
     damage_sides: int
     band: Band
     index: int
+    metres: int
 
 
 @dataclass
@@ -46,9 +52,27 @@ class Hits:
 
     dice: list[tuple[WeaponToken, int, int]] = field(default_factory=list)  # token, sides, multiplier
     pierce: bool = False
-    crit: bool = False
     cause: int | None = None
-    half: bool = False
+
+
+@dataclass
+class Triggered:
+    """Effects the hits of one action triggered, each at most once per action (melee
+    effects do not stack across hits): ``(kind, target, cause)`` in the order rolled."""
+
+    kinds: set[str] = field(default_factory=set)
+    debuffs: list[tuple[str, str, int]] = field(default_factory=list)
+    surge: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One attack roll against one defence: hit, critical success, critical failure."""
+
+    hit: bool
+    crit: bool
+    fumble: bool
+    notes: tuple[str, ...]
 
 
 def attack_die(token: WeaponToken, where: Band) -> int:
@@ -65,6 +89,30 @@ def can_crit(token: WeaponToken, where: Band) -> bool:
     return where == "close" or token.sniper
 
 
+def outcome(natural: int, total: int, sides: int, crit_allowed: bool, defence: tuple[int, int], opts: Roe7Options) -> Outcome:
+    """Basic Contested Roll and Critical Success or Failure: the higher wins, a tie goes to
+    the defender; a natural 1 misses; the defender's natural 1 is hit; the attacker's natural
+    maximum (where a crit is allowed) hits unless the defender rolls a natural 100, which
+    dodges anything else too. ``defence`` is the dodge's (total, natural die)."""
+    against, natural_def = defence
+    crit = natural == sides and crit_allowed
+    notes: list[str] = []
+    if natural == 1 and not (natural_def == 1 and opts.both_natural_ones == "hit"):
+        return Outcome(False, False, True, ("natural 1: the attack fails and the next action is lost",))
+    if natural == sides and not crit:
+        notes.append(f"natural {natural} is no critical at this range without a sniper weapon")
+    if natural_def == 100:
+        return Outcome(False, False, natural == 1, (*notes, "critical dodge: natural 100"))
+    if crit:
+        note = f"critical: natural {natural}, only a critical dodge stops it; damage dice doubled"
+        return Outcome(True, True, False, (*notes, note))
+    if natural_def == 1:
+        return Outcome(True, False, natural == 1, (*notes, "defender's natural 1: hit"))
+    if total == against:
+        notes.append("tie: the defender wins")
+    return Outcome(total > against, False, False, tuple(notes))
+
+
 def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
     """Metres between attacker and target: from positions, else the action's ``distance``,
     else the band named in ``range``."""
@@ -79,7 +127,8 @@ def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
 
 
 def check_reach(a: Fighter, token: WeaponToken, metres: int, target: str) -> None:
-    where = band(metres)
+    """Melee reach (3 m, 6 m for shafted weapons and whips), a flamer's 8 m, magika's close
+    range: weapons useful only at close range do not work beyond it."""
     if token.max_range_m is not None and metres > token.max_range_m:
         what = {
             "melee": "melee reach",
@@ -89,11 +138,10 @@ def check_reach(a: Fighter, token: WeaponToken, metres: int, target: str) -> Non
         raise RefusedError(
             f"target out of range: {target} is {metres} m away, beyond {what} of {token.max_range_m} m ({token.text})"
         )
-    if where != "close" and token.shotgun is False and token.close_only:
-        raise RefusedError(f"target out of range: {token.text} works only at close range")
 
 
 def check_ready(a: Fighter, token: WeaponToken) -> None:
+    """A weapon that must be reloaded (or its bolt worked) or is still racking cannot fire."""
     state = a.who.weapons.get(token.text)
     if state is None:
         return
@@ -109,12 +157,7 @@ def _shots(token: WeaponToken, mode: str, where: Band, action: Action) -> tuple[
     """(attack rolls, damage die sides) for one weapon's part of the action."""
     requested = action.params.get("shots")
     if token.family == "melee":
-        swings = token.swings
-        if isinstance(requested, int):
-            if not 1 <= requested <= swings:
-                raise RefusedError(f"{token.text} swings 1 to {swings} times per action, not {requested}")
-            swings = requested
-        return (1 if mode == "sneak" else swings), token.damage_sides
+        return _swings(token, mode, requested), token.damage_sides
     if token.family == "magika":
         return 1, token.damage_sides
     if mode in ("auto", "suppressive"):
@@ -126,14 +169,33 @@ def _shots(token: WeaponToken, mode: str, where: Band, action: Action) -> tuple[
         if where == "close":
             return 1, token.close_range_damage_sides or token.damage_sides
         return AUTO_SHOTS, token.damage_sides
-    if token.fires_twice and isinstance(requested, int):
-        if not 1 <= requested <= 2:
-            raise RefusedError(f"{token.text} fires once or twice per turn, not {requested} times")
-        return requested, token.damage_sides
+    if token.fires_twice:
+        count = requested if isinstance(requested, int) else (2 if mode == "multi" else 1)
+        if not 1 <= count <= 2:
+            raise RefusedError(f"{token.text} fires once or twice per turn, not {count} times")
+        return count, token.damage_sides
+    if mode == "multi" or (isinstance(requested, int) and requested != 1):
+        raise RefusedError(f"{token.text} fires one shot per action (automatic weapons: mode=auto)")
     return 1, token.damage_sides
 
 
-def _accuracy(a: Fighter, token: WeaponToken, weapon: Weapon | None, dual: int, action: Action) -> Mods:
+def _swings(token: WeaponToken, mode: str, requested: object) -> int:
+    """Medium melee swings twice, small (and unarmed) three times; an aimed or sneak attack
+    is one basic attack."""
+    if mode in ("aimed", "sneak"):
+        return 1
+    if not isinstance(requested, int):
+        return token.swings
+    if not 1 <= requested <= token.swings:
+        allowed = "once" if token.swings == 1 else f"1 to {token.swings} times"
+        raise RefusedError(f"{token.text} swings {allowed} per action, not {requested}")
+    return requested
+
+
+def accuracy(a: Fighter, token: WeaponToken, weapon: Weapon | None, dual: int, action: Action) -> Mods:
+    """Attack modifiers, capped: the sheet's for the weapon's family (and attachments),
+    magika surge, stance (ranged only), suppression, dual wielding, Adaptability's -5 with
+    guns, a GM circumstance modifier (within +/-5)."""
     opts = a.options
     if token.family == "melee":
         mods = a.mods("melee_accuracy", weapon)
@@ -142,7 +204,7 @@ def _accuracy(a: Fighter, token: WeaponToken, weapon: Weapon | None, dual: int, 
         if a.effect("magika_surge") is not None:
             mods.append((10, "magika surge"))
     else:
-        mods = a.mods("ranged_accuracy", weapon)
+        mods = a.mods("ranged_accuracy", weapon) + a.racial_tech_mods()
         if a.has("prone"):
             mods.append((opts.prone_accuracy_bonus, "prone"))
         elif a.has("kneeling"):
@@ -151,12 +213,20 @@ def _accuracy(a: Fighter, token: WeaponToken, weapon: Weapon | None, dual: int, 
         mods.append((-opts.suppression_penalty, "suppressed"))
     if dual:
         mods.append((-dual, "dual wielding"))
+    return capped(mods + gm_modifier(action, opts), opts.modifier_cap)
+
+
+def gm_modifier(action: Action, opts: Roe7Options) -> Mods:
+    """A GM's circumstance modifier (``gm=N``): within +/-5 (Skill Rolls)."""
     gm = action.params.get("gm")
-    if isinstance(gm, int) and gm:
-        if abs(gm) > opts.gm_modifier_limit:
-            raise RefusedError(f"a GM circumstance modifier is within +/-{opts.gm_modifier_limit}, not {gm}")
-        mods.append((gm, "GM circumstance"))
-    return capped(mods, opts.modifier_cap)
+    if not isinstance(gm, int) or isinstance(gm, bool) or gm == 0:
+        return []
+    if abs(gm) > opts.gm_modifier_limit:
+        raise RefusedError(f"a GM circumstance modifier is within +/-{opts.gm_modifier_limit}, not {gm}")
+    return [(gm, "GM circumstance")]
+
+
+# ---------------------------------------------------------------------- the action
 
 
 def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
@@ -173,57 +243,97 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
         raise RefusedError("a combatant cannot attack themselves")
     if t.has("fled") or t.has("reserve") or t.has("left"):
         raise RefusedError(f"{t.actor} is not in the fight any more")
+    volley, dual = _volley(a, t, mode, action)
+    if t.out:
+        _attacked_while_wounded(scribe, a, t, declaration)
+        return
+    shots = _aim_shots(scribe, a, volley, mode, dual, action)
+    _check_secondaries(shots, mode, action)
+    aim = a.effect("aim")
+    aimed = mode == "aimed"
+    if aimed and (aim is None or aim.params.get("target") != t.actor or not a.at_turn_start(aim)):
+        raise RefusedError(f"no aim on {t.actor} from a previous turn (aim target={t.actor} first, fire next turn)")
+    sneak = mode == "sneak" and _sneak_check(scribe, a, t, declaration)
+    _resolve(scribe, a, shots, mode, dual, action, declaration, aimed=aimed, sneak=sneak)
+    _after(scribe, a, volley, shots, declaration, aimed=aimed)
+
+
+def _volley(a: Fighter, t: Fighter, mode: str, action: Action) -> tuple[list[tuple[WeaponToken, Weapon | None, str]], int]:
+    """The weapons used and at whom, and the dual-wielding penalty (0 with one weapon)."""
     token, weapon = a.weapon(action.weapon)
     volley: list[tuple[WeaponToken, Weapon | None, str]] = [(token, weapon, t.actor)]
     offhand_ref = action.params.get("offhand")
-    dual = 0
-    if isinstance(offhand_ref, str):
-        second, second_weapon = a.weapon(offhand_ref)
-        if token.text == "unarmed" or second.text == "unarmed":
-            raise RefusedError("unarmed attacks cannot be dual wielded")
-        if weapon is None or second_weapon is None or weapon is second_weapon:
-            raise RefusedError("dual wielding needs two different weapons")
-        if not a.sheet.can_dual_wield(weapon, second_weapon):
-            raise RefusedError(f"a {a.sheet.size_class} character cannot dual wield {token.text} and {second.text}")
-        if mode in ("auto", "suppressive", "aimed", "sneak") and mode != "auto":
-            raise RefusedError(f"{mode} attacks are single-weapon attacks")
-        other = action.params.get("offhand_target")
-        volley.append((second, second_weapon, other if isinstance(other, str) else t.actor))
-        larger = max(a.sheet.handling_size(weapon), a.sheet.handling_size(second_weapon), key="SMLH".index)
-        dual = a.options.dual_penalty(larger)
-    if t.out:
-        scribe.emit(
-            StatusChanged(
-                actor=t.actor,
-                status="wounded",
-                cause=declaration,
-                note=f"attacked while wounded: downed again, {a.options.wound_hours} more real hours",
-            )
+    if not isinstance(offhand_ref, str):
+        return volley, 0
+    second, second_weapon = a.weapon(offhand_ref)
+    if token.text == UNARMED or second.text == UNARMED:
+        raise RefusedError("unarmed attacks cannot be dual wielded")
+    if weapon is None or second_weapon is None or weapon is second_weapon:
+        raise RefusedError("dual wielding needs two different weapons")
+    if not a.sheet.can_dual_wield(weapon, second_weapon):
+        raise RefusedError(f"a {a.sheet.size_class} character cannot dual wield {token.text} and {second.text}")
+    if mode in ("aimed", "sneak"):
+        raise RefusedError(f"{mode} attacks give no bonus when dual wielding: declare a plain dual attack")
+    other = action.params.get("offhand_target")
+    volley.append((second, second_weapon, other if isinstance(other, str) else t.actor))
+    larger = max(a.sheet.handling_size(weapon), a.sheet.handling_size(second_weapon), key="SMLH".index)
+    return volley, a.options.dual_penalty(larger)
+
+
+def _attacked_while_wounded(scribe: Scribe, a: Fighter, t: Fighter, declaration: int) -> None:
+    """Wounded: a wounded character who is attacked is downed again, four more hours."""
+    scribe.emit(
+        StatusChanged(
+            actor=t.actor,
+            status="wounded",
+            cause=declaration,
+            note=f"attacked while wounded: downed again, {a.options.wound_hours} more real hours",
         )
-        return
+    )
+
+
+def _aim_shots(
+    scribe: Scribe, a: Fighter, volley: list[tuple[WeaponToken, Weapon | None, str]], mode: str, dual: int, action: Action
+) -> list[Shot]:
+    """Every attack roll of the action, checked: reach, readiness, shots per weapon, and
+    that aimed and sneak attacks are single basic attacks."""
     shots: list[Shot] = []
     for tok, wpn, who in volley:
-        target = Fighter(state, who)
-        if target.out or target.has("fled") or who == actor:
+        target = Fighter(scribe.state, who)
+        if target.out or target.has("fled") or target.has("reserve") or who == a.actor:
             raise RefusedError(f"{who} cannot be attacked now")
         metres = measure(scribe, a, target, action)
         where = band(metres)
         check_reach(a, tok, metres, who)
         check_ready(a, tok)
         count, damage_sides = _shots(tok, mode, where, action)
-        if mode in ("aimed", "sneak") and (dual or count > 1) and tok.family != "melee":
-            raise RefusedError(f"{mode} attacks are single shots (not automatic, dual or multiple)")
+        if mode in ("aimed", "sneak"):
+            if tok.family == "magika":
+                raise RefusedError(f"{mode} attacks are basic attacks: not with magika")
+            if count > 1:
+                raise RefusedError(f"{mode} attacks are single shots (not automatic, dual or multiple)")
         sides = attack_die(tok, where)
-        shots.extend(Shot(tok, wpn, who, sides, damage_sides, where, i) for i in range(count))
-    aim = a.effect("aim")
-    aimed = mode == "aimed"
-    if aimed:
-        if aim is None or aim.params.get("target") != t.actor or not a.at_turn_start(aim):
-            raise RefusedError(f"no aim on {t.actor} from a previous turn (aim target={t.actor} first, fire next turn)")
-    sneak = False
-    if mode == "sneak":
-        sneak = _sneak_check(scribe, a, t, declaration)
-    _resolve(scribe, a, shots, mode, dual, action, declaration, aimed=aimed, sneak=sneak)
+        shots.extend(Shot(tok, wpn, who, sides, damage_sides, where, i, metres) for i in range(count))
+    return shots
+
+
+def _spraying(shot: Shot, mode: str) -> bool:
+    """Automatic (or suppressive) fire, or a shotgun beyond 10 m (Firing into Melee)."""
+    return mode in ("auto", "suppressive") or (shot.token.shotgun and shot.metres > SHOTGUN_SPRAY_M)
+
+
+def _check_secondaries(shots: list[Shot], mode: str, action: Action) -> None:
+    if "secondaries" in action.params and not _spraying(shots[0], mode):
+        raise RefusedError("secondaries are for automatic fire (or a shotgun beyond 10 m) into a melee")
+
+
+def _after(
+    scribe: Scribe, a: Fighter, volley: list[tuple[WeaponToken, Weapon | None, str]], shots: list[Shot], declaration: int,
+    *, aimed: bool,
+) -> None:
+    """Rounds fired, a chainfed reload interrupted, the aim used or lost, hiding ended, and
+    the attacker marked as engaged (no more sneak attacks)."""
+    actor = a.actor
     for tok, _, _ in volley:
         if tok.family == "firearm":
             fired = sum(1 for s in shots if s.token is tok)
@@ -232,7 +342,8 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     reloading = after.effect("reloading")
     if reloading is not None:
         conditions.expire(scribe, reloading, "interrupted")
-    if aim is not None and Fighter(scribe.state, actor).effect("aim") is not None:
+    aim = after.effect("aim")
+    if aim is not None:
         conditions.expire(scribe, aim, "used" if aimed else "lost")
     if after.has("hidden"):
         scribe.emit(StatusChanged(actor=actor, status="hidden", on=False, cause=declaration, note="attacked"))
@@ -242,14 +353,14 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
 
 def _sneak_check(scribe: Scribe, a: Fighter, t: Fighter, declaration: int) -> bool:
     """Sneak Attacks: first attack of the combat, after hiding; a stealth roll against the
-    target's perception confirms the attacker is unseen."""
+    target's perception (ties to the target) confirms the attacker is unseen."""
     if not a.has("hidden"):
         raise RefusedError(f"{a.actor} is not hidden: a sneak attack needs an earlier hide action")
     if a.has("engaged"):
         raise RefusedError("a sneak attack must be the first attack of the combat")
     opts = a.options
     stealth, s_seq = scribe.roll(
-        "1d100", roller=a.actor, purpose="stealth", modifiers=capped(a.mods("stealth"), opts.modifier_cap), for_seq=declaration
+        "1d100", roller=a.actor, purpose="stealth", modifiers=capped(a.stealth_mods(), opts.modifier_cap), for_seq=declaration
     )
     spot, p_seq = scribe.roll(
         "1d100", roller=t.actor, purpose="perception", modifiers=capped(t.mods("perception"), opts.modifier_cap), for_seq=declaration
@@ -270,6 +381,9 @@ def _sneak_check(scribe: Scribe, a: Fighter, t: Fighter, declaration: int) -> bo
     return unseen
 
 
+# ---------------------------------------------------------------------- resolution
+
+
 def _resolve(
     scribe: Scribe,
     a: Fighter,
@@ -285,139 +399,137 @@ def _resolve(
     opts = a.options
     defence: dict[str, tuple[int, int, int]] = {}  # target -> total, natural, seq
     hits: dict[str, Hits] = {}
-    triggered: set[str] = set()
+    triggered = Triggered()
     lost_action = False
     through = action.params.get("through")
     for shot in shots:
         t = Fighter(scribe.state, shot.target)
         if shot.target not in defence or opts.dodge_per_shot:
-            mods = t.dodge_mods(against="melee" if shot.token.family == "melee" else shot.token.family)
-            if isinstance(through, str) and shot.token.family == "firearm":
-                mods.append((opts.cover_bonus, f"{through} in the line of fire"))
-            rolled, seq = scribe.roll(
-                "1d100", roller=shot.target, purpose="dodge", modifiers=capped(mods, opts.modifier_cap), for_seq=declaration
-            )
-            defence[shot.target] = (rolled.total, rolled.dice[0].face, seq)
-            if rolled.dice[0].face == 1:
-                whole = t.racial == "advanced-prosthetics"
-                conditions.lose_action(scribe, shot.target, whole_turn=whole, source="critical failure on defence", cause=seq)
+            defence[shot.target] = _dodge(scribe, t, shot, through, declaration)
         against, natural_def, def_seq = defence[shot.target]
-        acc = _accuracy(a, shot.token, shot.weapon, dual, action)
-        label = f"shot {shot.index + 1}" if len([s for s in shots if s.token is shot.token]) > 1 else None
+        label = f"shot {shot.index + 1}" if sum(1 for s in shots if s.token is shot.token) > 1 else None
         rolled, att_seq = scribe.roll(
-            f"1d{shot.sides}", roller=a.actor, purpose="attack", modifiers=acc, for_seq=declaration, label=label
+            f"1d{shot.sides}", roller=a.actor, purpose="attack", modifiers=accuracy(a, shot.token, shot.weapon, dual, action),
+            for_seq=declaration, label=label,
         )
         natural = rolled.dice[0].face
-        crit_fail = natural == 1
-        crit = natural == shot.sides and can_crit(shot.token, shot.band)
-        notes: list[str] = []
-        if crit_fail:
-            hit = False
-            notes.append("natural 1: the attack fails and the next action is lost")
-            lost_action = True
-        elif natural_def == 100:
-            hit = False
-            notes.append("critical dodge: natural 100")
-        elif crit:
-            hit = True
-            notes.append(f"critical: natural {natural}, only a critical dodge stops it; damage dice doubled")
-        elif natural_def == 1:
-            hit = True
-            notes.append("defender's natural 1: hit")
-        else:
-            hit = rolled.total > against
-            if rolled.total == against:
-                notes.append("tie: the defender wins")
-        if natural == shot.sides and not crit:
-            notes.append(f"natural {natural} is no critical at {shot.band} range without a sniper weapon")
+        result = outcome(natural, rolled.total, shot.sides, can_crit(shot.token, shot.band), (against, natural_def), opts)
+        lost_action = lost_action or result.fumble
         resolved = scribe.emit(
             AttackResolved(
                 attacker=a.actor,
                 target=shot.target,
-                hit=hit,
+                hit=result.hit,
                 score=rolled.total,
                 against=against,
                 margin=rolled.total - against,
-                critical="failure" if crit_fail else ("success" if crit and hit else None),
+                critical="failure" if result.fumble else ("success" if result.crit and result.hit else None),
                 rolls=[att_seq, def_seq],
                 weapon=shot.token.text,
                 declaration=declaration,
-                notes=notes,
+                notes=list(result.notes),
             )
         )
-        if crit and hit and t.racial == "advanced-prosthetics":
+        if result.crit and result.hit and t.racial == "advanced-prosthetics":
             conditions.lose_action(scribe, shot.target, whole_turn=True, source="critical hit (Advanced Prosthetics)", cause=resolved)
-        if not hit:
+        if not result.hit:
             if isinstance(through, str) and shot.token.family == "firearm":
                 _stray(scribe, a, shot, rolled.total, through, declaration)
             continue
-        bonus = 1 if not (aimed or sneak) else 2
-        if aimed and Fighter(scribe.state, shot.target).dr(shot.token.damage_type) > 0:
-            bonus = 1  # an aimed shot doubles only against the unarmoured; it ignores DR instead
-        multiplier = 2 if crit else 1
-        if bonus == 2:
-            multiplier = 3 if crit else 2
+        doubled = sneak or (aimed and not t.armoured(shot.token.damage_type))
+        multiplier = (3 if doubled else 2) if result.crit else (2 if doubled else 1)
         landed = hits.setdefault(shot.target, Hits())
         landed.dice.append((shot.token, shot.damage_sides, multiplier))
-        landed.crit = landed.crit or crit
         landed.cause = resolved
-        _effects(scribe, a, shot, natural, rolled.total, landed, triggered, resolved)
+        _trigger(a, shot, natural, rolled.total, landed, triggered, resolved)
     if lost_action:
         conditions.lose_action(scribe, a.actor, whole_turn=False, source="critical failure", cause=declaration)
+    if triggered.surge is not None:
+        conditions.apply(
+            scribe, "magika_surge", a.actor, source=a.actor, duration=1, counts_on=a.actor, magnitude=10, cause=triggered.surge
+        )
+    dealer = Fighter(scribe.state, a.actor) if opts.magika_surge_same_action else a
     for target, landed in sorted(hits.items()):
-        _damage(scribe, a, target, landed, aimed=aimed)
+        _damage(scribe, dealer, target, landed, ignore_armour=aimed or landed.pierce)
+    _debuffs(scribe, a, triggered)
     if mode == "suppressive":
         for target in sorted({s.target for s in shots}):
-            conditions.apply(
-                scribe, "suppressed", target, source=a.actor, duration=1, magnitude=-opts.suppression_penalty, cause=declaration
-            )
+            _suppress(scribe, a, target, declaration)
     secondaries = action.params.get("secondaries")
     if isinstance(secondaries, str):
         first = shots[0]
-        spraying = mode in ("auto", "suppressive") or (first.token.shotgun and first.band != "close")
-        if not spraying:
-            raise RefusedError("secondaries are for automatic fire (or a shotgun beyond close range) into a melee")
         _into_melee(
-            scribe, a, [s for s in shots if s.target == first.target], secondaries, declaration,
+            scribe, dealer, [s for s in shots if s.target == first.target], secondaries, declaration,
             suppressive=mode == "suppressive",
         )
 
 
-def _effects(
-    scribe: Scribe, a: Fighter, shot: Shot, natural: int, total: int, landed: Hits, triggered: set[str], cause: int
-) -> None:
-    """Melee and magika effects on the unmodified die of a successful roll, once per action;
-    a chemical weapon's burn on 60+."""
+def _dodge(scribe: Scribe, t: Fighter, shot: Shot, through: object, declaration: int) -> tuple[int, int, int]:
+    """The defender's 1d100 dodge (an ally in the line of fire is +15 cover); a natural 1
+    costs the defender their next action (the whole turn with Advanced Prosthetics)."""
+    opts = t.options
+    mods = t.dodge_mods(against=shot.token.family)
+    if isinstance(through, str) and shot.token.family == "firearm":
+        mods.append((opts.cover_bonus, f"{through} in the line of fire"))
+    rolled, seq = scribe.roll(
+        "1d100", roller=shot.target, purpose="dodge", modifiers=capped(mods, opts.modifier_cap), for_seq=declaration
+    )
+    if rolled.dice[0].face == 1:
+        whole = t.racial == "advanced-prosthetics"
+        conditions.lose_action(scribe, shot.target, whole_turn=whole, source="critical failure on defence", cause=seq)
+    return rolled.total, rolled.dice[0].face, seq
+
+
+def _trigger(a: Fighter, shot: Shot, natural: int, total: int, landed: Hits, triggered: Triggered, cause: int) -> None:
+    """Melee and magika effects on the unmodified die of a successful roll (70/75/80 by
+    size), once per action; a chemical weapon's burn on 60+."""
     token = shot.token
     opts = a.options
     if token.chemical:
         reached = natural if opts.burn_threshold_natural else total
-        if reached >= opts.burn_threshold and "burn" not in triggered:
-            triggered.add("burn")
-            conditions.burn(scribe, shot.target, source=a.actor, cause=cause)
+        if reached >= opts.burn_threshold and "burn" not in triggered.kinds:
+            triggered.kinds.add("burn")
+            triggered.debuffs.append(("burn", shot.target, cause))
         return
-    if token.family == "firearm" or not token.damage_kinds:
-        return
-    if natural < opts.effect_threshold(token.size):
+    if token.family == "firearm" or not token.damage_kinds or natural < opts.effect_threshold(token.size):
         return
     for kind in token.damage_kinds:
-        if kind in triggered:
+        if kind in triggered.kinds:
             continue
-        triggered.add(kind)
-        if kind == "blunt":
-            conditions.stun(scribe, shot.target, source=a.actor, cause=cause)
-        elif kind == "slash":
-            conditions.bleed(scribe, shot.target, source=a.actor, cause=cause)
-        elif kind == "pierce":
+        triggered.kinds.add(kind)
+        if kind == "pierce":
             landed.pierce = True
         elif kind == "magika":
-            conditions.apply(scribe, "magika_surge", a.actor, source=a.actor, duration=1, counts_on=a.actor, magnitude=10, cause=cause)
-        elif kind == "whip":
-            if not Fighter(scribe.state, shot.target).has("prone"):
-                scribe.emit(StatusChanged(actor=shot.target, status="prone", cause=cause, note="knocked prone by a whip"))
+            triggered.surge = cause
+        else:
+            triggered.debuffs.append((kind, shot.target, cause))
 
 
-def _damage(scribe: Scribe, a: Fighter, target: str, landed: Hits, *, aimed: bool, half: bool = False) -> None:
+def _debuffs(scribe: Scribe, a: Fighter, triggered: Triggered) -> None:
+    """The triggered effects, after the damage: blunt stuns, slash bleeds, a whip knocks
+    prone, a flamer burns; none lands on someone the damage took out of the fight."""
+    for kind, target, cause in triggered.debuffs:
+        if Fighter(scribe.state, target).out:
+            continue
+        if kind == "blunt":
+            conditions.stun(scribe, target, source=a.actor, cause=cause)
+        elif kind == "slash":
+            conditions.bleed(scribe, target, source=a.actor, cause=cause)
+        elif kind == "burn":
+            conditions.burn(scribe, target, source=a.actor, cause=cause)
+        elif kind == "whip" and not Fighter(scribe.state, target).has("prone"):
+            scribe.emit(StatusChanged(actor=target, status="prone", cause=cause, note="knocked prone by a whip"))
+
+
+def _suppress(scribe: Scribe, a: Fighter, target: str, declaration: int) -> None:
+    """Suppressive Fire: -15 accuracy until the end of the target's next turn."""
+    opts = a.options
+    conditions.apply(
+        scribe, "suppressed", target, source=a.actor, duration=1, magnitude=-opts.suppression_penalty, cause=declaration
+    )
+
+
+def _damage(scribe: Scribe, a: Fighter, target: str, landed: Hits, *, ignore_armour: bool, half: bool = False) -> None:
     """Damage dice of every hit on ``target`` summed, then the damage modifiers once, then DR
     once (Multiple/Automatic Shots; Armor; Dual Wielding for several damage types)."""
     opts = a.options
@@ -427,26 +539,22 @@ def _damage(scribe: Scribe, a: Fighter, target: str, landed: Hits, *, aimed: boo
     if half:
         notation = f"({notation}) // 2"
     types: list[DamageType] = sorted({tok.damage_type for tok, _, _ in landed.dice})
-    extra: list[tuple[int, str]] = []
     if t.racial == "environmental-suit" and any(
         tok.damage_type == "ballistic" or "pierce" in tok.damage_kinds for tok, _, _ in landed.dice
     ):
         notation = f"{notation} + 1d10"
-        extra.append((0, "Environmental Suit: +1d10 from ballistic or piercing"))
-    mods = _mixed([a.damage_mods(kind) for kind in types], opts.modifier_cap)
+    mods = mixed([a.damage_mods(kind) for kind in types], opts.modifier_cap)
     rolled, seq = scribe.roll(notation, roller=a.actor, purpose="damage", modifiers=mods, for_seq=landed.cause)
     raw = max(0, rolled.total)
-    if landed.pierce or aimed:
-        dr = 0
-    else:
-        drs = sorted((t.dr(kind) for kind in types), reverse=True)
-        dr = min(opts.dr_cap, drs[0] + sum(d // 2 for d in drs[1:]))
+    drs = sorted((t.dr(kind, ignore_armour=ignore_armour) for kind in types), reverse=True)
+    dr = min(opts.dr_cap, drs[0] + sum(d // 2 for d in drs[1:]))
     source = " + ".join(sorted({tok.text for tok, _, _ in landed.dice}))
     kind = types[0] if len(types) == 1 else "+".join(types)
-    take(scribe, target, raw, dr, damage_type=kind, source=source, cause=seq, attacker=a.actor)
+    unarmed = all(tok.text == UNARMED for tok, _, _ in landed.dice)
+    take(scribe, target, raw, dr, damage_type=kind, source=source, cause=seq, attacker=a.actor, mortal=not unarmed)
 
 
-def _mixed(by_type: list[Mods], cap: int) -> Mods:
+def mixed(by_type: list[Mods], cap: int) -> Mods:
     """Damage modifiers of one action: one type's, capped; several types: the largest
     total, plus half of each other (rounded down), to the cap."""
     if len(by_type) == 1:
@@ -490,7 +598,7 @@ def _stray(scribe: Scribe, a: Fighter, shot: Shot, score: int, ally: str, declar
     )
     if hit:
         landed = Hits(dice=[(shot.token, shot.damage_sides, 1)], cause=resolved)
-        _damage(scribe, a, ally, landed, aimed=False)
+        _damage(scribe, a, ally, landed, ignore_armour=False)
 
 
 def _into_melee(
@@ -498,9 +606,13 @@ def _into_melee(
 ) -> None:
     """Automatic fire into a melee: everyone else within 3 m of the primary target (or in the
     line of fire) dodges at +15 and takes half of the dice that hit them, with the full
-    damage modifier."""
+    damage modifier. Each secondary rolls the dice of the shots that hit them."""
     opts = a.options
     primary = Fighter(scribe.state, shots[0].target)
+    results = [
+        e for e in scribe.events
+        if isinstance(e, AttackResolved) and e.declaration == declaration and e.target == primary.actor and e.weapon
+    ]
     for name in [n for n in names.split(",") if n]:
         if name not in scribe.state.combatants:
             raise RefusedError(f"secondaries: {name} is not in the fight")
@@ -516,8 +628,7 @@ def _into_melee(
         rolled, seq = scribe.roll(
             "1d100", roller=name, purpose="dodge", modifiers=capped(mods, opts.modifier_cap), for_seq=declaration
         )
-        landed = Hits(half=True)
-        results = [e for e in scribe.events if isinstance(e, AttackResolved) and e.declaration == declaration and e.target == primary.actor]
+        landed = Hits()
         for shot, result in zip(shots, results):
             if result.score > rolled.total and rolled.dice[0].face != 100:
                 landed.dice.append((shot.token, shot.damage_sides, 1))
@@ -536,8 +647,6 @@ def _into_melee(
         )
         if landed.dice:
             landed.cause = resolved
-            _damage(scribe, a, name, landed, aimed=False, half=True)
+            _damage(scribe, a, name, landed, ignore_armour=False, half=True)
         if suppressive:
-            conditions.apply(
-                scribe, "suppressed", name, source=a.actor, duration=1, magnitude=-opts.suppression_penalty, cause=declaration
-            )
+            _suppress(scribe, a, name, declaration)

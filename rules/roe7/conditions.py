@@ -28,6 +28,11 @@ from fightlog.rules.roe7.harm import take
 from fightlog.rules.table import Scribe
 
 DEBUFFS: Final = frozenset({"bleed", "chemical_burn", "stun", "stun_immunity", "suppressed", "lost_action", "lost_turn"})
+"""Effects that count on their target's turns (stun immunity too, though it helps)."""
+
+HYPERACTIVE: Final = frozenset({"bleed", "chemical_burn", "stun", "suppressed"})
+"""The debuffs Hyperactivity lengthens by a turn: harmful effects with a duration (not the
+lost action of a critical failure, which is one action, nor stun immunity, which helps)."""
 
 
 def apply(
@@ -44,14 +49,17 @@ def apply(
     cause: int | None = None,
     params: dict[str, Scalar] | None = None,
     refresh: bool = True,
-) -> int:
+) -> int | None:
     """Apply effect ``name``; an effect of that name already on ``target`` is refreshed
     (replaced, not stacked) when ``refresh``. Debuffs count on the target and last one turn
-    longer on a Hyperactivity feral."""
+    longer on a Hyperactivity feral; a debuff is never put on someone already out of the
+    fight (defeated, fled): ``None`` then, else the ``seq`` of the ``effect_applied``."""
     victim = Fighter(scribe.state, target)
     if name in DEBUFFS:
+        if victim.out:
+            return None
         counts_on = target
-        if duration is not None and victim.racial == "hyperactivity" and name not in ("lost_action", "lost_turn"):
+        if duration is not None and victim.racial == "hyperactivity" and name in HYPERACTIVE:
             duration += 1
     old = victim.effect(name) if refresh else None
     effect_id = f"{name}-{scribe.next_seq}"
@@ -152,13 +160,16 @@ def start_of_turn(scribe: Scribe, actor: str) -> None:
             scribe.emit(HealingApplied(target=actor, amount=amount, source="Healing Factor"))
 
 
-def end_of_turn(scribe: Scribe, actor: str) -> list[ActiveEffect]:
-    """Count down the effects counting on ``actor`` that were in place at the turn's start;
-    the ones that reach 0 expire and are returned (a stun's end grants immunity here)."""
+def end_of_turn(scribe: Scribe, actor: str, *, only: frozenset[str] | None = None) -> list[ActiveEffect]:
+    """Count down the effects counting on ``actor`` (``only`` those names, when given) that
+    were in place at the turn's start; the ones that reach 0 expire and are returned (a
+    stun's end grants immunity here)."""
     who = Fighter(scribe.state, actor)
     ended: list[ActiveEffect] = []
     for effect in who.effects(on=False):
         if effect.remaining is None or not who.at_turn_start(effect) or effect.name == "grenade":
+            continue
+        if only is not None and effect.name not in only:
             continue
         remaining = effect.remaining - 1
         if remaining > 0:

@@ -14,9 +14,10 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.reducers.state import PendingDeclaration
 from fightlog.rules.roe7 import conditions
-from fightlog.rules.roe7.attack import attack_die, can_crit, check_reach, measure
-from fightlog.rules.roe7.fighters import Fighter, capped
-from fightlog.rules.roe7.geometry import band
+from fightlog.rules.roe7.attack import accuracy, attack_die, can_crit, check_reach, check_ready, measure, outcome
+from fightlog.rules.roe7.fighters import UNARMED, Fighter, capped
+from fightlog.rules.roe7.geometry import Band, band
+from fightlog.rules.roe7.tokens import WeaponToken
 from fightlog.rules.roe7.harm import take
 from fightlog.rules.table import Scribe
 
@@ -71,9 +72,12 @@ def interrupt(scribe: Scribe, actor: str, action: Action, declaration: int, resp
     who = Fighter(scribe.state, actor)
     if who.has("arriving"):
         raise RefusedError(f"{actor} arrived this round: no interrupts until their next turn")
+    if who.effects("lost_action") or who.effects("lost_turn"):
+        raise RefusedError(f"{actor}'s next action is already lost (an earlier interrupt or a critical failure)")
     target = Fighter(scribe.state, call.actor)
     token, _ = who.weapon(action.weapon)
     check_reach(who, token, measure(scribe, who, target, action), call.actor)
+    check_ready(who, token)
     conditions.lose_action(scribe, actor, whole_turn=False, source=f"interrupting {call.actor}", cause=declaration)
 
 
@@ -92,12 +96,18 @@ def resolve(scribe: Scribe, actor: str) -> None:
 def _resolve_one(
     scribe: Scribe, actor: str, action: Action, declaration: int, interrupters: list[PendingDeclaration]
 ) -> None:
+    """The flee or call roll (1d100 plus dodge modifiers, and flee modifiers for a flee),
+    made even when nobody interrupts (it cannot fail then); each interrupter's attack must
+    beat it."""
     who = Fighter(scribe.state, actor)
     opts = who.options
     mods = who.mods("dodge") + (who.mods("flee") if action.type == "flee" else [])
     rolled, roll_seq = scribe.roll(
         "1d100", roller=actor, purpose=action.type, modifiers=capped(mods, opts.modifier_cap), for_seq=declaration
     )
+    if rolled.dice[0].face == 1 and interrupters:
+        conditions.lose_action(scribe, actor, whole_turn=who.racial == "advanced-prosthetics",
+                               source="critical failure on defence", cause=roll_seq)
     stopped = False
     for post in interrupters:
         for act in post.actions:
@@ -131,50 +141,52 @@ def _resolve_one(
 def _strike(
     scribe: Scribe, attacker: str, target: str, action: Action, against: int, natural_def: int, declaration: int, what: str
 ) -> bool:
+    """One interrupter's one attack roll against the flee or call roll; a hit on a flee deals
+    one hit's damage (a critical doubles its die)."""
     a = Fighter(scribe.state, attacker)
     t = Fighter(scribe.state, target)
     opts = a.options
     token, weapon = a.weapon(action.weapon)
     where = band(measure(scribe, a, t, action))
-    roll_type = {"melee": "melee_accuracy", "magika": "magika_accuracy"}.get(token.family, "ranged_accuracy")
     sides = attack_die(token, where)
     rolled, seq = scribe.roll(
         f"1d{sides}",
         roller=attacker,
         purpose="attack",
-        modifiers=capped(a.mods(roll_type, weapon), opts.modifier_cap),  # type: ignore[arg-type]
+        modifiers=accuracy(a, token, weapon, 0, action),
         for_seq=declaration,
         label=f"interrupting a {what.replace('_', ' ')}",
     )
-    natural = rolled.dice[0].face
-    crit = natural == sides and can_crit(token, where)
-    if natural == 1 or natural_def == 100:
-        hit = False
-    else:
-        hit = crit or natural_def == 1 or rolled.total > against
+    result = outcome(rolled.dice[0].face, rolled.total, sides, can_crit(token, where), (against, natural_def), opts)
     resolved = scribe.emit(
         AttackResolved(
             attacker=attacker,
             target=target,
-            hit=hit,
+            hit=result.hit,
             score=rolled.total,
             against=against,
-            critical="success" if crit and hit else ("failure" if natural == 1 else None),
+            critical="success" if result.crit and result.hit else ("failure" if result.fumble else None),
             rolls=[seq],
             weapon=token.text,
             declaration=declaration,
-            notes=[f"interrupting {target}'s {what.replace('_', ' ')}"],
+            notes=[f"interrupting {target}'s {what.replace('_', ' ')}", *result.notes],
         )
     )
-    if hit and what == "flee":
-        sides_damage = token.close_range_damage_sides if token.shotgun and where == "close" else token.damage_sides
-        notation = f"1d{sides_damage}*2" if crit else f"1d{sides_damage}"
-        dmg = a.damage_mods(token.damage_type)
-        damage, dmg_seq = scribe.roll(
-            notation, roller=attacker, purpose="damage", modifiers=capped(dmg, opts.modifier_cap), for_seq=resolved
-        )
-        take(
-            scribe, target, max(0, damage.total), t.dr(token.damage_type), damage_type=token.damage_type,
-            source=token.text, cause=dmg_seq, attacker=attacker,
-        )
-    return hit
+    if token.family == "firearm":
+        scribe.emit(ResourceSpent(actor=attacker, resource=token.text, amount=1, cause=declaration))
+    if result.hit and what == "flee":
+        _one_hit(scribe, a, t, token, where, crit=result.crit, cause=resolved)
+    return result.hit
+
+
+def _one_hit(scribe: Scribe, a: Fighter, t: Fighter, token: WeaponToken, where: Band, *, crit: bool, cause: int) -> None:
+    """Fleeing: the fleeing character "takes damage for 1 hit" of the weapon used."""
+    opts = a.options
+    sides = token.close_range_damage_sides if token.shotgun and where == "close" else token.damage_sides
+    notation = f"1d{sides}*2" if crit else f"1d{sides}"
+    mods = capped(a.damage_mods(token.damage_type), opts.modifier_cap)
+    damage, dmg_seq = scribe.roll(notation, roller=a.actor, purpose="damage", modifiers=mods, for_seq=cause)
+    take(
+        scribe, t.actor, max(0, damage.total), t.dr(token.damage_type), damage_type=token.damage_type,
+        source=token.text, cause=dmg_seq, attacker=a.actor, mortal=token.text != UNARMED,
+    )

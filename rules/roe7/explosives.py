@@ -1,22 +1,24 @@
 """Grenades (Explosives): prime and throw, or prime and cook and throw next turn; the blast at
 the end of the thrower's second turn of use; everyone in the radius dodges against the
-thrower's 1d100 (a tie goes to the one dodging).
+thrower's 1d100 (with the thrower's tech-disposable modifiers; a tie goes to the one dodging
+unless ``explosive_tie_to_dodger`` is off).
 
 A grenade is an effect counting on the thrower (``grenade``) whose ``params`` hold the item,
 where it lies (``x``/``y``, absent while cooking in hand), its die and radius. It explodes at
 the end of the thrower's turn after the one it was primed in; a cooked grenade not thrown by
-then goes off in the thrower's hand.
+then goes off in the thrower's hand. A thrower out of the fight by then takes no turn: the
+grenade explodes when the posting order passes their slot (``turns._slot_passed``).
 """
 
 from __future__ import annotations
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import Action, AttackResolved, ResourceSpent
+from fightlog.events.model import Action, AttackResolved, EffectCountedDown, ResourceSpent, Scalar
 from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import Point, distance
-from fightlog.rules.roe7.harm import take
+from fightlog.rules.roe7.harm import dodged, take
 from fightlog.rules.table import Scribe
 
 THROW_RANGE_M = 20
@@ -59,27 +61,20 @@ def _grenade(who: Fighter, action: Action) -> tuple[str, int, int]:
 
 
 def throw(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
-    """Prime and throw, or throw the grenade cooked last turn."""
+    """Prime and throw, or throw the grenade cooked last turn (its fuse keeps burning)."""
     who = Fighter(scribe.state, actor)
     cooking = [g for g in who.effects(on=False) if g.name == "grenade" and "x" not in g.params]
     if cooking and action.item in (None, cooking[0].params.get("item")):
         spot = _spot(scribe, who, action)
         held = cooking[0]
-        conditions.apply(
-            scribe, "grenade", actor, source=actor, duration=None, counts_on=actor, cause=declaration,
-            params={**held.params, "x": spot[0], "y": spot[1], "primed": int(str(held.params["primed"]))},
-            refresh=False,
-        )
+        _prime(scribe, actor, declaration, {**held.params, "x": spot[0], "y": spot[1]}, held.remaining)
         conditions.expire(scribe, held, "thrown")
         return
     name, die, radius = _grenade(who, action)
     spot = _spot(scribe, who, action)
     scribe.emit(ResourceSpent(actor=actor, resource=name, cause=declaration))
-    conditions.apply(
-        scribe, "grenade", actor, source=actor, duration=None, counts_on=actor, cause=declaration,
-        params={"item": name, "die": die, "radius": radius, "x": spot[0], "y": spot[1], "primed": scribe.state.turn.started},
-        refresh=False,
-    )
+    params: dict[str, Scalar] = {"item": name, "die": die, "radius": radius, "x": spot[0], "y": spot[1]}
+    _prime(scribe, actor, declaration, {**params, "primed": scribe.state.turn.started}, _fuse(who))
 
 
 def cook(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
@@ -87,18 +82,33 @@ def cook(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     who = Fighter(scribe.state, actor)
     name, die, radius = _grenade(who, action)
     scribe.emit(ResourceSpent(actor=actor, resource=name, cause=declaration))
+    params: dict[str, Scalar] = {"item": name, "die": die, "radius": radius, "primed": scribe.state.turn.started}
+    _prime(scribe, actor, declaration, params, _fuse(who))
+
+
+def _fuse(who: Fighter) -> int:
+    """Turns of the thrower's left after the priming turn before the blast (1: it goes off
+    at the end of the second turn of use)."""
+    return who.options.grenade_fuse_turns - 1
+
+
+def _prime(scribe: Scribe, actor: str, declaration: int, params: dict[str, Scalar], left: int | None) -> None:
     conditions.apply(
-        scribe, "grenade", actor, source=actor, duration=None, counts_on=actor, cause=declaration,
-        params={"item": name, "die": die, "radius": radius, "primed": scribe.state.turn.started},
+        scribe, "grenade", actor, source=actor, duration=left, counts_on=actor, cause=declaration, params=params,
         refresh=False,
     )
 
 
 def fuses(scribe: Scribe, actor: str) -> None:
-    """End of ``actor``'s turn: grenades primed in an earlier turn explode."""
+    """End of ``actor``'s turn: the fuses of grenades primed in an earlier turn burn down by a
+    turn; those that reach the end explode."""
     started = scribe.state.turn.started
     for grenade in Fighter(scribe.state, actor).effects(on=False):
         if grenade.name != "grenade" or int(str(grenade.params.get("primed", started))) >= started:
+            continue
+        left = grenade.remaining
+        if left is not None and left > 1:
+            scribe.emit(EffectCountedDown(effect=grenade.effect, target=grenade.target, remaining=left - 1))
             continue
         explode(scribe, actor, grenade)
 
@@ -114,7 +124,10 @@ def explode(scribe: Scribe, thrower: str, grenade: ActiveEffect) -> None:
     if centre is None:
         return
     label = f"{params.get('item')} explodes" + (" in hand" if in_hand else "")
-    blast, blast_seq = scribe.roll("1d100", roller=thrower, purpose="explosive", label=label)
+    blast, blast_seq = scribe.roll(
+        "1d100", roller=thrower, purpose="explosive", label=label,
+        modifiers=capped(who.mods("tech_disposables"), opts.modifier_cap),
+    )
     radius = int(str(params.get("radius", opts.grenade_radius_m)))
     die = int(str(params.get("die", opts.grenade_die)))
     for actor in sorted(scribe.state.combatants):
@@ -127,7 +140,7 @@ def explode(scribe: Scribe, thrower: str, grenade: ActiveEffect) -> None:
             "1d100", roller=actor, purpose="dodge", modifiers=capped(target.dodge_mods(against="explosive"), opts.modifier_cap),
             for_seq=blast_seq,
         )
-        hit = dodge.total <= blast.total and dodge.dice[0].face != 100
+        hit = not dodged(dodge, blast.total, opts.explosive_tie_to_dodger)
         resolved = scribe.emit(
             AttackResolved(
                 attacker=thrower, target=actor, hit=hit, score=blast.total, against=dodge.total,

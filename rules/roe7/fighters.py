@@ -158,15 +158,43 @@ class Fighter:
     # ------------------------------------------------------------------ modifiers
 
     def mods(self, roll: RollType, weapon: Weapon | None = None) -> Mods:
-        """Sheet modifiers for a roll of type ``roll`` (with ``weapon``'s attachments)."""
-        return [_label(m.value, m.source, m.origin) for m in self.sheet.modifiers_for(roll, weapon)]
+        """Sheet modifiers for a roll of type ``roll`` (with ``weapon``'s attachments), and
+        Nocturnal Predator's by the time of day the scene started in."""
+        mods = [_label(m.value, m.source, m.origin) for m in self.sheet.modifiers_for(roll, weapon)]
+        return mods + self._nocturnal(roll)
+
+    def _nocturnal(self, roll: RollType) -> Mods:
+        """Nocturnal Predator: +5 accuracy and stealth at night, -5 dodge by day (Racials)."""
+        if self.racial != "nocturnal-predator":
+            return []
+        night = self.options.time_of_day == "night"
+        if night and roll in ("melee_accuracy", "ranged_accuracy", "accuracy", "stealth"):
+            return [(5, "Nocturnal Predator (racial, night)")]
+        if not night and roll == "dodge":
+            return [(-5, "Nocturnal Predator (racial, day)")]
+        return []
+
+    def racial_tech_mods(self) -> Mods:
+        """The racial's modifiers to rolls with tech items, which for Adaptability include
+        guns and explosives (Racials)."""
+        return [
+            _label(m.value, m.source, m.origin) for m in self.sheet.modifiers_for("tech_items") if m.source == "racial"
+        ]
+
+    def stealth_mods(self) -> Mods:
+        """Stealth modifiers: the sheet's, and +5 while prone (Changing Stance)."""
+        mods = self.mods("stealth")
+        if self.has("prone"):
+            mods.append((self.options.prone_dodge_bonus, "prone"))
+        return mods
 
     def dodge_mods(self, *, against: str) -> Mods:
         """Dodge modifiers against an attack of family ``against`` (``melee``, ``firearm``,
-        ``magika``, ``explosive``): the sheet's, cover, and prone (a penalty against melee)."""
+        ``magika``, ``explosive``): the sheet's, cover (all dodges, or not against melee, by
+        option), and prone (a penalty against melee)."""
         mods = self.mods("dodge")
         opts = self.options
-        if self.has("in_cover") and against != "melee":
+        if self.has("in_cover") and (against != "melee" or opts.cover_against_melee):
             mods.append((opts.cover_bonus, "cover"))
         if self.has("prone"):
             bonus = opts.prone_dodge_bonus
@@ -185,10 +213,24 @@ class Fighter:
             mods.append((10, "magika surge"))
         return mods
 
-    def dr(self, damage_type: DamageType) -> int:
-        """DR against one damage type: universal plus specific plus racial, capped."""
-        total = sum(p.value for p in self.sheet.dr_parts(damage_type))
+    def dr(self, damage_type: DamageType, *, ignore_armour: bool = False) -> int:
+        """DR against one damage type: universal plus specific plus racial, capped at 30,
+        never below 0. ``ignore_armour``: without what counts as armour (a pierce effect,
+        an aimed shot): worn DR, and racial DR too unless ``racial_dr_is_armour`` is off."""
+        parts = self.sheet.dr_parts(damage_type)
+        if ignore_armour:
+            parts = tuple(p for p in parts if not self._is_armour(p.source))
+        total = sum(p.value for p in parts)
         return max(0, min(total, self.options.dr_cap))
+
+    def armoured(self, damage_type: DamageType) -> bool:
+        """Whether any armour stands against ``damage_type`` (Aimed Shots: the unarmoured
+        take double damage)."""
+        parts = self.sheet.dr_parts(damage_type)
+        return sum(p.value for p in parts if self._is_armour(p.source)) > 0
+
+    def _is_armour(self, source: str) -> bool:
+        return source != "racial" or self.options.racial_dr_is_armour
 
     def movement(self) -> int:
         """Metres per movement phase: base plus racial, or the prone speed (Changing Stance:

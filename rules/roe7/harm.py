@@ -8,7 +8,8 @@ follows sees the new HP.
 from __future__ import annotations
 
 from fightlog.events.model import DamageApplied, StatusChanged
-from fightlog.rules.roe7.fighters import Fighter
+from fightlog.rules.dice import RollResult
+from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import within
 from fightlog.rules.table import Scribe
 
@@ -23,9 +24,11 @@ def take(
     source: str,
     cause: int | None,
     attacker: str | None = None,
+    mortal: bool = True,
 ) -> int:
     """Apply ``raw`` damage less ``reduced_by`` to ``target``'s HP; then defeat and the
-    mortal-wound save. Returns the HP taken."""
+    mortal-wound save (not for ``mortal=False``: unarmed blows, which the rulebook names as
+    the way to fight without that risk). Returns the HP taken."""
     who = Fighter(scribe.state, target)
     before = who.hp
     reduced = min(reduced_by, raw)
@@ -37,13 +40,13 @@ def take(
     )
     after = before - taken
     if before > 0 and after <= 0:
-        downed(scribe, target, cause=seq, struck=taken, before=before, attacker=attacker)
+        downed(scribe, target, cause=seq, struck=taken if mortal else 0, before=before, attacker=attacker)
     return taken
 
 
 def downed(scribe: Scribe, target: str, *, cause: int, struck: int, before: int, attacker: str | None) -> None:
     """``target`` reached 0 HP: defeated and wounded; the mortal-wound save when struck for
-    double the HP they had; a flamer user's 1d100 for the tank exploding."""
+    double the HP they had (or more); a flamer user's 1d100 for the tank exploding."""
     who = Fighter(scribe.state, target)
     opts = who.options
     hours = 2 if who.racial == "amorphous-form" else opts.wound_hours
@@ -70,6 +73,9 @@ def downed(scribe: Scribe, target: str, *, cause: int, struck: int, before: int,
 
 
 def _flamer_explodes(scribe: Scribe, who: Fighter, cause: int) -> None:
+    """A downed flamer user: 1d100, 25 or lower and the tank explodes for 1d50 explosive
+    damage: on the user without a dodge (their explosive DR applies), and on everyone else
+    within the 5 m diameter, who may dodge (see ``flamer_blast_difficulty``)."""
     chemical = [w for w in who.sheet.weapons if who.read(w).chemical]
     if not chemical:
         return
@@ -80,28 +86,48 @@ def _flamer_explodes(scribe: Scribe, who: Fighter, cause: int) -> None:
     blast, blast_seq = scribe.roll(
         f"1d{opts.flamer_explosion_die}", roller=who.actor, purpose="damage", label="fuel tank explosion", for_seq=seq
     )
-    take(scribe, who.actor, blast.total, 0, damage_type="explosive", source="fuel tank explosion", cause=blast_seq)
+    take(
+        scribe, who.actor, blast.total, who.dr("explosive"), damage_type="explosive", source="fuel tank explosion",
+        cause=blast_seq,
+    )
     centre = who.position
     if centre is None:
         return
-    for actor in sorted(scribe.state.combatants):
-        other = Fighter(scribe.state, actor)
-        spot = other.position
-        if actor == who.actor or other.out or spot is None:
-            continue
-        if not within(centre, spot, opts.flamer_explosion_diameter_m):
-            continue
-        dodge, dodge_seq = scribe.roll(
-            "1d100", roller=actor, purpose="dodge", modifiers=other.dodge_mods(against="explosive"), for_seq=blast_seq
+    near = [
+        actor
+        for actor in sorted(scribe.state.combatants)
+        if actor != who.actor and _in_blast(Fighter(scribe.state, actor), centre, opts.flamer_explosion_diameter_m)
+    ]
+    if not near:
+        return
+    difficulty, difficulty_seq = blast.total, blast_seq
+    if opts.flamer_blast_difficulty == "d100":
+        rolled, difficulty_seq = scribe.roll(
+            "1d100", roller=who.actor, purpose="explosive", label="fuel tank explosion", for_seq=blast_seq
         )
-        if dodge.total > blast.total or dodge.dice[0].face == 100:
+        difficulty = rolled.total
+    for actor in near:
+        other = Fighter(scribe.state, actor)
+        dodge, dodge_seq = scribe.roll(
+            "1d100", roller=actor, purpose="dodge",
+            modifiers=capped(other.dodge_mods(against="explosive"), opts.modifier_cap), for_seq=difficulty_seq,
+        )
+        if dodged(dodge, difficulty, opts.explosive_tie_to_dodger):
             continue
         take(
-            scribe,
-            actor,
-            blast.total,
-            other.dr("explosive"),
-            damage_type="explosive",
-            source="fuel tank explosion",
-            cause=dodge_seq,
+            scribe, actor, blast.total, other.dr("explosive"), damage_type="explosive",
+            source="fuel tank explosion", cause=dodge_seq,
         )
+
+
+def _in_blast(other: Fighter, centre: tuple[int, int], diameter: int) -> bool:
+    spot = other.position
+    return not other.out and spot is not None and within(centre, spot, diameter)
+
+
+def dodged(dodge: RollResult, difficulty: int, tie_to_dodger: bool) -> bool:
+    """Whether a dodge roll avoids an explosion of ``difficulty`` (Explosives): a natural
+    100 always does; a tie does when ``tie_to_dodger``."""
+    if dodge.dice[0].face == 100:
+        return True
+    return dodge.total > difficulty or (tie_to_dodger and dodge.total == difficulty)

@@ -46,9 +46,8 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     cost = metres + (extra if isinstance(extra, int) and extra > 0 else 0)
     if cost > left:
         raise RefusedError(f"{actor} can move {left} m more this turn, not {cost} m")
-    for status in ("kneeling",):
-        if who.has(status):
-            scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=declaration, note="moved"))
+    if who.has("kneeling") and metres > 0:
+        scribe.emit(StatusChanged(actor=actor, status="kneeling", on=False, cause=declaration, note="moved"))
     cover = params.get("cover") is True
     if who.has("in_cover") and not cover and metres > 0:
         scribe.emit(StatusChanged(actor=actor, status="in_cover", on=False, cause=declaration, note="left cover"))

@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal
 
+import difflib
+
 import msgspec
+import msgspec.inspect
 from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
@@ -38,8 +41,9 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     # Basic Contested Roll; Multiple/Automatic Shots: one defence roll per action (false) or
     # one per shot (true). The rulebook gives the attacker "three rolls on one attack".
     dodge_per_shot: bool = False
-    # Critical Success or Failure: when the attacker rolls a natural 1 and the defender a
-    # natural 1, "fail to hit" (attacker) wins over "are hit" (defender).
+    # Critical Success or Failure: when the attacker and the defender both roll a natural 1,
+    # the attacker's "fail to hit" wins ("miss") or the defender's "are hit" does ("hit").
+    both_natural_ones: Literal["miss", "hit"] = "miss"
     # Initiative: the rulebook has none; posts follow the order combatants joined
     # ("joined") unless a 1d100 is rolled ("d100").
     initiative: Literal["joined", "d100"] = "joined"
@@ -60,10 +64,20 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     burn_threshold: Positive = 60
     burn_threshold_natural: bool = True
     burn_ignores_dr: bool = False
+    # Weapon Special Rules (magika): the +10 a magika effect grants counts for the damage of
+    # the action whose roll triggered it (true), or only from the next action (false).
+    magika_surge_same_action: bool = True
+    # Weapon Special Rules (pierce negates "armor"); Aimed Shots (ignore "armor"; double
+    # against the "unarmoured"): whether racial DR counts as armour (true) or only worn DR
+    # does (false).
+    racial_dr_is_armour: bool = True
     # Flamer explosion when its user is downed: 1d100 <= 25, 1d50 in a 5 m diameter
     flamer_explosion_chance: NonNegative = 25
     flamer_explosion_die: Positive = 50
     flamer_explosion_diameter_m: Positive = 5
+    # What those around a downed flamer dodge against: a 1d100 rolled for the blast, as for
+    # every explosive ("d100"), or the 1d50 damage roll itself ("damage").
+    flamer_blast_difficulty: Literal["d100", "damage"] = "d100"
     # Suppressive Fire
     suppression_penalty: NonNegative = 15
     # Dual Wielding penalties by the larger weapon's size
@@ -73,6 +87,8 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     dual_penalty_heavy: NonNegative = 35
     # Cover; Firing into Melee
     cover_bonus: NonNegative = 15
+    # Cover: "+15 to all dodge attempts" (true), or not against melee attacks (false).
+    cover_against_melee: bool = True
     melee_bystander_range_m: Positive = 3
     # Changing Stance
     kneel_bonus: NonNegative = 5
@@ -94,6 +110,9 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     grenade_fuse_turns: Positive = 2
     grenade_die: Positive = 50
     grenade_radius_m: Positive = 5
+    # Explosives: targets must "beat" the thrower's 1d100; Basic Contested Roll: a tie
+    # "always" goes to the defender. True: a tie is a successful dodge.
+    explosive_tie_to_dodger: bool = True
     # Wounded; Mortal Wound
     wound_hours: Positive = 4
     mortal_wound_save: NonNegative = 25
@@ -135,17 +154,35 @@ OPTION_NAMES: Final[tuple[str, ...]] = Roe7Options.__struct_fields__
 
 
 def read_options(data: Mapping[str, Any], *, where: str | None = None) -> Roe7Options:
-    """Options from ``scene_started.options`` or a house-rule file (unknown names and wrong
-    types refused with the option's name)."""
-    try:
-        return msgspec.convert(dict(data), Roe7Options)
-    except msgspec.ValidationError as exc:
-        raise InputError(f"roe7 options: {_describe(str(exc))}", path=where) from None
+    """Options from ``scene_started.options`` or a house-rule file. An unknown name (with the
+    closest known one) or a value of the wrong kind (with what is allowed) is refused."""
+    for name in sorted(data):
+        if name not in OPTION_NAMES:
+            close = difflib.get_close_matches(name, OPTION_NAMES, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (options: {', '.join(OPTION_NAMES)})"
+            raise InputError(f"unknown roe7 option {name!r}{hint}", path=where)
+        try:
+            msgspec.convert({name: data[name]}, Roe7Options)
+        except msgspec.ValidationError:
+            raise InputError(
+                f"roe7 option {name!r}: expected {_allowed(name)}, got {data[name]!r}", path=where
+            ) from None
+    return msgspec.convert(dict(data), Roe7Options)
 
 
-def _describe(message: str) -> str:
-    message = message.replace("Object contains unknown field", "unknown option")
-    return message.replace("at `$.", "(option `").replace("`", "'") + ("" if "$." not in message else ")")
+def _allowed(name: str) -> str:
+    """What option ``name`` accepts, in words."""
+    info = msgspec.inspect.type_info(Roe7Options)
+    assert isinstance(info, msgspec.inspect.StructType)
+    field = next(f for f in info.fields if f.name == name)
+    kind = field.type
+    if isinstance(kind, msgspec.inspect.BoolType):
+        return "true or false"
+    if isinstance(kind, msgspec.inspect.LiteralType):
+        return "one of " + ", ".join(repr(v) for v in kind.values)
+    if isinstance(kind, msgspec.inspect.IntType):
+        return "an integer" + (f" >= {kind.ge}" if kind.ge is not None else "")
+    return "a string"
 
 
 def as_data(options: Roe7Options) -> dict[str, Any]:

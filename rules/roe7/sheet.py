@@ -18,12 +18,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Annotated, Any, Final, Literal, NamedTuple, TypeVar
+from typing import Annotated, Any, Final, Literal, NamedTuple
 
 from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
     Field,
     StringConstraints,
     ValidationInfo,
@@ -32,6 +29,7 @@ from pydantic import (
 )
 
 from fightlog.errors import InputError
+from fightlog.rules.inputs import FieldProblem, Seq, Strict
 from fightlog.rules.roe7 import races
 from fightlog.rules.roe7.races import Racial
 from fightlog.rules.roe7.terms import (
@@ -61,33 +59,7 @@ MAX_ATTACHMENTS: Final = 2
 SlotKind = Literal["cybernetics", "implants", "magika"]
 SLOT_KINDS: Final[tuple[SlotKind, ...]] = ("cybernetics", "implants", "magika")
 
-T = TypeVar("T")
-
-
-def _to_tuple(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
-
-
-Seq = Annotated[tuple[T, ...], BeforeValidator(_to_tuple)]
-"""A TOML array, kept as a tuple."""
-
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-
-
-class FieldProblem(ValueError):
-    """A model-level refusal that belongs to one field: reported at the model's location
-    followed by ``field`` (``("cybernetics",)``, ``("combatants", 2, "id")``)."""
-
-    def __init__(self, field: tuple[str | int, ...], message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class Strict(BaseModel):
-    """Base of every roster and sheet model: unknown fields refused (typos are caught), no
-    coercion (TOML has real integers and booleans), immutable."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class Modifier(Strict):

@@ -140,8 +140,12 @@ def _post(scribe: Scribe, post: Post) -> None:
         raise RefusedError("the fight has not begun (begin it first)")
     if who.out or who.has("reserve"):
         raise RefusedError(f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})")
-    interrupting = bool(post.actions) and all(a.type in ("interrupt", "say") for a in post.actions)
+    interrupting = any(a.type == "interrupt" for a in post.actions) and all(
+        a.type in ("interrupt", "say") for a in post.actions
+    )
     responds_to = post.responds_to
+    if not interrupting and any(a.type == "interrupt" for a in post.actions):
+        raise RefusedError("an interrupt is a post of its own (interrupt, and say if wanted)")
     if interrupting:
         responds_to = escape.pending_call(scribe, responds_to).seq
     elif state.turn.current != post.actor:
@@ -150,9 +154,7 @@ def _post(scribe: Scribe, post: Post) -> None:
                            else f"out of turn: it is {current}'s turn to post")
     else:
         _check_allowance(scribe, who, post.actions)
-    actions = list(post.actions)
-    if not interrupting and _first_turn(who):
-        actions = [replace(a, cost="free") if a.type == "draw" else a for a in actions]
+    actions = list(post.actions) if interrupting else _free_costs(who, post.actions)
     declaration = scribe.emit(
         DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
     )
@@ -166,9 +168,18 @@ def _post(scribe: Scribe, post: Post) -> None:
         HANDLERS[action.type](scribe, post.actor, action, declaration)
 
 
-def _first_turn(who: Fighter) -> bool:
-    """Changing Weapons: on one's first turn of combat, drawing is free."""
-    return who.state.turn.round == 1 or who.has("arriving")
+def _free_costs(who: Fighter, actions: Sequence[Action]) -> list[Action]:
+    """Actions that cost nothing in this turn, marked ``cost="free"`` (so the fold does not
+    count them): a draw on one's first turn not stunned (Changing Weapons), standing up from
+    a knee (Changing Stance)."""
+    free_draw = turns.free_draw(who)
+    kneeling = who.has("kneeling") and not who.has("prone")
+    out: list[Action] = []
+    for action in actions:
+        if action.cost is None and ((action.type == "draw" and free_draw) or (action.type == "stand" and kneeling)):
+            action = replace(action, cost="free")
+        out.append(action)
+    return out
 
 
 def _check_allowance(scribe: Scribe, who: Fighter, actions: Sequence[Action]) -> None:
@@ -182,11 +193,8 @@ def _check_allowance(scribe: Scribe, who: Fighter, actions: Sequence[Action]) ->
                 f"{who.actor} is arriving: the first post is the arrival only (say, draw), not {', '.join(extra)}"
             )
     spent = dict(scribe.state.turn.spent)
-    first = _first_turn(who)
-    for action in actions:
+    for action in _free_costs(who, actions):
         cost = RULES.action_cost(action)
-        if action.type == "draw" and first:
-            cost = None
         if cost is not None:
             spent[cost] = spent.get(cost, 0) + 1
     actions_used = spent.get("action", 0) + spent.get("full", 0)
@@ -194,7 +202,7 @@ def _check_allowance(scribe: Scribe, who: Fighter, actions: Sequence[Action]) ->
     action_limit, move_limit = 1, 1
     why = ""
     stunned = who.effect("stun")
-    if who.effect("lost_turn") is not None:
+    if any(who.at_turn_start(e) for e in who.effects("lost_turn")):
         action_limit, move_limit, why = 0, 0, "loses this whole turn (critical)"
     elif stunned is not None:
         action_limit, why = 0, "is stunned: no action this turn"

@@ -8,6 +8,7 @@ from typing import get_args
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, StatusChanged, WeaponReloaded
 from fightlog.rules.roe7 import conditions
+from fightlog.rules.roe7.attack import gm_modifier
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.terms import RollType
 from fightlog.rules.table import Scribe
@@ -70,42 +71,51 @@ def extinguish(scribe: Scribe, actor: str, action: Action, declaration: int) -> 
 
 
 def skill(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
-    """A skill roll: 1d100 plus the skill's modifiers against the target's roll of the same
-    (or ``against=``) skill, or against 50 when nobody opposes; ties to the defender."""
+    """A skill roll (Skill Rolls): 1d100 plus the skill's modifiers (and a GM's +/-5), capped,
+    against the target's roll of the same (or ``against=``) skill, ties to the target, or
+    against 50 when nobody opposes. A natural 1 fails and costs the next action; a natural
+    100 succeeds unless the other side rolls one too (Critical Success or Failure)."""
     roll = action.params.get("roll")
     known = get_args(RollType)
     if roll not in known:
         raise RefusedError(f"skill needs roll=TYPE, one of {', '.join(known)}")
     who = Fighter(scribe.state, actor)
     opts = who.options
-    mods = who.mods(roll)  # type: ignore[arg-type]
-    gm = action.params.get("gm")
-    if isinstance(gm, int) and gm:
-        if abs(gm) > opts.gm_modifier_limit:
-            raise RefusedError(f"a GM circumstance modifier is within +/-{opts.gm_modifier_limit}, not {gm}")
-        mods.append((gm, "GM circumstance"))
-    rolled, seq = scribe.roll("1d100", roller=actor, purpose="skill", modifiers=capped(mods, opts.modifier_cap),
-                              for_seq=declaration, label=str(roll))
-    rolls = [seq]
-    if action.target is not None:
-        other = Fighter(scribe.state, action.target)
-        against_type = action.params.get("against", roll)
-        if against_type not in known:
-            raise RefusedError(f"against= must be a roll type, not {against_type!r}")
+    against_type = action.params.get("against", roll)
+    if action.target is not None and against_type not in known:
+        raise RefusedError(f"against= must be a roll type, not {against_type!r}")
+    other = Fighter(scribe.state, action.target) if action.target is not None else None
+    mods = who.stealth_mods() if roll == "stealth" else who.mods(roll)  # type: ignore[arg-type]
+    mods = capped(mods + gm_modifier(action, opts), opts.modifier_cap)
+    rolled, seq = scribe.roll("1d100", roller=actor, purpose="skill", modifiers=mods, for_seq=declaration, label=str(roll))
+    natural = rolled.dice[0].face
+    if other is None:
+        won = natural != 1 and (natural == 100 or rolled.total >= opts.unopposed_target)
+        _skill_result(scribe, actor, actor, won, rolled.total, opts.unopposed_target, [seq], declaration,
+                      f"{roll} roll against {opts.unopposed_target}")
+    else:
         opposed, o_seq = scribe.roll(
             "1d100", roller=other.actor, purpose="skill",
             modifiers=capped(other.mods(against_type), opts.modifier_cap),  # type: ignore[arg-type]
             for_seq=declaration, label=str(against_type),
         )
-        against, target = opposed.total, other.actor
-        rolls.append(o_seq)
-        won = rolled.total > against
-    else:
-        against, target = opts.unopposed_target, actor
-        won = rolled.total >= against
+        theirs = opposed.dice[0].face
+        if theirs == 1:
+            conditions.lose_action(scribe, other.actor, whole_turn=False, source="critical failure", cause=o_seq)
+        won = natural != 1 and theirs != 100 and (natural == 100 or theirs == 1 or rolled.total > opposed.total)
+        _skill_result(scribe, actor, other.actor, won, rolled.total, opposed.total, [seq, o_seq], declaration,
+                      f"{roll} roll against {against_type}")
+    if natural == 1:
+        conditions.lose_action(scribe, actor, whole_turn=False, source="critical failure", cause=seq)
+
+
+def _skill_result(
+    scribe: Scribe, actor: str, target: str, won: bool, score: int, against: int, rolls: list[int], declaration: int,
+    note: str,
+) -> None:
     scribe.emit(
         AttackResolved(
-            attacker=actor, target=target, hit=won, score=rolled.total, against=against, rolls=rolls,
-            declaration=declaration, notes=[f"{roll} roll" + ("" if action.target else f" against {against}")],
+            attacker=actor, target=target, hit=won, score=score, against=against, rolls=rolls,
+            declaration=declaration, notes=[note],
         )
     )

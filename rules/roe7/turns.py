@@ -11,10 +11,13 @@ right after their caller once the wait is over.
 
 from __future__ import annotations
 
+from typing import Final
+
 from fightlog.errors import RefusedError
 from fightlog.events.model import (
     InitiativeRolled,
     InitiativeSet,
+    ResourceSpent,
     RoundEnded,
     RoundStarted,
     StatusChanged,
@@ -26,6 +29,10 @@ from fightlog.rules.roe7 import conditions, escape, explosives
 from fightlog.rules.roe7.fighters import Fighter, options_of
 from fightlog.rules.roe7.ruleset import OUT, WAITING
 from fightlog.rules.table import Scribe
+
+FREE_DRAW: Final = "free_draw"
+"""Spent (``resource_spent``) when one's first turn not stunned ends: drawing costs an action
+from then on."""
 
 
 def begin(scribe: Scribe) -> None:
@@ -70,24 +77,36 @@ def open_next(scribe: Scribe) -> None:
             return
         waiting = [a for a in eligible if a not in turn.acted]
         if not waiting:
+            _pass_slots(scribe, None)
             scribe.emit(RoundEnded(round=turn.round))
             scribe.emit(RoundStarted(round=turn.round + 1))
             continue
-        actor = waiting[0]
+        _pass_slots(scribe, waiting[0])
+        actor = _first_waiting(scribe)
         scribe.emit(TurnStarted(actor=actor, round=scribe.state.turn.round))
         conditions.start_of_turn(scribe, actor)
         if Fighter(scribe.state, actor).out:
+            _slot_passed(scribe, actor)
             scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))
             continue
         return
 
 
+def _first_waiting(scribe: Scribe) -> str:
+    """Who posts next this round (called allies who just took their slot included)."""
+    turn = scribe.state.turn
+    return next(a for a in turn.order if _eligible(scribe, a) and a not in turn.acted)
+
+
 def end_turn(scribe: Scribe) -> None:
+    """Close the open turn: pending flees and calls are rolled, fused explosives go off, the
+    first-turn free draw is spent (if not stunned), effects count down; open the next."""
     actor = scribe.state.turn.current
     if actor is None:
         raise RefusedError("no turn is open (begin the fight first)")
     escape.resolve(scribe, actor)
     explosives.fuses(scribe, actor)
+    _spend_free_draw(scribe, actor)
     for effect in conditions.end_of_turn(scribe, actor):
         if effect.name == "reinforcements":
             _reinforce(scribe, actor, effect)
@@ -95,6 +114,48 @@ def end_turn(scribe: Scribe) -> None:
         scribe.emit(StatusChanged(actor=actor, status="arriving", on=False, note="arrival posted"))
     scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))
     open_next(scribe)
+
+
+def free_draw(who: Fighter) -> bool:
+    """Changing Weapons: drawing is free on one's first turn of combat that one is not
+    stunned in (the arrival post, for an arrival)."""
+    return who.who.spent.get(FREE_DRAW, 0) == 0 and not stunned(who)
+
+
+def stunned(who: Fighter) -> bool:
+    """Stunned, or losing the whole turn to a critical, in the open turn."""
+    return who.effect("stun") is not None or any(who.at_turn_start(e) for e in who.effects("lost_turn"))
+
+
+def _spend_free_draw(scribe: Scribe, actor: str) -> None:
+    """The first turn not stunned is over: the free draw is gone, used or not."""
+    who = Fighter(scribe.state, actor)
+    if free_draw(who):
+        scribe.emit(ResourceSpent(actor=actor, resource=FREE_DRAW))
+
+
+def _pass_slots(scribe: Scribe, upto: str | None) -> None:
+    """The posting order moves past the slots of combatants out of the fight, from the last
+    turn taken this round to ``upto`` (or to the round's end): each passed slot ends like a
+    turn for what counts on them (see ``_slot_passed``)."""
+    turn = scribe.state.turn
+    order = turn.order
+    last = turn.acted[-1] if turn.acted else None
+    start = order.index(last) + 1 if last in order else 0
+    end = order.index(upto) if upto is not None and upto in order else len(order)
+    for actor in order[start:end]:
+        who = scribe.state.combatants.get(actor)
+        if who is not None and OUT.intersection(who.statuses) and actor not in turn.acted:
+            _slot_passed(scribe, actor)
+
+
+def _slot_passed(scribe: Scribe, actor: str) -> None:
+    """A combatant out of the fight (downed, fled) still has things timed by their turns: a
+    grenade they threw or cooked explodes when their second turn would have ended, and
+    allies they called still come after the wait."""
+    explosives.fuses(scribe, actor)
+    for effect in conditions.end_of_turn(scribe, actor, only=frozenset({"reinforcements"})):
+        _reinforce(scribe, actor, effect)
 
 
 def _reinforce(scribe: Scribe, caller: str, effect: ActiveEffect) -> None:

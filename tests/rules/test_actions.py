@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fightlog.errors import InputError
@@ -142,5 +142,6 @@ def actions(draw: st.DrawFn) -> Action:
 
 
 @given(actions())
+@example(Action(type="a", cost="=", params={"k": "=="}))
 def test_format_then_parse_round_trips(action: Action) -> None:
     assert parse_action(format_action(action)) == action

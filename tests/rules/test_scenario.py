@@ -131,7 +131,9 @@ def test_steps_written_inline_have_no_line(tmp_path: Path) -> None:
         ('[[steps]]\nactor = "alice"\n[[steps]]\nactr = "bob"\n', 2,
          "steps[1].actr: unknown field (did you mean 'actor'?)"),
         ('[[steps]]\nactor = "alice"\njoin = "mira"\n', 1,
-         "steps[0]: a step is a post (actor), an arrival (join) or a bare end_turn = true, not both"),
+         "steps[0]: a step is a post (actor), an arrival (join) or a bare end_turn = true, not both a post "
+         "and an arrival: it has actor and join"),
+        ('[[steps]]\ntext = "hi"\ndo = ["flee"]\nafter = "bob"\nat = [1, 1]\n', 1, "it has do, text and after, at"),
         ('[[steps]]\n', 1, "steps[0]: an empty step"),
         ('[[steps]]\nend_turn = false\n', 1, "steps[0].end_turn: a step with only end_turn must say end_turn = true"),
         ('[[steps]]\nactor = "alice"\n[[steps]]\nactor = "bob"\ndo = ["flee", "attack bob"]\n', 2,

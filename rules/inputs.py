@@ -1,0 +1,202 @@
+"""What humans write: TOML files read safely and validated with pydantic, and one-line
+error messages that name the file, the line or field path, and what was expected.
+
+Shared by every format people write (rosters, sheets, scenarios, house rules). Pydantic is
+imported here: never import this module from the light paths (events, reducers, verify).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any, Final, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic_core import ErrorDetails
+
+from fightlog.errors import InputError
+
+MAX_FILE_BYTES: Final = 1 << 20
+"""Largest file of human input read (1 MiB): a roster or scenario is a few kilobytes."""
+
+T = TypeVar("T")
+
+
+def _to_tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+Seq = Annotated[tuple[T, ...], BeforeValidator(_to_tuple)]
+"""A TOML array, kept as a tuple."""
+
+class FieldProblem(ValueError):
+    """A model-level refusal that belongs to one field: reported at the model's location
+    followed by ``field`` (``("cybernetics",)``, ``("combatants", 2, "id")``)."""
+
+    def __init__(self, field: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class Strict(BaseModel):
+    """Base of every model of human input: unknown fields refused (typos are caught), no
+    coercion (TOML has real integers and booleans), immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+_TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+_TOML_END = re.compile(r"\s*\(at end of document\)$")
+
+
+def read_toml(path: Path, name: str, what: str) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise InputError(f"is a directory, not a {what} file", path=name) from None
+    except FileNotFoundError:
+        raise InputError("no such file", path=name) from None
+    except PermissionError:
+        raise InputError("permission denied", path=name) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise InputError(f"cannot open: {getattr(exc, 'strerror', None) or exc}", path=name) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(f"larger than {MAX_FILE_BYTES} bytes: not a {what} file", path=name)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not UTF-8 text (byte {exc.start + 1})", path=name, line=line) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _toml_error(str(exc), text, name) from None
+    except RecursionError:
+        raise InputError("not valid TOML: nested too deeply", path=name) from None
+
+
+def _toml_error(message: str, text: str, name: str) -> InputError:
+    where = _TOML_WHERE.search(message)
+    if where is not None:
+        what = message[: where.start()]
+        message = f"not valid TOML: {_lower(what)} (column {where.group(2)})"
+        return InputError(message, path=name, line=int(where.group(1)))
+    end = _TOML_END.search(message)
+    what = message[: end.start()] if end is not None else message
+    message = f"not valid TOML: {_lower(what)} (at the end of the file)"
+    return InputError(message, path=name, line=text.count("\n") + 1)
+
+
+def _lower(message: str) -> str:
+    return message[:1].lower() + message[1:]
+
+
+# ---------------------------------------------------------------------------- error messages
+
+
+Special = Callable[[ErrorDetails, tuple[str | int, ...]], "str | None"]
+"""A format's own wording for some errors (``None``: the general wording)."""
+
+
+def describe(errors: Sequence[ErrorDetails], *, fields: Iterable[str] = (), special: Special | None = None) -> str:
+    """One line for a pydantic validation failure: the first problem, with its field path,
+    and how many more there are. ``fields`` are the format's field names, for "did you mean"
+    on an unknown field."""
+    # An unknown field first: a typo also makes the field it meant "missing".
+    ordered = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")
+    first = _problem(ordered[0], sorted(fields), special)
+    more = len(errors) - 1
+    return first if more == 0 else f"{first} (and {more} more problem{'s' if more > 1 else ''})"
+
+
+def _problem(error: ErrorDetails, fields: list[str], special: Special | None) -> str:
+    loc = tuple(error["loc"])
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    cause = ctx.get("error")
+    if isinstance(cause, FieldProblem):
+        loc = (*loc, *cause.field)
+    where = _path(loc)
+    what = (special(error, loc) if special is not None else None) or _what(error, loc, ctx, fields)
+    return f"{where}: {what}" if where else what
+
+
+def _path(loc: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+_BOUNDS: Final[Mapping[str, str]] = {
+    "greater_than_equal": "at least",
+    "greater_than": "more than",
+    "less_than_equal": "at most",
+    "less_than": "less than",
+}
+_EXPECTED: Final[Mapping[str, str]] = {
+    "int_type": "an integer",
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "model_type": "a table",
+    "dict_type": "a table",
+    "model_attributes_type": "a table",
+    "tuple_type": "an array",
+    "list_type": "an array",
+}
+
+
+def _what(error: ErrorDetails, loc: tuple[str | int, ...], ctx: Mapping[str, Any], fields: list[str]) -> str:
+    kind = error["type"]
+    shown = got(error.get("input"))
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        return f"unknown field{_hint(loc, fields)}"
+    if kind in _BOUNDS:
+        bound = next(iter(ctx.values()))
+        return f"must be {_BOUNDS[kind]} {bound}, got {shown}"
+    if kind in _EXPECTED:
+        return f"expected {_EXPECTED[kind]}, got {shown}"
+    if kind == "literal_error":
+        return f"expected {ctx.get('expected')}, got {shown}"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_too_long":
+        return f"at most {ctx.get('max_length')} characters, got {len(str(error.get('input')))}"
+    if kind == "too_short":
+        return f"needs at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
+    if kind == "value_error" and ctx.get("error") is not None:
+        return str(ctx["error"])
+    return error["msg"]
+
+
+def got(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value!r} (a float: game numbers are integers)"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 60 else value[:57] + "...")
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return type(value).__name__
+
+
+
+
+def _hint(loc: tuple[str | int, ...], fields: list[str]) -> str:
+    if not loc or not isinstance(loc[-1], str):
+        return ""
+    close = difflib.get_close_matches(loc[-1], fields, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

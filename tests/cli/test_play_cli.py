@@ -1,0 +1,336 @@
+"""``fightlog play``: a live fight with the RoE table, command by command; the seed file;
+refusals that write nothing; the ``expect`` guard against a log that moved on between the
+fold and the append; one-line errors and usage errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fightlog.cli.play
+import fightlog.rules.table
+from fightlog.events.model import DeclarationPosted
+from fightlog.events.store import FileStore
+from fightlog.history import state_at
+from fightlog.rules.dice import commitment
+from tests.cli import assert_one_line_error, assert_usage_error, run
+from tests.conftest import FIXTURES
+from tests.rules.fake_table import TARGET
+
+ROSTER = str(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml")
+SEED = "5eed" * 16
+RIFLE = "attack target=bob weapon=Rifle mode=auto"
+
+
+def play(*args: str) -> str:
+    result = run("play", *args)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    return result.stdout
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    return tmp_path / "gate.jsonl"
+
+
+@pytest.fixture
+def fight(log: Path) -> Path:
+    """A begun fight: alice (at 0,0) and bob (at 20,0), alice's turn open."""
+    play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--title", "Gate", "--gm", "Gemma")
+    play("join", str(log), "--roster", ROSTER, "alice", "bob", "--at", "alice=0,0", "--at", "bob=20,0")
+    play("begin", str(log))
+    return log
+
+
+# --------------------------------------------------------------------------- a whole fight
+
+
+def test_a_fight_from_start_to_end(log: Path) -> None:
+    out = play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--title", "Gate", "--gm", "Gemma")
+    assert out.splitlines() == [
+        '1  Scene gate (roe7): "Gate", GM Gemma, dice seed committed',
+        f"dice commitment: {commitment(SEED)}; the seed is in {log}.seed until `fightlog play end`",
+    ]
+    first = lines(log)[0]
+    assert first["kind"] == "scene_started" and first["dice"] == {"scheme": "hmac-sha256-v1", "commitment": commitment(SEED)}
+    assert first["options"]["dodge_per_shot"] is False  # every option recorded, defaults included
+
+    out = play("join", str(log), "--roster", ROSTER, "alice", "bob", "--at", "alice=0,0", "--at", "bob=20,0")
+    assert out.splitlines()[0].startswith("2  Alice Vance joins (side colony)")
+    assert [e["kind"] for e in lines(log)[1:]] == ["combatant_joined", "moved", "combatant_joined", "moved"]
+
+    out = play("begin", str(log))
+    assert "Posting order (order joined): Alice Vance, Bob Kade" in out and "Alice Vance's turn" in out
+
+    out = play("post", str(log), "alice", "Alice fires a burst.", "--do", RIFLE)
+    assert 'Alice Vance: "Alice fires a burst." [attack Bob Kade with Rifle, auto]' in out
+    assert "Alice Vance rolls attack [engine #1]" in out
+    seqs = [int(line.split()[0]) for line in out.splitlines()]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # one line per appended event
+
+    out = play("end-turn", str(log))
+    assert "End of Alice Vance's turn" in out and "Bob Kade's turn" in out
+
+    out = play("end", str(log), "--reason", "time")
+    assert "Scene ends: time; dice seed revealed" in out
+    assert out.splitlines()[-1] == f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`"
+    assert lines(log)[-1]["seed"] == SEED
+
+    verified = run("verify", "--dice", str(log))
+    assert verified.exit_code == 0, verified.output
+    assert "no problems" in verified.stdout
+
+
+def test_the_seed_file_is_private_and_matches(fight: Path) -> None:
+    seed_file = Path(f"{fight}.seed")
+    assert stat.S_IMODE(seed_file.stat().st_mode) == 0o600
+    assert seed_file.read_text() == SEED + "\n"
+    assert state_at(fight, cache=False).scene.commitment == commitment(SEED)  # type: ignore[union-attr]
+
+
+def test_a_fresh_seed_by_default(log: Path) -> None:
+    play("start", str(log), "--ruleset", "roe7")
+    seed = Path(f"{log}.seed").read_text().strip()
+    assert len(seed) == 64 and seed != SEED
+    assert lines(log)[0]["dice"]["commitment"] == commitment(seed)
+    assert lines(log)[0]["scene"] == "gate"
+
+
+def test_open_mode_needs_no_seed_file(log: Path) -> None:
+    out = play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--open", "--scene", "duel-1")
+    assert out.splitlines()[-1] == f"dice seed (open): {SEED}"
+    assert not Path(f"{log}.seed").exists()
+    assert lines(log)[0]["dice"]["seed"] == SEED and lines(log)[0]["scene"] == "duel-1"
+    play("join", str(log), "--roster", ROSTER, "alice", "bob", "--at", "alice=0,0", "--at", "bob=20,0")
+    play("begin", str(log))
+    play("post", str(log), "alice", "--do", RIFLE)  # rolls from the open seed
+    play("end", str(log))
+    assert lines(log)[-1]["kind"] == "scene_ended" and lines(log)[-1]["seed"] == SEED
+
+
+def test_house_options_are_recorded(log: Path, tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text("dodge_per_shot = true\nbleed_turns = 3\n")
+    play("start", str(log), "--ruleset", "roe7", "--options", str(house))
+    options = lines(log)[0]["options"]
+    assert options["dodge_per_shot"] is True and options["bleed_turns"] == 3
+
+
+def test_join_defaults_to_everyone_not_in_yet(log: Path) -> None:
+    play("start", str(log), "--ruleset", "roe7", "--seed", SEED)
+    play("join", str(log), "--roster", ROSTER, "bob")
+    play("join", str(log), "--roster", ROSTER)
+    joined = [e["actor"] for e in lines(log) if e["kind"] == "combatant_joined"]
+    assert joined == ["bob", "alice", "mira", "kestrel"]
+    result = run("play", "join", str(log), "--roster", ROSTER)
+    assert_one_line_error(result, ROSTER, "everyone in the roster has joined already")
+
+
+def test_join_reserve_arrival_and_salt(fight: Path) -> None:
+    play("join", str(fight), "--roster", ROSTER, "kestrel", "--reserve")
+    play("join", str(fight), "--roster", ROSTER, "mira", "--arrival", "--after", "alice", "--salt", "9F3A61")
+    events = [e for e in lines(fight) if e["kind"] == "combatant_joined"]
+    assert events[-1]["arrival"] is True and events[-1]["after"] == "alice" and events[-1]["salt"] == "9f3a61"
+    statuses = {(e["actor"], e["status"]) for e in lines(fight) if e["kind"] == "status_changed"}
+    assert {("kestrel", "reserve"), ("mira", "arriving")} <= statuses
+
+
+# --------------------------------------------------------------------------- refusals write nothing
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["post", "bob", "Bob swings.", "--do", "attack target=alice"], "refused: out of turn: it is alice's turn to post"),
+        (["post", "alice", "--do", "attack target=zed weapon=Rifle"], "refused: 'zed' is not in the fight"),
+        (["post", "alice", "--do", "attack target=bob weapon=Laser"], "refused: alice carries no weapon 'Laser'"),
+        (["post", "alice", "--do", "dance"], "refused: unknown action 'dance'"),
+        (["begin"], "refused: the fight has begun already"),
+        (["join", "--roster", ROSTER, "alice"], "refused: alice has joined already"),
+    ],
+)
+def test_a_refusal_writes_nothing(fight: Path, args: list[str], message: str) -> None:
+    before = fight.read_bytes()
+    command, *rest = args
+    result = run("play", command, str(fight), *rest)
+    assert_one_line_error(result, str(fight), message)
+    assert fight.read_bytes() == before
+
+
+def test_a_post_after_the_end_is_refused(fight: Path) -> None:
+    play("end", str(fight))
+    before = fight.read_bytes()
+    assert_one_line_error(run("play", "post", str(fight), "alice", "--do", RIFLE), str(fight), "refused: no scene is open")
+    assert fight.read_bytes() == before
+
+
+def test_the_log_moved_on_between_fold_and_append(fight: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    intruder = DeclarationPosted(actor="bob", text="(posted from another terminal)", ooc=True)
+
+    def fold_then_someone_posts(path: str, at: int | None = None, *, cache: bool = True) -> Any:
+        folded = state_at(path, at, cache=cache)
+        FileStore(path).append([intruder])
+        return folded
+
+    monkeypatch.setattr(fightlog.cli.play, "state_at", fold_then_someone_posts)
+    before = fight.read_bytes()
+    result = run("play", "post", str(fight), "alice", "--do", RIFLE)
+    assert_one_line_error(result, str(fight), "the log moved on")
+    assert "nothing written, try again" in result.stderr
+    after = fight.read_bytes()
+    assert after.startswith(before) and after.count(b"\n") == before.count(b"\n") + 1  # the intruder only
+
+
+# --------------------------------------------------------------------------- start refuses
+
+
+def test_start_refuses_a_log_that_exists(fight: Path) -> None:
+    before = fight.read_bytes()
+    assert_one_line_error(run("play", "start", str(fight), "--ruleset", "roe7"), str(fight), "already holds a log")
+    assert fight.read_bytes() == before
+    assert Path(f"{fight}.seed").read_text() == SEED + "\n"
+
+
+def test_start_may_use_an_empty_file(log: Path) -> None:
+    log.write_bytes(b"")
+    play("start", str(log), "--ruleset", "roe7")
+    assert lines(log)[0]["kind"] == "scene_started"
+
+
+def test_start_refuses_an_existing_seed_file(log: Path) -> None:
+    Path(f"{log}.seed").write_text("someone else's seed\n")
+    result = run("play", "start", str(log), "--ruleset", "roe7")
+    assert_one_line_error(result, f"{log}.seed", "exists already")
+    assert not log.exists()
+    assert Path(f"{log}.seed").read_text() == "someone else's seed\n"
+
+
+@pytest.mark.parametrize(
+    ("house", "message"),
+    [("speed = 3\n", "option 'speed'"), ("bleed_turns = 'x'\n", "bleed_turns")],
+)
+def test_start_refuses_bad_house_options(log: Path, tmp_path: Path, house: str, message: str) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(house)
+    result = run("play", "start", str(log), "--ruleset", "roe7", "--options", str(path))
+    assert_one_line_error(result, str(path), message)
+    assert not log.exists() and not Path(f"{log}.seed").exists()
+
+
+def test_start_refuses_a_ruleset_without_a_table(log: Path) -> None:
+    result = run("play", "start", str(log), "--ruleset", "traveller")
+    assert_one_line_error(result, str(log), "refused: ruleset 'traveller' cannot be played yet (playable: roe7)")
+    assert not log.exists() and not Path(f"{log}.seed").exists()
+
+
+@pytest.mark.parametrize("seed", ["xyz", "abcd", "5eed" * 15 + "5ee"])
+def test_start_refuses_a_bad_seed(log: Path, seed: str) -> None:
+    assert_usage_error(run("play", "start", str(log), "--ruleset", "roe7", "--seed", seed), "Invalid value for '--seed'")
+    assert not log.exists()
+
+
+# --------------------------------------------------------------------------- the seed at the end
+
+
+def test_end_needs_the_seed_file(fight: Path) -> None:
+    os.unlink(f"{fight}.seed")
+    before = fight.read_bytes()
+    assert_one_line_error(run("play", "end", str(fight)), f"{fight}.seed", "no such file: the seed the scene committed to")
+    assert fight.read_bytes() == before
+
+
+def test_a_seed_file_of_another_scene_is_refused(fight: Path) -> None:
+    Path(f"{fight}.seed").write_text("ab" * 32 + "\n")
+    before = fight.read_bytes()
+    assert_one_line_error(run("play", "end", str(fight)), f"{fight}.seed", "does not match the dice commitment")
+    assert_one_line_error(run("play", "post", str(fight), "alice", "--do", RIFLE), f"{fight}.seed", "does not match")
+    assert fight.read_bytes() == before
+
+
+def test_rolls_without_the_seed_are_refused(fight: Path) -> None:
+    os.unlink(f"{fight}.seed")
+    before = fight.read_bytes()
+    result = run("play", "post", str(fight), "alice", "--do", RIFLE)
+    assert_one_line_error(result, str(fight), "refused: the scene's dice seed is not available")
+    assert fight.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- usage and input errors
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["post", "LOG", "alice", "--do", "attack bob"], "'attack bob': expected key=value, got 'bob'"),
+        (["post", "LOG", "alice", "--do", "attack target=bob target=kestrel"], "'target' given twice"),
+        (["post", "LOG", "alice", "--responds-to", "0"], "--responds-to"),
+        (["join", "LOG", "--roster", ROSTER, "--at", "alice=0"], "expected ID=X,Y in whole metres"),
+        (["join", "LOG", "--roster", ROSTER, "--at", "alice=1,2", "--at", "alice=3,4"], "'alice' placed twice"),
+        (["join", "LOG", "--roster", ROSTER, "mira", "--after", "bob"], "--after goes with --arrival"),
+        (["join", "LOG", "--roster", ROSTER, "mira", "--arrival", "--reserve"], "exclude each other"),
+        (["join", "LOG", "--roster", ROSTER, "mira", "kestrel", "--salt", "ab"], "--salt is one player's"),
+        (["join", "LOG", "--roster", ROSTER, "mira", "--at", "kestrel=1,1"], "--at kestrel: kestrel is not joining here"),
+        (["join", "LOG", "--roster", ROSTER, "mira", "--salt", "xyz"], "Invalid value for '--salt'"),
+        (["join", "LOG", "mira"], "Missing option '--roster'"),
+        (["start", "LOG"], "Missing option '--ruleset'"),
+        (["start", "LOG", "--ruleset", "roe7", "--scene", ""], "a scene id has 1 to 200 characters"),
+    ],
+)
+def test_usage_errors_write_nothing(fight: Path, args: list[str], message: str) -> None:
+    before = fight.read_bytes()
+    result = run("play", *[str(fight) if a == "LOG" else a for a in args])
+    assert_usage_error(result, message)
+    assert fight.read_bytes() == before
+
+
+def test_an_unknown_roster_id(fight: Path) -> None:
+    result = run("play", "join", str(fight), "--roster", ROSTER, "zed")
+    assert_one_line_error(result, ROSTER, "'zed' is not in the roster (alice, bob, mira, kestrel)")
+
+
+def test_a_bad_roster(fight: Path) -> None:
+    bad = str(FIXTURES / "roe7" / "rosters" / "negative-hp.toml")
+    result = run("play", "join", str(fight), "--roster", bad)
+    assert_one_line_error(result, bad, "hp")
+
+
+@pytest.mark.parametrize("command", [["begin"], ["end-turn"], ["end"], ["post", "alice"], ["join", "--roster", ROSTER]])
+def test_a_missing_log(tmp_path: Path, command: list[str]) -> None:
+    path = str(tmp_path / "none.jsonl")
+    name, *rest = command
+    assert_one_line_error(run("play", name, path, *rest), path, "no such file")
+    assert not os.path.exists(path)
+
+
+def test_help_lists_the_subcommands() -> None:
+    result = run("play", "--help")
+    assert result.exit_code == 0
+    for name in ("start", "join", "begin", "post", "end-turn", "end"):
+        assert f"  {name} " in result.stdout
+    top = run("--help").stdout
+    assert "  play " in top and "  run " in top
+
+
+# --------------------------------------------------------------------------- any table
+
+
+def test_play_drives_any_table(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands know nothing of RoE: the fake table plays the same way."""
+    monkeypatch.setitem(fightlog.rules.table._TABLES, "fake", TARGET)
+    play("start", str(log), "--ruleset", "fake", "--seed", SEED)
+    play("join", str(log), "--roster", ROSTER, "alice", "bob")
+    play("begin", str(log))
+    out = play("post", str(log), "alice", "--do", "shoot target=bob")
+    assert "Alice Vance rolls attack [engine #0]" in out
+    out = play("end", str(log))
+    assert "winner Alice Vance" in out

@@ -1,0 +1,259 @@
+"""``fightlog run``: a scenario played into a log written at once; the same seed gives the
+same bytes; LOG is never overwritten without --force and never touched on an error; bad
+scenarios and refused steps are one line naming the scenario file and the step's line."""
+
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import fightlog.rules.table
+from fightlog.rules.scenario import run_scenario
+from tests.cli import assert_one_line_error, assert_usage_error, run
+from tests.conftest import FIXTURES
+from tests.rules.fake_table import TARGET
+
+ROSTER = FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml"
+SEED = "5eed" * 16
+
+GATE = f"""\
+title = "Gate"
+ruleset = "roe7"
+roster = "{ROSTER}"
+join = ["alice", "bob"]
+reserve = ["kestrel"]
+
+[positions]
+alice = [0, 0]
+bob = [20, 0]
+kestrel = [50, 0]
+
+[[steps]]
+actor = "alice"
+text = "Alice fires a burst at Bob."
+do = ["attack target=bob weapon=Rifle mode=auto"]
+
+[[steps]]
+actor = "bob"
+text = "Bob charges and calls for help."
+do = ["move toward=alice m=8", "com_call calls=kestrel"]
+
+[[steps]]
+join = "mira"
+after = "alice"
+at = [0, 5]
+
+[[steps]]
+actor = "alice"
+do = ["attack target=bob weapon=HPistol"]
+"""
+
+
+CALM = GATE.split("[[steps]]")[0] + """\
+[[steps]]
+actor = "alice"
+text = "Alice takes a knee."
+do = ["kneel"]
+
+[[steps]]
+actor = "bob"
+do = ["move toward=alice m=8"]
+"""
+"""The same scene without dice in its steps: it plays the same way under any seed, for the
+tests that let ``run`` draw a fresh one."""
+
+
+def scenario(tmp_path: Path, text: str = GATE, name: str = "gate.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def line_of(path: Path, text: str, nth: int = 1) -> int:
+    found = [n for n, line in enumerate(path.read_text().splitlines(), 1) if line.strip() == text]
+    return found[nth - 1]
+
+
+def leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_run_writes_the_fight(tmp_path: Path) -> None:
+    path, log = scenario(tmp_path), tmp_path / "gate.jsonl"
+    result = run("run", str(path), "-o", str(log), "--seed", SEED)
+    assert result.exit_code == 0, result.output
+    events = log.read_bytes().count(b"\n")
+    assert result.stdout == f"wrote {log}: {events} events, seed {SEED} (revealed in scene_ended)\n"
+    assert log.read_bytes() == run_scenario(path, seed=SEED).to_bytes()
+    assert stat.S_IMODE(log.stat().st_mode) == 0o666 & ~_umask()
+    assert leftovers(tmp_path) == []
+    verified = run("verify", "--dice", str(log))
+    assert verified.exit_code == 0 and "no problems" in verified.stdout
+    replayed = run("replay", str(log))
+    assert "Mira Sol joins (side colony), arriving after Alice Vance" in replayed.stdout
+    assert "Bob Kade rolls com_call" in replayed.stdout
+
+
+def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
+    path = scenario(tmp_path, f'seed = "{SEED}"\n' + GATE)
+    first, second = tmp_path / "1.jsonl", tmp_path / "2.jsonl"
+    assert run("run", str(path), "-o", str(first)).exit_code == 0
+    assert run("run", str(path), "-o", str(second)).exit_code == 0
+    assert first.read_bytes() == second.read_bytes()
+    third = tmp_path / "3.jsonl"
+    assert run("run", str(path), "-o", str(third), "--seed", "ab" * 32).exit_code == 0
+    assert third.read_bytes() != first.read_bytes()
+
+
+def test_a_fresh_seed_without_one(tmp_path: Path) -> None:
+    log = tmp_path / "gate.jsonl"
+    result = run("run", str(scenario(tmp_path, CALM)), "-o", str(log))
+    assert result.exit_code == 0, result.output
+    assert SEED not in result.stdout and "seed " in result.stdout
+
+
+def test_run_refuses_to_overwrite(tmp_path: Path) -> None:
+    path, log = scenario(tmp_path), tmp_path / "gate.jsonl"
+    log.write_bytes(b"precious\n")
+    result = run("run", str(path), "-o", str(log), "--seed", SEED)
+    assert_one_line_error(result, str(log), "exists and is not empty (--force replaces it)")
+    assert log.read_bytes() == b"precious\n"
+    result = run("run", str(path), "-o", str(log), "--seed", SEED, "--force")
+    assert result.exit_code == 0, result.output
+    assert log.read_bytes() == run_scenario(path, seed=SEED).to_bytes()
+
+
+def test_an_empty_log_file_may_be_replaced(tmp_path: Path) -> None:
+    log = tmp_path / "gate.jsonl"
+    log.write_bytes(b"")
+    assert run("run", str(scenario(tmp_path, CALM)), "-o", str(log)).exit_code == 0
+
+
+def test_a_refused_step_writes_nothing(tmp_path: Path) -> None:
+    path = scenario(tmp_path, GATE.replace("weapon=HPistol", "weapon=Laser"))
+    log = tmp_path / "gate.jsonl"
+    result = run("run", str(path), "-o", str(log), "--seed", SEED)
+    line = line_of(path, "[[steps]]", 4)
+    assert_one_line_error(result, f"{path}:{line}", "step 4 (alice): alice carries no weapon 'Laser'")
+    assert not log.exists() and leftovers(tmp_path) == []
+
+
+def test_a_refused_step_leaves_an_old_log_alone(tmp_path: Path) -> None:
+    path = scenario(tmp_path, GATE.replace("weapon=HPistol", "weapon=Laser"))
+    log = tmp_path / "gate.jsonl"
+    log.write_bytes(b"old\n")
+    result = run("run", str(path), "-o", str(log), "--force")
+    assert result.exit_code == 2
+    assert log.read_bytes() == b"old\n"
+
+
+BAD_STEPS = {
+    "unknown field": ('[[steps]]\nactr = "alice"\n', 1, "steps[0].actr: unknown field (did you mean 'actor'?)"),
+    "join and actor": ('[[steps]]\nactor = "alice"\njoin = "mira"\n', 1, "not both a post and an arrival"),
+    "bad action": ('[[steps]]\nactor = "alice"\ndo = ["attack bob"]\n', 1, "steps[0].do[0]: expected key=value, got 'bob'"),
+    "missing combatant": (
+        '[[steps]]\nactor = "alice"\ndo = ["attack target=zed weapon=Rifle"]\n', 1, "step 1 (alice): 'zed' is not in the fight"
+    ),
+    "missing weapon": (
+        '[[steps]]\nactor = "alice"\ndo = ["attack target=bob weapon=Laser"]\n', 1, "step 1 (alice): alice carries no weapon"
+    ),
+    "actor not in the scene": ('[[steps]]\nactor = "mira"\n', 1, "step 1 (mira): "),
+    "out of turn": ('[[steps]]\nactor = "alice"\nend_turn = true\n[[steps]]\nactor = "alice"\n', 2, "step 2 (alice): out of turn"),
+    "arrival after no one": ('[[steps]]\njoin = "mira"\nafter = "zed"\n', 1, "step 1 (mira arrives): "),
+}
+
+HEAD = f"""\
+ruleset = "roe7"
+roster = "{ROSTER}"
+join = ["alice", "bob"]
+[positions]
+alice = [0, 0]
+bob = [20, 0]
+"""
+
+
+@pytest.mark.parametrize("case", BAD_STEPS, ids=str)
+def test_bad_steps_name_their_line(tmp_path: Path, case: str) -> None:
+    body, header, message = BAD_STEPS[case]
+    path = scenario(tmp_path, HEAD + body)
+    log = tmp_path / "gate.jsonl"
+    result = run("run", str(path), "-o", str(log), "--seed", SEED)
+    assert_one_line_error(result, f"{path}:{line_of(path, '[[steps]]', header)}", message)
+    assert not log.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('titel = "x"\n' + HEAD, "titel: unknown field (did you mean 'title'?)"),
+        ('ruleset = "roe7"\nroster = "missing.toml"\n', "roster: no such roster file"),
+        ('ruleset = "traveller"\n' + f'roster = "{ROSTER}"\n', "ruleset: ruleset 'traveller' cannot be played yet"),
+        (HEAD.replace('"bob"]', '"zed"]'), "join[1]: 'zed' is not in the roster (alice, bob, mira, kestrel)"),
+        ("options = { speed = 3 }\n" + HEAD, "option 'speed'"),
+    ],
+)
+def test_bad_scenarios(tmp_path: Path, text: str, message: str) -> None:
+    path = scenario(tmp_path, text)
+    log = tmp_path / "gate.jsonl"
+    assert_one_line_error(run("run", str(path), "-o", str(log)), str(path), message)
+    assert not log.exists()
+
+
+def test_a_bad_roster_is_named(tmp_path: Path) -> None:
+    bad = FIXTURES / "roe7" / "rosters" / "negative-hp.toml"
+    path = scenario(tmp_path, f'ruleset = "roe7"\nroster = "{bad}"\n')
+    assert_one_line_error(run("run", str(path), "-o", str(tmp_path / "x.jsonl")), str(bad), "hp")
+
+
+def test_house_options(tmp_path: Path) -> None:
+    path, log = scenario(tmp_path, "options = { bleed_turns = 4, dodge_per_shot = true }\n" + HEAD), tmp_path / "g.jsonl"
+    house = tmp_path / "house.toml"
+    house.write_text("bleed_turns = 2\n")
+    assert run("run", str(path), "-o", str(log), "--options", str(house)).exit_code == 0
+    first = log.read_text().splitlines()[0]
+    assert '"bleed_turns":2' in first and '"dodge_per_shot":true' in first
+    house.write_text("bleed = 2\n")
+    result = run("run", str(path), "-o", str(tmp_path / "h.jsonl"), "--options", str(house))
+    assert_one_line_error(result, str(house), "option 'bleed'")
+    assert_one_line_error(run("run", str(path), "-o", str(tmp_path / "h.jsonl"), "--options", str(tmp_path / "none.toml")),
+                          str(tmp_path / "none.toml"), "no such file")
+
+
+def test_the_winner_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(fightlog.rules.table._TABLES, "fake", TARGET)
+    path = scenario(tmp_path, f'ruleset = "fake"\nroster = "{ROSTER}"\n')
+    result = run("run", str(path), "-o", str(tmp_path / "f.jsonl"), "--seed", SEED)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "winner: Alice Vance"
+
+
+@pytest.mark.parametrize("where", ["dir", "missing-dir"])
+def test_unwritable_targets(tmp_path: Path, where: str) -> None:
+    path = scenario(tmp_path)
+    target = tmp_path if where == "dir" else tmp_path / "nowhere" / "g.jsonl"
+    result = run("run", str(path), "-o", str(target))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"fightlog: {target}: ") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [([], "Missing option '-o'"), (["-o", "x.jsonl", "--seed", "xyz"], "Invalid value for '--seed'")],
+)
+def test_usage(tmp_path: Path, args: list[str], message: str) -> None:
+    assert_usage_error(run("run", str(scenario(tmp_path)), *args), message)
+
+
+def test_a_missing_scenario(tmp_path: Path) -> None:
+    missing = str(tmp_path / "none.toml")
+    assert_one_line_error(run("run", missing, "-o", str(tmp_path / "g.jsonl")), missing, "no such file")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
