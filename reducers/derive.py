@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import Ruleset, ruleset_for
+from fightlog.rules.ruleset import Ruleset, rules_for_scene
 
 
 class Slot(Struct, frozen=True):
@@ -20,7 +20,8 @@ class Slot(Struct, frozen=True):
 
 
 def rules_of(state: SceneState) -> Ruleset:
-    return ruleset_for(None if state.scene is None else state.scene.ruleset)
+    scene = state.scene
+    return rules_for_scene(None, {}) if scene is None else rules_for_scene(scene.ruleset, scene.options)
 
 
 def posting_order(state: SceneState) -> list[Slot]:

@@ -26,7 +26,7 @@ from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
 from fightlog.reducers.combine import DISPATCH, out_of_order
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.ruleset import ruleset_for
+from fightlog.rules.ruleset import rules_for_scene
 
 Plan = Mapping[int, RulingMade]
 """Target ``seq`` -> the void or amend ruling in force for it."""
@@ -128,7 +128,7 @@ def fold(
     limit = upto if upto is not None else sys.maxsize
     dispatch = DISPATCH
     scene = state.scene
-    rules = ruleset_for(None if scene is None else scene.ruleset)
+    rules = rules_for_scene(None, {}) if scene is None else rules_for_scene(scene.ruleset, scene.options)
     for event in events:
         seq = event.seq
         if seq > limit:
@@ -156,7 +156,7 @@ def fold(
             state = replace(state, **changes)
             if state.scene is not scene:
                 scene = state.scene
-                rules = ruleset_for(None if scene is None else scene.ruleset)
+                rules = rules_for_scene(None, {}) if scene is None else rules_for_scene(scene.ruleset, scene.options)
         else:
             state = replace(state, seq=seq)
         if keep is not None and seq % keep_every == 0:

@@ -43,6 +43,11 @@ class Ruleset(Protocol):
         """The weapon names a sheet snapshot carries."""
         ...
 
+    def with_options(self, options: Mapping[str, Any]) -> Ruleset:
+        """This ruleset under a scene's options (``scene_started.options``), which may change
+        how its weapons read or reload. Called once per scene by the fold."""
+        ...
+
     def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
         """A weapon that had fired ``fired`` times since its last reload fires ``amount``
         more (``resource_spent`` of the weapon): its new ``(fired, needs_reload, cooldown)``.
@@ -84,6 +89,9 @@ class GenericRules:
             return ()
         return tuple(str(w) for w in found if isinstance(w, str))
 
+    def with_options(self, options: Mapping[str, Any]) -> Ruleset:
+        return self
+
     def weapon_capacity(self, weapon: str) -> int | None:
         return None
 
@@ -108,6 +116,12 @@ ruleset never loads the others, and ``verify`` loads none)."""
 def register(ruleset: Ruleset) -> None:
     """Make ``ruleset`` the one used for logs whose ``scene_started.ruleset`` is its id."""
     _REGISTRY[ruleset.id] = ruleset
+
+
+def rules_for_scene(ruleset_id: str | None, options: Mapping[str, Any]) -> Ruleset:
+    """The ruleset of a scene, under the options it was started with."""
+    rules = ruleset_for(ruleset_id)
+    return rules.with_options(options) if options else rules
 
 
 def ruleset_for(ruleset_id: str | None) -> Ruleset:

@@ -247,7 +247,7 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     if t.out:
         _attacked_while_wounded(scribe, a, t, declaration)
         return
-    shots = _aim_shots(scribe, a, volley, mode, dual, action)
+    shots = _aim_shots(scribe, a, volley, mode, action)
     _check_secondaries(shots, mode, action)
     aim = a.effect("aim")
     aimed = mode == "aimed"
@@ -293,7 +293,7 @@ def _attacked_while_wounded(scribe: Scribe, a: Fighter, t: Fighter, declaration:
 
 
 def _aim_shots(
-    scribe: Scribe, a: Fighter, volley: list[tuple[WeaponToken, Weapon | None, str]], mode: str, dual: int, action: Action
+    scribe: Scribe, a: Fighter, volley: list[tuple[WeaponToken, Weapon | None, str]], mode: str, action: Action
 ) -> list[Shot]:
     """Every attack roll of the action, checked: reach, readiness, shots per weapon, and
     that aimed and sneak attacks are single basic attacks."""

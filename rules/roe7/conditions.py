@@ -2,7 +2,7 @@
 Chemical Burn; Suppressive Fire; Critical Success or Failure).
 
 Debuffs count on the victim's turns, one's own effects on the initiator's; damage ticks at
-the start of the victim's turn; durations go down at the end of the counting turn, only for
+the start of the victim's turn (``harm.start_of_turn``); durations go down at the end of the counting turn, only for
 effects in place when that turn started (``Fighter.at_turn_start``). Effect names:
 
 ``bleed``, ``chemical_burn``, ``stun``, ``stun_immunity``, ``suppressed``, ``lost_action``,
@@ -18,13 +18,10 @@ from fightlog.events.model import (
     EffectApplied,
     EffectCountedDown,
     EffectExpired,
-    EffectTicked,
-    HealingApplied,
     Scalar,
 )
 from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.roe7.fighters import Fighter
-from fightlog.rules.roe7.harm import take
 from fightlog.rules.table import Scribe
 
 DEBUFFS: Final = frozenset({"bleed", "chemical_burn", "stun", "stun_immunity", "suppressed", "lost_action", "lost_turn"})
@@ -127,37 +124,6 @@ def lose_action(scribe: Scribe, target: str, *, whole_turn: bool, source: str, c
 
 
 # ---------------------------------------------------------------------- turn boundaries
-
-
-def start_of_turn(scribe: Scribe, actor: str) -> None:
-    """Debuffs that deal damage take it now (Steps of a Combat Turn, first step); Healing
-    Factor's 2 HP a round."""
-    for effect in Fighter(scribe.state, actor).effects():
-        if effect.name not in ("bleed", "chemical_burn"):
-            continue
-        if Fighter(scribe.state, actor).out:
-            return
-        tick = scribe.emit(EffectTicked(effect=effect.effect, target=actor, remaining=effect.remaining))
-        victim = Fighter(scribe.state, actor)
-        if effect.name == "bleed":
-            amount = effect.magnitude or 0
-            take(scribe, actor, amount, 0, damage_type=None, source="bleed", cause=tick)
-            continue
-        rolled, roll_seq = scribe.roll(
-            f"{effect.stacks}d{(effect.dice or '1d10').split('d')[1]}",
-            roller=effect.source or actor,
-            purpose="damage",
-            label="chemical burn",
-            for_seq=tick,
-        )
-        dr = 0 if victim.options.burn_ignores_dr else victim.dr("explosive")
-        take(scribe, actor, rolled.total, dr, damage_type="explosive", source="chemical burn", cause=roll_seq)
-    who = Fighter(scribe.state, actor)
-    if who.racial == "healing-factor" and not who.out:
-        ceiling = who.who.pool_max.get("hp", who.hp)
-        amount = min(2, ceiling - who.hp)
-        if amount > 0:
-            scribe.emit(HealingApplied(target=actor, amount=amount, source="Healing Factor"))
 
 
 def end_of_turn(scribe: Scribe, actor: str, *, only: frozenset[str] | None = None) -> list[ActiveEffect]:

@@ -18,7 +18,7 @@ from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import Point, distance
-from fightlog.rules.roe7.harm import dodged, take
+from fightlog.rules.roe7.harm import blast_dodge, dodged, take
 from fightlog.rules.table import Scribe
 
 THROW_RANGE_M = 20
@@ -136,10 +136,7 @@ def explode(scribe: Scribe, thrower: str, grenade: ActiveEffect) -> None:
             continue
         if distance(centre, target.position) > radius:
             continue
-        dodge, dodge_seq = scribe.roll(
-            "1d100", roller=actor, purpose="dodge", modifiers=capped(target.dodge_mods(against="explosive"), opts.modifier_cap),
-            for_seq=blast_seq,
-        )
+        dodge, dodge_seq = blast_dodge(scribe, target, for_seq=blast_seq)
         hit = not dodged(dodge, blast.total, opts.explosive_tie_to_dodger)
         resolved = scribe.emit(
             AttackResolved(

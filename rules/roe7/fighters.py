@@ -185,7 +185,7 @@ class Fighter:
         """Stealth modifiers: the sheet's, and +5 while prone (Changing Stance)."""
         mods = self.mods("stealth")
         if self.has("prone"):
-            mods.append((self.options.prone_dodge_bonus, "prone"))
+            mods.append((self.options.prone_stealth_bonus, "prone"))
         return mods
 
     def dodge_mods(self, *, against: str) -> Mods:
@@ -226,8 +226,7 @@ class Fighter:
     def armoured(self, damage_type: DamageType) -> bool:
         """Whether any armour stands against ``damage_type`` (Aimed Shots: the unarmoured
         take double damage)."""
-        parts = self.sheet.dr_parts(damage_type)
-        return sum(p.value for p in parts if self._is_armour(p.source)) > 0
+        return any(p.value > 0 and self._is_armour(p.source) for p in self.sheet.dr_parts(damage_type))
 
     def _is_armour(self, source: str) -> bool:
         return source != "racial" or self.options.racial_dr_is_armour

@@ -1,5 +1,7 @@
 """Damage taken, and what it leads to: defeat (Wounded), the mortal-wound save (Mortal
-Wound), and a downed flamer user's explosion (Weapon Special Rules, Flamers).
+Wound), a downed flamer user's explosion (Weapon Special Rules, Flamers); dodging a blast
+(Explosives); and the damage debuffs deal at the start of the victim's turn (Steps of a
+Combat Turn; Bleed; Chemical Burn).
 
 Every function decides through the ``Scribe``: it emits the events and folds them, so what
 follows sees the new HP.
@@ -7,8 +9,9 @@ follows sees the new HP.
 
 from __future__ import annotations
 
-from fightlog.events.model import DamageApplied, StatusChanged
+from fightlog.events.model import DamageApplied, EffectTicked, HealingApplied, StatusChanged
 from fightlog.rules.dice import RollResult
+from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import within
 from fightlog.rules.table import Scribe
@@ -108,10 +111,7 @@ def _flamer_explodes(scribe: Scribe, who: Fighter, cause: int) -> None:
         difficulty = rolled.total
     for actor in near:
         other = Fighter(scribe.state, actor)
-        dodge, dodge_seq = scribe.roll(
-            "1d100", roller=actor, purpose="dodge",
-            modifiers=capped(other.dodge_mods(against="explosive"), opts.modifier_cap), for_seq=difficulty_seq,
-        )
+        dodge, dodge_seq = blast_dodge(scribe, other, for_seq=difficulty_seq)
         if dodged(dodge, difficulty, opts.explosive_tie_to_dodger):
             continue
         take(
@@ -127,7 +127,54 @@ def _in_blast(other: Fighter, centre: tuple[int, int], diameter: int) -> bool:
 
 def dodged(dodge: RollResult, difficulty: int, tie_to_dodger: bool) -> bool:
     """Whether a dodge roll avoids an explosion of ``difficulty`` (Explosives): a natural
-    100 always does; a tie does when ``tie_to_dodger``."""
-    if dodge.dice[0].face == 100:
-        return True
+    100 always does, a natural 1 never does (Critical Success or Failure); a tie does when
+    ``tie_to_dodger``."""
+    face = dodge.dice[0].face
+    if face in (1, 100):
+        return face == 100
     return dodge.total > difficulty or (tie_to_dodger and dodge.total == difficulty)
+
+
+def blast_dodge(scribe: Scribe, who: Fighter, *, for_seq: int) -> tuple[RollResult, int]:
+    """A 1d100 dodge against an explosion (cover and prone count); a natural 1 costs the
+    next action as well."""
+    opts = who.options
+    rolled, seq = scribe.roll(
+        "1d100", roller=who.actor, purpose="dodge", modifiers=capped(who.dodge_mods(against="explosive"), opts.modifier_cap),
+        for_seq=for_seq,
+    )
+    if rolled.dice[0].face == 1:
+        conditions.lose_action(scribe, who.actor, whole_turn=who.racial == "advanced-prosthetics",
+                               source="critical failure on defence", cause=seq)
+    return rolled, seq
+
+
+def start_of_turn(scribe: Scribe, actor: str) -> None:
+    """Debuffs that deal damage take it now (Steps of a Combat Turn, first step); Healing
+    Factor's 2 HP a round."""
+    for effect in Fighter(scribe.state, actor).effects():
+        if effect.name not in ("bleed", "chemical_burn"):
+            continue
+        if Fighter(scribe.state, actor).out:
+            return
+        tick = scribe.emit(EffectTicked(effect=effect.effect, target=actor, remaining=effect.remaining))
+        victim = Fighter(scribe.state, actor)
+        if effect.name == "bleed":
+            amount = effect.magnitude or 0
+            take(scribe, actor, amount, 0, damage_type=None, source="bleed", cause=tick)
+            continue
+        rolled, roll_seq = scribe.roll(
+            f"{effect.stacks}d{(effect.dice or '1d10').split('d')[1]}",
+            roller=effect.source or actor,
+            purpose="damage",
+            label="chemical burn",
+            for_seq=tick,
+        )
+        dr = 0 if victim.options.burn_ignores_dr else victim.dr("explosive")
+        take(scribe, actor, rolled.total, dr, damage_type="explosive", source="chemical burn", cause=roll_seq)
+    who = Fighter(scribe.state, actor)
+    if who.racial == "healing-factor" and not who.out:
+        ceiling = who.who.pool_max.get("hp", who.hp)
+        amount = min(2, ceiling - who.hp)
+        if amount > 0:
+            scribe.emit(HealingApplied(target=actor, amount=amount, source="Healing Factor"))

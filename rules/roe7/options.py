@@ -94,6 +94,7 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     kneel_bonus: NonNegative = 5
     prone_accuracy_bonus: NonNegative = 10
     prone_dodge_bonus: NonNegative = 5
+    prone_stealth_bonus: NonNegative = 5
     prone_movement_m: Positive = 3
     # Movement Range; Sprint; Falling
     movement_m: Positive = 8
@@ -116,7 +117,9 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     # Wounded; Mortal Wound
     wound_hours: Positive = 4
     mortal_wound_save: NonNegative = 25
-    # Weather and Time of Day (recorded; the HUD applies the modifiers)
+    # Weather and Time of Day: as at the start of the fight, for the whole fight. The time of
+    # day drives Nocturnal Predator; weather penalties have no numbers in the rulebook (the
+    # HUD shows them), so the weather is recorded only.
     weather: str = "clear"
     time_of_day: Literal["day", "night"] = "day"
 

@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Final
 
+import msgspec
+
 from fightlog.errors import InputError
 from fightlog.events.model import Action
-from fightlog.rules.roe7.tokens import WeaponToken, parse_token
-from fightlog.rules.ruleset import register
+from fightlog.rules.roe7.tokens import DEFAULT_OPTIONS, TokenOptions, WeaponToken, parse_token
+from fightlog.rules.ruleset import GenericRules, register
 
 OUT: Final = frozenset({"defeated", "wounded", "mortally_wounded", "fled", "left", "reserve"})
 """Statuses that take a combatant out of the posting order (Wounded; Fleeing). ``reserve`` is
@@ -51,18 +53,24 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
 
 
 @lru_cache(maxsize=256)
-def token(text: str, ranged_damage_list: str = "heavy-1d70") -> WeaponToken | None:
-    """A weapon token read with default token options, or ``None`` when it is not one."""
+def token(text: str, options: TokenOptions = DEFAULT_OPTIONS) -> WeaponToken | None:
+    """A weapon token read under ``options``, or ``None`` when it is not one."""
     try:
-        return parse_token(text)
+        return parse_token(text, options)
     except InputError:
         return None
 
 
-class Roe7Rules:
-    """The ``Ruleset`` of RoE 7th Edition."""
+class Roe7Rules(GenericRules):
+    """The ``Ruleset`` of RoE 7th Edition, under one scene's token options."""
 
     id = "roe7"
+
+    def __init__(self, tokens: TokenOptions = DEFAULT_OPTIONS) -> None:
+        self.tokens = tokens
+
+    def with_options(self, options: Mapping[str, Any]) -> Roe7Rules:
+        return _configured(msgspec.json.encode({k: options[k] for k in _TOKEN_FIELDS if k in options}))
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT
@@ -79,18 +87,12 @@ class Roe7Rules:
         """Entering a Combat in Progress: the entry is in the claimed slot next round."""
         return 1
 
-    def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
-        found = sheet.get("weapons", ())
-        if not isinstance(found, (list, tuple)):
-            return ()
-        return tuple(str(w) for w in found if isinstance(w, str))
-
     def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
         """Weapon Special Rules; Multiple/Automatic Shots. ``amount`` is the shots of one
         action: chainfed guns fire three actions between reloads; a sniper works the bolt
         after every shot; automatic fire (three shots) needs a reload, a single shot does
         not; a shotgun racks through the next turn; a heavy pistol fires once per turn."""
-        read = token(weapon)
+        read = token(weapon, self.tokens)
         if read is None:
             return fired + amount, False, 0
         if read.chainfed:
@@ -103,6 +105,18 @@ class Roe7Rules:
             return fired + amount, False, 1
         automatic = read.fire_mode == "automatic" and amount >= 3
         return fired + amount, automatic, 0
+
+
+_TOKEN_FIELDS: Final = TokenOptions.__struct_fields__
+
+
+@lru_cache(maxsize=16)
+def _configured(encoded: bytes) -> Roe7Rules:
+    try:
+        tokens = msgspec.json.decode(encoded, type=TokenOptions)
+    except msgspec.ValidationError:
+        tokens = DEFAULT_OPTIONS  # a log with bad options still folds; play refuses them
+    return RULES if tokens == DEFAULT_OPTIONS else Roe7Rules(tokens)
 
 
 RULES: Final = Roe7Rules()

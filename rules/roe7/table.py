@@ -44,11 +44,12 @@ HANDLERS: Final[Mapping[str, Handler]] = {
 
 ARRIVAL_ACTIONS: Final = frozenset({"say", "draw"})
 
-
 class Roe7Table:
     id = "roe7"
 
     def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
+        """Every option with ``overrides`` applied (the fold reads the token options from
+        ``scene_started`` too, through ``Roe7Rules.with_options``)."""
         return as_data(read_options(overrides, where=where))
 
     def roster(self, path: str) -> Sequence[Entrant]:
@@ -89,7 +90,7 @@ class Roe7Table:
         turns.begin(scribe)
 
     def end_turn(self, scribe: Scribe) -> None:
-        with _undo_on_refusal(scribe):
+        with scribe.attempt():
             turns.end_turn(scribe)
 
     def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
@@ -103,24 +104,8 @@ class Roe7Table:
         scribe.emit(SceneEnded(seed=reveal, winner=winner, reason=reason))
 
     def post(self, scribe: Scribe, post: Post) -> None:
-        with _undo_on_refusal(scribe):
+        with scribe.attempt():
             _post(scribe, post)
-
-
-class _undo_on_refusal:
-    """Put the scribe back as it was if the rules refuse part way through."""
-
-    def __init__(self, scribe: Scribe) -> None:
-        self.scribe = scribe
-
-    def __enter__(self) -> None:
-        self.state = self.scribe.state
-        self.count = len(self.scribe.events)
-
-    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
-        if kind is not None and issubclass(kind, RefusedError):
-            self.scribe.state = self.state
-            del self.scribe.events[self.count :]
 
 
 def _post(scribe: Scribe, post: Post) -> None:

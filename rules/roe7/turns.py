@@ -25,7 +25,7 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from fightlog.reducers.state import ActiveEffect
-from fightlog.rules.roe7 import conditions, escape, explosives
+from fightlog.rules.roe7 import conditions, escape, explosives, harm
 from fightlog.rules.roe7.fighters import Fighter, options_of
 from fightlog.rules.roe7.ruleset import OUT, WAITING
 from fightlog.rules.table import Scribe
@@ -84,7 +84,7 @@ def open_next(scribe: Scribe) -> None:
         _pass_slots(scribe, waiting[0])
         actor = _first_waiting(scribe)
         scribe.emit(TurnStarted(actor=actor, round=scribe.state.turn.round))
-        conditions.start_of_turn(scribe, actor)
+        harm.start_of_turn(scribe, actor)
         if Fighter(scribe.state, actor).out:
             _slot_passed(scribe, actor)
             scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))

@@ -312,6 +312,18 @@ def test_a_spotted_sneak_attack_is_a_normal_attack() -> None:
     assert rolls(events, "damage")[0].notation == "1d20"
 
 
+def test_a_sneak_attack_does_not_stack_with_an_aim_nor_take_its_other_benefit() -> None:
+    fight = duel(b={"dr": {"ballistic": 5}})
+    fight.post("alice", act("hide"))
+    pass_turn(fight, "bob")
+    fight.post("alice", act("aim", "bob"))
+    pass_turn(fight, "bob")
+    events = fight.post("alice", act("attack", "bob", weapon=RIFLE, mode="sneak"), faces=[60, 10, 10, 50, 9])
+    assert rolls(events, "damage")[0].notation == "1d20*2"  # doubled once, not four times
+    assert of(events, DamageApplied)[0].reduced_by == 5  # armour still counts
+    assert of(events, EffectExpired)[0].reason == "lost"
+
+
 def test_a_sneak_attack_needs_hiding_first_and_must_be_the_first_attack() -> None:
     fight = duel()
     assert fight.refused("alice", act("attack", "bob", weapon=RIFLE, mode="sneak")) == (

@@ -6,7 +6,19 @@ from __future__ import annotations
 import pytest
 
 from fightlog.errors import InputError
-from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled, EffectApplied, SceneStarted
+from msgspec.structs import replace
+
+from fightlog.events.model import (
+    FORMAT_VERSION,
+    AttackResolved,
+    CombatantJoined,
+    DamageApplied,
+    DiceRolled,
+    EffectApplied,
+    ResourceSpent,
+    SceneStarted,
+)
+from fightlog.reducers.fold import fold
 from fightlog.rules.roe7.options import DEFAULTS, OPTION_NAMES, as_data, read_options
 from fightlog.rules.roe7.table import TABLE
 from tests.rules.roe7.rigged import CLUB_M, FLAMER, MAGIKA, PIERCE_M, RIFLE, SWORD_M, Fight, act, duel, of
@@ -185,3 +197,49 @@ def test_number_options(options: dict[str, object], check: str) -> None:
     elif check == "dr":
         fight = duel(options, b={"dr": {"ballistic": 20}})
         assert of(fight.post("alice", act("attack", "bob", weapon=RIFLE), faces=[10, 50, 15]), DamageApplied)[0].taken == 5
+
+
+def test_negative_racial_dr_does_not_hide_worn_armour_from_an_aimed_shot() -> None:
+    """Magika Mage's -5 cancels 5 worn DR: the target is still armoured (no double damage)."""
+    fight = duel(b={"race": "drevii", "racial": "magika-mage", "dr": {"ballistic": 5}})
+    fight.post("alice", act("aim", "bob"))
+    fight.end_turn()
+    fight.end_turn()
+    events = fight.post("alice", act("attack", "bob", weapon=RIFLE, mode="aimed"), faces=[10, 50, 12])
+    assert rolls(events, "damage")[0].notation == "1d20"
+
+
+@pytest.mark.parametrize(
+    ("option", "token", "amount", "on", "off"),
+    [
+        # a sniper works the bolt after every shot; a plain semi-automatic rifle does not
+        ("large_semi_rifle_is_sniper", "L_s_Rifle_Class_(Permanent)", 1, True, False),
+        # a chainfed gun fires three actions between reloads; plain automatic fire reloads at once
+        ("acannon_is_chainfed", "H_a_ACannon_Class_(Permanent)", 3, False, True),
+    ],
+)
+def test_the_fold_reads_weapons_under_the_scenes_token_options(
+    option: str, token: str, amount: int, on: bool, off: bool
+) -> None:
+    """The fold honours the scene's token options (``Roe7Rules.with_options``), so the
+    engine and the fold agree on when a weapon needs a reload."""
+
+    def fired(value: bool) -> bool:
+        events = [
+            SceneStarted(scene="s", ruleset="roe7", format=FORMAT_VERSION, options=TABLE.options({option: value})),
+            CombatantJoined(actor="a", name="A", pools={"hp": 10}, sheet={"weapons": [token]}),
+            ResourceSpent(actor="a", resource=token, amount=amount),
+        ]
+        state = fold(replace(e, seq=i) for i, e in enumerate(events, 1))
+        return state.combatants["a"].weapons[token].needs_reload
+
+    assert fired(True) is on
+    assert fired(False) is off
+
+
+def test_the_weather_and_time_of_day_at_the_start_hold_for_the_whole_fight() -> None:
+    fight = duel({"weather": "acid rain", "time_of_day": "night"})
+    for _ in range(4):
+        fight.end_turn()
+    assert fight.state.scene is not None
+    assert (fight.state.scene.options["weather"], fight.state.scene.options["time_of_day"]) == ("acid rain", "night")

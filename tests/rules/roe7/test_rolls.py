@@ -272,4 +272,5 @@ def test_reach_is_measured_in_whole_metres_rounded_up() -> None:
 
 def test_a_shotgun_works_at_medium_range() -> None:
     fight = duel(a={"weapons": [SHOTGUN]}, distance=30)
-    fight.post("alice", act("attack", "bob", weapon=SHOTGUN), faces=[1, 1, 1, 1])
+    events = fight.post("alice", act("attack", "bob", weapon=SHOTGUN), faces=[20, 2, 2, 2])
+    assert [r.notation for r in rolls(events, "attack")] == ["1d20"] * 3

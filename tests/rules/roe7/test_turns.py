@@ -648,3 +648,24 @@ def test_a_refusal_part_way_through_a_post_undoes_the_whole_post() -> None:
     assert fight.refused("alice", act("move", m=2), act("attack", "bob", weapon=RIFLE), act("attack", "bob", weapon=MG),
                          faces=[50, 50, 5]) == "alice has no action left this turn (one action per turn)"
     fight.post("alice", act("move", m=2))
+
+
+def test_hyperactivity_lengthens_a_stun_but_not_the_immunity_after_it() -> None:
+    fight = duel(a={"weapons": [CLUB_M]}, b={"race": "feral", "racial": "hyperactivity"}, distance=2)
+    fight.post("alice", act("attack", "bob", weapon=CLUB_M, shots=1), faces=[10, 75, 1])
+    assert fight.effects("bob") == {"stun": 2}
+    pass_turn(fight, "bob")
+    fight.end_turn()
+    assert fight.effects("bob") == {"stun": 1}
+    fight.end_turn()
+    assert fight.effects("bob") == {"stun_immunity": 1}
+
+
+def test_a_natural_1_on_a_blast_dodge_is_hit_and_loses_the_next_action() -> None:
+    fight = grenadier()
+    fight.post("alice", act("throw", "bob", item="Frag"))
+    for _ in range(3):
+        fight.end_turn()
+    events = fight.end_turn(faces=[10, 1, 30, 99])
+    assert [r.hit for r in of(events, AttackResolved)] == [True, False]
+    assert fight.effects("bob") == {"lost_action": 1}
