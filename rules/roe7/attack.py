@@ -104,7 +104,7 @@ def outcome(natural: int, total: int, sides: int, crit_allowed: bool, defence: t
     if natural_def == 100:
         return Outcome(False, False, natural == 1, (*notes, "critical dodge: natural 100"))
     if crit:
-        note = f"critical: natural {natural}, only a critical dodge stops it; damage dice doubled"
+        note = f"critical: natural {natural}, only a critical dodge stops it"
         return Outcome(True, True, False, (*notes, note))
     if natural_def == 1:
         return Outcome(True, False, natural == 1, (*notes, "defender's natural 1: hit"))

@@ -70,8 +70,8 @@ def interrupt(scribe: Scribe, actor: str, action: Action, declaration: int, resp
     if call.actor == actor:
         raise RefusedError("one cannot interrupt one's own flee or call")
     who = Fighter(scribe.state, actor)
-    if who.has("arriving"):
-        raise RefusedError(f"{actor} arrived this round: no interrupts until their next turn")
+    if who.has("arriving") or who.has("arrived"):
+        raise RefusedError(f"{actor} has just arrived: no actions, interrupts included, until their next turn")
     if who.effects("lost_action") or who.effects("lost_turn"):
         raise RefusedError(f"{actor}'s next action is already lost (an earlier interrupt or a critical failure)")
     target = Fighter(scribe.state, call.actor)

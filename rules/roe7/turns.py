@@ -84,6 +84,8 @@ def open_next(scribe: Scribe) -> None:
         _pass_slots(scribe, waiting[0])
         actor = _first_waiting(scribe)
         scribe.emit(TurnStarted(actor=actor, round=scribe.state.turn.round))
+        if Fighter(scribe.state, actor).has("arrived"):
+            scribe.emit(StatusChanged(actor=actor, status="arrived", on=False, note="in the fight"))
         harm.start_of_turn(scribe, actor)
         if Fighter(scribe.state, actor).out:
             _slot_passed(scribe, actor)
@@ -112,6 +114,7 @@ def end_turn(scribe: Scribe) -> None:
             _reinforce(scribe, actor, effect)
     if Fighter(scribe.state, actor).has("arriving"):
         scribe.emit(StatusChanged(actor=actor, status="arriving", on=False, note="arrival posted"))
+        scribe.emit(StatusChanged(actor=actor, status="arrived", note="acts from their next turn, interrupts included"))
     scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))
     open_next(scribe)
 

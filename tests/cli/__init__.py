@@ -19,7 +19,9 @@ from tests.conftest import FIXTURES, sample_log_bytes
 SAMPLE = FIXTURES / "roe7" / "sample-duel.jsonl"
 DISPUTED = FIXTURES / "roe7" / "disputed-duel.jsonl"
 SEEDED = FIXTURES / "dice" / "seeded-rolls.jsonl"
-ALL_LOGS = sorted(FIXTURES.rglob("*.jsonl"))
+SCENARIO_LOGS = FIXTURES / "roe7" / "scenarios"
+ALL_LOGS = sorted(p for p in FIXTURES.rglob("*.jsonl") if SCENARIO_LOGS not in p.parents)
+"""Every bundled log but the scenario fights (``tests/test_scenarios.py`` snapshots those)."""
 
 
 def run(*args: str) -> Result:

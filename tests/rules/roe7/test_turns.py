@@ -335,7 +335,23 @@ def test_an_arrival_cannot_interrupt_until_their_next_turn() -> None:
     pass_turn(fight, "bob")
     flee_seq = fight.post("alice", act("flee"))[0].seq
     assert fight.refused("carl", act("interrupt", weapon=RIFLE), responds_to=flee_seq) == (
-        "carl arrived this round: no interrupts until their next turn"
+        "carl has just arrived: no actions, interrupts included, until their next turn"
+    )
+
+
+def test_an_arrival_cannot_interrupt_between_the_arrival_post_and_their_next_turn() -> None:
+    """Entering a Combat in Progress: actions, interrupts included, only from the turn after
+    the arrival post, even when someone flees in between."""
+    fight = duel()
+    fight.join("carl", (15, 0), after="bob", weapons=[RIFLE])
+    pass_turn(fight, "bob")  # round 1 over
+    pass_turn(fight, "bob")  # alice's and bob's turns of round 2; carl's arrival post opens
+    assert fight.current == "carl"
+    fight.post("carl", act("say"))
+    fight.end_turn()  # round 3: alice
+    flee_seq = fight.post("alice", act("flee"))[0].seq
+    assert fight.refused("carl", act("interrupt", weapon=RIFLE), responds_to=flee_seq) == (
+        "carl has just arrived: no actions, interrupts included, until their next turn"
     )
 
 
