@@ -26,7 +26,7 @@ from msgspec.structs import replace
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AnyEvent, DiceRolled, Json
 from fightlog.reducers.fold import reduce
-from fightlog.reducers.state import SceneState
+from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.rules.dice import FairGenerator, ModifierLike, RollResult, dice_rolled, roll
 
 
@@ -99,15 +99,20 @@ class Scribe:
         info = self.state.scene
         if info is None:
             raise RefusedError("no scene has started")
+        result = self.draw(notation, modifiers, info, what=f"{purpose} roll {notation} by {roller}")
+        event: DiceRolled = dice_rolled(result, roller=roller, purpose=purpose, for_seq=for_seq, label=label)
+        return result, self.emit(event)
+
+    def draw(self, notation: str, modifiers: Iterable[ModifierLike], info: SceneInfo, *, what: str) -> RollResult:
+        """The faces of roll number ``info.rolls``, from the scene's seeded generator (the one
+        place a test double may substitute)."""
         if self.seed is None:
             raise RefusedError("the scene's dice seed is not available (it is kept beside the log as LOG.seed)")
         gen = self._generators.get(info.salts)
         if gen is None:
             gen = FairGenerator(self.seed, info.scene, info.salts)
             self._generators[info.salts] = gen
-        result = roll(notation, gen, info.rolls, modifiers)
-        event: DiceRolled = dice_rolled(result, roller=roller, purpose=purpose, for_seq=for_seq, label=label)
-        return result, self.emit(event)
+        return roll(notation, gen, info.rolls, modifiers)
 
 
 class Table(Protocol):

@@ -30,7 +30,7 @@ from fightlog.rules.roe7.fighters import Fighter, options_of
 from fightlog.rules.roe7.ruleset import OUT, WAITING
 from fightlog.rules.table import Scribe
 
-FREE_DRAW: Final = "free_draw"
+FREE_DRAW: Final = "first-turn free draw"
 """Spent (``resource_spent``) when one's first turn not stunned ends: drawing costs an action
 from then on."""
 

@@ -23,8 +23,8 @@ import pytest
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, AnyEvent, CombatantJoined, Scalar, SceneStarted
-from fightlog.reducers.state import EMPTY, ActiveEffect, SceneState
-from fightlog.rules.dice import ModifierLike, RollResult, compile_expression, dice_rolled
+from fightlog.reducers.state import EMPTY, ActiveEffect, SceneInfo, SceneState
+from fightlog.rules.dice import ModifierLike, RollResult, compile_expression
 from fightlog.rules.roe7.sheet import Sheet
 from fightlog.rules.roe7.table import TABLE
 from fightlog.rules.table import Entrant, Post, Scribe
@@ -80,22 +80,8 @@ class Rigged(Scribe):
         super().__init__(state, None)
         self.faces: deque[int] = deque(faces)
 
-    def roll(
-        self,
-        notation: str,
-        *,
-        roller: str,
-        purpose: str,
-        modifiers: Iterable[ModifierLike] = (),
-        for_seq: int | None = None,
-        label: str | None = None,
-    ) -> tuple[RollResult, int]:
-        info = self.state.scene
-        assert info is not None, "no scene has started"
-        stream = Faces(self.faces, f"{purpose} roll {notation} by {roller}")
-        result = compile_expression(notation).roll(stream, modifiers, index=info.rolls)
-        event = dice_rolled(result, roller=roller, purpose=purpose, for_seq=for_seq, label=label)
-        return result, self.emit(event)
+    def draw(self, notation: str, modifiers: Iterable[ModifierLike], info: SceneInfo, *, what: str) -> RollResult:
+        return compile_expression(notation).roll(Faces(self.faces, what), modifiers, index=info.rolls)
 
 
 def act(kind: str, target: str | None = None, *, weapon: str | None = None, mode: str | None = None,

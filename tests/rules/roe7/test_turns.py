@@ -363,7 +363,7 @@ def test_drawing_is_free_on_the_first_turn_only() -> None:
     events = fight.post("alice", act("draw", weapon=PISTOL), act("attack", "bob", weapon=PISTOL), faces=[99, 2])
     assert events[0].actions[0].cost == "free"  # type: ignore[union-attr]
     events = fight.end_turn()
-    assert [(r.actor, r.resource) for r in of(events, ResourceSpent)] == [("alice", "free_draw")]
+    assert [(r.actor, r.resource) for r in of(events, ResourceSpent)] == [("alice", "first-turn free draw")]
     fight.end_turn()
     assert fight.refused("alice", act("draw", weapon=RIFLE), act("attack", "bob", weapon=RIFLE)) == (
         "alice has no action left this turn (one action per turn)"
@@ -379,7 +379,7 @@ def test_the_free_draw_waits_for_the_first_turn_not_stunned() -> None:
     fight.end_turn()
     assert fight.refused("bob", act("draw", weapon=PISTOL)) == "bob is stunned: no action this turn"
     events = fight.end_turn()
-    assert "free_draw" not in fight.spent("bob")
+    assert "first-turn free draw" not in fight.spent("bob")
     fight.end_turn()
     fight.post("bob", act("draw", weapon=PISTOL), act("attack", "alice", weapon=PISTOL), faces=[99, 2])
 
