@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 import tempfile
+from typing import Any
 
 import click
 
-from fightlog.cli.errors import reports_errors
+from fightlog.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, reports_errors
 from fightlog.cli.narrate import namer
 from fightlog.cli.options import house_option, seed_option
 from fightlog.errors import InputError
-from fightlog.events.model import SceneEnded
+from fightlog.events.model import SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
 
 
@@ -22,26 +23,47 @@ Examples:
   fightlog run scenarios/pump-house.toml -o pump-house.jsonl --seed 5eed...5eed   # reproducible
   fightlog run scenarios/pump-house.toml -o house.jsonl --options house-rules.toml --force
   fightlog replay pump-house.jsonl && fightlog verify --dice pump-house.jsonl
+  fightlog run --check fixtures/roe7/scenarios                   # did any fight change?
+  fightlog run --check scenarios/ --options house-rules.toml     # what a house rule changes
 
 \b
-Exit codes: 0 written; 2 bad input (the scenario, its roster or options, a step the rules
-refuse: its line is named), LOG exists (without --force), or usage. On any error LOG is
-left as it was."""
+Exit codes: 0 written (with --check: every fight as stored); 1 with --check: some fight
+changed or has no stored log; 2 bad input (the scenario, its roster or options, a step the
+rules refuse: its line is named), LOG exists (without --force), or usage. On any error LOG
+is left as it was."""
 )
-@click.argument("scenario", metavar="SCENARIO")
-@click.option("-o", "--output", "log", required=True, metavar="LOG", help="The log file to write.")
+@click.argument("scenario", metavar="SCENARIO", required=False)
+@click.option("-o", "--output", "log", metavar="LOG", help="The log file to write.")
+@click.option(
+    "--check",
+    "check",
+    metavar="DIR",
+    help="Instead: play every DIR/NAME.toml and compare it with its stored DIR/NAME.jsonl "
+    "(same seed: the scenario's, else the one the stored log revealed).",
+)
 @seed_option
 @click.option("--force", is_flag=True, help="Replace LOG if it exists and is not empty.")
 @house_option
 @reports_errors
-def run(scenario: str, log: str, seed: str | None, force: bool, house: str | None) -> None:
-    """Play SCENARIO (TOML: ruleset, roster, steps) and write the fight to LOG.
+def run(scenario: str | None, log: str | None, check: str | None, seed: str | None, force: bool, house: str | None) -> None:
+    """Play SCENARIO (TOML: ruleset, roster, steps) and write the fight to LOG; or, with
+    --check DIR, replay every scenario of DIR against its stored log and say which fights
+    changed, at which event, and how.
 
     The whole fight is decided in memory, from scene_started (dice committed to the seed:
     --seed, else the scenario's seed, else a fresh one) to scene_ended (the seed revealed),
     then LOG is written at once (a temporary file renamed over it). See docs/play.md.
     """
     from fightlog.rules.scenario import read_overrides, run_scenario
+
+    if check is not None:
+        if scenario is not None or log is not None or seed is not None or force:
+            raise click.UsageError("--check DIR takes no SCENARIO, -o, --seed or --force")
+        overrides = read_overrides(house) if house is not None else None
+        found = check_scenarios(check, overrides, house)
+        raise SystemExit(found)
+    if scenario is None or log is None:
+        raise click.UsageError("give SCENARIO and -o LOG (or --check DIR)")
 
     if os.path.isdir(log):
         raise InputError("is a directory, not a log file", path=log)
@@ -56,6 +78,67 @@ def run(scenario: str, log: str, seed: str | None, force: bool, house: str | Non
     click.echo(f"wrote {log}: {len(events)} events, seed {revealed} (revealed in scene_ended)")
     if isinstance(ended, SceneEnded) and ended.winner:
         click.echo(f"winner: {namer(fold(events))(ended.winner)}")
+
+
+def check_scenarios(directory: str, overrides: dict[str, Any] | None, house: str | None) -> int:
+    """Play each scenario of ``directory`` against its stored log; print one line each and a
+    summary; the exit code (0 all as stored, 1 some changed or unstored, 2 some unusable)."""
+    from fightlog.events.compare import describe, field_changes, first_difference
+    from fightlog.events.reader import read_log
+    from fightlog.rules.scenario import run_scenario, scenario_seed
+
+    if not os.path.isdir(directory):
+        raise InputError("not a directory of scenarios", path=directory)
+    names = sorted(n for n in os.listdir(directory) if n.endswith(".toml"))
+    if not names:
+        raise InputError("no scenario files (*.toml) here", path=directory)
+    tally = {"same": 0, "changed": 0, "unstored": 0, "unusable": 0}
+    for name in names:
+        path = os.path.join(directory, name)
+        stored = path[: -len(".toml")] + ".jsonl"
+        try:
+            if not os.path.exists(stored):
+                scenario_seed(path)  # the scenario itself must be usable
+                tally["unstored"] += 1
+                click.echo(f"UNSTORED {name}: no {os.path.basename(stored)} (write it: fightlog run {path} -o {stored})")
+                continue
+            expected = [event for _, event in read_log(stored)]
+            ended = expected[-1] if expected else None
+            revealed = ended.seed if isinstance(ended, SceneEnded) else None
+            seed = scenario_seed(path) or revealed
+            if seed is None:
+                raise InputError("the stored log reveals no seed and the scenario names none", path=stored)
+            actual = [event for _, event in run_scenario(path, seed=seed, overrides=overrides, overrides_path=house).read()]
+        except InputError as exc:
+            tally["unusable"] += 1
+            click.echo(f"UNUSABLE {name}: {exc}")
+            continue
+        if overrides and expected and actual:
+            rules = field_changes(_options(expected[0]), _options(actual[0]))
+            shown = ", ".join(f"{k} {_plain(a)} -> {_plain(b)}" for k, a, b in rules) or "none"
+            click.echo(f"         {name}: house rules changed: {shown}")
+        diff = first_difference(expected, actual, ignore=frozenset({"options"}) if overrides else frozenset())
+        if diff is None:
+            tally["same"] += 1
+            click.echo(f"same     {name}: {len(actual)} events")
+        else:
+            tally["changed"] += 1
+            click.echo(f"CHANGED  {name}: {describe(diff)}")
+    click.echo(
+        f"checked {len(names)} scenarios: {tally['same']} same, {tally['changed']} changed, "
+        f"{tally['unstored']} without a stored log, {tally['unusable']} unusable"
+    )
+    if tally["unusable"]:
+        return EXIT_BAD_INPUT
+    return EXIT_FINDINGS if tally["changed"] or tally["unstored"] else EXIT_OK
+
+
+def _options(event: object) -> dict[str, Any]:
+    return dict(event.options) if isinstance(event, SceneStarted) else {}
+
+
+def _plain(value: Any) -> str:
+    return "true" if value is True else "false" if value is False else str(value)
 
 
 def write_atomically(path: str, data: bytes) -> None:

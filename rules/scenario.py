@@ -300,6 +300,11 @@ def run_scenario(
     return store
 
 
+def scenario_seed(path: str | os.PathLike[str]) -> str | None:
+    """The seed a scenario file names, if any."""
+    return load_scenario(path).file.seed
+
+
 def _table(ruleset: str, path: str) -> Table:
     try:
         return table_for(ruleset)

@@ -242,7 +242,7 @@ def test_unwritable_targets(tmp_path: Path, where: str) -> None:
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [([], "Missing option '-o'"), (["-o", "x.jsonl", "--seed", "xyz"], "Invalid value for '--seed'")],
+    [([], "give SCENARIO and -o LOG (or --check DIR)"), (["-o", "x.jsonl", "--seed", "xyz"], "Invalid value for '--seed'")],
 )
 def test_usage(tmp_path: Path, args: list[str], message: str) -> None:
     assert_usage_error(run("run", str(scenario(tmp_path)), *args), message)

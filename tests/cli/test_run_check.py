@@ -1,0 +1,77 @@
+"""``fightlog run --check DIR``: every scenario replayed against its stored log, and which
+fights changed, at which event and how."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli import assert_usage_error, run
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture
+def scenarios(tmp_path: Path) -> Path:
+    """A copy of the bundled RoE scenarios and their rosters (paths stay relative)."""
+    shutil.copytree(FIXTURES / "roe7" / "scenarios", tmp_path / "scenarios")
+    shutil.copytree(FIXTURES / "roe7" / "rosters" / "scenarios", tmp_path / "rosters" / "scenarios")
+    return tmp_path / "scenarios"
+
+
+def test_unchanged_fights_check_clean(scenarios: Path) -> None:
+    result = run("run", "--check", str(scenarios))
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in scenarios.glob("*.toml"))
+    assert [line.split()[1].rstrip(":") for line in result.stdout.splitlines()[:-1]] == names
+    assert result.stdout.splitlines()[-1] == f"checked {len(names)} scenarios: {len(names)} same, 0 changed, 0 without a stored log, 0 unusable"
+
+
+def test_a_changed_step_is_found_at_its_first_event(scenarios: Path) -> None:
+    path = scenarios / "melee-brawl.toml"
+    path.write_text(path.read_text().replace("ece4ef09", "ece4ef0a", 1))  # another seed
+    result = run("run", "--check", str(scenarios))
+    assert result.exit_code == 1, result.output
+    line = next(x for x in result.stdout.splitlines() if "melee-brawl" in x)
+    assert line.startswith("CHANGED  melee-brawl.toml: seq 1 (scene_started): dice.commitment ")
+    assert "0 unusable" in result.stdout.splitlines()[-1]
+
+
+def test_a_house_rule_shows_the_rules_changed_and_the_first_consequence(scenarios: Path, tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text("bleed_damage = 9\n")
+    result = run("run", "--check", str(scenarios), "--options", str(house))
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert "         melee-brawl.toml: house rules changed: bleed_damage 5 -> 9" in lines
+    changed = next(x for x in lines if x.startswith("CHANGED  melee-brawl.toml"))
+    assert "(effect_applied): magnitude 5 -> 9" in changed
+    assert any(x.startswith("same     alley-duel.toml") for x in lines)  # no bleed there
+
+
+def test_a_scenario_without_a_stored_log_is_a_finding(scenarios: Path) -> None:
+    (scenarios / "alley-duel.jsonl").unlink()
+    result = run("run", "--check", str(scenarios))
+    assert result.exit_code == 1
+    assert "UNSTORED alley-duel.toml: no alley-duel.jsonl (write it: fightlog run " in result.stdout
+
+
+def test_an_unusable_scenario_is_named_and_exits_2(scenarios: Path) -> None:
+    (scenarios / "broken.toml").write_text("title = \n")
+    (scenarios / "broken.jsonl").write_bytes((scenarios / "alley-duel.jsonl").read_bytes())
+    result = run("run", "--check", str(scenarios))
+    assert result.exit_code == 2
+    line = next(x for x in result.stdout.splitlines() if "broken" in x)
+    assert line.startswith("UNUSABLE broken.toml: ") and "not valid TOML" in line
+    assert "Traceback" not in result.output
+
+
+def test_check_refuses_a_scenario_or_an_output_too(scenarios: Path) -> None:
+    assert_usage_error(run("run", "--check", str(scenarios), "-o", "x.jsonl"), "--check DIR takes no SCENARIO")
+
+
+def test_check_needs_a_directory_of_scenarios(tmp_path: Path) -> None:
+    result = run("run", "--check", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"fightlog: {tmp_path}: no scenario files (*.toml) here"
