@@ -17,10 +17,10 @@ import msgspec
 from fightlog.errors import RefusedError
 from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
 from fightlog.rules.roe7.options import Roe7Options, read_options
-from fightlog.rules.roe7.ruleset import OUT
+from fightlog.rules.roe7.ruleset import OUT, token
 from fightlog.rules.roe7.sheet import Sheet, Weapon
 from fightlog.rules.roe7.terms import DamageType, RollType
-from fightlog.rules.roe7.tokens import WeaponToken, parse_token
+from fightlog.rules.roe7.tokens import WeaponToken
 
 Mods = list[tuple[int, str]]
 
@@ -149,7 +149,11 @@ class Fighter:
         raise RefusedError(f"{ref!r} matches more than one of {self.actor}'s weapons ({names}): give the token")
 
     def read(self, weapon: Weapon) -> WeaponToken:
-        return parse_token(weapon.token, self.options.tokens)
+        """``weapon``'s token under the scene's token options (read once, cached)."""
+        found = token(weapon.token, self.options.tokens)
+        if found is None:  # the sheet validated every token
+            raise RefusedError(f"{weapon.token!r} is not a weapon token")
+        return found
 
     def grenades_left(self, name: str) -> int:
         carried = sum(g.count for g in self.sheet.grenades if g.name == name)
@@ -247,11 +251,4 @@ class Fighter:
 
 def sum_mods(mods: Iterable[tuple[int, str]]) -> int:
     return sum(v for v, _ in mods)
-
-
-def opposing(state: SceneState, actor: str) -> list[str]:
-    """Combatants in the fight on another side than ``actor`` (everyone, without sides)."""
-    me = state.combatants[actor].side
-    return [a for a, c in sorted(state.combatants.items()) if a != actor and (me is None or c.side != me)]
-
 
