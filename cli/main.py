@@ -20,6 +20,9 @@ COMMANDS: dict[str, str] = {
     "replay": "fightlog.cli.replay:replay",
     "play": "fightlog.cli.play:play",
     "run": "fightlog.cli.run:run",
+    "audit": "fightlog.cli.audit:audit",
+    "rule": "fightlog.cli.rule:rule",
+    "dispute": "fightlog.cli.dispute:dispute",
 }
 """Command name -> ``module:attribute`` of its click command."""
 
@@ -31,6 +34,9 @@ HELP: dict[str, str] = {
     "replay": "Tell the fight event by event, with the state changes each caused.",
     "play": "Play a fight live: start, join, post, end turns, end (the rules decide).",
     "run": "Play a scripted fight (a scenario file) into a new log.",
+    "audit": "Check a fight against the posting order, the rules and the dice.",
+    "rule": "Record a GM ruling: void or amend an event, accept a finding.",
+    "dispute": "Fork a fight at an event, change one fact, see what follows.",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
 

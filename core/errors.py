@@ -83,7 +83,16 @@ class FoldError(InputError):
 class RefusedError(InputError):
     """A declaration or table command the ruleset refuses (out of turn, no action left, a
     weapon that needs a reload, a target out of range). Nothing is written. ``path`` and
-    ``line`` locate it in a scenario file when it came from one."""
+    ``line`` locate it in a scenario file when it came from one. ``code`` names the rule
+    broken in the audit's terms (``rules.allowance``, ``rules.reload``...; see
+    ``fightlog.audit.findings.CODES``), so the audit can report the same refusal as a
+    finding."""
+
+    def __init__(
+        self, message: str, *, path: str | None = None, line: int | None = None, code: str = "rules.refused"
+    ) -> None:
+        super().__init__(message, path=path, line=line)
+        self.code = code
 
 
 class StoreError(FightlogError):

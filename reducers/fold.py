@@ -115,6 +115,7 @@ def fold(
     plan: Plan | None = None,
     keep: Callable[[SceneState], None] | None = None,
     keep_every: int = 50_000,
+    watch: Callable[[SceneState, AnyEvent, SceneState], None] | None = None,
 ) -> SceneState:
     """Fold ``events`` (which must continue ``start``) under ``plan``, up to ``seq == upto``.
 
@@ -122,6 +123,8 @@ def fold(
     only the slices interested in its kind (``DISPATCH``), and a slice returned unchanged is
     not replaced. ``keep``, when given, receives the state after every ``keep_every``-th
     event. The plan is read as the fold goes, so a caller may extend it in place.
+    ``watch``, when given, is called as ``watch(before, event, after)`` for every event
+    folded, as ruled (a voided event is not folded, so not watched): the audit's hook.
     """
     state = start
     plan = plan if plan is not None else {}
@@ -146,6 +149,7 @@ def fold(
         handlers = dispatch.get(type(event))
         if handlers is None:
             raise FoldError(f"no reducer for events of type {type(event).__name__}", line=seq)
+        before = state
         if handlers:
             changes: dict[str, Any] = {"seq": seq}
             for name, handler in handlers:
@@ -159,6 +163,8 @@ def fold(
                 rules = rules_for_scene(None, {}) if scene is None else rules_for_scene(scene.ruleset, scene.options)
         else:
             state = replace(state, seq=seq)
+        if watch is not None:
+            watch(before, event, state)
         if keep is not None and seq % keep_every == 0:
             keep(state)
     return state

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fightlog.events.model import Action
+
+if TYPE_CHECKING:  # the audit's interface imports the state, which imports this module
+    from fightlog.audit.checks import Check
 
 
 class Ruleset(Protocol):
@@ -54,6 +57,15 @@ class Ruleset(Protocol):
 
         The cooldown counts down at the end of each of the owner's turns, the firing turn
         included: 2 means the weapon cannot fire again in the owner's next turn."""
+        ...
+
+    def audit_checks(self) -> Mapping[type, Check]:
+        """The audit's checks of this ruleset by event type (``fightlog.audit.checks``):
+        what each declaration, roll, outcome and effect should have been."""
+        ...
+
+    def rule_section(self, code: str) -> str:
+        """The rulebook section a finding ``code`` rests on, as the audit prints it."""
         ...
 
 
@@ -102,6 +114,16 @@ class GenericRules:
         fired += amount
         capacity = self.weapon_capacity(weapon)
         return fired, capacity is not None and fired >= capacity, self.weapon_cooldown(weapon)
+
+    def audit_checks(self) -> Mapping[type, Check]:
+        return {}
+
+    def rule_section(self, code: str) -> str:
+        if code.startswith("order."):
+            return "posting order (no ruleset: initiative order, the out skipped)"
+        if code.startswith("dice."):
+            return "fightlog dice (docs/dice.md)"
+        return "no ruleset section (generic log)"
 
 
 GENERIC = GenericRules()

@@ -1,0 +1,131 @@
+"""What the audit reports: findings, their stable codes and severities, and the summary.
+
+A finding is pinned to one event (its ``seq``, which is also its line in the log), names the
+actor it concerns, says in one sentence what is wrong in words a player would accept, and
+names the rulebook section it rests on. Codes are stable: bots and GM rulings
+(``ruling_made`` with ``action: accept`` and ``finding: CODE``) refer to them.
+
+Severities: ``error`` (the rules or the posting order were broken), ``warning`` (something
+cannot be trusted or checked, such as a seed never revealed), ``info`` (worth knowing, not
+wrong: external rolls whose honesty cannot be checked). Errors and warnings that no ruling
+accepted make ``fightlog audit`` exit 1; info never does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Literal
+
+from msgspec import Struct
+
+Severity = Literal["error", "warning", "info"]
+
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+CODES: Mapping[str, tuple[Severity, str]] = {
+    # posting order (fightlog.audit.order, with the ruleset's questions)
+    "order.not-in-fight": ("error", "a post by someone who is not in the fight"),
+    "order.out-of-turn": ("error", "a post out of turn"),
+    "order.double-post": ("error", "two posts by one actor within a round"),
+    "order.skipped": ("error", "a combatant skipped in the posting order"),
+    "order.cannot-act": ("error", "an action by someone who cannot act"),
+    "order.arrival-acted": ("error", "an arrival acting in their arrival post"),
+    # the rules (each ruleset's checks)
+    "rules.modifier-cap": ("error", "modifiers beyond the cap"),
+    "rules.dr-cap": ("error", "damage reduction beyond the cap"),
+    "rules.damage": ("error", "wrong damage arithmetic"),
+    "rules.critical": ("error", "a critical rule misapplied"),
+    "rules.tie-to-attacker": ("error", "a tie given to the attacker"),
+    "rules.outcome": ("error", "an attack outcome the rolls do not give"),
+    "rules.tick-missing": ("error", "an effect tick that should have happened and did not"),
+    "rules.tick-extra": ("error", "an effect tick the rules do not give"),
+    "rules.tick-wrong": ("error", "an effect tick with the wrong amount or timing"),
+    "rules.expired-effect": ("error", "an effect applied after it expired"),
+    "rules.allowance": ("error", "actions beyond the turn's allowance"),
+    "rules.reload": ("error", "firing a weapon that needs a reload"),
+    "rules.flee-limit": ("error", "a flee attempt beyond the limit"),
+    "rules.refused": ("error", "a declaration the rules refuse"),
+    # dice (fightlog.audit.dice, over fightlog.rules.dice.verify)
+    "dice.face": ("error", "an impossible die face"),
+    "dice.arithmetic": ("error", "a roll total that does not add up"),
+    "dice.notation": ("error", "dice that do not fit the notation"),
+    "dice.seed": ("error", "an engine roll the seed does not give"),
+    "dice.index": ("error", "engine rolls out of order"),
+    "dice.commitment": ("warning", "engine rolls without a dice commitment"),
+    "dice.unverified": ("warning", "engine rolls that cannot be recomputed"),
+    "dice.unverifiable": ("info", "external rolls: ranges and arithmetic checked, honesty not"),
+}
+"""Every finding code -> its severity and what it means (``docs/audit.md`` lists them)."""
+
+
+class Acceptance(Struct, frozen=True, kw_only=True):
+    """A GM ruling that lets a finding stand (``ruling_made`` with ``action: accept``)."""
+
+    ruling: int
+    by: str
+    reason: str = ""
+
+
+class Finding(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One problem, pinned to an event (see the module docstring)."""
+
+    code: str
+    severity: Severity
+    seq: int
+    line: int
+    message: str
+    rule: str
+    actor: str | None = None
+    accepted: Acceptance | None = None
+
+    @property
+    def counts(self) -> bool:
+        """Whether this finding makes the audit fail (an unaccepted error or warning)."""
+        return self.accepted is None and self.severity != "info"
+
+
+def severity_of(code: str) -> Severity:
+    """The severity of a code (``error`` for a code a ruleset added without registering)."""
+    known = CODES.get(code)
+    return "error" if known is None else known[0]
+
+
+class Summary(Struct, frozen=True, kw_only=True):
+    """Counts for the audit's closing line: findings by severity (accepted ones apart),
+    events audited, and what the dice check could do."""
+
+    events: int
+    errors: int = 0
+    warnings: int = 0
+    info: int = 0
+    accepted: int = 0
+    ruleset: str = "generic"
+    dice: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.errors or self.warnings)
+
+
+def summarize(findings: Iterable[Finding], *, events: int, ruleset: str, dice: str) -> Summary:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    accepted = 0
+    for finding in findings:
+        if finding.accepted is not None:
+            accepted += 1
+        else:
+            counts[finding.severity] += 1
+    return Summary(
+        events=events,
+        errors=counts["error"],
+        warnings=counts["warning"],
+        info=counts["info"],
+        accepted=accepted,
+        ruleset=ruleset,
+        dice=dice,
+    )
+
+
+def ordered(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings in log order (then by code), the order every report uses."""
+    return sorted(findings, key=lambda f: (f.seq, f.code, f.actor or "", f.message))
