@@ -16,6 +16,8 @@ the ruleset's too.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from fightlog.audit.checks import AuditView
 from fightlog.events.model import DeclarationPosted, TurnStarted
 from fightlog.reducers.derive import next_to_post
@@ -31,6 +33,8 @@ def posted(before: SceneState, event: DeclarationPosted, view: AuditView, rules:
     turn = before.turn
     if actor == turn.current:
         return
+    if turn.current is not None and actor == _rightful(before):
+        return  # the wrong turn was opened instead: reported at its turn_started
     who = before.combatants.get(actor)
     if who is None:
         view.report("order.not-in-fight", event, f"{actor} posted but has not joined the fight", actor=actor)
@@ -103,6 +107,12 @@ def turn_opened(before: SceneState, event: TurnStarted, view: AuditView, rules: 
             f"{due} was skipped: {actor}'s turn was opened in round {event.round} before {due} had posted",
             actor=due,
         )
+
+
+def _rightful(state: SceneState) -> str | None:
+    """Whose turn it should be now, had the open turn not been opened."""
+    turn = state.turn
+    return next_to_post(replace(state, turn=replace(turn, current=None)))
 
 
 def _actions(event: DeclarationPosted) -> str:

@@ -20,8 +20,12 @@ SAMPLE = FIXTURES / "roe7" / "sample-duel.jsonl"
 DISPUTED = FIXTURES / "roe7" / "disputed-duel.jsonl"
 SEEDED = FIXTURES / "dice" / "seeded-rolls.jsonl"
 SCENARIO_LOGS = FIXTURES / "roe7" / "scenarios"
-ALL_LOGS = sorted(p for p in FIXTURES.rglob("*.jsonl") if SCENARIO_LOGS not in p.parents)
-"""Every bundled log but the scenario fights (``tests/test_scenarios.py`` snapshots those)."""
+AUDIT_LOGS = FIXTURES / "roe7" / "audit"
+ALL_LOGS = sorted(
+    p for p in FIXTURES.rglob("*.jsonl") if SCENARIO_LOGS not in p.parents and AUDIT_LOGS not in p.parents
+)
+"""Every bundled log but the scenario fights (``tests/test_scenarios.py`` snapshots those)
+and the flawed fights (``tests/audit/test_audit_fixtures.py``)."""
 
 
 def run(*args: str) -> Result:

@@ -1,0 +1,85 @@
+"""``fightlog audit``: a fight checked against the posting order, the rules and the dice."""
+
+from __future__ import annotations
+
+import click
+import msgspec
+
+from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
+from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import _seed as checked_seed
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  fightlog audit fight.jsonl
+  fightlog audit fight.jsonl --format json                  # for bots
+  fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"  # before the seed is revealed
+  fightlog rule fight.jsonl accept 57 --finding rules.tie-to-attacker --by Gemma \\
+      --reason "tie went to the attacker by agreement"       # then audit again
+
+\b
+Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1
+findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage."""
+)
+@log_argument
+@click.option(
+    "--seed",
+    metavar="HEX",
+    callback=checked_seed,
+    help="The dice seed, to recompute engine rolls of a scene that has not revealed it yet "
+    "(checked against the scene's commitment).",
+)
+@format_option
+@reports_errors
+def audit(log: str, seed: str | None, fmt: str) -> None:
+    """Check the fight in LOG and list what went wrong.
+
+    Posting order (who posted when it was not their turn, twice in a round, who was
+    skipped), the ruleset's rules (caps, damage, criticals, ties, effect ticks and expiry,
+    the turn's allowance, reloads, flee attempts) and the dice (impossible faces, totals,
+    engine rolls against the revealed seed; external rolls cannot be checked for honesty).
+    Each finding names the event (seq = line), the actor, what is wrong and the rulebook
+    section. GM rulings are honoured: a voided event is not audited, an amended one is
+    audited as amended, an accepted finding is listed as accepted and does not fail.
+    """
+    from fightlog.audit.auditor import audit_log
+
+    report = audit_log(log, seed=seed)
+    if fmt == "json":
+        doc = {"log": log, **msgspec.to_builtins(report)}
+        click.echo(msgspec.json.encode(doc, order="sorted"))
+    else:
+        for line in human_lines(report):
+            click.echo(line)
+    if report.summary.failed:
+        raise SystemExit(EXIT_FINDINGS)
+
+
+def human_lines(report: object) -> list[str]:
+    """The report as text: one line per finding, then the summary."""
+    from fightlog.audit.auditor import Report
+
+    assert isinstance(report, Report)
+    lines: list[str] = []
+    for f in report.findings:
+        label = "accepted" if f.accepted is not None else f.severity
+        who = f"{f.actor}: " if f.actor else ""
+        lines.append(f"seq {f.seq:<5} {label:<8} {f.code:<22} {who}{f.message} [{f.rule}]")
+        if f.accepted is not None:
+            why = f": {f.accepted.reason}" if f.accepted.reason else ""
+            lines.append(f"{'':<10}accepted by {f.accepted.by} (ruling at seq {f.accepted.ruling}){why}")
+    s = report.summary
+    counts = [_n(s.errors, "error"), _n(s.warnings, "warning"), f"{s.info} info"]
+    if s.accepted:
+        counts.append(f"{s.accepted} accepted by ruling")
+    verdict = "findings" if s.failed else "clean"
+    lines.append(f"audit: {verdict}: {', '.join(counts)}; {_n(s.events, 'event')} checked under {s.ruleset}")
+    if s.dice:
+        lines.append(s.dice)
+    return lines
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

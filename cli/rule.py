@@ -1,0 +1,147 @@
+"""``fightlog rule``: record a GM ruling on an earlier event (the event stays in the log)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from fightlog.cli.errors import reports_errors
+from fightlog.cli.options import log_argument
+from fightlog.errors import FoldError, InputError
+
+if TYPE_CHECKING:
+    from fightlog.events.model import RulingMade
+
+ACTIONS = ("void", "amend", "accept", "withdraw")
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  fightlog rule fight.jsonl void 41 --by Gemma --reason "the bleed tick was entered twice"
+  fightlog rule fight.jsonl amend 30 --set total=54 --set 'modifiers[1].value=5' \\
+      --by Gemma --reason "Bob was in cover: +5 the HUD left out"
+  fightlog rule fight.jsonl accept 57 --finding rules.tie-to-attacker --by Gemma \\
+      --reason "tie went to the attacker by agreement"
+  fightlog rule fight.jsonl withdraw 62 --by Gemma --reason "Bob had left cover"
+
+\b
+Exit codes: 0 recorded; 2 bad input (a missing or damaged log, SEQ not an earlier event, a
+change the event's kind does not allow, no such finding to accept, a withdraw of something
+that is not a ruling in force) or usage. Nothing is written unless the ruling is valid."""
+)
+@log_argument
+@click.argument("action", type=click.Choice(ACTIONS), metavar="ACTION")
+@click.argument("target", type=click.IntRange(min=1), metavar="SEQ")
+@click.option("--by", "by", metavar="NAME", help="Who rules (default: the scene's GM).")
+@click.option("--reason", required=True, metavar="TEXT", help="Why, in words the players will read.")
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="PATH=VALUE",
+    help="amend: a field of the event as ruled (repeatable): total=54, dice[0].face=55, "
+    "actions[0].target=carol. VALUE is JSON if it parses, else text.",
+)
+@click.option("--finding", metavar="CODE", help="accept: the finding code let stand (default: every finding at SEQ).")
+@reports_errors
+def rule(
+    log: str, action: str, target: int, by: str | None, reason: str, assignments: tuple[str, ...], finding: str | None
+) -> None:
+    """Record a GM ruling on event SEQ of LOG: ACTION is void (treat it as not having
+    happened), amend (treat it as if --set fields were recorded), accept (let an audit finding
+    at SEQ stand) or withdraw (SEQ is an earlier ruling, which stops applying).
+
+    The log is append-only: the ruling is a new event and SEQ stays as recorded. State,
+    replay and audit honour rulings from then on (fightlog state --at shows the fight as it
+    stood before one).
+    """
+    from fightlog.events.model import RulingMade
+    from fightlog.events.paths import assign, parse_assignment
+    from fightlog.events.reader import read_log
+    from fightlog.events.store import FileStore
+    from fightlog.reducers.fold import fold, plan_of
+
+    events = [event for _, event in read_log(log)]
+    head = events[-1].seq
+    if target > head:
+        raise InputError(f"SEQ {target}: the log ends at seq {head}", path=log)
+    event = events[target - 1]
+    scene = events[0]
+    gm = getattr(scene, "gm", None)
+    who = by or gm
+    if not who:
+        raise InputError("the scene names no GM: give --by NAME", path=log)
+    if assignments and action != "amend":
+        raise click.UsageError("--set is for amend")
+    if finding is not None and action != "accept":
+        raise click.UsageError("--finding is for accept")
+    changes = {}
+    if action == "amend":
+        if not assignments:
+            raise click.UsageError("amend needs at least one --set PATH=VALUE")
+        try:
+            changes = assign(event, [parse_assignment(a) for a in assignments])
+        except InputError as exc:
+            raise InputError(f"seq {target}: {exc.message}", path=log) from None
+    if action == "withdraw" and not isinstance(event, RulingMade):
+        raise InputError(f"seq {target} is a {_kind(event)}, not a ruling: only a ruling can be withdrawn", path=log)
+    ruling = RulingMade(
+        seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
+    )
+    rulings = [e for e in events if isinstance(e, RulingMade)]
+    if action == "withdraw" and target not in {r.seq for r in _in_force(rulings)}:
+        raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
+    try:
+        fold([*events, ruling], plan=plan_of([*rulings, ruling]))
+    except FoldError as exc:  # about the ruling not yet written: name the event, not a line
+        raise InputError(exc.message, path=log) from None
+    if action == "accept":
+        _check_finding(log, target, finding)
+    sealed = FileStore(log).append([ruling], expect=head)[0]
+    click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
+
+
+def _in_force(rulings: list[RulingMade]) -> list[RulingMade]:
+    """The rulings not withdrawn (the ones a withdraw may target)."""
+    kept: list[RulingMade] = []
+    for r in rulings:
+        if r.action == "withdraw" or (r.action == "void" and any(k.seq == r.target for k in kept)):
+            kept = [k for k in kept if k.seq != r.target]
+        kept.append(r)
+    return [k for k in kept if k.action != "withdraw"]
+
+
+def _check_finding(log: str, target: int, finding: str | None) -> None:
+    """An accept must name a finding the audit reports at ``target``."""
+    from fightlog.audit.auditor import audit_log
+
+    here = [f for f in audit_log(log).findings if f.seq == target]
+    if finding is None and here:
+        return
+    if any(f.code == finding for f in here):
+        return
+    found = ", ".join(sorted({f.code for f in here})) or "none"
+    what = f"no {finding} finding" if finding else "no finding"
+    raise InputError(f"{what} at seq {target} to accept (the audit reports there: {found})", path=log)
+
+
+def _describe(ruling: object, event: object) -> str:
+    import msgspec
+
+    from fightlog.events.model import RulingMade
+
+    assert isinstance(ruling, RulingMade)
+    what = f"seq {ruling.target} ({_kind(event)})"
+    if ruling.action == "amend":
+        fields = ", ".join(f"{k} = {msgspec.json.encode(v).decode()}" for k, v in sorted(ruling.changes.items()))
+        return f"amend {what}: {fields}; {ruling.reason}"
+    if ruling.action == "accept":
+        code = ruling.finding or "every finding"
+        return f"accept {code} at {what}; {ruling.reason}"
+    return f"{ruling.action} {what}; {ruling.reason}"
+
+
+def _kind(event: object) -> str:
+    return str(type(event).__struct_config__.tag)  # type: ignore[attr-defined]
