@@ -1,0 +1,38 @@
+"""The finding catalogue: every code documented, severities and the summary's counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fightlog.audit.findings import CODES, Acceptance, Finding, ordered, severity_of, summarize
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "audit.md"
+
+
+def test_every_code_is_in_the_docs_with_its_severity() -> None:
+    text = DOC.read_text()
+    for code, (severity, _) in CODES.items():
+        assert f"| `{code}` | {severity} |" in text, code
+
+
+def make(code: str, seq: int, accepted: bool = False) -> Finding:
+    return Finding(
+        code=code, severity=severity_of(code), seq=seq, line=seq, message="m", rule="r",
+        accepted=Acceptance(ruling=99, by="G") if accepted else None,
+    )
+
+
+def test_summary_counts_and_failure() -> None:
+    found = [make("order.out-of-turn", 5), make("dice.unverified", 1), make("dice.unverifiable", 2),
+             make("rules.reload", 7, accepted=True)]
+    summary = summarize(found, events=10, ruleset="roe7", dice="")
+    assert (summary.errors, summary.warnings, summary.info, summary.accepted) == (1, 1, 1, 1)
+    assert summary.failed
+    assert not summarize([make("dice.unverifiable", 2), make("rules.reload", 7, True)], events=1,
+                         ruleset="x", dice="").failed
+    assert [f.seq for f in ordered(found)] == [1, 2, 5, 7]
+    assert [f.counts for f in found] == [True, True, False, False]
+
+
+def test_an_unregistered_code_is_an_error() -> None:
+    assert severity_of("rules.something-new") == "error"
