@@ -1,0 +1,181 @@
+"""``fightlog dispute``: the human and JSON output of a fork of a bundled fight, the fork
+written with -o (a valid log: verify, state and replay read it), and one-line errors with
+exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from fightlog.events.model import AnyEvent, SceneEnded
+from fightlog.events.reader import read_log
+from tests.cli import DISPUTED, SCENARIO_LOGS, assert_one_line_error, assert_usage_error, run, write_log
+
+ALLEY = SCENARIO_LOGS / "alley-duel.jsonl"
+CRITICAL = ("--at", "41", "--set", "dice[0].face=10")
+"""Vex's natural 100 in round 2 of the alley duel, made a 10."""
+
+
+def dispute(*args: str) -> str:
+    result = run("dispute", *args)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    return result.stdout
+
+
+def test_the_human_output_of_a_dispute(snapshot: SnapshotAssertion) -> None:
+    assert dispute(str(ALLEY), *CRITICAL) == snapshot
+
+
+def test_a_void_in_a_crowd(snapshot: SnapshotAssertion) -> None:
+    log = SCENARIO_LOGS / "com-call.jsonl"
+    assert dispute(str(log), "--at", "19", "--void") == snapshot
+
+
+def test_the_json_output_says_the_same() -> None:
+    doc: dict[str, Any] = json.loads(dispute(str(ALLEY), *CRITICAL, "--format", "json"))
+    assert doc["change"] == {
+        "seq": 41,
+        "kind": "dice_rolled",
+        "mode": "set",
+        "set": [{"path": "dice[0].face", "value": 10}],
+        "fields": [
+            {"path": "dice[0].face", "original": 100, "fork": 10},
+            {"path": "total", "original": 130, "fork": 40},
+        ],
+    }
+    assert doc["restart"] == 39 and doc["events"] == {"original": 88, "fork": 83}
+    assert doc["difference"]["seq"] == 41 and doc["consequence"]["seq"] == 42
+    assert doc["consequence"]["fields"][0] == {"path": "score", "original": 130, "fork": 40}
+    rook = next(s for s in doc["ending"]["standings"] if s["actor"] == "rook")
+    assert rook["pools"] == {"hp": [-6, 22]} and rook["lost"] == ["defeated", "wounded"]
+    assert doc["ending"]["winner"] == ["dockhands", None]
+    assert [(f["code"], f["seq"], f["on_change"]) for f in doc["findings"]["appeared"]] == [
+        ("dice.arithmetic", 41, True),
+        ("dice.seed", 41, True),
+    ]
+    assert doc["findings"]["disappeared"] == [] and doc["dropped"] == [] and doc["written"] is None
+
+
+def test_a_change_that_changes_nothing_says_so() -> None:
+    out = dispute(str(ALLEY), "--at", "41", "--set", "dice[0].face=100")
+    assert "dice[0].face=100 leaves it as recorded" in out
+    assert "first difference: none: the fork is the same fight, event for event" in out
+    assert "audit findings: the same in both" in out
+
+
+def test_a_change_without_consequence_says_so() -> None:
+    # Finch's flee roll (seq 68): nobody interrupts, so it cannot fail, however low.
+    out = dispute(str(SCENARIO_LOGS / "flee-the-market.jsonl"), "--at", "68", "--set", "dice[0].face=2")
+    assert "first consequence: none: nothing after the changed event differs" in out.splitlines()
+    assert "  winner: none (same)" in out.splitlines()
+
+
+# --------------------------------------------------------------------------- the fork on disk
+
+
+def test_the_fork_written_with_o_is_a_valid_log(tmp_path: Path) -> None:
+    fork = tmp_path / "fork.jsonl"
+    out = dispute(str(ALLEY), *CRITICAL, "-o", str(fork))
+    assert out.splitlines()[-1] == f"wrote {fork}: 83 events (verify --dice names the changed roll, if any)"
+    verified = run("verify", str(fork))
+    assert verified.exit_code == 0, verified.output
+    # The dice check names the one hypothetical fact and nothing else.
+    dice = run("verify", "--dice", str(fork))
+    assert dice.exit_code == 1
+    problems = [line for line in dice.stdout.splitlines() if line.startswith(f"{fork}:") and "intact" not in line]
+    assert f"{fork}:41: roll #9 by vex (1d100): face 10 recorded, seed gives 100" in problems
+    assert all(line.startswith(f"{fork}:41: ") for line in problems)
+    state = json.loads(run("state", str(fork), "--format", "json").stdout)
+    assert state["combatants"]["rook"]["pools"] == {"hp": 22}
+    assert state["scene"]["ended"] is True and state["scene"]["winner"] is None
+    assert run("replay", str(fork)).exit_code == 0
+
+
+def test_an_existing_fork_is_not_replaced_without_force(tmp_path: Path) -> None:
+    fork = tmp_path / "fork.jsonl"
+    fork.write_text("keep me\n")
+    assert_one_line_error(run("dispute", str(ALLEY), *CRITICAL, "-o", str(fork)), str(fork),
+                          "exists and is not empty (--force replaces it)")
+    assert fork.read_text() == "keep me\n"
+    dispute(str(ALLEY), *CRITICAL, "-o", str(fork), "--force")
+    assert run("verify", str(fork)).exit_code == 0
+
+
+def test_nothing_is_written_when_the_dispute_fails(tmp_path: Path) -> None:
+    fork = tmp_path / "fork.jsonl"
+    result = run("dispute", str(ALLEY), "--at", "42", "--void", "-o", str(fork))
+    assert result.exit_code == 2
+    assert not fork.exists()
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def unfinished(tmp_path: Path) -> Path:
+    """The alley duel before scene_ended: its seed not revealed yet."""
+    events: list[AnyEvent] = [event for _, event in read_log(ALLEY)][:-1]
+    return write_log(tmp_path / "live.jsonl", events)
+
+
+def revealed_seed() -> str:
+    end = [event for _, event in read_log(ALLEY)][-1]
+    assert isinstance(end, SceneEnded) and end.seed is not None
+    return end.seed
+
+
+@pytest.mark.parametrize(
+    ("args", "line", "message"),
+    [
+        (("--at", "99", "--void"), None, "--at 99: the log has seq 1 to 88"),
+        (("--at", "41", "--set", "dice[0].facee=3"), 41, "--set dice[0].facee: bad PATH: dice[0] has no facee"),
+        (("--at", "41", "--set", "dice[0].face=high"), 41,
+         "--set: bad VALUE for dice[0].face: Expected `int`, got `str`"),
+        (("--at", "41", "--set", "dice[0].face=0"), 41, "--set: bad VALUE: dice[0] shows 0 on a d100"),
+        (("--at", "42", "--void"), 42, "seq 42 is attack_resolved, which the rules derive: change the roll or the "
+                                       "declaration that produced it"),
+        (("--at", "39", "--set", "actions[0].target=vex"), 39, "the fork is refused at its first request"),
+        (("--at", "41", "--set", "dice[0].face=10", "--seed", "ab" * 32), None,
+         "--seed does not match the dice commitment in scene_started"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], line: int | None, message: str) -> None:
+    where = str(ALLEY) if line is None else f"{ALLEY}:{line}"
+    assert_one_line_error(run("dispute", str(ALLEY), *args), where, message)
+
+
+def test_no_seed_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    live = unfinished(tmp_path)
+    assert_one_line_error(run("dispute", str(live), *CRITICAL), str(live),
+                          "no dice seed: the scene has not revealed it yet; give it with --seed HEX")
+    assert "change: seq 41" in dispute(str(live), *CRITICAL, "--seed", revealed_seed())
+
+
+def test_a_hand_run_fight_is_refused_for_want_of_a_seed() -> None:
+    assert_one_line_error(run("dispute", str(DISPUTED), "--at", "86", "--withdraw"), str(DISPUTED),
+                          "no dice seed: the scene commits to none and reveals none")
+
+
+def test_a_missing_log_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    assert_one_line_error(run("dispute", str(missing), *CRITICAL), str(missing), "no such file")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--at", "41"), "give exactly one change"),
+        (("--at", "41", "--void", "--withdraw"), "give exactly one change"),
+        (("--at", "41", "--set", "dice[0]..face=3"), "is not a field path"),
+        (("--at", "41", "--set", "face"), "expected PATH=VALUE"),
+        (("--at", "0", "--void"), "0 is not in the range x>=1"),
+        (("--void",), "Missing option '--at'"),
+        (("--at", "41", "--void", "--force"), "--force goes with -o FORK"),
+    ],
+)
+def test_usage_errors_exit_2(args: tuple[str, ...], message: str) -> None:
+    assert_usage_error(run("dispute", str(ALLEY), *args), message)
