@@ -12,7 +12,7 @@ ammunition.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Literal, NamedTuple
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
@@ -30,6 +30,7 @@ MODES: Final = frozenset({"single", "auto", "suppressive", "multi", "aimed", "sn
 AUTO_SHOTS: Final = 3
 SHOTGUN_SPRAY_M: Final = 10
 """Firing into Melee: beyond 10 m a shotgun counts as automatic fire."""
+BANDS: Final[tuple[Band, ...]] = ("close", "medium", "long")
 
 
 @dataclass
@@ -65,14 +66,20 @@ class Triggered:
     surge: int | None = None
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One attack roll against one defence: hit, critical success, critical failure."""
 
     hit: bool
     crit: bool
     fumble: bool
     notes: tuple[str, ...]
+
+    @property
+    def critical(self) -> Literal["success", "failure"] | None:
+        """What ``attack_resolved.critical`` records: a fumble, or a critical that hit."""
+        if self.fumble:
+            return "failure"
+        return "success" if self.crit and self.hit else None
 
 
 def attack_die(token: WeaponToken, where: Band) -> int:
@@ -87,6 +94,22 @@ def attack_die(token: WeaponToken, where: Band) -> int:
 def can_crit(token: WeaponToken, where: Band) -> bool:
     """Only sniper-class weapons crit at medium or long range."""
     return where == "close" or token.sniper
+
+
+def band_of_die(token: WeaponToken, sides: int) -> Band | None:
+    """The range band an attack die of ``sides`` was rolled at with ``token`` (``attack_die``
+    read backwards), or ``None`` when no band gives that die."""
+    for where in BANDS:
+        if attack_die(token, where) == sides:
+            return where
+    return None
+
+
+def stray_hit(score: int, dodge_total: int, dodge_face: int) -> bool:
+    """Firing into Melee: a shot hits an ally in the way, or someone caught in automatic
+    fire, when it beats their dodge (a tie to the one dodging) and the dodge is not a
+    natural 100."""
+    return score > dodge_total and dodge_face != 100
 
 
 def outcome(natural: int, total: int, sides: int, crit_allowed: bool, defence: tuple[int, int], opts: Roe7Options) -> Outcome:
@@ -147,10 +170,13 @@ def check_ready(a: Fighter, token: WeaponToken) -> None:
         return
     if state.needs_reload:
         what = "work the bolt" if token.sniper else "reload"
-        raise RefusedError(f"{token.text} needs a reload first ({what}: one action{', two for chainfed' if token.chainfed else ''})")
+        raise RefusedError(
+            f"{token.text} needs a reload first ({what}: one action{', two for chainfed' if token.chainfed else ''})",
+            code="rules.reload",
+        )
     if state.cooldown > 0:
         why = "the shotgun is racking the next shell" if token.shotgun else "a heavy pistol fires once per turn"
-        raise RefusedError(f"{token.text} cannot fire yet: {why}")
+        raise RefusedError(f"{token.text} cannot fire yet: {why}", code="rules.reload")
 
 
 def _shots(token: WeaponToken, mode: str, where: Band, action: Action) -> tuple[int, int]:
@@ -423,7 +449,7 @@ def _resolve(
                 score=rolled.total,
                 against=against,
                 margin=rolled.total - against,
-                critical="failure" if result.fumble else ("success" if result.crit and result.hit else None),
+                critical=result.critical,
                 rolls=[att_seq, def_seq],
                 weapon=shot.token.text,
                 declaration=declaration,
@@ -582,7 +608,7 @@ def _stray(scribe: Scribe, a: Fighter, shot: Shot, score: int, ally: str, declar
         for_seq=declaration,
         label="in the line of fire",
     )
-    hit = score > rolled.total and rolled.dice[0].face != 100
+    hit = stray_hit(score, rolled.total, rolled.dice[0].face)
     resolved = scribe.emit(
         AttackResolved(
             attacker=a.actor,
@@ -630,7 +656,7 @@ def _into_melee(
         )
         landed = Hits()
         for shot, result in zip(shots, results):
-            if result.score > rolled.total and rolled.dice[0].face != 100:
+            if stray_hit(result.score, rolled.total, rolled.dice[0].face):
                 landed.dice.append((shot.token, shot.damage_sides, 1))
         resolved = scribe.emit(
             AttackResolved(

@@ -15,20 +15,21 @@ from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusC
 from fightlog.reducers.state import PendingDeclaration
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.attack import accuracy, attack_die, can_crit, check_reach, check_ready, measure, outcome
-from fightlog.rules.roe7.fighters import UNARMED, Fighter, capped
+from fightlog.rules.roe7.fighters import UNARMED, Breach, Fighter, capped
 from fightlog.rules.roe7.geometry import Band, band
 from fightlog.rules.roe7.tokens import WeaponToken
 from fightlog.rules.roe7.harm import take
 from fightlog.rules.table import Scribe
 
 INTERRUPTIBLE = ("flee", "com_call")
+FLEE_ATTEMPTS = "flee_attempts"
+"""The resource a flee attempt spends (``resource_spent``), counted in ``Combatant.spent``."""
 
 
 def flee(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     who = Fighter(scribe.state, actor)
-    used = who.who.spent.get("flee_attempts", 0)
-    if used >= who.options.flee_attempts:
-        raise RefusedError(f"{actor} has used both flee attempts of this combat")
+    if flees_left(who) <= 0:
+        raise RefusedError(f"{actor} has used both flee attempts of this combat", code="rules.flee-limit")
     if who.racial == "artificial-strength":
         allies = [
             c.actor
@@ -38,6 +39,12 @@ def flee(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         ]
         if allies:
             raise RefusedError(f"Artificial Strength: {actor} cannot flee while allied non-splicers fight ({', '.join(sorted(allies))})")
+
+
+def flees_left(who: Fighter) -> int:
+    """Flee attempts left in this combat (Fleeing: two each): an attempt counts when it is
+    rolled, at the end of the fleeing turn (``resource_spent`` of ``flee_attempts``)."""
+    return who.options.flee_attempts - who.who.spent.get(FLEE_ATTEMPTS, 0)
 
 
 def com_call(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
@@ -63,17 +70,32 @@ def pending_call(scribe: Scribe, responds_to: int | None) -> PendingDeclaration:
     raise RefusedError(f"nothing to interrupt: no flee or com call pending ({what})")
 
 
+def interrupt_breach(who: Fighter, caller: str | None) -> Breach | None:
+    """Whether ``who`` may not interrupt ``caller``'s flee or com call: not one's own; not an
+    arrival before their next turn (Entering a Combat in Progress); not with the next action
+    already lost (an earlier interrupt, a critical failure), since interrupting spends it."""
+    actor = who.actor
+    if caller == actor:
+        return Breach("rules.refused", "one cannot interrupt one's own flee or call")
+    if who.has("arriving") or who.has("arrived"):
+        return Breach(
+            "order.arrival-acted", f"{actor} has just arrived: no actions, interrupts included, until their next turn"
+        )
+    if who.effects("lost_action") or who.effects("lost_turn"):
+        return Breach(
+            "rules.allowance", f"{actor}'s next action is already lost (an earlier interrupt or a critical failure)"
+        )
+    return None
+
+
 def interrupt(scribe: Scribe, actor: str, action: Action, declaration: int, responds_to: int) -> None:
     """Declare an interrupt: checked now, rolled when the turn ends; it costs the
     interrupter's next action."""
     call = next(p for p in scribe.state.pending if p.seq == responds_to)
-    if call.actor == actor:
-        raise RefusedError("one cannot interrupt one's own flee or call")
     who = Fighter(scribe.state, actor)
-    if who.has("arriving") or who.has("arrived"):
-        raise RefusedError(f"{actor} has just arrived: no actions, interrupts included, until their next turn")
-    if who.effects("lost_action") or who.effects("lost_turn"):
-        raise RefusedError(f"{actor}'s next action is already lost (an earlier interrupt or a critical failure)")
+    found = interrupt_breach(who, call.actor)
+    if found is not None:
+        raise RefusedError(found.message, code=found.code)
     target = Fighter(scribe.state, call.actor)
     token, _ = who.weapon(action.weapon)
     check_reach(who, token, measure(scribe, who, target, action), call.actor)
@@ -116,7 +138,7 @@ def _resolve_one(
             struck = _strike(scribe, post.actor, actor, act, rolled.total, rolled.dice[0].face, post.seq, action.type)
             stopped = stopped or struck
     if action.type == "flee":
-        scribe.emit(ResourceSpent(actor=actor, resource="flee_attempts", cause=declaration))
+        scribe.emit(ResourceSpent(actor=actor, resource=FLEE_ATTEMPTS, cause=declaration))
         if not stopped and not Fighter(scribe.state, actor).out:
             scribe.emit(StatusChanged(actor=actor, status="fled", cause=roll_seq, note="broke from combat"))
         return
@@ -165,7 +187,7 @@ def _strike(
             hit=result.hit,
             score=rolled.total,
             against=against,
-            critical="success" if result.crit and result.hit else ("failure" if result.fumble else None),
+            critical=result.critical,
             rolls=[seq],
             weapon=token.text,
             declaration=declaration,

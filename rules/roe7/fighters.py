@@ -9,8 +9,8 @@ per distinct snapshot (cached). Modifier lists are ``(value, source)`` pairs rea
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
-from typing import Final
+from functools import cached_property, lru_cache
+from typing import Final, NamedTuple
 
 import msgspec
 
@@ -71,19 +71,45 @@ def _label(value: int, source: str, origin: str | None) -> tuple[int, str]:
     return value, f"{origin} ({source})" if origin else source
 
 
+class Breach(NamedTuple):
+    """A post beyond what its poster may do: the rule broken, in the audit's terms
+    (``rules.allowance``, ``order.cannot-act``, ``order.arrival-acted``...), and the reason
+    the table gives when it refuses the post."""
+
+    code: str
+    message: str
+
+
+def _effect_id(effect: ActiveEffect) -> str:
+    return effect.effect
+
+
+def absent(state: SceneState, actor: str, *, code: str = "rules.refused") -> RefusedError:
+    """The refusal for naming ``actor``, who has not joined the fight."""
+    known = ", ".join(sorted(state.combatants)) or "nobody yet"
+    return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
+
+
 class Fighter:
     """One combatant's rules view."""
 
     def __init__(self, state: SceneState, actor: str) -> None:
         who = state.combatants.get(actor)
         if who is None:
-            known = ", ".join(sorted(state.combatants)) or "nobody yet"
-            raise RefusedError(f"{actor!r} is not in the fight (combatants: {known})")
+            raise absent(state, actor)
         self.state = state
         self.actor = actor
         self.who: Combatant = who
-        self.sheet = _sheet(msgspec.json.encode(who.sheet))
-        self.options = options_of(state)
+
+    @cached_property
+    def sheet(self) -> Sheet:
+        """The sheet snapshot, validated (once per distinct snapshot, on first use)."""
+        return _sheet(msgspec.json.encode(self.who.sheet))
+
+    @cached_property
+    def options(self) -> Roe7Options:
+        """The options the scene was started with (read on first use)."""
+        return options_of(self.state)
 
     # ------------------------------------------------------------------ standing
 
@@ -100,11 +126,17 @@ class Fighter:
 
     def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
         """Effects on this combatant (``on``) or counting on them (``on=False``), by id."""
+        effects = self.state.effects
+        if not effects:
+            return []
+        actor = self.actor
         found = [
             e
-            for _, e in sorted(self.state.effects.items())
-            if (e.target == self.actor if on else e.counts_on == self.actor) and (name is None or e.name == name)
+            for e in effects.values()
+            if (e.target == actor if on else e.counts_on == actor) and (name is None or e.name == name)
         ]
+        if len(found) > 1:
+            found.sort(key=_effect_id)  # the effects slice is keyed by effect id
         return found
 
     def effect(self, name: str) -> ActiveEffect | None:

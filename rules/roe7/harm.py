@@ -9,7 +9,10 @@ follows sees the new HP.
 
 from __future__ import annotations
 
+from typing import Final
+
 from fightlog.events.model import DamageApplied, EffectTicked, HealingApplied, StatusChanged
+from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.dice import RollResult
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
@@ -34,8 +37,7 @@ def take(
     the way to fight without that risk). Returns the HP taken."""
     who = Fighter(scribe.state, target)
     before = who.hp
-    reduced = min(reduced_by, raw)
-    taken = raw - reduced
+    reduced, taken = reduce_damage(raw, reduced_by)
     seq = scribe.emit(
         DamageApplied(
             target=target, raw=raw, reduced_by=reduced, taken=taken, damage_type=damage_type, source=source, cause=cause
@@ -45,6 +47,13 @@ def take(
     if before > 0 and after <= 0:
         downed(scribe, target, cause=seq, struck=taken if mortal else 0, before=before, attacker=attacker)
     return taken
+
+
+def reduce_damage(raw: int, reduced_by: int) -> tuple[int, int]:
+    """Armor: DR comes off the tallied damage, never below 0: ``(reduced_by, taken)`` as
+    ``damage_applied`` records them (DR beyond the damage counts only up to it)."""
+    reduced = min(reduced_by, raw)
+    return reduced, raw - reduced
 
 
 def downed(scribe: Scribe, target: str, *, cause: int, struck: int, before: int, attacker: str | None) -> None:
@@ -129,10 +138,14 @@ def dodged(dodge: RollResult, difficulty: int, tie_to_dodger: bool) -> bool:
     """Whether a dodge roll avoids an explosion of ``difficulty`` (Explosives): a natural
     100 always does, a natural 1 never does (Critical Success or Failure); a tie does when
     ``tie_to_dodger``."""
-    face = dodge.dice[0].face
+    return blast_dodged(dodge.dice[0].face, dodge.total, difficulty, tie_to_dodger)
+
+
+def blast_dodged(face: int, total: int, difficulty: int, tie_to_dodger: bool) -> bool:
+    """``dodged`` on a dodge's natural ``face`` and ``total``."""
     if face in (1, 100):
         return face == 100
-    return dodge.total > difficulty or (tie_to_dodger and dodge.total == difficulty)
+    return total > difficulty or (tie_to_dodger and total == difficulty)
 
 
 def blast_dodge(scribe: Scribe, who: Fighter, *, for_seq: int) -> tuple[RollResult, int]:
@@ -149,22 +162,36 @@ def blast_dodge(scribe: Scribe, who: Fighter, *, for_seq: int) -> tuple[RollResu
     return rolled, seq
 
 
+DAMAGING: Final = frozenset({"bleed", "chemical_burn"})
+"""The debuffs that tick: they deal damage at the start of their victim's turn (Bleed;
+Chemical Burn), each once a turn, in effect-id order, until the victim is out."""
+
+
+def bleed_damage(effect: ActiveEffect) -> int:
+    """A bleed tick's damage (5 by default), which ignores DR."""
+    return effect.magnitude or 0
+
+
+def burn_notation(effect: ActiveEffect) -> str:
+    """A chemical burn tick's roll: its die once per stack (1d10 a stack by default)."""
+    return f"{effect.stacks}d{(effect.dice or '1d10').split('d')[1]}"
+
+
 def start_of_turn(scribe: Scribe, actor: str) -> None:
     """Debuffs that deal damage take it now (Steps of a Combat Turn, first step); Healing
     Factor's 2 HP a round."""
     for effect in Fighter(scribe.state, actor).effects():
-        if effect.name not in ("bleed", "chemical_burn"):
+        if effect.name not in DAMAGING:
             continue
         if Fighter(scribe.state, actor).out:
             return
         tick = scribe.emit(EffectTicked(effect=effect.effect, target=actor, remaining=effect.remaining))
         victim = Fighter(scribe.state, actor)
         if effect.name == "bleed":
-            amount = effect.magnitude or 0
-            take(scribe, actor, amount, 0, damage_type=None, source="bleed", cause=tick)
+            take(scribe, actor, bleed_damage(effect), 0, damage_type=None, source="bleed", cause=tick)
             continue
         rolled, roll_seq = scribe.roll(
-            f"{effect.stacks}d{(effect.dice or '1d10').split('d')[1]}",
+            burn_notation(effect),
             roller=effect.source or actor,
             purpose="damage",
             label="chemical burn",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -18,6 +18,9 @@ from fightlog.errors import InputError
 from fightlog.events.model import Action
 from fightlog.rules.roe7.tokens import DEFAULT_OPTIONS, TokenOptions, WeaponToken, parse_token
 from fightlog.rules.ruleset import GenericRules, register
+
+if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
+    from fightlog.audit.checks import Check
 
 OUT: Final = frozenset({"defeated", "wounded", "mortally_wounded", "fled", "left", "reserve"})
 """Statuses that take a combatant out of the posting order (Wounded; Fleeing). ``reserve`` is
@@ -86,6 +89,19 @@ class Roe7Rules(GenericRules):
     def arrival_delay(self) -> int:
         """Entering a Combat in Progress: the entry is in the claimed slot next round."""
         return 1
+
+    def audit_checks(self) -> Mapping[type, Check]:
+        """The RoE checks of one audited scene (``fightlog.rules.roe7.audit``, loaded here
+        and not before: it reads sheets, which the fold never does)."""
+        from fightlog.rules.roe7 import audit
+
+        return audit.checks()
+
+    def rule_section(self, code: str) -> str:
+        """The RoE 7th Edition section a finding ``code`` rests on."""
+        from fightlog.rules.roe7 import audit
+
+        return audit.rule_section(code)
 
     def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
         """Weapon Special Rules; Multiple/Automatic Shots. ``amount`` is the shots of one

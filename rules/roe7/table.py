@@ -15,8 +15,9 @@ from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded, StatusChanged
+from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
-from fightlog.rules.roe7.fighters import Fighter
+from fightlog.rules.roe7.fighters import Breach, Fighter, absent
 from fightlog.rules.roe7.options import as_data, read_options
 from fightlog.rules.roe7.ruleset import ACTION_TYPES, OUT, RULES
 from fightlog.rules.table import Entrant, Post, Scribe
@@ -112,6 +113,8 @@ def _post(scribe: Scribe, post: Post) -> None:
     state = scribe.state
     if state.scene is None or state.scene.ended:
         raise RefusedError("no scene is open")
+    if post.actor not in state.combatants:
+        raise absent(state, post.actor, code="order.not-in-fight")
     who = Fighter(state, post.actor)
     for action in post.actions:
         if action.type not in ACTION_TYPES:
@@ -122,9 +125,12 @@ def _post(scribe: Scribe, post: Post) -> None:
         scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, ooc=True))
         return
     if state.turn.round == 0:
-        raise RefusedError("the fight has not begun (begin it first)")
+        raise RefusedError("the fight has not begun (begin it first)", code="order.out-of-turn")
     if who.out or who.has("reserve"):
-        raise RefusedError(f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})")
+        raise RefusedError(
+            f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})",
+            code="order.cannot-act",
+        )
     interrupting = any(a.type == "interrupt" for a in post.actions) and all(
         a.type in ("interrupt", "say") for a in post.actions
     )
@@ -136,10 +142,10 @@ def _post(scribe: Scribe, post: Post) -> None:
     elif state.turn.current != post.actor:
         current = state.turn.current or "nobody's (end the turn to open the next)"
         raise RefusedError(f"out of turn: it is {current} turn to post" if state.turn.current is None
-                           else f"out of turn: it is {current}'s turn to post")
+                           else f"out of turn: it is {current}'s turn to post", code="order.out-of-turn")
     else:
         _check_allowance(scribe, who, post.actions)
-    actions = list(post.actions) if interrupting else _free_costs(who, post.actions)
+    actions = list(post.actions) if interrupting else free_costs(who, post.actions)
     declaration = scribe.emit(
         DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
     )
@@ -153,54 +159,104 @@ def _post(scribe: Scribe, post: Post) -> None:
         HANDLERS[action.type](scribe, post.actor, action, declaration)
 
 
-def _free_costs(who: Fighter, actions: Sequence[Action]) -> list[Action]:
+def free_costs(who: Fighter, actions: Sequence[Action]) -> list[Action]:
     """Actions that cost nothing in this turn, marked ``cost="free"`` (so the fold does not
     count them): a draw on one's first turn not stunned (Changing Weapons), standing up from
     a knee (Changing Stance)."""
-    free_draw = turns.free_draw(who)
-    kneeling = who.has("kneeling") and not who.has("prone")
     out: list[Action] = []
+    free_draw: bool | None = None  # read once, and only for a draw
     for action in actions:
-        if action.cost is None and ((action.type == "draw" and free_draw) or (action.type == "stand" and kneeling)):
-            action = replace(action, cost="free")
+        if action.cost is None:
+            if action.type == "draw":
+                if free_draw is None:
+                    free_draw = turns.free_draw(who)
+                if free_draw:
+                    action = replace(action, cost="free")
+            elif action.type == "stand" and who.has("kneeling") and not who.has("prone"):
+                action = replace(action, cost="free")
         out.append(action)
     return out
 
 
 def _check_allowance(scribe: Scribe, who: Fighter, actions: Sequence[Action]) -> None:
-    """One movement phase and one action per turn (Parts of a Turn); a full-turn action
-    needs both; stunned or a lost action: no action; a lost turn: nothing; an arrival's post
-    is the arrival only."""
-    if who.has("arriving"):
-        extra = sorted({a.type for a in actions} - ARRIVAL_ACTIONS)
-        if extra:
-            raise RefusedError(
-                f"{who.actor} is arriving: the first post is the arrival only (say, draw), not {', '.join(extra)}"
-            )
-    spent = dict(scribe.state.turn.spent)
-    for action in _free_costs(who, actions):
+    found = breach(who, scribe.state.turn.spent, actions)
+    if found is not None:
+        raise RefusedError(found.message, code=found.code)
+
+
+def breach(who: Fighter, spent: Mapping[str, int], actions: Sequence[Action]) -> Breach | None:
+    """Whether ``actions``, posted by ``who`` in their open turn after what it has ``spent``
+    (by cost type), break the turn's allowance (see ``over_allowance``); an arrival's post is
+    the arrival only (Entering a Combat in Progress). Pure: the table refuses what this
+    names, and the audit reports it on a logged post."""
+    found = arrival_breach(who, actions)
+    if found is not None:
+        return found
+    used = dict(spent)
+    for action in free_costs(who, actions):
         cost = RULES.action_cost(action)
         if cost is not None:
-            spent[cost] = spent.get(cost, 0) + 1
-    actions_used = spent.get("action", 0) + spent.get("full", 0)
-    moves_used = spent.get("move", 0) + spent.get("full", 0)
+            used[cost] = used.get(cost, 0) + 1
+    return over_allowance(who, used)
+
+
+def arrival_breach(who: Fighter, actions: Sequence[Action]) -> Breach | None:
+    """An arrival's first post is the arrival only: speech, and a draw."""
+    if not who.has("arriving"):
+        return None
+    extra = sorted({a.type for a in actions} - ARRIVAL_ACTIONS)
+    if not extra:
+        return None
+    return Breach(
+        "order.arrival-acted",
+        f"{who.actor} is arriving: the first post is the arrival only (say, draw), not {', '.join(extra)}",
+    )
+
+
+RESTRICTING: Final = frozenset({"stun", "lost_turn", "lost_action"})
+"""The effects that take away a turn's action or movement."""
+
+
+def over_allowance(
+    who: Fighter, used: Mapping[str, int], restricting: Sequence[ActiveEffect] | None = None
+) -> Breach | None:
+    """Whether a turn that has ``used`` so much (by cost type, the post included) is beyond
+    ``who``'s allowance: one movement phase and one action (Parts of a Turn); a full-turn
+    action needs both; stunned or a lost action: no action; a lost turn: nothing.
+    ``restricting``: the ``RESTRICTING`` effects on ``who``, when the caller has them."""
+    full = used.get("full", 0)
+    actions_used = used.get("action", 0) + full
+    moves_used = used.get("move", 0) + full
+    if not actions_used and not moves_used:
+        return None  # nothing that a turn limits (speech, free actions)
     action_limit, move_limit = 1, 1
-    why = ""
-    stunned = who.effect("stun")
-    if any(who.at_turn_start(e) for e in who.effects("lost_turn")):
-        action_limit, move_limit, why = 0, 0, "loses this whole turn (critical)"
-    elif stunned is not None:
-        action_limit, why = 0, "is stunned: no action this turn"
-    elif any(who.at_turn_start(e) for e in who.effects("lost_action")):
+    why, code = "", "rules.allowance"
+    stunned = lost_turn = lost_action = False
+    for effect in who.effects() if restricting is None else restricting:
+        # a stun however recent; a lost action or turn in place at the turn's start
+        name = effect.name
+        if name == "stun":
+            stunned = True
+        elif name == "lost_turn":
+            lost_turn = lost_turn or who.at_turn_start(effect)
+        elif name == "lost_action":
+            lost_action = lost_action or who.at_turn_start(effect)
+    if lost_turn:
+        action_limit, move_limit, why, code = 0, 0, "loses this whole turn (critical)", "order.cannot-act"
+    elif stunned:
+        action_limit, why, code = 0, "is stunned: no action this turn", "order.cannot-act"
+    elif lost_action:
         action_limit, why = 0, "lost this turn's action"
-    if spent.get("full", 0) and (spent.get("action", 0) or spent.get("move", 0) or spent["full"] > 1):
-        raise RefusedError(f"{who.actor}: fleeing and extinguishing take the whole turn (movement and action)")
+    if full and (used.get("action", 0) or used.get("move", 0) or full > 1):
+        return Breach("rules.allowance", f"{who.actor}: fleeing and extinguishing take the whole turn (movement and action)")
     if actions_used > action_limit:
         reason = why or "has no action left this turn (one action per turn)"
-        raise RefusedError(f"{who.actor} {reason}")
+        return Breach(code, f"{who.actor} {reason}")
     if moves_used > move_limit:
-        reason = "loses this whole turn (critical)" if move_limit == 0 else "has used this turn's movement phase"
-        raise RefusedError(f"{who.actor} {reason}")
+        if move_limit == 0:
+            return Breach(code, f"{who.actor} loses this whole turn (critical)")
+        return Breach("rules.allowance", f"{who.actor} has used this turn's movement phase")
+    return None
 
 
 TABLE: Final = Roe7Table()

@@ -90,7 +90,7 @@ def skill(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     rolled, seq = scribe.roll("1d100", roller=actor, purpose="skill", modifiers=mods, for_seq=declaration, label=str(roll))
     natural = rolled.dice[0].face
     if other is None:
-        won = natural != 1 and (natural == 100 or rolled.total >= opts.unopposed_target)
+        won = skill_won(natural, rolled.total, opts.unopposed_target)
         _skill_result(scribe, actor, actor, won, rolled.total, opts.unopposed_target, [seq], declaration,
                       f"{roll} roll against {opts.unopposed_target}")
     else:
@@ -102,11 +102,24 @@ def skill(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         theirs = opposed.dice[0].face
         if theirs == 1:
             conditions.lose_action(scribe, other.actor, whole_turn=False, source="critical failure", cause=o_seq)
-        won = natural != 1 and theirs != 100 and (natural == 100 or theirs == 1 or rolled.total > opposed.total)
+        won = skill_won(natural, rolled.total, opposed.total, theirs)
         _skill_result(scribe, actor, other.actor, won, rolled.total, opposed.total, [seq, o_seq], declaration,
                       f"{roll} roll against {against_type}")
     if natural == 1:
         conditions.lose_action(scribe, actor, whole_turn=False, source="critical failure", cause=seq)
+
+
+def skill_won(natural: int, total: int, against: int, theirs: int | None = None) -> bool:
+    """Skill Rolls; Critical Success or Failure: whether a roll of natural ``natural`` and
+    ``total`` succeeds against ``against``: the target number (reached is enough) when
+    nobody opposes (``theirs`` is ``None``), else the opposing total (beaten: a tie goes to
+    the one opposing), whose natural die is ``theirs``. A natural 1 fails; a natural 100
+    succeeds, unless the other side rolls one too; the other side's natural 1 fails them."""
+    if natural == 1:
+        return False
+    if theirs is None:
+        return natural == 100 or total >= against
+    return theirs != 100 and (natural == 100 or theirs == 1 or total > against)
 
 
 def _skill_result(
