@@ -11,25 +11,49 @@ keeps the finding in the report, marked accepted, and out of the exit status.
 Rulings are collected before the fold (a ruling made late in the fight still governs the
 event it targets from the start); for a file, only the lines that mention ``ruling_made`` are
 decoded for that.
+
+A large log (``PARALLEL_MIN_BYTES`` or more, and two cores) is audited on two processes:
+this one decodes, folds and checks; a forked child reads the log again, checks the chain
+(as ``fightlog verify`` does) and recomputes the dice. Both verdicts together are the
+sequential audit's. Whenever anything goes wrong (a damaged log, a fold error, a child that
+fails), the log is audited again sequentially, which raises exactly what the sequential audit
+raises; so the parallel path only ever returns a report the sequential one would have
+returned, and a damaged large log costs one more pass. A test holds the two paths equal.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, BinaryIO
 
+import msgspec
 from msgspec import Struct
 
 from fightlog.audit import order
 from fightlog.audit.checks import Check
-from fightlog.audit.dice import DiceAudit
+from fightlog.audit.dice import FED, DiceAudit, DiceReport, FastDice
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
-from fightlog.events.codec import DECODER
-from fightlog.events.model import AnyEvent, DeclarationPosted, Event, RulingMade, SceneStarted, TurnStarted
-from fightlog.events.reader import open_log, raw_lines, read_log
+from fightlog.errors import LogDamagedError
+from fightlog.events.codec import DECODER, MAX_LINE_BYTES
+from fightlog.events.model import GENESIS, AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
+from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines
 from fightlog.reducers.fold import fold, plan_of
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.rules.ruleset import GENERIC, Ruleset, rules_for_scene
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+PARALLEL_MIN_BYTES = 16 << 20
+"""Logs smaller than this are audited in one process (forking would cost more than it saves)."""
+
+_LINE_LIMIT = MAX_LINE_BYTES + 2
+_TAIL_BYTES = 1 << 16
+_SCAN_BYTES = 1 << 20
 
 
 class Report(Struct, frozen=True, kw_only=True):
@@ -71,10 +95,11 @@ class Auditor:
     # ------------------------------------------------------------------ driving
 
     def recorded(self, events: Iterable[AnyEvent]) -> Iterator[AnyEvent]:
-        """Pass the log's events on as recorded, feeding the dice checks."""
+        """Pass the log's events on as recorded, feeding the dice checks (``self.dice``)."""
         feed = self.dice.feed
         for event in events:
-            feed(event)
+            if type(event) in FED:
+                feed(event)
             yield event
 
     def watch(self, before: SceneState, event: AnyEvent, after: SceneState) -> None:
@@ -89,25 +114,26 @@ class Auditor:
             self._bind(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
         self._recent[event.seq] = event
         checks = self._checks.get(kind)
-        if checks:
+        if checks is not None:
             for check in checks:
                 check(before, event, after, self)
 
-    def finish(self) -> Report:
-        for found in self.dice.finish():
+    def finish(self, dice: DiceReport | None = None) -> Report:
+        """The report; ``dice`` is the dice checks' report when they ran elsewhere (else the
+        dice checks fed through ``recorded`` are finished here)."""
+        if dice is None:
+            dice = self.dice.report()
+        for found in dice.findings:
             self._add(found.code, found.seq, found.message, found.actor)
         findings = ordered(self.findings)
-        summary = summarize(findings, events=self.events, ruleset=self.rules.id, dice=self.dice.describe())
+        summary = summarize(findings, events=self.events, ruleset=self.rules.id, dice=dice.summary)
         return Report(findings=findings, summary=summary)
 
     # ------------------------------------------------------------------ internals
 
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
-        checks: dict[type, list[Check]] = {
-            DeclarationPosted: [lambda b, e, a, v: order.posted(b, e, v, self.rules)],  # type: ignore[arg-type]
-            TurnStarted: [lambda b, e, a, v: order.turn_opened(b, e, v, self.rules)],  # type: ignore[arg-type]
-        }
+        checks: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
         for kind, check in rules.audit_checks().items():
             checks.setdefault(kind, []).append(check)
         self._checks = {kind: tuple(found) for kind, found in checks.items()}
@@ -154,19 +180,52 @@ def _acceptances(rulings: Iterable[RulingMade]) -> dict[int, list[tuple[str | No
 def audit_events(events: Sequence[AnyEvent], *, seed: str | None = None, start: SceneState = EMPTY) -> Report:
     """Audit a log held in memory (the events in order, from ``start``)."""
     rulings = [e for e in events if type(e) is RulingMade]
-    auditor = Auditor(rulings, seed=seed)  # type: ignore[arg-type]
-    fold(auditor.recorded(events), start=start, plan=auditor.plan, watch=auditor.watch)
-    return auditor.finish()
+    auditor = Auditor(rulings, seed=seed)
+    dice = FastDice(seed, hint=_revealed_in(reversed(events)))
+    feed = dice.feed
+    fed = FED
+
+    def recorded() -> Iterator[AnyEvent]:
+        for event in events:
+            if type(event) in fed:
+                feed(event)
+            yield event
+
+    fold(recorded(), start=start, plan=auditor.plan, watch=auditor.watch)
+    return auditor.finish(_or_exact(dice, seed, lambda: events))
 
 
-def audit_log(path: str | os.PathLike[str], *, seed: str | None = None) -> Report:
+def audit_log(
+    path: str | os.PathLike[str],
+    *,
+    seed: str | None = None,
+    workers: int | None = None,
+    parallel_min_bytes: int | None = None,
+) -> Report:
     """Audit the log at ``path`` (its chain checked as it is read: a damaged log raises
-    ``LogDamagedError``, a log the fold cannot honour ``FoldError``)."""
+    ``LogDamagedError``, a log the fold cannot honour ``FoldError``).
+
+    A log of ``parallel_min_bytes`` (default ``PARALLEL_MIN_BYTES``) or more is audited on
+    two processes when ``workers`` (default: the cores this process may use) allows; the
+    report, or the error, is the same.
+    """
     name = os.fspath(path)
+    if _parallel(name, workers, parallel_min_bytes):
+        report = _audit_parallel(name, seed)
+        if report is not None:
+            return report
+    return _audit_sequential(name, seed)
+
+
+# ---------------------------------------------------------------------- one process
+
+
+def _audit_sequential(name: str, seed: str | None) -> Report:
     auditor = Auditor(_rulings(name), seed=seed)
-    events = (event for _, event in read_log(name))
-    fold(auditor.recorded(events), plan=auditor.plan, watch=auditor.watch)
-    return auditor.finish()
+    dice = FastDice(seed, hint=_revealed_at_end(name))
+    with open_log(name) as stream:
+        fold(checked(stream, name, dice.feed), plan=auditor.plan, watch=auditor.watch)
+    return auditor.finish(_or_exact(dice, seed, lambda: _dice_events(name)))
 
 
 def _rulings(path: str) -> list[RulingMade]:
@@ -183,3 +242,206 @@ def _rulings(path: str) -> list[RulingMade]:
                 if type(event) is RulingMade:
                     found.append(event)
     return found
+
+
+def checked(stream: BinaryIO, path: str, feed: Callable[[AnyEvent], None]) -> Iterator[AnyEvent]:
+    """The events of the log open in ``stream``, checked exactly as ``read_log`` checks
+    them (the same events, the same first error), the dice kinds (``FED``) passed to
+    ``feed`` before each is yielded.
+
+    The usual line (``\\n``-terminated, decodes, the next ``seq``, ``prev`` the hash of the
+    line before, ``scene_started`` first and only first) is checked here in one loop; at the
+    first other line, ``check_lines`` takes over from there (continuing the chain checked so
+    far), so every unusual case is judged, and worded, by the reader itself.
+    """
+    decode = DECODER.decode
+    sha256 = hashlib.sha256
+    readline = stream.readline
+    fed = FED
+    expected = GENESIS
+    lineno = 0
+    offset = 0
+    while True:
+        raw = readline(_LINE_LIMIT)
+        if not raw:
+            if lineno:
+                return
+            break
+        if raw[-1] != 10 or (len(raw) > 1 and raw[-2] == 13):  # "\n"-terminated, not "\r\n"
+            break
+        try:
+            event = decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            break
+        kind = type(event)
+        if (kind is SceneStarted) is not (lineno == 0) or event.seq != lineno + 1 or event.prev != expected:
+            break
+        expected = sha256(raw[:-1]).hexdigest()
+        lineno += 1
+        offset += len(raw)
+        if kind in fed:
+            feed(event)
+        yield event
+    after = ChainHead(seq=lineno, digest=expected) if lineno else None
+    lines = itertools.chain((raw,) if raw else (), raw_lines(stream))
+    for _, event in check_lines(lines, path, after=after, offset=offset):
+        if type(event) in fed:
+            feed(event)
+        yield event
+
+
+def _or_exact(dice: FastDice, seed: str | None, again: Callable[[], Iterable[AnyEvent]]) -> DiceReport:
+    """``dice``'s report, or when it cannot vouch for it, ``DiceAudit`` over the events again."""
+    report = dice.report()
+    if report is not None:
+        return report
+    exact = DiceAudit(seed)
+    for event in again():
+        exact.feed(event)
+    return exact.report()
+
+
+def _dice_events(path: str) -> Iterator[AnyEvent]:
+    """The events the dice checks read, from a log already checked."""
+    with open_log(path) as stream:
+        for raw in raw_lines(stream):
+            event = DECODER.decode(raw)
+            if type(event) in FED:
+                yield event
+
+
+def _revealed_in(events: Iterable[AnyEvent]) -> str | None:
+    """The seed of the first ``scene_ended`` revealing one in ``events``."""
+    for event in events:
+        if type(event) is SceneEnded and event.seed is not None:
+            return event.seed
+    return None
+
+
+def _revealed_at_end(path: str) -> str | None:
+    """The seed the last ``scene_ended`` of the log reveals, if it lies in the log's last
+    64 KiB (where a finished fight keeps it): a hint for ``FastDice``, never trusted."""
+    try:
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            stream.seek(max(0, size - _TAIL_BYTES))
+            tail = stream.read(_TAIL_BYTES)
+    except OSError:
+        return None
+    lines = tail.split(b"\n")
+    if size > _TAIL_BYTES:
+        lines = lines[1:]  # the first may be cut
+
+    def decoded() -> Iterator[AnyEvent]:
+        for raw in reversed(lines):
+            if b'"scene_ended"' in raw:
+                try:
+                    yield DECODER.decode(raw)
+                except (msgspec.DecodeError, UnicodeDecodeError):
+                    continue
+
+    return _revealed_in(decoded())
+
+
+# ---------------------------------------------------------------------- two processes
+
+
+def _parallel(path: str, workers: int | None, parallel_min_bytes: int | None) -> bool:
+    cores = workers if workers is not None else len(os.sched_getaffinity(0))
+    if cores < 2:
+        return False
+    threshold = PARALLEL_MIN_BYTES if parallel_min_bytes is None else parallel_min_bytes
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) < max(threshold, 1):
+            return False
+    except OSError:
+        return False
+    import multiprocessing  # large logs only: keeps start-up light
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _audit_parallel(name: str, seed: str | None) -> Report | None:
+    """The audit on two processes, or ``None`` when anything went wrong (see the module
+    docstring: the caller then audits sequentially)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    try:
+        auditor = Auditor(_rulings_scanned(name), seed=seed)
+        hint = _revealed_at_end(name)
+        receive, send = context.Pipe(duplex=False)
+    except Exception:
+        return None
+    child = context.Process(target=_check_and_roll, args=(send, name, seed, hint), daemon=True)
+    child.start()
+    send.close()
+    done = False
+    try:
+        with open_log(name) as stream:
+            lines = iter(partial(stream.readline, _LINE_LIMIT), b"")
+            fold(map(DECODER.decode, lines), plan=auditor.plan, watch=auditor.watch)
+        dice = receive.recv()
+        done = True
+    except Exception:
+        return None
+    finally:
+        receive.close()
+        if not done:
+            child.terminate()
+        child.join()
+    if not isinstance(dice, DiceReport):
+        return None
+    return auditor.finish(dice)
+
+
+def _check_and_roll(send: Connection, name: str, seed: str | None, hint: str | None) -> None:
+    """The child: check the chain and the dice of the whole log; send the dice report, or
+    ``None`` if the log is damaged (or anything else failed)."""
+    result: DiceReport | None = None
+    try:
+        dice = FastDice(seed, hint=hint)
+        with open_log(name) as stream:
+            for _ in checked(stream, name, dice.feed):
+                pass
+        result = _or_exact(dice, seed, lambda: _dice_events(name))
+    except Exception:
+        result = None
+    try:
+        send.send(result)
+    finally:
+        send.close()
+
+
+def _rulings_scanned(path: str) -> list[RulingMade]:
+    """``_rulings`` by searching the file a block at a time for ``"ruling_made"``: a log
+    without rulings costs one fast scan. The same list as ``_rulings`` for an intact log, the
+    only kind the parallel path reports on (a line too long for a log stops the scan)."""
+    found: list[RulingMade] = []
+    needle = b'"ruling_made"'
+    buffer = bytearray(_SCAN_BYTES + _LINE_LIMIT)  # a block, after the last block's cut line
+    view = memoryview(buffer)
+    kept = 0
+    with open(path, "rb", buffering=0) as stream:  # blocks straight from the file
+        while True:
+            got = stream.readinto(view[kept : kept + _SCAN_BYTES])
+            filled = kept + got
+            end = filled if not got else buffer.rfind(b"\n", 0, filled) + 1  # complete lines only
+            at = buffer.find(needle, 0, end)
+            while at >= 0:
+                start = buffer.rfind(b"\n", 0, at) + 1
+                stop = buffer.find(b"\n", at, end)
+                stop = end if stop < 0 else stop + 1
+                try:
+                    event = DECODER.decode(view[start:stop])
+                except Exception:
+                    event = None  # the child's checked read names it
+                if type(event) is RulingMade:
+                    found.append(event)
+                at = buffer.find(needle, stop, end)
+            if not got:
+                return found
+            kept = filled - end
+            if kept > _LINE_LIMIT:
+                raise LogDamagedError("a line is too long for a log", path=path)
+            buffer[:kept] = buffer[end:filled]

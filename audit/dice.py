@@ -14,8 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, SceneEnded, SceneStarted
-from fightlog.rules.dice.verify import RollFinding, RollVerifier
+from msgspec import Struct
+
+from fightlog.errors import DiceError
+from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, Die, SceneEnded, SceneStarted
+from fightlog.rules.dice.expression import Expression, compile_expression
+from fightlog.rules.dice.fair import SCHEME, FairGenerator, commitment, seed_bytes
+from fightlog.rules.dice.result import TermRoll
+from fightlog.rules.dice.verify import RollFinding, RollSummary, RollVerifier
 
 CODE: dict[str, str] = {
     "roll-range": "dice.face",
@@ -31,20 +37,26 @@ CODE: dict[str, str] = {
 }
 """``RollFinding.code`` -> the audit's code."""
 
-_FED = (DiceRolled, CombatantJoined, SceneStarted, SceneEnded)
+FED: frozenset[type] = frozenset({DiceRolled, CombatantJoined, SceneStarted, SceneEnded})
+"""The kinds the dice checks read; ``feed`` ignores every other event, so a caller may pass
+only these."""
 
 
-class DiceFinding:
+class DiceFinding(Struct, frozen=True, gc=False):
     """A dice finding before it becomes a ``Finding`` (the auditor adds the rule section and
     any GM acceptance)."""
 
-    __slots__ = ("code", "seq", "message", "actor")
+    code: str
+    seq: int
+    message: str
+    actor: str | None
 
-    def __init__(self, code: str, seq: int, message: str, actor: str | None) -> None:
-        self.code = code
-        self.seq = seq
-        self.message = message
-        self.actor = actor
+
+class DiceReport(Struct, frozen=True):
+    """Every dice finding (in the order ``DiceAudit.finish`` gives them) and the summary line."""
+
+    findings: list[DiceFinding]
+    summary: str
 
 
 class DiceAudit:
@@ -58,10 +70,12 @@ class DiceAudit:
         self._tools: dict[str, set[str]] = {}
 
     def feed(self, event: AnyEvent) -> None:
-        if type(event) is DiceRolled:
-            self._roll(event)
-        if isinstance(event, _FED):
-            self.verifier.feed(event.seq, event)
+        kind = type(event)
+        if kind is DiceRolled:
+            self._roll(event)  # type: ignore[arg-type]
+        elif kind not in FED:
+            return
+        self.verifier.feed(event.seq, event)
 
     def _roll(self, event: DiceRolled) -> None:
         self._rollers[event.seq] = event.roller
@@ -109,5 +123,156 @@ class DiceAudit:
         """One line on what the dice check could do (after ``finish``)."""
         return self.verifier.summary.describe()
 
+    def report(self) -> DiceReport:
+        """``finish`` and ``describe`` in one value (what a checking process sends back)."""
+        findings = list(self.finish())
+        return DiceReport(findings=findings, summary=self.describe())
+
     def _converted(self, found: RollFinding) -> DiceFinding:
         return DiceFinding(CODE.get(found.code, "dice.seed"), found.seq, found.message, self._rollers.get(found.seq))
+
+
+class FastDice:
+    """``DiceAudit``'s verdict, cheaper for the common case: an engine fight whose seed is
+    known (given, open, or revealed at the end, ``hint``) when ``scene_started`` is read.
+
+    ``DiceAudit`` holds every engine roll until the seed is revealed, then recomputes each
+    through the general dice plan. Here each engine roll is recomputed as it comes, under
+    the first candidate seed that matches the commitment (the order ``RollVerifier`` tries
+    them in: given, open, then ``hint``, the seed the log's last ``scene_ended`` reveals),
+    through the dice fast path, and compared with what was recorded. A roll that is in
+    order and equal to its recomputation can produce no finding whatever else the log says,
+    provided the verifier ends up using that same seed; every other event (and every
+    external roll) goes to an inner ``DiceAudit``. ``report`` checks that proviso and returns
+    the inner audit's report with the clean rolls counted in, or ``None`` when it cannot
+    vouch for the result (a roll that differs or is out of order, another seed chosen, a
+    second scene): the caller then runs ``DiceAudit`` over the log again. With no candidate
+    seed at ``scene_started``, every event goes to the inner audit and the report is its own.
+    """
+
+    def __init__(self, seed: str | None = None, *, hint: str | None = None) -> None:
+        self.inner = DiceAudit(seed)
+        self._given = seed
+        self._hint = hint
+        self._seed: bytes | None = None
+        self._scene = ""
+        self._scenes = 0
+        self._salts: tuple[str, ...] = ()
+        self._generators: dict[tuple[str, ...], FairGenerator] = {}
+        self._next = 0
+        self._clean = 0
+        self._engine_fed = False
+        self._lost = False
+        self._open: str | None = None
+        self._revealed: str | None = None
+        self._dice: dict[tuple[Expression, tuple[TermRoll, ...]], list[Die]] = {}
+
+    def feed(self, event: AnyEvent) -> None:
+        kind = type(event)
+        if kind is DiceRolled:
+            if event.generator == "engine":  # type: ignore[union-attr]
+                if self._seed is not None:
+                    if not self._lost and not self._recomputes(event):  # type: ignore[arg-type]
+                        self._lost = True
+                    return
+                self._engine_fed = True
+        elif kind is CombatantJoined:
+            salt = event.salt  # type: ignore[union-attr]
+            if salt is not None:
+                self._salts = (*self._salts, salt)
+        elif kind is SceneStarted:
+            self._started(event)  # type: ignore[arg-type]
+        elif kind is SceneEnded:
+            if event.seed is not None:  # type: ignore[union-attr]
+                self._revealed = event.seed  # type: ignore[union-attr]
+        else:
+            return
+        self.inner.feed(event)
+
+    def report(self) -> DiceReport | None:
+        """The report ``DiceAudit`` would give for the events fed, or ``None`` (see above)."""
+        report = self.inner.report()
+        if not self._clean:
+            return None if self._lost else report
+        if self._lost or self._scenes > 1:
+            return None
+        summary = self.inner.verifier.summary
+        chosen = {"given": self._given, "open": self._open, "revealed": self._revealed}.get(summary.seed)
+        if chosen is None or _seed_of(chosen) != self._seed:
+            return None
+        counted = RollSummary(
+            engine=summary.engine + self._clean,
+            recomputed=summary.recomputed + self._clean,
+            external=summary.external,
+            seed=summary.seed,
+            findings=summary.findings,
+        )
+        return DiceReport(findings=report.findings, summary=counted.describe())
+
+    def _started(self, event: SceneStarted) -> None:
+        self._scenes += 1
+        self._scene = event.scene
+        dice = event.dice
+        self._open = None if dice is None else dice.seed
+        if self._scenes > 1:
+            self._lost = self._lost or self._seed is not None
+            self._seed = None
+            return
+        if self._engine_fed or dice is None or dice.scheme != SCHEME:
+            return
+        for candidate in (self._given, self._open, self._hint):
+            raw = None if candidate is None else _seed_of(candidate)
+            if raw is not None and commitment(raw) == dice.commitment:
+                self._seed = raw
+                return
+
+    def _recomputes(self, event: DiceRolled) -> bool:
+        """Whether ``event`` is the next engine roll and the seed gives exactly its dice and
+        (with its modifiers) its total, as ``RollVerifier`` recomputes them. Anything
+        unusual (a notation refused, a roll the generator cannot make) is a no: the
+        verifier then judges the whole log."""
+        index = event.index
+        if index != self._next:
+            return False
+        self._next = index + 1
+        try:
+            expr = compile_expression(event.notation)
+            salts = self._salts
+            gen = self._generators.get(salts)
+            if gen is None:
+                assert self._seed is not None
+                gen = FairGenerator(self._seed, self._scene, salts)
+                self._generators[salts] = gen
+            fast = expr.fast
+            result = None if fast is None else fast(expr, gen, index, (), 0)
+            if result is None:
+                result = expr.roll(gen.stream(index), index=index)
+            total = result.value
+            for modifier in event.modifiers:
+                total += modifier.value
+            if total != event.total:
+                return False
+            key = (expr, result.terms)
+            dice = self._dice.get(key)
+            if dice is None:
+                if len(self._dice) >= _KEPT_DICE:
+                    self._dice.clear()
+                dice = self._dice[key] = result.dice
+        except Exception:
+            return False
+        if dice != event.dice:
+            return False
+        self._clean += 1
+        return True
+
+
+_KEPT_DICE = 1 << 16
+"""Recomputed dice kept for reuse, by expression and faces (a 1d100 has a hundred outcomes)."""
+
+
+def _seed_of(text: str) -> bytes | None:
+    try:
+        return seed_bytes(text)
+    except DiceError:
+        return None
+

@@ -16,16 +16,58 @@ the ruleset's too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec.structs import replace
 
-from fightlog.audit.checks import AuditView
+from fightlog.audit.checks import AuditView, Check
 from fightlog.events.model import DeclarationPosted, TurnStarted
-from fightlog.reducers.derive import next_to_post
+from fightlog.reducers.derive import due_to_post, next_to_post
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import Ruleset
+from fightlog.rules.ruleset import Ruleset, rules_for_scene
+
+_UNSET = object()
+
+Due = Callable[[SceneState], "str | None"]
+"""Who is due to post next in a state: ``next_to_post``, or a faster equivalent."""
 
 
-def posted(before: SceneState, event: DeclarationPosted, view: AuditView, rules: Ruleset) -> None:
+def checks(rules: Ruleset) -> dict[type, Check]:
+    """The posting-order checks under ``rules`` (the ruleset of the audited scene), as the
+    audit calls them: ``check(before, event, after, view)``.
+
+    They run for every post and every turn opening, so the common cases (a post in the
+    poster's own open turn, the turn of whoever is due opened) return at once; who is due
+    is worked out as ``next_to_post`` does, under the ruleset of the state before the event,
+    looked up again only when the scene's ruleset or options change (the scene slice changes
+    with every roll; they do not).
+    """
+    memo: list[Any] = [_UNSET, {}, frozenset()]  # the scene's ruleset id and options, what they skip
+
+    def due(state: SceneState) -> str | None:
+        scene = state.scene
+        ruleset, options = (None, {}) if scene is None else (scene.ruleset, scene.options)
+        if ruleset is not memo[0] or options is not memo[1]:
+            found = rules_for_scene(ruleset, options)
+            memo[:] = [ruleset, options, found.out_of_order_statuses() | found.waiting_statuses()]
+        return due_to_post(state, memo[2])
+
+    def post_check(before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        if event.ooc or event.responds_to is not None or event.actor == before.turn.current:
+            return
+        posted(before, event, view, rules, due=due)
+
+    def turn_check(before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        if event.actor != due(before):
+            turn_opened(before, event, view, rules, due=due)
+
+    return {DeclarationPosted: post_check, TurnStarted: turn_check}
+
+
+def posted(
+    before: SceneState, event: DeclarationPosted, view: AuditView, rules: Ruleset, *, due: Due = next_to_post
+) -> None:
     """A post: by someone in the fight, in their own turn, not after their turn this round."""
     if event.ooc or event.responds_to is not None:
         return
@@ -55,26 +97,29 @@ def posted(before: SceneState, event: DeclarationPosted, view: AuditView, rules:
             )
         return
     if turn.in_round and actor in turn.acted:
-        whose = f"it was {turn.current}'s turn" if turn.current else f"the next turn was {next_to_post(before)}'s"
+        whose = f"it was {turn.current}'s turn" if turn.current else f"the next turn was {due(before)}'s"
         view.report(
             "order.double-post", event,
             f"{actor} posted again in round {turn.round} after their turn had ended ({whose})", actor=actor,
         )
         return
     if turn.current is None:
-        due = next_to_post(before)
-        whose = f"the next turn was {due}'s and had not been opened" if due else "no turn was open"
+        expected = due(before)
+        whose = f"the next turn was {expected}'s and had not been opened" if expected else "no turn was open"
     else:
         whose = f"it was {turn.current}'s turn"
     view.report("order.out-of-turn", event, f"{actor} posted out of turn in round {turn.round}: {whose}",
                 actor=actor)
 
 
-def turn_opened(before: SceneState, event: TurnStarted, view: AuditView, rules: Ruleset) -> None:
-    """A turn opening: it must be the turn of whoever the posting order says is next."""
+def turn_opened(
+    before: SceneState, event: TurnStarted, view: AuditView, rules: Ruleset, *, due: Due = next_to_post
+) -> None:
+    """A turn opening: it must be the turn of whoever the posting order says is next.
+    (``due`` is ``next_to_post``, or a faster equivalent.)"""
     actor = event.actor
-    due = next_to_post(before)
-    if actor == due:
+    expected = due(before)
+    if actor == expected:
         return
     turn = before.turn
     who = before.combatants.get(actor)
@@ -94,18 +139,18 @@ def turn_opened(before: SceneState, event: TurnStarted, view: AuditView, rules: 
         view.report(
             "order.double-post", event,
             f"{actor} was given a second turn in round {turn.round}"
-            + (f"; {due} was next in the posting order" if due else ""),
+            + (f"; {expected} was next in the posting order" if expected else ""),
             actor=actor,
         )
         return
     waiting = sorted(rules.waiting_statuses().intersection(who.statuses))
     if waiting:
         return  # stepping back in from a hold or delay is the ruleset's to judge
-    if due is not None:
+    if expected is not None:
         view.report(
             "order.skipped", event,
-            f"{due} was skipped: {actor}'s turn was opened in round {event.round} before {due} had posted",
-            actor=due,
+            f"{expected} was skipped: {actor}'s turn was opened in round {event.round} before {expected} had posted",
+            actor=expected,
         )
 
 

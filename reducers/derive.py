@@ -55,31 +55,44 @@ def posting_order(state: SceneState) -> list[Slot]:
     return slots
 
 
-def next_to_post(state: SceneState) -> str | None:
+def next_to_post(state: SceneState, rules: Ruleset | None = None) -> str | None:
     """Who is expected to post next: nobody once the scene has ended; the open turn's actor
     unless they are out (fled during their turn) or holding; else the first combatant in the
     order who has not acted this round and is neither out nor holding (wrapping to the next
-    round when everyone has acted)."""
-    turn = state.turn
+    round when everyone has acted). ``rules`` is the state's ruleset (``rules_of(state)``),
+    for callers that have it at hand."""
+    if rules is None:
+        rules = rules_of(state)
+    return due_to_post(state, rules.out_of_order_statuses() | rules.waiting_statuses())
+
+
+def due_to_post(state: SceneState, skip: frozenset[str]) -> str | None:
+    """``next_to_post`` with the statuses that skip a combatant given (the ruleset's out of
+    order and waiting statuses): the audit asks at every turn."""
     if state.scene is not None and state.scene.ended:
         return None
-    rules = rules_of(state)
-    skip = rules.out_of_order_statuses() | rules.waiting_statuses()
+    turn = state.turn
     current = turn.current
-    if current is not None and not skip.intersection(_statuses(state, current)):
-        return current
-    eligible = [
-        actor
-        for actor in turn.order
-        if actor in state.combatants and not skip.intersection(state.combatants[actor].statuses)
-    ]
-    done = set(turn.acted) if turn.in_round else set()
+    combatants = state.combatants
     if current is not None:
-        done.add(current)
-    for actor in eligible:
-        if actor not in done:
+        who = combatants.get(current)
+        if who is None or skip.isdisjoint(who.statuses):
+            return current
+    done = turn.acted if turn.in_round else ()
+    order = turn.order
+    # Usually those who acted are the order's first few, in order: skip them at once.
+    acted = len(done)
+    for actor in order[acted:] if order[:acted] == done else order:
+        if actor == current or actor in done:
+            continue
+        who = combatants.get(actor)
+        if who is not None and skip.isdisjoint(who.statuses):
             return actor
-    return eligible[0] if eligible else None
+    for actor in order:  # everyone eligible has acted (or is posting): the first of them
+        who = combatants.get(actor)
+        if who is not None and skip.isdisjoint(who.statuses):
+            return actor
+    return None
 
 
 def _statuses(state: SceneState, actor: str) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
 from fightlog.reducers.combine import DISPATCH, out_of_order
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.ruleset import rules_for_scene
+from fightlog.rules.ruleset import Ruleset, rules_for_scene
 
 Plan = Mapping[int, RulingMade]
 """Target ``seq`` -> the void or amend ruling in force for it."""
@@ -120,24 +120,31 @@ def fold(
     """Fold ``events`` (which must continue ``start``) under ``plan``, up to ``seq == upto``.
 
     The combined reducer runs inline here, the hot path of every fold: each event visits
-    only the slices interested in its kind (``DISPATCH``), and a slice returned unchanged is
-    not replaced. ``keep``, when given, receives the state after every ``keep_every``-th
-    event. The plan is read as the fold goes, so a caller may extend it in place.
-    ``watch``, when given, is called as ``watch(before, event, after)`` for every event
-    folded, as ruled (a voided event is not folded, so not watched): the audit's hook.
+    only the slices interested in its kind (``DISPATCH``, through ``step_for``), and a slice
+    returned unchanged is shared, not copied. ``keep``, when given, receives the state after
+    every ``keep_every``-th event. The plan is read as the fold goes, so a caller may extend
+    it in place. ``watch``, when given, is called as ``watch(before, event, after)`` for
+    every event folded, as ruled (a voided event is not folded, so not watched): the audit's
+    hook.
     """
     state = start
     plan = plan if plan is not None else {}
     limit = upto if upto is not None else sys.maxsize
-    dispatch = DISPATCH
+    steps = _STEPS
     scene = state.scene
-    rules = rules_for_scene(None, {}) if scene is None else rules_for_scene(scene.ruleset, scene.options)
+    # The ruleset depends only on the scene's ruleset id and options, which a scene keeps
+    # (the same objects) while its other fields change (every engine roll moves ``rolls``).
+    ruleset_id = None if scene is None else scene.ruleset
+    options: Mapping[str, Any] = {} if scene is None else scene.options
+    rules = rules_for_scene(ruleset_id, options)
+    last = state.seq
     for event in events:
         seq = event.seq
         if seq > limit:
             break
-        if seq != state.seq + 1:
+        if seq != last + 1:
             raise out_of_order(state, event)
+        last = seq
         if plan:
             ruling = plan.get(seq)
             if ruling is not None:
@@ -146,28 +153,54 @@ def fold(
                     state = replace(state, seq=seq)
                     continue
                 event = ruled
-        handlers = dispatch.get(type(event))
-        if handlers is None:
-            raise FoldError(f"no reducer for events of type {type(event).__name__}", line=seq)
+        step = steps.get(type(event))
+        if step is None:
+            step = step_for(type(event), seq)
         before = state
-        if handlers:
-            changes: dict[str, Any] = {"seq": seq}
-            for name, handler in handlers:
-                old = getattr(state, name)
-                new = handler(old, event, rules)
-                if new is not old:
-                    changes[name] = new
-            state = replace(state, **changes)
-            if state.scene is not scene:
-                scene = state.scene
-                rules = rules_for_scene(None, {}) if scene is None else rules_for_scene(scene.ruleset, scene.options)
-        else:
-            state = replace(state, seq=seq)
+        state = step(state, event, rules, seq)
+        if state.scene is not scene:
+            scene = state.scene
+            if scene is None:
+                if ruleset_id is not None or options:
+                    ruleset_id, options = None, {}
+                    rules = rules_for_scene(None, {})
+            elif scene.ruleset is not ruleset_id or scene.options is not options:
+                ruleset_id, options = scene.ruleset, scene.options
+                rules = rules_for_scene(ruleset_id, options)
         if watch is not None:
             watch(before, event, state)
         if keep is not None and seq % keep_every == 0:
             keep(state)
     return state
+
+
+KindStep = Callable[[SceneState, Any, Ruleset, int], SceneState]
+"""``step(state, event, rules, seq)``: the state after one event of a kind."""
+
+_STEPS: dict[type, KindStep] = {}
+
+
+def step_for(kind: type, seq: int = 0) -> KindStep:
+    """The combined reducer of one event kind (``FoldError`` for a kind no reducer knows).
+
+    Written out once per kind, as ``replace(state, seq=seq, turn=h0(state.turn, event,
+    rules), ...)`` over the slices ``DISPATCH`` names for it: one call per event instead of
+    a loop over the slices, attribute lookups by name and a dict of changes (a slice a
+    reducer returns unchanged is passed back as the same object, so it is shared).
+    """
+    handlers = DISPATCH.get(kind)
+    if handlers is None:
+        raise FoldError(f"no reducer for events of type {kind.__name__}", line=seq)
+    names = [name for name, _ in handlers]
+    if any(not name.isidentifier() or name not in SceneState.__struct_fields__ for name in names):
+        raise ValueError(f"DISPATCH names a field SceneState does not have: {names}")
+    updates = "".join(f", {name}=h{i}(state.{name}, event, rules)" for i, name in enumerate(names))
+    source = f"def step(state, event, rules, seq):\n    return replace(state, seq=seq{updates})\n"
+    scope: dict[str, Any] = {"replace": replace, **{f"h{i}": handler for i, (_, handler) in enumerate(handlers)}}
+    exec(compile(source, f"<fold step for {kind.__name__}>", "exec"), scope)
+    step: KindStep = scope["step"]
+    _STEPS[kind] = step
+    return step
 
 
 class Step(NamedTuple):

@@ -1,0 +1,149 @@
+"""Benchmark of the audit (``fightlog audit``), as same-run ratios.
+
+    python bench/bench_audit.py [--events 1000000] [--repeat 3] [--stages]
+
+1. ``audit_log`` in-process on a 1M-event engine fight (``bench/long_fight.py``) vs bare
+   msgspec decoding of the same lines (target >= 0.2x); the report must have no finding
+   (a clean engine fight);
+2. peak memory of auditing that fight vs auditing a 1k-event one (reported, no target).
+
+``--stages`` also times the audit's parts on their own, each as a ratio to bare decoding:
+what the forked child does (the chain, then the dice too), what the main process does (the
+fold, then the watch, the posting-order checks and the RoE checks), the whole audit without
+the RoE checks, and the whole audit in one process (``workers=1``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from functools import partial
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from long_fight import OUT, fight_path, write_fight  # noqa: E402
+from measure import best_time, peak_rss_kib  # noqa: E402
+
+from fightlog.audit.auditor import (  # noqa: E402
+    Auditor,
+    Report,
+    _revealed_at_end,
+    _rulings_scanned,
+    audit_log,
+    checked,
+)
+from fightlog.audit.dice import FastDice  # noqa: E402
+from fightlog.events.codec import DECODER, MAX_LINE_BYTES  # noqa: E402
+from fightlog.events.reader import open_log  # noqa: E402
+from fightlog.reducers.fold import fold  # noqa: E402
+from fightlog.rules.roe7.ruleset import Roe7Rules  # noqa: E402
+
+
+def bare_decode(path: str) -> None:
+    decode = DECODER.decode
+    with open(path, "rb", buffering=1 << 20) as f:
+        for line in f:
+            decode(line)
+
+
+def check_clean(report: Report, events: int) -> None:
+    if report.findings or report.summary.events != events:
+        for finding in report.findings[:10]:
+            print(f"  {finding.seq}: {finding.code}: {finding.message}", file=sys.stderr)
+        raise SystemExit(f"the fight did not audit clean: {len(report.findings)} findings, {report.summary}")
+
+
+def stages(path: str, repeat: int, base: float, count: int) -> None:
+    """Each part of the audit on its own (us per event, and as a ratio to bare decoding)."""
+
+    def chain() -> None:
+        with open_log(path) as stream:
+            for _ in checked(stream, path, lambda event: None):
+                pass
+
+    def child() -> None:  # what the forked child does: the chain and the dice
+        dice = FastDice(None, hint=_revealed_at_end(path))
+        with open_log(path) as stream:
+            for _ in checked(stream, path, dice.feed):
+                pass
+        if dice.report() is None:
+            raise SystemExit("the dice check could not vouch for the fight")
+
+    def main_process(checks: bool = True) -> Callable[[], None]:
+        def run() -> None:  # what the main process does: decode, fold, check
+            auditor = Auditor(_rulings_scanned(path))
+            if not checks:  # the watch's bookkeeping only
+                auditor._bind = lambda rules: setattr(auditor, "_checks", {})  # type: ignore[method-assign]
+                auditor._checks = {}
+            with open_log(path) as stream:
+                lines = iter(partial(stream.readline, MAX_LINE_BYTES + 2), b"")
+                fold(map(DECODER.decode, lines), plan=auditor.plan, watch=auditor.watch)
+
+        return run
+
+    def only_order(run: Callable[[], None]) -> Callable[[], None]:
+        def without_ruleset_checks() -> None:
+            real = Roe7Rules.audit_checks
+            Roe7Rules.audit_checks = lambda self: {}  # type: ignore[method-assign]
+            try:
+                run()
+            finally:
+                Roe7Rules.audit_checks = real  # type: ignore[method-assign]
+
+        return without_ruleset_checks
+
+    def plain_fold() -> None:
+        with open(path, "rb", buffering=1 << 20) as f:
+            fold(map(DECODER.decode, f))
+
+    parts = [
+        ("child: decode + chain", chain),
+        ("child: decode + chain + dice", child),
+        ("main: decode + fold", plain_fold),
+        ("main: + watch, no checks", main_process(checks=False)),
+        ("main: + posting-order checks", only_order(main_process())),
+        ("main: + RoE checks", main_process()),
+        ("audit_log, no RoE checks", only_order(lambda: audit_log(path))),
+        ("audit_log, one process", lambda: audit_log(path, workers=1)),
+    ]
+    for name, run in parts:
+        took = best_time(run, repeat)
+        print(f"  {name:30s} {count / took:>10,.0f}/s  {took / count * 1e6:5.2f} us/event  {base / took:.2f}x")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--stages", action="store_true", help="also time the audit's parts on their own")
+    parser.add_argument("--child-audit", metavar="PATH", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child_audit:
+        audit_log(args.child_audit)
+        return 0
+    os.makedirs(OUT, exist_ok=True)
+    big = write_fight(fight_path(args.events), args.events)
+    small = write_fight(fight_path(1000), 1000)
+
+    report = audit_log(big)
+    check_clean(report, args.events)
+    print(f"audit of {args.events} events: no findings ({report.summary.dice})")
+
+    base = best_time(lambda: bare_decode(big), args.repeat)
+    ours = best_time(lambda: audit_log(big), args.repeat)
+    print(f"bare decode {args.events / base:,.0f}/s; audit {args.events / ours:,.0f}/s")
+    print(f"RATIO audit throughput / bare decode = {base / ours:.2f}x (target >= 0.2x)")
+    if args.stages:
+        stages(big, args.repeat, base, args.events)
+
+    me = [sys.executable, os.path.abspath(__file__), "--child-audit"]
+    rss_big, rss_small = peak_rss_kib([*me, big]), peak_rss_kib([*me, small])
+    print(f"peak RSS of the audit: 1k events {rss_small} KiB, {args.events} events {rss_big} KiB")
+    print(f"RATIO audit peak memory big / 1k = {rss_big / rss_small:.2f}x (no target)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
