@@ -18,6 +18,7 @@ from msgspec import Struct
 
 from fightlog.errors import DiceError
 from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, Die, SceneEnded, SceneStarted
+from fightlog.rules.dice.events import read_roll
 from fightlog.rules.dice.expression import Expression, compile_expression
 from fightlog.rules.dice.fair import SCHEME, FairGenerator, commitment, seed_bytes
 from fightlog.rules.dice.result import TermRoll
@@ -65,6 +66,7 @@ class DiceAudit:
     def __init__(self, seed: str | None = None) -> None:
         self.verifier = RollVerifier(seed)
         self._rollers: dict[int, str] = {}
+        self._rolls: dict[int, DiceRolled] = {}
         self._impossible: list[DiceFinding] = []
         self._external: dict[str, list[int]] = {}
         self._tools: dict[str, set[str]] = {}
@@ -79,6 +81,7 @@ class DiceAudit:
 
     def _roll(self, event: DiceRolled) -> None:
         self._rollers[event.seq] = event.roller
+        self._rolls[event.seq] = event
         for die in event.dice:
             for face in (*die.rerolled, die.face):
                 if not 1 <= face <= die.sides:
@@ -102,9 +105,13 @@ class DiceAudit:
         """Every dice finding (impossible faces first named, then the verifier's)."""
         impossible = {f.seq for f in self._impossible}
         yield from self._impossible
-        for found in self.verifier.finish():
+        found_all = self.verifier.finish()
+        forged = {f.seq for f in found_all if f.code == "roll-dice"}
+        for found in found_all:
             if found.seq in impossible and found.code in ("roll-range", "roll-dice", "roll-total"):
                 continue  # named above, more plainly
+            if found.code == "roll-total" and found.seq in forged and self._adds_up(found.seq):
+                continue  # the faces differ from the seed's (named); the recorded total fits them
             yield self._converted(found)
         for roller in sorted(self._external, key=lambda r: self._external[r][0]):
             seqs = self._external[roller]
@@ -127,6 +134,16 @@ class DiceAudit:
         """``finish`` and ``describe`` in one value (what a checking process sends back)."""
         findings = list(self.finish())
         return DiceReport(findings=findings, summary=self.describe())
+
+    def _adds_up(self, seq: int) -> bool:
+        """Whether the recorded roll at ``seq`` totals its own recorded faces and modifiers."""
+        event = self._rolls.get(seq)
+        if event is None:
+            return False
+        try:
+            return read_roll(event).total == event.total
+        except DiceError:
+            return False
 
     def _converted(self, found: RollFinding) -> DiceFinding:
         return DiceFinding(CODE.get(found.code, "dice.seed"), found.seq, found.message, self._rollers.get(found.seq))

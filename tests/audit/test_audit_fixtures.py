@@ -88,13 +88,7 @@ FLAWS: dict[str, list[tuple[int, str]]] = {
 }
 """File -> its deliberate flaws: (seq, the finding code the audit must give there)."""
 
-KNOWN_DEFECTS: dict[str, list[tuple[int, str, str]]] = {
-    "tampered-damage-roll.jsonl": [
-        (72, "dice.arithmetic",
-         "the forged roll's total adds up (37 + 5 = 42); only its face disagrees with the seed, which "
-         "dice.seed on the same roll already says"),
-    ],
-}
+KNOWN_DEFECTS: dict[str, list[tuple[int, str, str]]] = {}
 """File -> findings the audit gives that it should not: (seq, code, why it is wrong)."""
 
 REQUIRED: frozenset[str] = frozenset({

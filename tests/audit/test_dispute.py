@@ -156,7 +156,6 @@ def test_a_lower_attack_roll_turns_a_hit_into_a_miss_and_the_damage_goes() -> No
     assert outcome.ending.winner == ("dockhands", "dockhands")
     assert outcome.dropped == () and outcome.passed == ()
     assert [(c.appeared, c.on_change, c.finding.code, c.finding.seq) for c in outcome.findings] == [
-        (True, True, "dice.arithmetic", 18),
         (True, True, "dice.seed", 18),
     ]
 
