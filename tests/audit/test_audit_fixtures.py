@@ -26,21 +26,15 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from fightlog.audit.auditor import Report, audit_events, audit_log
+from fightlog.audit.auditor import Report, audit_log
 from fightlog.audit.findings import CODES
-from fightlog.errors import RefusedError
 from fightlog.events.codec import decode_line
-from fightlog.events.model import Action, DiceRolled
+from fightlog.events.model import DiceRolled
 from fightlog.fixtures import audit_fights
-from fightlog.rules.roe7.table import TABLE
-from fightlog.rules.table import Post
 from tests.conftest import FIXTURES
-from tests.rules.roe7.test_properties import choose_action, opened
 
 AUDIT_DIR = FIXTURES / "roe7" / "audit"
 README = AUDIT_DIR / "README.md"
@@ -232,29 +226,4 @@ def test_every_engine_fight_audits_clean(log: Path) -> None:
     assert not findings, [f"{f.seq} {f.code}: {f.message}" for f in findings]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.binary(min_size=32, max_size=32), data=st.data())
-def test_random_engine_fights_audit_clean(seed: bytes, data: st.DataObject) -> None:
-    """Random fights (the rules' property test's declarations), played and revealed: no
-    error or warning (no external rolls, so no info either)."""
-    scribe = opened(seed.hex())
-    for _ in range(data.draw(st.integers(5, 25))):
-        state = scribe.state
-        actor = state.turn.current
-        if actor is None:
-            break
-        poster, actions = actor, choose_action(data, state, actor)
-        pending = any(a.type in ("flee", "com_call") for p in state.pending for a in p.actions)
-        if pending and data.draw(st.booleans()):
-            poster = data.draw(st.sampled_from(sorted(a for a in state.combatants if a != actor)))
-            weapons = [*state.combatants[poster].weapons, "unarmed"]
-            actions = (Action(type="interrupt", weapon=data.draw(st.sampled_from(weapons))),)
-        try:
-            TABLE.post(scribe, Post(actor=poster, actions=actions))
-        except RefusedError:
-            pass
-        if poster == actor and data.draw(st.integers(0, 2)) > 0:
-            TABLE.end_turn(scribe)
-    TABLE.end(scribe, reveal=seed.hex())
-    findings = audit_events(scribe.events).findings
-    assert not findings, [f"{f.seq} {f.code}: {f.message}" for f in findings]
+# Random engine fights audit clean too: tests/rules/roe7/test_audit_checks.py holds that property.
