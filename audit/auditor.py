@@ -41,7 +41,7 @@ from fightlog.errors import LogDamagedError
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES
 from fightlog.events.model import GENESIS, AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines
-from fightlog.reducers.fold import fold, plan_of
+from fightlog.reducers.fold import fold, in_force, plan_of
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.rules.ruleset import GENERIC, Ruleset, rules_for_scene
 
@@ -159,21 +159,12 @@ class Auditor:
 
 
 def _acceptances(rulings: Iterable[RulingMade]) -> dict[int, list[tuple[str | None, Acceptance]]]:
-    """Target ``seq`` -> the accept rulings in force for it (a ``withdraw``, or a ``void``
-    aimed at the ruling, takes one out)."""
-    accepts: dict[int, tuple[int, str | None, Acceptance]] = {}
-    for ruling in rulings:
-        if ruling.action == "accept":
-            accepts[ruling.seq] = (
-                ruling.target,
-                ruling.finding,
-                Acceptance(ruling=ruling.seq, by=ruling.by, reason=ruling.reason),
-            )
-        elif ruling.action in ("withdraw", "void"):
-            accepts.pop(ruling.target, None)
+    """Target ``seq`` -> the accept rulings in force for it (``in_force``)."""
     out: dict[int, list[tuple[str | None, Acceptance]]] = {}
-    for target, code, acceptance in accepts.values():
-        out.setdefault(target, []).append((code, acceptance))
+    for ruling in in_force(rulings):
+        if ruling.action == "accept":
+            acceptance = Acceptance(ruling=ruling.seq, by=ruling.by, reason=ruling.reason)
+            out.setdefault(ruling.target, []).append((ruling.finding, acceptance))
     return out
 
 

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import log_argument
 from fightlog.errors import FoldError, InputError
-
-if TYPE_CHECKING:
-    from fightlog.events.model import RulingMade
 
 ACTIONS = ("void", "amend", "accept", "withdraw")
 
@@ -61,7 +56,7 @@ def rule(
     from fightlog.events.paths import assign, parse_assignment
     from fightlog.events.reader import read_log
     from fightlog.events.store import FileStore
-    from fightlog.reducers.fold import fold, plan_of
+    from fightlog.reducers.fold import fold, in_force, plan_of
 
     events = [event for _, event in read_log(log)]
     head = events[-1].seq
@@ -91,7 +86,7 @@ def rule(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
     rulings = [e for e in events if isinstance(e, RulingMade)]
-    if action == "withdraw" and target not in {r.seq for r in _in_force(rulings)}:
+    if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
         raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
     try:
         fold([*events, ruling], plan=plan_of([*rulings, ruling]))
@@ -101,16 +96,6 @@ def rule(
         _check_finding(log, target, finding)
     sealed = FileStore(log).append([ruling], expect=head)[0]
     click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
-
-
-def _in_force(rulings: list[RulingMade]) -> list[RulingMade]:
-    """The rulings not withdrawn (the ones a withdraw may target)."""
-    kept: list[RulingMade] = []
-    for r in rulings:
-        if r.action == "withdraw" or (r.action == "void" and any(k.seq == r.target for k in kept)):
-            kept = [k for k in kept if k.seq != r.target]
-        kept.append(r)
-    return [k for k in kept if k.action != "withdraw"]
 
 
 def _check_finding(log: str, target: int, finding: str | None) -> None:

@@ -34,14 +34,15 @@ Plan = Mapping[int, RulingMade]
 _PROTECTED = frozenset({"kind", "seq", "prev"})
 
 
-def plan_of(rulings: Iterable[RulingMade]) -> dict[int, RulingMade]:
-    """The plan made by ``rulings`` (in log order).
+def in_force(rulings: Iterable[RulingMade]) -> list[RulingMade]:
+    """The void, amend and accept rulings still in force, in log order (``rulings`` in log
+    order).
 
-    Later rulings on the same event win; ``withdraw`` (or ``void`` aimed at a ruling) takes a
-    ruling out of force, so an earlier ruling on the same event applies again. ``accept``
-    rulings change no event.
+    ``withdraw`` (or ``void`` aimed at a ruling) takes a ruling out of force, so an earlier
+    ruling on the same event applies again. A ruling must target an earlier event, and a
+    ruling cannot be amended (``FoldError``).
     """
-    in_force: list[RulingMade] = []
+    kept: list[RulingMade] = []
     seen: set[int] = set()
     for ruling in rulings:
         if ruling.target >= ruling.seq:
@@ -50,16 +51,23 @@ def plan_of(rulings: Iterable[RulingMade]) -> dict[int, RulingMade]:
                 line=ruling.seq,
             )
         if ruling.action == "withdraw" or (ruling.action == "void" and ruling.target in seen):
-            in_force = [r for r in in_force if r.seq != ruling.target]
+            kept = [r for r in kept if r.seq != ruling.target]
         elif ruling.action == "amend" and ruling.target in seen:
             raise FoldError(
                 f"a ruling cannot amend the ruling at seq {ruling.target}; withdraw it and rule again",
                 line=ruling.seq,
             )
-        elif ruling.action in ("void", "amend"):
-            in_force.append(ruling)
+        else:
+            kept.append(ruling)
         seen.add(ruling.seq)
-    return {ruling.target: ruling for ruling in in_force}
+    return kept
+
+
+def plan_of(rulings: Iterable[RulingMade]) -> dict[int, RulingMade]:
+    """The plan made by ``rulings`` (in log order): the void and amend rulings in force
+    (``in_force``), later ones on the same event winning. ``accept`` rulings change no
+    event."""
+    return {r.target: r for r in in_force(rulings) if r.action in ("void", "amend")}
 
 
 def apply_ruling(event: AnyEvent, ruling: RulingMade) -> AnyEvent | None:
