@@ -119,6 +119,9 @@ class Table(Protocol):
     """What live play and scripted fights ask of a ruleset."""
 
     id: str
+    option_type: type[Struct]
+    """The ruleset's options (a frozen msgspec ``Struct`` of int, bool, str and ``Literal``
+    fields with defaults): what a house-rules file may set (``fightlog.rules.house``)."""
 
     def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
         """Every option of the ruleset with ``overrides`` applied, validated, as recorded in

@@ -18,7 +18,7 @@ from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Js
 from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
 from fightlog.rules.roe7.fighters import Breach, Fighter, absent
-from fightlog.rules.roe7.options import as_data, read_options
+from fightlog.rules.roe7.options import Roe7Options, as_data, read_options
 from fightlog.rules.roe7.ruleset import ACTION_TYPES, OUT, RULES
 from fightlog.rules.table import Entrant, Post, Scribe
 
@@ -47,6 +47,7 @@ ARRIVAL_ACTIONS: Final = frozenset({"say", "draw"})
 
 class Roe7Table:
     id = "roe7"
+    option_type = Roe7Options
 
     def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
         """Every option with ``overrides`` applied (the fold reads the token options from
