@@ -149,9 +149,9 @@ def start(
         table = table_for(ruleset)
     overrides: dict[str, Any] = {}
     if house is not None:
-        from fightlog.rules.scenario import read_overrides
+        from fightlog.rules.house import read_house_rules
 
-        overrides = read_overrides(house)
+        overrides = read_house_rules(house).overrides(ruleset, table.option_type)
     options = table.options(overrides, where=house)
     seed = seed or new_seed()
     event = SceneStarted(

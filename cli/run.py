@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,6 +14,9 @@ from fightlog.cli.options import house_option, seed_option
 from fightlog.errors import InputError
 from fightlog.events.model import SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
+
+if TYPE_CHECKING:
+    from fightlog.rules.house import HouseRules
 
 
 @click.command(
@@ -54,13 +57,13 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
     --seed, else the scenario's seed, else a fresh one) to scene_ended (the seed revealed),
     then LOG is written at once (a temporary file renamed over it). See docs/play.md.
     """
-    from fightlog.rules.scenario import read_overrides, run_scenario
+    from fightlog.rules.house import read_house_rules
+    from fightlog.rules.scenario import run_scenario
 
     if check is not None:
         if scenario is not None or log is not None or seed is not None or force:
             raise click.UsageError("--check DIR takes no SCENARIO, -o, --seed or --force")
-        overrides = read_overrides(house) if house is not None else None
-        found = check_scenarios(check, overrides, house)
+        found = check_scenarios(check, read_house_rules(house) if house is not None else None)
         raise SystemExit(found)
     if scenario is None or log is None:
         raise click.UsageError("give SCENARIO and -o LOG (or --check DIR)")
@@ -69,8 +72,8 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
         raise InputError("is a directory, not a log file", path=log)
     if not force and os.path.exists(log) and os.path.getsize(log) > 0:
         raise InputError("exists and is not empty (--force replaces it)", path=log)
-    overrides = read_overrides(house) if house is not None else None
-    store = run_scenario(scenario, seed=seed, overrides=overrides, overrides_path=house)
+    rules = read_house_rules(house) if house is not None else None
+    store = run_scenario(scenario, seed=seed, house=rules)
     write_atomically(log, store.to_bytes())
     events = [event for _, event in store.read()]
     ended = events[-1]
@@ -80,7 +83,7 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
         click.echo(f"winner: {namer(fold(events))(ended.winner)}")
 
 
-def check_scenarios(directory: str, overrides: dict[str, Any] | None, house: str | None) -> int:
+def check_scenarios(directory: str, house: HouseRules | None) -> int:
     """Play each scenario of ``directory`` against its stored log; print one line each and a
     summary; the exit code (0 all as stored, 1 some changed or unstored, 2 some unusable)."""
     from fightlog.events.compare import describe, field_changes, first_difference
@@ -108,16 +111,16 @@ def check_scenarios(directory: str, overrides: dict[str, Any] | None, house: str
             seed = scenario_seed(path) or revealed
             if seed is None:
                 raise InputError("the stored log reveals no seed and the scenario names none", path=stored)
-            actual = [event for _, event in run_scenario(path, seed=seed, overrides=overrides, overrides_path=house).read()]
+            actual = [event for _, event in run_scenario(path, seed=seed, house=house).read()]
         except InputError as exc:
             tally["unusable"] += 1
             click.echo(f"UNUSABLE {name}: {exc}")
             continue
-        if overrides and expected and actual:
+        if house is not None and expected and actual:
             rules = field_changes(_options(expected[0]), _options(actual[0]))
             shown = ", ".join(f"{k} {_plain(a)} -> {_plain(b)}" for k, a, b in rules) or "none"
             click.echo(f"         {name}: house rules changed: {shown}")
-        diff = first_difference(expected, actual, ignore=frozenset({"options"}) if overrides else frozenset())
+        diff = first_difference(expected, actual, ignore=frozenset({"options"}) if house is not None else frozenset())
         if diff is None:
             tally["same"] += 1
             click.echo(f"same     {name}: {len(actual)} events")

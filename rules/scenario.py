@@ -34,6 +34,7 @@ from fightlog.events.store import MemoryStore
 from fightlog.reducers.state import EMPTY
 from fightlog.rules.actions import parse_actions
 from fightlog.rules.dice import SEED_BYTES, dice_commitment, new_seed, seed_bytes
+from fightlog.rules.house import HouseRules
 from fightlog.rules.inputs import Seq, Strict, describe, read_toml
 from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
 
@@ -243,28 +244,21 @@ def _describe(errors: Sequence[ErrorDetails]) -> str:
 # --------------------------------------------------------------------------- playing
 
 
-def read_overrides(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """A house-rules file: a TOML table of option overrides (validated by the table)."""
-    name = os.fspath(path)
-    return read_toml(Path(name), name, "house-rules options")
-
-
 def run_scenario(
     path: str | os.PathLike[str],
     *,
     seed: str | None = None,
-    overrides: Mapping[str, Any] | None = None,
-    overrides_path: str | None = None,
+    house: HouseRules | None = None,
 ) -> MemoryStore:
     """Play the scenario at ``path`` into a new log. ``seed`` (else the file's, else a fresh
-    one) is committed in ``scene_started`` and revealed in ``scene_ended``; ``overrides``
-    (from ``overrides_path``, named in errors) apply over the file's ``options``."""
+    one) is committed in ``scene_started`` and revealed in ``scene_ended``; ``house`` rules
+    apply over the file's ``options``, and ``scene_started.options`` records every option."""
     scenario = load_scenario(path)
     name, file = scenario.path, scenario.file
     table = _table(file.ruleset, name)
-    if overrides:
-        table.options(overrides, where=overrides_path)
-    options = table.options({**file.options, **(overrides or {})}, where=name)
+    table.options(file.options, where=name)  # an error in the scenario's own options names it
+    overrides = house.overrides(file.ruleset, table.option_type) if house is not None else {}
+    options = table.options({**file.options, **overrides}, where=name)
     entrants = _entrants(scenario, table)
     seed = seed_bytes(seed or file.seed or new_seed(), minimum=SEED_BYTES, what="seed").hex()
     scribe = Scribe(EMPTY, seed)

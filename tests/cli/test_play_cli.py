@@ -217,13 +217,18 @@ def test_start_refuses_an_existing_seed_file(log: Path) -> None:
 
 @pytest.mark.parametrize(
     ("house", "message"),
-    [("speed = 3\n", "option 'speed'"), ("bleed_turns = 'x'\n", "bleed_turns")],
+    [
+        ("speed = 3\n", "speed: not a roe7 option (docs/rulesets/roe7.md lists them)"),
+        ("bleed_turns = 'x'\n", "bleed_turns: expected an integer >= 1, got 'x'"),
+        ("# house\ninitiative = 'd20'\n", "initiative: expected one of 'd100', 'joined', got 'd20'"),
+        ("ruleset = 'd20-evasion'\n", "ruleset: these house rules are for 'd20-evasion', the fight plays 'roe7'"),
+    ],
 )
 def test_start_refuses_bad_house_options(log: Path, tmp_path: Path, house: str, message: str) -> None:
     path = tmp_path / "house.toml"
     path.write_text(house)
     result = run("play", "start", str(log), "--ruleset", "roe7", "--options", str(path))
-    assert_one_line_error(result, str(path), message)
+    assert_one_line_error(result, f"{path}:{house.count(chr(10))}", message)
     assert not log.exists() and not Path(f"{log}.seed").exists()
 
 

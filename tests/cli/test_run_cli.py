@@ -218,7 +218,7 @@ def test_house_options(tmp_path: Path) -> None:
     assert '"bleed_turns":2' in first and '"dodge_per_shot":true' in first
     house.write_text("bleed = 2\n")
     result = run("run", str(path), "-o", str(tmp_path / "h.jsonl"), "--options", str(house))
-    assert_one_line_error(result, str(house), "option 'bleed'")
+    assert_one_line_error(result, f"{house}:1", "bleed: not a roe7 option (did you mean 'bleed_turns'?)")
     assert_one_line_error(run("run", str(path), "-o", str(tmp_path / "h.jsonl"), "--options", str(tmp_path / "none.toml")),
                           str(tmp_path / "none.toml"), "no such file")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from msgspec import Struct
 from msgspec.structs import replace
 
 from fightlog.errors import InputError, RefusedError
@@ -32,8 +33,13 @@ from fightlog.rules.table import Entrant, Post, Scribe
 TARGET = "tests.rules.fake_table:TABLE"
 
 
+class FakeOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    house: int = 0
+
+
 class FakeTable:
     id = "fake"
+    option_type = FakeOptions
 
     def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
         unknown = sorted(set(overrides) - {"house"})

@@ -22,6 +22,7 @@ from fightlog.events.model import (
     TurnEnded,
 )
 from fightlog.rules.dice import commitment
+from fightlog.rules.house import HouseRules
 from fightlog.rules.scenario import ArrivalStep, EndTurnStep, PostStep, load_scenario, run_scenario
 from tests.conftest import FIXTURES
 from tests.rules.fake_table import TARGET
@@ -310,8 +311,10 @@ def test_overrides(tmp_path: Path) -> None:
     path = scenario(tmp_path, "options = { house = 1 }\n")
     started = list(run_scenario(path, seed=SEED).read())[0][1]
     assert isinstance(started, SceneStarted) and started.options == {"house": 1}
-    started = list(run_scenario(path, seed=SEED, overrides={"house": 2}).read())[0][1]
+    house = HouseRules(path="house.toml", values={"house": 2}, lines={"house": 3})
+    started = list(run_scenario(path, seed=SEED, house=house).read())[0][1]
     assert isinstance(started, SceneStarted) and started.options == {"house": 2}
     with pytest.raises(InputError) as caught:
-        run_scenario(path, seed=SEED, overrides={"speed": 2}, overrides_path="house.toml")
-    assert caught.value.path == "house.toml"
+        run_scenario(path, seed=SEED, house=HouseRules(path="house.toml", values={"speed": 2}, lines={"speed": 4}))
+    assert (caught.value.path, caught.value.line) == ("house.toml", 4)
+    assert caught.value.message == "speed: not a fake option (docs/rulesets/fake.md lists them)"

@@ -1,0 +1,92 @@
+"""House-rules files: pydantic validation built from a ruleset's options Struct, errors at
+the key's line naming the option and the values allowed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fightlog.errors import InputError
+from fightlog.rules.house import HouseRules, allowed, read_house_rules, validate
+from fightlog.rules.roe7.options import OPTION_NAMES, Roe7Options
+
+
+def house(tmp_path: Path, text: str) -> HouseRules:
+    path = tmp_path / "house.toml"
+    path.write_text(text)
+    return read_house_rules(path)
+
+
+def refusal(tmp_path: Path, text: str, ruleset: str = "roe7") -> InputError:
+    with pytest.raises(InputError) as caught:
+        house(tmp_path, text).overrides(ruleset, Roe7Options)
+    assert caught.value.path == str(tmp_path / "house.toml")
+    return caught.value
+
+
+def test_only_the_options_written_are_returned(tmp_path: Path) -> None:
+    rules = house(tmp_path, 'ruleset = "roe7"\n# tighter caps\nmodifier_cap = 20\n"dr_cap" = 25\nboth_natural_ones = "hit"\n')
+    assert rules.ruleset == "roe7"
+    assert rules.overrides("roe7", Roe7Options) == {"both_natural_ones": "hit", "dr_cap": 25, "modifier_cap": 20}
+
+
+def test_an_empty_file_changes_nothing(tmp_path: Path) -> None:
+    assert house(tmp_path, "").overrides("roe7", Roe7Options) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("modifier_cap = 20\nmodifer_cap = 10\n", 2, "modifer_cap: not a roe7 option (did you mean 'modifier_cap'?)"),
+        ("xyzzy = 1\n", 1, "xyzzy: not a roe7 option (docs/rulesets/roe7.md lists them)"),
+        ("\n\nmodifier_cap = -5\n", 3, "modifier_cap: expected an integer >= 0, got -5"),
+        ("bleed_turns = 0\n", 1, "bleed_turns: expected an integer >= 1, got 0"),
+        ("modifier_cap = 2.5\n", 1, "modifier_cap: expected an integer >= 0, got 2.5 (a float: game numbers are integers)"),
+        ("modifier_cap = '30'\n", 1, "modifier_cap: expected an integer >= 0, got '30'"),
+        ("dodge_per_shot = 1\n", 1, "dodge_per_shot: expected true or false, got 1"),
+        ("both_natural_ones = 'maybe'\n", 1, "both_natural_ones: expected one of 'hit', 'miss', got 'maybe'"),
+        ("weather = 3\n", 1, "weather: expected a string, got 3"),
+        ("# caps\n[caps]\nmodifier_cap = 20\n", 2, "caps: not a roe7 option (did you mean 'dr_cap'?)"),
+        ("ruleset = 'traveller'\n", 1, "ruleset: these house rules are for 'traveller', the fight plays 'roe7'"),
+        ("ruleset = 7\n", 1, "ruleset: expected a ruleset id (a string), got 7"),
+    ],
+)
+def test_refusals_name_the_line_the_option_and_what_is_allowed(tmp_path: Path, text: str, line: int, message: str) -> None:
+    error = refusal(tmp_path, text)
+    assert (error.line, error.message) == (line, message)
+
+
+def test_a_file_that_is_not_toml_names_its_line(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as caught:
+        house(tmp_path, "modifier_cap = 20\nmodifier_cap = 25\n")
+    assert caught.value.line == 2 and caught.value.message.startswith("not valid TOML")
+
+
+def test_every_option_is_described() -> None:
+    for name in OPTION_NAMES:
+        assert allowed(Roe7Options, name).startswith(("an integer", "true or false", "one of", "a string"))
+
+
+_VALUES = st.one_of(st.integers(-3, 200), st.booleans(), st.sampled_from(["hit", "miss", "d100", "joined", "x", ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(OPTION_NAMES), _VALUES, max_size=4))
+def test_pydantic_accepts_exactly_what_the_options_struct_accepts(values: dict[str, Any]) -> None:
+    """The house-rules model is built from the Struct: the two validators never drift apart."""
+    try:
+        msgspec.convert(values, Roe7Options, strict=True)
+        struct_ok = True
+    except msgspec.ValidationError:
+        struct_ok = False
+    try:
+        validate(values, "roe7", Roe7Options)
+        house_ok = True
+    except InputError:
+        house_ok = False
+    assert house_ok == struct_ok, values
