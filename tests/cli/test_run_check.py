@@ -75,3 +75,12 @@ def test_check_needs_a_directory_of_scenarios(tmp_path: Path) -> None:
     result = run("run", "--check", str(tmp_path))
     assert result.exit_code == 2
     assert result.stderr.strip() == f"fightlog: {tmp_path}: no scenario files (*.toml) here"
+
+
+def test_the_bundled_house_rules_change_the_fights_they_touch(scenarios: Path) -> None:
+    result = run("run", "--check", str(scenarios), "--options", str(FIXTURES / "roe7" / "house-rules.toml"))
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert "         melee-brawl.toml: house rules changed: modifier_cap 30 -> 20, bleed_turns 5 -> 3" in lines
+    assert "CHANGED  melee-brawl.toml: seq 63 (effect_applied): duration 5 -> 3; 169 events expected, 169 now" in lines
+    assert lines[-1] == "checked 8 scenarios: 4 same, 4 changed, 0 without a stored log, 0 unusable"

@@ -1,0 +1,150 @@
+"""A scenario played with a fixed seed, handed back as plain data for snapshot tests.
+
+``play_fight`` runs a scenario file through its ruleset's engine in memory (as
+``fightlog run`` does) and returns a ``Fight``: the log, the final state, the replay text and
+the audit's findings, each the same data the CLI prints (``fightlog state --format json``,
+``fightlog replay``, ``fightlog audit --format json``). Nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgspec
+
+from fightlog.errors import InputError
+from fightlog.events.model import AnyEvent, SceneEnded
+from fightlog.rules.dice import SEED_BYTES
+from fightlog.rules.house import HouseRules, read_house_rules
+
+Seed = int | str
+"""A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits."""
+
+DERIVED_FIELDS: Final = frozenset({"prev"})
+"""Event fields left out of ``Fight.log``: ``prev`` is the hash of the line before, so one
+changed event would change every later line of a snapshot (``Fight.jsonl`` keeps them)."""
+
+
+@dataclass(frozen=True)
+class Fight:
+    """One fight as plain data (lists, dicts, strings, integers), ready for ``== snapshot``."""
+
+    scenario: str
+    seed: str
+    options: dict[str, Any]
+    log: list[dict[str, Any]]
+    state: dict[str, Any]
+    replay: str
+    findings: list[dict[str, Any]]
+    audit: str
+    winner: str | None
+    jsonl: str
+
+    def as_data(self) -> dict[str, Any]:
+        """Everything but the raw ``jsonl`` (the snapshot of a whole fight)."""
+        return {
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "options": self.options,
+            "log": self.log,
+            "state": self.state,
+            "replay": self.replay,
+            "findings": self.findings,
+            "audit": self.audit,
+            "winner": self.winner,
+        }
+
+
+def seed_hex(seed: Seed) -> str:
+    """``seed`` as the 64 hex digits a scene commits to."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise InputError(f"seed: expected an integer or {2 * SEED_BYTES} hex digits, got {type(seed).__name__}")
+    if isinstance(seed, int):
+        if not 0 <= seed < 1 << (8 * SEED_BYTES):
+            raise InputError(f"seed: an integer seed must be 0 <= seed < 2**{8 * SEED_BYTES}, got {seed}")
+        return seed.to_bytes(SEED_BYTES, "big").hex()
+    return seed
+
+
+def house_rules(path: str | os.PathLike[str] | None, options: Mapping[str, Any] | None, where: str) -> HouseRules | None:
+    """The house rules a fight plays under: the file at ``path`` (if any) with ``options``
+    over it (named ``where`` in errors)."""
+    base = read_house_rules(path) if path is not None else None
+    if not options:
+        return base
+    values = {**(base.values if base is not None else {}), **options}
+    lines = dict(base.lines) if base is not None else {}
+    for name in options:
+        lines.pop(name, None)
+    return HouseRules(path=where, values=values, lines=lines, ruleset=base.ruleset if base is not None else None)
+
+
+def play_fight(
+    scenario: str | os.PathLike[str],
+    *,
+    seed: Seed | None = None,
+    house: str | os.PathLike[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Fight:
+    """Play ``scenario`` with ``seed`` (else the scenario's own; a fight without a fixed seed
+    is refused: its snapshot would never match), under the ``house`` rules file and the
+    ``options`` overrides. Bad input raises ``InputError`` naming the file and line."""
+    from fightlog.audit.auditor import audit_events
+    from fightlog.cli.audit import human_lines
+    from fightlog.rules.scenario import run_scenario, scenario_seed
+
+    name = os.fspath(scenario)
+    fixed = seed_hex(seed) if seed is not None else scenario_seed(name)
+    if fixed is None:
+        raise InputError("no fixed seed: pass seed= or set seed in the scenario (a fresh seed changes every roll)", path=name)
+    rules = house_rules(house, options, where=f"{name}: options")
+    store = run_scenario(name, seed=fixed, house=rules)
+    events = [event for _, event in store.read()]
+    report = audit_events(events)
+    jsonl = store.to_bytes().decode("utf-8")
+    ended = events[-1]
+    return Fight(
+        scenario=name,
+        seed=fixed,
+        options=dict(getattr(events[0], "options", {})),
+        log=[_without_derived(line) for line in jsonl.splitlines()],
+        state=_json_data(_state(events)),
+        replay=_replay(events),
+        findings=_json_data(report.findings),
+        audit="\n".join(human_lines(report)),
+        winner=ended.winner if isinstance(ended, SceneEnded) else None,
+        jsonl=jsonl,
+    )
+
+
+def _json_data(value: Any) -> Any:
+    """``value`` as its JSON reads back (lists, not tuples; sorted keys), as the CLI prints it."""
+    return msgspec.json.decode(msgspec.json.encode(value, order="sorted"))
+
+
+def _without_derived(line: str) -> dict[str, Any]:
+    data: dict[str, Any] = msgspec.json.decode(line)
+    for field in DERIVED_FIELDS:
+        data.pop(field, None)
+    return data
+
+
+def _state(events: list[AnyEvent]) -> dict[str, Any]:
+    from fightlog.cli.state import as_json
+    from fightlog.reducers.fold import Folder
+
+    return as_json(Folder(lambda seq: events[seq - 1 :]).run())
+
+
+def _replay(events: list[AnyEvent]) -> str:
+    from fightlog.cli.narrate import Line, narrate
+    from fightlog.cli.replay import render
+    from fightlog.reducers.fold import Folder
+
+    lines: list[Line] = []
+    for step in Folder(lambda seq: events[seq - 1 :]).steps():
+        lines += narrate(step, lambda seq: events[seq - 1] if 0 < seq <= len(events) else None)
+    return "\n".join(render(lines))

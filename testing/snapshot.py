@@ -1,0 +1,58 @@
+"""A syrupy extension that stores fights as readable JSON, one file per snapshot.
+
+``assert fight("duel.toml", seed=7).state == snapshot`` with this extension writes
+``__snapshots__/<test file>/<test name>.json``: keys sorted, two-space indents, and every
+multi-line string (the replay, the audit) stored as a list of its lines. A changed fight
+therefore fails with a line-by-line diff that points at the HP, the roll or the replay line
+that moved, not at one long escaped string. ``Fight`` objects and msgspec structs are stored
+as their plain data.
+
+Use it for every ``snapshot`` of a project (``pyproject.toml``)::
+
+    [tool.pytest.ini_options]
+    addopts = "--snapshot-default-extension=fightlog.testing.snapshot.FightSnapshotExtension"
+
+or per test, through the ``fight_snapshot`` fixture of the fightlog plugin.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from syrupy.extensions.json import JSONSnapshotExtension
+
+if TYPE_CHECKING:
+    from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
+
+
+def plain(data: Any) -> Any:
+    """``data`` as JSON-ready plain data, multi-line strings split into their lines."""
+    if isinstance(data, str):
+        return data.split("\n") if "\n" in data else data
+    if isinstance(data, msgspec.Struct):
+        return plain(msgspec.to_builtins(data))
+    if dataclasses.is_dataclass(data) and not isinstance(data, type):
+        as_data = getattr(data, "as_data", None)
+        return plain(as_data() if callable(as_data) else dataclasses.asdict(data))
+    if isinstance(data, dict):
+        return {str(key): plain(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [plain(value) for value in data]
+    return data
+
+
+class FightSnapshotExtension(JSONSnapshotExtension):
+    """syrupy's JSON extension, fed plain data (see the module docstring)."""
+
+    def serialize(
+        self,
+        data: SerializableData,
+        *,
+        exclude: PropertyFilter | None = None,
+        include: PropertyFilter | None = None,
+        matcher: PropertyMatcher | None = None,
+    ) -> SerializedData:
+        serialized: SerializedData = super().serialize(plain(data), exclude=exclude, include=include, matcher=matcher)
+        return serialized

@@ -1,0 +1,103 @@
+"""``play_fight``: a scenario played in memory with a fixed seed, as the same plain data the
+CLI prints (state, replay, audit), and the syrupy extension that stores it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from fightlog.errors import InputError
+from fightlog.events.reader import read_log
+from fightlog.testing.fight import Fight, play_fight, seed_hex
+from fightlog.testing.snapshot import FightSnapshotExtension, plain
+from tests.cli import run
+from tests.conftest import FIXTURES
+
+SCENARIOS = FIXTURES / "roe7" / "scenarios"
+DUEL = SCENARIOS / "alley-duel.toml"
+
+
+@pytest.fixture(scope="module")
+def duel() -> Fight:
+    return play_fight(DUEL, seed=7)
+
+
+def test_the_plugin_is_registered_as_a_pytest11_entry_point() -> None:
+    (found,) = [e for e in entry_points(group="pytest11") if e.name == "fightlog"]
+    assert found.value == "fightlog.testing.plugin"
+
+
+def test_the_fight_is_the_log_fightlog_run_writes(duel: Fight, tmp_path: Path) -> None:
+    log = tmp_path / "duel.jsonl"
+    assert run("run", str(DUEL), "-o", str(log), "--seed", seed_hex(7)).exit_code == 0
+    assert duel.jsonl == log.read_text()
+    events = [msgspec.to_builtins(event) for _, event in read_log(log)]
+    assert duel.log == [{k: v for k, v in event.items() if k != "prev"} for event in events]
+    assert duel.seed == seed_hex(7) and duel.options == events[0]["options"]
+
+
+def test_state_replay_and_audit_are_what_the_cli_prints(duel: Fight, tmp_path: Path) -> None:
+    log = tmp_path / "duel.jsonl"
+    log.write_text(duel.jsonl)
+    assert duel.state == json.loads(run("state", str(log), "--format", "json", "--no-cache").stdout)
+    assert duel.replay + "\n" == run("replay", str(log)).stdout
+    audited = run("audit", str(log))
+    assert duel.audit + "\n" == audited.stdout and audited.exit_code == 0
+    assert duel.findings == json.loads(run("audit", str(log), "--format", "json").stdout)["findings"] == []
+    assert duel.winner == duel.log[-1]["winner"] == "dockhands"
+
+
+def test_a_seed_is_an_integer_or_hex() -> None:
+    assert seed_hex(7) == "00" * 31 + "07" and seed_hex("ab" * 32) == "ab" * 32
+    for bad in (-1, 1 << 256, True, 2.5):
+        with pytest.raises(InputError, match="seed: "):
+            seed_hex(bad)  # type: ignore[arg-type]
+
+
+def test_the_same_seed_gives_the_same_fight_and_another_seed_another(duel: Fight) -> None:
+    assert play_fight(DUEL, seed=7) == duel
+    assert play_fight(DUEL, seed=8).log != duel.log
+
+
+def test_without_a_seed_the_scenarios_own_is_used_and_without_either_it_is_refused(tmp_path: Path) -> None:
+    fight = play_fight(DUEL)
+    assert fight.jsonl == (SCENARIOS / "alley-duel.jsonl").read_text()
+    shutil.copytree(FIXTURES / "roe7" / "rosters" / "scenarios", tmp_path / "rosters" / "scenarios")
+    unseeded = tmp_path / "scenarios" / "duel.toml"
+    unseeded.parent.mkdir()
+    unseeded.write_text("\n".join(line for line in DUEL.read_text().splitlines() if not line.startswith("seed =")))
+    with pytest.raises(InputError, match="no fixed seed") as caught:
+        play_fight(unseeded)
+    assert caught.value.path == str(unseeded)
+
+
+def test_house_rules_and_options_are_recorded_and_change_the_fight(duel: Fight, tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('ruleset = "roe7"\nmodifier_cap = 20\nbleed_turns = 2\n')
+    strict = play_fight(DUEL, seed=7, house=house)
+    assert (strict.options["modifier_cap"], strict.options["bleed_turns"]) == (20, 2)
+    assert strict.log[0]["options"] == strict.options and strict.replay != duel.replay
+    both = play_fight(DUEL, seed=7, house=house, options={"modifier_cap": 25})
+    assert (both.options["modifier_cap"], both.options["bleed_turns"]) == (25, 2)
+    with pytest.raises(InputError) as caught:
+        play_fight(DUEL, seed=7, house=house, options={"modifier_cap": -1})
+    assert str(caught.value) == f"{DUEL}: options: modifier_cap: expected an integer >= 0, got -1"
+
+
+def test_plain_data_splits_multi_line_text_and_unwraps_structs(duel: Fight) -> None:
+    assert plain("a\nb") == ["a", "b"] and plain("one line") == "one line"
+    assert plain({"r": duel.replay})["r"] == duel.replay.split("\n")
+    data = plain(duel)
+    assert "jsonl" not in data and data["replay"][0].startswith(" 1  Scene alley-duel (roe7)")
+    assert plain(read_log) is read_log  # anything else is left to syrupy
+
+
+def test_the_extension_writes_sorted_indented_json_one_line_per_replay_line(duel: Fight) -> None:
+    text = FightSnapshotExtension().serialize({"replay": duel.replay, "winner": duel.winner})
+    assert json.loads(text) == {"replay": duel.replay.split("\n"), "winner": "dockhands"}
+    assert text.count("\n") == len(duel.replay.split("\n")) + 5  # {, "replay": [, the lines, ], "winner", }

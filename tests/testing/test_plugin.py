@@ -1,0 +1,156 @@
+"""The pytest plugin, run the way a user runs it: pytest's ``pytester`` builds a temporary
+project (a scenario, its roster, a test file) and runs pytest on it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+
+import pytest
+
+from tests.conftest import FIXTURES, REPO
+
+pytest_plugins = ["pytester"]
+
+ADDOPTS = "--snapshot-default-extension=fightlog.testing.snapshot.FightSnapshotExtension -p no:cacheprovider"
+
+TESTS = """
+    def test_state(fight, snapshot):
+        assert fight("duel.toml", seed=7).state == snapshot
+
+    def test_replay(fight, snapshot):
+        assert fight("duel.toml", seed=7).replay == snapshot
+
+    def test_audit_is_clean(fight):
+        assert fight("duel.toml", seed=7).findings == []
+"""
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A user's repo: pyproject (the JSON extension for every snapshot), a scenario with its
+    roster, and tests that snapshot the fight's state and replay."""
+    pytester.makefile(".toml", pyproject=f'[tool.pytest.ini_options]\naddopts = "{ADDOPTS}"\n')
+    roster = FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml"
+    shutil.copy(roster, pytester.path / "roster.toml")
+    scenario = (FIXTURES / "roe7" / "scenarios" / "alley-duel.toml").read_text()
+    (pytester.path / "duel.toml").write_text(scenario.replace("../rosters/scenarios/alley-duel.toml", "roster.toml"))
+    pytester.makepyfile(test_duel=textwrap.dedent(TESTS))
+    return pytester
+
+
+def test_snapshots_are_written_as_readable_json_then_match(project: pytest.Pytester) -> None:
+    project.runpytest("--snapshot-update").assert_outcomes(passed=3)
+    stored = project.path / "__snapshots__" / "test_duel"
+    assert sorted(p.name for p in stored.iterdir()) == ["test_replay.json", "test_state.json"]
+    replay = (stored / "test_replay.json").read_text().splitlines()
+    assert replay[0] == "[" and replay[1].startswith('  " 1  Scene duel (roe7): ')
+    project.runpytest().assert_outcomes(passed=3)
+
+
+def test_a_changed_house_rule_fails_the_snapshots_with_a_line_by_line_diff(project: pytest.Pytester) -> None:
+    project.runpytest("--snapshot-update").assert_outcomes(passed=3)
+    (project.path / "house.toml").write_text('ruleset = "roe7"\nmodifier_cap = 20\n')
+    result = project.runpytest("--fightlog-house-rules", "house.toml")
+    result.assert_outcomes(passed=1, failed=2)
+    out = result.stdout.str()
+    assert "fightlog: every fight under the house rules in" in out
+    # The state: the option recorded in scene_started, old and new on their own lines.
+    result.stdout.fnmatch_lines(['*-*"modifier_cap": 30,', '*+*"modifier_cap": 20,'])
+    # The replay: the first roll the cap changed, before and after.
+    result.stdout.fnmatch_lines(
+        [
+            '*-*"16      Vex Marlowe rolls attack [[]engine #3]: 1d100 (33) + 30 *cap +30 -2] = 63 # shot 1",',
+            '*+*"16      Vex Marlowe rolls attack [[]engine #3]: 1d100 (33) + 20 *cap +20 -12] = 53 # shot 1",',
+        ]
+    )
+    assert "Traceback" not in out
+
+
+def test_the_house_rules_can_be_the_projects_own(project: pytest.Pytester) -> None:
+    project.runpytest("--snapshot-update").assert_outcomes(passed=3)
+    (project.path / "house.toml").write_text("modifier_cap = 20\n")
+    project.makefile(".toml", pyproject=f'[tool.pytest.ini_options]\naddopts = "{ADDOPTS}"\nfightlog_house_rules = "house.toml"\n')
+    project.runpytest().assert_outcomes(passed=1, failed=2)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda text: text.replace('"attack target=vex weapon=Rifle"', '"attack target=nobody weapon=Rifle"', 1),
+            "fightlog: */duel.toml:2[0-9]: step 2 (rook): *nobody*",
+        ),
+        (lambda text: text.replace('ruleset = "roe7"', 'ruleset = "roe8"'), "fightlog: */duel.toml: ruleset: ruleset 'roe8' cannot be played yet*"),
+        (lambda text: text + "[[steps]\n", "fightlog: */duel.toml:*: not valid TOML*"),
+    ],
+)
+def test_a_scenario_error_is_one_clean_line_not_a_traceback(project: pytest.Pytester, change: object, message: str) -> None:
+    path = project.path / "duel.toml"
+    path.write_text(change(path.read_text()))  # type: ignore[operator]
+    result = project.runpytest()
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines([message])
+    out = result.stdout.str()
+    assert "Traceback" not in out and "During handling" not in out and ".py:" not in out.split("FAILURES")[1].split("short test summary")[0]
+
+
+def test_a_bad_house_rules_file_names_its_line_and_the_values_allowed(project: pytest.Pytester) -> None:
+    (project.path / "house.toml").write_text("# stricter\nboth_natural_ones = 'never'\n")
+    result = project.runpytest("--fightlog-house-rules", "house.toml")
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(["fightlog: */house.toml:2: both_natural_ones: expected one of 'hit', 'miss', got 'never'"])
+
+
+def test_each_fight_is_played_once_per_session_and_tests_get_their_own_copy(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_cache="""
+        import fightlog.testing.plugin as plugin
+
+        played = []
+        real = plugin.play_fight
+
+        def counting(*args, **kwargs):
+            played.append(args)
+            return real(*args, **kwargs)
+
+        plugin.play_fight = counting
+
+        def test_first(fight):
+            fight("duel.toml", seed=7).log.clear()
+
+        def test_second(fight):
+            assert fight("duel.toml", seed=7).log != []
+            fight("duel.toml", seed=8)
+            assert len(played) == 2
+        """
+    )
+    project.runpytest("test_cache.py").assert_outcomes(passed=2)
+
+
+def test_the_entry_point_loads_the_plugin_in_a_fresh_interpreter(project: pytest.Pytester) -> None:
+    """No conftest, no -p: pytest finds the plugin through fightlog's pytest11 entry point."""
+    result = project.runpytest_subprocess("--snapshot-update", "test_duel.py")
+    result.assert_outcomes(passed=3)
+
+
+def test_the_walkthrough_in_docs_testing_md_works_as_written(pytester: pytest.Pytester) -> None:
+    """docs/testing.md's scenario, test file, pyproject and house rules, copied from the page."""
+    doc = (REPO / "docs" / "testing.md").read_text()
+    blocks = re.findall(r"```(\w*)\n(.*?)```", doc, re.S)
+    scenario, pyproject, house = [body for kind, body in blocks if kind == "toml"]
+    (tests := pytester.path / "tests").mkdir()
+    (tests / "rosters").mkdir()
+    shutil.copy(FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml", tests / "rosters" / "duel.toml")
+    (tests / "duel.toml").write_text(scenario)
+    (tests / "test_fights.py").write_text(next(body for kind, body in blocks if kind == "python"))
+    (pytester.path / "pyproject.toml").write_text(pyproject)
+    (pytester.path / "house-rules.toml").write_text(house)
+    pytester.runpytest("-p", "no:cacheprovider", "--snapshot-update").assert_outcomes(passed=3)
+    assert (tests / "__snapshots__" / "test_fights" / "test_duel_state.json").exists()
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=3)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-vv", "--fightlog-house-rules", "house-rules.toml")
+    result.assert_outcomes(passed=1, failed=2)
+    shown = [line for line in doc.splitlines() if line.startswith("E         -") or line.startswith("E         +")]
+    result.stdout.fnmatch_lines([line.replace("[", "[[]") for line in shown])
