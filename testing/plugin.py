@@ -21,14 +21,16 @@ import copy
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
 from fightlog.errors import FightlogError
-from fightlog.testing.fight import Fight, Seed, play_fight
 
-_CACHE_KEY = pytest.StashKey[dict[tuple[Any, ...], Fight | str]]()
+if TYPE_CHECKING:  # pytest loads this plugin in every run: the engine is imported on first use
+    from fightlog.testing.fight import Fight, Seed
+
+_CACHE_KEY = pytest.StashKey["dict[tuple[Any, ...], Fight | str]"]()
 """Fights played this session (or the error that stopped one), by scenario, seed and rules."""
 
 
@@ -73,6 +75,8 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 @pytest.fixture
 def fight(request: pytest.FixtureRequest) -> FightRunner:
     """Play a scenario file with a fixed seed; see the module docstring."""
+    from fightlog.testing import fight as fights
+
     here = Path(request.path).parent
     config = request.config
     cache = config.stash[_CACHE_KEY]
@@ -90,7 +94,7 @@ def fight(request: pytest.FixtureRequest) -> FightRunner:
         key = (path, repr(seed), rules, tuple(sorted((options or {}).items())))
         if key not in cache:
             try:
-                cache[key] = play_fight(path, seed=seed, house=rules, options=options)
+                cache[key] = fights.play_fight(path, seed=seed, house=rules, options=options)
             except FightlogError as exc:
                 cache[key] = f"fightlog: {exc}"
         found = cache[key]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -106,16 +108,16 @@ def test_a_bad_house_rules_file_names_its_line_and_the_values_allowed(project: p
 def test_each_fight_is_played_once_per_session_and_tests_get_their_own_copy(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_cache="""
-        import fightlog.testing.plugin as plugin
+        import fightlog.testing.fight as fights
 
         played = []
-        real = plugin.play_fight
+        real = fights.play_fight
 
         def counting(*args, **kwargs):
             played.append(args)
             return real(*args, **kwargs)
 
-        plugin.play_fight = counting
+        fights.play_fight = counting
 
         def test_first(fight):
             fight("duel.toml", seed=7).log.clear()
@@ -154,3 +156,10 @@ def test_the_walkthrough_in_docs_testing_md_works_as_written(pytester: pytest.Py
     result.assert_outcomes(passed=1, failed=2)
     shown = [line for line in doc.splitlines() if line.startswith("E         -") or line.startswith("E         +")]
     result.stdout.fnmatch_lines([line.replace("[", "[[]") for line in shown])
+
+
+def test_loading_the_plugin_imports_neither_pydantic_nor_a_ruleset() -> None:
+    """pytest loads the plugin in every run of every project that has fightlog installed."""
+    code = "import sys, fightlog.testing.plugin; print(sorted(m for m in sys.modules if m == 'pydantic' or m.startswith('fightlog.rules')))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
