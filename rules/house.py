@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from fightlog.errors import InputError
 from fightlog.rules.inputs import got, read_toml
+from fightlog.rules.options import allowed, option_fields
 
 RULESET_KEY: Final = "ruleset"
 """The one key of a house-rules file that is not an option."""
@@ -89,22 +90,8 @@ def validate(
     return {name: values[name] for name in sorted(values)}
 
 
-def allowed(option_type: type[Struct], name: str) -> str:
-    """What option ``name`` of ``option_type`` accepts, in words."""
-    kind = _fields(option_type)[name].type
-    if isinstance(kind, msgspec.inspect.BoolType):
-        return "true or false"
-    if isinstance(kind, msgspec.inspect.LiteralType):
-        return "one of " + ", ".join(repr(v) for v in kind.values)
-    if isinstance(kind, msgspec.inspect.IntType):
-        bounds = [f">= {kind.ge}" if kind.ge is not None else "", f"<= {kind.le}" if kind.le is not None else ""]
-        shown = " and ".join(b for b in bounds if b)
-        return "an integer" + (f" {shown}" if shown else "")
-    return "a string"
-
-
 def _message(error: Any, name: str, ruleset: str, option_type: type[Struct]) -> str:
-    known = sorted(_fields(option_type))
+    known = sorted(option_fields(option_type))
     if error["type"] == "extra_forbidden":
         close = difflib.get_close_matches(name, known, n=1)
         hint = f"did you mean {close[0]!r}?" if close else f"docs/rulesets/{ruleset}.md lists them"
@@ -112,19 +99,12 @@ def _message(error: Any, name: str, ruleset: str, option_type: type[Struct]) -> 
     return f"{name}: expected {allowed(option_type, name)}, got {got(error.get('input'))}"
 
 
-def _fields(option_type: type[Struct]) -> dict[str, msgspec.inspect.Field]:
-    info = msgspec.inspect.type_info(option_type)
-    if not isinstance(info, msgspec.inspect.StructType):
-        raise TypeError(f"{option_type!r} is not a msgspec Struct")
-    return {field.name: field for field in info.fields}
-
-
 @cache
 def _model(option_type: type[Struct]) -> type[BaseModel]:
     """A pydantic model whose fields are ``option_type``'s, all optional (a house-rules file
     sets only what it changes), unknown names refused, no coercion."""
     fields: dict[str, Any] = {}
-    for name, field in _fields(option_type).items():
+    for name, field in option_fields(option_type).items():
         fields[name] = (_pydantic_type(field.type, name, option_type), None)
     config = ConfigDict(extra="forbid", strict=True, frozen=True)
     model: type[BaseModel] = create_model(f"{option_type.__name__}House", __config__=config, **fields)

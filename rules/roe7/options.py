@@ -12,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal
 
-import difflib
-
 import msgspec
-import msgspec.inspect
 from msgspec import Meta, Struct
 
-from fightlog.errors import InputError
+from fightlog.rules.options import read_options as read_ruleset_options
 from fightlog.rules.roe7.tokens import DamageList, TokenOptions
 
 NonNegative = Annotated[int, Meta(ge=0)]
@@ -159,33 +156,7 @@ OPTION_NAMES: Final[tuple[str, ...]] = Roe7Options.__struct_fields__
 def read_options(data: Mapping[str, Any], *, where: str | None = None) -> Roe7Options:
     """Options from ``scene_started.options`` or a house-rule file. An unknown name (with the
     closest known one) or a value of the wrong kind (with what is allowed) is refused."""
-    for name in sorted(data):
-        if name not in OPTION_NAMES:
-            close = difflib.get_close_matches(name, OPTION_NAMES, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (options: {', '.join(OPTION_NAMES)})"
-            raise InputError(f"unknown roe7 option {name!r}{hint}", path=where)
-        try:
-            msgspec.convert({name: data[name]}, Roe7Options)
-        except msgspec.ValidationError:
-            raise InputError(
-                f"roe7 option {name!r}: expected {_allowed(name)}, got {data[name]!r}", path=where
-            ) from None
-    return msgspec.convert(dict(data), Roe7Options)
-
-
-def _allowed(name: str) -> str:
-    """What option ``name`` accepts, in words."""
-    info = msgspec.inspect.type_info(Roe7Options)
-    assert isinstance(info, msgspec.inspect.StructType)
-    field = next(f for f in info.fields if f.name == name)
-    kind = field.type
-    if isinstance(kind, msgspec.inspect.BoolType):
-        return "true or false"
-    if isinstance(kind, msgspec.inspect.LiteralType):
-        return "one of " + ", ".join(repr(v) for v in kind.values)
-    if isinstance(kind, msgspec.inspect.IntType):
-        return "an integer" + (f" >= {kind.ge}" if kind.ge is not None else "")
-    return "a string"
+    return read_ruleset_options(Roe7Options, data, ruleset="roe7", where=where)
 
 
 def as_data(options: Roe7Options) -> dict[str, Any]:

@@ -1,0 +1,62 @@
+"""A ruleset's named options: one frozen msgspec ``Struct`` of int, bool, str and ``Literal``
+fields with defaults (``Roe7Options``...), what ``scene_started.options`` records.
+
+Shared by every ruleset and by house-rules files (``rules/house.py``): reading options back
+from a log or a file with one clear refusal per problem, and saying what an option accepts.
+msgspec only: the fold reads options, and the fold must not import pydantic.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import msgspec
+import msgspec.inspect
+from msgspec import Struct
+
+from fightlog.errors import InputError
+
+O = TypeVar("O", bound=Struct)
+
+
+def option_fields(option_type: type[Struct]) -> dict[str, msgspec.inspect.Field]:
+    """The options of ``option_type`` by name, with their types and bounds."""
+    info = msgspec.inspect.type_info(option_type)
+    if not isinstance(info, msgspec.inspect.StructType):
+        raise TypeError(f"{option_type!r} is not a msgspec Struct")
+    return {field.name: field for field in info.fields}
+
+
+def allowed(option_type: type[Struct], name: str) -> str:
+    """What option ``name`` of ``option_type`` accepts, in words."""
+    kind = option_fields(option_type)[name].type
+    if isinstance(kind, msgspec.inspect.BoolType):
+        return "true or false"
+    if isinstance(kind, msgspec.inspect.LiteralType):
+        return "one of " + ", ".join(repr(v) for v in kind.values)
+    if isinstance(kind, msgspec.inspect.IntType):
+        bounds = [f">= {kind.ge}" if kind.ge is not None else "", f"<= {kind.le}" if kind.le is not None else ""]
+        shown = " and ".join(b for b in bounds if b)
+        return "an integer" + (f" {shown}" if shown else "")
+    return "a string"
+
+
+def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str, where: str | None = None) -> O:
+    """``data`` (``scene_started.options`` or overrides) as ``option_type``: an unknown name
+    (with the closest known one) or a value of the wrong kind (with what is allowed) is an
+    ``InputError`` at ``where``."""
+    names = option_fields(option_type)
+    for name in sorted(data):
+        if name not in names:
+            close = difflib.get_close_matches(name, list(names), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (options: {', '.join(names)})"
+            raise InputError(f"unknown {ruleset} option {name!r}{hint}", path=where)
+        try:
+            msgspec.convert({name: data[name]}, option_type)
+        except msgspec.ValidationError:
+            raise InputError(
+                f"{ruleset} option {name!r}: expected {allowed(option_type, name)}, got {data[name]!r}", path=where
+            ) from None
+    return msgspec.convert(dict(data), option_type)
