@@ -130,7 +130,10 @@ GENERIC = GenericRules()
 
 _REGISTRY: dict[str, Ruleset] = {}
 
-_MODULES: dict[str, str] = {"roe7": "fightlog.rules.roe7.ruleset"}
+_MODULES: dict[str, str] = {
+    "roe7": "fightlog.rules.roe7.ruleset",
+    "d20-evasion": "fightlog.rules.d20evasion.ruleset",
+}
 """Ruleset id -> the module that registers it, imported on first use (so folding a log of a
 ruleset never loads the others, and ``verify`` loads none)."""
 

@@ -258,7 +258,7 @@ def run_scenario(
     table = _table(file.ruleset, name)
     table.options(file.options, where=name)  # an error in the scenario's own options names it
     overrides = house.overrides(file.ruleset, table.option_type) if house is not None else {}
-    options = table.options({**file.options, **overrides}, where=name)
+    options = table.options({**file.options, **overrides}, where=house.path if house is not None and overrides else name)
     entrants = _entrants(scenario, table)
     seed = seed_bytes(seed or file.seed or new_seed(), minimum=SEED_BYTES, what="seed").hex()
     scribe = Scribe(EMPTY, seed)

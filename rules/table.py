@@ -155,7 +155,10 @@ class Table(Protocol):
         ...
 
 
-_TABLES: dict[str, str] = {"roe7": "fightlog.rules.roe7.table:TABLE"}
+_TABLES: dict[str, str] = {
+    "roe7": "fightlog.rules.roe7.table:TABLE",
+    "d20-evasion": "fightlog.rules.d20evasion.table:TABLE",
+}
 
 
 def table_for(ruleset: str) -> Table:

@@ -96,3 +96,12 @@ def test_fixtures_match_their_scripts(module: str, files: list[str], tmp_path: P
         subprocess.run([sys.executable, "-m", module, str(tmp_path)], check=True)
     for name in files:
         assert (tmp_path / Path(name).name).read_bytes() == (FIXTURES / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("ruleset", ["roe7", "d20-evasion"])
+def test_every_bundled_scenario_replays_to_its_log(ruleset: str) -> None:
+    directory = FIXTURES / ruleset / "scenarios"
+    code, out, _ = run("run", "--check", str(directory))
+    assert code == 0, out
+    count = len(list(directory.glob("*.toml")))
+    assert out.splitlines()[-1] == f"checked {count} scenarios: {count} same, 0 changed, 0 without a stored log, 0 unusable"

@@ -1,10 +1,12 @@
-"""The bundled RoE 7th Edition scenarios (``fixtures/roe7/scenarios``).
+"""The bundled scenarios: RoE 7th Edition (``fixtures/roe7/scenarios``) and d20 evasion
+(``fixtures/d20-evasion/scenarios``).
 
 Each ``NAME.toml`` is a short scripted fight with a fixed seed; ``NAME.jsonl`` is the log it
-plays to. For every scenario: playing it gives exactly the committed bytes, its dice check
-out, and its events, final state and replay match the snapshots. Across all of them: every
-combat rule they are there to exercise left its evidence in some log (``RULES``), so
-removing a scenario or breaking a rule names the rule that went missing.
+plays to. For every scenario of either ruleset: playing it gives exactly the committed bytes,
+its dice check out, and its events, final state and replay match the snapshots. Across the
+RoE ones: every combat rule they are there to exercise left its evidence in some log
+(``RULES``), so removing a scenario or breaking a rule names the rule that went missing (the
+d20 evasion evidence is ``tests/rules/d20evasion/test_scenarios.py``).
 
 When the engine changes on purpose, regenerate the logs and snapshots with ``REGENERATE``
 and review the diffs like code; if a rule's evidence is gone, a scenario's seed (or script)
@@ -57,10 +59,23 @@ from tests.conftest import FIXTURES
 SCENARIOS_DIR = FIXTURES / "roe7" / "scenarios"
 SCENARIOS = sorted(SCENARIOS_DIR.glob("*.toml"))
 
+D20_SCENARIOS_DIR = FIXTURES / "d20-evasion" / "scenarios"
+D20_SCENARIOS = sorted(D20_SCENARIOS_DIR.glob("*.toml"))
+
+PLAYED = SCENARIOS + D20_SCENARIOS
+"""Every bundled scenario, of every ruleset: each must play to its committed log."""
+
 REGENERATE = (
-    'for f in fixtures/roe7/scenarios/*.toml; do fightlog run "$f" -o "${f%.toml}.jsonl" --force; done; '
+    'for f in fixtures/roe7/scenarios/*.toml fixtures/d20-evasion/scenarios/*.toml; do '
+    'fightlog run "$f" -o "${f%.toml}.jsonl" --force; done; '
     "python -m pytest tests/test_scenarios.py --snapshot-update"
 )
+
+
+def scenario_id(path: Path) -> str:
+    """``alley-duel`` for a RoE scenario (as the snapshots have always named them),
+    ``d20-evasion-ashfall-duel`` for the others."""
+    return path.stem if path.parent == SCENARIOS_DIR else f"{path.parent.parent.name}-{path.stem}"
 """The one command (from the repository root) that regenerates every log and snapshot."""
 
 
@@ -79,14 +94,15 @@ def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 
 def test_the_scenarios_are_there() -> None:
     assert len(SCENARIOS) >= 8, f"expected at least 8 scenarios in {SCENARIOS_DIR}, found {len(SCENARIOS)}"
-    for scenario in SCENARIOS:
+    assert len(D20_SCENARIOS) >= 5, f"expected at least 5 scenarios in {D20_SCENARIOS_DIR}, found {len(D20_SCENARIOS)}"
+    for scenario in PLAYED:
         assert log_of(scenario).is_file(), f"{scenario.name} has no committed log; regenerate: {REGENERATE}"
 
 
 # --------------------------------------------------------------------------- per scenario
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", PLAYED, ids=scenario_id)
 def test_the_scenario_plays_to_the_committed_log(scenario: Path, tmp_path: Path) -> None:
     out = tmp_path / log_of(scenario).name
     result = cli_run("run", str(scenario), "-o", str(out))
@@ -103,31 +119,31 @@ def test_the_scenario_plays_to_the_committed_log(scenario: Path, tmp_path: Path)
         )
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", PLAYED, ids=scenario_id)
 def test_the_dice_check_out(scenario: Path) -> None:
     result = cli_run("verify", "--dice", str(log_of(scenario)))
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1].endswith("; no problems")
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", PLAYED, ids=scenario_id)
 def test_the_events(scenario: Path, snapshot_json: SnapshotAssertion) -> None:
     assert [msgspec.to_builtins(e) for e in read_events(log_of(scenario))] == snapshot_json
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", PLAYED, ids=scenario_id)
 def test_the_final_state(scenario: Path, snapshot_json: SnapshotAssertion) -> None:
     assert msgspec.to_builtins(state_at(log_of(scenario), cache=False)) == snapshot_json
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", PLAYED, ids=scenario_id)
 def test_the_replay(scenario: Path, snapshot: SnapshotAssertion) -> None:
     result = cli_run("replay", str(log_of(scenario)))
     assert result.exit_code == 0, result.output
     assert result.stdout == snapshot
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", PLAYED, ids=scenario_id)
 def test_the_scene_ends_with_the_seed_revealed(scenario: Path) -> None:
     state = state_at(log_of(scenario), cache=False)
     assert state.scene is not None and state.scene.ended

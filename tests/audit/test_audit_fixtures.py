@@ -227,3 +227,116 @@ def test_every_engine_fight_audits_clean(log: Path) -> None:
 
 
 # Random engine fights audit clean too: tests/rules/roe7/test_audit_checks.py holds that property.
+
+
+# --------------------------------------------------------------------------- d20 evasion
+
+D20_AUDIT_DIR = FIXTURES / "d20-evasion" / "audit"
+D20_README = D20_AUDIT_DIR / "README.md"
+D20_LOGS = sorted(D20_AUDIT_DIR.glob("*.jsonl"))
+
+D20_FLAWS: dict[str, list[tuple[int, str]]] = {
+    "armour-that-was-not.jsonl": [
+        (81, "rules.damage"),
+        (98, "rules.damage"),
+        (141, "rules.damage"),
+    ],
+    "the-fire-that-went-out.jsonl": [
+        (27, "rules.tick-missing"),
+        (42, "rules.tick-wrong"),
+        (59, "rules.tick-extra"),
+    ],
+    "the-graze-that-counted.jsonl": [
+        (19, "rules.outcome"),
+        (34, "rules.outcome"),
+        (59, "rules.outcome"),
+    ],
+    "three-actions.jsonl": [
+        (19, "rules.allowance"),
+        (39, "rules.allowance"),
+        (46, "order.out-of-turn"),
+        (95, "order.cannot-act"),
+    ],
+}
+"""The d20-evasion flawed fights (``fixtures/d20-evasion/audit/``): file -> (seq, code)."""
+
+D20_REQUIRED: frozenset[str] = frozenset({
+    "rules.outcome", "rules.damage", "rules.tick-missing", "rules.tick-extra", "rules.tick-wrong",
+    "rules.allowance", "order.out-of-turn", "order.cannot-act",
+})
+"""Every d20-evasion rule check the flawed fights must show at least once."""
+
+D20_ENGINE_LOGS = sorted((FIXTURES / "d20-evasion" / "scenarios").glob("*.jsonl"))
+
+
+@cache
+def d20_report(name: str) -> Report:
+    return audit_log(D20_AUDIT_DIR / name)
+
+
+def test_d20_every_fixture_is_listed() -> None:
+    from fightlog.fixtures import d20_audit_fights as flawed_fights
+
+    assert sorted(D20_FLAWS) == [p.name for p in D20_LOGS] == sorted(flawed_fights.FIGHTS)
+
+
+@pytest.mark.parametrize("name", sorted(D20_FLAWS))
+def test_d20_the_findings(name: str, snapshot_json: SnapshotAssertion) -> None:
+    assert msgspec.to_builtins(d20_report(name)) == snapshot_json
+
+
+@pytest.mark.parametrize("name", sorted(D20_FLAWS))
+def test_d20_exactly_the_documented_flaws_are_found(name: str) -> None:
+    found = [(f.seq, f.code) for f in d20_report(name).findings]
+    assert sorted(found) == sorted(D20_FLAWS[name]), f"{name}: found {found}"
+    for finding in d20_report(name).findings:
+        assert finding.severity == "error" and finding.actor and finding.accepted is None
+        assert not finding.rule.startswith("no ruleset"), finding.rule
+    assert d20_report(name).summary.ruleset == "d20-evasion"
+
+
+def test_d20_every_check_is_shown_somewhere() -> None:
+    shown = {code for flaws in D20_FLAWS.values() for _, code in flaws}
+    assert D20_REQUIRED <= shown
+
+
+def test_d20_the_readme_lists_exactly_these_flaws() -> None:
+    listed: dict[str, list[tuple[int, str]]] = {}
+    section: str | None = None
+    for line in D20_README.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^## `([a-z0-9-]+\.jsonl)`", line)
+        if heading:
+            section = heading.group(1)
+            listed[section] = []
+            continue
+        row = re.match(r"^\| *(\d+) *\| *`([a-z.-]+)` *\|", line)
+        if row and section is not None:
+            listed[section].append((int(row.group(1)), row.group(2)))
+    assert listed == D20_FLAWS
+
+
+def test_d20_the_script_flaws_what_the_table_says() -> None:
+    from fightlog.fixtures import d20_audit_fights as flawed_fights
+
+    for name, make in flawed_fights.FIGHTS.items():
+        assert [(f.seq, f.code) for f in make().flaws] == D20_FLAWS[name], name
+
+
+def test_d20_the_script_writes_the_committed_files(tmp_path: Path) -> None:
+    from fightlog.fixtures import d20_audit_fights as flawed_fights
+
+    flawed_fights.write(str(tmp_path))
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == [p.name for p in D20_LOGS]
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (D20_AUDIT_DIR / name).read_bytes(), (
+            f"{name} differs from what the script writes: if the engine changed on purpose, rewrite them with "
+            f"`python -m fightlog.fixtures.d20_audit_fights fixtures/d20-evasion/audit`, then check the README's "
+            f"seqs and D20_FLAWS here, and review the snapshots"
+        )
+
+
+@pytest.mark.parametrize("log", D20_ENGINE_LOGS, ids=lambda p: p.name)
+def test_d20_every_engine_fight_audits_clean(log: Path) -> None:
+    findings = audit_log(log).findings
+    assert not findings, [f"{f.seq} {f.code}: {f.message}" for f in findings]

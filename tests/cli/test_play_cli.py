@@ -234,7 +234,7 @@ def test_start_refuses_bad_house_options(log: Path, tmp_path: Path, house: str, 
 
 def test_start_refuses_a_ruleset_without_a_table(log: Path) -> None:
     result = run("play", "start", str(log), "--ruleset", "traveller")
-    assert_one_line_error(result, str(log), "refused: ruleset 'traveller' cannot be played yet (playable: roe7)")
+    assert_one_line_error(result, str(log), "refused: ruleset 'traveller' cannot be played yet (playable: d20-evasion, roe7)")
     assert not log.exists() and not Path(f"{log}.seed").exists()
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from fightlog.errors import InputError
 from fightlog.rules.house import HouseRules, allowed, read_house_rules, validate
 from fightlog.rules.roe7.options import OPTION_NAMES, Roe7Options
+from tests.conftest import FIXTURES
 
 
 def house(tmp_path: Path, text: str) -> HouseRules:
@@ -90,3 +91,26 @@ def test_pydantic_accepts_exactly_what_the_options_struct_accepts(values: dict[s
     except InputError:
         house_ok = False
     assert house_ok == struct_ok, values
+
+
+def test_the_same_file_format_serves_every_ruleset(tmp_path: Path) -> None:
+    """The pydantic model is built from whichever options Struct the fight's table has."""
+    from fightlog.rules.d20evasion.options import D20Options
+
+    rules = house(tmp_path, 'ruleset = "d20-evasion"\nround_halves = "down"\n')
+    assert rules.overrides("d20-evasion", D20Options) == {"round_halves": "down"}
+    with pytest.raises(InputError) as caught:
+        house(tmp_path, "round_halves = 'sideways'\n").overrides("d20-evasion", D20Options)
+    assert (caught.value.line, caught.value.message) == (1, "round_halves: expected one of 'down', 'up', got 'sideways'")
+
+
+def test_a_house_rule_the_ruleset_refuses_as_a_whole_names_the_house_file(tmp_path: Path) -> None:
+    """Per-option checks pass, but the d20 table refuses band limits out of order."""
+    from fightlog.rules.scenario import run_scenario
+
+    path = tmp_path / "house.toml"
+    path.write_text("touch_max_m = 50\n")
+    scenario = FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.toml"
+    with pytest.raises(InputError) as caught:
+        run_scenario(scenario, house=read_house_rules(path))
+    assert caught.value.path == str(path) and "band limits must grow outwards" in caught.value.message

@@ -101,3 +101,12 @@ def test_the_extension_writes_sorted_indented_json_one_line_per_replay_line(duel
     text = FightSnapshotExtension().serialize({"replay": duel.replay, "winner": duel.winner})
     assert json.loads(text) == {"replay": duel.replay.split("\n"), "winner": "dockhands"}
     assert text.count("\n") == len(duel.replay.split("\n")) + 5  # {, "replay": [, the lines, ], "winner", }
+
+
+def test_a_d20_evasion_duel_plays_through_the_same_fixture() -> None:
+    """Nothing in the plugin is RoE-shaped: the d20 scenario comes back as the same data."""
+    d20 = FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.toml"
+    fight = play_fight(d20)
+    assert fight.jsonl == d20.with_suffix(".jsonl").read_text()
+    assert fight.findings == [] and fight.options["mode"] == "duel"
+    assert play_fight(d20, options={"round_halves": "down"}).options["round_halves"] == "down"

@@ -1,0 +1,334 @@
+"""The audit's ``d20-evasion`` checks: what each logged event should have been under the
+d20 evasion rules, recomputed with the engine's own pure functions on the logged inputs.
+
+- ``attack_resolved``: hit or miss and the score needed, from the cited rolls (the attack or
+  counter roll, the dodge and parry rolls) and the target's Evasion in the state before it,
+  lowered by a counterattack (``attack.outcome``; a disarm: ``attack.disarm_outcome``).
+- ``damage_applied``: armour first, the rest off HP, piercing straight to HP
+  (``harm.absorb``); a hit's damage from the weapon and the attacker's stat, altered by the
+  target's effects and a fumbled counter and rounded (``Fighter.damage``, ``harm.alter``);
+  damage from a miss; a tick's damage from its effect.
+- ``effect_ticked``: only damage over time ticks, once, at the start of its target's turn,
+  while active; a tick missed is reported when the start-of-turn phase ends (the turn's
+  first post, or its end).
+- ``declaration_posted``: the turn's allowance (``allowance.breach``), a poster out of the
+  fight, an answer (``responds_to``) by someone who is neither the defender of that post nor
+  holding a turn.
+
+Checks return at once when there is nothing to check; options are read once per scene.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final, cast
+
+from fightlog.audit.checks import AuditView, Check
+from fightlog.errors import FightlogError
+from fightlog.events.model import (
+    AttackResolved,
+    DamageApplied,
+    DeclarationPosted,
+    DiceRolled,
+    EffectTicked,
+    TurnEnded,
+    TurnStarted,
+)
+from fightlog.reducers.state import SceneState
+from fightlog.rules.d20evasion.allowance import breach, turn_actions
+from fightlog.rules.d20evasion.attack import Defence, disarm_outcome, fumbled, gear_of, outcome
+from fightlog.rules.d20evasion.defence import answered, awaiting
+from fightlog.rules.d20evasion.fighters import Fighter, options_of
+from fightlog.rules.d20evasion.harm import absorb, alter, damage_percents, is_dot
+from fightlog.rules.d20evasion.options import DEFAULTS, D20Options
+from fightlog.rules.d20evasion.ruleset import DEFENSIVE, OUT
+
+SECTIONS: Final[Mapping[str, str]] = {
+    "order.not-in-fight": "Initiative (who is in the fight)",
+    "order.out-of-turn": "Actions (posting order); Defensive Turns; Holding a Turn",
+    "order.double-post": "Actions (one turn a round)",
+    "order.skipped": "Initiative (posting order)",
+    "order.cannot-act": "Mortally Wounded (no actions)",
+    "order.arrival-acted": "Minions (from the turn after summoning)",
+    "rules.outcome": "Attacking; Evasion; Defensive Turns; Disarming",
+    "rules.damage": "Damage (armour first, piercing, altered damage to the nearest 5)",
+    "rules.tick-missing": "Damage (ongoing damage at the start of the target's turn)",
+    "rules.tick-extra": "Damage (ongoing damage at the start of the target's turn)",
+    "rules.tick-wrong": "Damage (ongoing damage); Status Effects",
+    "rules.expired-effect": "Status Effects (durations)",
+    "rules.allowance": "Actions (a move and two actions); Movement; Sprinting; Items; Casting Spells",
+    "rules.refused": "the declared action's section (docs/rulesets/d20-evasion.md)",
+}
+"""Every finding code -> the section of the d20 evasion rulebook it rests on."""
+
+DICE_SECTION: Final = "fightlog dice (docs/dice.md)"
+
+
+def rule_section(code: str) -> str:
+    if code.startswith("dice."):
+        return DICE_SECTION
+    return SECTIONS.get(code, "d20 evasion: Quests and Duels")
+
+
+def checks() -> Mapping[type, Check]:
+    """A fresh set of checks for one audited scene (``D20Rules.audit_checks``)."""
+    return D20Audit().checks()
+
+
+class D20Audit:
+    """The checks of one audited scene, with the little they remember: the ticks of the
+    open turn and whether its start-of-turn phase is over."""
+
+    def __init__(self) -> None:
+        self._raw: object = None
+        self._opts: D20Options = DEFAULTS
+        self._ticked: set[str] = set()
+        self._closed = -1
+        """``turn.started`` of the turn whose start-of-turn phase is over."""
+
+    def checks(self) -> Mapping[type, Check]:
+        return {
+            AttackResolved: cast(Check, self.resolved),
+            DamageApplied: cast(Check, self.damaged),
+            EffectTicked: cast(Check, self.ticked),
+            DeclarationPosted: cast(Check, self.posted),
+            TurnStarted: cast(Check, self.turn_started),
+            TurnEnded: cast(Check, self.turn_ended),
+        }
+
+    def options(self, state: SceneState) -> D20Options:
+        scene = state.scene
+        raw = None if scene is None else scene.options
+        if raw is not self._raw:
+            self._raw = raw
+            self._opts = options_of(state)
+        return self._opts
+
+    # ------------------------------------------------------------------ attack_resolved
+
+    def resolved(self, before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+        rolls = [r for r in (view.event(s) for s in event.rolls) if isinstance(r, DiceRolled)]
+        if not rolls or event.target not in before.combatants or event.attacker not in before.combatants:
+            return
+        opts = self.options(before)
+        first = rolls[0]
+        face, total = first.dice[0].face if first.dice else 0, first.total
+        target = Fighter(before, event.target, opts)
+        try:
+            if first.purpose == "disarm":
+                hit, against, _ = disarm_outcome(face, total, target.evasion(), opts)
+                critical = None
+            else:
+                defences = [Defence(r.purpose, r.dice[0].face, r.total) for r in rolls[1:]
+                            if r.purpose in ("dodge", "parry") and r.dice]
+                lowered = self._lowered(before, event, rolls, opts) if first.purpose == "attack" else 0
+                judged = outcome(face, total, target.evasion(lowered=lowered), defences, opts)
+                hit, against, critical = judged.hit, judged.against, judged.critical
+        except FightlogError:
+            return  # a sheet the rules cannot read: nothing to recompute against
+        if event.score != total:
+            view.report("rules.outcome", event,
+                        f"{event.attacker}'s score is recorded as {event.score}, the roll at seq {first.seq} gives {total}",
+                        actor=event.attacker)
+        elif event.hit != hit or event.against != against or event.critical != critical:
+            said = "a hit" if event.hit else "a miss"
+            should = "a hit" if hit else "a miss"
+            view.report(
+                "rules.outcome", event,
+                f"{event.attacker}'s {first.purpose} roll of {total} against {event.target} is recorded as {said} "
+                f"against {event.against}; the rules give {should} against {against}",
+                actor=event.attacker,
+            )
+
+    def _lowered(self, before: SceneState, event: AttackResolved, rolls: list[DiceRolled], opts: D20Options) -> int:
+        """What a counterattack lowered the target's Evasion by for this attack."""
+        if any(r.purpose == "counter" for r in rolls[1:]):
+            return opts.counter_evasion_penalty
+        if opts.counter_penalty_scope != "defensive-turn" or event.declaration is None:
+            return 0
+        for post in before.pending:
+            if post.actor == event.target and post.responds_to == event.declaration:
+                if any(a.type == "counter" for a in post.actions):
+                    return opts.counter_evasion_penalty
+        return 0
+
+    # ------------------------------------------------------------------ damage_applied
+
+    def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+        cause = view.event(event.cause) if event.cause is not None else None
+        target = before.combatants.get(event.target)
+        if target is None or cause is None:
+            return
+        opts = self.options(before)
+        if event.taken > event.raw or event.reduced_by:
+            view.report("rules.damage", event,
+                        f"{event.target} took {event.taken} of {event.raw} with {event.reduced_by} reduced: armour absorbs "
+                        "damage, it does not reduce it", actor=event.target)
+            return
+        who = Fighter(before, event.target, opts)
+        if isinstance(cause, AttackResolved):
+            if not cause.hit:
+                view.report("rules.damage", event,
+                            f"{event.target} took damage from {cause.attacker}'s attack at seq {cause.seq}, which missed",
+                            actor=event.target)
+                return
+            expected, piercing = self._hit_damage(before, cause, view, opts)
+            if expected is None:
+                return
+            self._split(event, who, expected, piercing, before, view, f"{cause.attacker}'s hit at seq {cause.seq}")
+        elif isinstance(cause, EffectTicked):
+            effect = before.effects.get(cause.effect)
+            if effect is None:
+                return
+            expected = alter(effect.magnitude or 0, damage_percents(who), opts)
+            self._split(event, who, expected, opts.dot_bypasses_armour, before, view,
+                        f"{effect.name}'s tick at seq {cause.seq}", code="rules.tick-wrong")
+
+    def _hit_damage(self, before: SceneState, cause: AttackResolved, view: AuditView,
+                    opts: D20Options) -> tuple[int | None, bool]:
+        if cause.attacker not in before.combatants or cause.target not in before.combatants:
+            return None, False
+        try:
+            attacker = Fighter(before, cause.attacker, opts)
+            gear = gear_of(attacker, cause.weapon)
+        except FightlogError:
+            return None, False
+        extra = []
+        for seq in cause.rolls[1:]:
+            roll = view.event(seq)
+            if isinstance(roll, DiceRolled) and roll.purpose == "counter" and roll.dice and fumbled(roll.dice[0].face, opts):
+                extra.append(opts.counter_fumble_damage_percent)
+        target = Fighter(before, cause.target, opts)
+        return alter(attacker.damage(gear), damage_percents(target) + extra, opts), gear.piercing
+
+    def _split(self, event: DamageApplied, who: Fighter, expected: int, piercing: bool, before: SceneState,
+               view: AuditView, what: str, *, code: str = "rules.damage") -> None:
+        """The pools ``expected`` damage should come off: armour first (unless piercing),
+        then HP."""
+        previous = view.event(event.seq - 1)
+        continued = (
+            isinstance(previous, DamageApplied) and previous.cause == event.cause and previous.target == event.target
+            and previous.pool == "armour" and event.pool == "hp"
+        )
+        if continued:
+            assert isinstance(previous, DamageApplied)
+            raw = previous.raw - previous.taken
+            if event.raw != raw or event.taken != raw:
+                view.report(code, event,
+                            f"{event.target} should take the {raw} the armour did not absorb off HP ({what}), not {event.taken}",
+                            actor=event.target)
+            return
+        from_armour, from_hp = absorb(expected, who.armour, piercing)
+        if event.pool == "armour":
+            if event.raw != expected or event.taken != from_armour:
+                view.report(code, event,
+                            f"{event.target}'s armour ({who.armour}) should absorb {from_armour} of {expected} ({what}), "
+                            f"not {event.taken} of {event.raw}", actor=event.target)
+        elif event.pool == "hp":
+            if from_armour:
+                view.report(code, event,
+                            f"{event.target} took {event.taken} straight off HP ({what}), but armour ({who.armour}) takes "
+                            "damage first", actor=event.target)
+            elif event.raw != expected or event.taken != from_hp:
+                view.report(code, event, f"{event.target} should take {expected} ({what}), not {event.taken}",
+                            actor=event.target)
+
+    # ------------------------------------------------------------------ effect ticks
+
+    def turn_started(self, before: SceneState, event: TurnStarted, after: SceneState, view: AuditView) -> None:
+        self._ticked = set()
+
+    def ticked(self, before: SceneState, event: EffectTicked, after: SceneState, view: AuditView) -> None:
+        effect = before.effects.get(event.effect)
+        if effect is None:
+            view.report("rules.expired-effect", event, f"{event.effect} ticked on {event.target}, but it is no longer active",
+                        actor=event.target)
+            return
+        turn = before.turn
+        why = ""
+        if not is_dot(effect):
+            why = f"{effect.name} deals no damage over time"
+        elif turn.current != effect.target:
+            why = f"it is not {effect.target}'s turn"
+        elif self._closed == turn.started:
+            why = f"{effect.target} has already posted this turn: ongoing damage comes at the start of the turn"
+        elif event.effect in self._ticked:
+            why = "it has ticked already this turn"
+        elif effect.applied > turn.started:
+            why = "it was put on during this turn"
+        if why:
+            view.report("rules.tick-extra", event, f"{effect.name} ticked on {effect.target}: {why}", actor=effect.target)
+        self._ticked.add(event.effect)
+
+    def _close(self, state: SceneState, event: DeclarationPosted | TurnEnded, view: AuditView) -> None:
+        """The start-of-turn phase is over: every damage-over-time effect on the actor that
+        was in place at the turn's start must have ticked (unless the actor is out)."""
+        turn = state.turn
+        if turn.current is None or self._closed == turn.started:
+            return
+        self._closed = turn.started
+        actor = turn.current
+        who = state.combatants.get(actor)
+        if who is None or not OUT.isdisjoint(who.statuses):
+            return
+        for effect in sorted(state.effects.values(), key=lambda e: e.effect):
+            if effect.target == actor and is_dot(effect) and effect.applied < turn.started and effect.effect not in self._ticked:
+                view.report("rules.tick-missing", event,
+                            f"{effect.name} on {actor} did not take its damage at the start of {actor}'s turn",
+                            actor=actor)
+
+    def turn_ended(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        self._close(before, event, view)
+
+    # ------------------------------------------------------------------ declarations
+
+    def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+        if event.ooc:
+            if event.actions:
+                view.report("rules.refused", event, f"{event.actor}'s out-of-character post carries actions",
+                            actor=event.actor)
+            return
+        actor = event.actor
+        if actor == before.turn.current and event.responds_to is None:
+            self._close(before, event, view)
+        who_state = before.combatants.get(actor)
+        if who_state is None or before.turn.round == 0:
+            return  # the shared posting-order checks report these
+        opts = self.options(before)
+        if not OUT.isdisjoint(who_state.statuses):
+            if actor == before.turn.current or event.responds_to is not None:
+                gone = ", ".join(s for s in who_state.statuses if s in OUT)
+                view.report("order.cannot-act", event, f"{actor} posted while {gone}: no actions", actor=actor)
+            return
+        types = {a.type for a in event.actions}
+        if event.responds_to is not None:
+            if types & DEFENSIVE:
+                self._answer(before, event, view)
+                return
+            if "holding" not in who_state.statuses:
+                view.report("order.out-of-turn", event,
+                            f"{actor} answered seq {event.responds_to} with a turn of their own without holding one",
+                            actor=actor)
+                return
+        elif actor != before.turn.current:
+            return  # the shared posting-order checks report it
+        if types & DEFENSIVE:
+            view.report("rules.refused", event, f"{actor} declared a defensive response without answering an attack",
+                        actor=actor)
+            return
+        try:
+            found = breach(Fighter(before, actor, opts), turn_actions(before, actor, event.responds_to), event.actions)
+        except FightlogError:
+            return
+        if found is not None:
+            view.report(found.code, event, found.message, actor=actor)
+
+    def _answer(self, before: SceneState, event: DeclarationPosted, view: AuditView) -> None:
+        post = next((p for p in before.pending if p.seq == event.responds_to), None)
+        if post is None or not awaiting(post, event.actor):
+            view.report("order.out-of-turn", event,
+                        f"{event.actor}'s defensive turn answers seq {event.responds_to}, which attacked nobody waiting "
+                        "for it this turn", actor=event.actor)
+        elif answered(before, post.seq, event.actor):
+            view.report("order.double-post", event, f"{event.actor} answered seq {post.seq} a second time",
+                        actor=event.actor)

@@ -1,0 +1,202 @@
+"""A duel's defensive turns (Defensive Turns; Dodge; Counterattack; Parry).
+
+After an attacker states their actions, the defender answers the post (``responds_to``) with
+one response per attack on them, in order or by ``attack=N``: ``dodge`` (a DEX/LVL roll that
+must beat the attack roll), ``counter`` (a standard attack roll at the attacker, which lands
+whatever happens to the defender, and lowers the defender's Evasion by 1), ``parry`` (both
+fighting in melee at close range: a DEX/LVL roll with the melee weapon's bonuses that must
+beat the attack roll; a parried attacker cannot counter on their next defensive turn) or
+``take``. Then everything is rolled: each attack, then its defences; a critical failure (a
+natural 1) costs a dodger their next movement, a parrier 1 on their next attack roll, and
+gives the attacker 50% more damage on the attack a fumbled counter answered. Attacks nobody
+answered are rolled without a defence when the turn ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from msgspec.structs import replace
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action
+from fightlog.reducers.state import PendingDeclaration, SceneState
+from fightlog.rules.d20evasion import conditions
+from fightlog.rules.d20evasion.attack import Defence, Gear, attack_roll, defended_by, fumbled, gear_of, land
+from fightlog.rules.d20evasion.bands import within
+from fightlog.rules.d20evasion.card import UNARMED_CARD, WeaponCard
+from fightlog.rules.d20evasion.fighters import Fighter
+from fightlog.rules.d20evasion.ruleset import DEFENSIVE
+from fightlog.rules.table import Scribe
+
+
+def awaiting(post: PendingDeclaration, defender: str) -> list[Action]:
+    """The attacks of ``post`` waiting for ``defender``'s defensive turn, in order."""
+    return [a for a in post.actions if a.params.get("defensive_turn") is True and a.target == defender]
+
+
+def answered(state: SceneState, post: int, defender: str) -> bool:
+    return any(p.actor == defender and p.responds_to == post for p in state.pending)
+
+
+def unanswered(state: SceneState) -> list[tuple[PendingDeclaration, str]]:
+    """Posts of the open turn with attacks still waiting for a defender, and that defender."""
+    out: list[tuple[PendingDeclaration, str]] = []
+    for post in state.pending:
+        defenders: list[str] = []
+        for action in post.actions:
+            target = action.target
+            if action.params.get("defensive_turn") is True and target is not None and target not in defenders:
+                defenders.append(target)
+        out.extend((post, d) for d in defenders if not answered(state, post.seq, d))
+    return out
+
+
+def assign(actions: Sequence[Action], count: int, one_each: bool) -> dict[int, list[Action]]:
+    """Attack number (from 1) -> the responses to it: each response names its attack with
+    ``attack=N`` or answers the next one in order. One response per attack (or one of each
+    kind, when ``one_each`` is off)."""
+    out: dict[int, list[Action]] = {n: [] for n in range(1, count + 1)}
+    nxt = 1
+    for action in actions:
+        if action.type not in DEFENSIVE:
+            continue
+        wanted = action.params.get("attack")
+        number = wanted if isinstance(wanted, int) and not isinstance(wanted, bool) else nxt
+        if number not in out:
+            raise RefusedError(f"{action.type}: there is no attack {number} to answer (attacks: 1-{count})")
+        taken = out[number]
+        if one_each and taken:
+            raise RefusedError(f"attack {number} is answered already ({taken[0].type}): one response per attack")
+        if any(a.type == action.type for a in taken):
+            raise RefusedError(f"attack {number} is answered with {action.type} already")
+        taken.append(action)
+        nxt = number + 1
+    return out
+
+
+def check_response(state: SceneState, defender: Fighter, post: PendingDeclaration, actions: Sequence[Action]) -> list[Action]:
+    """The responses as they will be logged (weapon and ``attack=N`` filled in), or
+    ``RefusedError``: a counter needs a weapon at hand whose range reaches the attacker and
+    no parry against the defender since their last defensive turn; a parry needs both in
+    melee at close range."""
+    attacks = awaiting(post, defender.actor)
+    if not attacks:
+        raise RefusedError(f"{defender.actor} is not attacked in that post (seq {post.seq})")
+    attacker = Fighter(state, post.actor, defender.options)
+    assignment = assign(actions, len(attacks), defender.options.one_defence_per_attack)
+    numbers = {id(a): n for n, answers in assignment.items() for a in answers}
+    out: list[Action] = []
+    for action in actions:
+        if action.type not in DEFENSIVE:
+            out.append(action)
+            continue
+        number = numbers[id(action)]
+        attack = attacks[number - 1]
+        params = {**action.params, "attack": number}
+        weapon: str | None = action.weapon
+        if action.type == "counter":
+            weapon = _counter_weapon(defender, attack, action).name
+        elif action.type == "parry":
+            weapon = _parry_weapon(defender, attacker, attack, action).name
+        out.append(replace(action, weapon=weapon, params=params))
+    return out
+
+
+def _counter_weapon(defender: Fighter, attack: Action, action: Action) -> WeaponCard:
+    if defender.effect("no_counter") is not None:
+        raise RefusedError(f"{defender.actor} was parried: no counterattack on this defensive turn")
+    weapon = defender.weapon(action.weapon)
+    if not defender.wields(weapon):
+        raise RefusedError(f"{defender.actor} was disarmed: no time to draw or pick up a weapon for a counterattack")
+    band = attack.range
+    if band is not None and band not in weapon.ranges:
+        raise RefusedError(
+            f"a counterattack needs the attacker within range: {weapon.name} reaches {', '.join(weapon.ranges)}, "
+            f"the attacker is at {band}"
+        )
+    return weapon
+
+
+def _parry_weapon(defender: Fighter, attacker: Fighter, attack: Action, action: Action) -> WeaponCard:
+    gear = gear_of(attacker, attack.weapon)
+    if not isinstance(gear, WeaponCard) or gear.kind != "melee":
+        raise RefusedError(f"a parry needs a melee attack ({gear.name} is not a melee weapon)")
+    if action.weapon is None:
+        melee = [w for w in defender.card.weapons if w.kind == "melee" and defender.wields(w)]
+        weapon = melee[0] if len(melee) == 1 else UNARMED_CARD if not melee else None
+        if weapon is None:
+            raise RefusedError(f"{defender.actor} carries several melee weapons: name the one to parry with")
+    else:
+        weapon = defender.weapon(action.weapon)
+    if weapon.kind != "melee" or not defender.wields(weapon):
+        raise RefusedError(f"a parry needs a melee weapon at hand ({weapon.name} is not)")
+    band = attack.range
+    if band is not None and not within(band, defender.options.melee_reach):  # type: ignore[arg-type]
+        raise RefusedError(f"a parry needs both at close range (they are at {band})")
+    return weapon
+
+
+def resolve(scribe: Scribe, post: PendingDeclaration, defender: str, response: PendingDeclaration | None) -> None:
+    """Roll and resolve the attacks of ``post`` on ``defender`` with their answers
+    (``response``; ``None``: no defence)."""
+    attacks = awaiting(post, defender)
+    guard = Fighter(scribe.state, defender)
+    opts = guard.options
+    answers = response.actions if response is not None else ()
+    assignment = assign(answers, len(attacks), opts.one_defence_per_attack)
+    countering = any(a.type == "counter" for a in answers)
+    no_counter = guard.effect("no_counter")
+    for number, action in enumerate(attacks, 1):
+        attacker = Fighter(scribe.state, post.actor)
+        if attacker.out or Fighter(scribe.state, defender).has("dead"):
+            break
+        gear: Gear = gear_of(attacker, action.weapon)
+        face, total, roll = attack_roll(scribe, attacker, gear, purpose="attack", for_seq=post.seq)
+        rolls = [roll]
+        defences: list[Defence] = []
+        counters: list[tuple[int, int, int, WeaponCard]] = []
+        extra: list[int] = []
+        notes: list[str] = []
+        for answer in assignment.get(number, ()):
+            kind = answer.type
+            if kind == "take":
+                continue
+            guard = Fighter(scribe.state, defender)
+            for_seq = None if response is None else response.seq
+            if kind == "counter":
+                weapon = guard.weapon(answer.weapon)
+                c_face, c_total, c_seq = attack_roll(scribe, guard, weapon, purpose="counter", for_seq=for_seq)
+                rolls.append(c_seq)
+                counters.append((c_face, c_total, c_seq, weapon))
+                if fumbled(c_face, opts):
+                    extra.append(opts.counter_fumble_damage_percent)
+                    notes.append(f"fumbled counterattack: {opts.counter_fumble_damage_percent}% damage")
+                continue
+            weapon = guard.weapon(answer.weapon) if kind == "parry" else UNARMED_CARD
+            mods = guard.parry_mods(weapon) if kind == "parry" else guard.dex_level_mods("dodge")
+            rolled, seq = scribe.roll("1d20", roller=defender, purpose=kind, modifiers=mods, for_seq=for_seq)
+            rolls.append(seq)
+            d_face = rolled.dice[0].face
+            defences.append(Defence(kind, d_face, rolled.total))
+            if fumbled(d_face, opts):
+                if kind == "dodge":
+                    conditions.apply(scribe, "lost_move", defender, source="fumbled dodge", duration=1, cause=seq)
+                else:
+                    conditions.apply(scribe, "parry_fumble", defender, source="fumbled parry",
+                                     cause=seq, params={"penalty": opts.parry_fumble_penalty})
+        lowered = 0
+        if countering and (opts.counter_penalty_scope == "defensive-turn" or counters):
+            lowered = opts.counter_evasion_penalty
+        resolved, hit = land(
+            scribe, Fighter(scribe.state, post.actor), defender, gear, face=face, total=total, rolls=rolls,
+            declaration=post.seq, defences=defences, lowered=lowered, extra=extra, notes=notes,
+        )
+        if any(d.kind == "parry" and defended_by(d, total, opts) for d in defences):
+            conditions.apply(scribe, "no_counter", post.actor, source=f"{guard.who.name}'s parry", cause=resolved)
+        for c_face, c_total, c_seq, weapon in counters:
+            counter_by = Fighter(scribe.state, defender)
+            land(scribe, counter_by, post.actor, weapon, face=c_face, total=c_total, rolls=[c_seq],
+                 declaration=None if response is None else response.seq, notes=["counterattack"])
+    if no_counter is not None and no_counter.effect in scribe.state.effects:
+        conditions.expire(scribe, no_counter, "defensive turn over")

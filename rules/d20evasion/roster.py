@@ -1,0 +1,177 @@
+"""Rosters of ``d20-evasion`` combatants, read from a TOML file.
+
+``load_roster(path)`` reads the file with ``tomllib``, reads each ``sheet_file`` relative to
+the roster's directory, and validates everything with the pydantic models of ``sheet``.
+Races give a base Evasion: ``human`` (11) is the one the rulebook states; a roster adds its
+own under ``[races.NAME]`` (``evasion = 12``). A minion names its summoner in ``owner``.
+Every problem becomes one ``InputError`` naming the file at fault, the line for TOML syntax
+errors, and the field path and what was expected
+(``combatants[1].sheet.stats.dexterity: must be at least 1, got 0``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import Field, StringConstraints, ValidationError, model_validator
+from pydantic_core import ErrorDetails
+
+from fightlog.errors import InputError
+from fightlog.events.model import CombatantJoined
+from fightlog.rules.d20evasion.card import as_snapshot
+from fightlog.rules.d20evasion.sheet import Armour, Item, OverTime, Sheet, Spell, Stats, Weapon
+from fightlog.rules.inputs import FieldProblem, Seq, Strict, got, read_toml
+from fightlog.rules.inputs import describe as describe_errors
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+RACES: Final[Mapping[str, int]] = {"human": 11}
+"""Base Evasion by race, as far as the rulebook states them (Evasion: a human's is 11)."""
+
+
+class Race(Strict):
+    evasion: Annotated[int, Field(ge=0, le=100)]
+
+
+class Combatant(Strict):
+    """One combatant: an id (the ``actor`` of their events), a display name, a side, who
+    controls them, whom they serve (a minion's summoner) and their sheet, inline
+    (``[combatants.sheet]``) or in a file named by ``sheet_file``."""
+
+    id: Id
+    name: Id
+    side: Id
+    controller: Id
+    owner: Id | None = None
+    role: Literal["pc", "npc", "minion"] = "pc"
+    sheet: Sheet
+    sheet_file: str | None = None
+
+
+class Roster(Strict):
+    """A roster file: the ruleset (always ``d20-evasion``), a title, extra races, the
+    combatants."""
+
+    ruleset: Literal["d20-evasion"] = "d20-evasion"
+    title: str | None = None
+    races: dict[str, Race] = {}
+    combatants: Annotated[Seq[Combatant], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Roster:
+        seen: dict[str, int] = {}
+        for index, combatant in enumerate(self.combatants):
+            if combatant.id in seen:
+                raise FieldProblem(
+                    ("combatants", index, "id"), f"{combatant.id!r} is already the id of combatants[{seen[combatant.id]}]"
+                )
+            seen[combatant.id] = index
+            if combatant.sheet.race not in self.races and combatant.sheet.race not in RACES:
+                known = ", ".join(sorted({*RACES, *self.races}))
+                raise FieldProblem(
+                    ("combatants", index, "sheet", "race"),
+                    f"unknown race {combatant.sheet.race!r} (known: {known}; give its base Evasion under "
+                    f"[races.{combatant.sheet.race}] evasion = N)",
+                )
+        for index, combatant in enumerate(self.combatants):
+            if combatant.owner is not None and combatant.owner not in seen:
+                raise FieldProblem(("combatants", index, "owner"), f"{combatant.owner!r} is not a combatant of this roster")
+            for spell_index, spell in enumerate(combatant.sheet.spells):
+                summoned = spell.summons
+                if summoned is None:
+                    continue
+                where = ("combatants", index, "sheet", "spells", spell_index, "summons")
+                if summoned not in seen:
+                    raise FieldProblem(where, f"{summoned!r} is not a combatant of this roster")
+                if self.combatants[seen[summoned]].owner != combatant.id:
+                    raise FieldProblem(where, f"{summoned!r} must name {combatant.id!r} as its owner")
+        return self
+
+    def race_evasion(self, race: str) -> int:
+        found = self.races.get(race)
+        return found.evasion if found is not None else RACES[race]
+
+    def joined(self, combatant: Combatant) -> CombatantJoined:
+        """The ``combatant_joined`` event that brings ``combatant`` into a scene: pools HP
+        (base), armour and MP."""
+        card = combatant.sheet.card(self.race_evasion(combatant.sheet.race))
+        pools = {"hp": card.hp, "armour": card.armour_points, "mp": card.max_mp}
+        return CombatantJoined(
+            actor=combatant.id,
+            name=combatant.name,
+            side=combatant.side,
+            controller=combatant.controller,
+            role=combatant.role,
+            owner=combatant.owner,
+            pools=pools,
+            sheet=as_snapshot(card),
+        )
+
+
+def load_roster(path: str | os.PathLike[str]) -> Roster:
+    """Read and validate a roster TOML file; every problem is an ``InputError``."""
+    name = os.fspath(path)
+    data = read_toml(Path(name), name, "roster")
+    combatants = data.get("combatants")
+    if isinstance(combatants, list):
+        base = Path(name).parent
+        data["combatants"] = [_with_sheet_file(base, name, i, entry) for i, entry in enumerate(combatants)]
+    try:
+        return Roster.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(describe(exc.errors()), path=name) from None
+
+
+def load_sheet(path: str | os.PathLike[str]) -> Sheet:
+    """Read and validate one sheet TOML file (the format of a ``sheet_file``)."""
+    name = os.fspath(path)
+    try:
+        return Sheet.model_validate(read_toml(Path(name), name, "sheet"))
+    except ValidationError as exc:
+        raise InputError(describe(exc.errors()), path=name) from None
+
+
+def _with_sheet_file(base: Path, roster: str, index: int, entry: Any) -> Any:
+    if not isinstance(entry, dict) or "sheet_file" not in entry:
+        return entry
+    where = f"combatants[{index}]"
+    ref = entry["sheet_file"]
+    if "sheet" in entry:
+        raise InputError(f"{where}: give a sheet table or a sheet_file, not both", path=roster)
+    if not isinstance(ref, str) or not ref:
+        raise InputError(f"{where}.sheet_file: expected a path to a sheet file, got {got(ref)}", path=roster)
+    target = base / ref
+    shown = os.fspath(target)
+    if not target.is_file():
+        raise InputError(f"{where}.sheet_file: no such sheet file {shown!r}", path=roster)
+    try:
+        sheet = Sheet.model_validate(read_toml(target, shown, "sheet"))
+    except ValidationError as exc:
+        raise InputError(f"{describe(exc.errors())} (the sheet_file of {where} in {roster})", path=shown) from None
+    return {**entry, "sheet": sheet}
+
+
+def _special(error: ErrorDetails, loc: tuple[str | int, ...]) -> str | None:
+    """Roster wording: where a sheet table or a sheet_file path belongs."""
+    if not loc or loc[-1] != "sheet":
+        return None
+    if error["type"] == "missing":
+        return "required: a [combatants.sheet] table or a sheet_file path"
+    if isinstance(error.get("input"), str):
+        return f"expected a table, got {got(error.get('input'))} (a path to a sheet file goes in sheet_file)"
+    return None
+
+
+def describe(errors: Sequence[ErrorDetails]) -> str:
+    """One line for a roster or sheet validation failure (see ``fightlog.rules.inputs``)."""
+    return describe_errors(errors, fields=_field_names(), special=_special)
+
+
+@cache
+def _field_names() -> frozenset[str]:
+    models = (Roster, Race, Combatant, Sheet, Stats, Weapon, Spell, Item, Armour, OverTime)
+    return frozenset(name for model in models for name in model.model_fields) | {"class"}

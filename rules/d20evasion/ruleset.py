@@ -1,0 +1,110 @@
+"""``d20-evasion`` as the shared code sees it: who is out of the posting order, who holds a
+turn, what each action costs, and the names of a sheet's weapons.
+
+Registered with ``fightlog.rules.ruleset`` when a log first names ``d20-evasion``. Light on
+purpose: the fold imports this, so it imports neither pydantic nor the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from fightlog.events.model import Action
+from fightlog.rules.ruleset import GenericRules, register
+
+if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
+    from fightlog.audit.checks import Check
+
+RULESET_ID: Final = "d20-evasion"
+
+OUT: Final = frozenset({"mortally_wounded", "dead", "fled", "left", "reserve", "summoned"})
+"""Statuses that take a combatant out of the posting order: mortally wounded (no actions for
+the two rounds; Mortally Wounded), killed, gone, and minions not yet summoned or summoned
+but not yet acting (Minions)."""
+
+WAITING: Final = frozenset({"holding"})
+"""Holding one's turn to act later in the round (Holding a Turn)."""
+
+DEFENSIVE: Final = frozenset({"dodge", "counter", "parry", "take"})
+"""A duel's defensive responses (Defensive Turns); ``take`` is no defence at all."""
+
+ACTION_TYPES: Final[Mapping[str, str | None]] = {
+    # the movement (Movement): movement points, recorded on the action as ``points``
+    "move": "move",
+    # one action (Actions)
+    "attack": "action",
+    "cast": "action",
+    "disarm": "action",
+    "sprint": "action",
+    "draw": "action",
+    "pick_up": "action",
+    "skill": "action",
+    # two actions (Items) unless the item says otherwise
+    "use_item": "both",
+    # the whole turn: holding it for later, assisting another
+    "hold": "full",
+    "assist": "full",
+    # free: speech; a duel's defensive responses are answers, not turn actions
+    "say": None,
+    "dodge": None,
+    "counter": None,
+    "parry": None,
+    "take": None,
+}
+"""Every action type ``d20-evasion`` understands and the part of the turn it spends. The table
+writes ``cost`` on an action when it differs (``both`` for a long cast, ``free`` for a draw
+with load-bearing equipment, ``full`` for a skill that takes the whole turn)."""
+
+COST_ACTIONS: Final[Mapping[str, int]] = {"action": 1, "both": 2}
+"""Actions a cost spends (``full`` spends them all, and the movement)."""
+
+
+class D20Rules(GenericRules):
+    """The ``Ruleset`` of d20 evasion quests and duels."""
+
+    id = RULESET_ID
+
+    def out_of_order_statuses(self) -> frozenset[str]:
+        return OUT
+
+    def waiting_statuses(self) -> frozenset[str]:
+        return WAITING
+
+    def action_cost(self, action: Action) -> str | None:
+        if action.cost is not None:
+            return None if action.cost == "free" else action.cost
+        return ACTION_TYPES.get(action.type, "action")
+
+    def arrival_delay(self) -> int:
+        """Minions and arrivals take their slot from the next round."""
+        return 1
+
+    def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
+        found = sheet.get("weapons", ())
+        if not isinstance(found, (list, tuple)):
+            return ()
+        return tuple(str(w["name"]) for w in found if isinstance(w, dict) and isinstance(w.get("name"), str))
+
+    def with_options(self, options: Mapping[str, Any]) -> D20Rules:
+        return self
+
+    def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
+        """Weapons never reload here (the rulebook has no ammunition)."""
+        return fired + amount, False, 0
+
+    def audit_checks(self) -> Mapping[type, Check]:
+        """The checks of one audited scene (``fightlog.rules.d20evasion.audit``, loaded here
+        and not before)."""
+        from fightlog.rules.d20evasion import audit
+
+        return audit.checks()
+
+    def rule_section(self, code: str) -> str:
+        from fightlog.rules.d20evasion import audit
+
+        return audit.rule_section(code)
+
+
+RULES: Final = D20Rules()
+register(RULES)

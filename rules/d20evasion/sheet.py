@@ -1,0 +1,163 @@
+"""The ``d20-evasion`` character sheet as a player writes it: validated with pydantic.
+
+What the sheet holds (HP; MP; Evasion; Damage; Bonuses; Carrying Weapons and Items): base HP
+and MP, race, class and level, the four stats combat reads (Strength, Dexterity, Perception,
+Willpower), class bonuses by weapon category, skill bonuses, worn armour (armour points,
+Evasion, bonus MP), weapons, spells and items. Validation refuses what the rulebook forbids
+outright: more than two weapons without load-bearing equipment (hand weapons do not count),
+more than five items without a backpack (hand weapons and every consumable count), two
+weapons, spells or items of one name, a range that is no band.
+
+``Sheet.card(race_evasion)`` gives the snapshot the log keeps (``card.Card``). Pydantic is
+imported here: never import this module from the light paths (events, reducers, verify).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+from fightlog.rules.d20evasion.bands import Band
+from fightlog.rules.d20evasion.card import Card
+from fightlog.rules.inputs import FieldProblem, Seq, Strict
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Stat = Annotated[int, Field(ge=1, le=1000)]
+Bonus = Annotated[int, Field(ge=-100, le=100)]
+Amount = Annotated[int, Field(ge=0, le=100_000)]
+
+WEAPON_LIMIT: Final = 2
+"""Standard weapons carried without load-bearing equipment (Carrying Weapons and Items)."""
+
+ITEM_LIMIT: Final = 5
+"""Items carried without a backpack."""
+
+
+class Stats(Strict):
+    strength: Stat
+    dexterity: Stat
+    perception: Stat
+    willpower: Stat
+
+
+class OverTime(Strict):
+    """Damage over time a hit leaves: its name (burning, bleeding, poison), damage at the
+    start of each of the target's turns, and for how many."""
+
+    name: Name
+    damage: Annotated[int, Field(ge=1, le=100_000)]
+    rounds: Annotated[int, Field(ge=1, le=100)]
+
+
+class Weapon(Strict):
+    name: Name
+    kind: Literal["ranged", "melee", "magic"]
+    damage: Amount
+    ranges: Annotated[Seq[Band], Field(min_length=1)]
+    category: str = ""
+    skill: str | None = None
+    gear: Bonus = 0
+    piercing: bool = False
+    hand: bool = False
+    effect: OverTime | None = None
+
+
+class Spell(Strict):
+    name: Name
+    mp: Amount = 0
+    target: Literal["enemy", "ally", "self"] = "enemy"
+    damage: Amount = 0
+    ranges: Seq[Band] = ()
+    cooldown: Annotated[int, Field(ge=0, le=100)] = 0
+    long: bool = False
+    category: str = "magic"
+    skill: str | None = None
+    gear: Bonus = 0
+    piercing: bool = False
+    heal: Amount = 0
+    damage_taken_percent: Annotated[int, Field(ge=0, le=1000)] | None = None
+    rounds: Annotated[int, Field(ge=0, le=100)] = 0
+    summons: Name | None = None
+    effect: OverTime | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Spell:
+        if self.target == "enemy" and not self.ranges:
+            raise FieldProblem(("ranges",), "a spell cast at an enemy needs its ranges (bands)")
+        if self.damage_taken_percent is not None and self.rounds == 0:
+            raise FieldProblem(("rounds",), "a spell that changes the damage taken lasts at least 1 round")
+        if self.summons is not None and self.target == "enemy":
+            raise FieldProblem(("target",), "a summoning spell targets its caster: target = \"self\"")
+        return self
+
+
+class Item(Strict):
+    name: Name
+    count: Annotated[int, Field(ge=1, le=100)] = 1
+    heal: Amount = 0
+    mp: Amount = 0
+
+
+class Armour(Strict):
+    name: Name
+    armour: Amount = 0
+    evasion: Bonus = 0
+    mp: Amount = 0
+
+
+class Sheet(Strict):
+    """One character sheet (see the module docstring)."""
+
+    race: Name
+    class_name: str = Field(default="", alias="class")
+    level: Annotated[int, Field(ge=1, le=1000)] = 1
+    hp: Annotated[int, Field(ge=1, le=100_000)]
+    mp: Amount = 0
+    stats: Stats
+    class_bonuses: dict[str, Bonus] = {}
+    skills: dict[str, Bonus] = {}
+    armour: Seq[Armour] = ()
+    weapons: Seq[Weapon] = ()
+    spells: Seq[Spell] = ()
+    items: Seq[Item] = ()
+    lbe: Annotated[int, Field(ge=0, le=20)] = 0
+    backpack: Annotated[int, Field(ge=0, le=100)] = 0
+    first_strike: bool = False
+    speed_ft: Annotated[int, Field(ge=0, le=10_000)] | None = None
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
+
+    @field_validator("weapons", "spells", "items", "armour")
+    @classmethod
+    def _distinct(cls, entries: tuple[Any, ...]) -> tuple[Any, ...]:
+        seen: dict[str, int] = {}
+        for index, entry in enumerate(entries):
+            if entry.name in seen:
+                raise FieldProblem((index, "name"), f"{entry.name!r} is already the name of entry [{seen[entry.name]}]")
+            seen[entry.name] = index
+        return entries
+
+    @model_validator(mode="after")
+    def _carried(self) -> Sheet:
+        weapons = [w for w in self.weapons if not w.hand]
+        limit = WEAPON_LIMIT + self.lbe
+        if len(weapons) > limit:
+            extra = "" if self.lbe else " (load-bearing equipment carries more: lbe = N extra)"
+            raise FieldProblem(("weapons",), f"at most {limit} weapons carried, got {len(weapons)}{extra}")
+        hand = sum(1 for w in self.weapons if w.hand)
+        items = sum(i.count for i in self.items) + hand
+        limit = ITEM_LIMIT + self.backpack
+        if items > limit:
+            counted = f"{items - hand} items" + (f" and {hand} hand weapon{'s' if hand > 1 else ''}" if hand else "")
+            extra = "" if self.backpack else " (a backpack carries more: backpack = N extra)"
+            raise FieldProblem(("items",), f"at most {limit} items carried, got {counted}{extra}")
+        return self
+
+    def card(self, race_evasion: int) -> Card:
+        """The snapshot the log keeps, with the race's base Evasion resolved."""
+        import msgspec
+
+        data = self.model_dump(by_alias=True, exclude_none=True)
+        data["race_evasion"] = race_evasion
+        return msgspec.convert(data, Card)

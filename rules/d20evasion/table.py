@@ -1,0 +1,218 @@
+"""Live play and scripted fights for ``d20-evasion``: the ``Table`` (see
+``fightlog.rules.table``).
+
+A post is one of three things. In one's own turn, movement and actions (``plan`` reads them,
+``allowance`` bounds them, a handler per action type plays them). In a duel, a defensive
+turn: an answer (``responds_to``) to the post that attacked the poster, with ``dodge``,
+``counter``, ``parry`` or ``take`` per attack (``defence``). For one holding their turn, the
+held turn, answering any post of the round (an interrupt, when it answers an enemy who has
+moved but not attacked). A defensive or held turn that names no post answers the latest one
+it can (the attack post waiting for the defender; the open turn's last post). A refusal
+leaves the scribe as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from msgspec.structs import replace
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded, StatusChanged
+from fightlog.reducers.state import PendingDeclaration, SceneState
+from fightlog.rules.d20evasion import attack, defence, disarm, items, moves, spells, tactics, turns
+from fightlog.rules.d20evasion.allowance import breach, turn_actions
+from fightlog.rules.d20evasion.fighters import Fighter, absent
+from fightlog.rules.d20evasion.options import D20Options, as_data, read_options
+from fightlog.rules.d20evasion.plan import plan
+from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE, OUT, RULESET_ID
+from fightlog.rules.table import Entrant, Post, Scribe
+
+Handler = Callable[[Scribe, str, Action, int], None]
+
+HANDLERS: Final[Mapping[str, Handler]] = {
+    "move": moves.move,
+    "sprint": moves.sprint,
+    "attack": attack.attack,
+    "cast": spells.cast,
+    "disarm": disarm.disarm,
+    "draw": disarm.draw,
+    "pick_up": disarm.pick_up,
+    "use_item": items.use_item,
+    "hold": tactics.hold,
+    "skill": tactics.recorded,
+    "assist": tactics.recorded,
+}
+
+ATTACKING: Final = frozenset({"attack", "cast", "disarm"})
+"""What a held turn may no longer interrupt once the enemy has declared it."""
+
+
+class D20Table:
+    id = RULESET_ID
+    option_type = D20Options
+
+    def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
+        return as_data(read_options(overrides, where=where))
+
+    def roster(self, path: str) -> Sequence[Entrant]:
+        from fightlog.rules.d20evasion.roster import load_roster
+
+        roster = load_roster(path)
+        return [Entrant(actor=c.id, joined=roster.joined(c)) for c in roster.combatants]
+
+    def join(
+        self,
+        scribe: Scribe,
+        entrant: Entrant,
+        *,
+        arrival: bool = False,
+        after: str | None = None,
+        salt: str | None = None,
+        reserve: bool = False,
+    ) -> None:
+        state = scribe.state
+        if state.scene is None or state.scene.ended:
+            raise RefusedError("no scene is open")
+        if entrant.actor in state.combatants:
+            raise RefusedError(f"{entrant.actor} has joined already")
+        if after is not None and after not in state.combatants:
+            raise RefusedError(f"after={after}: {after} is not in the fight")
+        joined = entrant.joined
+        assert isinstance(joined, CombatantJoined)
+        arrival = arrival or (state.turn.round > 0 and not reserve)
+        seq = scribe.emit(replace(joined, arrival=arrival, after=after, salt=salt))
+        if entrant.position is not None:
+            x, y = entrant.position
+            scribe.emit(Moved(actor=entrant.actor, x=x, y=y, cause=seq))
+        if reserve:
+            note = "a minion waiting to be summoned" if joined.owner else "waiting off the fight"
+            scribe.emit(StatusChanged(actor=entrant.actor, status="reserve", cause=seq, note=note))
+
+    def begin(self, scribe: Scribe) -> None:
+        with scribe.attempt():
+            turns.begin(scribe)
+
+    def end_turn(self, scribe: Scribe) -> None:
+        with scribe.attempt():
+            turns.end_turn(scribe)
+
+    def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
+        state = scribe.state
+        if state.scene is None or state.scene.ended:
+            raise RefusedError("no scene is open")
+        standing = sorted(
+            {c.side or c.actor for c in state.combatants.values() if OUT.isdisjoint(c.statuses)}
+        )
+        winner = standing[0] if len(standing) == 1 else None
+        scribe.emit(SceneEnded(seed=reveal, winner=winner, reason=reason))
+
+    def post(self, scribe: Scribe, post: Post) -> None:
+        with scribe.attempt():
+            _post(scribe, post)
+
+
+def _post(scribe: Scribe, post: Post) -> None:
+    state = scribe.state
+    if state.scene is None or state.scene.ended:
+        raise RefusedError("no scene is open")
+    if post.actor not in state.combatants:
+        raise absent(state, post.actor, code="order.not-in-fight")
+    for action in post.actions:
+        if action.type not in ACTION_TYPES:
+            raise RefusedError(f"unknown action {action.type!r} (actions: {', '.join(sorted(ACTION_TYPES))})")
+    if post.ooc:
+        if post.actions:
+            raise RefusedError("an out-of-character post carries no actions")
+        scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, ooc=True))
+        return
+    if state.turn.round == 0:
+        raise RefusedError("the fight has not begun (begin it first)", code="order.out-of-turn")
+    who = Fighter(state, post.actor)
+    if who.out:
+        gone = ", ".join(s for s in who.who.statuses if s in OUT)
+        raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
+    types = {a.type for a in post.actions}
+    if types & DEFENSIVE:
+        _respond(scribe, who, post)
+        return
+    held = post.responds_to is not None or state.turn.current != post.actor
+    if held and not who.has("holding"):
+        current = state.turn.current
+        if current == post.actor:
+            raise RefusedError("a post in one's own turn answers nothing (responds_to is for defensive turns and "
+                               "held turns)", code="order.out-of-turn")
+        raise RefusedError(f"out of turn: it is {current or 'nobody'}'s turn to post", code="order.out-of-turn")
+    if held:
+        if post.responds_to is None and state.pending:  # the open turn's latest post
+            post = replace(post, responds_to=state.pending[-1].seq)
+        _check_interrupt(state, post)
+    earlier = turn_actions(state, post.actor, post.responds_to)
+    actions = plan(state, who, post.actions, earlier)
+    found = breach(who, earlier, actions)
+    if found is not None:
+        raise RefusedError(found.message, code=found.code)
+    if held and any(a.type == "hold" for a in actions):
+        raise RefusedError("a held turn cannot be held again")
+    declaration = scribe.emit(
+        DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=post.responds_to)
+    )
+    if held:
+        scribe.emit(StatusChanged(actor=post.actor, status="holding", on=False, cause=declaration,
+                                  note="takes the held turn"))
+    for action in actions:
+        handler = HANDLERS.get(action.type)
+        if handler is not None:
+            handler(scribe, post.actor, action, declaration)
+
+
+def _check_interrupt(state: SceneState, post: Post) -> None:
+    """A held turn answers a post of the open turn; an enemy's turn is interrupted only
+    before that enemy attacks."""
+    answered = _pending(state, post.responds_to)
+    if answered is None:
+        raise RefusedError("a held turn is taken by answering a post of this turn (responds_to=SEQ)",
+                           code="order.out-of-turn")
+    current = state.turn.current
+    attacked = [p for p in state.pending if p.actor == current and any(a.type in ATTACKING for a in p.actions)]
+    if current is not None and attacked:
+        who = Fighter(state, post.actor)
+        if Fighter(state, current).side != who.side:
+            raise RefusedError(f"{current} has attacked already: a held turn interrupts after the move, before the "
+                               "attack", code="order.out-of-turn")
+
+
+def _pending(state: SceneState, seq: int | None) -> PendingDeclaration | None:
+    if seq is None:
+        return None
+    return next((p for p in state.pending if p.seq == seq), None)
+
+
+def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:
+    state = scribe.state
+    extra = sorted({a.type for a in post.actions} - DEFENSIVE - {"say"})
+    if extra:
+        raise RefusedError(f"a defensive turn is dodge, counter, parry or take (and say), not {', '.join(extra)}")
+    opts = who.options
+    if opts.mode != "duel" and not opts.quest_defensive_turns:
+        raise RefusedError("defensive turns are for duels (or a quest whose GM calls for them: quest_defensive_turns)")
+    seq = post.responds_to
+    if seq is None:  # the latest post still waiting for this defender
+        waiting = [p.seq for p, d in defence.unanswered(state) if d == who.actor]
+        seq = waiting[-1] if waiting else None
+    attacked = _pending(state, seq)
+    if attacked is None:
+        raise RefusedError("a defensive turn answers the post that attacked (responds_to=SEQ of this turn)",
+                           code="order.out-of-turn")
+    if defence.answered(state, attacked.seq, who.actor):
+        raise RefusedError(f"{who.actor} has answered that post already", code="order.double-post")
+    actions = defence.check_response(state, who, attacked, post.actions)
+    declaration = scribe.emit(
+        DeclarationPosted(actor=who.actor, text=post.text, actions=actions, responds_to=attacked.seq)
+    )
+    response = PendingDeclaration(seq=declaration, actor=who.actor, actions=tuple(actions), responds_to=attacked.seq)
+    defence.resolve(scribe, attacked, who.actor, response)
+
+
+TABLE: Final = D20Table()

@@ -1,0 +1,303 @@
+"""The d20-evasion audit checks (``fightlog.rules.d20evasion.audit``).
+
+Each test plays a fight with the engine (rigged dice), asserts that it audits clean, changes
+the log the way a careless GM or a cheat would, and asserts the exact finding (code, seq,
+actor) and nothing else. Dice findings are left out (rigged rolls have no seed). Then: every
+code has a rulebook section, and every bundled d20 scenario audits clean.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from msgspec.structs import replace
+
+from fightlog.audit.auditor import audit_events, audit_log
+from fightlog.audit.findings import CODES
+from fightlog.events.model import (
+    AnyEvent,
+    AttackResolved,
+    DamageApplied,
+    DeclarationPosted,
+    EffectTicked,
+)
+from fightlog.fixtures.audit_fights import Tamper
+from fightlog.rules.actions import parse_actions
+from fightlog.rules.d20evasion.audit import SECTIONS, rule_section
+from fightlog.rules.ruleset import ruleset_for
+from tests.conftest import FIXTURES
+from tests.rules.d20evasion.rigged import PISTOL, SWORD, Fight, of
+
+Found = tuple[str, int, "str | None"]
+
+
+def findings(events: list[AnyEvent]) -> list[Found]:
+    report = audit_events(events)
+    return [(f.code, f.seq, f.actor) for f in report.findings if not f.code.startswith("dice.")]
+
+
+def clean(fight: Fight) -> list[AnyEvent]:
+    events = list(fight.scribe.events)
+    assert findings(events) == []
+    return events
+
+
+def changed(events: list[AnyEvent], event: AnyEvent, **fields: Any) -> list[AnyEvent]:
+    out = list(events)
+    out[event.seq - 1] = replace(event, **fields)
+    return out
+
+
+def one(events: list[AnyEvent], kind: type[Any], nth: int = 0, **match: Any) -> Any:
+    found = [e for e in of(events, kind) if all(getattr(e, k) == v for k, v in match.items())]
+    return found[nth]
+
+
+def skirmish(**bob: Any) -> Fight:
+    f = Fight().join("alice", (0, 0)).join("bob", (10, 0), **bob)
+    f.begin([20, 1])
+    return f
+
+
+# --------------------------------------------------------------------------- outcomes
+
+
+def test_a_miss_recorded_as_a_hit() -> None:
+    f = skirmish()
+    f.post("alice", "attack target=bob", faces=[5])  # 6 against Evasion 12
+    events = clean(f)
+    resolved = one(events, AttackResolved)
+    assert findings(changed(events, resolved, hit=True)) == [("rules.outcome", resolved.seq, "alice")]
+
+
+def test_a_score_the_roll_does_not_give() -> None:
+    f = skirmish()
+    f.post("alice", "attack target=bob", faces=[10])
+    events = clean(f)
+    resolved = one(events, AttackResolved)
+    assert findings(changed(events, resolved, score=15)) == [("rules.outcome", resolved.seq, "alice")]
+
+
+def test_evasion_counts_armour_and_dexterity() -> None:
+    f = skirmish(stats={"dexterity": 30}, armour=[{"name": "Suit", "evasion": 2}])  # 11 + 2 + 2 = 15
+    f.post("alice", "attack target=bob", faces=[13])  # 14: a miss
+    events = clean(f)
+    resolved = one(events, AttackResolved)
+    assert findings(changed(events, resolved, hit=True, against=12)) == [("rules.outcome", resolved.seq, "alice")]
+
+
+def test_a_dodge_that_held_recorded_as_a_hit() -> None:
+    f = Fight({"mode": "duel"}).join("alice", (0, 0)).join("bob", (10, 0))
+    f.begin([20, 1])
+    f.post("alice", "attack target=bob")
+    f.respond("bob", "dodge", faces=[14, 15])  # 15 against a dodge of 17
+    events = clean(f)
+    resolved = one(events, AttackResolved)
+    assert findings(changed(events, resolved, hit=True, against=12)) == [("rules.outcome", resolved.seq, "alice")]
+
+
+def test_the_counterattack_penalty_to_evasion() -> None:
+    f = Fight({"mode": "duel"}).join("alice", (0, 0)).join("bob", (10, 0))
+    f.begin([20, 1])
+    f.post("alice", "attack target=bob", "attack target=bob")
+    f.respond("bob", "take", "counter", faces=[10, 10, 3])  # 11 hits Evasion 11 (12 - 1)
+    events = clean(f)
+    first = one(events, AttackResolved)
+    assert first.hit and first.against == 11
+    tampered = Tamper(events)
+    tampered.change(first, hit=False, against=12)
+    tampered.drop(one(events, DamageApplied, cause=first.seq))
+    assert findings(tampered.done().events) == [("rules.outcome", first.seq, "alice")]
+
+
+def test_a_disarm_against_less_than_evasion_plus_3() -> None:
+    f = Fight().join("frank", (0, 0), stats={"strength": 10}).join("joe", (2, 0))
+    f.begin([20, 1])
+    f.post("frank", "disarm target=joe", faces=[12])  # 13 against 15
+    events = clean(f)
+    resolved = one(events, AttackResolved)
+    assert findings(changed(events, resolved, hit=True, against=12)) == [("rules.outcome", resolved.seq, "frank")]
+
+
+# --------------------------------------------------------------------------- damage
+
+
+def test_damage_straight_to_hp_past_intact_armour() -> None:
+    f = skirmish(armour=[{"name": "Vest", "armour": 25}])
+    f.post("alice", "attack target=bob", faces=[15])
+    events = clean(f)
+    armour, hp = of(events, DamageApplied)
+    tampered = Tamper(events)
+    tampered.drop(armour)
+    tampered.change(hp, raw=40, taken=40)
+    built = tampered.done().events
+    assert findings(built) == [("rules.damage", hp.seq - 1, "bob")]
+
+
+def test_armour_absorbing_the_wrong_amount() -> None:
+    f = skirmish(armour=[{"name": "Vest", "armour": 25}])
+    f.post("alice", "attack target=bob", faces=[15])
+    events = clean(f)
+    armour, hp = of(events, DamageApplied)
+    both = changed(changed(events, armour, taken=20), hp, raw=20, taken=20)
+    assert findings(both) == [("rules.damage", armour.seq, "bob")]
+    assert findings(changed(events, hp, raw=20, taken=20)) == [("rules.damage", hp.seq, "bob")]
+
+
+def test_piercing_damage_taken_by_armour() -> None:
+    f = Fight().join("alice", (0, 0), weapons=[{**PISTOL, "piercing": True}])
+    f.join("bob", (10, 0), armour=[{"name": "Vest", "armour": 50}]).begin([20, 1])
+    f.post("alice", "attack target=bob", faces=[15])
+    events = clean(f)
+    (hp,) = of(events, DamageApplied)
+    assert findings(changed(events, hp, pool="armour", damage_type=None)) == [("rules.damage", hp.seq, "bob")]
+
+
+def test_the_wrong_damage_for_the_weapon() -> None:
+    f = skirmish()
+    f.post("alice", "attack target=bob", faces=[15])
+    events = clean(f)
+    (hp,) = of(events, DamageApplied)
+    assert findings(changed(events, hp, raw=45, taken=45)) == [("rules.damage", hp.seq, "bob")]
+
+
+def test_damage_from_a_miss() -> None:
+    f = skirmish()
+    f.post("alice", "attack target=bob", faces=[15])
+    events = clean(f)
+    resolved = one(events, AttackResolved)
+    found = findings(changed(events, resolved, hit=False, against=16, score=15))
+    assert ("rules.damage", resolved.seq + 1, "bob") in found
+
+
+def test_halved_damage_not_halved() -> None:
+    ward = {"name": "Ward", "target": "ally", "damage_taken_percent": 50, "rounds": 2}
+    f = Fight().join("alice", (0, 0), weapons=[{**PISTOL, "damage": 25}]).join("bob", (10, 0), spells=[ward])
+    f.begin([1, 20])
+    f.post("bob", "cast spell=Ward")
+    f.end_turn()
+    f.post("alice", "attack target=bob", faces=[15])  # 45 halved: 22.5, 25
+    events = clean(f)
+    (hp,) = of(events, DamageApplied)
+    assert hp.taken == 25
+    assert findings(changed(events, hp, raw=20, taken=20)) == [("rules.damage", hp.seq, "bob")]
+
+
+# --------------------------------------------------------------------------- damage over time
+
+
+def burnt() -> Fight:
+    torch = {**SWORD, "name": "Torch", "effect": {"name": "burning", "damage": 10, "rounds": 2}}
+    f = Fight().join("alice", (0, 0), weapons=[torch]).join("bob", (1, 0)).started([20, 1])
+    f.post("alice", "attack target=bob", faces=[15])
+    f.end_turn()  # bob's turn: the first tick
+    f.post("bob", "attack target=alice weapon=unarmed", faces=[2])
+    return f
+
+
+def test_a_tick_that_did_not_happen() -> None:
+    events = clean(burnt())
+    tick = one(events, EffectTicked)
+    damage = one(events, DamageApplied, cause=tick.seq)
+    tampered = Tamper(events)
+    tampered.drop(tick, damage)
+    built = tampered.done().events
+    post = one(built, DeclarationPosted, actor="bob")
+    assert findings(built) == [("rules.tick-missing", post.seq, "bob")]
+
+
+def test_a_tick_twice_in_a_turn() -> None:
+    events = clean(burnt())
+    tick = one(events, EffectTicked)
+    damage = one(events, DamageApplied, cause=tick.seq)
+    tampered = Tamper(events)
+    again = tampered.insert_after(damage, replace(tick, seq=0))
+    tampered.insert_after(again[0], replace(damage, seq=0, cause=again[0].seq))
+    built = tampered.done().events
+    assert findings(built) == [("rules.tick-extra", damage.seq + 1, "bob")]
+
+
+def test_a_tick_with_the_wrong_damage() -> None:
+    events = clean(burnt())
+    tick = one(events, EffectTicked)
+    damage = one(events, DamageApplied, cause=tick.seq)
+    assert findings(changed(events, damage, raw=5, taken=5)) == [("rules.tick-wrong", damage.seq, "bob")]
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+def test_three_actions_in_a_turn() -> None:
+    f = skirmish()
+    f.post("alice", "attack target=bob", "attack target=bob", faces=[2, 2])
+    events = clean(f)
+    post = one(events, DeclarationPosted, actor="alice")
+    actions = [*post.actions, *parse_actions(["skill name=tracking"])]
+    assert findings(changed(events, post, actions=actions)) == [("rules.allowance", post.seq, "alice")]
+
+
+def test_more_movement_than_the_points() -> None:
+    f = skirmish()
+    f.post("alice", "move target=bob range=close")
+    events = clean(f)
+    post = one(events, DeclarationPosted, actor="alice")
+    moved = replace(post.actions[0], params={**post.actions[0].params, "points": 3})
+    assert findings(changed(events, post, actions=[moved])) == [("rules.allowance", post.seq, "alice")]
+
+
+def test_a_mortally_wounded_combatant_acting() -> None:
+    f = Fight({"mode": "duel"}).join("alice", (0, 0)).join("bob", (10, 0), hp=40)
+    f.begin([20, 1])
+    f.post("alice", "attack target=bob")
+    f.respond("bob", "take", faces=[15, 10])
+    events = clean(f)
+    post = one(events, DeclarationPosted, actor="bob")
+    tampered = Tamper(events)
+    tampered.insert_after(events[-1], DeclarationPosted(actor="bob", actions=list(parse_actions(["dodge"])),
+                                                         responds_to=post.responds_to))
+    built = tampered.done().events
+    assert findings(built) == [("order.cannot-act", len(built), "bob")]
+
+
+def test_an_answer_by_someone_neither_attacked_nor_holding() -> None:
+    f = Fight().join("alice", (0, 0)).join("bob", (10, 0)).join("carl", (20, 0)).started([20, 1, 5])
+    post = f.post("alice", "move lateral=true")[0]
+    events = clean(f)
+    tampered = Tamper(events)
+    tampered.insert_after(events[-1], DeclarationPosted(actor="carl", actions=list(parse_actions(["attack target=alice"])),
+                                                         responds_to=post.seq))
+    built = tampered.done().events
+    assert findings(built) == [("order.out-of-turn", len(built), "carl")]
+
+
+def test_a_defensive_answer_to_a_post_that_attacked_nobody() -> None:
+    f = Fight({"mode": "duel"}).join("alice", (0, 0)).join("bob", (10, 0)).started([20, 1])
+    post = f.post("alice", "move lateral=true")[0]
+    events = clean(f)
+    bad = [*events, DeclarationPosted(seq=len(events) + 1, actor="bob", actions=list(parse_actions(["dodge"])),
+                                      responds_to=post.seq)]
+    assert findings(bad) == [("order.out-of-turn", len(bad), "bob")]
+
+
+# --------------------------------------------------------------------------- sections, scenarios
+
+
+def test_every_code_has_a_rulebook_section() -> None:
+    rules = ruleset_for("d20-evasion")
+    for code in CODES:
+        section = rules.rule_section(code)
+        assert section and not section.startswith("no ruleset"), code
+    assert set(SECTIONS) <= set(CODES)
+    assert rule_section("dice.seed").startswith("fightlog dice")
+
+
+LOGS = sorted((FIXTURES / "d20-evasion" / "scenarios").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
+def test_every_scenario_audits_clean(log: Path) -> None:
+    report = audit_log(log)
+    assert not report.findings, [f"{f.seq} {f.code}: {f.message}" for f in report.findings]
+    assert report.summary.ruleset == "d20-evasion"

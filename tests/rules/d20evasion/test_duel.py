@@ -1,0 +1,179 @@
+"""A duel's defensive turns: dodge, counterattack, parry, each with its critical failure, and
+attacks nobody answered."""
+
+from __future__ import annotations
+
+from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
+from tests.rules.d20evasion.rigged import PISTOL, SWORD, Fight, of
+
+DUEL = {"mode": "duel"}
+
+
+def duel(distance: int = 10, *, a: dict[str, object] | None = None, b: dict[str, object] | None = None,
+         options: dict[str, object] | None = None) -> Fight:
+    """Alice and Bob (20 in every stat: +1 to hit, Evasion 12, 40 pistol damage), Alice first."""
+    f = Fight({**DUEL, **(options or {})})
+    f.join("alice", (0, 0), **(a or {})).join("bob", (distance, 0), **(b or {}))
+    f.begin([20, 1])
+    return f
+
+
+def outcomes(events: list[object]) -> list[tuple[str, str, bool, int, int]]:
+    return [(r.attacker, r.target, r.hit, r.score, r.against) for r in of(events, AttackResolved)]  # type: ignore[arg-type]
+
+
+def test_an_attack_in_a_duel_waits_for_the_defensive_turn() -> None:
+    f = duel()
+    events = f.post("alice", "attack target=bob", "attack target=bob")
+    assert not of(events, DiceRolled)
+    assert all(a.params.get("defensive_turn") is True for a in f.declarations(events)[0].actions)
+
+
+def test_a_dodge_higher_than_the_attack_roll_takes_no_damage() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob")
+    events = f.respond("bob", "dodge", faces=[14, 15])  # attack 15, dodge 15 + 2 = 17
+    rolls = of(events, DiceRolled)
+    assert [(r.purpose, r.total) for r in rolls] == [("attack", 15), ("dodge", 17)]
+    assert [m.source for m in rolls[1].modifiers] == ["Dexterity", "level"]
+    assert outcomes(events) == [("alice", "bob", False, 15, 17)]
+    assert f.hp("bob") == 100
+
+
+def test_a_dodge_lower_than_the_attack_roll_and_a_hit_on_evasion_take_full_damage() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob")
+    events = f.respond("bob", "dodge", faces=[14, 10])  # 15 against a dodge of 12 and Evasion 12
+    assert outcomes(events) == [("alice", "bob", True, 15, 12)]
+    assert f.hp("bob") == 60
+
+
+def test_a_tie_with_the_dodge_goes_to_the_attacker_by_default() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob")
+    assert outcomes(f.respond("bob", "dodge", faces=[14, 13])) == [("alice", "bob", True, 15, 15)]
+    g = duel(options={"defence_tie": "defender"})
+    g.post("alice", "attack target=bob")
+    assert outcomes(g.respond("bob", "dodge", faces=[14, 13])) == [("alice", "bob", False, 15, 16)]
+
+
+def test_a_fumbled_dodge_loses_the_movement_of_the_next_turn() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob")
+    f.respond("bob", "dodge", faces=[14, 1])
+    assert f.hp("bob") == 60 and "lost_move" in f.effects("bob")
+    f.end_turn()
+    assert f.current == "bob"
+    assert "no movement this turn" in f.refused("bob", "move target=alice range=close").message
+    f.post("bob", "attack target=alice", "attack target=alice")  # the actions remain
+    f.respond("alice", "take", "take", faces=[5, 5])
+    f.end_turn()
+    assert "lost_move" not in f.effects("bob")
+
+
+def test_the_defender_may_dodge_one_attack_and_counter_the_second() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob", "attack target=bob")
+    events = f.respond("bob", "dodge", "counter", faces=[11, 18, 12, 13])
+    # attack 1: 12 against a dodge of 20: dodged; attack 2: 13 against Evasion 11 (12 - 1 for countering): a hit
+    # the counter: 14 against Alice's 12: a hit, though Bob is hit too
+    assert outcomes(events) == [("alice", "bob", False, 12, 20), ("alice", "bob", True, 13, 11),
+                                ("bob", "alice", True, 14, 12)]
+    assert (f.hp("alice"), f.hp("bob")) == (60, 60)
+
+
+def test_countering_lowers_evasion_by_1_for_the_defensive_turn() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob", "attack target=bob")
+    events = f.respond("bob", "take", "counter", faces=[10, 10, 3])
+    assert outcomes(events)[:2] == [("alice", "bob", True, 11, 11), ("alice", "bob", True, 11, 11)]
+    g = duel(options={"counter_penalty_scope": "attack"})
+    g.post("alice", "attack target=bob", "attack target=bob")
+    events = g.respond("bob", "take", "counter", faces=[10, 10, 3])
+    assert outcomes(events)[:2] == [("alice", "bob", False, 11, 12), ("alice", "bob", True, 11, 11)]
+
+
+def test_a_fumbled_counter_gives_the_attacker_50_percent_more_damage() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob")
+    events = f.respond("bob", "counter", faces=[14, 1])
+    assert [(d.target, d.taken) for d in of(events, DamageApplied)] == [("bob", 60)]
+    assert outcomes(events) == [("alice", "bob", True, 15, 11), ("bob", "alice", False, 2, 12)]
+
+
+def test_a_counter_needs_the_attacker_within_the_defenders_range() -> None:
+    f = duel(2, a={"weapons": [PISTOL, SWORD]}, b={"weapons": [SWORD]})
+    f.post("alice", "attack target=bob weapon=Pistol", "move target=bob range=medium-close")
+    f.respond("bob", "counter", faces=[5, 15])  # the attack was made at close range
+    g = duel(10, b={"weapons": [SWORD]})
+    g.post("alice", "attack target=bob")
+    assert "reaches touch, close" in g.refused("bob", "counter", responds_to=g.last_post()).message
+
+
+def test_a_parry_stops_a_melee_attack_and_the_attacker_cannot_counter_next() -> None:
+    f = duel(1, a={"weapons": [SWORD]}, b={"weapons": [SWORD]})
+    f.post("alice", "attack target=bob")
+    events = f.respond("bob", "parry", faces=[10, 12])  # 11 against a parry of 14
+    assert outcomes(events) == [("alice", "bob", False, 11, 14)]
+    assert "no_counter" in f.effects("alice")
+    f.end_turn()
+    f.post("bob", "attack target=alice")
+    assert "parried" in f.refused("alice", "counter", responds_to=f.last_post()).message
+    f.respond("alice", "dodge", faces=[10, 5])
+    assert "no_counter" not in f.effects("alice")
+
+
+def test_a_parry_needs_melee_on_both_sides_at_close_range() -> None:
+    f = duel(10)
+    f.post("alice", "attack target=bob")
+    assert "needs a melee attack" in f.refused("bob", "parry", responds_to=f.last_post()).message
+    g = duel(1, a={"weapons": [SWORD]}, b={"weapons": [PISTOL]})
+    g.post("alice", "attack target=bob")
+    assert "melee weapon at hand" in g.refused("bob", "parry weapon=Pistol", responds_to=g.last_post()).message
+    g.respond("bob", "parry", faces=[10, 12])  # bare hands
+
+
+def test_a_fumbled_parry_costs_1_on_the_next_attack_roll() -> None:
+    f = duel(1, a={"weapons": [SWORD]}, b={"weapons": [SWORD]})
+    f.post("alice", "attack target=bob")
+    f.respond("bob", "parry", faces=[10, 1])
+    assert f.effect("bob", "parry_fumble").params == {"penalty": 1}
+    f.end_turn()
+    f.post("bob", "attack target=alice")
+    events = f.respond("alice", "take", faces=[10])
+    (roll,) = of(events, DiceRolled)
+    assert [(m.value, m.source) for m in roll.modifiers] == [(1, "Strength"), (-1, "fumbled parry")]
+    assert "parry_fumble" not in f.effects("bob")
+
+
+def test_attacks_nobody_answered_are_rolled_when_the_turn_ends() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob")
+    events = f.end_turn(faces=[14])
+    assert outcomes(events) == [("alice", "bob", True, 15, 12)]
+    assert f.current == "bob"
+
+
+def test_one_response_per_attack_and_only_to_the_attack_post() -> None:
+    f = duel()
+    f.post("alice", "attack target=bob")
+    post = f.last_post()
+    assert "one response per attack" in f.refused("bob", "dodge attack=1", "counter attack=1", responds_to=post).message
+    assert "no attack 2" in f.refused("bob", "dodge", "dodge", responds_to=post).message
+    assert f.refused("bob", "dodge", responds_to=999).code == "order.out-of-turn"
+    f.respond("bob", "dodge", faces=[10, 10])
+    assert f.refused("bob", "dodge", responds_to=post).code == "order.double-post"
+    g = duel(options={"one_defence_per_attack": False})
+    g.post("alice", "attack target=bob")
+    events = g.respond("bob", "dodge attack=1", "counter attack=1", faces=[14, 18, 10])
+    assert [r.purpose for r in of(events, DiceRolled)] == ["attack", "dodge", "counter"]
+
+
+def test_defensive_turns_are_for_duels() -> None:
+    f = Fight().join("alice", (0, 0)).join("bob", (10, 0))
+    f.begin([20, 1])
+    events = f.post("alice", "attack target=bob", faces=[14])
+    assert outcomes(events) == [("alice", "bob", True, 15, 12)]
+    g = Fight({"quest_defensive_turns": True}).join("alice", (0, 0)).join("bob", (10, 0))
+    g.begin([20, 1])
+    assert not of(g.post("alice", "attack target=bob"), DiceRolled)

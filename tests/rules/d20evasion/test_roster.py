@@ -1,0 +1,134 @@
+"""Sheets and rosters: what they give in combat, and one-line errors for what is wrong with
+them (the file, the line or field path, what was expected)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fightlog.cli.main import cli
+from fightlog.errors import InputError
+from fightlog.rules.d20evasion.card import read_card
+from fightlog.rules.d20evasion.roster import load_roster, load_sheet
+from tests.conftest import FIXTURES
+
+ROSTERS = FIXTURES / "d20-evasion" / "rosters"
+
+
+def test_a_roster_with_a_sheet_file() -> None:
+    roster = load_roster(ROSTERS / "john.toml")
+    john, gunman = (roster.joined(c) for c in roster.combatants)
+    assert john.pools == {"hp": 100, "armour": 45, "mp": 0}
+    card = read_card(john.sheet)
+    assert (card.race, card.race_evasion, card.class_name, card.level) == ("human", 11, "gunslinger", 3)
+    assert card.armour_evasion == 1 and card.armour_points == 45
+    assert gunman.role == "npc"
+    assert load_sheet(ROSTERS / "sheets" / "john.toml").hp == 100
+
+
+def test_every_scenario_roster_loads() -> None:
+    for path in sorted((ROSTERS / "scenarios").glob("*.toml")):
+        assert load_roster(path).combatants
+
+
+def test_races_a_roster_adds_and_minions_with_their_owner() -> None:
+    roster = load_roster(ROSTERS / "scenarios" / "wolf-and-ward.toml")
+    wolf = next(c for c in roster.combatants if c.id == "wolf")
+    joined = roster.joined(wolf)
+    assert joined.owner == "oona" and joined.role == "minion"
+    assert read_card(joined.sheet).race_evasion == 13
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "message"),
+    [
+        ("third-weapon.toml", None,
+         "combatants[0].sheet.weapons: at most 2 weapons carried, got 3 (load-bearing equipment carries more: lbe = N extra)"),
+        ("sixth-item.toml", None,
+         "combatants[0].sheet.items: at most 5 items carried, got 5 items and 1 hand weapon (a backpack carries more: "
+         "backpack = N extra)"),
+        ("unknown-race.toml", None,
+         "combatants[0].sheet.race: unknown race 'dwarf' (known: human; give its base Evasion under "
+         "[races.dwarf] evasion = N)"),
+        ("bad-band.toml", None,
+         "combatants[0].sheet.weapons[0].ranges[1]: expected 'touch', 'close', 'medium-close', 'medium', 'far' or "
+         "'extreme', got 'near'"),
+        ("unknown-field.toml", None,
+         "combatants[0].sheet.stats.dexterty: unknown field (did you mean 'dexterity'?) (and 1 more problem)"),
+        ("missing-stat.toml", None, "combatants[0].sheet.stats.willpower: required field is missing"),
+        ("float-damage.toml", None,
+         "combatants[0].sheet.weapons[0].damage: expected an integer, got 20.5 (a float: game numbers are integers)"),
+        ("syntax-error.toml", 12, "not valid TOML: unclosed inline table (column 73)"),
+        ("summon-not-owned.toml", None, "combatants[0].sheet.spells[0].summons: 'wolf' must name 'vex' as its owner"),
+    ],
+)
+def test_bad_rosters_give_one_line_naming_the_field(name: str, line: int | None, message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        load_roster(ROSTERS / name)
+    error = caught.value
+    assert (error.path, error.line, error.message) == (str(ROSTERS / name), line, message)
+    assert "\n" not in str(error)
+
+
+def test_a_missing_sheet_file_is_named() -> None:
+    with pytest.raises(InputError, match=r"combatants\[0\]\.sheet_file: no such sheet file .*nobody\.toml"):
+        load_roster(ROSTERS / "missing-sheet-file.toml")
+
+
+def test_fightlog_run_names_the_roster_file_and_field(tmp_path: Path) -> None:
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text(f'ruleset = "d20-evasion"\nseed = "{"ab" * 32}"\nroster = "{ROSTERS / "third-weapon.toml"}"\n',
+                        encoding="utf-8")
+    result = CliRunner().invoke(cli, ["run", str(scenario), "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2
+    assert result.stderr == (f"fightlog: {ROSTERS / 'third-weapon.toml'}: combatants[0].sheet.weapons: at most 2 "
+                             "weapons carried, got 3 (load-bearing equipment carries more: lbe = N extra)\n")
+
+
+def test_fightlog_run_names_the_step_the_rules_refuse(tmp_path: Path) -> None:
+    scenario = tmp_path / "refused.toml"
+    scenario.write_text(
+        f'ruleset = "d20-evasion"\nseed = "{"ab" * 32}"\nroster = "{ROSTERS / "john.toml"}"\n'
+        "[positions]\njohn = [0, 0]\ngunman = [100, 0]\n\n[[steps]]\nactor = \"john\"\ndo = [\"attack target=gunman\"]\n"
+        "\n[[steps]]\nactor = \"gunman\"\ndo = [\"attack target=john\"]\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["run", str(scenario), "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"fightlog: {scenario}:")
+    assert "is at far range: " in result.stderr
+
+
+def test_fightlog_run_names_a_bad_option(tmp_path: Path) -> None:
+    scenario = tmp_path / "options.toml"
+    scenario.write_text(f'ruleset = "d20-evasion"\nseed = "{"ab" * 32}"\nroster = "{ROSTERS / "john.toml"}"\n'
+                        'options = {{ mode = "brawl" }}\n'.replace("{{", "{").replace("}}", "}"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["run", str(scenario), "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2
+    assert result.stderr == (f"fightlog: {scenario}: d20-evasion option 'mode': expected one of 'duel', 'quest', "
+                             "got 'brawl'\n")
+
+
+def test_hand_weapons_count_as_items_not_weapons_and_consumables_count_one_by_one(tmp_path: Path) -> None:
+    from fightlog.rules.d20evasion.sheet import Sheet
+
+    base = {"race": "human", "hp": 50, "stats": {"strength": 10, "dexterity": 10, "perception": 10, "willpower": 10}}
+    gun = {"kind": "ranged", "damage": 10, "ranges": ["close"]}
+    knuckles = {"name": "Knuckles", "kind": "melee", "damage": 5, "hand": True, "ranges": ["touch"]}
+    sheet = Sheet.model_validate({**base, "weapons": [{**gun, "name": "A"}, {**gun, "name": "B"}, knuckles],
+                                  "items": [{"name": "Grenade", "count": 4}]})
+    assert len(sheet.weapons) == 3
+    with pytest.raises(ValueError, match="at most 5 items carried, got 5 items and 1 hand weapon"):
+        Sheet.model_validate({**base, "weapons": [knuckles], "items": [{"name": "Grenade", "count": 5}]})
+    assert Sheet.model_validate({**base, "backpack": 1, "weapons": [knuckles],
+                                 "items": [{"name": "Grenade", "count": 5}]}).backpack == 1
+    assert len(Sheet.model_validate({**base, "lbe": 1, "weapons": [{**gun, "name": n} for n in "ABC"]}).weapons) == 3
+
+
+def test_max_mp_is_base_mp_plus_what_items_add() -> None:
+    roster = load_roster(ROSTERS / "scenarios" / "sunken-archive.toml")
+    mira = next(c for c in roster.combatants if c.id == "mira")
+    assert roster.joined(mira).pools["mp"] == 50  # 40 and the robe's 10
