@@ -3,7 +3,8 @@
 ``load_roster(path)`` reads the file with ``tomllib``, reads each ``sheet_file`` relative to
 the roster's directory, and validates everything with the pydantic models of ``sheet``.
 Races give a base Evasion: ``human`` (11) is the one the rulebook states; a roster adds its
-own under ``[races.NAME]`` (``evasion = 12``). A minion names its summoner in ``owner``.
+own under ``[races.NAME]`` (``evasion = 12``). A minion (``role = "minion"``) names its
+summoner, another combatant, in ``owner``.
 Every problem becomes one ``InputError`` naming the file at fault, the line for TOML syntax
 errors, and the field path and what was expected
 (``combatants[1].sheet.stats.dexterity: must be at least 1, got 0``).
@@ -78,8 +79,13 @@ class Roster(Strict):
                     f"[races.{combatant.sheet.race}] evasion = N)",
                 )
         for index, combatant in enumerate(self.combatants):
+            at_owner = ("combatants", index, "owner")
+            if combatant.owner is None and combatant.role == "minion":
+                raise FieldProblem(at_owner, 'required for a minion (role = "minion"): the id of its summoner')
+            if combatant.owner is not None and combatant.owner == combatant.id:
+                raise FieldProblem(at_owner, f"{combatant.owner!r} is this combatant's own id: owner names its summoner")
             if combatant.owner is not None and combatant.owner not in seen:
-                raise FieldProblem(("combatants", index, "owner"), f"{combatant.owner!r} is not a combatant of this roster")
+                raise FieldProblem(at_owner, f"{combatant.owner!r} is not a combatant of this roster")
             for spell_index, spell in enumerate(combatant.sheet.spells):
                 summoned = spell.summons
                 if summoned is None:

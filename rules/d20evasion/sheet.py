@@ -5,8 +5,10 @@ and MP, race, class and level, the four stats combat reads (Strength, Dexterity,
 Willpower), class bonuses by weapon category, skill bonuses, worn armour (armour points,
 Evasion, bonus MP), weapons, spells and items. Validation refuses what the rulebook forbids
 outright: more than two weapons without load-bearing equipment (hand weapons do not count),
-more than five items without a backpack (hand weapons and every consumable count), two
-weapons, spells or items of one name, a range that is no band.
+more than five items without a backpack (hand weapons and every consumable count), a range
+that is no band; and names posts could not tell apart (they match names in any case): two
+weapons, spells or items of one name in any case (armour: exactly), a weapon named
+``unarmed`` (bare hands), an item named like a pool or like one of the sheet's weapons.
 
 ``Sheet.card(race_evasion)`` gives the snapshot the log keeps (``card.Card``). Pydantic is
 imported here: never import this module from the light paths (events, reducers, verify).
@@ -19,7 +21,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from fightlog.rules.d20evasion.bands import Band
-from fightlog.rules.d20evasion.card import Card
+from fightlog.rules.d20evasion.card import UNARMED, Card
 from fightlog.rules.inputs import FieldProblem, Seq, Strict
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -32,6 +34,10 @@ WEAPON_LIMIT: Final = 2
 
 ITEM_LIMIT: Final = 5
 """Items carried without a backpack."""
+
+POOLS: Final = ("hp", "armour", "mp")
+"""The pools a combatant joins with (``Roster.joined``): an item spent under one of these
+names would drain the pool instead."""
 
 
 class Stats(Strict):
@@ -62,6 +68,12 @@ class Weapon(Strict):
     hand: bool = False
     effect: OverTime | None = None
 
+    @model_validator(mode="after")
+    def _not_bare_hands(self) -> Weapon:
+        if self.name.lower() == UNARMED:
+            raise FieldProblem(("name",), f"{self.name!r} means bare hands (weapon=unarmed): give the weapon another name")
+        return self
+
 
 class Spell(Strict):
     name: Name
@@ -88,7 +100,7 @@ class Spell(Strict):
         if self.damage_taken_percent is not None and self.rounds == 0:
             raise FieldProblem(("rounds",), "a spell that changes the damage taken lasts at least 1 round")
         if self.summons is not None and self.target == "enemy":
-            raise FieldProblem(("target",), "a summoning spell targets its caster: target = \"self\"")
+            raise FieldProblem(("target",), "a summoning spell is not cast at an enemy: target = \"self\" or \"ally\"")
         return self
 
 
@@ -128,15 +140,43 @@ class Sheet(Strict):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
 
-    @field_validator("weapons", "spells", "items", "armour")
+    @field_validator("weapons", "spells", "items")
     @classmethod
-    def _distinct(cls, entries: tuple[Any, ...]) -> tuple[Any, ...]:
+    def _distinct_in_any_case(cls, entries: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Posts name weapons, spells and items in any case (``fighters.Fighter``)."""
+        seen: dict[str, int] = {}
+        for index, entry in enumerate(entries):
+            key = entry.name.lower()
+            if key in seen:
+                raise FieldProblem((index, "name"), _taken(entry.name, f"entry [{seen[key]}]", entries[seen[key]].name))
+            seen[key] = index
+        return entries
+
+    @field_validator("armour")
+    @classmethod
+    def _distinct(cls, entries: tuple[Armour, ...]) -> tuple[Armour, ...]:
         seen: dict[str, int] = {}
         for index, entry in enumerate(entries):
             if entry.name in seen:
                 raise FieldProblem((index, "name"), f"{entry.name!r} is already the name of entry [{seen[entry.name]}]")
             seen[entry.name] = index
         return entries
+
+    @model_validator(mode="after")
+    def _item_names(self) -> Sheet:
+        """Using an item spends it under its name: a pool's name or a weapon's would drain
+        the pool or fire the weapon instead."""
+        weapons = {weapon.name.lower(): index for index, weapon in enumerate(self.weapons)}
+        for index, item in enumerate(self.items):
+            key = item.name.lower()
+            where = ("items", index, "name")
+            if key in POOLS:
+                pools = f"{', '.join(POOLS[:-1])} or {POOLS[-1]}"
+                raise FieldProblem(where, f"{item.name!r} is the name of a pool ({pools}): give the item another name")
+            if key in weapons:
+                found = weapons[key]
+                raise FieldProblem(where, _taken(item.name, f"weapons[{found}]", self.weapons[found].name))
+        return self
 
     @model_validator(mode="after")
     def _carried(self) -> Sheet:
@@ -161,3 +201,9 @@ class Sheet(Strict):
         data = self.model_dump(by_alias=True, exclude_none=True)
         data["race_evasion"] = race_evasion
         return msgspec.convert(data, Card)
+
+
+def _taken(name: str, where: str, other: str) -> str:
+    """``name`` is already taken at ``where`` (by ``other``, which may differ in case)."""
+    case = "" if other == name else f" ({other!r}: posts match names in any case)"
+    return f"{name!r} is already the name of {where}{case}"

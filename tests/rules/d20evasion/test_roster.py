@@ -132,3 +132,157 @@ def test_max_mp_is_base_mp_plus_what_items_add() -> None:
     roster = load_roster(ROSTERS / "scenarios" / "sunken-archive.toml")
     mira = next(c for c in roster.combatants if c.id == "mira")
     assert roster.joined(mira).pools["mp"] == 50  # 40 and the robe's 10
+
+
+# ------------------------------------------------------------------- names, summons, minions
+
+VEX = """
+[[combatants]]
+id = "vex"
+name = "Vex"
+side = "a"
+controller = "VexPlayer"
+"""
+WOLF = """
+[[combatants]]
+id = "wolf"
+name = "Wolf"
+side = "a"
+controller = "VexPlayer"
+"""
+SHEET = """
+[combatants.sheet]
+race = "human"
+hp = 80
+stats = { strength = 10, dexterity = 20, perception = 20, willpower = 10 }
+"""
+PISTOL = '{ name = "Pistol", kind = "ranged", damage = 20, ranges = ["close"] }'
+
+
+def refusal(tmp_path: Path, text: str) -> str:
+    """The one-line message ``load_roster`` gives for a roster of ``text``."""
+    path = tmp_path / "roster.toml"
+    path.write_text('ruleset = "d20-evasion"\n' + text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_roster(path)
+    assert caught.value.path == str(path) and "\n" not in str(caught.value)
+    return caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        ('items = [{ name = "hp", heal = 10 }]',
+         "combatants[0].sheet.items[0].name: 'hp' is the name of a pool (hp, armour or mp): give the item another name"),
+        ('items = [{ name = "Ether", mp = 5 }, { name = "Armour" }]',
+         "combatants[0].sheet.items[1].name: 'Armour' is the name of a pool (hp, armour or mp): give the item another "
+         "name"),
+        ('items = [{ name = "MP", mp = 5 }]',
+         "combatants[0].sheet.items[0].name: 'MP' is the name of a pool (hp, armour or mp): give the item another name"),
+        (f'weapons = [{PISTOL}]\nitems = [{{ name = "Pistol" }}]',
+         "combatants[0].sheet.items[0].name: 'Pistol' is already the name of weapons[0]"),
+        (f'weapons = [{PISTOL}]\nitems = [{{ name = "PISTOL" }}]',
+         "combatants[0].sheet.items[0].name: 'PISTOL' is already the name of weapons[0] ('Pistol': posts match names "
+         "in any case)"),
+    ],
+)
+def test_an_item_named_like_a_pool_or_a_weapon_is_refused(tmp_path: Path, sheet: str, message: str) -> None:
+    assert refusal(tmp_path, VEX + SHEET + sheet + "\n") == message
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        (f'weapons = [{PISTOL}, {PISTOL.replace("Pistol", "pistol")}]',
+         "combatants[0].sheet.weapons[1].name: 'pistol' is already the name of entry [0] ('Pistol': posts match names "
+         "in any case)"),
+        ('spells = [{ name = "Heal", target = "self", heal = 10 }, { name = "HEAL", target = "self", heal = 20 }]',
+         "combatants[0].sheet.spells[1].name: 'HEAL' is already the name of entry [0] ('Heal': posts match names "
+         "in any case)"),
+        ('items = [{ name = "Med kit" }, { name = "Ether" }, { name = "med Kit" }]',
+         "combatants[0].sheet.items[2].name: 'med Kit' is already the name of entry [0] ('Med kit': posts match names "
+         "in any case)"),
+        ('items = [{ name = "Med kit" }, { name = "Med kit" }]',
+         "combatants[0].sheet.items[1].name: 'Med kit' is already the name of entry [0]"),
+        (f'weapons = [{PISTOL.replace("Pistol", "Unarmed")}]',
+         "combatants[0].sheet.weapons[0].name: 'Unarmed' means bare hands (weapon=unarmed): give the weapon another "
+         "name"),
+        (f'weapons = [{PISTOL}, {PISTOL.replace("Pistol", "unarmed").replace("ranged", "melee")}]',
+         "combatants[0].sheet.weapons[1].name: 'unarmed' means bare hands (weapon=unarmed): give the weapon another "
+         "name"),
+    ],
+)
+def test_names_that_differ_only_in_case_and_a_weapon_called_unarmed_are_refused(
+    tmp_path: Path, sheet: str, message: str
+) -> None:
+    assert refusal(tmp_path, VEX + SHEET + sheet + "\n") == message
+
+
+def test_armour_names_are_distinct_as_written_and_other_case_differences_across_lists_load(tmp_path: Path) -> None:
+    path = tmp_path / "roster.toml"
+    sheet = (f'weapons = [{PISTOL}, {{ name = "Knuckles", kind = "melee", category = "unarmed", damage = 5, hand = true, '
+             'ranges = ["touch"] }]\n'
+             'spells = [{ name = "pistol", target = "self", heal = 5 }]\n'
+             'items = [{ name = "Hp potion", heal = 10 }]\n'
+             'armour = [{ name = "Vest", armour = 5 }, { name = "vest", armour = 5 }]\n')
+    path.write_text(VEX + SHEET + sheet, encoding="utf-8")
+    vex = load_roster(path).combatants[0]
+    assert [w.name for w in vex.sheet.weapons] == ["Pistol", "Knuckles"]
+    assert [a.name for a in vex.sheet.armour] == ["Vest", "vest"]
+
+
+def test_a_summoning_spell_may_be_cast_on_self_or_an_ally_but_not_at_an_enemy(tmp_path: Path) -> None:
+    minion = WOLF + 'owner = "vex"\nrole = "minion"\n' + SHEET
+    for target in ("self", "ally"):
+        path = tmp_path / f"{target}.toml"
+        path.write_text(VEX + SHEET + f'spells = [{{ name = "Call", target = "{target}", summons = "wolf" }}]\n' + minion,
+                        encoding="utf-8")
+        assert load_roster(path).combatants[0].sheet.spells[0].target == target
+    spell = 'spells = [{ name = "Call", target = "enemy", ranges = ["close"], summons = "wolf" }]\n'
+    assert refusal(tmp_path, VEX + SHEET + spell + minion) == (
+        'combatants[0].sheet.spells[0].target: a summoning spell is not cast at an enemy: target = "self" or "ally"'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (VEX + SHEET + WOLF + 'role = "minion"\n' + SHEET,
+         'combatants[1].owner: required for a minion (role = "minion"): the id of its summoner'),
+        (VEX + SHEET + WOLF + 'owner = "wolf"\nrole = "minion"\n' + SHEET,
+         "combatants[1].owner: 'wolf' is this combatant's own id: owner names its summoner"),
+        (VEX + 'owner = "vex"\n' + SHEET,
+         "combatants[0].owner: 'vex' is this combatant's own id: owner names its summoner"),
+        (VEX + SHEET + WOLF + 'owner = "oona"\nrole = "minion"\n' + SHEET,
+         "combatants[1].owner: 'oona' is not a combatant of this roster"),
+    ],
+)
+def test_a_minion_needs_an_owner_other_than_itself(tmp_path: Path, text: str, message: str) -> None:
+    assert refusal(tmp_path, text) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("combatants = []\n", "combatants: needs at least 1 entry, got 0"),
+        (VEX + SHEET + 'weapons = [{ name = "Pistol", kind = "ranged", damage = 20, ranges = [] }]\n',
+         "combatants[0].sheet.weapons[0].ranges: needs at least 1 entry, got 0"),
+    ],
+)
+def test_an_empty_list_needs_at_least_1_entry(tmp_path: Path, text: str, message: str) -> None:
+    assert refusal(tmp_path, text) == message
+
+
+def test_a_list_too_short_counts_its_entries_in_the_plural() -> None:
+    from typing import Annotated
+
+    from pydantic import Field, ValidationError
+
+    from fightlog.rules.inputs import Seq, Strict, describe
+
+    class Pair(Strict):
+        ends: Annotated[Seq[int], Field(min_length=2)]
+
+    with pytest.raises(ValidationError) as caught:
+        Pair.model_validate({"ends": [1]})
+    assert describe(caught.value.errors()) == "ends: needs at least 2 entries, got 1"

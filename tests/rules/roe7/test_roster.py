@@ -150,7 +150,7 @@ size_class = "medium"
         (ALICE + SHEET.replace("hp = 100", "hp = 100.5"), "combatants[0].sheet.hp: expected an integer, got 100.5 (a float: game numbers are integers)"),
         (ALICE + SHEET.replace("hp = 100", "hp = true"), "combatants[0].sheet.hp: expected an integer, got true"),
         (ALICE + SHEET + ALICE + SHEET, "combatants[1].id: 'alice' is already the id of combatants[0]"),
-        ("combatants = []", "combatants: needs at least 1 entries, got 0"),
+        ("combatants = []", "combatants: needs at least 1 entry, got 0"),
         ('title = "empty"', "combatants: required field is missing"),
         ('ruleset = "en51"\n' + ALICE + SHEET, "ruleset: expected 'roe7', got 'en51'"),
         (ALICE, "combatants[0].sheet: required: a [combatants.sheet] table or a sheet_file path"),
