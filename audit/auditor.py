@@ -8,6 +8,10 @@ the dice checks (``fightlog.audit.dice``) every event as recorded. A ruling that
 finding (``action: accept``, ``finding: CODE``, or no code: every finding on that event)
 keeps the finding in the report, marked accepted, and out of the exit status.
 
+The checks are the fold's per-kind hooks (``fold(..., hooks=, seen=)``): an event kind
+without checks costs no call, and every event is kept by ``seq`` for ``event`` (this turn's
+and the previous turn's).
+
 Rulings are collected before the fold (a ruling made late in the fight still governs the
 event it targets from the start); for a file, only the lines that mention ``ruling_made`` are
 decoded for that.
@@ -15,10 +19,13 @@ decoded for that.
 A large log (``PARALLEL_MIN_BYTES`` or more, and two cores) is audited on two processes:
 this one decodes, folds and checks; a forked child reads the log again, checks the chain
 (as ``fightlog verify`` does) and recomputes the dice. Both verdicts together are the
-sequential audit's. Whenever anything goes wrong (a damaged log, a fold error, a child that
-fails), the log is audited again sequentially, which raises exactly what the sequential audit
-raises; so the parallel path only ever returns a report the sequential one would have
-returned, and a damaged large log costs one more pass. A test holds the two paths equal.
+sequential audit's. This process does not look for rulings first: it audits the log as
+holding none, and if a ``ruling_made`` turns up, it collects the rulings and audits again
+with them (the child's verdict stands: it reads the log as recorded). Whenever anything goes
+wrong (a damaged log, a fold error, a child that fails), the log is audited again
+sequentially, which raises exactly what the sequential audit raises; so the parallel path
+only ever returns a report the sequential one would have returned, and a damaged large log
+costs one more pass. A test holds the two paths equal.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ import msgspec
 from msgspec import Struct
 
 from fightlog.audit import order
-from fightlog.audit.checks import Check
+from fightlog.audit.checks import AuditView, Check
 from fightlog.audit.dice import FED, DiceAudit, DiceReport, FastDice
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.errors import LogDamagedError
@@ -64,29 +71,53 @@ class Report(Struct, frozen=True, kw_only=True):
 
 
 class Auditor:
-    """Checks a log event by event (see the module docstring)."""
+    """Checks a log event by event (see the module docstring): ``fold`` folds the events
+    with the checks as the fold's per-kind hooks (``fold(..., hooks=, seen=)``)."""
 
-    def __init__(self, rulings: Sequence[RulingMade] = (), *, seed: str | None = None) -> None:
+    def __init__(self, rulings: Sequence[RulingMade] = (), *, seed: str | None = None, unruled: bool = False) -> None:
+        """``rulings``: every ruling the log holds (in log order); ``unruled``: the log is
+        taken to hold none, and ``fold`` raises ``RulingFound`` at the first ``ruling_made``
+        (the caller then audits again with the rulings)."""
         self.findings: list[Finding] = []
+        self._unruled = unruled
         self.dice = DiceAudit(seed)
         self.rules: Ruleset = GENERIC
-        self.events = 0
         self.plan = plan_of(rulings)
         self._accepted = _acceptances(rulings)
-        self._checks: dict[type, tuple[Check, ...]] = {}
-        self._recent: dict[int, AnyEvent] = {}
-        self._older: dict[int, AnyEvent] = {}
+        self._checks: dict[type, Check] = {}
+        """Event kind -> its checks as one callable, the fold's hooks (``_bind``; changed in
+        place, as the fold reads it)."""
+        self._seen: dict[int, AnyEvent] = {}
+        """The events of the previous turn and the open one (all of them before the second
+        turn opens) by ``seq``: ``fold`` puts every event here, a turn opening drops those
+        before the previous turn (``_turn_opened``)."""
+        self.event: Callable[[int], AnyEvent | None] = self._seen.get
+        """A recent event by ``seq`` (this turn's and the previous turn's), as ruled, or
+        ``None`` (``AuditView.event``: a plain dict lookup, as checks look events up often)."""
+        self._counted = 0
+        """Events checked and since dropped from ``_seen``."""
+        self._first: int | None = None
+        """The lowest ``seq`` in ``_seen``, once a turn has opened."""
+        self._opened: int | None = None
+        """``seq`` of the open (or last) turn's ``turn_started``."""
         self._turn_start = EMPTY
+        self._on_turn: Check | None = None
+        self._on_scene: Check | None = None
         self._bind(GENERIC)
+
+    @property
+    def events(self) -> int:
+        """How many events were checked (every event folded, as ruled)."""
+        return self._counted + len(self._seen)
+
+    def fold(self, events: Iterable[AnyEvent], *, start: SceneState = EMPTY) -> SceneState:
+        """Fold ``events`` (continuing ``start``) with the rulings applied, checking each."""
+        return fold(events, start=start, plan=self.plan, hooks=self._checks, context=self, seen=self._seen)
 
     # ------------------------------------------------------------------ AuditView
 
     def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
         self._add(code, event.seq, message, actor)
-
-    def event(self, seq: int) -> AnyEvent | None:
-        found = self._recent.get(seq)
-        return found if found is not None else self._older.get(seq)
 
     @property
     def turn_start(self) -> SceneState:
@@ -102,21 +133,33 @@ class Auditor:
                 feed(event)
             yield event
 
-    def watch(self, before: SceneState, event: AnyEvent, after: SceneState) -> None:
-        """The fold's hook: check ``event`` (as ruled)."""
-        self.events += 1
-        kind = type(event)
-        if kind is TurnStarted:
-            self._older = self._recent
-            self._recent = {}
-            self._turn_start = after
-        elif kind is SceneStarted:
-            self._bind(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
-        self._recent[event.seq] = event
-        checks = self._checks.get(kind)
-        if checks is not None:
-            for check in checks:
-                check(before, event, after, self)
+    def _turn_opened(self, before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+        """The hook for ``turn_started``: the window of recent events moves on (only the
+        previous turn's stay in reach), then the checks run."""
+        seen = self._seen
+        opened = self._opened
+        if opened is not None:
+            first = self._first
+            if first is None:
+                first = min(seen)
+            held = len(seen)
+            pop = seen.pop
+            for seq in range(first, opened):  # (a voided event was never there)
+                pop(seq, None)
+            self._counted += held - len(seen)
+            self._first = opened
+        self._opened = event.seq
+        self._turn_start = after
+        check = self._on_turn
+        if check is not None:
+            check(before, event, after, self)
+
+    def _scene_opened(self, before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+        """The hook for ``scene_started``: the checks of the scene's ruleset, which then run."""
+        self._bind(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
+        check = self._on_scene
+        if check is not None:
+            check(before, event, after, self)
 
     def finish(self, dice: DiceReport | None = None) -> Report:
         """The report; ``dice`` is the dice checks' report when they ran elsewhere (else the
@@ -133,10 +176,18 @@ class Auditor:
 
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
-        checks: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
+        found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
         for kind, check in rules.audit_checks().items():
-            checks.setdefault(kind, []).append(check)
-        self._checks = {kind: tuple(found) for kind, found in checks.items()}
+            found.setdefault(kind, []).append(check)
+        if self._unruled:
+            found.setdefault(RulingMade, []).insert(0, _ruling_found)
+        hooks = {kind: _in_turn(checks) for kind, checks in found.items()}
+        self._on_turn = hooks.get(TurnStarted)
+        self._on_scene = hooks.get(SceneStarted)
+        hooks[TurnStarted] = self._turn_opened
+        hooks[SceneStarted] = self._scene_opened
+        self._checks.clear()  # in place: a running fold reads it
+        self._checks.update(hooks)
 
     def _add(self, code: str, seq: int, message: str, actor: str | None) -> None:
         accepted = None
@@ -156,6 +207,35 @@ class Auditor:
                 accepted=accepted,
             )
         )
+
+
+class RulingFound(Exception):
+    """A log audited as having no rulings (``Auditor(unruled=True)``) has one."""
+
+
+def _ruling_found(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+    raise RulingFound(event.seq)
+
+
+def _in_turn(checks: Sequence[Check]) -> Check:
+    """``checks`` run one after the other, as one check."""
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+
+        def both(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+            first(before, event, after, view)
+            second(before, event, after, view)
+
+        return both
+    run = tuple(checks)
+
+    def each(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+        for check in run:
+            check(before, event, after, view)
+
+    return each
 
 
 def _acceptances(rulings: Iterable[RulingMade]) -> dict[int, list[tuple[str | None, Acceptance]]]:
@@ -182,7 +262,7 @@ def audit_events(events: Sequence[AnyEvent], *, seed: str | None = None, start: 
                 feed(event)
             yield event
 
-    fold(recorded(), start=start, plan=auditor.plan, watch=auditor.watch)
+    auditor.fold(recorded(), start=start)
     return auditor.finish(_or_exact(dice, seed, lambda: events))
 
 
@@ -215,7 +295,7 @@ def _audit_sequential(name: str, seed: str | None) -> Report:
     auditor = Auditor(_rulings(name), seed=seed)
     dice = FastDice(seed, hint=_revealed_at_end(name))
     with open_log(name) as stream:
-        fold(checked(stream, name, dice.feed), plan=auditor.plan, watch=auditor.watch)
+        auditor.fold(checked(stream, name, dice.feed))
     return auditor.finish(_or_exact(dice, seed, lambda: _dice_events(name)))
 
 
@@ -359,7 +439,7 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
 
     context = multiprocessing.get_context("fork")
     try:
-        auditor = Auditor(_rulings_scanned(name), seed=seed)
+        auditor = Auditor(seed=seed, unruled=True)  # most logs hold no ruling: no scan for them
         hint = _revealed_at_end(name)
         receive, send = context.Pipe(duplex=False)
     except Exception:
@@ -369,9 +449,11 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
     send.close()
     done = False
     try:
-        with open_log(name) as stream:
-            lines = iter(partial(stream.readline, _LINE_LIMIT), b"")
-            fold(map(DECODER.decode, lines), plan=auditor.plan, watch=auditor.watch)
+        try:
+            _fold_checked(name, auditor)
+        except RulingFound:  # the rulings govern events already checked: again, with them
+            auditor = Auditor(_rulings_scanned(name), seed=seed)
+            _fold_checked(name, auditor)
         dice = receive.recv()
         done = True
     except Exception:
@@ -384,6 +466,14 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
     if not isinstance(dice, DiceReport):
         return None
     return auditor.finish(dice)
+
+
+def _fold_checked(name: str, auditor: Auditor) -> None:
+    """Fold the log at ``name`` with ``auditor`` checking (the chain unchecked: the child
+    checks it)."""
+    with open_log(name) as stream:
+        lines = iter(partial(stream.readline, _LINE_LIMIT), b"")
+        auditor.fold(map(DECODER.decode, lines))
 
 
 def _check_and_roll(send: Connection, name: str, seed: str | None, hint: str | None) -> None:

@@ -16,7 +16,8 @@ the ruleset's too.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from msgspec.structs import replace
@@ -28,6 +29,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.ruleset import Ruleset, rules_for_scene
 
 _UNSET = object()
+_NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})
 
 Due = Callable[[SceneState], "str | None"]
 """Who is due to post next in a state: ``next_to_post``, or a faster equivalent."""
@@ -43,15 +45,23 @@ def checks(rules: Ruleset) -> dict[type, Check]:
     looked up again only when the scene's ruleset or options change (the scene slice changes
     with every roll; they do not).
     """
-    memo: list[Any] = [_UNSET, {}, frozenset()]  # the scene's ruleset id and options, what they skip
+    # the scene's ruleset id and options, and the statuses they skip in the order
+    known_ruleset: Any = _UNSET
+    known_options: Any = None
+    skip: frozenset[str] = frozenset()
 
     def due(state: SceneState) -> str | None:
+        nonlocal known_ruleset, known_options, skip
         scene = state.scene
-        ruleset, options = (None, {}) if scene is None else (scene.ruleset, scene.options)
-        if ruleset is not memo[0] or options is not memo[1]:
+        if scene is None:
+            ruleset, options = None, _NO_OPTIONS
+        else:
+            ruleset, options = scene.ruleset, scene.options
+        if ruleset is not known_ruleset or options is not known_options:
             found = rules_for_scene(ruleset, options)
-            memo[:] = [ruleset, options, found.out_of_order_statuses() | found.waiting_statuses()]
-        return due_to_post(state, memo[2])
+            known_ruleset, known_options = ruleset, options
+            skip = found.out_of_order_statuses() | found.waiting_statuses()
+        return due_to_post(state, skip)
 
     def post_check(before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         if event.ooc or event.responds_to is not None or event.actor == before.turn.current:
@@ -59,7 +69,17 @@ def checks(rules: Ruleset) -> dict[type, Check]:
         posted(before, event, view, rules, due=due)
 
     def turn_check(before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
-        if event.actor != due(before):
+        nonlocal known_ruleset, known_options, skip
+        scene = before.scene  # ``due``, written out: it runs at every turn opening
+        if scene is None:
+            ruleset, options = None, _NO_OPTIONS
+        else:
+            ruleset, options = scene.ruleset, scene.options
+        if ruleset is not known_ruleset or options is not known_options:
+            found = rules_for_scene(ruleset, options)
+            known_ruleset, known_options = ruleset, options
+            skip = found.out_of_order_statuses() | found.waiting_statuses()
+        if event.actor != due_to_post(before, skip):
             turn_opened(before, event, view, rules, due=due)
 
     return {DeclarationPosted: post_check, TurnStarted: turn_check}

@@ -9,8 +9,9 @@
 
 ``--stages`` also times the audit's parts on their own, each as a ratio to bare decoding:
 what the forked child does (the chain, then the dice too), what the main process does (the
-fold, then the watch, the posting-order checks and the RoE checks), the whole audit without
-the RoE checks, and the whole audit in one process (``workers=1``).
+fold, then the fold's audit hooks and window of recent events, the posting-order checks and
+the RoE checks), the whole audit without the RoE checks, and the whole audit in one process
+(``workers=1``).
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ from fightlog.audit.auditor import (  # noqa: E402
     Auditor,
     Report,
     _revealed_at_end,
-    _rulings_scanned,
     audit_log,
     checked,
 )
+from fightlog.audit import order  # noqa: E402
 from fightlog.audit.dice import FastDice  # noqa: E402
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES  # noqa: E402
 from fightlog.events.reader import open_log  # noqa: E402
@@ -73,15 +74,25 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
 
     def main_process(checks: bool = True) -> Callable[[], None]:
         def run() -> None:  # what the main process does: decode, fold, check
-            auditor = Auditor(_rulings_scanned(path))
-            if not checks:  # the watch's bookkeeping only
-                auditor._bind = lambda rules: setattr(auditor, "_checks", {})  # type: ignore[method-assign]
-                auditor._checks = {}
+            auditor = Auditor(unruled=True)  # as ``audit_log``'s main process: no rulings scan first
             with open_log(path) as stream:
                 lines = iter(partial(stream.readline, MAX_LINE_BYTES + 2), b"")
-                fold(map(DECODER.decode, lines), plan=auditor.plan, watch=auditor.watch)
+                auditor.fold(map(DECODER.decode, lines))
 
-        return run
+        if checks:
+            return run
+
+        def without_checks() -> None:  # the window of recent events and the hooks only
+            real_order, real_roe = order.checks, Roe7Rules.audit_checks
+            order.checks = lambda rules: {}
+            Roe7Rules.audit_checks = lambda self: {}  # type: ignore[method-assign]
+            try:
+                run()
+            finally:
+                order.checks = real_order
+                Roe7Rules.audit_checks = real_roe  # type: ignore[method-assign]
+
+        return without_checks
 
     def only_order(run: Callable[[], None]) -> Callable[[], None]:
         def without_ruleset_checks() -> None:
@@ -102,7 +113,7 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
         ("child: decode + chain", chain),
         ("child: decode + chain + dice", child),
         ("main: decode + fold", plain_fold),
-        ("main: + watch, no checks", main_process(checks=False)),
+        ("main: + hooks, window, no checks", main_process(checks=False)),
         ("main: + posting-order checks", only_order(main_process())),
         ("main: + RoE checks", main_process()),
         ("audit_log, no RoE checks", only_order(lambda: audit_log(path))),
@@ -110,7 +121,7 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
     ]
     for name, run in parts:
         took = best_time(run, repeat)
-        print(f"  {name:30s} {count / took:>10,.0f}/s  {took / count * 1e6:5.2f} us/event  {base / took:.2f}x")
+        print(f"  {name:34s} {count / took:>10,.0f}/s  {took / count * 1e6:5.2f} us/event  {base / took:.2f}x")
 
 
 def main() -> int:

@@ -16,7 +16,7 @@ taken along the way (and checkpoints loaded from a cache) keep a restart short.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -124,6 +124,9 @@ def fold(
     keep: Callable[[SceneState], None] | None = None,
     keep_every: int = 50_000,
     watch: Callable[[SceneState, AnyEvent, SceneState], None] | None = None,
+    hooks: Mapping[type, Callable[[SceneState, Any, SceneState, Any], None]] | None = None,
+    context: Any = None,
+    seen: MutableMapping[int, AnyEvent] | None = None,
 ) -> SceneState:
     """Fold ``events`` (which must continue ``start``) under ``plan``, up to ``seq == upto``.
 
@@ -131,9 +134,14 @@ def fold(
     only the slices interested in its kind (``DISPATCH``, through ``step_for``), and a slice
     returned unchanged is shared, not copied. ``keep``, when given, receives the state after
     every ``keep_every``-th event. The plan is read as the fold goes, so a caller may extend
-    it in place. ``watch``, when given, is called as ``watch(before, event, after)`` for
-    every event folded, as ruled (a voided event is not folded, so not watched): the audit's
-    hook.
+    it in place.
+
+    Watching the fold (every event folded, as ruled: a voided event is not folded, so not
+    watched), in this order: ``seen``, when given, receives every event by ``seq``;
+    ``watch`` is called as ``watch(before, event, after)``; ``hooks`` maps event kinds to
+    ``hook(before, event, after, context)``, called for events of that kind only (read as
+    the fold goes: a hook may change the map). The audit uses ``seen`` and ``hooks``: one
+    call per checked event and none for the rest, which a ``watch`` for every event costs.
     """
     state = start
     plan = plan if plan is not None else {}
@@ -161,9 +169,10 @@ def fold(
                     state = replace(state, seq=seq)
                     continue
                 event = ruled
-        step = steps.get(type(event))
+        kind = type(event)
+        step = steps.get(kind)
         if step is None:
-            step = step_for(type(event), seq)
+            step = step_for(kind, seq)
         before = state
         state = step(state, event, rules, seq)
         if state.scene is not scene:
@@ -175,8 +184,14 @@ def fold(
             elif scene.ruleset is not ruleset_id or scene.options is not options:
                 ruleset_id, options = scene.ruleset, scene.options
                 rules = rules_for_scene(ruleset_id, options)
+        if seen is not None:
+            seen[seq] = event
         if watch is not None:
             watch(before, event, state)
+        if hooks is not None:
+            hook = hooks.get(kind)
+            if hook is not None:
+                hook(before, event, state, context)
         if keep is not None and seq % keep_every == 0:
             keep(state)
     return state

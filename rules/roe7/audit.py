@@ -23,9 +23,13 @@ rolls an outcome cites, the folded state before it) and reports where the log di
   (``escape.flees_left``).
 
 Checks run for every event of their kind, so each returns at once when there is nothing to
-check; options are read once per scene, sheets only when a check needs them. The few facts
-a check needs from earlier events that the state does not keep (when an effect ended, the
-lost actions applied, whether the start-of-turn phase is over) are remembered here, bounded.
+check, and the most common paths (an attack against a dodge, a post in one's own turn, a
+rolled damage) are written out rather than split into helpers: the audit's throughput rests
+on them (``bench/bench_audit.py``). Options are read once per scene, sheets only when a check
+needs them (a DR once per sheet snapshot), and messages are written only for findings. The
+few facts a check needs from earlier events that the state does not keep (when an effect
+ended, the lost actions applied, whether the start-of-turn phase is over) are remembered
+here, bounded.
 """
 
 from __future__ import annotations
@@ -100,6 +104,8 @@ LOST: Final = frozenset({"lost_action", "lost_turn"})
 LOST_STATUSES: Final = frozenset({"lost_action", "lost_turn", "action_lost"})
 """The same written as a status, as hand-kept logs do."""
 
+_NONE: Final[tuple[ActiveEffect, ...]] = ()
+
 _MEMORY: Final = 4096
 """How many ended effects are remembered for messages (the oldest half is dropped beyond)."""
 
@@ -131,8 +137,9 @@ class Roe7Audit:
         """Effect id -> (seq, why) it ended (expired, removed or replaced)."""
         self._lost: set[str] = set()
         """Who lost an action (an effect, or a status in a hand-kept log) this turn."""
-        self._owed: dict[str, tuple[AttackResolved, str]] = {}
-        """Who owes a lost action this turn -> the outcome whose natural 1 costs it, and why."""
+        self._owed: dict[str, tuple[AttackResolved, str, tuple[object, ...]]] = {}
+        """Who owes a lost action this turn -> the outcome whose natural 1 costs it, and why
+        (a template and its values, see ``_owe``)."""
         self._restricting: dict[str, dict[str, None]] = {}
         """Victim -> the stuns and lost actions or turns applied to them (effect ids), pruned
         once they end."""
@@ -140,6 +147,8 @@ class Roe7Audit:
         """Victim -> the damaging debuffs applied to them (effect ids), pruned once they end."""
         self._flagged: set[int] = set()
         """Ticks already reported as of an effect no longer active (their damage is not)."""
+        self._drs: dict[tuple[str, str], tuple[object, object, int | None]] = {}
+        """(actor, damage type) -> (the sheet snapshot and options it was read from, the DR)."""
         self._fired: tuple[int | None, str] | None = None
         """The last (declaration, weapon) reported as fired while not ready."""
 
@@ -190,17 +199,24 @@ class Roe7Audit:
         mods = event.modifiers
         if not mods:
             return
-        total = 0
-        granted = False
-        for m in mods:
-            total += m.value
-            if m.source in EFFECT_MODIFIERS:
-                granted = True
+        if len(mods) == 1:  # the most common case with modifiers
+            only = mods[0]
+            total = only.value
+            granted = only.source in EFFECT_MODIFIERS
+        else:
+            total = 0
+            granted = False
+            sources = EFFECT_MODIFIERS
+            for m in mods:
+                total += m.value
+                if m.source in sources:
+                    granted = True
         if granted:
             self._granted(before, event, view)
         if total <= 0:
             return
-        cap = self.options(before).modifier_cap
+        scene = before.scene
+        cap = (self._opts if scene is not None and scene.options is self._raw else self.options(before)).modifier_cap
         if total > cap:
             parts = ", ".join(f"{m.source} {m.value:+d}" for m in mods)
             view.report(
@@ -231,19 +247,37 @@ class Roe7Audit:
         weapon = event.weapon
         if weapon is not None:
             who = before.combatants.get(event.attacker)
-            state = None if who is None else who.weapons.get(weapon)
-            if state is not None and (state.needs_reload or state.cooldown > 0):
-                self._ready(event, weapon, state, view)
+            if who is not None:
+                state = who.weapons.get(weapon)
+                if state is not None and (state.needs_reload or state.cooldown > 0):
+                    self._ready(event, weapon, state, view)
         rolls = event.rolls
         count = len(rolls)
         if count == 2:
-            first, second = view.event(rolls[0]), view.event(rolls[1])
+            lookup = view.event
+            first = lookup(rolls[0])
+            second = lookup(rolls[1])
             if type(first) is not DiceRolled or type(second) is not DiceRolled or not first.dice or not second.dice:
                 return
             purpose, other = first.purpose, second.purpose
             if purpose == "attack":
-                if other == "dodge":
-                    self._attack(before, event, first, second, view)
+                if other == "dodge":  # ``_attack``, written out: the most common outcome
+                    scene = before.scene
+                    opts = self._opts if scene is not None and scene.options is self._raw else self.options(before)
+                    die = first.dice[0]
+                    natural, sides = die.face, die.sides
+                    allowed = self._crits.get((weapon, sides))
+                    if allowed is None:
+                        allowed = self._crit_allowed(weapon, sides, opts)
+                    score, against = first.total, second.total
+                    natural_def = second.dice[0].face
+                    result = outcome(natural, score, sides, allowed, (against, natural_def), opts)
+                    if (
+                        event.hit == result.hit and event.score == score and event.against == against
+                        and natural_def != 1 and not result.fumble and event.critical == result.critical
+                    ):
+                        return  # as the rules give it (the common case)
+                    self._attack_judged(event, first, second, result, allowed, opts, view)
             elif purpose == "explosive":
                 if other == "dodge":
                     self._blast(before, event, first, second, view)
@@ -301,11 +335,28 @@ class Roe7Audit:
             and event.against == dfn.total and not result.fumble and natural_def != 1
         ):
             return  # as the rules give it (the common case)
+        self._attack_judged(event, att, dfn, result, allowed, opts, view)
+
+    def _attack_judged(
+        self,
+        event: AttackResolved,
+        att: DiceRolled,
+        dfn: DiceRolled,
+        result: Outcome,
+        allowed: bool,
+        opts: Roe7Options,
+        view: AuditView,
+    ) -> None:
+        """``_attack`` past the common case: ``result`` differs from the log, or a natural 1
+        was rolled."""
+        critical = result.critical
+        natural = att.dice[0].face
+        natural_def = dfn.dice[0].face
         attacker, target = event.attacker, event.target
         if result.fumble and len(event.rolls) == 2:  # an interrupt's natural 1 costs nothing more
-            self._owe(attacker, event, f"{attacker} rolled a natural 1 on the attack (seq {att.seq})")
+            self._owe(attacker, event, "{} rolled a natural 1 on the attack (seq {})", attacker, att.seq)
         if natural_def == 1:
-            self._owe(target, event, f"{target} rolled a natural 1 against it (seq {dfn.seq})")
+            self._owe(target, event, "{} rolled a natural 1 against it (seq {})", target, dfn.seq)
         decided = result.crit or natural == 1 or natural_def in (1, 100)
         if event.critical != critical or (event.hit != result.hit and decided):
             why = _natural_reason(result, opts, attacker, target, att, dfn, allowed)
@@ -339,7 +390,7 @@ class Roe7Audit:
         hit = not blast_dodged(face, dodge.total, blast.total, opts.explosive_tie_to_dodger)
         target = event.target
         if face == 1:
-            self._owe(target, event, f"{target} rolled a natural 1 dodging the blast (seq {dodge.seq})")
+            self._owe(target, event, "{} rolled a natural 1 dodging the blast (seq {})", target, dodge.seq)
         if event.hit != hit and face in (1, 100):
             why = "a critical dodge" if face == 100 else "a critical failure: caught by the blast"
             view.report(
@@ -368,9 +419,12 @@ class Roe7Audit:
             against, other = theirs.total, theirs.dice[0].face
         won = skill_won(natural, mine.total, against, other)
         if natural == 1:
-            self._owe(event.attacker, event, f"{event.attacker} rolled a natural 1 on the {mine.label or 'skill'} roll (seq {mine.seq})")
+            self._owe(
+                event.attacker, event, "{} rolled a natural 1 on the {} roll (seq {})",
+                event.attacker, mine.label or "skill", mine.seq,
+            )
         if theirs is not None and other == 1:
-            self._owe(event.target, event, f"{event.target} rolled a natural 1 opposing it (seq {theirs.seq})")
+            self._owe(event.target, event, "{} rolled a natural 1 opposing it (seq {})", event.target, theirs.seq)
         if event.hit != won and (natural in (1, 100) or other in (1, 100)):
             who, face = (event.attacker, natural) if natural in (1, 100) else (event.target, other)
             view.report(
@@ -438,10 +492,13 @@ class Roe7Audit:
 
     # ------------------------------------------------------------------ lost actions
 
-    def _owe(self, actor: str, event: AttackResolved, why: str) -> None:
+    def _owe(self, actor: str, event: AttackResolved, why: str, *args: object) -> None:
         """A natural 1 costs ``actor`` their next action: a lost action must follow before the
-        turn ends (checked by ``turn_ended``)."""
-        self._owed.setdefault(actor, (event, why))
+        turn ends (checked by ``turn_ended``). ``why`` is a ``str.format`` template of
+        ``args``, written out only if a finding needs it."""
+        owed = self._owed
+        if actor not in owed:
+            owed[actor] = (event, why, args)
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
         if event.refreshes is not None:
@@ -460,12 +517,13 @@ class Roe7Audit:
             self._lost.add(event.actor)
 
     def _settle(self, before: SceneState, view: AuditView) -> None:
-        for actor, (event, why) in self._owed.items():
+        for actor, (event, why_format, args) in self._owed.items():
             if actor in self._lost:
                 continue
             who = before.combatants.get(actor)
             if who is None or OUT.intersection(who.statuses):
                 continue  # no debuff lands on someone out of the fight
+            why = why_format.format(*args)
             view.report(
                 "rules.critical", event,
                 f"{why}, which costs {actor} their next action, but no lost action followed", actor=actor,
@@ -498,25 +556,27 @@ class Roe7Audit:
         source = view.event(cause)
         kind = type(source)
         if kind is DiceRolled:
-            self._rolled_damage(before, event, cast(DiceRolled, source), view)
+            roll = cast(DiceRolled, source)
+            if roll.purpose != "damage":
+                return
+            total = roll.total
+            if raw != (total if total > 0 else 0):
+                self._raw_differs(event, roll, view)
+            if roll.for_seq is not None and self._closed != before.turn.started:  # ticks come before the post
+                tick = view.event(roll.for_seq)
+                if type(tick) is EffectTicked:
+                    self._tick_damage(before, event, tick, roll, view)
         elif kind is EffectTicked:
             self._tick_damage(before, event, cast(EffectTicked, source), None, view)
 
-    def _rolled_damage(self, before: SceneState, event: DamageApplied, roll: DiceRolled, view: AuditView) -> None:
-        if roll.purpose != "damage":
-            return
+    def _raw_differs(self, event: DamageApplied, roll: DiceRolled, view: AuditView) -> None:
         raw = max(0, roll.total)
-        if event.raw != raw:
-            view.report(
-                "rules.damage", event,
-                f"{event.target}'s damage records {event.raw} before DR, but the damage roll it cites "
-                f"(seq {roll.seq}, {roll.notation}) comes to {raw}",
-                actor=event.target,
-            )
-        if roll.for_seq is not None and self._closed != before.turn.started:  # ticks come before the post
-            tick = view.event(roll.for_seq)
-            if type(tick) is EffectTicked:
-                self._tick_damage(before, event, tick, roll, view)
+        view.report(
+            "rules.damage", event,
+            f"{event.target}'s damage records {event.raw} before DR, but the damage roll it cites "
+            f"(seq {roll.seq}, {roll.notation}) comes to {raw}",
+            actor=event.target,
+        )
 
     def _tick_damage(
         self, before: SceneState, event: DamageApplied, tick: EffectTicked, roll: DiceRolled | None, view: AuditView
@@ -553,7 +613,7 @@ class Roe7Audit:
                     actor=target,
                 )
             opts = self.options(before)
-            dr = 0 if opts.burn_ignores_dr else _dr(before, target, "explosive")
+            dr = 0 if opts.burn_ignores_dr else self._dr(before, target, "explosive")
             if dr is not None and event.reduced_by != reduce_damage(event.raw, dr)[0]:
                 view.report(
                     "rules.tick-wrong", event,
@@ -648,7 +708,11 @@ class Roe7Audit:
         )
 
     def expired(self, before: SceneState, event: EffectExpired, after: SceneState, view: AuditView) -> None:
-        self._end(event.effect, event.seq, event.reason)
+        ended = self._ended  # ``_end``, written out
+        if len(ended) >= _MEMORY:
+            for old in list(ended)[: _MEMORY // 2]:
+                del ended[old]
+        ended[event.effect] = (event.seq, event.reason)
 
     def _end(self, effect: str, seq: int, why: str) -> None:
         ended = self._ended
@@ -656,6 +720,22 @@ class Roe7Audit:
             for old in list(ended)[: _MEMORY // 2]:
                 del ended[old]
         ended[effect] = (seq, why)
+
+    def _dr(self, state: SceneState, actor: str, damage_type: DamageType) -> int | None:
+        """``_dr`` (``actor``'s DR against ``damage_type`` from their sheet), read again only
+        when the combatant's sheet snapshot or the scene's options change."""
+        who = state.combatants.get(actor)
+        scene = state.scene
+        if who is None or scene is None:
+            return _dr(state, actor, damage_type)
+        key = (actor, damage_type)
+        known = self._drs.get(key)
+        sheet, options = who.sheet, scene.options
+        if known is not None and known[0] is sheet and known[1] is options:
+            return known[2]
+        dr = _dr(state, actor, damage_type)
+        self._drs[key] = (sheet, options, dr)
+        return dr
 
     def _gone(self, effect: str) -> str:
         ended = self._ended.get(effect)
@@ -670,7 +750,8 @@ class Roe7Audit:
 
     def _close(self, before: SceneState, event: Event, view: AuditView) -> None:
         """The start-of-turn phase is over (the turn's first post, or its end): every damaging
-        debuff on the actor at the turn's start must have ticked by now."""
+        debuff on the actor at the turn's start must have ticked by now. (The callers write
+        out the common case: no damaging debuff applied to the actor.)"""
         turn = before.turn
         self._closed = turn.started
         actor = turn.current
@@ -706,7 +787,11 @@ class Roe7Audit:
         """The turn's allowance, interrupts, the flee limit, a poster out of the fight."""
         turn = before.turn
         if self._closed != turn.started:
-            self._close(before, event, view)
+            current = turn.current
+            if current is not None and self._damaging.get(current):
+                self._close(before, event, view)
+            else:
+                self._closed = turn.started
         actor = event.actor
         actions = event.actions
         if event.ooc:
@@ -744,11 +829,18 @@ class Roe7Audit:
         # of every action, as the table counts them), unless someone else posted in the turn
         # or an action claims to be free without being so.
         spent: Mapping[str, int]
-        if checked is actions and _own_turn(before, actor):
-            spent = before.turn.spent
+        own = checked is actions
+        if own:
+            for post in before.pending:  # only ``actor`` has posted actions in the open turn
+                if post.actor != actor:
+                    own = False
+                    break
+        if own:
+            spent = turn.spent
             found = arrival_breach(fighter, actions) if "arriving" in statuses else None
             if found is None:
-                found = over_allowance(fighter, after.turn.spent, self._restricting_on(before, actor))
+                restricting = self._restricting_on(before, actor) if self._restricting.get(actor) else _NONE
+                found = over_allowance(fighter, after.turn.spent, restricting)
         else:
             spent = _spent_by(before, actor)
             found = breach(fighter, spent, checked)
@@ -832,11 +924,16 @@ class Roe7Audit:
             view.report(found.code, event, found.message, actor=actor)
 
     def turn_ended(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
-        if self._closed != before.turn.started:
-            self._close(before, event, view)
+        turn = before.turn
+        if self._closed != turn.started:
+            current = turn.current
+            if current is not None and self._damaging.get(current):
+                self._close(before, event, view)
+            else:
+                self._closed = turn.started
         if self._owed:
             self._settle(before, view)
-        else:
+        elif self._lost:
             self._lost.clear()
 
 
@@ -849,14 +946,6 @@ def _was_out(start: SceneState, actor: str, started: int) -> bool:
     shared posting-order check reports that turn's opening)."""
     who = start.combatants.get(actor)
     return start.turn.started == started and who is not None and not OUT.isdisjoint(who.statuses)
-
-
-def _own_turn(state: SceneState, actor: str) -> bool:
-    """Whether only ``actor`` has posted actions in the open turn."""
-    for post in state.pending:
-        if post.actor != actor:
-            return False
-    return True
 
 
 def _spent_by(state: SceneState, actor: str) -> Mapping[str, int]:
