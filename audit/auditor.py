@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -42,7 +42,7 @@ from msgspec import Struct
 
 from fightlog.audit import order
 from fightlog.audit.checks import AuditView, Check
-from fightlog.audit.dice import FED, DiceAudit, DiceReport, FastDice
+from fightlog.audit.dice import FED, DiceAudit, DiceFinding, DiceReport, FastDice
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.errors import LogDamagedError
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES
@@ -74,12 +74,22 @@ class Auditor:
     """Checks a log event by event (see the module docstring): ``fold`` folds the events
     with the checks as the fold's per-kind hooks (``fold(..., hooks=, seen=)``)."""
 
-    def __init__(self, rulings: Sequence[RulingMade] = (), *, seed: str | None = None, unruled: bool = False) -> None:
+    def __init__(
+        self,
+        rulings: Sequence[RulingMade] = (),
+        *,
+        seed: str | None = None,
+        unruled: bool = False,
+        recorded_elsewhere: bool = False,
+    ) -> None:
         """``rulings``: every ruling the log holds (in log order); ``unruled``: the log is
         taken to hold none, and ``fold`` raises ``RulingFound`` at the first ``ruling_made``
-        (the caller then audits again with the rulings)."""
+        (the caller then audits again with the rulings); ``recorded_elsewhere``: the
+        ruleset's checks of the events as recorded (``_record_checks``) run elsewhere (the
+        child, ``RecordChecks``), and ``finish`` is given their findings."""
         self.findings: list[Finding] = []
         self._unruled = unruled
+        self._elsewhere = recorded_elsewhere
         self.dice = DiceAudit(seed)
         self.rules: Ruleset = GENERIC
         self.plan = plan_of(rulings)
@@ -161,12 +171,15 @@ class Auditor:
         if check is not None:
             check(before, event, after, self)
 
-    def finish(self, dice: DiceReport | None = None) -> Report:
+    def finish(self, dice: DiceReport | None = None, recorded: Sequence[DiceFinding] = ()) -> Report:
         """The report; ``dice`` is the dice checks' report when they ran elsewhere (else the
-        dice checks fed through ``recorded`` are finished here)."""
+        dice checks fed through ``recorded`` are finished here); ``recorded``, the findings
+        of the checks run elsewhere (``recorded_elsewhere``)."""
         if dice is None:
             dice = self.dice.report()
         for found in dice.findings:
+            self._add(found.code, found.seq, found.message, found.actor)
+        for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor)
         findings = ordered(self.findings)
         summary = summarize(findings, events=self.events, ruleset=self.rules.id, dice=dice.summary)
@@ -177,7 +190,8 @@ class Auditor:
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
         found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
-        for kind, check in rules.audit_checks().items():
+        split = _record_checks(rules) if self._elsewhere else None
+        for kind, check in (rules.audit_checks() if split is None else split[0]).items():
             found.setdefault(kind, []).append(check)
         if self._unruled:
             found.setdefault(RulingMade, []).insert(0, _ruling_found)
@@ -207,6 +221,97 @@ class Auditor:
                 accepted=accepted,
             )
         )
+
+
+Split = tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]
+
+
+def _record_checks(rules: Ruleset) -> Split | None:
+    """The ruleset's checks in two, if it splits them (``audit_record_checks``): those that
+    need the folded state, and those that read only the event as recorded, the scene's
+    options (``before.scene``) and recent events of the kinds named third (``view.event``),
+    which may run beside the fold, on a log without rulings."""
+    split = getattr(rules, "audit_record_checks", None)
+    if split is None:
+        return None
+    found: Split = split()
+    if SceneStarted in found[1] or TurnStarted in found[1]:
+        return None  # ``RecordChecks`` reads those itself
+    return found
+
+
+class RecordChecks:
+    """The child's share of the checks (``_record_checks``): each event of a checked kind,
+    as recorded, with the state the log's ``scene_started`` leaves (the scene's options, all
+    those checks read of the state) as ``before`` and ``after``; an ``AuditView`` that keeps
+    findings as ``DiceFinding``s and recent events of the kinds those checks look up, in the
+    window ``Auditor`` keeps (the previous turn's and the open one's: ``_turn_opened``).
+
+    ``feeds`` maps each kind to read to what reads it (for ``checked``; grown in place at
+    ``scene_started``, as ``checked`` reads it as it goes): ``also``, given, is fed the kinds
+    ``FED`` (the dice checks) first."""
+
+    def __init__(self, also: Callable[[AnyEvent], None] | None = None) -> None:
+        self.findings: list[DiceFinding] = []
+        self._also = also
+        self._scene = EMPTY
+        self._recent: dict[int, AnyEvent] = {}
+        self._first = 0
+        """The lowest ``seq`` in reach (as ``Auditor._first``)."""
+        self._opened: int | None = None
+        self.feeds: dict[type, Callable[[AnyEvent], None]] = {kind: also for kind in FED} if also is not None else {}
+        self.feeds[SceneStarted] = self._scene_started
+
+    def _scene_started(self, event: AnyEvent) -> None:
+        if self._also is not None:
+            self._also(event)
+        split = _record_checks(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
+        self._scene = fold((event,))
+        if split is None:
+            return
+        checks, kept = split[1], split[2]
+        if kept:
+            self.feeds[TurnStarted] = self._turn_started
+        for kind in {*checks, *kept} - {SceneStarted, TurnStarted}:
+            self.feeds[kind] = self._reader(checks.get(kind), kind in kept, self._also if kind in FED else None)
+
+    def _reader(
+        self, check: Check | None, keep: bool, first: Callable[[AnyEvent], None] | None
+    ) -> Callable[[AnyEvent], None]:
+        """What reads one kind: ``first`` (the dice checks), then kept as a recent event
+        (``keep``), then checked."""
+        recent = self._recent
+        scene = self._scene
+
+        def read(event: AnyEvent) -> None:
+            if first is not None:
+                first(event)
+            if keep:
+                recent[event.seq] = event
+            if check is not None:
+                check(scene, event, scene, self)
+
+        return read
+
+    def _turn_started(self, event: AnyEvent) -> None:
+        opened = self._opened
+        if opened is not None:
+            self._first = opened
+            recent = self._recent
+            if recent:  # out of reach already (``event``): dropped at once, so they die young
+                for seq in [seq for seq in recent if seq < opened]:
+                    del recent[seq]
+        self._opened = event.seq
+
+    def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
+        self.findings.append(DiceFinding(code, event.seq, message, actor))
+
+    def event(self, seq: int) -> AnyEvent | None:
+        return self._recent.get(seq) if seq >= self._first else None
+
+    @property
+    def turn_start(self) -> SceneState:
+        return self._scene
 
 
 class RulingFound(Exception):
@@ -315,20 +420,28 @@ def _rulings(path: str) -> list[RulingMade]:
     return found
 
 
-def checked(stream: BinaryIO, path: str, feed: Callable[[AnyEvent], None]) -> Iterator[AnyEvent]:
+def checked(
+    stream: BinaryIO,
+    path: str,
+    feed: Callable[[AnyEvent], None] | None,
+    feeds: Mapping[type, Callable[[AnyEvent], None]] | None = None,
+) -> Iterator[AnyEvent]:
     """The events of the log open in ``stream``, checked exactly as ``read_log`` checks
-    them (the same events, the same first error), the dice kinds (``FED``) passed to
-    ``feed`` before each is yielded.
+    them (the same events, the same first error), each passed before it is yielded to
+    ``feed`` if of a dice kind (``FED``), or to what ``feeds`` maps its kind to when
+    ``feeds`` is given (read as the loop goes).
 
     The usual line (``\\n``-terminated, decodes, the next ``seq``, ``prev`` the hash of the
     line before, ``scene_started`` first and only first) is checked here in one loop; at the
     first other line, ``check_lines`` takes over from there (continuing the chain checked so
     far), so every unusual case is judged, and worded, by the reader itself.
     """
+    if feeds is None:
+        feeds = {} if feed is None else dict.fromkeys(FED, feed)
+    reader_of = feeds.get
     decode = DECODER.decode
     sha256 = hashlib.sha256
     readline = stream.readline
-    fed = FED
     expected = GENESIS
     lineno = 0
     offset = 0
@@ -350,14 +463,16 @@ def checked(stream: BinaryIO, path: str, feed: Callable[[AnyEvent], None]) -> It
         expected = sha256(raw[:-1]).hexdigest()
         lineno += 1
         offset += len(raw)
-        if kind in fed:
-            feed(event)
+        reader = reader_of(kind)
+        if reader is not None:
+            reader(event)
         yield event
     after = ChainHead(seq=lineno, digest=expected) if lineno else None
     lines = itertools.chain((raw,) if raw else (), raw_lines(stream))
     for _, event in check_lines(lines, path, after=after, offset=offset):
-        if type(event) in fed:
-            feed(event)
+        reader = reader_of(type(event))
+        if reader is not None:
+            reader(event)
         yield event
 
 
@@ -439,7 +554,9 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
 
     context = multiprocessing.get_context("fork")
     try:
-        auditor = Auditor(seed=seed, unruled=True)  # most logs hold no ruling: no scan for them
+        # most logs hold no ruling: no scan for them; the child runs the checks of the events
+        # as recorded
+        auditor = Auditor(seed=seed, unruled=True, recorded_elsewhere=True)
         hint = _revealed_at_end(name)
         receive, send = context.Pipe(duplex=False)
     except Exception:
@@ -452,9 +569,9 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
         try:
             _fold_checked(name, auditor)
         except RulingFound:  # the rulings govern events already checked: again, with them
-            auditor = Auditor(_rulings_scanned(name), seed=seed)
+            auditor = Auditor(_rulings_scanned(name), seed=seed)  # every check here: as ruled
             _fold_checked(name, auditor)
-        dice = receive.recv()
+        sent = receive.recv()
         done = True
     except Exception:
         return None
@@ -463,9 +580,10 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
         if not done:
             child.terminate()
         child.join()
-    if not isinstance(dice, DiceReport):
+    if not isinstance(sent, tuple) or len(sent) != 2 or not isinstance(sent[0], DiceReport):
         return None
-    return auditor.finish(dice)
+    dice, recorded = sent
+    return auditor.finish(dice, recorded if auditor._elsewhere else ())
 
 
 def _fold_checked(name: str, auditor: Auditor) -> None:
@@ -477,15 +595,17 @@ def _fold_checked(name: str, auditor: Auditor) -> None:
 
 
 def _check_and_roll(send: Connection, name: str, seed: str | None, hint: str | None) -> None:
-    """The child: check the chain and the dice of the whole log; send the dice report, or
+    """The child: check the chain and the dice of the whole log, and run the ruleset's checks
+    of the events as recorded (``RecordChecks``); send the dice report and those findings, or
     ``None`` if the log is damaged (or anything else failed)."""
-    result: DiceReport | None = None
+    result: tuple[DiceReport, list[DiceFinding]] | None = None
     try:
         dice = FastDice(seed, hint=hint)
+        record = RecordChecks(dice.feed)
         with open_log(name) as stream:
-            for _ in checked(stream, name, dice.feed):
+            for _ in checked(stream, name, None, record.feeds):
                 pass
-        result = _or_exact(dice, seed, lambda: _dice_events(name))
+        result = (_or_exact(dice, seed, lambda: _dice_events(name)), record.findings)
     except Exception:
         result = None
     try:

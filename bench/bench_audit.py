@@ -29,6 +29,7 @@ from measure import best_time, peak_rss_kib  # noqa: E402
 
 from fightlog.audit.auditor import (  # noqa: E402
     Auditor,
+    RecordChecks,
     Report,
     _revealed_at_end,
     audit_log,
@@ -64,17 +65,18 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
             for _ in checked(stream, path, lambda event: None):
                 pass
 
-    def child() -> None:  # what the forked child does: the chain and the dice
+    def child() -> None:  # what the forked child does: the chain, the dice, the checks as recorded
         dice = FastDice(None, hint=_revealed_at_end(path))
+        record = RecordChecks(dice.feed)
         with open_log(path) as stream:
-            for _ in checked(stream, path, dice.feed):
+            for _ in checked(stream, path, None, record.feeds):
                 pass
         if dice.report() is None:
             raise SystemExit("the dice check could not vouch for the fight")
 
     def main_process(checks: bool = True) -> Callable[[], None]:
         def run() -> None:  # what the main process does: decode, fold, check
-            auditor = Auditor(unruled=True)  # as ``audit_log``'s main process: no rulings scan first
+            auditor = Auditor(unruled=True, recorded_elsewhere=True)  # as ``audit_log``'s main process
             with open_log(path) as stream:
                 lines = iter(partial(stream.readline, MAX_LINE_BYTES + 2), b"")
                 auditor.fold(map(DECODER.decode, lines))
@@ -83,25 +85,29 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
             return run
 
         def without_checks() -> None:  # the window of recent events and the hooks only
-            real_order, real_roe = order.checks, Roe7Rules.audit_checks
+            real_order, real_roe, real_split = order.checks, Roe7Rules.audit_checks, Roe7Rules.audit_record_checks
             order.checks = lambda rules: {}
             Roe7Rules.audit_checks = lambda self: {}  # type: ignore[method-assign]
+            Roe7Rules.audit_record_checks = lambda self: ({}, {}, frozenset())  # type: ignore[method-assign]
             try:
                 run()
             finally:
                 order.checks = real_order
                 Roe7Rules.audit_checks = real_roe  # type: ignore[method-assign]
+                Roe7Rules.audit_record_checks = real_split  # type: ignore[method-assign]
 
         return without_checks
 
     def only_order(run: Callable[[], None]) -> Callable[[], None]:
         def without_ruleset_checks() -> None:
-            real = Roe7Rules.audit_checks
+            real, real_split = Roe7Rules.audit_checks, Roe7Rules.audit_record_checks
             Roe7Rules.audit_checks = lambda self: {}  # type: ignore[method-assign]
+            Roe7Rules.audit_record_checks = lambda self: ({}, {}, frozenset())  # type: ignore[method-assign]
             try:
                 run()
             finally:
                 Roe7Rules.audit_checks = real  # type: ignore[method-assign]
+                Roe7Rules.audit_record_checks = real_split  # type: ignore[method-assign]
 
         return without_ruleset_checks
 
@@ -111,7 +117,7 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
 
     parts = [
         ("child: decode + chain", chain),
-        ("child: decode + chain + dice", child),
+        ("child: + dice, checks as recorded", child),
         ("main: decode + fold", plain_fold),
         ("main: + hooks, window, no checks", main_process(checks=False)),
         ("main: + posting-order checks", only_order(main_process())),

@@ -112,12 +112,20 @@ def stray_hit(score: int, dodge_total: int, dodge_face: int) -> bool:
     return score > dodge_total and dodge_face != 100
 
 
+_HIT: Final = Outcome(True, False, False, ())
+_MISS: Final = Outcome(False, False, False, ())
+_TIE: Final = Outcome(False, False, False, ("tie: the defender wins",))
+"""``outcome``'s answers when no natural face decides (built once: it runs for every attack)."""
+
+
 def outcome(natural: int, total: int, sides: int, crit_allowed: bool, defence: tuple[int, int], opts: Roe7Options) -> Outcome:
     """Basic Contested Roll and Critical Success or Failure: the higher wins, a tie goes to
     the defender; a natural 1 misses; the defender's natural 1 is hit; the attacker's natural
     maximum (where a crit is allowed) hits unless the defender rolls a natural 100, which
     dodges anything else too. ``defence`` is the dodge's (total, natural die)."""
     against, natural_def = defence
+    if 1 < natural < sides and 1 < natural_def < 100:  # no natural face decides: the common case
+        return _HIT if total > against else _TIE if total == against else _MISS
     crit = natural == sides and crit_allowed
     notes: list[str] = []
     if natural == 1 and not (natural_def == 1 and opts.both_natural_ones == "hit"):

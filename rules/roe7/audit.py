@@ -62,7 +62,7 @@ from fightlog.rules.roe7.fighters import UNARMED, UNARMED_TOKEN, Fighter, option
 from fightlog.rules.roe7.harm import DAMAGING, blast_dodged, bleed_damage, burn_notation, reduce_damage
 from fightlog.rules.roe7.options import DEFAULTS, Roe7Options
 from fightlog.rules.roe7.ruleset import OUT, RULES, token
-from fightlog.rules.roe7.table import RESTRICTING, arrival_breach, breach, free_costs, over_allowance
+from fightlog.rules.roe7.table import RESTRICTING, arrival_breach, breach, free_costs, over_allowance, turn_breach
 from fightlog.rules.roe7.tactics import skill_won
 from fightlog.rules.roe7.terms import DamageType
 from fightlog.rules.roe7.tokens import WeaponToken
@@ -122,11 +122,23 @@ def checks() -> Mapping[type, Check]:
     return Roe7Audit().checks()
 
 
+def split_checks() -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
+    """``checks()`` in two (``Roe7Rules.audit_record_checks``): those that need the folded
+    state, and those that read only the event as recorded and the scene's options
+    (``before.scene``: the modifier cap), which the audit may run beside the fold, in another
+    process, on a log without rulings; and the kinds those look up (none). Together they
+    report what ``checks()`` reports. (The outcome of an attack against a dodge was tried
+    there too: looking its rolls up in another process cost more than it saved here.)"""
+    return Roe7Audit(split=True).checks(), {DiceRolled: cast(Check, Roe7Audit().capped)}, frozenset()
+
+
 class Roe7Audit:
     """The checks of one audited scene, with the little they remember (see the module
     docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, split: bool = False) -> None:
+        self._split = split
+        """``dice_rolled``'s modifier cap is checked elsewhere (``split_checks``)."""
         self._raw: object = None
         self._opts: Roe7Options = DEFAULTS
         self._tokens: dict[str, WeaponToken | None] = {}
@@ -154,7 +166,7 @@ class Roe7Audit:
 
     def checks(self) -> Mapping[type, Check]:
         return {
-            DiceRolled: cast(Check, self.rolled),
+            DiceRolled: cast(Check, self.granted if self._split else self.rolled),
             AttackResolved: cast(Check, self.resolved),
             DamageApplied: cast(Check, self.damaged),
             EffectApplied: cast(Check, self.applied),
@@ -218,12 +230,43 @@ class Roe7Audit:
         scene = before.scene
         cap = (self._opts if scene is not None and scene.options is self._raw else self.options(before)).modifier_cap
         if total > cap:
-            parts = ", ".join(f"{m.source} {m.value:+d}" for m in mods)
-            view.report(
-                "rules.modifier-cap", event,
-                f"{event.roller}'s {event.purpose} roll carries {total:+d} in modifiers ({parts}): the cap is +{cap}",
-                actor=event.roller,
-            )
+            self._over_cap(event, total, cap, view)
+
+    def granted(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
+        """``rolled`` without the modifier cap (``split_checks``): a modifier an effect no
+        longer grants."""
+        mods = event.modifiers
+        if not mods:
+            return
+        sources = EFFECT_MODIFIERS
+        for m in mods:
+            if m.source in sources:
+                self._granted(before, event, view)
+                return
+
+    def capped(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
+        """``rolled``'s modifier cap alone (``split_checks``): it reads only ``event`` and the
+        scene's options."""
+        mods = event.modifiers
+        if not mods:
+            return
+        total = 0
+        for m in mods:
+            total += m.value
+        if total <= 0:
+            return
+        scene = before.scene
+        cap = (self._opts if scene is not None and scene.options is self._raw else self.options(before)).modifier_cap
+        if total > cap:
+            self._over_cap(event, total, cap, view)
+
+    def _over_cap(self, event: DiceRolled, total: int, cap: int, view: AuditView) -> None:
+        parts = ", ".join(f"{m.source} {m.value:+d}" for m in event.modifiers)
+        view.report(
+            "rules.modifier-cap", event,
+            f"{event.roller}'s {event.purpose} roll carries {total:+d} in modifiers ({parts}): the cap is +{cap}",
+            actor=event.roller,
+        )
 
     def _granted(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
         roller = event.roller
@@ -818,12 +861,14 @@ class Roe7Audit:
             return
         if not actions:
             return
-        fighter = Fighter(before, actor)
+        fighter: Fighter | None = None  # built only when a rule below needs more than the counts
         checked: Sequence[Action] = actions
         for action in actions:
             if action.type == "flee":
+                fighter = fighter or Fighter(before, actor)
                 self._flee(fighter, event, view)
             if action.cost == "free" and checked is actions:
+                fighter = fighter or Fighter(before, actor)
                 checked = self._free(fighter, event, view)
         # What the turn has used, this post included: the fold's count (``rules.action_cost``
         # of every action, as the table counts them), unless someone else posted in the turn
@@ -837,13 +882,16 @@ class Roe7Audit:
                     break
         if own:
             spent = turn.spent
-            found = arrival_breach(fighter, actions) if "arriving" in statuses else None
+            found = arrival_breach(fighter or Fighter(before, actor), actions) if "arriving" in statuses else None
             if found is None:
                 restricting = self._restricting_on(before, actor) if self._restricting.get(actor) else _NONE
-                found = over_allowance(fighter, after.turn.spent, restricting)
+                if restricting:
+                    found = over_allowance(fighter or Fighter(before, actor), after.turn.spent, restricting)
+                else:  # ``over_allowance`` with no restricting effect: no ``Fighter`` needed
+                    found = turn_breach(actor, after.turn.spent)
         else:
             spent = _spent_by(before, actor)
-            found = breach(fighter, spent, checked)
+            found = breach(fighter or Fighter(before, actor), spent, checked)
         if found is not None:
             earlier = ", ".join(f"{n} {cost}" for cost, n in sorted(spent.items()) if n)
             view.report(

@@ -97,6 +97,15 @@ class Roe7Rules(GenericRules):
 
         return audit.checks()
 
+    def audit_record_checks(self) -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
+        """``audit_checks`` in two: those that need the folded state, and those that read
+        only the event as recorded, the scene's options and recent events of the kinds
+        named third (the audit runs these beside the fold on a big log without rulings;
+        ``fightlog.audit.auditor``)."""
+        from fightlog.rules.roe7 import audit
+
+        return audit.split_checks()
+
     def rule_section(self, code: str) -> str:
         """The RoE 7th Edition section a finding ``code`` rests on."""
         from fightlog.rules.roe7 import audit

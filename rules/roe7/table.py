@@ -224,14 +224,11 @@ def over_allowance(
     """Whether a turn that has ``used`` so much (by cost type, the post included) is beyond
     ``who``'s allowance: one movement phase and one action (Parts of a Turn); a full-turn
     action needs both; stunned or a lost action: no action; a lost turn: nothing.
-    ``restricting``: the ``RESTRICTING`` effects on ``who``, when the caller has them."""
+    ``restricting``: the ``RESTRICTING`` effects on ``who``, when the caller has them (with
+    none, ``turn_breach`` needs no ``Fighter``)."""
     full = used.get("full", 0)
-    actions_used = used.get("action", 0) + full
-    moves_used = used.get("move", 0) + full
-    if not actions_used and not moves_used:
+    if not used.get("action", 0) + full and not used.get("move", 0) + full:
         return None  # nothing that a turn limits (speech, free actions)
-    action_limit, move_limit = 1, 1
-    why, code = "", "rules.allowance"
     stunned = lost_turn = lost_action = False
     for effect in who.effects() if restricting is None else restricting:
         # a stun however recent; a lost action or turn in place at the turn's start
@@ -242,6 +239,22 @@ def over_allowance(
             lost_turn = lost_turn or who.at_turn_start(effect)
         elif name == "lost_action":
             lost_action = lost_action or who.at_turn_start(effect)
+    return turn_breach(who.actor, used, stunned=stunned, lost_turn=lost_turn, lost_action=lost_action)
+
+
+def turn_breach(
+    actor: str, used: Mapping[str, int], *, stunned: bool = False, lost_turn: bool = False, lost_action: bool = False
+) -> Breach | None:
+    """``over_allowance`` once the restricting effects are read: whether ``used`` is beyond
+    ``actor``'s allowance when ``stunned``, having lost the turn or the action (all ``False``:
+    the plain allowance, one movement phase and one action)."""
+    full = used.get("full", 0)
+    actions_used = used.get("action", 0) + full
+    moves_used = used.get("move", 0) + full
+    if actions_used <= 1 and moves_used <= 1 and not full and not (lost_turn or stunned or lost_action):
+        return None  # within the plain allowance (or nothing a turn limits: speech, free actions)
+    action_limit, move_limit = 1, 1
+    why, code = "", "rules.allowance"
     if lost_turn:
         action_limit, move_limit, why, code = 0, 0, "loses this whole turn (critical)", "order.cannot-act"
     elif stunned:
@@ -249,14 +262,14 @@ def over_allowance(
     elif lost_action:
         action_limit, why = 0, "lost this turn's action"
     if full and (used.get("action", 0) or used.get("move", 0) or full > 1):
-        return Breach("rules.allowance", f"{who.actor}: fleeing and extinguishing take the whole turn (movement and action)")
+        return Breach("rules.allowance", f"{actor}: fleeing and extinguishing take the whole turn (movement and action)")
     if actions_used > action_limit:
         reason = why or "has no action left this turn (one action per turn)"
-        return Breach(code, f"{who.actor} {reason}")
+        return Breach(code, f"{actor} {reason}")
     if moves_used > move_limit:
         if move_limit == 0:
-            return Breach(code, f"{who.actor} loses this whole turn (critical)")
-        return Breach("rules.allowance", f"{who.actor} has used this turn's movement phase")
+            return Breach(code, f"{actor} loses this whole turn (critical)")
+        return Breach("rules.allowance", f"{actor} has used this turn's movement phase")
     return None
 
 
