@@ -227,15 +227,12 @@ Split = tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]
 
 
 def _record_checks(rules: Ruleset) -> Split | None:
-    """The ruleset's checks in two, if it splits them (``audit_record_checks``): those that
-    need the folded state, and those that read only the event as recorded, the scene's
-    options (``before.scene``) and recent events of the kinds named third (``view.event``),
-    which may run beside the fold, on a log without rulings."""
-    split = getattr(rules, "audit_record_checks", None)
-    if split is None:
-        return None
-    found: Split = split()
-    if SceneStarted in found[1] or TurnStarted in found[1]:
+    """The ruleset's checks in two (``Ruleset.audit_record_checks``): those that need the
+    folded state, and those that read only the event as recorded, the scene's options
+    (``before.scene``) and recent events of the kinds named third (``view.event``), which may
+    run beside the fold, on a log without rulings; ``None`` if it keeps them all together."""
+    found: Split = rules.audit_record_checks()
+    if not found[1] or SceneStarted in found[1] or TurnStarted in found[1]:
         return None  # ``RecordChecks`` reads those itself
     return found
 

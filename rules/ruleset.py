@@ -64,6 +64,13 @@ class Ruleset(Protocol):
         what each declaration, roll, outcome and effect should have been."""
         ...
 
+    def audit_record_checks(self) -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
+        """``audit_checks`` in two: those that need the folded state, and those that read
+        only the event as recorded, the scene's options (``before.scene``) and recent events
+        of the kinds named third. On a big log without rulings the audit runs the second
+        share in its second process, beside the dice (``fightlog.audit.auditor``)."""
+        ...
+
     def rule_section(self, code: str) -> str:
         """The rulebook section a finding ``code`` rests on, as the audit prints it."""
         ...
@@ -117,6 +124,9 @@ class GenericRules:
 
     def audit_checks(self) -> Mapping[type, Check]:
         return {}
+
+    def audit_record_checks(self) -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
+        return self.audit_checks(), {}, frozenset()
 
     def rule_section(self, code: str) -> str:
         if code.startswith("order."):
