@@ -186,18 +186,7 @@ def test_every_violation_is_shown_somewhere() -> None:
 
 
 def test_the_readme_lists_exactly_these_flaws() -> None:
-    listed: dict[str, list[tuple[int, str]]] = {}
-    section: str | None = None
-    for line in README.read_text(encoding="utf-8").splitlines():
-        heading = re.match(r"^## `([a-z0-9-]+\.jsonl)`", line)
-        if heading:
-            section = heading.group(1)
-            listed[section] = []
-            continue
-        row = re.match(r"^\| *(\d+) *\| *`([a-z.-]+)` *\|", line)
-        if row and section is not None:
-            listed[section].append((int(row.group(1)), row.group(2)))
-    assert listed == FLAWS
+    assert readme_flaws(README) == FLAWS
 
 
 def test_the_script_flaws_what_the_table_says() -> None:
@@ -301,18 +290,7 @@ def test_d20_every_check_is_shown_somewhere() -> None:
 
 
 def test_d20_the_readme_lists_exactly_these_flaws() -> None:
-    listed: dict[str, list[tuple[int, str]]] = {}
-    section: str | None = None
-    for line in D20_README.read_text(encoding="utf-8").splitlines():
-        heading = re.match(r"^## `([a-z0-9-]+\.jsonl)`", line)
-        if heading:
-            section = heading.group(1)
-            listed[section] = []
-            continue
-        row = re.match(r"^\| *(\d+) *\| *`([a-z.-]+)` *\|", line)
-        if row and section is not None:
-            listed[section].append((int(row.group(1)), row.group(2)))
-    assert listed == D20_FLAWS
+    assert readme_flaws(D20_README) == D20_FLAWS
 
 
 def test_d20_the_script_flaws_what_the_table_says() -> None:
@@ -340,3 +318,19 @@ def test_d20_the_script_writes_the_committed_files(tmp_path: Path) -> None:
 def test_d20_every_engine_fight_audits_clean(log: Path) -> None:
     findings = audit_log(log).findings
     assert not findings, [f"{f.seq} {f.code}: {f.message}" for f in findings]
+
+
+def readme_flaws(readme: Path) -> dict[str, list[tuple[int, str]]]:
+    """The (seq, code) rows under each ``## `NAME.jsonl``` heading of a flawed-fights README."""
+    listed: dict[str, list[tuple[int, str]]] = {}
+    section: str | None = None
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^## `([a-z0-9-]+\.jsonl)`", line)
+        if heading:
+            section = heading.group(1)
+            listed[section] = []
+            continue
+        row = re.match(r"^\| *(\d+) *\| *`([a-z.-]+)` *\|", line)
+        if row and section is not None:
+            listed[section].append((int(row.group(1)), row.group(2)))
+    return listed
