@@ -10,7 +10,7 @@ keeps the finding in the report, marked accepted, and out of the exit status.
 
 The checks are the fold's per-kind hooks (``fold(..., hooks=, seen=)``): an event kind
 without checks costs no call, and every event is kept by ``seq`` for ``event`` (this turn's
-and the previous turn's).
+and the previous turn's: ``fightlog.audit.window``).
 
 Rulings are collected before the fold (a ruling made late in the fight still governs the
 event it targets from the start); for a file, only the lines that mention ``ruling_made`` are
@@ -18,22 +18,30 @@ decoded for that.
 
 A large log (``PARALLEL_MIN_BYTES`` or more, and two cores) is audited on two processes:
 this one decodes, folds and checks; a forked child reads the log again, checks the chain
-(as ``fightlog verify`` does) and recomputes the dice. Both verdicts together are the
-sequential audit's. This process does not look for rulings first: it audits the log as
-holding none, and if a ``ruling_made`` turns up, it collects the rulings and audits again
-with them (the child's verdict stands: it reads the log as recorded). Whenever anything goes
-wrong (a damaged log, a fold error, a child that fails), the log is audited again
-sequentially, which raises exactly what the sequential audit raises; so the parallel path
-only ever returns a report the sequential one would have returned, and a damaged large log
-costs one more pass. A test holds the two paths equal.
+(as ``fightlog verify`` does), recomputes the dice and runs the ruleset's checks that need no
+folded state (``Ruleset.audit_record_checks``, ``RecordChecks``). Both verdicts together are
+the sequential audit's. The child also runs the ruleset's ``Clear`` tests and sends what they
+clear as it goes (``_Inbox``); a check here skips the part a test cleared
+(``AuditView.cleared``) and does it itself for an event the child has not reached, so the
+report does not depend on which process is ahead. This process does not look for rulings
+first: it audits the log as holding none, and if a ``ruling_made`` turns up, it collects the
+rulings and audits again with them, every check here (the child's verdict stands: it reads
+the log as recorded). Whenever anything goes wrong (a damaged log, a fold error, a child that
+fails), the log is audited again sequentially, which raises exactly what the sequential audit
+raises; so the parallel path only ever returns a report the sequential one would have
+returned, and a damaged large log costs one more pass. Tests hold the two paths equal
+(``tests/audit/test_audit_parallel.py``, ``test_audit_clearing.py``).
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -41,11 +49,12 @@ import msgspec
 from msgspec import Struct
 
 from fightlog.audit import order
-from fightlog.audit.checks import AuditView, Check
+from fightlog.audit.checks import AuditView, Check, Clear, RecordSplit
 from fightlog.audit.dice import FED, DiceAudit, DiceFinding, DiceReport, FastDice
+from fightlog.audit.window import Window
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.errors import LogDamagedError
-from fightlog.events.codec import DECODER, MAX_LINE_BYTES
+from fightlog.events.codec import DECODER, MAX_LINE_BYTES, link_decoder
 from fightlog.events.model import GENESIS, AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines
 from fightlog.reducers.fold import fold, in_force, plan_of
@@ -81,12 +90,14 @@ class Auditor:
         seed: str | None = None,
         unruled: bool = False,
         recorded_elsewhere: bool = False,
+        cleared: Callable[[int], bool] | None = None,
     ) -> None:
         """``rulings``: every ruling the log holds (in log order); ``unruled``: the log is
         taken to hold none, and ``fold`` raises ``RulingFound`` at the first ``ruling_made``
         (the caller then audits again with the rulings); ``recorded_elsewhere``: the
         ruleset's checks of the events as recorded (``_record_checks``) run elsewhere (the
-        child, ``RecordChecks``), and ``finish`` is given their findings."""
+        child, ``RecordChecks``), and ``finish`` is given their findings; ``cleared``, what
+        the ``Clear`` tests run there have cleared so far (``AuditView.cleared``)."""
         self.findings: list[Finding] = []
         self._unruled = unruled
         self._elsewhere = recorded_elsewhere
@@ -97,19 +108,14 @@ class Auditor:
         self._checks: dict[type, Check] = {}
         """Event kind -> its checks as one callable, the fold's hooks (``_bind``; changed in
         place, as the fold reads it)."""
-        self._seen: dict[int, AnyEvent] = {}
-        """The events of the previous turn and the open one (all of them before the second
-        turn opens) by ``seq``: ``fold`` puts every event here, a turn opening drops those
-        before the previous turn (``_turn_opened``)."""
-        self.event: Callable[[int], AnyEvent | None] = self._seen.get
+        self._window = Window()
+        """The events in reach of ``event``: ``fold`` puts every event in, a turn opening
+        moves the reach on (``_turn_opened``)."""
+        self.event: Callable[[int], AnyEvent | None] = self._window.get
         """A recent event by ``seq`` (this turn's and the previous turn's), as ruled, or
-        ``None`` (``AuditView.event``: a plain dict lookup, as checks look events up often)."""
-        self._counted = 0
-        """Events checked and since dropped from ``_seen``."""
-        self._first: int | None = None
-        """The lowest ``seq`` in ``_seen``, once a turn has opened."""
-        self._opened: int | None = None
-        """``seq`` of the open (or last) turn's ``turn_started``."""
+        ``None`` (``AuditView.event``)."""
+        self.cleared: Callable[[int], bool] = cleared if cleared is not None else _never
+        """``AuditView.cleared``."""
         self._turn_start = EMPTY
         self._on_turn: Check | None = None
         self._on_scene: Check | None = None
@@ -118,11 +124,11 @@ class Auditor:
     @property
     def events(self) -> int:
         """How many events were checked (every event folded, as ruled)."""
-        return self._counted + len(self._seen)
+        return self._window.added
 
     def fold(self, events: Iterable[AnyEvent], *, start: SceneState = EMPTY) -> SceneState:
         """Fold ``events`` (continuing ``start``) with the rulings applied, checking each."""
-        return fold(events, start=start, plan=self.plan, hooks=self._checks, context=self, seen=self._seen)
+        return fold(events, start=start, plan=self.plan, hooks=self._checks, context=self, seen=self._window.held)
 
     # ------------------------------------------------------------------ AuditView
 
@@ -146,19 +152,7 @@ class Auditor:
     def _turn_opened(self, before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
         """The hook for ``turn_started``: the window of recent events moves on (only the
         previous turn's stay in reach), then the checks run."""
-        seen = self._seen
-        opened = self._opened
-        if opened is not None:
-            first = self._first
-            if first is None:
-                first = min(seen)
-            held = len(seen)
-            pop = seen.pop
-            for seq in range(first, opened):  # (a voided event was never there)
-                pop(seq, None)
-            self._counted += held - len(seen)
-            self._first = opened
-        self._opened = event.seq
+        self._window.turn_opened(event.seq)
         self._turn_start = after
         check = self._on_turn
         if check is not None:
@@ -191,7 +185,7 @@ class Auditor:
         self.rules = rules
         found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
         split = _record_checks(rules) if self._elsewhere else None
-        for kind, check in (rules.audit_checks() if split is None else split[0]).items():
+        for kind, check in (rules.audit_checks() if split is None else split.state).items():
             found.setdefault(kind, []).append(check)
         if self._unruled:
             found.setdefault(RulingMade, []).insert(0, _ruling_found)
@@ -223,39 +217,57 @@ class Auditor:
         )
 
 
-Split = tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]
-
-
-def _record_checks(rules: Ruleset) -> Split | None:
-    """The ruleset's checks in two (``Ruleset.audit_record_checks``): those that need the
-    folded state, and those that read only the event as recorded, the scene's options
-    (``before.scene``) and recent events of the kinds named third (``view.event``), which may
-    run beside the fold, on a log without rulings; ``None`` if it keeps them all together."""
-    found: Split = rules.audit_record_checks()
-    if not found[1] or SceneStarted in found[1] or TurnStarted in found[1]:
-        return None  # ``RecordChecks`` reads those itself
+def _record_checks(rules: Ruleset) -> RecordSplit | None:
+    """The ruleset's checks split for two processes (``Ruleset.audit_record_checks``), or
+    ``None`` if it keeps them all together (nothing split off, or a share that would read
+    ``scene_started``, which ``RecordChecks`` reads itself)."""
+    found = rules.audit_record_checks()
+    beside = {*found.record, *found.clears, *found.kept}
+    if not beside or SceneStarted in beside:
+        return None
     return found
+
+
+_SEND_EVERY = 8192
+"""The child sends what its ``Clear`` tests cleared after about this many events."""
+
+
+_RECENT = 256
+"""The child keeps at least this many recent events of the kinds the ``Clear`` tests look up."""
 
 
 class RecordChecks:
     """The child's share of the checks (``_record_checks``): each event of a checked kind,
     as recorded, with the state the log's ``scene_started`` leaves (the scene's options, all
     those checks read of the state) as ``before`` and ``after``; an ``AuditView`` that keeps
-    findings as ``DiceFinding``s and recent events of the kinds those checks look up, in the
-    window ``Auditor`` keeps (the previous turn's and the open one's: ``_turn_opened``).
+    findings as ``DiceFinding``s.
+
+    The ``Clear`` tests run only when ``send`` is given, and may look up recent events of the
+    kinds kept (at least the last ``_RECENT`` of them: a test answers ``False`` for what it
+    cannot find, so how far back it sees changes only what it clears, never the report).
+    After about every ``_SEND_EVERY`` events, and at ``finish``, ``send`` is given
+    ``("clear", upto, unclear)``: every event of a tested kind up to ``seq`` ``upto`` was
+    tested, and ``unclear`` lists those not cleared since the last message (``_Inbox``
+    reads it).
 
     ``feeds`` maps each kind to read to what reads it (for ``checked``; grown in place at
     ``scene_started``, as ``checked`` reads it as it goes): ``also``, given, is fed the kinds
     ``FED`` (the dice checks) first."""
 
-    def __init__(self, also: Callable[[AnyEvent], None] | None = None) -> None:
+    def __init__(
+        self, also: Callable[[AnyEvent], None] | None = None, send: Callable[[object], None] | None = None
+    ) -> None:
         self.findings: list[DiceFinding] = []
         self._also = also
+        self._send = send
         self._scene = EMPTY
         self._recent: dict[int, AnyEvent] = {}
-        self._first = 0
-        """The lowest ``seq`` in reach (as ``Auditor._first``)."""
-        self._opened: int | None = None
+        self.event: Callable[[int], AnyEvent | None] = self._recent.get
+        """``AuditView.event``: a recent event of a kind kept, else ``None``."""
+        self._tested = 0
+        """``seq`` of the last event a ``Clear`` test ran on."""
+        self._unclear: list[int] = []
+        self._send_at = _SEND_EVERY
         self.feeds: dict[type, Callable[[AnyEvent], None]] = {kind: also for kind in FED} if also is not None else {}
         self.feeds[SceneStarted] = self._scene_started
 
@@ -266,17 +278,18 @@ class RecordChecks:
         self._scene = fold((event,))
         if split is None:
             return
-        checks, kept = split[1], split[2]
-        if kept:
-            self.feeds[TurnStarted] = self._turn_started
-        for kind in {*checks, *kept} - {SceneStarted, TurnStarted}:
-            self.feeds[kind] = self._reader(checks.get(kind), kind in kept, self._also if kind in FED else None)
+        clears = split.clears if self._send is not None else {}
+        kept = split.kept if clears else frozenset()
+        for kind in {*split.record, *clears, *kept}:
+            self.feeds[kind] = self._reader(
+                split.record.get(kind), clears.get(kind), kind in kept, self._also if kind in FED else None
+            )
 
     def _reader(
-        self, check: Check | None, keep: bool, first: Callable[[AnyEvent], None] | None
+        self, check: Check | None, clear: Clear | None, keep: bool, first: Callable[[AnyEvent], None] | None
     ) -> Callable[[AnyEvent], None]:
         """What reads one kind: ``first`` (the dice checks), then kept as a recent event
-        (``keep``), then checked."""
+        (``keep``), then checked, then tested (``clear``)."""
         recent = self._recent
         scene = self._scene
 
@@ -285,30 +298,37 @@ class RecordChecks:
                 first(event)
             if keep:
                 recent[event.seq] = event
+                if len(recent) > 2 * _RECENT:
+                    for old in list(itertools.islice(recent, _RECENT)):
+                        del recent[old]
             if check is not None:
                 check(scene, event, scene, self)
+            if clear is not None:
+                seq = event.seq
+                if not clear(scene, event, self):
+                    self._unclear.append(seq)
+                self._tested = seq
+                if seq >= self._send_at:
+                    self.finish()
 
         return read
 
-    def _turn_started(self, event: AnyEvent) -> None:
-        opened = self._opened
-        if opened is not None:
-            self._first = opened
-            recent = self._recent
-            if recent:  # out of reach already (``event``): dropped at once, so they die young
-                for seq in [seq for seq in recent if seq < opened]:
-                    del recent[seq]
-        self._opened = event.seq
+    def finish(self) -> None:
+        """Send what the ``Clear`` tests cleared since the last message (if any ran)."""
+        if self._send is not None and self._tested:
+            self._send(("clear", self._tested, self._unclear))
+            self._unclear = []
+            self._send_at = self._tested + _SEND_EVERY
 
     def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
         self.findings.append(DiceFinding(code, event.seq, message, actor))
 
-    def event(self, seq: int) -> AnyEvent | None:
-        return self._recent.get(seq) if seq >= self._first else None
-
     @property
     def turn_start(self) -> SceneState:
         return self._scene
+
+    def cleared(self, seq: int) -> bool:
+        return False
 
 
 class RulingFound(Exception):
@@ -317,6 +337,11 @@ class RulingFound(Exception):
 
 def _ruling_found(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
     raise RulingFound(event.seq)
+
+
+def _never(seq: int) -> bool:
+    """``AuditView.cleared`` of a one-process audit: no test ran elsewhere."""
+    return False
 
 
 def _in_turn(checks: Sequence[Check]) -> Check:
@@ -383,11 +408,30 @@ def audit_log(
     report, or the error, is the same.
     """
     name = os.fspath(path)
-    if _parallel(name, workers, parallel_min_bytes):
-        report = _audit_parallel(name, seed)
-        if report is not None:
-            return report
-    return _audit_sequential(name, seed)
+    with _collector_eased():
+        if _parallel(name, workers, parallel_min_bytes):
+            report = _audit_parallel(name, seed)
+            if report is not None:
+                return report
+        return _audit_sequential(name, seed)
+
+
+_YOUNG = 50_000
+"""Allocations between two collections of the youngest generation during an audit."""
+
+
+@contextmanager
+def _collector_eased() -> Iterator[None]:
+    """The cyclic garbage collector runs less often during an audit (and in its child, forked
+    inside): the fold allocates and drops a few objects per event, none of them in a cycle,
+    and at the default threshold (700) each collection walks the live state again. The
+    previous thresholds are restored after."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], _YOUNG), before[1], before[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 # ---------------------------------------------------------------------- one process
@@ -422,6 +466,8 @@ def checked(
     path: str,
     feed: Callable[[AnyEvent], None] | None,
     feeds: Mapping[type, Callable[[AnyEvent], None]] | None = None,
+    *,
+    links: bool = False,
 ) -> Iterator[AnyEvent]:
     """The events of the log open in ``stream``, checked exactly as ``read_log`` checks
     them (the same events, the same first error), each passed before it is yielded to
@@ -432,6 +478,10 @@ def checked(
     line before, ``scene_started`` first and only first) is checked here in one loop; at the
     first other line, ``check_lines`` takes over from there (continuing the chain checked so
     far), so every unusual case is judged, and worded, by the reader itself.
+
+    ``links``: after the first line, only the kinds ``feeds`` reads are decoded in full, the
+    others as their ``seq`` and ``prev`` (``link_decoder``), for a caller that decodes every
+    line in full elsewhere (what is yielded is then not an event for those kinds).
     """
     if feeds is None:
         feeds = {} if feed is None else dict.fromkeys(FED, feed)
@@ -463,6 +513,8 @@ def checked(
         reader = reader_of(kind)
         if reader is not None:
             reader(event)
+            if links and kind is SceneStarted:  # the scene's feeds are known now
+                decode = link_decoder(frozenset(feeds)).decode
         yield event
     after = ChainHead(seq=lineno, digest=expected) if lineno else None
     lines = itertools.chain((raw,) if raw else (), raw_lines(stream))
@@ -551,9 +603,6 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
 
     context = multiprocessing.get_context("fork")
     try:
-        # most logs hold no ruling: no scan for them; the child runs the checks of the events
-        # as recorded
-        auditor = Auditor(seed=seed, unruled=True, recorded_elsewhere=True)
         hint = _revealed_at_end(name)
         receive, send = context.Pipe(duplex=False)
     except Exception:
@@ -561,14 +610,18 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
     child = context.Process(target=_check_and_roll, args=(send, name, seed, hint), daemon=True)
     child.start()
     send.close()
+    inbox = _Inbox(receive)
     done = False
     try:
         try:
+            # most logs hold no ruling: no scan for them; the child runs the checks of the
+            # events as recorded, and the ``Clear`` tests
+            auditor = Auditor(seed=seed, unruled=True, recorded_elsewhere=True, cleared=inbox.cleared)
             _fold_checked(name, auditor)
         except RulingFound:  # the rulings govern events already checked: again, with them
             auditor = Auditor(_rulings_scanned(name), seed=seed)  # every check here: as ruled
             _fold_checked(name, auditor)
-        sent = receive.recv()
+        sent = inbox.result()
         done = True
     except Exception:
         return None
@@ -583,6 +636,57 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
     return auditor.finish(dice, recorded if auditor._elsewhere else ())
 
 
+_POLL_EVERY = 1024
+"""Events between two looks for the child's news, while it is behind."""
+
+
+class _Inbox:
+    """The child's messages (``_check_and_roll``): what its ``Clear`` tests cleared as they
+    come (``("clear", upto, unclear)``, see ``RecordChecks``), then its result
+    (``("done", result)``). ``cleared`` is ``AuditView.cleared``: it reads what has arrived,
+    never waits for more, and looks again only every ``_POLL_EVERY`` events while the child
+    is behind."""
+
+    def __init__(self, receive: Connection) -> None:
+        self._receive = receive
+        self._upto = 0
+        self._unclear: set[int] = set()
+        self._look_at = 0
+        self._done = False
+        self._result: object = None
+
+    def cleared(self, seq: int) -> bool:
+        if seq > self._upto:
+            if seq < self._look_at or self._done:
+                return False
+            self._look_at = seq + _POLL_EVERY
+            receive = self._receive
+            while not self._done and receive.poll():
+                self._take(receive.recv(), seq)
+            if seq > self._upto:
+                return False
+        return seq not in self._unclear
+
+    def result(self) -> object:
+        """The child's result, once everything before it has been read."""
+        while not self._done:
+            self._take(self._receive.recv(), sys.maxsize)
+        return self._result
+
+    def _take(self, message: object, seq: int) -> None:
+        """One message; ``seq``: what is asked now (nothing before it will be)."""
+        if not isinstance(message, tuple) or not message:
+            raise ValueError("not a message from the audit's child")
+        if message[0] == "clear":
+            _, upto, unclear = message
+            self._unclear = {s for s in self._unclear if s >= seq}
+            self._unclear.update(unclear)
+            self._upto = upto
+        else:
+            self._done = True
+            self._result = message[1]
+
+
 def _fold_checked(name: str, auditor: Auditor) -> None:
     """Fold the log at ``name`` with ``auditor`` checking (the chain unchecked: the child
     checks it)."""
@@ -592,21 +696,25 @@ def _fold_checked(name: str, auditor: Auditor) -> None:
 
 
 def _check_and_roll(send: Connection, name: str, seed: str | None, hint: str | None) -> None:
-    """The child: check the chain and the dice of the whole log, and run the ruleset's checks
-    of the events as recorded (``RecordChecks``); send the dice report and those findings, or
-    ``None`` if the log is damaged (or anything else failed)."""
+    """The child: check the chain and the dice of the whole log, run the ruleset's checks
+    of the events as recorded and its ``Clear`` tests (``RecordChecks``, which sends what
+    the tests clear as it goes); send ``("done", result)``: the dice report and those
+    findings, or ``None`` if the log is damaged (or anything else failed)."""
     result: tuple[DiceReport, list[DiceFinding]] | None = None
     try:
-        dice = FastDice(seed, hint=hint)
-        record = RecordChecks(dice.feed)
-        with open_log(name) as stream:
-            for _ in checked(stream, name, None, record.feeds):
-                pass
-        result = (_or_exact(dice, seed, lambda: _dice_events(name)), record.findings)
+        try:
+            dice = FastDice(seed, hint=hint)
+            record = RecordChecks(dice.feed, send.send)
+            with open_log(name) as stream:
+                for _ in checked(stream, name, None, record.feeds, links=True):
+                    pass
+            record.finish()
+            result = (_or_exact(dice, seed, lambda: _dice_events(name)), record.findings)
+        except Exception:
+            result = None
+        send.send(("done", result))
     except Exception:
-        result = None
-    try:
-        send.send(result)
+        pass  # the parent gave up (and closed its end): nobody to tell
     finally:
         send.close()
 

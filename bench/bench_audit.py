@@ -31,11 +31,13 @@ from fightlog.audit.auditor import (  # noqa: E402
     Auditor,
     RecordChecks,
     Report,
+    _Inbox,
     _revealed_at_end,
     audit_log,
     checked,
 )
 from fightlog.audit import order  # noqa: E402
+from fightlog.audit.checks import RecordSplit  # noqa: E402
 from fightlog.audit.dice import FastDice  # noqa: E402
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES  # noqa: E402
 from fightlog.events.reader import open_log  # noqa: E402
@@ -48,6 +50,21 @@ def bare_decode(path: str) -> None:
     with open(path, "rb", buffering=1 << 20) as f:
         for line in f:
             decode(line)
+
+
+class Replayed:
+    """A connection that hands out messages already sent (the child's, as if it were ahead)."""
+
+    def __init__(self, messages: list[object]) -> None:
+        self._messages = iter(messages)
+        self._next: object = next(self._messages, None)
+
+    def poll(self) -> bool:
+        return self._next is not None
+
+    def recv(self) -> object:
+        message, self._next = self._next, next(self._messages, None)
+        return message
 
 
 def check_clean(report: Report, events: int) -> None:
@@ -65,18 +82,23 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
             for _ in checked(stream, path, lambda event: None):
                 pass
 
+    sent: list[object] = []  # the child's messages, for the main process's stages (as if it were ahead)
+
     def child() -> None:  # what the forked child does: the chain, the dice, the checks as recorded
+        sent.clear()
         dice = FastDice(None, hint=_revealed_at_end(path))
-        record = RecordChecks(dice.feed)
+        record = RecordChecks(dice.feed, sent.append)
         with open_log(path) as stream:
-            for _ in checked(stream, path, None, record.feeds):
+            for _ in checked(stream, path, None, record.feeds, links=True):
                 pass
+        record.finish()
         if dice.report() is None:
             raise SystemExit("the dice check could not vouch for the fight")
 
     def main_process(checks: bool = True) -> Callable[[], None]:
         def run() -> None:  # what the main process does: decode, fold, check
-            auditor = Auditor(unruled=True, recorded_elsewhere=True)  # as ``audit_log``'s main process
+            inbox = _Inbox(Replayed([*sent, ("done", None)]))
+            auditor = Auditor(unruled=True, recorded_elsewhere=True, cleared=inbox.cleared)  # as ``audit_log``'s
             with open_log(path) as stream:
                 lines = iter(partial(stream.readline, MAX_LINE_BYTES + 2), b"")
                 auditor.fold(map(DECODER.decode, lines))
@@ -88,7 +110,7 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
             real_order, real_roe, real_split = order.checks, Roe7Rules.audit_checks, Roe7Rules.audit_record_checks
             order.checks = lambda rules: {}
             Roe7Rules.audit_checks = lambda self: {}  # type: ignore[method-assign]
-            Roe7Rules.audit_record_checks = lambda self: ({}, {}, frozenset())  # type: ignore[method-assign]
+            Roe7Rules.audit_record_checks = lambda self: RecordSplit({}, {}, frozenset(), {})  # type: ignore[method-assign]
             try:
                 run()
             finally:
@@ -102,7 +124,7 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
         def without_ruleset_checks() -> None:
             real, real_split = Roe7Rules.audit_checks, Roe7Rules.audit_record_checks
             Roe7Rules.audit_checks = lambda self: {}  # type: ignore[method-assign]
-            Roe7Rules.audit_record_checks = lambda self: ({}, {}, frozenset())  # type: ignore[method-assign]
+            Roe7Rules.audit_record_checks = lambda self: RecordSplit({}, {}, frozenset(), {})  # type: ignore[method-assign]
             try:
                 run()
             finally:

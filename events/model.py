@@ -53,7 +53,7 @@ class Origin(Struct, frozen=True, kw_only=True, omit_defaults=True):
     raw: str | None = None
 
 
-class Event(Struct, frozen=True, omit_defaults=True, tag_field="kind"):
+class Event(Struct, frozen=True, omit_defaults=True, tag_field="kind", gc=False):
     """Fields every event carries.
 
     ``seq`` counts lines from 1 with no gaps; ``prev`` is the hex SHA-256 of the previous
@@ -188,7 +188,7 @@ class TurnEnded(Event, tag="turn_ended", kw_only=True, frozen=True):
 # --------------------------------------------------------------------------- declarations
 
 
-class Action(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Action(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """One intended action inside a declaration.
 
     ``type`` is open (``attack``, ``move``, ``sprint``, ``reload``, ``aim``, ``draw``,
@@ -229,7 +229,7 @@ class DeclarationPosted(Event, tag="declaration_posted", kw_only=True, frozen=Tr
 # --------------------------------------------------------------------------- dice
 
 
-class Die(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Die(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """One die as rolled. ``kept`` is false for a die a keep/drop removed; ``rerolled`` lists
     the faces this die replaced (oldest first); ``exploded`` marks a die added by an explosion;
     ``label`` distinguishes dice of one roll (en5.1's ``black`` and ``white``)."""
@@ -242,7 +242,7 @@ class Die(Struct, frozen=True, kw_only=True, omit_defaults=True):
     label: str | None = None
 
 
-class Modifier(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Modifier(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """A number added to a roll and where it came from (``scope``, ``racial``, ``gm``...)."""
 
     value: int

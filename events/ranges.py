@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import os
 from concurrent.futures import Future, ProcessPoolExecutor
 
 import msgspec

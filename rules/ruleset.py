@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from fightlog.events.model import Action
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports this module
-    from fightlog.audit.checks import Check
+    from fightlog.audit.checks import Check, RecordSplit
 
 
 class Ruleset(Protocol):
@@ -64,11 +64,12 @@ class Ruleset(Protocol):
         what each declaration, roll, outcome and effect should have been."""
         ...
 
-    def audit_record_checks(self) -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
-        """``audit_checks`` in two: those that need the folded state, and those that read
-        only the event as recorded, the scene's options (``before.scene``) and recent events
-        of the kinds named third. On a big log without rulings the audit runs the second
-        share in its second process, beside the dice (``fightlog.audit.auditor``)."""
+    def audit_record_checks(self) -> RecordSplit:
+        """``audit_checks`` split for a big log without rulings, which the audit checks on
+        two processes (``fightlog.audit.auditor``): the checks that need the folded state,
+        those that read only the event as recorded, the scene's options and recent events,
+        and tests standing for part of a state check (``fightlog.audit.checks.RecordSplit``).
+        The second and third share run in the second process, beside the dice."""
         ...
 
     def rule_section(self, code: str) -> str:
@@ -125,8 +126,10 @@ class GenericRules:
     def audit_checks(self) -> Mapping[type, Check]:
         return {}
 
-    def audit_record_checks(self) -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
-        return self.audit_checks(), {}, frozenset()
+    def audit_record_checks(self) -> RecordSplit:
+        from fightlog.audit.checks import RecordSplit  # the audit only
+
+        return RecordSplit(self.audit_checks(), {}, frozenset(), {})
 
     def rule_section(self, code: str) -> str:
         if code.startswith("order."):

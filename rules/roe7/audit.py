@@ -23,9 +23,10 @@ rolls an outcome cites, the folded state before it) and reports where the log di
   (``escape.flees_left``).
 
 Checks run for every event of their kind, so each returns at once when there is nothing to
-check, and the most common paths (an attack against a dodge, a post in one's own turn, a
-rolled damage) are written out rather than split into helpers: the audit's throughput rests
-on them (``bench/bench_audit.py``). Options are read once per scene, sheets only when a check
+check, and the most common paths (a post in one's own turn, a rolled damage) are written
+out rather than split into helpers: the audit's throughput rests on them
+(``bench/bench_audit.py``). On a big log the commonest outcome, an attack against a dodge, is
+checked beside the fold, in the audit's second process (``split_checks``). Options are read once per scene, sheets only when a check
 needs them (a DR once per sheet snapshot), and messages are written only for findings. The
 few facts a check needs from earlier events that the state does not keep (when an effect
 ended, the lost actions applied, whether the start-of-turn phase is over) are remembered
@@ -39,7 +40,7 @@ from typing import Final, cast
 
 from msgspec.structs import replace
 
-from fightlog.audit.checks import AuditView, Check
+from fightlog.audit.checks import AuditView, Check, Clear, RecordSplit
 from fightlog.errors import FightlogError, InputError
 from fightlog.events.model import (
     Action,
@@ -122,14 +123,20 @@ def checks() -> Mapping[type, Check]:
     return Roe7Audit().checks()
 
 
-def split_checks() -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
-    """``checks()`` in two (``Roe7Rules.audit_record_checks``): those that need the folded
-    state, and those that read only the event as recorded and the scene's options
-    (``before.scene``: the modifier cap), which the audit may run beside the fold, in another
-    process, on a log without rulings; and the kinds those look up (none). Together they
-    report what ``checks()`` reports. (The outcome of an attack against a dodge was tried
-    there too: looking its rolls up in another process cost more than it saved here.)"""
-    return Roe7Audit(split=True).checks(), {DiceRolled: cast(Check, Roe7Audit().capped)}, frozenset()
+def split_checks() -> RecordSplit:
+    """``checks()`` split for the audit on two processes (``Roe7Rules.audit_record_checks``):
+    the modifier cap reads only the roll and the scene's options, so it moves beside the fold
+    whole; an attack's outcome against the dodge it cites needs only the two rolls and the
+    options, so ``attack_clear`` runs there for it (keeping the recent rolls), and the state
+    check of an attack the test clears is left with the weapon's readiness. Together they
+    report what ``checks()`` reports."""
+    beside = Roe7Audit()
+    return RecordSplit(
+        state=Roe7Audit(split=True).checks(),
+        record={DiceRolled: cast(Check, beside.capped)},
+        kept=frozenset({DiceRolled}),
+        clears={AttackResolved: cast(Clear, beside.attack_clear)},
+    )
 
 
 class Roe7Audit:
@@ -294,6 +301,8 @@ class Roe7Audit:
                 state = who.weapons.get(weapon)
                 if state is not None and (state.needs_reload or state.cooldown > 0):
                     self._ready(event, weapon, state, view)
+        if view.cleared(event.seq):
+            return  # its outcome was checked beside the fold (``attack_clear``): as the rules give it
         rolls = event.rolls
         count = len(rolls)
         if count == 2:
@@ -304,23 +313,8 @@ class Roe7Audit:
                 return
             purpose, other = first.purpose, second.purpose
             if purpose == "attack":
-                if other == "dodge":  # ``_attack``, written out: the most common outcome
-                    scene = before.scene
-                    opts = self._opts if scene is not None and scene.options is self._raw else self.options(before)
-                    die = first.dice[0]
-                    natural, sides = die.face, die.sides
-                    allowed = self._crits.get((weapon, sides))
-                    if allowed is None:
-                        allowed = self._crit_allowed(weapon, sides, opts)
-                    score, against = first.total, second.total
-                    natural_def = second.dice[0].face
-                    result = outcome(natural, score, sides, allowed, (against, natural_def), opts)
-                    if (
-                        event.hit == result.hit and event.score == score and event.against == against
-                        and natural_def != 1 and not result.fumble and event.critical == result.critical
-                    ):
-                        return  # as the rules give it (the common case)
-                    self._attack_judged(event, first, second, result, allowed, opts, view)
+                if other == "dodge":
+                    self._attack(before, event, first, second, view)
             elif purpose == "explosive":
                 if other == "dodge":
                     self._blast(before, event, first, second, view)
@@ -358,11 +352,37 @@ class Roe7Audit:
             "rules.reload", event, f"{event.attacker} fired {weapon}{post} although {why}", actor=event.attacker
         )
 
+    def attack_clear(self, before: SceneState, event: AttackResolved, view: AuditView) -> bool:
+        """The outcome part of ``resolved`` has nothing to report: the attack against the
+        dodge it cites, recorded as the rules give it, with no natural 1 on either die (the
+        common case). A ``Clear`` test (``split_checks``): it reads the two rolls and the
+        scene's options only."""
+        rolls = event.rolls
+        if len(rolls) != 2:
+            return False
+        first = view.event(rolls[0])
+        second = view.event(rolls[1])
+        if type(first) is not DiceRolled or type(second) is not DiceRolled or not first.dice or not second.dice:
+            return False
+        if first.purpose != "attack" or second.purpose != "dodge":
+            return False
+        return self._attack_outcome(before, event, first, second) is None
+
     def _attack(
         self, before: SceneState, event: AttackResolved, att: DiceRolled, dfn: DiceRolled, view: AuditView
     ) -> None:
         """A weapon attack against the dodge it cites, or an interrupt's strike against the
         flee or call roll it had to beat (``attack.outcome``)."""
+        found = self._attack_outcome(before, event, att, dfn)
+        if found is not None:
+            self._attack_judged(event, att, dfn, *found, view)
+
+    def _attack_outcome(
+        self, before: SceneState, event: AttackResolved, att: DiceRolled, dfn: DiceRolled
+    ) -> tuple[Outcome, bool, Roe7Options] | None:
+        """``None`` when the log records the outcome the rules give and neither die shows a
+        natural 1 (the common case); else the rules' outcome, whether the attack die may
+        crit, and the options, for ``_attack_judged``."""
         scene = before.scene
         opts = self._opts if scene is not None and scene.options is self._raw else self.options(before)
         die = att.dice[0]
@@ -370,15 +390,15 @@ class Roe7Audit:
         allowed = self._crits.get((event.weapon, sides))
         if allowed is None:
             allowed = self._crit_allowed(event.weapon, sides, opts)
+        score, against = att.total, dfn.total
         natural_def = dfn.dice[0].face
-        result = outcome(natural, att.total, sides, allowed, (dfn.total, natural_def), opts)
-        critical = result.critical
+        result = outcome(natural, score, sides, allowed, (against, natural_def), opts)
         if (
-            event.hit == result.hit and event.critical == critical and event.score == att.total
-            and event.against == dfn.total and not result.fumble and natural_def != 1
+            event.hit == result.hit and event.critical == result.critical and event.score == score
+            and event.against == against and not result.fumble and natural_def != 1
         ):
-            return  # as the rules give it (the common case)
-        self._attack_judged(event, att, dfn, result, allowed, opts, view)
+            return None  # as the rules give it
+        return result, allowed, opts
 
     def _attack_judged(
         self,

@@ -20,7 +20,7 @@ from fightlog.rules.roe7.tokens import DEFAULT_OPTIONS, TokenOptions, WeaponToke
 from fightlog.rules.ruleset import GenericRules, register
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
-    from fightlog.audit.checks import Check
+    from fightlog.audit.checks import Check, RecordSplit
 
 OUT: Final = frozenset({"defeated", "wounded", "mortally_wounded", "fled", "left", "reserve"})
 """Statuses that take a combatant out of the posting order (Wounded; Fleeing). ``reserve`` is
@@ -97,11 +97,8 @@ class Roe7Rules(GenericRules):
 
         return audit.checks()
 
-    def audit_record_checks(self) -> tuple[Mapping[type, Check], Mapping[type, Check], frozenset[type]]:
-        """``audit_checks`` in two: those that need the folded state, and those that read
-        only the event as recorded, the scene's options and recent events of the kinds
-        named third (the audit runs these beside the fold on a big log without rulings;
-        ``fightlog.audit.auditor``)."""
+    def audit_record_checks(self) -> RecordSplit:
+        """``audit_checks`` split for the audit on two processes (``Ruleset``)."""
         from fightlog.rules.roe7 import audit
 
         return audit.split_checks()

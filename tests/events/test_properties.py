@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from fightlog.errors import FightlogError, InputError
 from fightlog.events.integrity import PublishedHead, verify_log
-from fightlog.events.model import AnyEvent, FORMAT_VERSION, RoundStarted, SceneStarted, TurnStarted
+from fightlog.events.codec import DECODER, Link, link_decoder
+from fightlog.events.model import EVENT_TYPES, FORMAT_VERSION, AnyEvent, RoundStarted, SceneStarted, TurnStarted
 from fightlog.events.reader import check_lines, read_log
 from fightlog.events.store import FileStore, MemoryStore
 from tests.conftest import sample_log_bytes
@@ -150,3 +151,16 @@ def test_file_and_memory_stores_agree_on_any_batching(batches: list[list[int]]) 
         assert path.read_bytes() == memory.to_bytes()
         assert [e for _, e in read_log(path)] == [e for _, e in memory.read()]
         assert files.head() == memory.head()
+
+
+@given(st.sets(st.sampled_from(EVENT_TYPES)))
+def test_a_link_decoder_reads_what_the_decoder_reads(full: set[type]) -> None:
+    decoder = link_decoder(frozenset(full))
+    for line in VALID.splitlines():
+        event = DECODER.decode(line)
+        linked = decoder.decode(line)
+        assert (linked.seq, linked.prev) == (event.seq, event.prev)
+        if type(event) in full:
+            assert linked == event
+        else:
+            assert isinstance(linked, Link) and type(linked).__name__ == f"{type(event).__name__}Link"
