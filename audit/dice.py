@@ -21,7 +21,7 @@ from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, Die, Sc
 from fightlog.rules.dice.events import read_roll
 from fightlog.rules.dice.expression import Expression, compile_expression
 from fightlog.rules.dice.fair import SCHEME, FairGenerator, commitment, seed_bytes
-from fightlog.rules.dice.result import TermRoll
+from fightlog.rules.dice.fastpath import BlockFaces, build_block_faces
 from fightlog.rules.dice.verify import RollFinding, RollSummary, RollVerifier
 
 CODE: dict[str, str] = {
@@ -182,7 +182,10 @@ class FastDice:
         self._lost = False
         self._open: str | None = None
         self._revealed: str | None = None
-        self._dice: dict[tuple[Expression, tuple[TermRoll, ...]], list[Die]] = {}
+        self._generator: FairGenerator | None = None
+        """The generator for the salts recorded so far (made when first needed)."""
+        self._expressions: dict[str, tuple[Expression, BlockFaces | None]] = {}
+        self._rolled: dict[tuple[Expression, int | tuple[int, ...]], tuple[int, list[Die]]] = {}
 
     def feed(self, event: AnyEvent) -> None:
         kind = type(event)
@@ -197,6 +200,7 @@ class FastDice:
             salt = event.salt  # type: ignore[union-attr]
             if salt is not None:
                 self._salts = (*self._salts, salt)
+                self._generator = None
         elif kind is SceneStarted:
             self._started(event)  # type: ignore[arg-type]
         elif kind is SceneEnded:
@@ -229,6 +233,7 @@ class FastDice:
     def _started(self, event: SceneStarted) -> None:
         self._scenes += 1
         self._scene = event.scene
+        self._generator = None
         dice = event.dice
         self._open = None if dice is None else dice.seed
         if self._scenes > 1:
@@ -247,44 +252,58 @@ class FastDice:
         """Whether ``event`` is the next engine roll and the seed gives exactly its dice and
         (with its modifiers) its total, as ``RollVerifier`` recomputes them. Anything
         unusual (a notation refused, a roll the generator cannot make) is a no: the
-        verifier then judges the whole log."""
+        verifier then judges the whole log.
+
+        An expression with a fast plan is judged by the faces block 0 gives its dice
+        (``build_block_faces``): what the plan makes of them (its value and dice) is kept by
+        expression and faces, so a roll seen before costs one HMAC block and a comparison."""
         index = event.index
         if index != self._next:
             return False
         self._next = index + 1
         try:
-            expr = compile_expression(event.notation)
-            salts = self._salts
-            gen = self._generators.get(salts)
+            notation = event.notation
+            known = self._expressions.get(notation)
+            if known is None:
+                expr = compile_expression(notation)
+                known = self._expressions[notation] = (expr, None if expr.fast is None else build_block_faces(expr.terms))
+            expr, block_faces = known
+            gen = self._generator
             if gen is None:
-                assert self._seed is not None
-                gen = FairGenerator(self._seed, self._scene, salts)
-                self._generators[salts] = gen
-            fast = expr.fast
-            result = None if fast is None else fast(expr, gen, index, (), 0)
-            if result is None:
-                result = expr.roll(gen.stream(index), index=index)
-            total = result.value
+                gen = self._generator = self._generator_for(self._salts)
+            faces = None if block_faces is None else block_faces(gen.block(index, 0))
+            rolled = None if faces is None else self._rolled.get((expr, faces))
+            if rolled is None:
+                fast = expr.fast
+                result = None if fast is None else fast(expr, gen, index, (), 0)
+                if result is None:
+                    result = expr.roll(gen.stream(index), index=index)
+                rolled = (result.value, result.dice)
+                if faces is not None:
+                    if len(self._rolled) >= _KEPT_DICE:
+                        self._rolled.clear()
+                    self._rolled[(expr, faces)] = rolled
+            total, dice = rolled
             for modifier in event.modifiers:
                 total += modifier.value
-            if total != event.total:
-                return False
-            key = (expr, result.terms)
-            dice = self._dice.get(key)
-            if dice is None:
-                if len(self._dice) >= _KEPT_DICE:
-                    self._dice.clear()
-                dice = self._dice[key] = result.dice
         except Exception:
             return False
-        if dice != event.dice:
+        if total != event.total or dice != event.dice:
             return False
         self._clean += 1
         return True
 
+    def _generator_for(self, salts: tuple[str, ...]) -> FairGenerator:
+        gen = self._generators.get(salts)
+        if gen is None:
+            assert self._seed is not None
+            gen = self._generators[salts] = FairGenerator(self._seed, self._scene, salts)
+        return gen
+
 
 _KEPT_DICE = 1 << 16
-"""Recomputed dice kept for reuse, by expression and faces (a 1d100 has a hundred outcomes)."""
+"""Recomputed rolls (value and dice) kept for reuse, by expression and faces (a 1d100 has a
+hundred outcomes)."""
 
 
 def _seed_of(text: str) -> bytes | None:

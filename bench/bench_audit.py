@@ -173,7 +173,7 @@ def main() -> int:
     base = best_time(lambda: bare_decode(big), args.repeat)
     ours = best_time(lambda: audit_log(big), args.repeat)
     print(f"bare decode {args.events / base:,.0f}/s; audit {args.events / ours:,.0f}/s")
-    print(f"RATIO audit throughput / bare decode = {base / ours:.2f}x (target >= 0.2x)")
+    print(f"RATIO audit throughput / bare decode = {base / ours:.3f}x (target >= 0.2x)")
     if args.stages:
         stages(big, args.repeat, base, args.events)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice import limits
-from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number
+from fightlog.rules.dice.ast import DiceTerm, Group, Negate, Node, Number
 
 
 def bounds(node: Node, text: str) -> tuple[int, int]:

@@ -20,7 +20,6 @@ Everything here is pure except ``new_seed``, the one place that draws OS randomn
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 import struct
 from collections.abc import Iterable, Sequence

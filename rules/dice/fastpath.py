@@ -129,6 +129,44 @@ def _single_plain(term: DiceTerm, const: int, coef: int) -> FastPlan:
     return single_term
 
 
+BlockFaces = Callable[[bytes], "int | tuple[int, ...] | None"]
+"""``faces(block)``: the faces block 0 gives the dice of an expression, in roll order (one
+die: the face itself), or None when a candidate is rejected."""
+
+
+def build_block_faces(terms: tuple[DiceTerm, ...]) -> BlockFaces | None:
+    """For an expression with a fast plan (``build_fast_plan`` is not None for it): the faces
+    of its dice as block 0 gives them, the same candidates mapped the same way as the plan's
+    readers map them. The fast plan's result is a function of these faces alone, which is
+    what lets a checker (``fightlog.audit.dice.FastDice``) compute it once per expression and
+    faces. None when the expression holds no dice or more than a block's worth."""
+    sides = [term.sides for term in terms for _ in range(term.count)]
+    if not sides or len(sides) > BLOCK_CANDIDATES:
+        return None
+    if len(sides) == 1:
+        (only,) = sides
+        accept = accept_below(only)
+        unpack_one = struct.Struct(">I").unpack_from
+
+        def one_face(block: bytes) -> int | None:
+            (c,) = unpack_one(block)
+            return None if c >= accept else c % only + 1
+
+        return one_face
+    dice = tuple((s, accept_below(s)) for s in sides)
+    unpack = struct.Struct(f">{len(sides)}I").unpack_from
+
+    def faces(block: bytes) -> tuple[int, ...] | None:
+        out: list[int] = []
+        for c, (s, accept) in zip(unpack(block), dice):
+            if c >= accept:
+                return None
+            out.append(c % s + 1)
+        return tuple(out)
+
+    return faces
+
+
 def _linear(node: Node) -> tuple[int, dict[int, int]] | None:
     """``node`` as ``const + sum(coef[i] * term_i)``, or None if it is not linear
     (floor division, or a product of two expressions that both hold dice)."""

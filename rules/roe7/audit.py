@@ -26,7 +26,8 @@ Checks run for every event of their kind, so each returns at once when there is 
 check, and the most common paths (a post in one's own turn, a rolled damage) are written
 out rather than split into helpers: the audit's throughput rests on them
 (``bench/bench_audit.py``). On a big log the commonest outcome, an attack against a dodge, is
-checked beside the fold, in the audit's second process (``split_checks``). Options are read once per scene, sheets only when a check
+checked beside the fold, in the audit's second process (``split_checks``), and so is a
+rolled hit's damage. Options are read once per scene, sheets only when a check
 needs them (a DR once per sheet snapshot), and messages are written only for findings. The
 few facts a check needs from earlier events that the state does not keep (when an effect
 ended, the lost actions applied, whether the start-of-turn phase is over) are remembered
@@ -128,14 +129,16 @@ def split_checks() -> RecordSplit:
     the modifier cap reads only the roll and the scene's options, so it moves beside the fold
     whole; an attack's outcome against the dodge it cites needs only the two rolls and the
     options, so ``attack_clear`` runs there for it (keeping the recent rolls), and the state
-    check of an attack the test clears is left with the weapon's readiness. Together they
-    report what ``checks()`` reports."""
+    check of an attack the test clears is left with the weapon's readiness; damage from a
+    rolled hit needs only its own numbers, the roll and the outcome the roll is for, so
+    ``damage_clear`` runs there for it, and a damage the test clears is not checked again.
+    Together they report what ``checks()`` reports."""
     beside = Roe7Audit()
     return RecordSplit(
         state=Roe7Audit(split=True).checks(),
         record={DiceRolled: cast(Check, beside.capped)},
-        kept=frozenset({DiceRolled}),
-        clears={AttackResolved: cast(Clear, beside.attack_clear)},
+        kept=frozenset({DiceRolled, AttackResolved}),
+        clears={AttackResolved: cast(Clear, beside.attack_clear), DamageApplied: cast(Clear, beside.damage_clear)},
     )
 
 
@@ -598,6 +601,8 @@ class Roe7Audit:
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         """Damage less DR (Armor), the DR cap, the roll or tick it cites."""
+        if view.cleared(event.seq):
+            return  # checked beside the fold (``damage_clear``): as the rules give it
         raw, reduced, target = event.raw, event.reduced_by, event.target
         taken = reduce_damage(raw, reduced)[1]
         if event.taken != taken:
@@ -631,6 +636,29 @@ class Roe7Audit:
                     self._tick_damage(before, event, tick, roll, view)
         elif kind is EffectTicked:
             self._tick_damage(before, event, cast(EffectTicked, source), None, view)
+
+    def damage_clear(self, before: SceneState, event: DamageApplied, view: AuditView) -> bool:
+        """``damaged`` has nothing to report: ``taken`` and the DR as the rules give them, and
+        the cause, if any, a roll of another purpose, or a damage roll that comes to ``raw``
+        and is for an attack's outcome (not a tick). A ``Clear`` test (``split_checks``): it
+        reads the cited roll, the outcome that roll is for and the scene's options only. A
+        tick's damage, or a cause not among the recent rolls, is left to ``damaged``."""
+        raw, reduced = event.raw, event.reduced_by
+        if event.taken != reduce_damage(raw, reduced)[1] or (reduced > 0 and reduced > self.options(before).dr_cap):
+            return False
+        cause = event.cause
+        if cause is None:
+            return True
+        roll = view.event(cause)
+        if type(roll) is not DiceRolled:
+            return False
+        if roll.purpose != "damage":
+            return True
+        total = roll.total
+        if raw != (total if total > 0 else 0):
+            return False
+        for_seq = roll.for_seq
+        return for_seq is None or type(view.event(for_seq)) is AttackResolved
 
     def _raw_differs(self, event: DamageApplied, roll: DiceRolled, view: AuditView) -> None:
         raw = max(0, roll.total)

@@ -1,12 +1,12 @@
 """What the audit's child clears (``RecordSplit.clears``) never changes the report.
 
 On a big log the child runs the ruleset's ``Clear`` tests (for roe7: an attack's outcome
-against the dodge it cites) and sends what they clear; a check in the main process skips
+against the dodge it cites, and the damage of a rolled hit) and sends what they clear; a check in the main process skips
 that part for an event cleared, and does it itself for one the child has not reached. Here
 the child's messages are replayed to the main process all at once (the child far ahead),
 not at all (the child behind), or cut off part way, and each report must equal the
-one-process audit's. A tampered outcome must never be cleared, and an honest one must be
-(else the clearing would be dead weight).
+one-process audit's. A tampered outcome or damage must never be cleared, and an honest one
+must be (else the clearing would be dead weight).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import fightlog.audit.auditor as auditor_module
 from fightlog.audit.auditor import Auditor, RecordChecks, Report, RulingFound, _Inbox, audit_events, audit_log, checked
 from fightlog.audit.dice import FastDice
-from fightlog.events.model import AnyEvent, AttackResolved, DiceRolled, RulingMade
+from fightlog.events.model import AnyEvent, AttackResolved, DamageApplied, DiceRolled, EffectTicked, RulingMade
 from fightlog.events.reader import open_log
 from tests.audit.test_audit_parallel import LOGS, events_of, resealed
 from tests.conftest import FIXTURES
@@ -83,14 +83,16 @@ def test_the_report_does_not_depend_on_how_far_the_child_got(log: Path, monkeypa
     except RulingFound:
         assert any(isinstance(e, RulingMade) for e in events_of(log))
         return
-    attacks = [e.seq for e in events_of(log) if isinstance(e, AttackResolved)]
-    assert reached(sent) == set(attacks)  # every attack was tested, and only attacks
+    tested = {e.seq for e in events_of(log) if isinstance(e, (AttackResolved, DamageApplied))}
+    assert reached(sent) == tested  # every attack and damage was tested, and nothing else
 
 
 @pytest.mark.parametrize("log", sorted((FIXTURES / "roe7" / "audit").glob("*.jsonl")), ids=lambda p: p.name)
-def test_a_flawed_outcome_is_never_cleared(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_flawed_outcome_or_damage_is_never_cleared(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sent, _, _ = child_run(log, monkeypatch)
-    flawed = {f.seq for f in audit_log(log, workers=1).findings if f.code in OUTCOME_CODES}
+    damages = {e.seq for e in events_of(log) if isinstance(e, DamageApplied)}
+    findings = audit_log(log, workers=1).findings
+    flawed = {f.seq for f in findings if f.code in OUTCOME_CODES or f.seq in damages}
     assert flawed <= unclear(sent)
 
 
@@ -119,17 +121,50 @@ def test_an_honest_attack_against_a_dodge_is_cleared(log: Path, monkeypatch: pyt
     assert every - plain <= left  # a natural 1 costs an action: the main process settles that
 
 
-TAMPER = ["hit", "critical", "score", "against"]
+def rolled_damage(events: list[AnyEvent]) -> set[int]:
+    """Damage that cites the damage roll of an attack's outcome (not a tick)."""
+    by_seq = {e.seq: e for e in events}
+    found: set[int] = set()
+    for e in events:
+        if isinstance(e, DamageApplied) and e.cause is not None:
+            roll = by_seq.get(e.cause)
+            if isinstance(roll, DiceRolled) and roll.purpose == "damage" and roll.for_seq is not None:
+                if isinstance(by_seq.get(roll.for_seq), AttackResolved):
+                    found.add(e.seq)
+    return found
 
 
-def tampered(event: AttackResolved, how: str) -> AttackResolved:
+@pytest.mark.parametrize("log", sorted((FIXTURES / "roe7" / "scenarios").glob("*.jsonl")), ids=lambda p: p.name)
+def test_the_honest_damage_of_a_rolled_hit_is_cleared(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent, _, _ = child_run(log, monkeypatch)
+    events = events_of(log)
+    rolled = rolled_damage(events)
+    ticked = {e.seq for e in events if isinstance(e, EffectTicked)}
+    ticked |= {e.seq for e in events if isinstance(e, DiceRolled) and e.for_seq in ticked}  # a burn's dice
+    ticks = {e.seq for e in events if isinstance(e, DamageApplied) and e.cause in ticked}
+    left = unclear(sent)
+    assert rolled and not rolled & left
+    assert ticks <= left  # a tick's damage needs the state: the main process checks it
+
+
+TAMPER = ["hit", "critical", "score", "against", "taken", "raw", "reduced_by"]
+
+
+def tampered(event: AttackResolved | DamageApplied, how: str) -> AnyEvent:
+    replace = msgspec.structs.replace
+    if isinstance(event, DamageApplied):
+        if how == "taken":
+            return replace(event, taken=event.taken + 1)
+        if how == "raw":
+            return replace(event, raw=event.raw + 2, taken=event.taken + 2)  # taken still adds up
+        return replace(event, reduced_by=event.reduced_by + 31)  # past the DR cap
     if how == "hit":
-        return msgspec.structs.replace(event, hit=not event.hit, critical=None)
+        return replace(event, hit=not event.hit, critical=None)
     if how == "critical":
-        return msgspec.structs.replace(event, critical=None if event.critical else "success")
+        return replace(event, critical=None if event.critical else "success")
     if how == "score":
-        return msgspec.structs.replace(event, score=event.score + 1)
-    return msgspec.structs.replace(event, against=event.against - 1)
+        return replace(event, score=event.score + 1)
+    return replace(event, against=event.against - 1)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -139,14 +174,15 @@ def tampered(event: AttackResolved, how: str) -> AttackResolved:
     how=st.sampled_from(TAMPER),
     cut=st.floats(0, 1),
 )
-def test_a_tampered_outcome_is_found_whatever_the_child_cleared(
+def test_a_tampered_outcome_or_damage_is_found_whatever_the_child_cleared(
     log: Path, pick: int, how: str, cut: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     events = events_of(log)
-    attacks = [i for i, e in enumerate(events) if isinstance(e, AttackResolved)]
-    at = attacks[pick % len(attacks)]
+    kind = DamageApplied if how in ("taken", "raw", "reduced_by") else AttackResolved
+    candidates = [i for i, e in enumerate(events) if isinstance(e, kind)]
+    at = candidates[pick % len(candidates)]
     original = events[at]
-    assert isinstance(original, AttackResolved)
+    assert isinstance(original, (AttackResolved, DamageApplied))
     sealed, data = resealed([*events[:at], tampered(original, how), *events[at + 1 :]])
     path = tmp_path / "tampered.jsonl"
     path.write_bytes(data)

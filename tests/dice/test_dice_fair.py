@@ -29,6 +29,7 @@ from fightlog.rules.dice import (
     salts_digest,
 )
 from fightlog.rules.dice.fair import accept_below
+from fightlog.rules.dice.fastpath import build_block_faces
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "dice.md"
 SEED = bytes(range(32)).hex()
@@ -290,6 +291,47 @@ def test_fast_path_equals_general_path(
     fast = roll(expr, gen, index, mods)
     general = compiled.roll(gen.stream(index), mods, index=index)
     assert fast == general
+
+
+@settings(max_examples=200, database=None, deadline=None)
+@given(expr=st.sampled_from(FAST_SHAPES), seed=st.binary(min_size=1, max_size=40), index=st.integers(0, 2**32))
+def test_block_faces_are_the_fast_paths_faces(expr: str, seed: bytes, index: int) -> None:
+    """``build_block_faces`` reads block 0 as the fast plan does: the faces of every die in
+    roll order (dropped dice included), which is all the plan's result depends on."""
+    compiled = compile_expression(expr)
+    faces_of = build_block_faces(compiled.terms)
+    assert faces_of is not None
+    gen = FairGenerator(seed, "fast")
+    fast = compiled.fast
+    assert fast is not None
+    result = fast(compiled, gen, index, (), 0)
+    read = faces_of(gen.block(index, 0))
+    if result is None:  # a rejected candidate (likely only for a d1000000): both fall back
+        assert read is None
+        return
+    faces = tuple(die.face for die in result.dice)
+    assert read == (faces[0] if len(faces) == 1 else faces)
+
+
+@pytest.mark.parametrize("expr", ["1d6", "3d6", "4d6kh3>=4"])
+def test_block_faces_refuse_a_rejected_candidate(expr: str) -> None:
+    top = 2**32 - 1
+    compiled = compile_expression(expr)
+    faces_of = build_block_faces(compiled.terms)
+    assert faces_of is not None
+    gen = CraftedGenerator([[7, top, 3, 5, 0, 0, 0, 0]])  # the second candidate is rejected for a d6
+    rejected = faces_of(gen.blocks[0])
+    fast = compiled.fast
+    assert fast is not None
+    if compiled.dice == 1:
+        assert rejected == 2 and fast(compiled, gen, 0, (), 0) is not None
+    else:
+        assert rejected is None and fast(compiled, gen, 0, (), 0) is None  # both fall back
+
+
+def test_block_faces_only_for_a_block_of_dice() -> None:
+    assert build_block_faces(compile_expression("9d6").terms) is None
+    assert build_block_faces(compile_expression("7").terms) is None
 
 
 # --------------------------------------------------------------------------- snapshots

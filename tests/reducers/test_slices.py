@@ -23,7 +23,6 @@ from fightlog.events.model import (
     InitiativeSet,
     Moved,
     ResourceSpent,
-    RoundEnded,
     RoundStarted,
     SceneEnded,
     SceneStarted,

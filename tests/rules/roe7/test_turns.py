@@ -317,7 +317,7 @@ def test_an_arrival_takes_the_claimed_slot_next_round_and_acts_from_the_turn_aft
     fight.join("carl", (15, 0), after="alice", weapons=[RIFLE])
     assert "arriving" in fight.statuses("carl") and "carl" not in fight.state.turn.order
     fight.end_turn()
-    events = fight.end_turn()
+    fight.end_turn()
     assert fight.state.turn.order == ("alice", "carl", "bob") and fight.current == "alice"
     fight.end_turn()
     assert fight.current == "carl"
@@ -378,7 +378,7 @@ def test_the_free_draw_waits_for_the_first_turn_not_stunned() -> None:
     assert fight.refused("bob", act("draw", weapon=PISTOL)) == "out of turn: it is alice's turn to post"
     fight.end_turn()
     assert fight.refused("bob", act("draw", weapon=PISTOL)) == "bob is stunned: no action this turn"
-    events = fight.end_turn()
+    fight.end_turn()
     assert "first-turn free draw" not in fight.spent("bob")
     fight.end_turn()
     fight.post("bob", act("draw", weapon=PISTOL), act("attack", "alice", weapon=PISTOL), faces=[99, 2])
