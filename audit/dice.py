@@ -266,7 +266,8 @@ class FastDice:
             known = self._expressions.get(notation)
             if known is None:
                 expr = compile_expression(notation)
-                known = self._expressions[notation] = (expr, None if expr.fast is None else build_block_faces(expr.terms))
+                faces_of = None if expr.fast is None else build_block_faces(expr.terms)
+                known = self._expressions[notation] = (expr, faces_of)
             expr, block_faces = known
             gen = self._generator
             if gen is None:
