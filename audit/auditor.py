@@ -17,10 +17,11 @@ event it targets from the start); for a file, only the lines that mention ``ruli
 decoded for that.
 
 A large log (``PARALLEL_MIN_BYTES`` or more, and two cores) is audited on two processes:
-this one decodes, folds and checks; a forked child reads the log again, checks the chain
-(as ``fightlog verify`` does), recomputes the dice and runs the ruleset's checks that need no
-folded state (``Ruleset.audit_record_checks``, ``RecordChecks``). Both verdicts together are
-the sequential audit's. The child also runs the ruleset's ``Clear`` tests and sends what they
+this one decodes, folds and checks; a forked child reads the log again (``checked``, in
+``fightlog.audit.reading``), checks the chain (as ``fightlog verify`` does), recomputes the
+dice and runs the ruleset's checks that need no folded state (``Ruleset.audit_record_checks``,
+``RecordChecks`` in ``fightlog.audit.recorded``). Both verdicts together are the sequential
+audit's. The child also runs the ruleset's ``Clear`` tests and sends what they
 clear as it goes (``_Inbox``); a check here skips the part a test cleared
 (``AuditView.cleared``) and does it itself for an event the child has not reached, so the
 report does not depend on which process is ahead. This process does not look for rulings
@@ -36,27 +37,26 @@ returned, and a damaged large log costs one more pass. Tests hold the two paths 
 from __future__ import annotations
 
 import gc
-import hashlib
-import itertools
 import os
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 import msgspec
 from msgspec import Struct
 
 from fightlog.audit import order
-from fightlog.audit.checks import AuditView, Check, Clear, RecordSplit
+from fightlog.audit.checks import AuditView, Check
 from fightlog.audit.dice import FED, DiceAudit, DiceFinding, DiceReport, FastDice
+from fightlog.audit.reading import LINE_LIMIT, checked
+from fightlog.audit.recorded import RecordChecks, record_split
 from fightlog.audit.window import Window
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.errors import LogDamagedError
-from fightlog.events.codec import DECODER, MAX_LINE_BYTES, link_decoder
-from fightlog.events.model import GENESIS, AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
-from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines
+from fightlog.events.codec import DECODER
+from fightlog.events.model import AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
+from fightlog.events.reader import open_log, raw_lines
 from fightlog.reducers.fold import fold, in_force, plan_of
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.rules.ruleset import GENERIC, Ruleset, rules_for_scene
@@ -67,7 +67,6 @@ if TYPE_CHECKING:
 PARALLEL_MIN_BYTES = 16 << 20
 """Logs smaller than this are audited in one process (forking would cost more than it saves)."""
 
-_LINE_LIMIT = MAX_LINE_BYTES + 2
 _TAIL_BYTES = 1 << 16
 _SCAN_BYTES = 1 << 20
 
@@ -95,7 +94,7 @@ class Auditor:
         """``rulings``: every ruling the log holds (in log order); ``unruled``: the log is
         taken to hold none, and ``fold`` raises ``RulingFound`` at the first ``ruling_made``
         (the caller then audits again with the rulings); ``recorded_elsewhere``: the
-        ruleset's checks of the events as recorded (``_record_checks``) run elsewhere (the
+        ruleset's checks of the events as recorded (``record_split``) run elsewhere (the
         child, ``RecordChecks``), and ``finish`` is given their findings; ``cleared``, what
         the ``Clear`` tests run there have cleared so far (``AuditView.cleared``)."""
         self.findings: list[Finding] = []
@@ -184,7 +183,7 @@ class Auditor:
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
         found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
-        split = _record_checks(rules) if self._elsewhere else None
+        split = record_split(rules) if self._elsewhere else None
         for kind, check in (rules.audit_checks() if split is None else split.state).items():
             found.setdefault(kind, []).append(check)
         if self._unruled:
@@ -215,120 +214,6 @@ class Auditor:
                 accepted=accepted,
             )
         )
-
-
-def _record_checks(rules: Ruleset) -> RecordSplit | None:
-    """The ruleset's checks split for two processes (``Ruleset.audit_record_checks``), or
-    ``None`` if it keeps them all together (nothing split off, or a share that would read
-    ``scene_started``, which ``RecordChecks`` reads itself)."""
-    found = rules.audit_record_checks()
-    beside = {*found.record, *found.clears, *found.kept}
-    if not beside or SceneStarted in beside:
-        return None
-    return found
-
-
-_SEND_EVERY = 8192
-"""The child sends what its ``Clear`` tests cleared after about this many events."""
-
-
-_RECENT = 256
-"""The child keeps at least this many recent events of the kinds the ``Clear`` tests look up."""
-
-
-class RecordChecks:
-    """The child's share of the checks (``_record_checks``): each event of a checked kind,
-    as recorded, with the state the log's ``scene_started`` leaves (the scene's options, all
-    those checks read of the state) as ``before`` and ``after``; an ``AuditView`` that keeps
-    findings as ``DiceFinding``s.
-
-    The ``Clear`` tests run only when ``send`` is given, and may look up recent events of the
-    kinds kept (at least the last ``_RECENT`` of them: a test answers ``False`` for what it
-    cannot find, so how far back it sees changes only what it clears, never the report).
-    After about every ``_SEND_EVERY`` events, and at ``finish``, ``send`` is given
-    ``("clear", upto, unclear)``: every event of a tested kind up to ``seq`` ``upto`` was
-    tested, and ``unclear`` lists those not cleared since the last message (``_Inbox``
-    reads it).
-
-    ``feeds`` maps each kind to read to what reads it (for ``checked``; grown in place at
-    ``scene_started``, as ``checked`` reads it as it goes): ``also``, given, is fed the kinds
-    ``FED`` (the dice checks) first."""
-
-    def __init__(
-        self, also: Callable[[AnyEvent], None] | None = None, send: Callable[[object], None] | None = None
-    ) -> None:
-        self.findings: list[DiceFinding] = []
-        self._also = also
-        self._send = send
-        self._scene = EMPTY
-        self._recent: dict[int, AnyEvent] = {}
-        self.event: Callable[[int], AnyEvent | None] = self._recent.get
-        """``AuditView.event``: a recent event of a kind kept, else ``None``."""
-        self._tested = 0
-        """``seq`` of the last event a ``Clear`` test ran on."""
-        self._unclear: list[int] = []
-        self._send_at = _SEND_EVERY
-        self.feeds: dict[type, Callable[[AnyEvent], None]] = {kind: also for kind in FED} if also is not None else {}
-        self.feeds[SceneStarted] = self._scene_started
-
-    def _scene_started(self, event: AnyEvent) -> None:
-        if self._also is not None:
-            self._also(event)
-        split = _record_checks(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
-        self._scene = fold((event,))
-        if split is None:
-            return
-        clears = split.clears if self._send is not None else {}
-        kept = split.kept if clears else frozenset()
-        for kind in {*split.record, *clears, *kept}:
-            self.feeds[kind] = self._reader(
-                split.record.get(kind), clears.get(kind), kind in kept, self._also if kind in FED else None
-            )
-
-    def _reader(
-        self, check: Check | None, clear: Clear | None, keep: bool, first: Callable[[AnyEvent], None] | None
-    ) -> Callable[[AnyEvent], None]:
-        """What reads one kind: ``first`` (the dice checks), then kept as a recent event
-        (``keep``), then checked, then tested (``clear``)."""
-        recent = self._recent
-        scene = self._scene
-
-        def read(event: AnyEvent) -> None:
-            if first is not None:
-                first(event)
-            if keep:
-                recent[event.seq] = event
-                if len(recent) > 2 * _RECENT:
-                    for old in list(itertools.islice(recent, _RECENT)):
-                        del recent[old]
-            if check is not None:
-                check(scene, event, scene, self)
-            if clear is not None:
-                seq = event.seq
-                if not clear(scene, event, self):
-                    self._unclear.append(seq)
-                self._tested = seq
-                if seq >= self._send_at:
-                    self.finish()
-
-        return read
-
-    def finish(self) -> None:
-        """Send what the ``Clear`` tests cleared since the last message (if any ran)."""
-        if self._send is not None and self._tested:
-            self._send(("clear", self._tested, self._unclear))
-            self._unclear = []
-            self._send_at = self._tested + _SEND_EVERY
-
-    def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
-        self.findings.append(DiceFinding(code, event.seq, message, actor))
-
-    @property
-    def turn_start(self) -> SceneState:
-        return self._scene
-
-    def cleared(self, seq: int) -> bool:
-        return False
 
 
 class RulingFound(Exception):
@@ -459,70 +344,6 @@ def _rulings(path: str) -> list[RulingMade]:
                 if type(event) is RulingMade:
                     found.append(event)
     return found
-
-
-def checked(
-    stream: BinaryIO,
-    path: str,
-    feed: Callable[[AnyEvent], None] | None,
-    feeds: Mapping[type, Callable[[AnyEvent], None]] | None = None,
-    *,
-    links: bool = False,
-) -> Iterator[AnyEvent]:
-    """The events of the log open in ``stream``, checked exactly as ``read_log`` checks
-    them (the same events, the same first error), each passed before it is yielded to
-    ``feed`` if of a dice kind (``FED``), or to what ``feeds`` maps its kind to when
-    ``feeds`` is given (read as the loop goes).
-
-    The usual line (``\\n``-terminated, decodes, the next ``seq``, ``prev`` the hash of the
-    line before, ``scene_started`` first and only first) is checked here in one loop; at the
-    first other line, ``check_lines`` takes over from there (continuing the chain checked so
-    far), so every unusual case is judged, and worded, by the reader itself.
-
-    ``links``: after the first line, only the kinds ``feeds`` reads are decoded in full, the
-    others as their ``seq`` and ``prev`` (``link_decoder``), for a caller that decodes every
-    line in full elsewhere (what is yielded is then not an event for those kinds).
-    """
-    if feeds is None:
-        feeds = {} if feed is None else dict.fromkeys(FED, feed)
-    reader_of = feeds.get
-    decode = DECODER.decode
-    sha256 = hashlib.sha256
-    readline = stream.readline
-    expected = GENESIS
-    lineno = 0
-    offset = 0
-    while True:
-        raw = readline(_LINE_LIMIT)
-        if not raw:
-            if lineno:
-                return
-            break
-        if raw[-1] != 10 or (len(raw) > 1 and raw[-2] == 13):  # "\n"-terminated, not "\r\n"
-            break
-        try:
-            event = decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            break
-        kind = type(event)
-        if (kind is SceneStarted) is not (lineno == 0) or event.seq != lineno + 1 or event.prev != expected:
-            break
-        expected = sha256(raw[:-1]).hexdigest()
-        lineno += 1
-        offset += len(raw)
-        reader = reader_of(kind)
-        if reader is not None:
-            reader(event)
-            if links and kind is SceneStarted:  # the scene's feeds are known now
-                decode = link_decoder(frozenset(feeds)).decode
-        yield event
-    after = ChainHead(seq=lineno, digest=expected) if lineno else None
-    lines = itertools.chain((raw,) if raw else (), raw_lines(stream))
-    for _, event in check_lines(lines, path, after=after, offset=offset):
-        reader = reader_of(type(event))
-        if reader is not None:
-            reader(event)
-        yield event
 
 
 def _or_exact(dice: FastDice, seed: str | None, again: Callable[[], Iterable[AnyEvent]]) -> DiceReport:
@@ -661,8 +482,10 @@ class _Inbox:
                 return False
             self._look_at = seq + _POLL_EVERY
             receive = self._receive
-            while not self._done and receive.poll():
-                self._take(receive.recv(), seq)
+            if receive.poll():  # news: forget what nobody will ask again (asked: seq on)
+                self._unclear = {s for s in self._unclear if s >= seq}
+                while not self._done and receive.poll():
+                    self._take(receive.recv())
             if seq > self._upto:
                 return False
         return seq not in self._unclear
@@ -670,16 +493,14 @@ class _Inbox:
     def result(self) -> object:
         """The child's result, once everything before it has been read."""
         while not self._done:
-            self._take(self._receive.recv(), sys.maxsize)
+            self._take(self._receive.recv())
         return self._result
 
-    def _take(self, message: object, seq: int) -> None:
-        """One message; ``seq``: what is asked now (nothing before it will be)."""
+    def _take(self, message: object) -> None:
         if not isinstance(message, tuple) or not message:
             raise ValueError("not a message from the audit's child")
         if message[0] == "clear":
             _, upto, unclear = message
-            self._unclear = {s for s in self._unclear if s >= seq}
             self._unclear.update(unclear)
             self._upto = upto
         else:
@@ -691,7 +512,7 @@ def _fold_checked(name: str, auditor: Auditor) -> None:
     """Fold the log at ``name`` with ``auditor`` checking (the chain unchecked: the child
     checks it)."""
     with open_log(name) as stream:
-        lines = iter(partial(stream.readline, _LINE_LIMIT), b"")
+        lines = iter(partial(stream.readline, LINE_LIMIT), b"")
         auditor.fold(map(DECODER.decode, lines))
 
 
@@ -725,7 +546,7 @@ def _rulings_scanned(path: str) -> list[RulingMade]:
     only kind the parallel path reports on (a line too long for a log stops the scan)."""
     found: list[RulingMade] = []
     needle = b'"ruling_made"'
-    buffer = bytearray(_SCAN_BYTES + _LINE_LIMIT)  # a block, after the last block's cut line
+    buffer = bytearray(_SCAN_BYTES + LINE_LIMIT)  # a block, after the last block's cut line
     view = memoryview(buffer)
     kept = 0
     with open(path, "rb", buffering=0) as stream:  # blocks straight from the file
@@ -748,6 +569,6 @@ def _rulings_scanned(path: str) -> list[RulingMade]:
             if not got:
                 return found
             kept = filled - end
-            if kept > _LINE_LIMIT:
+            if kept > LINE_LIMIT:
                 raise LogDamagedError("a line is too long for a log", path=path)
             buffer[:kept] = buffer[end:filled]

@@ -25,20 +25,14 @@ from functools import partial
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from long_fight import OUT, fight_path, write_fight  # noqa: E402
-from measure import best_time, peak_rss_kib  # noqa: E402
+from measure import best_time, build_measured, peak_rss_kib  # noqa: E402
 
-from fightlog.audit.auditor import (  # noqa: E402
-    Auditor,
-    RecordChecks,
-    Report,
-    _Inbox,
-    _revealed_at_end,
-    audit_log,
-    checked,
-)
+from fightlog.audit.auditor import Auditor, Report, _Inbox, _revealed_at_end, audit_log  # noqa: E402
 from fightlog.audit import order  # noqa: E402
 from fightlog.audit.checks import RecordSplit  # noqa: E402
 from fightlog.audit.dice import FastDice  # noqa: E402
+from fightlog.audit.reading import checked  # noqa: E402
+from fightlog.audit.recorded import RecordChecks  # noqa: E402
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES  # noqa: E402
 from fightlog.events.reader import open_log  # noqa: E402
 from fightlog.reducers.fold import fold  # noqa: E402
@@ -162,6 +156,7 @@ def main() -> int:
     if args.child_audit:
         audit_log(args.child_audit)
         return 0
+    print(f"build: {build_measured()}")
     os.makedirs(OUT, exist_ok=True)
     big = write_fight(fight_path(args.events), args.events)
     small = write_fight(fight_path(1000), 1000)

@@ -20,7 +20,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from measure import best_time, command_time, peak_rss_kib  # noqa: E402
+from measure import best_time, build_measured, command_time, peak_rss_kib  # noqa: E402
 from synth import write_log  # noqa: E402
 
 from fightlog.events.codec import DECODER  # noqa: E402
@@ -53,6 +53,7 @@ def main() -> int:
     if args.child_fold:
         decode_and_fold(args.child_fold)
         return 0
+    print(f"build: {build_measured()}")
     os.makedirs(OUT, exist_ok=True)
     big = write_log(os.path.join(OUT, f"log-{args.events}.jsonl"), args.events)
     small = write_log(os.path.join(OUT, "log-1000.jsonl"), 1000)

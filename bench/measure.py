@@ -1,4 +1,5 @@
-"""Measuring helpers for the bench scripts: best-of-N timing and a child's peak memory."""
+"""Measuring helpers for the bench scripts: best-of-N timing, a child's peak memory, and
+which build of fightlog is measured."""
 
 from __future__ import annotations
 
@@ -36,3 +37,13 @@ def peak_rss_kib(argv: Sequence[str]) -> int:
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     return int(usage.ru_maxrss)
+
+
+def build_measured() -> str:
+    """Which build of fightlog is imported: compiled by mypyc (a wheel, ``setup.py``) or pure
+    Python (an editable install, or ``FIGHTLOG_PURE=1``), and from where."""
+    import fightlog.reducers.fold as fold_module
+
+    where = fold_module.__file__ or "?"
+    kind = "compiled (mypyc)" if where.endswith((".so", ".pyd")) else "pure Python"
+    return f"{kind}, from {os.path.dirname(os.path.dirname(where))}"

@@ -253,7 +253,6 @@ class Folder:
         self.restarts = 0
         self._known: dict[int, RulingMade] = {}
         self._plan: dict[int, RulingMade] = {}
-        self._restart_at: int | None = None
 
     def run(self, upto: int | None = None) -> SceneState:
         """The state after ``upto`` (or after the last event)."""
@@ -261,23 +260,23 @@ class Folder:
         self._known = {r.seq: r for r in rulings_in(state)}
         self._plan = plan_of(_in_order(self._known))
         while True:
-            self._restart_at = None
+            restart_at: list[int] = []
             keep = self._keep if self.keep_every else None
             state = fold(
-                self._watch(self.source(state.seq + 1), upto),
+                self._watch(self.source(state.seq + 1), upto, restart_at),
                 start=state,
                 upto=upto,
                 plan=self._plan,
                 keep=keep,
                 keep_every=self.keep_every or 1,
             )
-            if self._restart_at is None:
+            if not restart_at:
                 return state
-            state = self._restart(self._restart_at)
+            state = self._restart(restart_at[0])
 
-    def _watch(self, events: Iterable[AnyEvent], upto: int | None) -> Iterator[AnyEvent]:
+    def _watch(self, events: Iterable[AnyEvent], upto: int | None, restart_at: list[int]) -> Iterator[AnyEvent]:
         """Pass events to the fold, learning new rulings; stop before one that rewrites
-        history already folded (``_restart_at`` says where to go back to), and at ``upto``
+        history already folded (``restart_at`` is given where to go back to), and at ``upto``
         (a ruling made after the point asked for must not be learned)."""
         known = self._known
         limit = upto if upto is not None else sys.maxsize
@@ -285,9 +284,9 @@ class Folder:
             if event.seq > limit:
                 return
             if type(event) is RulingMade and event.seq not in known:
-                restart_at = self._learn(event, event.seq - 1)
-                if restart_at is not None:
-                    self._restart_at = restart_at
+                target = self._learn(event, event.seq - 1)
+                if target is not None:
+                    restart_at.append(target)
                     return
             yield event
 

@@ -52,11 +52,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     could slip into the wheel: start from a clean slate (``build/`` is git-ignored output).
     """
     shutil.rmtree(REPO / "build", ignore_errors=True)
-    out = tmp_path_factory.mktemp("wheel")
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
+def build_wheel(out: Path, env: dict[str, str] | None = None) -> Path:
+    """Build the project's wheel into ``out`` (with this environment's setuptools and mypy)."""
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
         check=True,
         capture_output=True,
+        env=env,
     )
     (built,) = out.glob("fightlog-*.whl")
     return built

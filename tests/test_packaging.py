@@ -1,16 +1,22 @@
-"""Packaging: one namespaced package in site-packages, a console script, python -m, and a
-verify path that stays light (no pydantic, no rulesets)."""
+"""Packaging: one namespaced package in site-packages, a console script, python -m, a
+verify path that stays light (no pydantic, no rulesets), and the compiled build (setup.py:
+the hot modules compiled by mypyc, passing the same suite)."""
 
 from __future__ import annotations
 
+import ast
 import os
+import shutil
+import sysconfig
 import subprocess
 import sys
 import tomllib
 import zipfile
 from pathlib import Path
 
-from tests.conftest import FIXTURES, REPO
+import pytest
+
+from tests.conftest import FIXTURES, REPO, build_wheel
 
 SAMPLE = FIXTURES / "roe7" / "sample-duel.jsonl"
 
@@ -93,3 +99,57 @@ def test_every_package_directory_is_listed_in_pyproject() -> None:
                 if "__pycache__" not in relative:
                     on_disk.add(".".join((name, *relative)))
     assert sorted(on_disk - listed) == []
+
+
+def hot_modules() -> list[str]:
+    """``setup.py``'s ``HOT_MODULES`` (read, not imported: importing it runs ``setup()``)."""
+    for node in ast.parse((REPO / "setup.py").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["HOT_MODULES"]:
+            found: list[str] = ast.literal_eval(node.value)
+            return found
+    raise AssertionError("setup.py has no HOT_MODULES")
+
+
+def needs_a_compiler() -> None:
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    if os.environ.get("FIGHTLOG_PURE") == "1" or shutil.which(compiler[0]) is None:
+        pytest.skip("no C compiler (or FIGHTLOG_PURE=1): the wheel is pure Python")
+
+
+def test_the_wheel_compiles_the_hot_modules_and_keeps_their_source(wheel: Path) -> None:
+    needs_a_compiler()
+    names = zipfile.ZipFile(wheel).namelist()
+    hot = hot_modules()
+    assert "fightlog.reducers.fold" in hot and "fightlog.audit.reading" in hot
+    for module in hot:
+        path = module.replace(".", "/")
+        assert f"{path}.py" in names
+        assert [n for n in names if n.startswith(f"{path}.cpython-") and n.endswith(".so")], module
+    shared = [n for n in names if n.startswith("fightlog/_native__mypyc.") and n.endswith(".so")]
+    assert shared  # mypyc's shared library, inside the package
+    compiled = {n.split(".cpython-")[0].replace("/", ".") for n in names if n.endswith(".so")}
+    assert compiled == {*hot, "fightlog._native__mypyc"}  # nothing else: the Struct modules stay interpreted
+
+
+def test_fightlog_pure_builds_a_pure_python_wheel(tmp_path: Path) -> None:
+    built = build_wheel(tmp_path, {**os.environ, "FIGHTLOG_PURE": "1"})
+    assert built.name.endswith("-py3-none-any.whl")
+    assert not [n for n in zipfile.ZipFile(built).namelist() if n.endswith(".so")]
+
+
+@pytest.mark.slow
+def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
+    """The suite (but this file) run again on the installed compiled wheel: mypyc checks the
+    annotations at run time and binds calls early, so the compiled build can differ."""
+    needs_a_compiler()
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    where = subprocess.run(
+        [sys.executable, "-c", "import fightlog.reducers.fold as m; print(m.__file__)"],
+        cwd=REPO, env=env, capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    assert where.startswith(str(installed)) and where.endswith(".so")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "--ignore", "tests/test_packaging.py", "tests"],
+        cwd=REPO, env=env, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

@@ -20,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fightlog.audit.auditor as auditor_module
-from fightlog.audit.auditor import Auditor, RecordChecks, Report, RulingFound, _Inbox, audit_events, audit_log, checked
+from fightlog.audit.auditor import Auditor, Report, RulingFound, _Inbox, audit_events, audit_log
 from fightlog.audit.dice import FastDice
+from fightlog.audit.reading import checked
+from fightlog.audit.recorded import RecordChecks
 from fightlog.events.model import AnyEvent, AttackResolved, DamageApplied, DiceRolled, EffectTicked, RulingMade
 from fightlog.events.reader import open_log
 from tests.audit.test_audit_parallel import LOGS, events_of, resealed
@@ -43,12 +45,11 @@ class Replayed:
         return self._messages.popleft()
 
 
-def child_run(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[str, int, list[int]]], RecordChecks, FastDice]:
+def child_run(path: Path) -> tuple[list[tuple[str, int, list[int]]], RecordChecks, FastDice]:
     """What the child does, in this process: its ``clear`` messages (one per tested event)."""
-    monkeypatch.setattr(auditor_module, "_SEND_EVERY", 1)
     sent: list[tuple[str, int, list[int]]] = []
     dice = FastDice(None, hint=auditor_module._revealed_at_end(str(path)))
-    record = RecordChecks(dice.feed, sent.append)  # type: ignore[arg-type]
+    record = RecordChecks(dice.feed, sent.append, send_every=1)  # type: ignore[arg-type]
     with open_log(path) as stream:
         for _ in checked(stream, str(path), None, record.feeds, links=True):
             pass
@@ -74,9 +75,9 @@ def reached(messages: list[tuple[str, int, list[int]]]) -> set[int]:
 
 
 @pytest.mark.parametrize("log", [p for p in LOGS if p.parent.name != "dice"], ids=lambda p: p.name)
-def test_the_report_does_not_depend_on_how_far_the_child_got(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_report_does_not_depend_on_how_far_the_child_got(log: Path) -> None:
     sequential = audit_log(log, workers=1)
-    sent, record, dice = child_run(log, monkeypatch)
+    sent, record, dice = child_run(log)
     try:
         for cut in (len(sent), 0, len(sent) // 2):
             assert main_run(log, list(sent[:cut]), record, dice) == sequential
@@ -88,8 +89,8 @@ def test_the_report_does_not_depend_on_how_far_the_child_got(log: Path, monkeypa
 
 
 @pytest.mark.parametrize("log", sorted((FIXTURES / "roe7" / "audit").glob("*.jsonl")), ids=lambda p: p.name)
-def test_a_flawed_outcome_or_damage_is_never_cleared(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    sent, _, _ = child_run(log, monkeypatch)
+def test_a_flawed_outcome_or_damage_is_never_cleared(log: Path) -> None:
+    sent, _, _ = child_run(log)
     damages = {e.seq for e in events_of(log) if isinstance(e, DamageApplied)}
     findings = audit_log(log, workers=1).findings
     flawed = {f.seq for f in findings if f.code in OUTCOME_CODES or f.seq in damages}
@@ -112,8 +113,8 @@ def plain_attacks(events: list[AnyEvent]) -> tuple[set[int], set[int]]:
 
 
 @pytest.mark.parametrize("log", sorted((FIXTURES / "roe7" / "scenarios").glob("*.jsonl")), ids=lambda p: p.name)
-def test_an_honest_attack_against_a_dodge_is_cleared(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    sent, _, _ = child_run(log, monkeypatch)
+def test_an_honest_attack_against_a_dodge_is_cleared(log: Path) -> None:
+    sent, _, _ = child_run(log)
     events = events_of(log)
     plain, every = plain_attacks(events)
     left = unclear(sent)
@@ -135,8 +136,8 @@ def rolled_damage(events: list[AnyEvent]) -> set[int]:
 
 
 @pytest.mark.parametrize("log", sorted((FIXTURES / "roe7" / "scenarios").glob("*.jsonl")), ids=lambda p: p.name)
-def test_the_honest_damage_of_a_rolled_hit_is_cleared(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    sent, _, _ = child_run(log, monkeypatch)
+def test_the_honest_damage_of_a_rolled_hit_is_cleared(log: Path) -> None:
+    sent, _, _ = child_run(log)
     events = events_of(log)
     rolled = rolled_damage(events)
     ticked = {e.seq for e in events if isinstance(e, EffectTicked)}
@@ -175,7 +176,7 @@ def tampered(event: AttackResolved | DamageApplied, how: str) -> AnyEvent:
     cut=st.floats(0, 1),
 )
 def test_a_tampered_outcome_or_damage_is_found_whatever_the_child_cleared(
-    log: Path, pick: int, how: str, cut: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    log: Path, pick: int, how: str, cut: float, tmp_path: Path
 ) -> None:
     events = events_of(log)
     kind = DamageApplied if how in ("taken", "raw", "reduced_by") else AttackResolved
@@ -187,7 +188,7 @@ def test_a_tampered_outcome_or_damage_is_found_whatever_the_child_cleared(
     path = tmp_path / "tampered.jsonl"
     path.write_bytes(data)
     expected = audit_events(sealed)
-    sent, record, dice = child_run(path, monkeypatch)
+    sent, record, dice = child_run(path)
     assert main_run(path, list(sent[: int(len(sent) * cut)]), record, dice) == expected
     assert audit_log(path, workers=1) == expected
     assert audit_log(path, workers=2, parallel_min_bytes=1) == expected

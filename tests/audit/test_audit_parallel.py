@@ -245,7 +245,7 @@ def test_rulings_across_block_edges(block: int, tmp_path: Path, monkeypatch: pyt
     path = tmp_path / "ruled.jsonl"
     path.write_bytes(data)
     monkeypatch.setattr(auditor_module, "_SCAN_BYTES", block)
-    monkeypatch.setattr(auditor_module, "_LINE_LIMIT", 4096)
+    monkeypatch.setattr(auditor_module, "LINE_LIMIT", 4096)
     found = auditor_module._rulings_scanned(str(path))
     assert found == auditor_module._rulings(str(path))
     assert len(found) == 7

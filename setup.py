@@ -1,0 +1,116 @@
+"""The compiled build: the audit's hot modules turned into C extensions by mypyc.
+
+``pyproject.toml`` holds everything else (metadata, the package layout, the data files);
+this file only adds the extensions. A wheel build (``pip install .``) compiles
+``HOT_MODULES`` with mypyc, unless ``FIGHTLOG_PURE=1`` is set, no C compiler is found, or
+mypyc or the compiler fails (then the wheel is pure Python, and the build log says why). An
+editable install (``pip install -e .``) is never compiled: a compiled module is imported
+before its source, so an edit would not take effect. Both builds run the same source and give the same results; the compiled one is
+faster (``bench/README.md``).
+
+mypyc derives module names from where the files lie, and the repository maps its folders
+onto ``fightlog.*`` (``[tool.setuptools.package-dir]``), so the package is first copied into
+``build/mypyc-src`` in its installed shape.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import sysconfig
+import tomllib
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HOT_MODULES = [
+    "fightlog.reducers.fold",
+    "fightlog.reducers.scene",
+    "fightlog.reducers.combatants",
+    "fightlog.reducers.turns",
+    "fightlog.reducers.declarations",
+    "fightlog.reducers.effects",
+    "fightlog.reducers.derive",
+    "fightlog.audit.order",
+    "fightlog.audit.window",
+    "fightlog.audit.dice",
+    "fightlog.audit.reading",
+    "fightlog.audit.recorded",
+    "fightlog.rules.dice.fastpath",
+    "fightlog.rules.roe7.audit",
+    "fightlog.rules.roe7.table",
+]
+"""What the audit spends its time in (``bench/README.md``): the fold and its reducers, the
+posting-order checks and the window of recent events (the main process); the chain-checked
+read, the dice recomputation and the checks of events as recorded (the child); roe7's checks
+and its table (both). The modules that define msgspec Structs stay interpreted (mypyc cannot
+compile them), and so do the ones tests or benches patch or subclass (``auditor``,
+``Roe7Rules``, ``FairGenerator``): a compiled function's calls are bound when compiled."""
+
+ROOT = Path(__file__).resolve().parent
+STAGE = ROOT / "build" / "mypyc-src"
+
+
+def _package_dirs() -> dict[str, Path]:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        config = tomllib.load(f)["tool"]["setuptools"]
+    return {package: ROOT / folder for package, folder in config["package-dir"].items()}
+
+
+def _stage() -> list[str]:
+    """Copy every package's modules into ``STAGE`` as installed; the staged hot modules.
+
+    setuptools reuses ``build/lib.<platform>`` and never prunes it: a module compiled by an
+    earlier build and since dropped from ``HOT_MODULES`` would shadow its source in the
+    wheel, so that folder is emptied first."""
+    for stale in (ROOT / "build").glob("lib.*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    shutil.rmtree(STAGE, ignore_errors=True)
+    for package, folder in _package_dirs().items():
+        target = STAGE.joinpath(*package.split("."))
+        target.mkdir(parents=True, exist_ok=True)
+        for source in folder.glob("*.py"):
+            shutil.copy2(source, target / source.name)
+    return [str(STAGE.joinpath(*name.split(".")).with_suffix(".py")) for name in HOT_MODULES]
+
+
+def _has_compiler() -> bool:
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    return bool(compiler) and shutil.which(compiler[0]) is not None
+
+
+def _extensions() -> list[Extension]:
+    if "bdist_wheel" not in sys.argv:  # metadata, sdist, editable: nothing to compile
+        return []
+    if os.environ.get("FIGHTLOG_PURE") == "1":
+        print("fightlog: FIGHTLOG_PURE=1: building pure Python", file=sys.stderr)
+        return []
+    if not _has_compiler():
+        print("fightlog: no C compiler found: building pure Python (slower audits)", file=sys.stderr)
+        return []
+    from mypyc.build import mypycify
+
+    try:
+        return list(mypycify(_stage(), opt_level="3", group_name="fightlog._native"))
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error (a newer mypy's, say)
+        print(f"fightlog: mypyc could not compile ({exc!r}): building pure Python", file=sys.stderr)
+        return []
+
+
+class BuildExtOrPure(build_ext):
+    """Build the extensions; if the C compiler fails, ship none of them (the source of every
+    module is in the wheel either way, so it runs as pure Python)."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            for ext in self.extensions:  # a module without the shared library cannot import
+                built = Path(self.get_ext_fullpath(ext.name))
+                built.unlink(missing_ok=True)
+            print(f"fightlog: compiling failed ({str(exc)[:200]}): building pure Python", file=sys.stderr)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExtOrPure})
