@@ -131,10 +131,27 @@ def test_the_wheel_compiles_the_hot_modules_and_keeps_their_source(wheel: Path) 
     assert compiled == {*hot, "fightlog._native__mypyc"}  # nothing else: the Struct modules stay interpreted
 
 
-def test_fightlog_pure_builds_a_pure_python_wheel(tmp_path: Path) -> None:
-    built = build_wheel(tmp_path, {**os.environ, "FIGHTLOG_PURE": "1"})
+@pytest.mark.parametrize("setting", [{"FIGHTLOG_PURE": "1"}, {"CC": "/nonexistent/cc"}], ids=["FIGHTLOG_PURE", "no compiler"])
+def test_a_pure_python_wheel_when_asked_or_without_a_compiler(tmp_path: Path, setting: dict[str, str]) -> None:
+    built = build_wheel(tmp_path, {**os.environ, **setting})
     assert built.name.endswith("-py3-none-any.whl")
     assert not [n for n in zipfile.ZipFile(built).namelist() if n.endswith(".so")]
+
+
+@pytest.mark.slow
+def test_a_compiler_that_fails_leaves_a_wheel_that_runs_as_pure_python(tmp_path: Path) -> None:
+    needs_a_compiler()
+    shutil.rmtree(REPO / "build", ignore_errors=True)  # build/ would hold the wheel fixture's extensions
+    built = build_wheel(tmp_path / "wheel", {**os.environ, "CC": "false", "LDSHARED": "false"})
+    assert not [n for n in zipfile.ZipFile(built).namelist() if n.endswith(".so")]  # none half-built
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(built)], check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "fightlog", "audit", str(FIXTURES / "roe7" / "disputed-duel.jsonl")],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "audit: clean" in done.stdout
 
 
 @pytest.mark.slow
