@@ -20,20 +20,19 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from long_fight import OUT, fight_path, write_fight  # noqa: E402
 from measure import best_time, build_measured, peak_rss_kib  # noqa: E402
 
-from fightlog.audit.auditor import Auditor, Report, _Inbox, _revealed_at_end, audit_log  # noqa: E402
+from fightlog.audit.auditor import Auditor, Report, _fold_checked, _Inbox, _revealed_at_end, audit_log  # noqa: E402
 from fightlog.audit import order  # noqa: E402
 from fightlog.audit.checks import RecordSplit  # noqa: E402
 from fightlog.audit.dice import FastDice  # noqa: E402
 from fightlog.audit.reading import checked  # noqa: E402
 from fightlog.audit.recorded import RecordChecks  # noqa: E402
-from fightlog.events.codec import DECODER, MAX_LINE_BYTES  # noqa: E402
+from fightlog.events.codec import DECODER  # noqa: E402
 from fightlog.events.reader import open_log  # noqa: E402
 from fightlog.reducers.fold import fold  # noqa: E402
 from fightlog.rules.roe7.ruleset import Roe7Rules  # noqa: E402
@@ -93,9 +92,7 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
         def run() -> None:  # what the main process does: decode, fold, check
             inbox = _Inbox(Replayed([*sent, ("done", None)]))
             auditor = Auditor(unruled=True, recorded_elsewhere=True, cleared=inbox.cleared)  # as ``audit_log``'s
-            with open_log(path) as stream:
-                lines = iter(partial(stream.readline, MAX_LINE_BYTES + 2), b"")
-                auditor.fold(map(DECODER.decode, lines))
+            _fold_checked(path, auditor)
 
         if checks:
             return run
