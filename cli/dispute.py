@@ -15,7 +15,7 @@ from fightlog.cli.options import format_option, log_argument
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
-    from fightlog.audit.dispute import Dispute, Ending, FindingChange
+    from fightlog.audit.dispute import Dispute, Dropped, Ending, FindingChange
     from fightlog.events.compare import Difference
     from fightlog.events.model import AnyEvent
 
@@ -135,15 +135,20 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
 
     lines = [f"change: {_change_text(outcome, name)}"]
     count = outcome.ending.events
-    lines.append(f"re-derived from seq {outcome.restart} with the scene's seed: {count[0]} events -> {count[1]}")
+    dice = "with the scene's seed" if outcome.seed is not None else "with the recorded rolls (the log has no seed)"
+    lines.append(f"re-derived from seq {outcome.restart} {dice}: {count[0]} events -> {count[1]}")
+    lines.extend(baseline_lines(outcome))
     lines.append("first difference: " + _difference_text(outcome.difference))
     if outcome.consequence is not None:
         lines.append("first consequence: " + _difference_text(outcome.consequence))
     elif outcome.fields and outcome.difference is not None and outcome.difference.seq == outcome.change.seq:
         lines.append("first consequence: none: nothing after the changed event differs")
-    lines.append("dropped (the fork no longer allows them):" if outcome.dropped else "dropped: none")
-    for dropped in outcome.dropped:
-        lines.append(f"  seq {dropped.seq} {_dropped_text(dropped.request, dropped.actor, name)}: {dropped.reason}")
+    dropped_now = [d for d in outcome.dropped if not d.unchanged]
+    lines.append("dropped (the fork no longer allows them):" if dropped_now else "dropped: none")
+    for dropped in dropped_now:
+        lines.append(f"  seq {dropped.seq} {_dropped_text(dropped.request, dropped.actor, name)}: "
+                     + _dropped_reason(dropped, name))
+    lines.extend(divergence_lines(outcome))
     if outcome.passed:
         lines.append("turns passed (ended without a post):")
         for passed in outcome.passed:
@@ -153,6 +158,45 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
     lines.extend(_finding_lines(outcome.findings, name))
     if output is not None:
         lines.append(f"wrote {output}: {count[1]} events (verify --dice names the changed roll, if any)")
+    return lines
+
+
+def baseline_lines(outcome: Dispute) -> list[str]:
+    """What the fork is compared with, when the recorded log departs from the rules."""
+    departures = outcome.departures
+    if not departures:
+        return []
+    first = departures[0]
+    more = f" (and at {len(departures) - 1} more places)" if len(departures) > 1 else ""
+    lines = [f"the recorded log departs from the rules at seq {first.seq}: {first.text}{more}"]
+    if outcome.baseline is None:
+        lines.append("compared: the recorded log -> the fork (the rules give it back from the fork point)")
+    else:
+        lines.append(f"compared: the original as the rules re-derive it from seq {outcome.restart} -> the fork "
+                     "(what the change alone does; seqs from here are theirs)")
+    return lines
+
+
+def _dropped_reason(dropped: Dropped, name: Any) -> str:
+    if dropped.since is None or not dropped.statuses:
+        return dropped.reason
+    who = name(dropped.actor)
+    return (f"from seq {dropped.seq} {who} posts, but in the fork {who} is {', '.join(dropped.statuses)} "
+            f"since seq {dropped.since} ({dropped.reason})")
+
+
+def divergence_lines(outcome: Dispute) -> list[str]:
+    """Where the recorded history stops fitting the fork (beyond what is dropped), and how
+    much of it does not fit the rules with or without the change."""
+    now = [d for d in outcome.divergences if not d.unchanged]
+    lines: list[str] = []
+    if now:
+        lines.append("the recorded history stops fitting the fork:")
+        lines += [f"  seq {d.seq} ({d.kind}): {d.text}" for d in now]
+    also = sum(1 for d in outcome.divergences if d.unchanged) + sum(1 for d in outcome.dropped if d.unchanged)
+    if also:
+        lines.append(f"also without the change: {also} place{'s' if also != 1 else ''} where the recorded log does not "
+                     "fit the rules (dropped or kept as recorded; --format json lists them)")
     return lines
 
 
@@ -269,6 +313,10 @@ def as_json(outcome: Dispute, output: str | None) -> dict[str, Any]:
         "consequence": _difference_json(outcome.consequence),
         "dropped": msgspec.to_builtins(outcome.dropped),
         "passed": msgspec.to_builtins(outcome.passed),
+        "divergences": msgspec.to_builtins(outcome.divergences),
+        "departures": msgspec.to_builtins(outcome.departures),
+        "baseline": "recorded" if outcome.baseline is None else "re-derived",
+        "seed": outcome.seed is not None,
         "ending": msgspec.to_builtins(outcome.ending),
         "findings": {
             "appeared": [_finding_json(c) for c in outcome.findings if c.appeared],
