@@ -61,7 +61,7 @@ class Divergence(Struct, frozen=True, kw_only=True):
 def down_since(fork: Sequence[AnyEvent], actor: str, before: SceneState, now: SceneState) -> tuple[tuple[str, ...], int | None]:
     """The statuses ``actor`` has in the fork (``now``) and not in the recorded log at the
     same point (``before``), and the ``seq`` of the fork's event that gave the first of them
-    (the latest ``status_changed`` turning one on)."""
+    (of the last ``status_changed`` turning each on, the earliest)."""
     theirs = before.combatants.get(actor)
     ours = now.combatants.get(actor)
     if ours is None:
@@ -69,7 +69,8 @@ def down_since(fork: Sequence[AnyEvent], actor: str, before: SceneState, now: Sc
     gained = tuple(sorted(set(ours.statuses) - set(theirs.statuses if theirs else ())))
     if not gained:
         return (), None
-    for event in reversed(fork):
+    latest: dict[str, int] = {}
+    for event in fork:
         if isinstance(event, StatusChanged) and event.actor == actor and event.on and event.status in gained:
-            return gained, event.seq
-    return gained, None
+            latest[event.status] = event.seq
+    return gained, min(latest.values(), default=None)
