@@ -35,7 +35,7 @@ from __future__ import annotations
 import types
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Final, Union, get_args, get_origin
+from typing import Annotated, Any, Final, TypeVar, Union, get_args, get_origin
 
 import msgspec
 from msgspec import Struct
@@ -224,14 +224,15 @@ def dispute(events: Sequence[AnyEvent], change: Change, *, seed: str | None = No
     fork = forker.run(at, change.seq, amended, ordinal)
     baseline: list[AnyEvent] | None = None
     original = events
-    dropped, divergences = tuple(forker.dropped), tuple(forker.divergences)
+    dropped, divergences, passed = tuple(forker.dropped), tuple(forker.divergences), tuple(forker.passed)
     if any(d.seq >= restart for d in parts.departures):
         # The rules do not give back the recorded log from here: compare with the original as
         # they re-derive it (the same replay without the change).
         unchanged_run = Forker(events, parts, table, secret, name)
         original = baseline = unchanged_run.run(at, change.seq, target, ordinal, baseline=True)
-        dropped = _marked(dropped, {(d.seq, d.request) for d in unchanged_run.dropped})
-        divergences = _marked(divergences, {(d.seq, d.kind) for d in unchanged_run.divergences})
+        dropped = _marked(dropped, unchanged_run.dropped)
+        divergences = _marked(divergences, unchanged_run.divergences)
+        passed = _marked(passed, unchanged_run.passed)
     changed_at = forker.hypothetical if isinstance(target, DiceRolled) else forker.mapped.get(change.seq)
     unchanged = amended is not None and _data(amended) == _data(target)
     difference = first_difference(original, fork, ignore=_METADATA)
@@ -254,7 +255,7 @@ def dispute(events: Sequence[AnyEvent], change: Change, *, seed: str | None = No
         difference=difference,
         consequence=consequence,
         dropped=dropped,
-        passed=tuple(forker.passed),
+        passed=passed,
         divergences=divergences,
         departures=parts.departures,
         ending=_ending(refold(original, name), refold(fork, name), len(original), len(fork)),
@@ -262,12 +263,22 @@ def dispute(events: Sequence[AnyEvent], change: Change, *, seed: str | None = No
     )
 
 
-def _marked(found: tuple[Any, ...], also: set[tuple[int, str]]) -> tuple[Any, ...]:
-    """``found`` (``Dropped`` or ``Divergence``), each marked ``unchanged`` when the
-    replay without the change has it too."""
-    return tuple(
-        replace(f, unchanged=(f.seq, f.request if isinstance(f, Dropped) else f.kind) in also) for f in found
-    )
+_Marked = TypeVar("_Marked", Dropped, Divergence, Passed)
+
+
+def _marked(found: tuple[_Marked, ...], also: Sequence[_Marked]) -> tuple[_Marked, ...]:
+    """``found``, each marked ``unchanged`` when the replay without the change has it too
+    (the same place, kind and actor: not the reason, which may name the fork's own seqs)."""
+    keys = {_mark_key(f) for f in also}
+    return tuple(replace(f, unchanged=_mark_key(f) in keys) for f in found)
+
+
+def _mark_key(found: Dropped | Divergence | Passed) -> tuple[Any, ...]:
+    if isinstance(found, Dropped):
+        return found.seq, found.request, found.actor
+    if isinstance(found, Divergence):
+        return found.seq, found.kind, found.actor
+    return found.before, found.actor, found.round
 
 
 # --------------------------------------------------------------------------- the seed

@@ -46,11 +46,13 @@ from fightlog.rules.table import Table
 
 class Passed(Struct, frozen=True, kw_only=True):
     """A turn of the fork that ended without a post (``actor``'s, in ``round``) so that the
-    original post at ``before`` could be made in its actor's turn."""
+    original post at ``before`` could be made in its actor's turn; ``unchanged`` when the
+    fork of the unchanged log passes it too."""
 
     actor: str
     round: int
     before: int
+    unchanged: bool = False
 
 
 OUT_CODE: Final = "order.cannot-act"
@@ -307,7 +309,7 @@ class Forker:
 
 
 def _faces(roll: DiceRolled) -> str:
-    return ", ".join(str(d.face) for d in roll.dice) + f" = {roll.total}"
+    return "faces " + ", ".join(str(d.face) for d in roll.dice) + f"; total {roll.total}"
 
 
 class _Gone(Exception):

@@ -149,9 +149,10 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
         lines.append(f"  seq {dropped.seq} {_dropped_text(dropped.request, dropped.actor, name)}: "
                      + _dropped_reason(dropped, name))
     lines.extend(divergence_lines(outcome))
-    if outcome.passed:
+    passed_now = [p for p in outcome.passed if not p.unchanged]
+    if passed_now:
         lines.append("turns passed (ended without a post):")
-        for passed in outcome.passed:
+        for passed in passed_now:
             lines.append(f"  {name(passed.actor)}'s turn in round {passed.round}, "
                          f"before the post at seq {passed.before}")
     lines.extend(_ending_lines(outcome.ending, name))
@@ -169,6 +170,9 @@ def baseline_lines(outcome: Dispute) -> list[str]:
     first = departures[0]
     more = f" (and at {len(departures) - 1} more places)" if len(departures) > 1 else ""
     lines = [f"the recorded log departs from the rules at seq {first.seq}: {first.text}{more}"]
+    after = next((d for d in departures if d.seq >= outcome.restart), None)
+    if after is not None and after is not first:
+        lines.append(f"  from the fork point on, first at seq {after.seq}: {after.text}")
     if outcome.baseline is None:
         lines.append("compared: the recorded log -> the fork (the rules give it back from the fork point)")
     else:
@@ -193,10 +197,13 @@ def divergence_lines(outcome: Dispute) -> list[str]:
     if now:
         lines.append("the recorded history stops fitting the fork:")
         lines += [f"  seq {d.seq} ({d.kind}): {d.text}" for d in now]
-    also = sum(1 for d in outcome.divergences if d.unchanged) + sum(1 for d in outcome.dropped if d.unchanged)
+    also = sum(f.unchanged for f in outcome.dropped) + sum(f.unchanged for f in outcome.divergences) + sum(
+        f.unchanged for f in outcome.passed
+    )
     if also:
-        lines.append(f"also without the change: {also} place{'s' if also != 1 else ''} where the recorded log does not "
-                     "fit the rules (dropped or kept as recorded; --format json lists them)")
+        lines.append(f"also without the change: {also} place{'s' if also != 1 else ''} where the recorded "
+                     "history does not fit the rules (dropped, kept as recorded, turns passed; --format json lists "
+                     "them, each with \"unchanged\": true)")
     return lines
 
 
@@ -316,7 +323,7 @@ def as_json(outcome: Dispute, output: str | None) -> dict[str, Any]:
         "divergences": msgspec.to_builtins(outcome.divergences),
         "departures": msgspec.to_builtins(outcome.departures),
         "baseline": "recorded" if outcome.baseline is None else "re-derived",
-        "seed": outcome.seed is not None,
+        "seeded": outcome.seed is not None,
         "ending": msgspec.to_builtins(outcome.ending),
         "findings": {
             "appeared": [_finding_json(c) for c in outcome.findings if c.appeared],
