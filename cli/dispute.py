@@ -37,19 +37,20 @@ def _assignments(ctx: click.Context, param: click.Parameter, value: Sequence[str
     epilog="""\b
 Examples:
   fightlog dispute fixtures/roe7/scenarios/alley-duel.jsonl --at 41 --set 'dice[0].face=10'
+  fightlog dispute fixtures/roe7/disputed-duel.jsonl --at 32 --set 'dice[0].face=20'  # hand-run
   fightlog dispute fight.jsonl --at 15 --set 'modifiers[1].value=10'      # a modifier
   fightlog dispute fight.jsonl --at 39 --set 'actions[0].weapon=Pistol'   # another weapon
   fightlog dispute fight.jsonl --at 57 --void                             # the post never made
   fightlog dispute fight.jsonl --at 48 --withdraw                         # a ruling never made
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' -o fork.jsonl && fightlog verify fork.jsonl
-  fightlog dispute live.jsonl --at 20 --void --seed 5eed...5eed           # seed not revealed yet
+  fightlog dispute live.jsonl --at 20 --void --seed "$(cat live.jsonl.seed)"  # seed not revealed yet
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' --format json   # for bots
 
 \b
 Exit codes: 0 shown (and FORK written); 2 bad input (a missing or damaged log, SEQ outside
-it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE, no seed,
-a log the ruleset does not re-derive, a fork the rules refuse at its first request, FORK
-exists without --force) or usage. Errors are one line; FORK is written only on success."""
+it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE, a seed not
+revealed, a fork the rules refuse at its first request, FORK exists without --force) or
+usage. Errors are one line; FORK is written only on success."""
 )
 @log_argument
 @click.option("--at", "at", required=True, type=click.IntRange(min=1), metavar="SEQ",
@@ -89,10 +90,12 @@ def dispute(
     declaration's actions, text or actor, a ruling's fields; --void (a declaration or a
     ruling); --withdraw (a ruling). Everything after it is re-derived by the ruleset with the
     scene's seed (revealed in the log, or --seed): unchanged rolls at unchanged roll numbers
-    keep their faces. Shown: the change, the first event that differs and the first
-    consequence, the requests the fork no longer allows (dropped) and the turns that pass,
-    each combatant's pools and statuses at the end and the winner (original -> fork), and the
-    audit findings that appear or disappear. See docs/dispute.md.
+    keep their faces; recorded external rolls (a HUD's, a dice bot's) are reused. Hand-run
+    fights are disputed too, compared with the original as the rules re-derive it. Shown: the
+    change, the first event that differs and the first consequence, the requests the fork no
+    longer allows (dropped), where the recorded history stops fitting the fork, the turns that
+    pass, each combatant's pools and statuses at the end and the winner (original -> fork),
+    and the audit findings that appear or disappear. See docs/dispute.md.
     """
     from fightlog.audit.dispute import Change, dispute as fork_at
     from fightlog.events.reader import read_log
