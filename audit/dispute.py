@@ -45,20 +45,8 @@ from fightlog.audit.auditor import audit_events
 from fightlog.audit.divergence import Divergence, Dropped
 from fightlog.audit.findings import Finding
 from fightlog.audit.fork import Forker, Passed
-from fightlog.audit.requests import (
-    Departure,
-    Request,
-    RequestKind,
-    Split,
-    actor_of,
-    as_json,
-    event_kind,
-    refold,
-    requests_of,
-    split,
-    table_of,
-    tag,
-)
+from fightlog.audit.replay import as_json, event_kind, refold, tag
+from fightlog.audit.requests import Departure, Request, RequestKind, requests_of, split, table_of
 from fightlog.errors import DiceError, InputError
 from fightlog.events.compare import Difference, field_changes, first_difference
 from fightlog.events.model import (
@@ -576,8 +564,9 @@ def _key(finding: Finding) -> tuple[str, str | None, str]:
 
 _kind = event_kind
 _tag = tag
-_actor = actor_of
 _json = as_json
+
+
 def _data(event: AnyEvent | None) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(event) if event is not None else {}
     for name in ("seq", "prev", "origin"):

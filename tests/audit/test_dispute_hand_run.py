@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 from syrupy.assertion import SnapshotAssertion
 
 from fightlog.audit.dispute import Change, Dispute, dispute
 from fightlog.cli.dispute import as_json
 from fightlog.errors import RefusedError
-from fightlog.events.model import AnyEvent, DiceRolled, SceneStarted
+from fightlog.events.model import AnyEvent, DiceRolled, SceneEnded, SceneStarted
 from fightlog.events.reader import read_log
 from tests.conftest import FIXTURES
 
@@ -123,3 +124,32 @@ def test_an_unchanged_hand_run_fact_changes_nothing_against_the_re_derivation() 
     assert outcome.difference is None and outcome.consequence is None
     assert not any(s.changed for s in outcome.ending.standings)
     assert all(d.unchanged for d in (*outcome.dropped, *outcome.divergences))
+
+
+@cache
+def alley_by_hand() -> tuple[AnyEvent, ...]:
+    """The alley duel as if run by hand: every roll made on a HUD, no dice seed at all."""
+    out: list[AnyEvent] = []
+    for event in log(ALLEY):
+        if isinstance(event, SceneStarted):
+            event = replace(event, dice=None)
+        elif isinstance(event, SceneEnded):
+            event = replace(event, seed=None)
+        elif isinstance(event, DiceRolled):
+            event = replace(event, generator="external", index=None, tool="HUD")
+        out.append(event)
+    return tuple(out)
+
+
+def test_a_hand_run_post_by_a_fighter_down_in_the_fork_names_both_seqs() -> None:
+    events = alley_by_hand()
+    same = dispute(events, Change(seq=43, sets=(("dice[0].face", 28),)))
+    assert same.baseline is None and same.difference is None  # the rules give the log back
+    outcome = dispute(events, Change(seq=43, sets=(("dice[0].face", 40),)))
+    assert outcome.seed is None
+    down = [(d.seq, d.actor, d.since) for d in outcome.dropped if d.request == "post"]
+    assert down == [(48, "rook", 45), (64, "rook", 45)]
+    # Vex's later rolls at Rook have no use in the fork: each is listed where it was recorded.
+    unused = [d for d in outcome.divergences if d.kind == "roll"]
+    assert unused and all(d.seq > 45 for d in unused)
+    assert not any(d.kind == "stand-in" for d in outcome.divergences)
