@@ -136,6 +136,13 @@ class Forker:
                 path=self.name,
                 line=seq,
             ) from None
+        if roll is not None and self.hypothetical is None and not self.baseline:
+            raise RefusedError(
+                f"the rules make no such roll when they play the {self._what(req, head)} (a hand-run log may "
+                "record rolls the rules do not ask for): the change has nothing to change",
+                path=self.name,
+                line=seq,
+            )
 
     def _request(self, req: Request, recorded: list[AnyEvent], head: AnyEvent) -> None:
         """A later request: replayed, kept as recorded (the rules cannot play it, even as

@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from msgspec.structs import replace
 from syrupy.assertion import SnapshotAssertion
 
 from fightlog.audit.dispute import Change, Dispute, dispute
 from fightlog.cli.dispute import as_json
 from fightlog.errors import RefusedError
-from fightlog.events.model import AnyEvent, DiceRolled, SceneEnded, SceneStarted
+from fightlog.events.model import AnyEvent, DeclarationPosted, DiceRolled, SceneEnded, SceneStarted
 from fightlog.events.reader import read_log
 from tests.conftest import FIXTURES
 
@@ -153,3 +155,43 @@ def test_a_hand_run_post_by_a_fighter_down_in_the_fork_names_both_seqs() -> None
     unused = [d for d in outcome.divergences if d.kind == "roll"]
     assert unused and all(d.seq > 45 for d in unused)
     assert not any(d.kind == "stand-in" for d in outcome.divergences)
+
+
+def _hand_run_facts() -> list[int]:
+    return [e.seq for e in log(DUEL) if isinstance(e, (DiceRolled, DeclarationPosted))]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_hand_run_facts()))
+def test_a_change_that_changes_nothing_in_the_hand_run_duel_changes_nothing(seq: int) -> None:
+    """Against the rules' re-derivation, a fact set to what it was gives the same fight: every
+    divergence is there without the change too (or the rules cannot play the request)."""
+    event = log(DUEL)[seq - 1]
+    same = ("dice[0].face", event.dice[0].face) if isinstance(event, DiceRolled) else ("text", event.text)
+    try:
+        outcome = fork(DUEL, seq, same)
+    except RefusedError as exc:
+        assert "the rules cannot play" in exc.message or "the rules make no such roll" in exc.message
+        return
+    assert outcome.difference is None and outcome.consequence is None and outcome.findings == ()
+    assert not any(s.changed for s in outcome.ending.standings)
+    assert all(f.unchanged for f in (*outcome.dropped, *outcome.divergences, *outcome.passed))
+
+
+def test_a_recorded_roll_the_rules_never_ask_for_cannot_be_changed() -> None:
+    # The duel's scene keeps the posting order as joined: the rules roll no initiative.
+    with pytest.raises(RefusedError, match="the rules make no such roll when they play the begin at seq 4"):
+        fork(DUEL, 4, ("dice[0].face", 3))
+
+
+def test_the_roe7_rules_read_a_hand_kept_sheet() -> None:
+    from fightlog.reducers.fold import Folder
+    from fightlog.rules.roe7.fighters import Fighter
+
+    events = log(DUEL)[:3]
+    state = Folder(lambda seq: iter(events[seq - 1 :])).run()
+    alice, bob = Fighter(state, "alice"), Fighter(state, "bob")
+    # The scope is kept as an item modifier; the racial +5 typed by hand is the racial's own
+    # business (Violent Upbringing: ballistic damage, not accuracy).
+    assert alice.mods("accuracy") == [(10, "scope (items)")]
+    assert (alice.dr("ballistic"), bob.dr("melee"), bob.dr("ballistic")) == (10, 5, 0)
