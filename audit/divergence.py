@@ -11,9 +11,10 @@ event's ``seq`` too:
   is gone; nothing of it is kept.
 - ``Divergence``: a recorded roll the fork has no use for (``roll``: the attack now misses,
   so its damage roll is never asked for), a roll the fork needs and the log does not record
-  (``stand-in``: in a log with no seed, drawn by the dispute and marked so), a recorded turn opening the fork does not make
-  (``opening``), a request the rules cannot play at all (``kept``: they refuse it on the
-  recorded log too; it is kept as recorded, where it still folds).
+  (``stand-in``: in a log with no seed, drawn by the dispute and marked so), a recorded turn
+  opening the fork does not make (``opening``), a request the rules cannot play at all
+  (``kept``: they refuse it on the recorded log too; it is kept as recorded, where it still
+  folds).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from typing import Literal
 
 from msgspec import Struct
 
+from fightlog.audit.requests import RequestKind
 from fightlog.events.model import AnyEvent, StatusChanged
 from fightlog.reducers.state import SceneState
-from fightlog.audit.requests import RequestKind
 
 DivergenceKind = Literal["roll", "stand-in", "opening", "kept"]
 
@@ -58,7 +59,9 @@ class Divergence(Struct, frozen=True, kw_only=True):
     unchanged: bool = False
 
 
-def down_since(fork: Sequence[AnyEvent], actor: str, before: SceneState, now: SceneState) -> tuple[tuple[str, ...], int | None]:
+def down_since(
+    fork: Sequence[AnyEvent], actor: str, before: SceneState, now: SceneState
+) -> tuple[tuple[str, ...], int | None]:
     """The statuses ``actor`` has in the fork (``now``) and not in the recorded log at the
     same point (``before``), and the ``seq`` of the fork's event that gave the first of them
     (of the last ``status_changed`` turning each on, the earliest)."""

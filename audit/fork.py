@@ -105,7 +105,9 @@ class Forker:
             if amended is not None:
                 assert isinstance(amended, RulingMade)
                 reason = self._append_ruling(amended, amended.target)
-                if reason is not None:
+                if reason is not None and self.baseline:
+                    self._drop_ruling(amended, reason)
+                elif reason is not None:
                     raise RefusedError(f"the changed ruling cannot be honoured: {reason}", path=self.name, line=seq)
             return
         if isinstance(target, DeclarationPosted):
@@ -203,7 +205,8 @@ class Forker:
                 moved.append(event)
         except (FoldError, _Gone) as exc:
             reason = exc.message if isinstance(exc, FoldError) else str(exc)
-            self._drop(req, head, actor_of(head) or req.current, f"kept as recorded, it no longer fits the fork: {reason}")
+            self._drop(req, head, actor_of(head) or req.current,
+                       f"kept as recorded, it no longer fits the fork: {reason}")
             return
         self.fork.extend(moved)
         self.mapped.update(local)

@@ -71,7 +71,6 @@ class ReplayScribe(Scribe):
             self._stamp = None
         return super().emit(event)
 
-
     def roll(
         self,
         notation: str,
