@@ -9,8 +9,10 @@ second copy here to drift.
 
 Every ```sh block of ``docs/*.md`` and ``docs/rulesets/*.md`` runs the same way, all the
 blocks of one page in one session and one fresh directory, after the Quick start's first
-command (which puts the bundled files in ``fixtures/``). A block that cannot run offline is
-preceded by ``<!-- not run: REASON -->`` on the line before its fence.
+command (which puts the bundled files in ``fixtures/``). Two markers go on the line before a
+fence: ``<!-- not run: REASON -->`` for a sh block that cannot run offline, and
+``<!-- file: PATH -->`` for a block that shows a file the reader writes (a scenario, a test):
+it is written to PATH at that point of the session.
 
 A command is one line, or several when a line ends with ``\\`` or opens a heredoc
 (``<<'EOF'`` ... ``EOF``).
@@ -31,7 +33,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 DOCS = sorted([*REPO.glob("docs/*.md"), *REPO.glob("docs/rulesets/*.md")])
-NOT_RUN = re.compile(r"^<!--\s*not run:\s*(?P<reason>\S.*?)\s*-->$")
+MARKER = re.compile(r"^<!--\s*(?P<kind>not run|file):\s*(?P<value>\S.*?)\s*-->$")
 EXIT = re.compile(r"\bexit (\d+)\b")
 HEREDOC = re.compile(r"<<-?\s*(['\"]?)(?P<word>[A-Za-z_][A-Za-z0-9_]*)\1")
 TRACEBACK = "Traceback (most recent call last)"
@@ -41,8 +43,10 @@ TRACEBACK = "Traceback (most recent call last)"
 class Block:
     where: str  # the file, as the test reports it
     line: int  # the 1-based line of the opening fence
+    lang: str  # the fence's info string: sh, toml, python...
     lines: tuple[str, ...]
-    not_run: str | None  # the reason given by a `<!-- not run: ... -->` marker
+    not_run: str | None = None  # the reason given by a `<!-- not run: REASON -->` marker
+    file: str | None = None  # the path given by a `<!-- file: PATH -->` marker
 
 
 @dataclass(frozen=True)
@@ -52,24 +56,46 @@ class Command:
     expected: int
 
 
-def sh_blocks(markdown: str, where: str) -> list[Block]:
-    """Every ```sh fenced block, with the not-run marker on the line before it, if any."""
+def fenced_blocks(markdown: str, where: str) -> list[Block]:
+    """Every fenced block, with the marker on the line before its fence, if any."""
     rows = markdown.splitlines()
     blocks, i = [], 0
     while i < len(rows):
         fence = rows[i].strip()
         if fence.startswith("```"):
-            body_start, j = i + 1, i + 1
+            j = i + 1
             while j < len(rows) and rows[j].strip() != "```":
                 j += 1
-            if fence[3:].strip() == "sh":
-                before = rows[i - 1].strip() if i > 0 else ""
-                marker = NOT_RUN.match(before)
-                blocks.append(Block(where, i + 1, tuple(rows[body_start:j]), marker["reason"] if marker else None))
+            marker = MARKER.match(rows[i - 1].strip()) if i > 0 else None
+            kind, value = (marker["kind"], marker["value"]) if marker else ("", None)
+            blocks.append(Block(
+                where, i + 1, fence[3:].strip(), tuple(rows[i + 1 : j]),
+                not_run=value if kind == "not run" else None, file=value if kind == "file" else None,
+            ))
             i = j + 1
         else:
             i += 1
     return blocks
+
+
+def sh_blocks(markdown: str, where: str) -> list[Block]:
+    return [b for b in fenced_blocks(markdown, where) if b.lang == "sh"]
+
+
+def page_steps(markdown: str, where: str) -> list[Command]:
+    """A page's session: its sh blocks' commands and, where a block is marked as a file, a
+    command writing that file, in the page's order."""
+    steps: list[Command] = []
+    for b in fenced_blocks(markdown, where):
+        if b.file:
+            assert not Path(b.file).is_absolute() and ".." not in Path(b.file).parts, f"{where}:{b.line}: {b.file}"
+            path = shlex.quote(b.file)
+            body = "\n".join(b.lines)
+            write = f"mkdir -p \"$(dirname {path})\" && cat > {path} <<'FIGHTLOG_DOC_FILE'\n{body}\nFIGHTLOG_DOC_FILE"
+            steps.append(Command(f"{where}:{b.line} (writing {b.file})", write, 0))
+        elif b.lang == "sh" and b.not_run is None:
+            steps.extend(commands(b))
+    return steps
 
 
 def split_comment(line: str) -> tuple[str, str]:
@@ -167,7 +193,7 @@ def quick_start() -> Block:
     section = text.split("\n## Quick start\n", 1)[1].split("\n## ", 1)[0]
     offset = text[: text.index("\n## Quick start\n")].count("\n") + 2
     (block,) = sh_blocks(section, "README.md")  # the Quick start is one ```sh block
-    return Block("README.md", block.line + offset, block.lines, block.not_run)
+    return Block("README.md", block.line + offset, block.lang, block.lines, block.not_run, block.file)
 
 
 def setup_commands() -> list[Command]:
@@ -201,8 +227,7 @@ def _name(doc: Path) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("doc", _docs_to_run(), ids=_name)
 def test_the_docs_command_blocks_run_as_written(doc: Path, tmp_path: Path) -> None:
-    blocks = sh_blocks(doc.read_text(encoding="utf-8"), _name(doc))
-    cmds = [c for b in blocks if b.not_run is None for c in commands(b)]
+    cmds = page_steps(doc.read_text(encoding="utf-8"), _name(doc))
     setup = commands(quick_start())[0]  # puts the bundled files in fixtures/
     work = tmp_path / "fresh"
     work.mkdir()
@@ -240,7 +265,7 @@ def test_no_install_line_names_an_unpublished_package() -> None:
 # The parser and the runner themselves: a broken expectation must be caught.
 
 def test_a_comment_states_the_exit_code_and_quotes_hide_hashes() -> None:
-    block = Block("x.md", 1, (
+    block = Block("x.md", 1, "sh", (
         "fightlog audit a.jsonl   # exit 1: findings",
         "# a comment line",
         "",
@@ -271,6 +296,13 @@ def test_the_session_checks_each_exit_code_and_catches_tracebacks(tmp_path: Path
     assert [p.split("\n", 1)[0] for p in found] == ["x.md:3: exit 1, expected 0", "x.md:4: printed a traceback"]
 
 
-def test_a_not_run_marker_is_read_from_the_line_before_the_fence() -> None:
-    text = "x\n<!-- not run: installs from the network -->\n```sh\npip install x\n```\n```sh\nls\n```\n"
-    assert [(b.line, b.not_run) for b in sh_blocks(text, "x.md")] == [(3, "installs from the network"), (6, None)]
+def test_markers_are_read_from_the_line_before_the_fence(tmp_path: Path) -> None:
+    text = (
+        "x\n<!-- not run: installs from the network -->\n```sh\npip install x\n```\n"
+        "<!-- file: sub/a.toml -->\n```toml\nk = 'v'  # kept\n```\n```sh\ncat sub/a.toml\n```\n```toml\nnot = 'written'\n```\n"
+    )
+    assert [(b.line, b.not_run) for b in sh_blocks(text, "x.md")] == [(3, "installs from the network"), (10, None)]
+    steps = page_steps(text, "x.md")
+    assert [s.where for s in steps] == ["x.md:7 (writing sub/a.toml)", "x.md:11"]
+    ran = run_session(steps, tmp_path, tmp_path / "codes")
+    assert [r.code for r in ran] == [0, 0] and ran[1].stdout == "k = 'v'  # kept\n"
