@@ -158,12 +158,14 @@ def run_session(cmds: list[Command], cwd: Path, rc_file: Path) -> list[Ran]:
         script.append(f"printf '%s %s\\n' {n} \"$?\" >> {shlex.quote(str(rc_file))}")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "FIGHTLOG_"))}
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    env.pop("NO_COLOR", None)
     done = subprocess.run(
         ["bash", "-c", "\n".join(script)], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
         capture_output=True, text=True, timeout=900,
     )
-    codes = dict(map(int, row.split()) for row in rc_file.read_text().splitlines()) if rc_file.exists() else {}
+    codes: dict[int, int] = {}
+    for row in rc_file.read_text().splitlines() if rc_file.exists() else []:
+        index, code = row.split()
+        codes[int(index)] = int(code)
     outs, errs = _cut(done.stdout), _cut(done.stderr)
     return [Ran(c, codes.get(n, -1), outs.get(n, ""), errs.get(n, "")) for n, c in enumerate(cmds)]
 
