@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
+import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import log_argument
-from fightlog.errors import FoldError, InputError
+from fightlog.errors import InputError
 
 ACTIONS = ("void", "amend", "accept", "withdraw")
 
@@ -52,11 +55,12 @@ def rule(
     replay and audit honour rulings from then on (fightlog state --at shows the fight as it
     stood before one).
     """
-    from fightlog.events.model import RulingMade
-    from fightlog.events.paths import assign, parse_assignment
+    from fightlog.audit.amendment import amend as amended_event
+    from fightlog.audit.amendment import audit_ruled, parse_sets, ruling_reach
+    from fightlog.events.model import RulingMade, SceneStarted
     from fightlog.events.reader import read_log
     from fightlog.events.store import FileStore
-    from fightlog.reducers.fold import fold, in_force, plan_of
+    from fightlog.reducers.fold import in_force
 
     events = [event for _, event in read_log(log)]
     head = events[-1].seq
@@ -72,14 +76,20 @@ def rule(
         raise click.UsageError("--set is for amend")
     if finding is not None and action != "accept":
         raise click.UsageError("--finding is for accept")
-    changes = {}
+    changes: dict[str, Any] = {}
     if action == "amend":
         if not assignments:
             raise click.UsageError("amend needs at least one --set PATH=VALUE")
-        try:
-            changes = assign(event, [parse_assignment(a) for a in assignments])
-        except InputError as exc:
-            raise InputError(f"seq {target}: {exc.message}", path=log) from None
+        sets = parse_sets(assignments)
+        amended = amended_event(event, sets, ruling_reach(type(event)), scene=scene, name=log)
+        before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
+        changes = {k: v for k, v in after.items() if before.get(k) != v}
+        if not changes:
+            raise InputError(f"--set {sets[0][0]}: seq {target} records that already: nothing to amend",
+                             path=log, line=target)
+    if action == "void" and isinstance(event, SceneStarted):
+        raise InputError("the scene_started event cannot be voided: the whole log is its scene "
+                         "(amend its title, gm or options instead)", path=log, line=target)
     if action == "withdraw" and not isinstance(event, RulingMade):
         raise InputError(f"seq {target} is a {_kind(event)}, not a ruling: only a ruling can be withdrawn", path=log)
     ruling = RulingMade(
@@ -88,26 +98,20 @@ def rule(
     rulings = [e for e in events if isinstance(e, RulingMade)]
     if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
         raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
-    try:
-        fold([*events, ruling], plan=plan_of([*rulings, ruling]))
-    except FoldError as exc:  # about the ruling not yet written: name the event, not a line
-        raise InputError(exc.message, path=log) from None
+    report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
     if action == "accept":
-        _check_finding(log, target, finding)
+        _check_finding(log, target, finding, {f.code for f in report.findings if f.seq == target})
     sealed = FileStore(log).append([ruling], expect=head)[0]
     click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
 
 
-def _check_finding(log: str, target: int, finding: str | None) -> None:
+def _check_finding(log: str, target: int, finding: str | None, here: set[str]) -> None:
     """An accept must name a finding the audit reports at ``target``."""
-    from fightlog.audit.auditor import audit_log
-
-    here = [f for f in audit_log(log).findings if f.seq == target]
     if finding is None and here:
         return
-    if any(f.code == finding for f in here):
+    if finding in here:
         return
-    found = ", ".join(sorted({f.code for f in here})) or "none"
+    found = ", ".join(sorted(here)) or "none"
     what = f"no {finding} finding" if finding else "no finding"
     raise InputError(f"{what} at seq {target} to accept (the audit reports there: {found})", path=log)
 
