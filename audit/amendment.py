@@ -105,7 +105,7 @@ def amend(
     try:
         amended: AnyEvent = msgspec.convert(data, kind)
     except msgspec.ValidationError as exc:
-        raise InputError(f"--set: bad VALUE {_validation(exc)}", path=name, line=seq) from None
+        raise InputError(f"--set: bad VALUE {_validation(exc, sets)}", path=name, line=seq) from None
     tops = {_top(path): path for path, _ in sets}
     if isinstance(amended, DiceRolled) and tops.keys() & {"dice", "modifiers", "notation", "total"}:
         amended = _checked_roll(amended, tops.get("total"), name, seq)
@@ -246,12 +246,17 @@ def _tag(kind: type) -> str:
 # --------------------------------------------------------------------------- the value
 
 
-def _validation(exc: msgspec.ValidationError) -> str:
+def _validation(exc: msgspec.ValidationError, sets: Sequence[tuple[str, Any]]) -> str:
+    """``for PATH: what msgspec says`` (a key of a table, which msgspec shows as ``[...]``,
+    named as the ``--set`` path into it)."""
     text = str(exc)
     message, _, where = text.rpartition(" - at `$")
     if not message:
         return f": {text}"
-    return f"for {where.rstrip('`').lstrip('.')}: {message}"
+    where = where.rstrip("`").lstrip(".")
+    if "[...]" in where:
+        where = next((path for path, _ in sets if _top(path) == _top(where)), where)
+    return f"for {where}: {message}"
 
 
 def _checked_roll(roll: DiceRolled, total_path: str | None, name: str, seq: int) -> DiceRolled:

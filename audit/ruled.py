@@ -65,7 +65,7 @@ class RuledRolls:
         for found in audit.finish():
             if (found.code, found.seq, found.message) in known:
                 continue
-            ruling = amends[found.seq].seq if found.seq in amends else first
+            by = amends[found.seq].seq if found.seq in amends else first
             message = found.message.replace(" recorded, ", " ruled, ")
-            out.append(DiceFinding(CODE, found.seq, f"as amended by the ruling at seq {ruling}: {message}", found.actor))
+            out.append(DiceFinding(CODE, found.seq, f"as amended by the ruling at seq {by}: {message}", found.actor))
         return out

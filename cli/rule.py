@@ -25,9 +25,24 @@ Examples:
   fightlog rule fight.jsonl withdraw 62 --by Gemma --reason "Bob had left cover"
 
 \b
+What a ruling may change: an amendment is checked as hard as the event it changes, and a
+ruling is written only if the log as ruled still folds and audits (findings are fine: they
+are the audit's to report). Refused, with the field and what is allowed:
+  - a path the event does not have, or kind/seq/prev;
+  - where the fight's rules and dice came from: a scene's ruleset, format, scene id and
+    dice commitment, a combatant's salt, a roll's generator and index;
+  - a value of the wrong type for the event (total="abc", actor=5, dice=[]);
+  - options the scene's ruleset refuses; a sheet its rules cannot read (if they could);
+  - a face off its die, dice that do not fit the notation, a total that does not add up
+    (a roll's total is recomputed when you change its dice or modifiers and not the total);
+  - voiding scene_started; a ruling the log as ruled cannot fold or audit.
+The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
+give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
+
+\b
 Exit codes: 0 recorded; 2 bad input (a missing or damaged log, SEQ not an earlier event, a
-change the event's kind does not allow, no such finding to accept, a withdraw of something
-that is not a ruling in force) or usage. Nothing is written unless the ruling is valid."""
+change refused as above, no such finding to accept, a withdraw of something that is not a
+ruling in force) or usage. Nothing is written unless the ruling is valid."""
 )
 @log_argument
 @click.argument("action", type=click.Choice(ACTIONS), metavar="ACTION")
