@@ -8,7 +8,7 @@ the event's ``seq``). ``amend`` checks, in this order:
 - the path (``--set dice[0].facee: bad PATH: dice[0] has no facee``): every step a field of
   the event's type (or a key of a table), every index inside its list, and the top-level
   field one the caller lets change (``Reach``: a dispute changes facts, a ruling any field
-  but where the event came from, ``RULING_FIXED``);
+  but where the rules and dice came from, ``RULING_FIXED``);
 - the value (``--set: bad VALUE for total: Expected `int`, got `str```): the amended event
   must be a valid event of its kind (its msgspec Struct, constraints included);
 - a roll whose dice, modifiers, notation or total change: every face on its die, the dice
@@ -33,7 +33,7 @@ from msgspec.structs import replace
 
 from fightlog.audit.auditor import Report, audit_events
 from fightlog.errors import DiceError, FightlogError, FoldError, InputError, RefusedError
-from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, RulingMade, SceneStarted
+from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, RulingMade, SceneEnded, SceneStarted
 from fightlog.events.paths import parse_assignment, parse_path
 from fightlog.rules.dice import as_modifiers, read_roll
 from fightlog.rules.ruleset import ruleset_for
@@ -59,6 +59,7 @@ RULING_FIXED: Final[Mapping[type, Mapping[str, str]]] = {
         "scene": "every engine roll was drawn with it",
         "dice": "it is the commitment every engine roll is checked against",
     },
+    SceneEnded: {"seed": "it reveals the seed every engine roll is checked against"},
     CombatantJoined: {"salt": "every engine roll after the join was drawn with it"},
     DiceRolled: {
         "generator": "it says where the roll came from",

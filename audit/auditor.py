@@ -28,8 +28,9 @@ clear as it goes (``_Inbox``); a check here skips the part a test cleared
 (``AuditView.cleared``) and does it itself for an event the child has not reached, so the
 report does not depend on which process is ahead. This process does not look for rulings
 first: it audits the log as holding none, and if a ``ruling_made`` turns up, it collects the
-rulings and audits again with them, every check here (the child's verdict stands: it reads
-the log as recorded). Whenever anything goes wrong (a damaged log, a fold error, a child that
+rulings and audits again with them, every check here (the child's verdict on the chain and
+the dice as recorded stands; rolls a ruling amends are checked again here, as ruled, as on one
+process). Whenever anything goes wrong (a damaged log, a fold error, a child that
 fails), the log is audited again sequentially, which raises exactly what the sequential audit
 raises; so the parallel path only ever returns a report the sequential one would have
 returned, and a damaged large log costs one more pass. Tests hold the two paths equal

@@ -30,7 +30,8 @@ ruling is written only if the log as ruled still folds and audits (findings are 
 are the audit's to report). Refused, with the field and what is allowed:
   - a path the event does not have, or kind/seq/prev;
   - where the fight's rules and dice came from: a scene's ruleset, format, scene id and
-    dice commitment, a combatant's salt, a roll's generator and index;
+    dice commitment, the seed scene_ended reveals, a combatant's salt, a roll's generator
+    and index;
   - a value of the wrong type for the event (total="abc", actor=5, dice=[]);
   - options the scene's ruleset refuses; a sheet its rules cannot read (if they could);
   - a face off its die, dice that do not fit the notation, a total that does not add up

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-import msgspec
-
+from fightlog.errors import InputError
 from fightlog.events.model import Action
 from fightlog.rules.ruleset import GenericRules, register
 
@@ -94,9 +93,8 @@ class D20Rules(GenericRules):
 
         try:
             read_card(sheet)
-        except msgspec.ValidationError as exc:
-            message, _, where = str(exc).rpartition(" - at `$")
-            return f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}"
+        except InputError as exc:
+            return exc.message
         return None
 
     def with_options(self, options: Mapping[str, Any]) -> D20Rules:

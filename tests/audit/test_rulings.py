@@ -116,3 +116,17 @@ def test_amending_modifiers_or_voiding_a_roll_forges_nothing() -> None:
     assert not [c for _, c, _ in dice_findings(amended) if c == "dice.ruled"]
     voided = ruled(events, action="void", target=16, reason="entered twice")
     assert not [c for _, c, _ in dice_findings(voided) if c == "dice.ruled"]
+
+
+def test_a_log_ruled_under_another_ruleset_still_audits() -> None:
+    """A ruling ``fightlog rule`` refuses, written by hand: the audit reads the log under the
+    ruled ruleset, whose rules cannot read the other ruleset's sheets, and says what it finds
+    (no crash: an unreadable sheet is one the checks skip)."""
+    from fightlog.events.reader import read_log
+    from tests.conftest import FIXTURES
+
+    events = [event for _, event in read_log(FIXTURES / "roe7" / "disputed-duel.jsonl")]
+    events = ruled(events, action="amend", target=1, changes={"ruleset": "d20-evasion"}, reason="by hand")
+    report = audit_events(events)
+    assert report.summary.ruleset == "d20-evasion"
+    assert any(f.code.startswith("rules.") for f in report.findings)  # its checks ran, and judged

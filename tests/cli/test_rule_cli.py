@@ -63,6 +63,8 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
      "--set options.touch_max_m: bad VALUE: d20-evasion options: the band limits must grow outwards"),
     (DISPUTED, ("amend", "1", "--set", "options=5"), 1, "--set: bad VALUE for options: Expected `object`, got `int`"),
     (DISPUTED, ("void", "1"), 1, "the scene_started event cannot be voided"),
+    (ALLEY, ("amend", "88", "--set", 'seed="ab"'), 88, "--set seed: bad PATH: a ruling cannot change a "
+     "scene_ended's seed: it reveals the seed every engine roll is checked against"),
     # combatant_joined: a sheet the rules can no longer read
     (ALLEY, ("amend", "2", "--set", 'sheet.race="Nope"'), 2,
      "--set sheet.race: bad VALUE: the roe7 rules cannot read this sheet: sheet.race: unknown race 'Nope'"),
