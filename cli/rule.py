@@ -96,10 +96,17 @@ def rule(
     if action == "amend":
         if not assignments:
             raise click.UsageError("amend needs at least one --set PATH=VALUE")
-        sets = parse_sets(assignments)
+        try:
+            sets = parse_sets(assignments)
+        except InputError as exc:
+            raise click.BadParameter(exc.message, param_hint="'--set'") from None
         amended = amended_event(event, sets, ruling_reach(type(event)), scene=scene, name=log)
         before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
-        changes = {k: v for k, v in after.items() if before.get(k) != v}
+        changes = {  # a field set back to its default is not in ``after``: its value, named
+            k: msgspec.to_builtins(getattr(amended, k))
+            for k in type(amended).__struct_fields__
+            if before.get(k) != after.get(k)
+        }
         if not changes:
             raise InputError(f"--set {sets[0][0]}: seq {target} records that already: nothing to amend",
                              path=log, line=target)
@@ -133,8 +140,6 @@ def _check_finding(log: str, target: int, finding: str | None, here: set[str]) -
 
 
 def _describe(ruling: object, event: object) -> str:
-    import msgspec
-
     from fightlog.events.model import RulingMade
 
     assert isinstance(ruling, RulingMade)

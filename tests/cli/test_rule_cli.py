@@ -268,3 +268,20 @@ def test_a_ruling_is_refused_cleanly_or_leaves_a_log_every_command_reads(case: t
             after = run(command, str(copy))
             assert after.exception is None or isinstance(after.exception, SystemExit), (args, command, after.exception)
             assert after.exit_code in (0, 1), (args, command, after.output)
+
+
+def test_a_field_set_back_to_its_default_is_recorded(tmp_path: Path) -> None:
+    """The log omits default values: an amendment to one still names the field."""
+    copy = Path(shutil.copy(DISPUTED, tmp_path / DISPUTED.name))
+    result = rule(copy, "amend", "4", "--set", "tool=null")
+    assert result.exit_code == 0, result.output
+    assert msgspec.to_builtins(events_of(copy)[-1])["changes"] == {"tool": None}
+    assert run("state", str(copy)).exit_code == 0
+
+
+def test_a_set_without_a_value_is_a_usage_error(tmp_path: Path) -> None:
+    copy = Path(shutil.copy(DISPUTED, tmp_path / DISPUTED.name))
+    before = digest(copy)
+    result = rule(copy, "amend", "4", "--set", "tool")
+    assert result.exit_code == 2 and "Invalid value for '--set': 'tool': expected PATH=VALUE" in result.stderr
+    assert "Traceback" not in result.output and digest(copy) == before
