@@ -91,15 +91,15 @@ class Roe7Rules(GenericRules):
         return 1
 
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
-        """The sheet as the rules read it (``Sheet.from_snapshot``; pydantic, loaded here
+        """The sheet as the rules read it (``fighters.read_sheet``; pydantic, loaded here
         and not before: the fold never asks)."""
         from pydantic import ValidationError
 
         from fightlog.rules.inputs import describe
-        from fightlog.rules.roe7.sheet import Sheet
+        from fightlog.rules.roe7.fighters import read_sheet
 
         try:
-            Sheet.from_snapshot(sheet)
+            read_sheet(sheet)
         except ValidationError as exc:
             return f"sheet.{describe(exc.errors())}"
         return None

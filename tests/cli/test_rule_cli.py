@@ -68,6 +68,9 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
     # combatant_joined: a sheet the rules can no longer read
     (ALLEY, ("amend", "2", "--set", 'sheet.race="Nope"'), 2,
      "--set sheet.race: bad VALUE: the roe7 rules cannot read this sheet: sheet.race: unknown race 'Nope'"),
+    (DISPUTED, ("amend", "2", "--set", 'sheet.size="huge"'), 2,  # a hand-kept sheet
+     "--set sheet.size: bad VALUE: the roe7 rules cannot read this sheet: sheet.size_class: expected 'small', "
+     "'medium' or 'large', got 'huge'"),
     (ALLEY, ("amend", "2", "--set", "sheet.hp=0"), 2,
      "--set sheet.hp: bad VALUE: the roe7 rules cannot read this sheet: sheet.hp: must be at least 1, got 0"),
     (ASHFALL, ("amend", "2", "--set", 'sheet.weapons=["knife"]'), 2,
