@@ -32,20 +32,20 @@ cannot be made: the request that needs it is dropped.
 
 from __future__ import annotations
 
-import types
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Final, TypeVar, Union, get_args, get_origin
+from typing import Any, Final, TypeVar
 
 import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
+from fightlog.audit.amendment import Reach, amend
 from fightlog.audit.auditor import audit_events
 from fightlog.audit.divergence import Divergence, Dropped
 from fightlog.audit.findings import Finding
 from fightlog.audit.fork import Forker, Passed
-from fightlog.audit.replay import as_json, event_kind, refold, tag
+from fightlog.audit.replay import as_json, event_kind, refold
 from fightlog.audit.requests import Departure, Request, RequestKind, requests_of, split, table_of
 from fightlog.errors import DiceError, InputError
 from fightlog.events.compare import Difference, field_changes, first_difference
@@ -60,9 +60,8 @@ from fightlog.events.model import (
     SceneStarted,
     TurnStarted,
 )
-from fightlog.events.paths import parse_path
 from fightlog.reducers.state import SceneState
-from fightlog.rules.dice import as_modifiers, commitment, read_roll, seed_bytes
+from fightlog.rules.dice import commitment, seed_bytes
 
 __all__ = [
     "DISPUTE_MEDIUM",
@@ -349,15 +348,8 @@ def _amend(events: Sequence[AnyEvent], target: AnyEvent, change: Change, name: s
                          "--set dice[0].face=N", path=name, line=seq)
     if change.void or change.withdraw:
         return None
-    data = msgspec.to_builtins(target)
-    for path, value in change.sets:
-        _set(data, type(target), path, value, name, seq)
-    try:
-        amended: AnyEvent = msgspec.convert(data, type(target))
-    except msgspec.ValidationError as exc:
-        raise InputError(f"--set: bad VALUE {_validation(exc)}", path=name, line=seq) from None
-    if isinstance(amended, DiceRolled):
-        amended = _checked_roll(amended, name, seq)
+    reach = Reach(FACTS[type(target)], _EXAMPLES[type(target)])
+    amended = amend(target, change.sets, reach, scene=events[0], name=name)
     if isinstance(amended, RulingMade) and amended.target >= seq:
         raise InputError(f"--set: bad VALUE: target {amended.target}: a ruling targets an earlier event "
                          f"(before seq {seq})", path=name, line=seq)
@@ -389,116 +381,6 @@ def _facts_behind(events: Sequence[AnyEvent], seq: int) -> list[tuple[int, str]]
         elif type(event) is TurnStarted:
             break
     return post + sorted(rolls[:3])
-
-
-def _set(data: dict[str, Any], kind: type, path: str, value: Any, name: str, seq: int) -> None:
-    """Put ``value`` at ``path`` in ``data`` (an event as plain data), checking the path
-    against the event's type: every name a field (or a key of a table), every index inside
-    its list."""
-    where = f"--set {path}"
-    try:
-        tokens: list[str | int] = list(parse_path(path))
-    except InputError as exc:
-        raise InputError(f"{where}: bad PATH: {exc.message}", path=name, line=seq) from None
-    top = tokens[0]
-    allowed = FACTS[kind]
-    if top not in allowed:
-        raise InputError(
-            f"{where}: bad PATH: a {_tag(kind)}'s {top} is not a fact to change "
-            f"(fields: {', '.join(sorted(allowed))}; e.g. {_EXAMPLES[kind]})",
-            path=name,
-            line=seq,
-        )
-    node: Any = data
-    hint: Any = kind
-    for depth, token in enumerate(tokens):
-        shown = _shown(tokens[:depth]) or _tag(kind)
-        hint = _step_type(hint, token)
-        if hint is _NO_SUCH:
-            raise InputError(f"{where}: bad PATH: {shown} has no {_shown([token]).lstrip('.')}", path=name, line=seq)
-        last = depth == len(tokens) - 1
-        if isinstance(token, int):
-            if not isinstance(node, list) or token >= len(node):
-                count = len(node) if isinstance(node, list) else 0
-                raise InputError(f"{where}: bad PATH: {shown} has {count} item{'s' if count != 1 else ''}",
-                                 path=name, line=seq)
-        else:
-            if not isinstance(node, dict):
-                raise InputError(f"{where}: bad PATH: {shown} is not a table", path=name, line=seq)
-            if token not in node and not last:
-                node[token] = [] if _is_list(hint) else {}
-        if last:
-            node[token] = value
-        else:
-            node = node[token]
-
-
-_NO_SUCH: Final = object()
-
-
-def _step_type(hint: Any, token: str | int) -> Any:
-    """The type one step below ``hint`` along ``token`` (``Any`` when not known,
-    ``_NO_SUCH`` when there is no such field or the step does not fit the type)."""
-    hint = _bare(hint)
-    if hint is Any:
-        return Any
-    if isinstance(token, int):
-        return get_args(hint)[0] if get_origin(hint) is list else _NO_SUCH
-    if isinstance(hint, type) and issubclass(hint, Struct):
-        for field in msgspec.structs.fields(hint):
-            if field.name == token and token not in ("kind", "seq", "prev"):
-                return field.type
-        return _NO_SUCH
-    if get_origin(hint) is dict:
-        return get_args(hint)[1]
-    return _NO_SUCH
-
-
-def _bare(hint: Any) -> Any:
-    """``hint`` without ``Annotated`` and ``None`` alternatives (``Any`` for other unions)."""
-    for _ in range(8):
-        origin = get_origin(hint)
-        if origin is Annotated:
-            hint = get_args(hint)[0]
-        elif origin is Union or origin is types.UnionType:
-            rest = [a for a in get_args(hint) if a is not type(None)]
-            if len(rest) != 1:
-                return Any
-            hint = rest[0]
-        else:
-            break
-    return hint
-
-
-def _is_list(hint: Any) -> bool:
-    return get_origin(_bare(hint)) is list
-
-
-def _shown(tokens: Sequence[str | int]) -> str:
-    return "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens).lstrip(".")
-
-
-def _validation(exc: msgspec.ValidationError) -> str:
-    text = str(exc)
-    message, _, where = text.rpartition(" - at `$")
-    if not message:
-        return f": {text}"
-    return f"for {where.rstrip('`').lstrip('.')}: {message}"
-
-
-def _checked_roll(roll: DiceRolled, name: str, seq: int) -> DiceRolled:
-    """A changed roll whose faces fit its dice and its dice the notation, total recomputed."""
-    for i, die in enumerate(roll.dice):
-        for face in (*die.rerolled, die.face):
-            if not 1 <= face <= die.sides:
-                raise InputError(f"--set: bad VALUE: dice[{i}] shows {face} on a d{die.sides}, which has faces "
-                                 f"1 to {die.sides}", path=name, line=seq)
-    try:
-        result = read_roll(roll)
-        as_modifiers(roll.modifiers)
-    except DiceError as exc:
-        raise InputError(f"--set: bad VALUE: {exc}", path=name, line=seq) from None
-    return replace(roll, total=result.total)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -563,7 +445,6 @@ def _key(finding: Finding) -> tuple[str, str | None, str]:
 # --------------------------------------------------------------------------- small helpers
 
 _kind = event_kind
-_tag = tag
 _json = as_json
 
 

@@ -8,9 +8,9 @@ per distinct snapshot (cached). Modifier lists are ``(value, source)`` pairs rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cached_property, lru_cache
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import msgspec
 
@@ -41,6 +41,12 @@ UNARMED_TOKEN: Final = WeaponToken(
     swings=3,
 )
 """Unarmed attacks: small, three strikes of 1d6, no blunt effect (Unarmed)."""
+
+
+def read_sheet(snapshot: Mapping[str, Any]) -> Sheet:
+    """A sheet snapshot (``combatant_joined.sheet``, a hand-kept one too) as the rules read
+    it; pydantic's ``ValidationError`` when they cannot."""
+    return _sheet(msgspec.json.encode(snapshot))
 
 
 @lru_cache(maxsize=64)
