@@ -6,8 +6,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, log_argument
-from fightlog.cli.options import _seed as checked_seed
+from fightlog.cli.options import format_option, log_argument, seed_option
 
 
 @click.command(
@@ -24,12 +23,9 @@ Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling
 findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage."""
 )
 @log_argument
-@click.option(
-    "--seed",
-    metavar="HEX",
-    callback=checked_seed,
-    help="The dice seed, to recompute engine rolls of a scene that has not revealed it yet "
-    "(checked against the scene's commitment).",
+@seed_option(
+    "The dice seed, to recompute engine rolls of a scene that has not revealed it yet "
+    "(checked against the scene's commitment)."
 )
 @format_option
 @reports_errors

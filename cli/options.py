@@ -7,6 +7,9 @@ from typing import Any, TypeVar
 
 import click
 
+from fightlog.errors import DiceSeedError
+from fightlog.seeds import seed_hex
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 format_option: Callable[[F], F] = click.option(
@@ -23,25 +26,21 @@ log_argument: Callable[[F], F] = click.argument(
 )
 
 
-def _seed(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def seed_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--seed``: an integer or 64 hex digits, the same mapping everywhere
+    (``fightlog.seeds``), converted to the 64 hex digits a scene commits to."""
     if value is None:
         return None
-    # Imported here: ``verify`` uses this module and must not load the dice engine.
-    from fightlog.errors import DiceSeedError
-    from fightlog.rules.dice import SEED_BYTES, seed_bytes
-
     try:
-        return seed_bytes(value, minimum=SEED_BYTES, what="the seed").hex()
+        return seed_hex(value, what=None)
     except DiceSeedError as exc:
-        raise click.BadParameter(exc.message) from None
+        raise click.BadParameter(exc.message, ctx, param) from None
 
 
-seed_option: Callable[[F], F] = click.option(
-    "--seed",
-    metavar="HEX",
-    callback=_seed,
-    help="The scene's secret dice seed (32 bytes as hex; default: a fresh random one).",
-)
+def seed_option(help: str) -> Callable[[F], F]:
+    """``--seed SEED`` (an integer or 64 hex digits), with this command's ``help``."""
+    return click.option("--seed", callback=seed_value, metavar="SEED", help=f"{help} An integer or 64 hex digits (docs/dice.md).")
+
 
 house_option: Callable[[F], F] = click.option(
     "--options",

@@ -8,7 +8,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, log_argument, seed_option
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
 
@@ -60,12 +60,7 @@ Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable inp
     help="Also recompute every engine roll from the dice seed the log reveals (scene_ended, or "
     "scene_started in open mode) and check every roll's arithmetic and face ranges.",
 )
-@click.option(
-    "--seed",
-    metavar="HEX",
-    help="Recompute engine rolls from this seed (implies --dice); it must match the "
-    "scene's commitment.",
-)
+@seed_option("Recompute engine rolls from this seed (implies --dice); it must match the scene's commitment.")
 @format_option
 @reports_errors
 def verify(

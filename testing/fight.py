@@ -15,13 +15,14 @@ from typing import Any, Final
 
 import msgspec
 
-from fightlog.errors import InputError
+from fightlog import seeds
+from fightlog.errors import DiceSeedError, InputError
 from fightlog.events.model import AnyEvent, SceneEnded
-from fightlog.rules.dice import SEED_BYTES
 from fightlog.rules.house import HouseRules, read_house_rules
 
 Seed = int | str
-"""A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits."""
+"""A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits,
+as ``--seed`` takes it (``fightlog.seeds``: a decimal string is an integer)."""
 
 DERIVED_FIELDS: Final = frozenset({"prev"})
 """Event fields left out of ``Fight.log``: ``prev`` is the hash of the line before, so one
@@ -59,14 +60,12 @@ class Fight:
 
 
 def seed_hex(seed: Seed) -> str:
-    """``seed`` as the 64 hex digits a scene commits to."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise InputError(f"seed: expected an integer or {2 * SEED_BYTES} hex digits, got {type(seed).__name__}")
-    if isinstance(seed, int):
-        if not 0 <= seed < 1 << (8 * SEED_BYTES):
-            raise InputError(f"seed: an integer seed must be 0 <= seed < 2**{8 * SEED_BYTES}, got {seed}")
-        return seed.to_bytes(SEED_BYTES, "big").hex()
-    return seed
+    """``seed`` as the 64 hex digits a scene commits to (``fightlog.seeds.seed_hex``);
+    a bad seed is an ``InputError`` saying what is accepted."""
+    try:
+        return seeds.seed_hex(seed, what="seed")
+    except DiceSeedError as exc:
+        raise InputError(exc.message) from None
 
 
 def house_rules(path: str | os.PathLike[str] | None, options: Mapping[str, Any] | None, where: str) -> HouseRules | None:

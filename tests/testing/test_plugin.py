@@ -37,7 +37,8 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
     roster = FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml"
     shutil.copy(roster, pytester.path / "roster.toml")
     scenario = (FIXTURES / "roe7" / "scenarios" / "alley-duel.toml").read_text()
-    (pytester.path / "duel.toml").write_text(scenario.replace("../rosters/scenarios/alley-duel.toml", "roster.toml"))
+    scenario = scenario.replace("../rosters/scenarios/alley-duel.toml", "roster.toml").replace('scene = "alley-duel"', 'scene = "duel"')
+    (pytester.path / "duel.toml").write_text(scenario)
     pytester.makepyfile(test_duel=textwrap.dedent(TESTS))
     return pytester
 
