@@ -11,7 +11,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, log_argument, seed_option
+from fightlog.cli.options import format_option, input_log_argument, seed_option
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE,
 a log the ruleset does not re-derive, a fork the rules refuse at its first request, FORK
 exists without --force) or usage. Errors are one line; FORK is written only on success."""
 )
-@log_argument
+@input_log_argument(passes=1)
 @click.option("--at", "at", required=True, type=click.IntRange(min=1), metavar="SEQ",
               help="The event to change: a roll (dice_rolled), a declaration or a GM ruling.")
 @click.option(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
+from fightlog.cli.errors import reports_errors
 from fightlog.errors import DiceSeedError
+from fightlog.events.piped import STDIN, reading
 from fightlog.seeds import seed_hex
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -21,9 +24,35 @@ format_option: Callable[[F], F] = click.option(
     help="human: readable text; json: one JSON document for bots and scripts.",
 )
 
+def _written_log(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if value == STDIN:
+        raise click.BadParameter(
+            "'-' (standard input) cannot be written to: give the log's file (./- for a file named -)", ctx, param
+        )
+    return value
+
+
 log_argument: Callable[[F], F] = click.argument(
-    "log", type=click.Path(dir_okay=True, path_type=str), metavar="LOG"
+    "log", type=click.Path(dir_okay=True, path_type=str), metavar="LOG", callback=_written_log
 )
+"""LOG for a command that appends to it (rule, play): a file, never ``-``."""
+
+
+def input_log_argument(*, passes: int) -> Callable[[F], F]:
+    """LOG for a command that reads it: a file, or ``-`` for standard input, a pipe, a FIFO
+    (``fightlog.events.piped.reading``: ``passes=2`` when the command reads LOG more than
+    once). The command is called with the name to read it by (``<stdin>`` for ``-``)."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def reads(*args: Any, **kwargs: Any) -> Any:
+            with reading(kwargs["log"], passes=passes) as name:
+                return func(*args, **{**kwargs, "log": name})
+
+        argument = click.argument("log", type=click.Path(dir_okay=True, allow_dash=True, path_type=str), metavar="LOG")
+        return argument(reports_errors(reads))  # type: ignore[return-value]
+
+    return decorate
 
 
 def seed_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

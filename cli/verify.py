@@ -8,9 +8,10 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, log_argument, seed_option
+from fightlog.cli.options import format_option, input_log_argument, seed_option
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
+from fightlog.events.piped import is_stream
 
 if TYPE_CHECKING:
     from fightlog.rules.dice.verify import RollFinding, RollVerifier
@@ -33,12 +34,13 @@ Examples:
   fightlog verify --dice fight.jsonl                # and recompute every engine roll
   fightlog verify --seed 9c41...07 fight.jsonl      # with a seed revealed elsewhere
   fightlog verify --repair fight.jsonl              # after a crash tore the last line
+  gunzip -c fight.jsonl.gz | fightlog verify -      # LOG "-": standard input
 
 \b
 Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable input
 (missing file, a directory, not a fightlog log)."""
 )
-@log_argument
+@input_log_argument(passes=1)
 @click.option(
     "--head",
     "published",
@@ -79,6 +81,8 @@ def verify(
     there was not changed.
     """
     wants_dice = check_dice or seed is not None
+    if repair and is_stream(log):
+        raise click.UsageError(f"--repair writes to LOG: {log} is not a file (give the log's file)")
 
     def check() -> tuple[VerifyResult, RollVerifier | None]:
         # A fresh verifier per pass: it accumulates what it has been fed.
