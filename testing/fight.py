@@ -8,6 +8,7 @@ the audit's findings, each the same data the CLI prints (``fightlog state --form
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any, Final
 import msgspec
 
 from fightlog import seeds
-from fightlog.errors import DiceSeedError, InputError
+from fightlog.errors import DiceSeedError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, SceneEnded
 from fightlog.rules.house import HouseRules, read_house_rules
 
@@ -66,6 +67,40 @@ def seed_hex(seed: Seed) -> str:
         return seeds.seed_hex(seed, what="seed")
     except DiceSeedError as exc:
         raise InputError(exc.message) from None
+
+
+def check_house_rules(path: str | os.PathLike[str]) -> HouseRules:
+    """The house-rules file at ``path``, read and checked before any fight plays under it:
+    against the ruleset it names (its ``ruleset`` key), else against the playable rulesets,
+    one of which must take every option it sets. The first problem is an ``InputError``
+    naming the file and line (for the ruleset that knows most of its options)."""
+    from fightlog.rules.options import option_fields
+    from fightlog.rules.table import playable, table_for
+
+    rules = read_house_rules(path)
+    if rules.ruleset is not None:
+        try:
+            table = table_for(rules.ruleset)
+        except RefusedError as exc:
+            raise InputError(f"ruleset: {exc.message}", path=rules.path, line=rules.lines.get("ruleset")) from None
+        rules.overrides(rules.ruleset, table.option_type)
+        return rules
+    known = {ruleset: option_fields(table_for(ruleset).option_type).keys() for ruleset in playable()}
+    for name in rules.values:
+        if not any(name in options for options in known.values()):
+            close = difflib.get_close_matches(name, sorted(set().union(*known.values())), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "docs/rulesets/ lists them"
+            raise InputError(f"{name}: not an option of any playable ruleset ({', '.join(known)}; {hint})",
+                             path=rules.path, line=rules.lines.get(name))
+    refusals: list[tuple[int, InputError]] = []
+    for ruleset, options in known.items():
+        try:
+            rules.overrides(ruleset, table_for(ruleset).option_type)
+        except InputError as exc:
+            refusals.append((len(rules.values.keys() & options), exc))
+            continue
+        return rules
+    raise max(refusals, key=lambda refusal: refusal[0])[1]
 
 
 def house_rules(path: str | os.PathLike[str] | None, options: Mapping[str, Any] | None, where: str) -> HouseRules | None:
