@@ -16,6 +16,7 @@ import msgspec
 
 from fightlog.errors import RefusedError
 from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+from fightlog.rules.roe7 import handkept
 from fightlog.rules.roe7.options import Roe7Options, read_options
 from fightlog.rules.roe7.ruleset import OUT, token
 from fightlog.rules.roe7.sheet import Sheet, Weapon
@@ -44,7 +45,10 @@ UNARMED_TOKEN: Final = WeaponToken(
 
 @lru_cache(maxsize=64)
 def _sheet(encoded: bytes) -> Sheet:
-    return Sheet.from_snapshot(msgspec.json.decode(encoded))
+    snapshot = msgspec.json.decode(encoded)
+    if isinstance(snapshot, dict) and handkept.is_hand_kept(snapshot):
+        return Sheet.from_snapshot(handkept.sheet_data(snapshot))
+    return Sheet.from_snapshot(snapshot)
 
 
 @lru_cache(maxsize=16)
