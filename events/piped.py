@@ -121,7 +121,7 @@ def _once(name: str) -> Callable[[], BinaryIO]:
         if given[0]:
             raise RuntimeError(f"{name} was opened twice by a command that reads it once")
         given[0] = True
-        return cast(BinaryIO, _Borrowed(sys.stdin.buffer))
+        return cast(BinaryIO, _Borrowed(_stdin(name)))
 
     return opener
 
@@ -132,7 +132,7 @@ def _spool(arg: str, name: str) -> str:
     try:
         with os.fdopen(fd, "wb") as out:
             if arg == STDIN:
-                shutil.copyfileobj(sys.stdin.buffer, out, _BUFFER)
+                shutil.copyfileobj(_stdin(name), out, _BUFFER)
             else:
                 with open(arg, "rb", buffering=0) as source:
                     shutil.copyfileobj(source, out, _BUFFER)
@@ -143,6 +143,13 @@ def _spool(arg: str, name: str) -> str:
         os.unlink(spool)
         raise
     return spool
+
+
+def _stdin(name: str) -> BinaryIO:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError("standard input is closed", path=name)
+    return cast(BinaryIO, stream)
 
 
 class _Borrowed:

@@ -224,3 +224,10 @@ class _Stdin:
         import io
 
         self.buffer = io.BytesIO(data)
+
+
+@pytest.mark.parametrize("command", ["verify", "audit"])
+def test_a_closed_standard_input_is_one_line(command: str, tmp_path: Path) -> None:
+    code, out, err = fightlog(f"fightlog {command} - <&-", env={"TMPDIR": str(tmp_path)})
+    assert (code, out, err) == (2, "", "fightlog: <stdin>: standard input is closed\n")
+    assert list(tmp_path.iterdir()) == []
