@@ -57,7 +57,7 @@ from fightlog.audit.recorded import RecordChecks, record_split
 from fightlog.audit.ruled import RuledRolls
 from fightlog.audit.window import Window
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
-from fightlog.errors import LogDamagedError
+from fightlog.errors import InputError, LogDamagedError
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
 from fightlog.events.reader import open_log, raw_lines
@@ -399,11 +399,11 @@ def _revealed_at_end(path: str) -> str | None:
     """The seed the last ``scene_ended`` of the log reveals, if it lies in the log's last
     64 KiB (where a finished fight keeps it): a hint for ``FastDice``, never trusted."""
     try:
-        with open(path, "rb") as stream:
+        with open_log(path) as stream:  # a log read from a pipe: its copy (events/piped.py)
             size = os.fstat(stream.fileno()).st_size
             stream.seek(max(0, size - _TAIL_BYTES))
             tail = stream.read(_TAIL_BYTES)
-    except OSError:
+    except (OSError, InputError):
         return None
     lines = tail.split(b"\n")
     if size > _TAIL_BYTES:

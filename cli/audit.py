@@ -6,8 +6,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, log_argument
-from fightlog.cli.options import _seed as checked_seed
+from fightlog.cli.options import format_option, input_log_argument, seed_option
 
 
 @click.command(
@@ -16,6 +15,7 @@ Examples:
   fightlog audit fight.jsonl
   fightlog audit fight.jsonl --format json                  # for bots
   fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"  # before the seed is revealed
+  curl -s https://example.org/fight.jsonl | fightlog audit -   # LOG "-": standard input
   fightlog rule fight.jsonl accept 57 --finding rules.tie-to-attacker --by Gemma \\
       --reason "tie went to the attacker by agreement"       # then audit again
 
@@ -23,13 +23,10 @@ Examples:
 Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1
 findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage."""
 )
-@log_argument
-@click.option(
-    "--seed",
-    metavar="HEX",
-    callback=checked_seed,
-    help="The dice seed, to recompute engine rolls of a scene that has not revealed it yet "
-    "(checked against the scene's commitment).",
+@input_log_argument(passes=2)
+@seed_option(
+    "The dice seed, to recompute engine rolls of a scene that has not revealed it yet "
+    "(checked against the scene's commitment)."
 )
 @format_option
 @reports_errors

@@ -11,7 +11,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument, seed_option
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE,
 revealed, a fork the rules refuse at its first request, FORK exists without --force) or
 usage. Errors are one line; FORK is written only on success."""
 )
-@log_argument
+@input_log_argument(passes=1)
 @click.option("--at", "at", required=True, type=click.IntRange(min=1), metavar="SEQ",
               help="The event to change: a roll (dice_rolled), a declaration or a GM ruling.")
 @click.option(
@@ -66,8 +66,7 @@ usage. Errors are one line; FORK is written only on success."""
 )
 @click.option("--void", is_flag=True, help="Treat SEQ as not having happened (a declaration: the post is not made).")
 @click.option("--withdraw", is_flag=True, help="SEQ is a ruling: the fight as if it had not been made.")
-@click.option("--seed", metavar="HEX",
-              help="The scene's dice seed, when the log does not reveal it (checked against the commitment).")
+@seed_option("The scene's dice seed, when the log does not reveal it (checked against the commitment).")
 @click.option("-o", "--output", "output", metavar="FORK",
               help="Write the fork as a log of its own (chained; fightlog verify passes).")
 @click.option("--force", is_flag=True, help="Replace FORK if it exists and is not empty.")

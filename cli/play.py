@@ -118,7 +118,7 @@ Examples:
 @click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id (default: LOG's file name without extension).")
 @click.option("--title", help="The scene's title.")
 @click.option("--gm", metavar="NAME", help="Who runs the scene.")
-@seed_option
+@seed_option("The scene's secret dice seed (default: a fresh random one).")
 @click.option(
     "--open",
     "open_mode",

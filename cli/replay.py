@@ -9,7 +9,7 @@ import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.narrate import Line, kind_of, narrate, one_line
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument
 from fightlog.errors import InputError
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, read_log
@@ -24,12 +24,13 @@ Examples:
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog replay fixtures/roe7/disputed-duel.jsonl --from 38 --to 60   # round 2 and its rulings
   fightlog replay fight.jsonl --format json                             # for bots
+  gunzip -c fight.jsonl.gz | fightlog replay - --to 20                  # LOG "-": standard input
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --from/--to outside it, a
 ruling the log cannot honour) or usage."""
 )
-@log_argument
+@input_log_argument(passes=2)
 @click.option("--from", "start", type=click.IntRange(min=1), metavar="SEQ", help="First event to show (default: 1).")
 @click.option("--to", "upto", type=click.IntRange(min=1), metavar="SEQ", help="Last event to show (default: the last).")
 @format_option

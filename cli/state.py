@@ -6,7 +6,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument
 from fightlog.cli.tables import state_lines, wanted_events
 from fightlog.history import events_at, seen_at
 from fightlog.reducers.derive import next_to_post, posting_order
@@ -20,12 +20,13 @@ Examples:
   fightlog state fixtures/roe7/disputed-duel.jsonl --at 58    # just before the GM's void
   fightlog state fight.jsonl --at 40 --format json            # for bots
   fightlog state --no-cache fight.jsonl                       # ignore LOG.checkpoints
+  gunzip -c fight.jsonl.gz | fightlog state -                 # LOG "-": standard input
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling
 the log cannot honour) or usage."""
 )
-@log_argument
+@input_log_argument(passes=2)
 @click.option(
     "--at",
     "at",

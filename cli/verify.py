@@ -8,9 +8,10 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument, seed_option
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
+from fightlog.events.piped import is_stream
 
 if TYPE_CHECKING:
     from fightlog.rules.dice.verify import RollFinding, RollVerifier
@@ -33,12 +34,13 @@ Examples:
   fightlog verify --dice fight.jsonl                # and recompute every engine roll
   fightlog verify --seed 9c41...07 fight.jsonl      # with a seed revealed elsewhere
   fightlog verify --repair fight.jsonl              # after a crash tore the last line
+  gunzip -c fight.jsonl.gz | fightlog verify -      # LOG "-": standard input
 
 \b
 Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable input
 (missing file, a directory, not a fightlog log)."""
 )
-@log_argument
+@input_log_argument(passes=1)
 @click.option(
     "--head",
     "published",
@@ -61,12 +63,7 @@ Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable inp
     "scene_started in open mode) and check every roll's arithmetic and face ranges. Rolls are "
     "checked as recorded: GM rulings are not applied (fightlog audit checks amended rolls as ruled).",
 )
-@click.option(
-    "--seed",
-    metavar="HEX",
-    help="Recompute engine rolls from this seed (implies --dice); it must match the "
-    "scene's commitment.",
-)
+@seed_option("Recompute engine rolls from this seed (implies --dice); it must match the scene's commitment.")
 @format_option
 @reports_errors
 def verify(
@@ -85,6 +82,8 @@ def verify(
     there was not changed.
     """
     wants_dice = check_dice or seed is not None
+    if repair and is_stream(log):
+        raise click.UsageError(f"--repair writes to LOG: {log} is not a file (give the log's file)")
 
     def check() -> tuple[VerifyResult, RollVerifier | None]:
         # A fresh verifier per pass: it accumulates what it has been fed.

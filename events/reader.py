@@ -26,6 +26,7 @@ import msgspec
 from fightlog.errors import InputError, LogDamagedError, TornTailError
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES
 from fightlog.events.model import GENESIS, AnyEvent, SceneStarted
+from fightlog.events.piped import registered
 
 BOM = b"\xef\xbb\xbf"
 
@@ -41,8 +42,12 @@ class ChainHead(msgspec.Struct):
 
 
 def open_log(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a log for reading, turning OS errors into one-line ``InputError``."""
+    """Open a log for reading, turning OS errors into one-line ``InputError``. A name a
+    command registered (``-``, a pipe: ``fightlog.events.piped.reading``) opens what it read."""
     name = os.fspath(path)
+    piped = registered(name)
+    if piped is not None:
+        return piped
     if os.path.isdir(name):
         raise InputError("is a directory, not a log file", path=name)
     try:
