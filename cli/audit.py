@@ -6,6 +6,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
+from fightlog.cli.output import echo_json
 from fightlog.cli.options import format_option, log_argument
 from fightlog.cli.options import _seed as checked_seed
 
@@ -49,7 +50,7 @@ def audit(log: str, seed: str | None, fmt: str) -> None:
     report = audit_log(log, seed=seed)
     if fmt == "json":
         doc = {"log": log, **msgspec.to_builtins(report)}
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
     else:
         for line in human_lines(report):
             click.echo(line)

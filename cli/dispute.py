@@ -11,6 +11,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
+from fightlog.cli.output import echo_json
 from fightlog.cli.options import format_option, log_argument
 from fightlog.errors import InputError
 
@@ -116,7 +117,7 @@ def dispute(
         store.append(outcome.fork)
         write_atomically(output, store.to_bytes())
     if fmt == "json":
-        click.echo(msgspec.json.encode(as_json(outcome, output), order="sorted"))
+        echo_json(as_json(outcome, output))
         return
     for line in human(outcome, output):
         click.echo(line)

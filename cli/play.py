@@ -22,6 +22,7 @@ from typing import Any
 import click
 from msgspec.structs import replace
 
+from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import house_option, seed_option
 from fightlog.cli.narrate import narrate
@@ -114,7 +115,8 @@ Examples:
   fightlog play start duel.jsonl --ruleset roe7 --options house.toml"""
 )
 @log_argument
-@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7).")
+@click.option("--ruleset", required=True, metavar="ID", shell_complete=complete_ruleset,
+              help="The ruleset that plays the fight (roe7, d20-evasion).")
 @click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id (default: LOG's file name without extension).")
 @click.option("--title", help="The scene's title.")
 @click.option("--gm", metavar="NAME", help="Who runs the scene.")

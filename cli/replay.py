@@ -8,6 +8,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
+from fightlog.cli.output import echo_json
 from fightlog.cli.narrate import Line, kind_of, narrate, one_line
 from fightlog.cli.options import format_option, log_argument
 from fightlog.errors import InputError
@@ -50,7 +51,7 @@ def replay(log: str, start: int | None, upto: int | None, fmt: str) -> None:
     if fmt == "json":
         doc = [_step_json(step) for step in steps]
         _check_range(log, start, upto, steps.last)
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
         return
     lines: list[Line] = []
     for step in steps:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from fightlog.cli.errors import reports_errors
+from fightlog.cli.output import echo_json
 from fightlog.cli.options import format_option
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
@@ -86,6 +85,6 @@ def roll(
         data["scene"] = scene
         data["seed"] = gen.seed_hex
         data["commitment"] = gen.commitment
-        click.echo(json.dumps(data, sort_keys=True))
+        echo_json(data)
     else:
         click.echo(breakdown(result))

@@ -6,6 +6,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
+from fightlog.cli.output import echo_json
 from fightlog.cli.options import format_option, log_argument
 from fightlog.cli.tables import state_lines, wanted_events
 from fightlog.history import events_at, seen_at
@@ -52,7 +53,7 @@ def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
     seen = seen_at(log, at, cache=not no_cache)
     scene = seen.state
     if fmt == "json":
-        click.echo(msgspec.json.encode(as_json(scene), order="sorted"))
+        echo_json(as_json(scene))
         return
     # Only rulings need earlier lines named; the last event comes with the state.
     events = events_at(log, wanted_events(scene) - {scene.seq})

@@ -8,6 +8,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
+from fightlog.cli.output import echo_json
 from fightlog.cli.options import format_option, log_argument
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
@@ -107,7 +108,7 @@ def verify(
                 "summary": dice.summary.describe(),
                 "findings": [_finding_json(f) for f in findings],
             }
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
     else:
         if repaired is not None:
             if repaired.action == "added_newline":

@@ -73,7 +73,10 @@ class Fighter:
 
     @cached_property
     def card(self) -> Card:
-        return read_card(self.who.sheet)
+        try:
+            return read_card(self.who.sheet)
+        except msgspec.ValidationError as exc:  # a hand-made or edited log: one line, not a crash
+            raise InputError(f"{self.actor}'s sheet is not a d20-evasion character card: {exc}") from None
 
     @cached_property
     def options(self) -> D20Options:
