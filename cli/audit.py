@@ -22,7 +22,8 @@ Examples:
 
 \b
 Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1
-findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage."""
+findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.option(

@@ -50,7 +50,8 @@ Examples:
 Exit codes: 0 shown (and FORK written); 2 bad input (a missing or damaged log, SEQ outside
 it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE, no seed,
 a log the ruleset does not re-derive, a fork the rules refuse at its first request, FORK
-exists without --force) or usage. Errors are one line; FORK is written only on success."""
+exists without --force) or usage. Errors are one line; FORK is written only on success.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.option("--at", "at", required=True, type=click.IntRange(min=1), metavar="SEQ",

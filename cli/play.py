@@ -97,7 +97,8 @@ Examples:
 
 \b
 Exit codes: 0 appended; 2 refused by the rules, bad input (a missing or damaged log, a
-roster problem) or usage. A refusal writes nothing.""",
+roster problem) or usage. A refusal writes nothing.
+3 internal error (a bug: the error line names a crash report for the bug report).""",
 )
 def play() -> None:
     """Play a fight live: start, join, post, end turns, end the scene.

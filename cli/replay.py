@@ -28,7 +28,8 @@ Examples:
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --from/--to outside it, a
-ruling the log cannot honour) or usage."""
+ruling the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.option("--from", "start", type=click.IntRange(min=1), metavar="SEQ", help="First event to show (default: 1).")

@@ -42,7 +42,8 @@ Examples:
 Notation: NdM, d%, kh/kl/dh/dl[N], ro/rr[<|<=|>|>=|=]N, ![[cmp]N], miN, maN,
 >=N (count successes), + - * // ( ), a trailing "# label"; see docs/dice.md.
 
-Exit codes: 0 rolled; 2 bad expression or option.""",
+Exit codes: 0 rolled; 2 bad expression or option.
+3 internal error (a bug: the error line names a crash report for the bug report).""",
 )
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--seed", metavar="HEX", help="Seed (hex) to draw from; random when absent.")

@@ -24,7 +24,8 @@ Examples:
 \b
 Exit codes: 0 recorded; 2 bad input (a missing or damaged log, SEQ not an earlier event, a
 change the event's kind does not allow, no such finding to accept, a withdraw of something
-that is not a ruling in force) or usage. Nothing is written unless the ruling is valid."""
+that is not a ruling in force) or usage. Nothing is written unless the ruling is valid.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.argument("action", type=click.Choice(ACTIONS), metavar="ACTION")

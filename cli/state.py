@@ -24,7 +24,8 @@ Examples:
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling
-the log cannot honour) or usage."""
+the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.option(

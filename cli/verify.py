@@ -37,7 +37,8 @@ Examples:
 
 \b
 Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable input
-(missing file, a directory, not a fightlog log)."""
+(missing file, a directory, not a fightlog log).
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.option(

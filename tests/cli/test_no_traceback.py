@@ -211,9 +211,10 @@ def edits(draw: st.DrawFn) -> tuple[Path, bytes, list[str]]:
     path, value = draw(field_and_value(lines[index]))
     edited = [*lines[:index], with_path(lines[index], path, value), *lines[index + 1 :]]
     at = draw(st.integers(min_value=1, max_value=len(lines)))
-    change = draw(
-        st.sampled_from([["--void"], ["--withdraw"], ["--set", "dice[0].face=1"], ["--set", "actions[0].target=bob"]])
-    )
+    change = draw(st.sampled_from([["--void"], ["--withdraw"], ["--set"]]))
+    if change == ["--set"]:
+        path, value = draw(field_and_value(edited[at - 1]))
+        change.append(f"{path}={as_text(value)}")
     return log, rechained(edited), ["--at", str(at), *change]
 
 
