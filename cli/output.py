@@ -1,4 +1,4 @@
-"""How every command writes ``--format json``: one style, one encoder (docs/json.md).
+"""How every command writes ``--format json``: one style, one encoder (docs/cli.md).
 
 One JSON document per command, on one line: compact (no spaces), keys sorted, UTF-8, then a
 newline. Keys are snake_case. A failure under ``--format json`` is ``{"error": {...}}`` on

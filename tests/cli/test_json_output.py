@@ -1,4 +1,4 @@
-"""One JSON style across commands (docs/json.md): every ``--format json`` prints one document on
+"""One JSON style across commands (docs/cli.md): every ``--format json`` prints one document on
 one line, compact, keys sorted, snake_case keys (names of things aside), then a newline."""
 
 from __future__ import annotations
