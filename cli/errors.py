@@ -8,7 +8,6 @@ stderr, one line each; with ``--format json`` an error is also a JSON document o
 
 from __future__ import annotations
 
-import difflib
 import errno
 import functools
 import os
@@ -18,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, TypeVar
 
 import click
+import msgspec
 
 from fightlog.cli.terminal import error_line
 from fightlog.errors import DiceError, FightlogError, FoldError, InputError, LogDamagedError, RefusedError
@@ -103,27 +103,16 @@ def report(exc: BaseException, argv: Sequence[str]) -> int:
     return failure.code
 
 
-class Failure:
-    """What went wrong, as the line on stderr and the fields of the JSON error."""
+class Failure(msgspec.Struct, frozen=True, kw_only=True):
+    """What went wrong: the line on stderr (without ``fightlog: ``) and the JSON error's fields."""
 
-    def __init__(
-        self,
-        code: int,
-        kind: str,
-        message: str,
-        *,
-        line: str | None = None,
-        path: str | None = None,
-        at: int | None = None,
-        report: str | None = None,
-    ) -> None:
-        self.code = code
-        self.kind = kind
-        self.message = message
-        self.line = message if line is None else line
-        self.path = path
-        self.at = at
-        self.report = report
+    code: int
+    kind: str
+    message: str
+    line: str
+    path: str | None = None
+    at: int | None = None
+    report: str | None = None
 
     def as_json(self) -> dict[str, object]:
         doc: dict[str, object] = {
@@ -145,15 +134,17 @@ def describe(exc: BaseException, argv: Sequence[str]) -> Failure:
     if isinstance(exc, FightlogError):
         return _fightlog_failure(exc)
     if isinstance(exc, click.UsageError):
-        return Failure(exc.exit_code, "usage", _usage_message(exc))
+        text = _usage_message(exc)
+        return Failure(code=exc.exit_code, kind="usage", message=text, line=text)
     if isinstance(exc, click.ClickException):
         text = _click_text(exc.format_message())
-        return Failure(exc.exit_code, "usage" if exc.exit_code == EXIT_BAD_INPUT else "error", text)
+        kind = "usage" if exc.exit_code == EXIT_BAD_INPUT else "error"
+        return Failure(code=exc.exit_code, kind=kind, message=text, line=text)
     if isinstance(exc, OSError) and exc.errno is not None and exc.strerror:
         # The system refused (permissions, a full disk...): bad input, not a bug.
-        where = exc.filename if exc.filename is not None else None
-        text = exc.strerror if where is None else f"{where}: {exc.strerror}"
-        return Failure(EXIT_BAD_INPUT, "system", exc.strerror, line=text, path=None if where is None else str(where))
+        path = None if exc.filename is None else str(exc.filename)
+        text = exc.strerror if path is None else f"{path}: {exc.strerror}"
+        return Failure(code=EXIT_BAD_INPUT, kind="system", message=exc.strerror, line=text, path=path)
     return _internal(exc, argv)
 
 
@@ -165,7 +156,8 @@ def _fightlog_failure(exc: FightlogError) -> Failure:
             break
     path = exc.path if isinstance(exc, InputError) else None
     at = exc.line if isinstance(exc, InputError) else None
-    return Failure(EXIT_BAD_INPUT, kind, _one_line(exc.message), line=_one_line(str(exc)), path=path, at=at)
+    return Failure(code=EXIT_BAD_INPUT, kind=kind, message=_one_line(exc.message), line=_one_line(str(exc)),
+                   path=path, at=at)
 
 
 def _internal(exc: BaseException, argv: Sequence[str]) -> Failure:
@@ -174,7 +166,8 @@ def _internal(exc: BaseException, argv: Sequence[str]) -> Failure:
     what = f"{type(exc).__name__}: {_one_line(str(exc))}" if str(exc) else type(exc).__name__
     saved = write_crash_report(exc, argv)
     where = f"details in {saved}" if saved else "no crash report could be written"
-    return Failure(EXIT_INTERNAL, "internal", what, line=f"internal error: {what}; {where}", report=saved)
+    return Failure(code=EXIT_INTERNAL, kind="internal", message=what, line=f"internal error: {what}; {where}",
+                   report=saved)
 
 
 # --------------------------------------------------------------------------- usage errors
@@ -188,6 +181,8 @@ def _usage_message(exc: click.UsageError) -> str:
         if exc.possibilities:
             text += f" (did you mean {exc.possibilities[0]}?)"  # the closest first
     elif ctx is not None and isinstance(ctx.command, click.Group) and (name := _unknown_command(exc)) is not None:
+        import difflib
+
         text = f"no such command {name!r}"
         close = difflib.get_close_matches(name, ctx.command.list_commands(ctx), n=1, cutoff=0.6)
         text += f" (did you mean {close[0]!r}?)" if close else f" (commands: {', '.join(ctx.command.list_commands(ctx))})"

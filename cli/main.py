@@ -9,13 +9,15 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
 
 from fightlog import __version__
 from fightlog.cli.errors import run_guarded
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 COMMANDS: dict[str, str] = {
     "verify": "fightlog.cli.verify:verify",
@@ -72,6 +74,8 @@ class LazyGroup(click.Group):
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
         # Command names from the table above: completing one imports no command module.
+        from click.shell_completion import CompletionItem
+
         if incomplete.startswith("-"):
             return super().shell_complete(ctx, incomplete)
         return [CompletionItem(n, help=HELP.get(n)) for n in self.list_commands(ctx) if n.startswith(incomplete)]
