@@ -227,3 +227,25 @@ def test_a_random_edit_rechained_then_every_reader_ends_cleanly(edit: tuple[Path
         copy.write_bytes(data)
         for command in (["verify", "--dice"], ["state"], ["replay"], ["audit"], ["dispute", *dispute]):
             assert_clean(fightlog(*command, str(copy)))
+
+
+# --------------------------------------------------------------------------- what it found
+
+ASHFALL = FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.jsonl"
+FOUND = {
+    "a d20-evasion sheet that is no character card": (ASHFALL, ["amend", "4", "--set", "sheet.weapons[1].ranges=null"]),
+    "a roe7 fight ruled into d20-evasion": (LOGS[0], ["amend", "1", "--set", "ruleset=d20-evasion"]),
+}
+"""Rulings the CLI accepted after which the audit crashed (exit 3): now a clean exit."""
+
+
+@pytest.mark.parametrize(("log", "args"), FOUND.values(), ids=FOUND.keys())
+def test_what_the_property_found_is_no_internal_error(log: Path, args: list[str], tmp_path: Path) -> None:
+    copy = tmp_path / log.name
+    shutil.copyfile(log, copy)
+    ruled = fightlog("rule", str(copy), *args, "--by", "Gemma", "--reason", "fuzz")
+    assert_clean(ruled)
+    for command in (["state"], ["replay"], ["audit"], ["verify", "--dice"]):
+        result = fightlog(*command, str(copy))
+        assert_clean(result)
+        assert result.exit_code != 3, result.stderr
