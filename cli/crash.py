@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shlex
 import sys
 import tempfile
 import time
@@ -30,7 +31,7 @@ def report_text(exc: BaseException, argv: Sequence[str]) -> str:
     lines = [
         f"fightlog {__version__}",
         f"python {platform.python_version()} ({sys.executable}) on {platform.platform()}",
-        f"argv: {' '.join(['fightlog', *argv])!r}",
+        f"command: {shlex.join(['fightlog', *argv])}",
         f"time: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}",
         "",
         *traceback.format_exception(exc),

@@ -92,7 +92,7 @@ def test_an_unexpected_exception_is_exit_3_with_a_crash_report(
     assert report.parent == private_cache / "fightlog"
     text = report.read_text()
     assert f"fightlog {__version__}" in text and "python 3." in text
-    assert f"argv: 'fightlog state {SAMPLE}'" in text
+    assert f"command: fightlog state {SAMPLE}\n" in text
     assert "Traceback (most recent call last)" in text and "in boom" in text
 
 
