@@ -7,6 +7,7 @@ import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.output import echo_json
+from fightlog.cli.terminal import report_line
 from fightlog.cli.options import format_option, log_argument
 from fightlog.cli.options import _seed as checked_seed
 
@@ -54,7 +55,7 @@ def audit(log: str, seed: str | None, fmt: str) -> None:
         echo_json(doc)
     else:
         for line in human_lines(report):
-            click.echo(line)
+            report_line(line)
     if report.summary.failed:
         raise SystemExit(EXIT_FINDINGS)
 

@@ -9,6 +9,7 @@ text is the same either way.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import IO, Any
 
@@ -42,3 +43,16 @@ def warning_line(message: str, file: IO[Any] | None = None) -> None:
 def _say(prefix: str, message: str, file: IO[Any] | None) -> None:
     stream = sys.stderr if file is None else file
     click.echo(f"{prefix} {message}", file=stream, color=use_colour(stream))
+
+
+_SEVERITY = re.compile(r"^(seq \S+\s+)(error|warning)\b")
+_SHADE = {"error": "red", "warning": "yellow"}
+
+
+def report_line(line: str) -> None:
+    """A line of a report (``seq 39    error    order.out-of-turn ...``) on stdout, its
+    severity red or yellow on a terminal; the columns stay where they were."""
+    colour = use_colour(sys.stdout)
+    if colour:
+        line = _SEVERITY.sub(lambda m: m.group(1) + click.style(m.group(2), fg=_SHADE[m.group(2)], bold=True), line)
+    click.echo(line, color=colour)

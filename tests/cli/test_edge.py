@@ -21,7 +21,7 @@ from fightlog.cli import main as cli_main
 from fightlog.cli.main import cli
 from fightlog.cli.terminal import use_colour
 from fightlog.errors import InputError
-from tests.cli import DISPUTED, SAMPLE
+from tests.cli import AUDIT_LOGS, DISPUTED, SAMPLE
 
 RED = "\x1b[31m"
 F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux
@@ -245,3 +245,13 @@ def test_an_error_on_a_real_terminal(tmp_path: Path, no_color: str, coloured: bo
     assert proc.returncode == 2
     assert (RED in err) is coloured
     assert "nope.jsonl: no such file" in err
+
+
+def test_audit_findings_are_coloured_only_when_asked() -> None:
+    log = str(AUDIT_LOGS / "bleed-that-never-ticked.jsonl")
+    coloured = invoke("audit", log, env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert coloured.exit_code == 1
+    assert f"seq 53    {RED}\x1b[1merror\x1b[0m    rules.tick-missing " in coloured.stdout
+    plain = invoke("audit", log, env={"FORCE_COLOR": "", "NO_COLOR": ""})
+    assert "\x1b[" not in plain.stdout and "seq 53    error    rules.tick-missing " in plain.stdout
+    assert click.unstyle(coloured.stdout) == plain.stdout
