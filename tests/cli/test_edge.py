@@ -58,6 +58,21 @@ def test_a_usage_error_is_one_line_and_exit_2(args: list[str], line: str) -> Non
     assert result.stdout == ""
 
 
+def test_a_path_click_refuses_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``click.Path(exists=True)``'s "does not exist" (for commands that use it) is one line too."""
+
+    @click.command()
+    @click.argument("source", type=click.Path(exists=True))
+    def probe(source: str) -> None:
+        raise AssertionError("not reached")
+
+    monkeypatch.setitem(cli.commands, "probe", probe)
+    missing = tmp_path / "nope.jsonl"
+    result = invoke("probe", str(missing))
+    assert result.exit_code == 2
+    assert one_line(result) == f"fightlog: probe: Invalid value for 'SOURCE': Path '{missing}' does not exist"
+
+
 def test_an_unknown_command_with_nothing_close_lists_the_commands() -> None:
     line = one_line(invoke("zzzzzz"))
     assert line.startswith("fightlog: no such command 'zzzzzz' (commands: audit, dispute, play, ")
