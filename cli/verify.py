@@ -60,7 +60,8 @@ Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable inp
     "check_dice",
     is_flag=True,
     help="Also recompute every engine roll from the dice seed the log reveals (scene_ended, or "
-    "scene_started in open mode) and check every roll's arithmetic and face ranges.",
+    "scene_started in open mode) and check every roll's arithmetic and face ranges. Rolls are "
+    "checked as recorded: GM rulings are not applied (fightlog audit checks amended rolls as ruled).",
 )
 @click.option(
     "--seed",
