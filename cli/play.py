@@ -116,8 +116,8 @@ Examples:
   fightlog play start duel.jsonl --ruleset roe7 --options house.toml"""
 )
 @log_argument
-@click.option("--ruleset", required=True, metavar="ID", shell_complete=complete_ruleset,
-              help="The ruleset that plays the fight (roe7, d20-evasion).")
+@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).",
+              shell_complete=complete_ruleset)
 @click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id (default: LOG's file name without extension).")
 @click.option("--title", help="The scene's title.")
 @click.option("--gm", metavar="NAME", help="Who runs the scene.")
