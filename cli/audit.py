@@ -7,6 +7,8 @@ import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.output import echo_json
+from fightlog.cli.terminal import report_line
 
 
 @click.command(
@@ -21,7 +23,8 @@ Examples:
 
 \b
 Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1
-findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage."""
+findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=2)
 @seed_option(
@@ -46,10 +49,10 @@ def audit(log: str, seed: str | None, fmt: str) -> None:
     report = audit_log(log, seed=seed)
     if fmt == "json":
         doc = {"log": log, **msgspec.to_builtins(report)}
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
     else:
         for line in human_lines(report):
-            click.echo(line)
+            report_line(line)
     if report.summary.failed:
         raise SystemExit(EXIT_FINDINGS)
 

@@ -12,6 +12,7 @@ import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.output import echo_json
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
@@ -50,7 +51,8 @@ Examples:
 Exit codes: 0 shown (and FORK written); 2 bad input (a missing or damaged log, SEQ outside
 it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE, a seed not
 revealed, a fork the rules refuse at its first request, FORK exists without --force) or
-usage. Errors are one line; FORK is written only on success."""
+usage. Errors are one line; FORK is written only on success.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=1)
 @click.option("--at", "at", required=True, type=click.IntRange(min=1), metavar="SEQ",
@@ -118,7 +120,7 @@ def dispute(
         store.append(outcome.fork)
         write_atomically(output, store.to_bytes())
     if fmt == "json":
-        click.echo(msgspec.json.encode(as_json(outcome, output), order="sorted"))
+        echo_json(as_json(outcome, output))
         return
     for line in human(outcome, output):
         click.echo(line)

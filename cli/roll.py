@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, seed_option
+from fightlog.cli.output import echo_json
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
 from fightlog.rules.dice import roll as roll_dice
@@ -43,7 +42,8 @@ Examples:
 Notation: NdM, d%, kh/kl/dh/dl[N], ro/rr[<|<=|>|>=|=]N, ![[cmp]N], miN, maN,
 >=N (count successes), + - * // ( ), a trailing "# label"; see docs/dice.md.
 
-Exit codes: 0 rolled; 2 bad expression or option.""",
+Exit codes: 0 rolled; 2 bad expression or option.
+3 internal error (a bug: the error line names a crash report for the bug report).""",
 )
 @click.argument("expression", nargs=-1, required=True)
 @seed_option("The seed to draw from (default: a fresh random one).")
@@ -86,6 +86,6 @@ def roll(
         data["scene"] = scene
         data["seed"] = gen.seed_hex
         data["commitment"] = gen.commitment
-        click.echo(json.dumps(data, sort_keys=True))
+        echo_json(data)
     else:
         click.echo(breakdown(result))

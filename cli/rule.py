@@ -43,7 +43,8 @@ give is the finding dice.ruled (fightlog verify --dice checks the log as recorde
 \b
 Exit codes: 0 recorded; 2 bad input (a missing or damaged log, SEQ not an earlier event, a
 change refused as above, no such finding to accept, a withdraw of something that is not a
-ruling in force) or usage. Nothing is written unless the ruling is valid."""
+ruling in force) or usage. Nothing is written unless the ruling is valid.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.argument("action", type=click.Choice(ACTIONS), metavar="ACTION")

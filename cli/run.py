@@ -34,7 +34,8 @@ Examples:
 Exit codes: 0 written (with --check: every fight as stored); 1 with --check: some fight
 changed or has no stored log; 2 bad input (the scenario, its roster or options, a step the
 rules refuse: its line is named), LOG exists (without --force), or usage. On any error LOG
-is left as it was."""
+is left as it was.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @click.argument("scenario", metavar="SCENARIO", required=False)
 @click.option("-o", "--output", "log", metavar="LOG", help="The log file to write.")

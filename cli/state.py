@@ -7,6 +7,7 @@ import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, input_log_argument
+from fightlog.cli.output import echo_json
 from fightlog.cli.tables import state_lines, wanted_events
 from fightlog.history import events_at, seen_at
 from fightlog.reducers.derive import next_to_post, posting_order
@@ -24,7 +25,8 @@ Examples:
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling
-the log cannot honour) or usage."""
+the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=2)
 @click.option(
@@ -53,7 +55,7 @@ def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
     seen = seen_at(log, at, cache=not no_cache)
     scene = seen.state
     if fmt == "json":
-        click.echo(msgspec.json.encode(as_json(scene), order="sorted"))
+        echo_json(as_json(scene))
         return
     # Only rulings need earlier lines named; the last event comes with the state.
     events = events_at(log, wanted_events(scene) - {scene.seq})

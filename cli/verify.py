@@ -9,6 +9,7 @@ import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.output import echo_json
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
 from fightlog.events.piped import is_stream
@@ -38,7 +39,8 @@ Examples:
 
 \b
 Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable input
-(missing file, a directory, not a fightlog log)."""
+(missing file, a directory, not a fightlog log).
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=1)
 @click.option(
@@ -107,7 +109,7 @@ def verify(
                 "summary": dice.summary.describe(),
                 "findings": [_finding_json(f) for f in findings],
             }
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
     else:
         if repaired is not None:
             if repaired.action == "added_newline":

@@ -220,7 +220,7 @@ def _describe_validation(detail: str) -> str:
         return f"unknown kind {detail.split(' ', 2)[2].split(' - ')[0]}"
     if detail == "Object missing required field `kind`":
         return "not a fightlog event: no 'kind' field"
-    if detail.startswith("Expected `object`, got"):
+    if detail.startswith("Expected `object`, got") and " - at `$" not in detail:  # the line itself
         return f"not a fightlog event: a JSON {detail.split('got `', 1)[1].rstrip('`')}, not an object"
     return f"invalid event: {detail}"
 
