@@ -8,6 +8,7 @@ import msgspec
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, log_argument
 from fightlog.cli.options import _seed as checked_seed
+from fightlog.cli.wording import plural
 
 
 @click.command(
@@ -71,15 +72,15 @@ def human_lines(report: object) -> list[str]:
             why = f": {f.accepted.reason}" if f.accepted.reason else ""
             lines.append(f"{'':<10}accepted by {f.accepted.by} (ruling at seq {f.accepted.ruling}){why}")
     s = report.summary
-    counts = [_n(s.errors, "error"), _n(s.warnings, "warning"), f"{s.info} info"]
+    counts = [plural(s.errors, "error"), plural(s.warnings, "warning"), f"{s.info} info"]
     if s.accepted:
         counts.append(f"{s.accepted} accepted by ruling")
     verdict = "findings" if s.failed else "clean"
-    lines.append(f"audit: {verdict}: {', '.join(counts)}; {_n(s.events, 'event')} checked under {s.ruleset}")
+    checked = f"{plural(s.events, 'event')} checked under {s.ruleset}"
+    if s.voided:
+        checked += f" (and {plural(s.voided, 'event')} voided by ruling, not checked)"
+    lines.append(f"audit: {verdict}: {', '.join(counts)}; {checked}")
     if s.dice:
         lines.append(s.dice)
     return lines
 
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -12,6 +12,7 @@ import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
 
     lines = [f"change: {_change_text(outcome, name)}"]
     count = outcome.ending.events
-    lines.append(f"re-derived from seq {outcome.restart} with the scene's seed: {count[0]} events -> {count[1]}")
+    lines.append(f"re-derived from seq {outcome.restart} with the scene's seed: {plural(count[0], 'event')} -> {count[1]}")
     lines.append("first difference: " + _difference_text(outcome.difference))
     if outcome.consequence is not None:
         lines.append("first consequence: " + _difference_text(outcome.consequence))
@@ -152,7 +153,7 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
     lines.extend(_ending_lines(outcome.ending, name))
     lines.extend(_finding_lines(outcome.findings, name))
     if output is not None:
-        lines.append(f"wrote {output}: {count[1]} events (verify --dice names the changed roll, if any)")
+        lines.append(f"wrote {output}: {plural(count[1], 'event')} (verify --dice names the changed roll, if any)")
     return lines
 
 

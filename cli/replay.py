@@ -24,6 +24,7 @@ Examples:
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog replay fixtures/roe7/disputed-duel.jsonl --from 38 --to 60   # round 2 and its rulings
   fightlog replay fight.jsonl --format json                             # for bots
+  fightlog replay fight.jsonl --markdown                                # to paste to Discord
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --from/--to outside it, a
@@ -32,9 +33,11 @@ ruling the log cannot honour) or usage."""
 @log_argument
 @click.option("--from", "start", type=click.IntRange(min=1), metavar="SEQ", help="First event to show (default: 1).")
 @click.option("--to", "upto", type=click.IntRange(min=1), metavar="SEQ", help="Last event to show (default: the last).")
+@click.option("--markdown", is_flag=True, help="Rolls in Markdown, for pasting to Discord: dropped dice "
+              "struck through (~~4~~) instead of bracketed ([4]).")
 @format_option
 @reports_errors
-def replay(log: str, start: int | None, upto: int | None, fmt: str) -> None:
+def replay(log: str, start: int | None, upto: int | None, markdown: bool, fmt: str) -> None:
     """Tell the fight in LOG event by event.
 
     Each event is one line (posts, rolls with their breakdown, hits and misses, damage,
@@ -54,7 +57,7 @@ def replay(log: str, start: int | None, upto: int | None, fmt: str) -> None:
         return
     lines: list[Line] = []
     for step in steps:
-        lines += narrate(step, lambda seq: _event_at(log, seq))
+        lines += narrate(step, lambda seq: _event_at(log, seq), markdown=markdown)
     _check_range(log, start, upto, steps.last)
     for text in render(lines):
         click.echo(text)

@@ -11,6 +11,7 @@ import click
 from fightlog.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, reports_errors
 from fightlog.cli.narrate import namer
 from fightlog.cli.options import house_option, seed_option
+from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 from fightlog.events.model import SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
@@ -78,7 +79,7 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
     events = [event for _, event in store.read()]
     ended = events[-1]
     revealed = ended.seed if isinstance(ended, SceneEnded) else None
-    click.echo(f"wrote {log}: {len(events)} events, seed {revealed} (revealed in scene_ended)")
+    click.echo(f"wrote {log}: {plural(len(events), 'event')}, seed {revealed} (revealed in scene_ended)")
     if isinstance(ended, SceneEnded) and ended.winner:
         click.echo(f"winner: {namer(fold(events))(ended.winner)}")
 
@@ -123,12 +124,12 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
         diff = first_difference(expected, actual, ignore=frozenset({"options"}) if house is not None else frozenset())
         if diff is None:
             tally["same"] += 1
-            click.echo(f"same     {name}: {len(actual)} events")
+            click.echo(f"same     {name}: {plural(len(actual), 'event')}")
         else:
             tally["changed"] += 1
             click.echo(f"CHANGED  {name}: {describe(diff)}")
     click.echo(
-        f"checked {len(names)} scenarios: {tally['same']} same, {tally['changed']} changed, "
+        f"checked {plural(len(names), 'scenario')}: {tally['same']} same, {tally['changed']} changed, "
         f"{tally['unstored']} without a stored log, {tally['unusable']} unusable"
     )
     if tally["unusable"]:

@@ -9,6 +9,7 @@ import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.wording import plural
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
 
@@ -114,7 +115,7 @@ def verify(
                 click.echo(f"{log}:{repaired.line}: repaired: added the missing newline")
             else:
                 click.echo(
-                    f"{log}:{repaired.line}: repaired: moved {repaired.moved} torn bytes "
+                    f"{log}:{repaired.line}: repaired: moved {plural(repaired.moved, 'torn byte')} "
                     f"to {repaired.side_file}"
                 )
         click.echo(_as_text(result))
@@ -141,7 +142,7 @@ def _as_text(result: VerifyResult) -> str:
     if result.problem is not None:
         return str(result.problem)
     head = result.head
-    return f"{result.path}: intact: {head.seq} events; head {head.seq}:{head.digest}"
+    return f"{result.path}: intact: {plural(head.seq, 'event')}; head {head.seq}:{head.digest}"
 
 
 def _as_json(result: VerifyResult, repaired: msgspec.Struct | None) -> dict[str, object]:
