@@ -7,8 +7,8 @@ line per event appended. A move the rules refuse prints ``fightlog: LOG: refused
 (exit 2) and writes nothing.
 
 The dice seed of a committed scene is kept beside the log in ``LOG.seed`` (mode 0600) until
-``play end`` reveals it in ``scene_ended``; an open scene (``--open``) carries it in
-``scene_started``.
+``play end`` reveals it in ``scene_ended`` and removes the file (public now, it has nothing
+left to keep); an open scene (``--open``) carries it in ``scene_started``.
 """
 
 from __future__ import annotations
@@ -310,7 +310,8 @@ def end(log: str, reason: str | None) -> None:
     """End the scene and reveal the dice seed.
 
     The seed (from LOG.seed, or scene_started for an open scene) goes into scene_ended, so
-    anyone can recompute every roll with `fightlog verify --dice LOG`.
+    anyone can recompute every roll with `fightlog verify --dice LOG`; LOG.seed, public now,
+    is removed.
     """
     state, table, seed = _open(log)
     info = state.scene
@@ -325,6 +326,8 @@ def end(log: str, reason: str | None) -> None:
     _commit(log, state, scribe)
     if seed is not None:
         click.echo(f"dice seed revealed: {seed}; check every roll with `fightlog verify --dice {log}`")
+    if info.commitment is not None and info.seed is None:
+        click.echo(_remove_seed(log))
 
 
 # --------------------------------------------------------------------------- the steps
@@ -397,6 +400,19 @@ def _write_seed(log: str, seed: str) -> str:
     finally:
         os.close(fd)
     return path
+
+
+def _remove_seed(log: str) -> str:
+    """Remove ``LOG.seed`` once ``scene_ended`` has revealed its seed, and say so (or say
+    why it stays, and that it is public now)."""
+    path = _seed_path(log)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return f"{path}: gone already (the seed is public in scene_ended)"
+    except OSError as exc:
+        return f"{path}: could not be removed ({exc.strerror}); the seed in it is public now"
+    return f"removed {path}: the seed is public in scene_ended"
 
 
 def _read_seed(log: str, state: SceneState) -> str | None:

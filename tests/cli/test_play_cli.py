@@ -83,8 +83,12 @@ def test_a_fight_from_start_to_end(log: Path) -> None:
 
     out = play("end", str(log), "--reason", "time")
     assert "Scene ends: time; dice seed revealed" in out
-    assert out.splitlines()[-1] == f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`"
+    assert out.splitlines()[-2:] == [
+        f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`",
+        f"removed {log}.seed: the seed is public in scene_ended",
+    ]
     assert lines(log)[-1]["seed"] == SEED
+    assert not Path(f"{log}.seed").exists()
 
     verified = run("verify", "--dice", str(log))
     assert verified.exit_code == 0, verified.output
@@ -260,6 +264,22 @@ def test_a_seed_file_of_another_scene_is_refused(fight: Path) -> None:
     assert_one_line_error(run("play", "end", str(fight)), f"{fight}.seed", "does not match the dice commitment")
     assert_one_line_error(run("play", "post", str(fight), "alice", "--do", RIFLE), f"{fight}.seed", "does not match")
     assert fight.read_bytes() == before
+
+
+def test_a_seed_file_that_cannot_be_removed_is_said_to_be_public(fight: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(path: str) -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(fightlog.cli.play.os, "unlink", refuse)
+    out = play("end", str(fight))
+    assert out.splitlines()[-1] == f"{fight}.seed: could not be removed (Permission denied); the seed in it is public now"
+    assert lines(fight)[-1]["seed"] == SEED and Path(f"{fight}.seed").exists()
+
+
+def test_an_open_scene_has_no_seed_file_to_remove(log: Path) -> None:
+    play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--open")
+    out = play("end", str(log))
+    assert out.splitlines()[-1] == f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`"
 
 
 def test_rolls_without_the_seed_are_refused(fight: Path) -> None:
