@@ -114,7 +114,7 @@ Examples:
   fightlog play start duel.jsonl --ruleset roe7 --options house.toml"""
 )
 @log_argument
-@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7).")
+@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).")
 @click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id (default: LOG's file name without extension).")
 @click.option("--title", help="The scene's title.")
 @click.option("--gm", metavar="NAME", help="Who runs the scene.")
@@ -145,8 +145,10 @@ def start(
     """
     if os.path.exists(log) and (os.path.isdir(log) or os.path.getsize(log) > 0):
         raise InputError("already holds a log (or is not a file): start the new scene in a new file", path=log)
-    with _refusals(log):
+    try:
         table = table_for(ruleset)
+    except RefusedError as exc:
+        raise click.BadParameter(exc.message, param_hint="'--ruleset'") from None
     overrides: dict[str, Any] = {}
     if house is not None:
         from fightlog.rules.house import read_house_rules

@@ -236,9 +236,17 @@ def test_start_refuses_bad_house_options(log: Path, tmp_path: Path, house: str, 
     assert not log.exists() and not Path(f"{log}.seed").exists()
 
 
-def test_start_refuses_a_ruleset_without_a_table(log: Path) -> None:
-    result = run("play", "start", str(log), "--ruleset", "traveller")
-    assert_one_line_error(result, str(log), "refused: ruleset 'traveller' cannot be played yet (playable: d20-evasion, roe7)")
+@pytest.mark.parametrize(
+    ("ruleset", "message"),
+    [
+        ("traveller", "no installed ruleset 'traveller' (installed: d20-evasion, roe7)"),
+        ("roe8", "no installed ruleset 'roe8': did you mean roe7? (installed: d20-evasion, roe7)"),
+    ],
+)
+def test_start_refuses_a_ruleset_not_installed(log: Path, ruleset: str, message: str) -> None:
+    result = run("play", "start", str(log), "--ruleset", ruleset)
+    assert_usage_error(result, f"Invalid value for '--ruleset': {message}")
+    assert "yet" not in result.output
     assert not log.exists() and not Path(f"{log}.seed").exists()
 
 
