@@ -66,7 +66,8 @@ class KeyLines:
             if key is None:
                 continue
             path = (*table, *_names(key.group(1)))
-            self._lines.setdefault(path, number)
+            for end in range(len(table) + 1, len(path) + 1):  # a dotted key's tables too
+                self._lines.setdefault(path[:end], number)
             rest = text[key.end():]
             for mark in ('"""', "'''"):
                 if rest.count(mark) % 2:
