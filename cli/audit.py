@@ -13,12 +13,16 @@ from fightlog.cli.wording import plural
 
 @click.command(
     epilog="""\b
-Examples:
-  fightlog audit fight.jsonl
-  fightlog audit fight.jsonl --format json                  # for bots
-  fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"  # before the seed is revealed
-  fightlog rule fight.jsonl accept 57 --finding rules.tie-to-attacker --by Gemma \\
-      --reason "tie went to the attacker by agreement"       # then audit again
+Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+  fightlog audit fixtures/roe7/scenarios/alley-duel.jsonl               # clean: exit 0
+  fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl             # findings: exit 1
+  fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl --format json   # for bots
+  fightlog play start live.jsonl --ruleset roe7         # a live scene: its seed in live.jsonl.seed
+  fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"   # before play end reveals the seed
+  cp fixtures/roe7/audit/the-tie-that-hit.jsonl tie.jsonl     # a ruling is appended: rule on a copy
+  fightlog rule tie.jsonl accept 27 --finding rules.tie-to-attacker --by Gemma \\
+      --reason "tie went to the attacker by agreement"
+  fightlog audit tie.jsonl                              # the tie is accepted now
 
 \b
 Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1

@@ -36,15 +36,16 @@ def _assignments(ctx: click.Context, param: click.Parameter, value: Sequence[str
 
 @click.command(
     epilog="""\b
-Examples:
-  fightlog dispute fixtures/roe7/scenarios/alley-duel.jsonl --at 41 --set 'dice[0].face=10'
+Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+  cp fixtures/roe7/scenarios/alley-duel.jsonl fight.jsonl                # a bundled fight
+  fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10'            # a die
   fightlog dispute fight.jsonl --at 15 --set 'modifiers[1].value=10'      # a modifier
   fightlog dispute fight.jsonl --at 39 --set 'actions[0].weapon=Pistol'   # another weapon
   fightlog dispute fight.jsonl --at 57 --void                             # the post never made
-  fightlog dispute fight.jsonl --at 48 --withdraw                         # a ruling never made
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' -o fork.jsonl && fightlog verify fork.jsonl
-  fightlog dispute live.jsonl --at 20 --void --seed 5eed...5eed           # seed not revealed yet
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' --format json   # for bots
+  fightlog rule fight.jsonl void 57 --by Gemma --reason "posted twice"    # a ruling, at seq 89
+  fightlog dispute fight.jsonl --at 89 --withdraw                         # the ruling never made
 
 \b
 Exit codes: 0 shown (and FORK written); 2 bad input (a missing or damaged log, SEQ outside

@@ -86,9 +86,9 @@ def _salt(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 
 @click.group(
     epilog="""\b
-Examples:
+Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
   fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
-  fightlog play join gate.jsonl --roster rosters/gate.toml alice bob --at alice=0,0 --at bob=20,0
+  fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice bob --at alice=0,0 --at bob=20,0
   fightlog play begin gate.jsonl
   fightlog play post gate.jsonl alice "Alice fires a burst." --do 'attack target=bob weapon=Rifle mode=auto'
   fightlog play end-turn gate.jsonl
@@ -108,10 +108,10 @@ def play() -> None:
 
 @play.command(
     epilog="""\b
-Examples:
+Examples (`fightlog fixtures` first; the other play commands' examples go on from here):
   fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
   fightlog play start duel.jsonl --ruleset roe7 --open            # casual: seed public now
-  fightlog play start duel.jsonl --ruleset roe7 --options house.toml"""
+  fightlog play start house.jsonl --ruleset roe7 --options fixtures/roe7/house-rules.toml"""
 )
 @log_argument
 @click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).")
@@ -182,12 +182,13 @@ def start(
 
 @play.command(
     epilog="""\b
-Examples:
-  fightlog play join gate.jsonl --roster rosters/gate.toml                 # everyone not in yet
-  fightlog play join gate.jsonl --roster rosters/gate.toml alice bob --at alice=0,0 --at bob=20,0
-  fightlog play join gate.jsonl --roster rosters/gate.toml mira --reserve  # waits for a com call
-  fightlog play join gate.jsonl --roster rosters/gate.toml kestrel --arrival --after bob
-  fightlog play join gate.jsonl --roster rosters/gate.toml bob --salt 9f3a61"""
+Examples (continuing those of `fightlog play start --help`, in order):
+  fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice bob --at alice=0,0 --at bob=20,0
+  fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml kestrel --reserve  # waits for a com call
+  fightlog play join duel.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml                    # everyone not in yet
+  fightlog play join house.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml bob --salt 9f3a61 # bob's player salts the dice
+  fightlog play join house.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice
+  fightlog play join house.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml mira --arrival --after alice   # takes a slot next round"""
 )
 @log_argument
 @click.option("--roster", required=True, metavar="ROSTER.toml", help="The roster file the combatants come from.")
@@ -245,7 +246,7 @@ def _placed(entrant: Entrant, position: tuple[int, int]) -> Entrant:
 
 
 @play.command(epilog="""\b
-Example:
+Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play begin gate.jsonl""")
 @log_argument
 @reports_errors
@@ -256,12 +257,12 @@ def begin(log: str) -> None:
 
 @play.command(
     epilog="""\b
-Examples:
+Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play post gate.jsonl alice "Alice fires a burst at Bob." --do 'attack target=bob weapon=Rifle mode=auto'
-  fightlog play post gate.jsonl bob "Bob charges." --do 'move toward=alice m=8' --do 'attack target=alice weapon=Shafted'
+  fightlog play end-turn gate.jsonl
   fightlog play post gate.jsonl bob "Bob runs." --do flee
-  fightlog play post gate.jsonl alice --do 'interrupt weapon=Rifle'     # during Bob's turn: answers his flee
-  fightlog play post gate.jsonl mira "Claiming the slot after Alice" --ooc
+  fightlog play post gate.jsonl alice --do 'interrupt weapon=HPistol'   # during Bob's turn: answers his flee
+  fightlog play post gate.jsonl kestrel "((back in ten minutes))" --ooc
 
 \b
 --do takes TYPE [key=value ...], quoted like a shell line: keys target, targets (a,b),
@@ -288,7 +289,7 @@ def post(log: str, actor: str, text: str, actions: tuple[Action, ...], responds_
 
 
 @play.command("end-turn", epilog="""\b
-Example:
+Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play end-turn gate.jsonl""")
 @log_argument
 @reports_errors
@@ -302,8 +303,8 @@ def end_turn(log: str) -> None:
 
 
 @play.command(epilog="""\b
-Examples:
-  fightlog play end gate.jsonl --reason "Bob flees"
+Examples (continuing those of `fightlog play start --help`, in order):
+  fightlog play end gate.jsonl --reason "Bob flees"     # reveals the seed, removes gate.jsonl.seed
   fightlog verify --dice gate.jsonl      # then anyone can recompute every roll""")
 @log_argument
 @click.option("--reason", help="Why the scene ends.")

@@ -20,11 +20,11 @@ from fightlog.reducers.fold import Step
 
 @click.command(
     epilog="""\b
-Examples:
+Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog replay fixtures/roe7/disputed-duel.jsonl --from 38 --to 60   # round 2 and its rulings
-  fightlog replay fight.jsonl --format json                             # for bots
-  fightlog replay fight.jsonl --markdown                                # to paste to Discord
+  fightlog replay fixtures/roe7/disputed-duel.jsonl --format json       # for bots
+  fightlog replay fixtures/dice/seeded-rolls.jsonl --markdown           # dropped dice ~~4~~, for Discord
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --from/--to outside it, a

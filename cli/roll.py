@@ -35,9 +35,13 @@ Examples:
   fightlog roll 1d100 --mod scope=+10 --mod racial=+5
   fightlog roll '3d20kh1+5 # attack'          # dropped dice in brackets: 3d20kh1 (17, [4], [9]) ...
   fightlog roll '3d20kh1+5' --markdown        # struck through (~~4~~), for pasting to Discord
-  fightlog roll 4d6dl1        fightlog roll '5d6>=5'      fightlog roll 2D+1
-  fightlog roll 4d6ro1        fightlog roll '3d6!'        fightlog roll BW
-  fightlog roll --seed 01 -- -1d4+2   (an expression starting with "-" needs "--")
+  fightlog roll 4d6dl1
+  fightlog roll '5d6>=5'
+  fightlog roll 2D+1
+  fightlog roll 4d6ro1
+  fightlog roll '3d6!'
+  fightlog roll BW
+  fightlog roll --seed 01 -- -1d4+2           # an expression starting with "-" needs "--"
   fightlog roll 1d20 --seed 00ff --scene duel-1 --index 3   # same seed, same faces
 
 \b

@@ -22,13 +22,14 @@ if TYPE_CHECKING:
 
 @click.command(
     epilog="""\b
-Examples:
-  fightlog run scenarios/pump-house.toml -o pump-house.jsonl
-  fightlog run scenarios/pump-house.toml -o pump-house.jsonl --seed 5eed...5eed   # reproducible
-  fightlog run scenarios/pump-house.toml -o house.jsonl --options house-rules.toml --force
-  fightlog replay pump-house.jsonl && fightlog verify --dice pump-house.jsonl
-  fightlog run --check fixtures/roe7/scenarios                   # did any fight change?
-  fightlog run --check scenarios/ --options house-rules.toml     # what a house rule changes
+Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl
+  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl --force \\
+      --seed 0e059d08a5fba9409f5c5bbc08e8262caabda22c8e4392a436607c8545011aed   # reproducible
+  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o house.jsonl --options fixtures/roe7/house-rules.toml
+  fightlog replay alley.jsonl && fightlog verify --dice alley.jsonl
+  fightlog run --check fixtures/roe7/scenarios      # did any fight change? (exit 0: none)
+  fightlog run --check fixtures/roe7/scenarios --options fixtures/roe7/house-rules.toml  # what a house rule changes
 
 \b
 Exit codes: 0 written (with --check: every fight as stored); 1 with --check: some fight

@@ -28,12 +28,14 @@ def _published(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 @click.command(
     epilog="""\b
-Examples:
-  fightlog verify fight.jsonl
-  fightlog verify fight.jsonl --head 57:3f0a...e1   # against a hash posted earlier
-  fightlog verify --dice fight.jsonl                # and recompute every engine roll
-  fightlog verify --seed 9c41...07 fight.jsonl      # with a seed revealed elsewhere
-  fightlog verify --repair fight.jsonl              # after a crash tore the last line
+Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+  fightlog verify fixtures/roe7/sample-duel.jsonl   # prints the head SEQ:SHA256 to post
+  fightlog verify fixtures/roe7/sample-duel.jsonl \\
+      --head 64:535a4b4f82b4a6ccccd481b2b96f90e8d67086a592f8599e32b568918d64264f   # against a head posted earlier
+  fightlog verify --dice fixtures/dice/seeded-rolls.jsonl           # and recompute every engine roll
+  fightlog play start live.jsonl --ruleset roe7     # a live scene: its seed in live.jsonl.seed
+  fightlog verify --seed "$(cat live.jsonl.seed)" live.jsonl        # with a seed revealed elsewhere
+  fightlog verify --repair live.jsonl               # after a crash tore the last line
 
 \b
 Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable input
