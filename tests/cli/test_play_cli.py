@@ -334,7 +334,7 @@ def test_an_unknown_roster_id(fight: Path) -> None:
 def test_a_bad_roster(fight: Path) -> None:
     bad = str(FIXTURES / "roe7" / "rosters" / "negative-hp.toml")
     result = run("play", "join", str(fight), "--roster", bad)
-    assert_one_line_error(result, bad, "hp")
+    assert_one_line_error(result, f"{bad}:24", "bob: sheet.hp: must be at least 1, got -5")
 
 
 @pytest.mark.parametrize("command", [["begin"], ["end-turn"], ["end"], ["post", "alice"], ["join", "--roster", ROSTER]])
