@@ -13,7 +13,8 @@ from fightlog.cli.wording import plural
 
 @click.command(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog audit fixtures/roe7/scenarios/alley-duel.jsonl               # clean: exit 0
   fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl             # findings: exit 1
   fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl --format json   # for bots

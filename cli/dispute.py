@@ -36,7 +36,8 @@ def _assignments(ctx: click.Context, param: click.Parameter, value: Sequence[str
 
 @click.command(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   cp fixtures/roe7/scenarios/alley-duel.jsonl fight.jsonl                # a bundled fight
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10'            # a die
   fightlog dispute fight.jsonl --at 15 --set 'modifiers[1].value=10'      # a modifier

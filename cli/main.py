@@ -79,8 +79,8 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
-  fightlog fixtures
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog state fixtures/roe7/disputed-duel.jsonl --at 58
   fightlog verify --dice fixtures/dice/seeded-rolls.jsonl

@@ -86,7 +86,8 @@ def _salt(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 
 @click.group(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
   fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice bob --at alice=0,0 --at bob=20,0
   fightlog play begin gate.jsonl
@@ -108,7 +109,8 @@ def play() -> None:
 
 @play.command(
     epilog="""\b
-Examples (`fightlog fixtures` first; the other play commands' examples go on from here):
+Examples (the other play commands' examples go on from these):
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
   fightlog play start duel.jsonl --ruleset roe7 --open            # casual: seed public now
   fightlog play start house.jsonl --ruleset roe7 --options fixtures/roe7/house-rules.toml"""

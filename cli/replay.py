@@ -20,7 +20,8 @@ from fightlog.reducers.fold import Step
 
 @click.command(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog replay fixtures/roe7/disputed-duel.jsonl --from 38 --to 60   # round 2 and its rulings
   fightlog replay fixtures/roe7/disputed-duel.jsonl --format json       # for bots

@@ -13,7 +13,8 @@ ACTIONS = ("void", "amend", "accept", "withdraw")
 
 @click.command(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   cp fixtures/roe7/audit/tampered-hud-dice.jsonl hud.jsonl   # a ruling is appended: rule on a copy
   fightlog rule hud.jsonl amend 24 --set total=50 --by Gemma --reason "the HUD added 40 + 10 wrong"
   fightlog rule hud.jsonl amend 80 --set 'dice[0].face=100' --set total=100 --by Gemma \\

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 @click.command(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl
   fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl --force \\
       --seed 0e059d08a5fba9409f5c5bbc08e8262caabda22c8e4392a436607c8545011aed   # reproducible

@@ -15,7 +15,8 @@ from fightlog.reducers.state import SceneState
 
 @click.command(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog state fixtures/roe7/sample-duel.jsonl                          # after the last event
   fightlog state fixtures/roe7/disputed-duel.jsonl --at 58                # just before the GM's void
   fightlog state fixtures/roe7/disputed-duel.jsonl --at 40 --format json  # for bots

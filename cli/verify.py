@@ -28,7 +28,8 @@ def _published(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 @click.command(
     epilog="""\b
-Examples (`fightlog fixtures` first copies the bundled files to fixtures/):
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog verify fixtures/roe7/sample-duel.jsonl   # prints the head SEQ:SHA256 to post
   fightlog verify fixtures/roe7/sample-duel.jsonl \\
       --head 64:535a4b4f82b4a6ccccd481b2b96f90e8d67086a592f8599e32b568918d64264f   # against a head posted earlier

@@ -89,9 +89,18 @@ def workdir(tmp_path: Path) -> Path:
 ALONE = [p for p in command_paths() if not (len(p) == 2 and p[0] == "play")]
 
 
+
+
 def test_every_command_has_examples() -> None:
     for path in command_paths():
         assert examples(path), f"fightlog {' '.join(path)} --help has no examples"
+
+
+@pytest.mark.parametrize("path", [*ALONE, ("play", "start")], ids=lambda p: " ".join(p) or "fightlog")
+def test_examples_that_read_bundled_files_say_how_to_get_them(path: tuple[str, ...]) -> None:
+    lines = examples(path)
+    if any("fixtures/" in line for line in lines[1:]):
+        assert lines[0].startswith("fightlog fixtures "), lines[0]
 
 
 @pytest.mark.slow

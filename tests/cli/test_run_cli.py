@@ -206,7 +206,7 @@ def test_bad_scenarios(tmp_path: Path, text: str, message: str) -> None:
 def test_a_bad_roster_is_named(tmp_path: Path) -> None:
     bad = FIXTURES / "roe7" / "rosters" / "negative-hp.toml"
     path = scenario(tmp_path, f'ruleset = "roe7"\nroster = "{bad}"\n')
-    assert_one_line_error(run("run", str(path), "-o", str(tmp_path / "x.jsonl")), str(bad), "hp")
+    assert_one_line_error(run("run", str(path), "-o", str(tmp_path / "x.jsonl")), f"{bad}:24", "bob: sheet.hp: must be at least 1")
 
 
 def test_house_options(tmp_path: Path) -> None:
