@@ -196,7 +196,8 @@ class Auditor:
         for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor)
         findings = ordered(self.findings)
-        summary = summarize(findings, events=self.events, ruleset=self.rules.id, dice=dice.summary)
+        voided = sum(1 for ruling in self.plan.values() if ruling.action == "void")
+        summary = summarize(findings, events=self.events, ruleset=self.rules.id, dice=dice.summary, voided=voided)
         return Report(findings=findings, summary=summary)
 
     # ------------------------------------------------------------------ internals

@@ -96,6 +96,8 @@ class Summary(Struct, frozen=True, kw_only=True):
     events audited, and what the dice check could do."""
 
     events: int
+    voided: int = 0
+    """Events a GM ruling in force voided (not audited, not in ``events``)."""
     errors: int = 0
     warnings: int = 0
     info: int = 0
@@ -108,7 +110,7 @@ class Summary(Struct, frozen=True, kw_only=True):
         return bool(self.errors or self.warnings)
 
 
-def summarize(findings: Iterable[Finding], *, events: int, ruleset: str, dice: str) -> Summary:
+def summarize(findings: Iterable[Finding], *, events: int, ruleset: str, dice: str, voided: int = 0) -> Summary:
     counts = {"error": 0, "warning": 0, "info": 0}
     accepted = 0
     for finding in findings:
@@ -118,6 +120,7 @@ def summarize(findings: Iterable[Finding], *, events: int, ruleset: str, dice: s
             counts[finding.severity] += 1
     return Summary(
         events=events,
+        voided=voided,
         errors=counts["error"],
         warnings=counts["warning"],
         info=counts["info"],

@@ -9,17 +9,23 @@ from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.terminal import report_line
+from fightlog.cli.wording import plural
 
 
 @click.command(
     epilog="""\b
 Examples:
-  fightlog audit fight.jsonl
-  fightlog audit fight.jsonl --format json                  # for bots
-  fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"  # before the seed is revealed
-  curl -s https://example.org/fight.jsonl | fightlog audit -   # LOG "-": standard input
-  fightlog rule fight.jsonl accept 57 --finding rules.tie-to-attacker --by Gemma \\
-      --reason "tie went to the attacker by agreement"       # then audit again
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog audit fixtures/roe7/scenarios/alley-duel.jsonl               # clean: exit 0
+  fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl             # findings: exit 1
+  fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl --format json   # for bots
+  cat fixtures/roe7/disputed-duel.jsonl | fightlog audit -         # LOG "-": standard input
+  fightlog play start live.jsonl --ruleset roe7         # a live scene: its seed in live.jsonl.seed
+  fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"   # before play end reveals the seed
+  cp fixtures/roe7/audit/the-tie-that-hit.jsonl tie.jsonl     # a ruling is appended: rule on a copy
+  fightlog rule tie.jsonl accept 27 --finding rules.tie-to-attacker --by Gemma \\
+      --reason "tie went to the attacker by agreement"
+  fightlog audit tie.jsonl                              # the tie is accepted now
 
 \b
 Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1
@@ -71,15 +77,15 @@ def human_lines(report: object) -> list[str]:
             why = f": {f.accepted.reason}" if f.accepted.reason else ""
             lines.append(f"{'':<10}accepted by {f.accepted.by} (ruling at seq {f.accepted.ruling}){why}")
     s = report.summary
-    counts = [_n(s.errors, "error"), _n(s.warnings, "warning"), f"{s.info} info"]
+    counts = [plural(s.errors, "error"), plural(s.warnings, "warning"), f"{s.info} info"]
     if s.accepted:
         counts.append(f"{s.accepted} accepted by ruling")
     verdict = "findings" if s.failed else "clean"
-    lines.append(f"audit: {verdict}: {', '.join(counts)}; {_n(s.events, 'event')} checked under {s.ruleset}")
+    checked = f"{plural(s.events, 'event')} checked under {s.ruleset}"
+    if s.voided:
+        checked += f" (and {plural(s.voided, 'event')} voided by ruling, not checked)"
+    lines.append(f"audit: {verdict}: {', '.join(counts)}; {checked}")
     if s.dice:
         lines.append(s.dice)
     return lines
 
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -13,6 +13,7 @@ import msgspec
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
+from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
@@ -37,15 +38,17 @@ def _assignments(ctx: click.Context, param: click.Parameter, value: Sequence[str
 @click.command(
     epilog="""\b
 Examples:
-  fightlog dispute fixtures/roe7/scenarios/alley-duel.jsonl --at 41 --set 'dice[0].face=10'
-  fightlog dispute fixtures/roe7/disputed-duel.jsonl --at 32 --set 'dice[0].face=20'  # hand-run
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  cp fixtures/roe7/scenarios/alley-duel.jsonl fight.jsonl                # a bundled fight
+  fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10'            # a die
+  fightlog dispute fixtures/roe7/disputed-duel.jsonl --at 32 --set 'dice[0].face=20'  # hand-run: HUD rolls kept
   fightlog dispute fight.jsonl --at 15 --set 'modifiers[1].value=10'      # a modifier
   fightlog dispute fight.jsonl --at 39 --set 'actions[0].weapon=Pistol'   # another weapon
   fightlog dispute fight.jsonl --at 57 --void                             # the post never made
-  fightlog dispute fight.jsonl --at 48 --withdraw                         # a ruling never made
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' -o fork.jsonl && fightlog verify fork.jsonl
-  fightlog dispute live.jsonl --at 20 --void --seed "$(cat live.jsonl.seed)"  # seed not revealed yet
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' --format json   # for bots
+  fightlog rule fight.jsonl void 57 --by Gemma --reason "posted twice"    # a ruling, at seq 89
+  fightlog dispute fight.jsonl --at 89 --withdraw                         # the ruling never made
 
 \b
 Exit codes: 0 shown (and FORK written); 2 bad input (a missing or damaged log, SEQ outside
@@ -140,7 +143,7 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
     lines = [f"change: {_change_text(outcome, name)}"]
     count = outcome.ending.events
     dice = "with the scene's seed" if outcome.seed is not None else "with the recorded rolls (the log has no seed)"
-    lines.append(f"re-derived from seq {outcome.restart} {dice}: {count[0]} events -> {count[1]}")
+    lines.append(f"re-derived from seq {outcome.restart} {dice}: {plural(count[0], 'event')} -> {count[1]}")
     lines.extend(baseline_lines(outcome))
     lines.append("first difference: " + _difference_text(outcome.difference))
     if outcome.consequence is not None:
@@ -162,7 +165,7 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
     lines.extend(_ending_lines(outcome.ending, name))
     lines.extend(_finding_lines(outcome.findings, name))
     if output is not None:
-        lines.append(f"wrote {output}: {count[1]} events (verify --dice names the changed roll, if any)")
+        lines.append(f"wrote {output}: {plural(count[1], 'event')} (verify --dice names the changed roll, if any)")
     return lines
 
 

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "audit": "fightlog.cli.audit:audit",
     "rule": "fightlog.cli.rule:rule",
     "dispute": "fightlog.cli.dispute:dispute",
+    "fixtures": "fightlog.cli.fixtures:fixtures",
 }
 """Command name -> ``module:attribute`` of its click command."""
 
@@ -44,6 +45,7 @@ HELP: dict[str, str] = {
     "audit": "Check a fight against the posting order, the rules and the dice.",
     "rule": "Record a GM ruling: void or amend an event, accept a finding.",
     "dispute": "Fork a fight at an event, change one fact, see what follows.",
+    "fixtures": "Copy the bundled example logs and scenarios here (for the --help examples).",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
 
@@ -116,6 +118,7 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="""\b
 Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog state fixtures/roe7/disputed-duel.jsonl --at 58
   fightlog verify --dice fixtures/dice/seeded-rolls.jsonl

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from fightlog.cli.wording import plural, value_text
 from fightlog.errors import DiceError
 from fightlog.events.model import (
     Action,
@@ -47,7 +48,7 @@ from fightlog.reducers.diff import Change, changes
 from fightlog.reducers.fold import Step
 from fightlog.reducers.state import EMPTY, ActiveEffect, AppliedRuling, SceneState
 from fightlog.rules.dice import breakdown, read_roll
-from fightlog.rules.dice.render import tail
+from fightlog.rules.dice.render import dropped, tail
 
 Lookup = Callable[[int], AnyEvent | None]
 """``seq -> the event recorded there`` (``None`` when it cannot be found)."""
@@ -64,12 +65,14 @@ class Line(NamedTuple):
 
 class Scene(NamedTuple):
     """What describing one event may look at: how to name combatants, the states around the
-    event, and the log's other events (to name a ruling's target)."""
+    event, the log's other events (to name a ruling's target), and whether rolls are
+    rendered in Markdown (dropped dice struck through, for Discord) or plain text."""
 
     who: Callable[[str | None], str]
     before: SceneState = EMPTY
     after: SceneState = EMPTY
     lookup: Lookup | None = None
+    markdown: bool = False
 
 
 def namer(*states: SceneState) -> Callable[[str | None], str]:
@@ -100,13 +103,15 @@ def kind_of(event: AnyEvent) -> str:
     return str(type(event).__struct_config__.tag)
 
 
-def narrate(step: Step, lookup: Lookup | None = None) -> list[Line]:
-    """The event line of ``step`` and its change lines."""
-    scene = Scene(namer(step.after, step.before), step.before, step.after, lookup)
+def narrate(step: Step, lookup: Lookup | None = None, *, markdown: bool = False) -> list[Line]:
+    """The event line of ``step`` and its change lines (``markdown``: rolls for Discord)."""
+    scene = Scene(namer(step.after, step.before), step.before, step.after, lookup, markdown)
     depth = _depth(step)
     lines = [Line(step.event.seq, depth, describe(step.event, scene))]
     for change in changes(step.before, step.after):
         lines.append(Line(None, depth + 1, change_text(change, scene)))
+    if step.before.turn.in_round and not step.after.turn.in_round:
+        lines.append(Line(None, depth + 1, f"round {step.after.turn.round} over"))
     return lines
 
 
@@ -218,24 +223,25 @@ def _rolled(event: DiceRolled, scene: Scene) -> str:
         source = f"external: {event.tool}" if event.tool else "external"
     else:
         source = "engine" + (f" #{event.index}" if event.index is not None else "")
-    return f"{scene.who(event.roller)} rolls {event.purpose} [{source}]: {roll_text(event)}"
+    return f"{scene.who(event.roller)} rolls {event.purpose} [{source}]: {roll_text(event, markdown=scene.markdown)}"
 
 
-def roll_text(event: DiceRolled) -> str:
+def roll_text(event: DiceRolled, *, markdown: bool = False) -> str:
     """The roll's breakdown (``1d100 (57) + 15 [scope +10, racial +5] = 72``), from the
     dice engine when it reads the notation, else from the recorded faces; a recorded total
-    that the dice do not add up to is shown as recorded, with what they add up to."""
+    that the dice do not add up to is shown as recorded, with what they add up to.
+    Dropped dice show as ``[4]``, or ``~~4~~`` with ``markdown``."""
     try:
         result = read_roll(event)
     except DiceError:
-        return _faces_text(event)
-    text = breakdown(result)
+        return _faces_text(event, markdown)
+    text = breakdown(result, markdown=markdown)
     if result.total != event.total:
         text += f" (recorded total {event.total})"
     return text
 
 
-def _faces_text(event: DiceRolled) -> str:
+def _faces_text(event: DiceRolled, markdown: bool) -> str:
     """A rendering from the recorded dice alone, for notation the engine does not read."""
     faces = []
     for die in event.dice:
@@ -246,7 +252,7 @@ def _faces_text(event: DiceRolled) -> str:
             face = "+" + face
         if die.label:
             face = f"{die.label} {face}"
-        faces.append(face if die.kept else f"~~{face}~~")
+        faces.append(face if die.kept else dropped(face, markdown=markdown))
     shift = sum(m.value for m in event.modifiers)
     return f"{event.notation} ({', '.join(faces)})" + tail(event.modifiers, shift, event.total, event.label)
 
@@ -311,7 +317,7 @@ def _moved(event: Moved, scene: Scene) -> str:
     elif event.relative_to is not None:
         text += f", relative to {scene.who(event.relative_to)}"
     if event.points is not None:
-        text += f" ({event.points} movement points)"
+        text += f" ({plural(event.points, 'movement point')})"
     return text
 
 
@@ -398,7 +404,7 @@ def pools_text(pools: Mapping[str, int], maxima: Mapping[str, int]) -> str:
 
 
 def _turns(n: int) -> str:
-    return "1 turn" if n == 1 else f"{n} turns"
+    return plural(n, "turn")
 
 
 def _effect_details(
@@ -416,7 +422,7 @@ def _effect_details(
     elif magnitude is not None:
         parts.append(f"{magnitude}/turn")
     if stacks != 1:
-        parts.append(f"{stacks} stacks")
+        parts.append(plural(stacks, "stack"))
     if counts_on is not None and counts_on != target:
         parts.append(f"counted on {who(counts_on)}'s turns")
     return parts
@@ -455,8 +461,15 @@ def _action(action: Action, who: Callable[[str | None], str]) -> str:
     if action.distance is not None:
         text += f" {action.distance} m"
     qualifiers = [q for q in (action.mode, action.range) if q]
-    qualifiers += [f"{k} {v}" for k, v in sorted(action.params.items())]
+    qualifiers += [_param(k, v) for k, v in sorted(action.params.items())]
     return ", ".join([text, *qualifiers])
+
+
+def _param(key: str, value: object) -> str:
+    """An action's parameter: ``m 8``; a flag as ``cover`` (true) or ``not cover`` (false)."""
+    if isinstance(value, bool):
+        return key if value else f"not {key}"
+    return f"{key} {value_text(value)}"
 
 
 def ruling_text(ruling: RulingMade | AppliedRuling, target: AnyEvent | None, scene: Scene) -> str:
@@ -539,7 +552,7 @@ def _effect_change(change: Change, scene: Scene) -> str:
     active = scene.after.effects.get(subject) or scene.before.effects[subject]
     name = f"{active.name} on {scene.who(active.target)}"
     if change.field == "stacks":
-        return f"{name}: {change.after} stacks"
+        return f"{name}: {plural(change.after, 'stack')}"
     left = "until removed" if change.after is None else f"{_turns(change.after)} left"
     return f"{name}: {left}"
 
@@ -562,7 +575,7 @@ def _combatant_change(change: Change, scene: Scene) -> str:
         return f"{name}: {weapon} cooldown {change.before} -> {change.after}"
     if what == "spent" and weapon:
         return f"{name}: {weapon} spent {change.before} -> {change.after}"
-    return f"{name} {pool_name(field)} {_or_dash(change.before)} -> {_or_dash(change.after)}"
+    return f"{name} {pool_name(field)} {value_text(change.before)} -> {value_text(change.after)}"
 
 
 def _band(band: str | None, relative_to: str | None, scene: Scene) -> str:
@@ -570,6 +583,3 @@ def _band(band: str | None, relative_to: str | None, scene: Scene) -> str:
         return "no range band"
     return f"{band} range" + (f" of {scene.who(relative_to)}" if relative_to else "")
 
-
-def _or_dash(value: object) -> str:
-    return "-" if value is None else str(value)

@@ -7,8 +7,8 @@ line per event appended. A move the rules refuse prints ``fightlog: LOG: refused
 (exit 2) and writes nothing.
 
 The dice seed of a committed scene is kept beside the log in ``LOG.seed`` (mode 0600) until
-``play end`` reveals it in ``scene_ended``; an open scene (``--open``) carries it in
-``scene_started``.
+``play end`` reveals it in ``scene_ended`` and removes the file (public now, it has nothing
+left to keep); an open scene (``--open``) carries it in ``scene_started``.
 """
 
 from __future__ import annotations
@@ -88,8 +88,9 @@ def _salt(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 @click.group(
     epilog="""\b
 Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
-  fightlog play join gate.jsonl --roster rosters/gate.toml alice bob --at alice=0,0 --at bob=20,0
+  fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice bob --at alice=0,0 --at bob=20,0
   fightlog play begin gate.jsonl
   fightlog play post gate.jsonl alice "Alice fires a burst." --do 'attack target=bob weapon=Rifle mode=auto'
   fightlog play end-turn gate.jsonl
@@ -110,10 +111,11 @@ def play() -> None:
 
 @play.command(
     epilog="""\b
-Examples:
+Examples (the other play commands' examples go on from these):
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
   fightlog play start duel.jsonl --ruleset roe7 --open            # casual: seed public now
-  fightlog play start duel.jsonl --ruleset roe7 --options house.toml"""
+  fightlog play start house.jsonl --ruleset roe7 --options fixtures/roe7/house-rules.toml"""
 )
 @log_argument
 @click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).",
@@ -148,8 +150,10 @@ def start(
     """
     if os.path.exists(log) and (os.path.isdir(log) or os.path.getsize(log) > 0):
         raise InputError("already holds a log (or is not a file): start the new scene in a new file", path=log)
-    with _refusals(log):
+    try:
         table = table_for(ruleset)
+    except RefusedError as exc:
+        raise click.BadParameter(exc.message, param_hint="'--ruleset'") from None
     overrides: dict[str, Any] = {}
     if house is not None:
         from fightlog.rules.house import read_house_rules
@@ -183,12 +187,13 @@ def start(
 
 @play.command(
     epilog="""\b
-Examples:
-  fightlog play join gate.jsonl --roster rosters/gate.toml                 # everyone not in yet
-  fightlog play join gate.jsonl --roster rosters/gate.toml alice bob --at alice=0,0 --at bob=20,0
-  fightlog play join gate.jsonl --roster rosters/gate.toml mira --reserve  # waits for a com call
-  fightlog play join gate.jsonl --roster rosters/gate.toml kestrel --arrival --after bob
-  fightlog play join gate.jsonl --roster rosters/gate.toml bob --salt 9f3a61"""
+Examples (continuing those of `fightlog play start --help`, in order):
+  fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice bob --at alice=0,0 --at bob=20,0
+  fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml kestrel --reserve  # waits for a com call
+  fightlog play join duel.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml                    # everyone not in yet
+  fightlog play join house.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml bob --salt 9f3a61 # bob's player salts the dice
+  fightlog play join house.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice
+  fightlog play join house.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml mira --arrival --after alice   # takes a slot next round"""
 )
 @log_argument
 @click.option("--roster", required=True, metavar="ROSTER.toml", help="The roster file the combatants come from.")
@@ -246,7 +251,7 @@ def _placed(entrant: Entrant, position: tuple[int, int]) -> Entrant:
 
 
 @play.command(epilog="""\b
-Example:
+Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play begin gate.jsonl""")
 @log_argument
 @reports_errors
@@ -257,12 +262,12 @@ def begin(log: str) -> None:
 
 @play.command(
     epilog="""\b
-Examples:
+Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play post gate.jsonl alice "Alice fires a burst at Bob." --do 'attack target=bob weapon=Rifle mode=auto'
-  fightlog play post gate.jsonl bob "Bob charges." --do 'move toward=alice m=8' --do 'attack target=alice weapon=Shafted'
+  fightlog play end-turn gate.jsonl
   fightlog play post gate.jsonl bob "Bob runs." --do flee
-  fightlog play post gate.jsonl alice --do 'interrupt weapon=Rifle'     # during Bob's turn: answers his flee
-  fightlog play post gate.jsonl mira "Claiming the slot after Alice" --ooc
+  fightlog play post gate.jsonl alice --do 'interrupt weapon=HPistol'   # during Bob's turn: answers his flee
+  fightlog play post gate.jsonl kestrel "((back in ten minutes))" --ooc
 
 \b
 --do takes TYPE [key=value ...], quoted like a shell line: keys target, targets (a,b),
@@ -289,7 +294,7 @@ def post(log: str, actor: str, text: str, actions: tuple[Action, ...], responds_
 
 
 @play.command("end-turn", epilog="""\b
-Example:
+Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play end-turn gate.jsonl""")
 @log_argument
 @reports_errors
@@ -303,8 +308,8 @@ def end_turn(log: str) -> None:
 
 
 @play.command(epilog="""\b
-Examples:
-  fightlog play end gate.jsonl --reason "Bob flees"
+Examples (continuing those of `fightlog play start --help`, in order):
+  fightlog play end gate.jsonl --reason "Bob flees"     # reveals the seed, removes gate.jsonl.seed
   fightlog verify --dice gate.jsonl      # then anyone can recompute every roll""")
 @log_argument
 @click.option("--reason", help="Why the scene ends.")
@@ -313,7 +318,8 @@ def end(log: str, reason: str | None) -> None:
     """End the scene and reveal the dice seed.
 
     The seed (from LOG.seed, or scene_started for an open scene) goes into scene_ended, so
-    anyone can recompute every roll with `fightlog verify --dice LOG`.
+    anyone can recompute every roll with `fightlog verify --dice LOG`; LOG.seed, public now,
+    is removed.
     """
     state, table, seed = _open(log)
     info = state.scene
@@ -328,6 +334,8 @@ def end(log: str, reason: str | None) -> None:
     _commit(log, state, scribe)
     if seed is not None:
         click.echo(f"dice seed revealed: {seed}; check every roll with `fightlog verify --dice {log}`")
+    if info.commitment is not None and info.seed is None:
+        click.echo(_remove_seed(log))
 
 
 # --------------------------------------------------------------------------- the steps
@@ -400,6 +408,19 @@ def _write_seed(log: str, seed: str) -> str:
     finally:
         os.close(fd)
     return path
+
+
+def _remove_seed(log: str) -> str:
+    """Remove ``LOG.seed`` once ``scene_ended`` has revealed its seed, and say so (or say
+    why it stays, and that it is public now)."""
+    path = _seed_path(log)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return f"{path}: gone already (the seed is public in scene_ended)"
+    except OSError as exc:
+        return f"{path}: could not be removed ({exc.strerror}); the seed in it is public now"
+    return f"removed {path}: the seed is public in scene_ended"
 
 
 def _read_seed(log: str, state: SceneState) -> str | None:

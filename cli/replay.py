@@ -22,10 +22,12 @@ from fightlog.reducers.fold import Step
 @click.command(
     epilog="""\b
 Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog replay fixtures/roe7/disputed-duel.jsonl --from 38 --to 60   # round 2 and its rulings
-  fightlog replay fight.jsonl --format json                             # for bots
-  gunzip -c fight.jsonl.gz | fightlog replay - --to 20                  # LOG "-": standard input
+  fightlog replay fixtures/roe7/disputed-duel.jsonl --format json       # for bots
+  cat fixtures/roe7/disputed-duel.jsonl | fightlog replay - --to 20   # LOG "-": standard input
+  fightlog replay fixtures/dice/seeded-rolls.jsonl --markdown           # dropped dice ~~4~~, for Discord
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --from/--to outside it, a
@@ -35,9 +37,11 @@ ruling the log cannot honour) or usage.
 @input_log_argument(passes=2)
 @click.option("--from", "start", type=click.IntRange(min=1), metavar="SEQ", help="First event to show (default: 1).")
 @click.option("--to", "upto", type=click.IntRange(min=1), metavar="SEQ", help="Last event to show (default: the last).")
+@click.option("--markdown", is_flag=True, help="Rolls in Markdown, for pasting to Discord: dropped dice "
+              "struck through (~~4~~) instead of bracketed ([4]).")
 @format_option
 @reports_errors
-def replay(log: str, start: int | None, upto: int | None, fmt: str) -> None:
+def replay(log: str, start: int | None, upto: int | None, markdown: bool, fmt: str) -> None:
     """Tell the fight in LOG event by event.
 
     Each event is one line (posts, rolls with their breakdown, hits and misses, damage,
@@ -57,7 +61,7 @@ def replay(log: str, start: int | None, upto: int | None, fmt: str) -> None:
         return
     lines: list[Line] = []
     for step in steps:
-        lines += narrate(step, lambda seq: _event_at(log, seq))
+        lines += narrate(step, lambda seq: _event_at(log, seq), markdown=markdown)
     _check_range(log, start, upto, steps.last)
     for text in render(lines):
         click.echo(text)

@@ -32,11 +32,16 @@ def _modifier(text: str) -> tuple[int, str]:
     epilog="""\b
 Examples:
   fightlog roll 1d100 --mod scope=+10 --mod racial=+5
-  fightlog roll '3d20kh1+5 # attack'
-  fightlog roll 4d6dl1        fightlog roll '5d6>=5'      fightlog roll 2D+1
-  fightlog roll 4d6ro1        fightlog roll '3d6!'        fightlog roll BW
-  fightlog roll --seed 01 -- -1d4+2   (an expression starting with "-" needs "--")
-  fightlog roll 1d20 --seed 255 --scene duel-1 --index 3    # same seed, same faces
+  fightlog roll '3d20kh1+5 # attack'          # dropped dice in brackets: 3d20kh1 (17, [4], [9]) ...
+  fightlog roll '3d20kh1+5' --markdown        # struck through (~~4~~), for pasting to Discord
+  fightlog roll 4d6dl1
+  fightlog roll '5d6>=5'
+  fightlog roll 2D+1
+  fightlog roll 4d6ro1
+  fightlog roll '3d6!'
+  fightlog roll BW
+  fightlog roll --seed 01 -- -1d4+2           # an expression starting with "-" needs "--"
+  fightlog roll 1d20 --seed 255 --scene duel-1 --index 3   # same seed, same faces
 
 \b
 Notation: NdM, d%, kh/kl/dh/dl[N], ro/rr[<|<=|>|>=|=]N, ![[cmp]N], miN, maN,
@@ -60,6 +65,8 @@ Exit codes: 0 rolled; 2 bad expression or option.
     "--mod", "mods", multiple=True, metavar="SOURCE=VALUE",
     help="A modifier and where it comes from (repeatable).",
 )
+@click.option("--markdown", is_flag=True, help="The breakdown in Markdown, for pasting to Discord: dropped "
+              "dice struck through (~~4~~) instead of bracketed ([4]).")
 @format_option
 @reports_errors
 def roll(
@@ -69,6 +76,7 @@ def roll(
     salts: tuple[str, ...],
     index: int,
     mods: tuple[str, ...],
+    markdown: bool,
     fmt: str,
 ) -> None:
     """Roll EXPRESSION once and print its breakdown.
@@ -82,10 +90,10 @@ def roll(
     gen = FairGenerator(raw, scene, salts)
     result = roll_dice(text, gen, index, modifiers)
     if fmt == "json":
-        data = as_data(result)
+        data = as_data(result, markdown=markdown)
         data["scene"] = scene
         data["seed"] = gen.seed_hex
         data["commitment"] = gen.commitment
         echo_json(data)
     else:
-        click.echo(breakdown(result))
+        click.echo(breakdown(result, markdown=markdown))

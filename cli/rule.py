@@ -17,12 +17,17 @@ ACTIONS = ("void", "amend", "accept", "withdraw")
 @click.command(
     epilog="""\b
 Examples:
-  fightlog rule fight.jsonl void 41 --by Gemma --reason "the bleed tick was entered twice"
-  fightlog rule fight.jsonl amend 30 --set total=54 --set 'modifiers[1].value=5' \\
-      --by Gemma --reason "Bob was in cover: +5 the HUD left out"
-  fightlog rule fight.jsonl accept 57 --finding rules.tie-to-attacker --by Gemma \\
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  cp fixtures/roe7/audit/tampered-hud-dice.jsonl hud.jsonl   # a ruling is appended: rule on a copy
+  fightlog rule hud.jsonl amend 24 --set total=50 --by Gemma --reason "the HUD added 40 + 10 wrong"
+  fightlog rule hud.jsonl amend 80 --set 'dice[0].face=100' --set total=100 --by Gemma \\
+      --reason "the HUD shows a d100's 100 as 0"
+  fightlog rule hud.jsonl withdraw 136 --by Gemma --reason "Juno rolled again at the table"
+  cp fixtures/roe7/audit/out-of-turn.jsonl posts.jsonl
+  fightlog rule posts.jsonl void 138 --by Gemma --reason "Rook's player posted in the wrong scene"
+  cp fixtures/roe7/audit/the-tie-that-hit.jsonl tie.jsonl
+  fightlog rule tie.jsonl accept 27 --finding rules.tie-to-attacker --by Gemma \\
       --reason "tie went to the attacker by agreement"
-  fightlog rule fight.jsonl withdraw 62 --by Gemma --reason "Bob had left cover"
 
 \b
 What a ruling may change: an amendment is checked as hard as the event it changes, and a

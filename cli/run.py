@@ -12,6 +12,7 @@ import click
 from fightlog.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, reports_errors
 from fightlog.cli.narrate import namer
 from fightlog.cli.options import house_option, seed_option
+from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 from fightlog.events.model import AnyEvent, SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
@@ -23,12 +24,13 @@ if TYPE_CHECKING:
 @click.command(
     epilog="""\b
 Examples:
-  fightlog run scenarios/pump-house.toml -o pump-house.jsonl
-  fightlog run scenarios/pump-house.toml -o pump-house.jsonl --seed 7   # reproducible
-  fightlog run scenarios/pump-house.toml -o house.jsonl --options house-rules.toml --force
-  fightlog replay pump-house.jsonl && fightlog verify --dice pump-house.jsonl
-  fightlog run --check fixtures/roe7/scenarios                   # did any fight change?
-  fightlog run --check scenarios/ --options house-rules.toml     # what a house rule changes
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl
+  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl --force --seed 7   # reproducible
+  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o house.jsonl --options fixtures/roe7/house-rules.toml
+  fightlog replay alley.jsonl && fightlog verify --dice alley.jsonl
+  fightlog run --check fixtures/roe7/scenarios      # did any fight change? (exit 0: none)
+  fightlog run --check fixtures/roe7/scenarios --options fixtures/roe7/house-rules.toml  # what a house rule changes
 
 \b
 Exit codes: 0 written (with --check: every fight as stored); 1 with --check: some fight
@@ -81,7 +83,7 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
     ended = events[-1]
     revealed = ended.seed if isinstance(ended, SceneEnded) else None
     scene = events[0].scene if isinstance(events[0], SceneStarted) else None
-    click.echo(f"wrote {log}: {len(events)} events, scene {scene}, seed {revealed} (revealed in scene_ended)")
+    click.echo(f"wrote {log}: {plural(len(events), 'event')}, scene {scene}, seed {revealed} (revealed in scene_ended)")
     if isinstance(ended, SceneEnded) and ended.winner:
         click.echo(f"winner: {namer(fold(events))(ended.winner)}")
 
@@ -126,12 +128,12 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
         diff = first_difference(expected, actual, ignore=frozenset({"options"}) if house is not None else frozenset())
         if diff is None:
             tally["same"] += 1
-            click.echo(f"same     {name}: {len(actual)} events")
+            click.echo(f"same     {name}: {plural(len(actual), 'event')}")
         else:
             tally["changed"] += 1
             click.echo(f"CHANGED  {name}: {describe(diff)}{_scene_hint(expected, actual)}")
     click.echo(
-        f"checked {len(names)} scenarios: {tally['same']} same, {tally['changed']} changed, "
+        f"checked {plural(len(names), 'scenario')}: {tally['same']} same, {tally['changed']} changed, "
         f"{tally['unstored']} without a stored log, {tally['unusable']} unusable"
     )
     if tally["unusable"]:

@@ -17,11 +17,12 @@ from fightlog.reducers.state import SceneState
 @click.command(
     epilog="""\b
 Examples:
-  fightlog state fixtures/roe7/sample-duel.jsonl              # after the last event
-  fightlog state fixtures/roe7/disputed-duel.jsonl --at 58    # just before the GM's void
-  fightlog state fight.jsonl --at 40 --format json            # for bots
-  fightlog state --no-cache fight.jsonl                       # ignore LOG.checkpoints
-  gunzip -c fight.jsonl.gz | fightlog state -                 # LOG "-": standard input
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog state fixtures/roe7/sample-duel.jsonl                          # after the last event
+  fightlog state fixtures/roe7/disputed-duel.jsonl --at 58                # just before the GM's void
+  fightlog state fixtures/roe7/disputed-duel.jsonl --at 40 --format json  # for bots
+  fightlog state --no-cache fixtures/roe7/sample-duel.jsonl               # ignore LOG.checkpoints
+  cat fixtures/roe7/sample-duel.jsonl | fightlog state -             # LOG "-": standard input
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling

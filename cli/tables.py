@@ -70,16 +70,18 @@ def header(state: SceneState, kind: str | None, who: Namer) -> str:
         status = "ended" + (": " + ", ".join(ended) if ended else "")
     else:
         status = "in progress"
-    return f"{info.scene}{title} ({info.ruleset}) {after}: {_round(state.turn, who)}; {status}"
+    return f"{info.scene}{title} ({info.ruleset}) {after}: {_round(state.turn, who, info.ended)}; {status}"
 
 
-def _round(turn: TurnState, who: Namer) -> str:
+def _round(turn: TurnState, who: Namer, ended: bool) -> str:
+    """Which round the state is in: ``before round 1``, ``round 2, Bob's turn``, ``round 2,
+    between turns``, ``round 1 over, round 2 next`` (no next round once the scene ended)."""
     if turn.round == 0:
-        return "no round yet"
+        return "no round played" if ended else "before round 1"
     if not turn.in_round:
-        return f"round {turn.round} over"
+        return f"round {turn.round} over" + ("" if ended else f", round {turn.round + 1} next")
     if turn.current is None:
-        return f"round {turn.round}"
+        return f"round {turn.round}, between turns"
     return f"round {turn.round}, {who(turn.current)}'s turn"
 
 
@@ -151,8 +153,16 @@ def order_lines(state: SceneState, who: Namer) -> list[str]:
         score = turn.initiative.get(slot.actor)
         init = NONE if score is None else " ".join(str(s) for s in score)
         rows.append([NONE if arriving else f"{place}.", who(slot.actor), init, _standing(slot, state, who)])
-    title = "posting order" + (f" (round {turn.round})" if turn.round else "")
+    title = "posting order" + _order_round(turn, state.scene is not None and state.scene.ended)
     return [f"{title}:"] + align(rows, "  ") + [f"next: {who(nxt) if nxt else NONE}"]
+
+
+def _order_round(turn: TurnState, ended: bool) -> str:
+    """The round the posting order is for: the open one, else the next one (the last one
+    once the scene ended)."""
+    if turn.in_round or (ended and turn.round):
+        return f" (round {turn.round})"
+    return "" if ended else f" (for round {turn.round + 1})"
 
 
 def _standing(slot: Slot, state: SceneState, who: Namer) -> str:

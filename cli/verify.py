@@ -10,6 +10,7 @@ import msgspec
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
+from fightlog.cli.wording import plural
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
 from fightlog.events.piped import is_stream
@@ -30,12 +31,15 @@ def _published(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.command(
     epilog="""\b
 Examples:
-  fightlog verify fight.jsonl
-  fightlog verify fight.jsonl --head 57:3f0a...e1   # against a hash posted earlier
-  fightlog verify --dice fight.jsonl                # and recompute every engine roll
-  fightlog verify --seed 9c41...07 fight.jsonl      # with a seed revealed elsewhere
-  fightlog verify --repair fight.jsonl              # after a crash tore the last line
-  gunzip -c fight.jsonl.gz | fightlog verify -      # LOG "-": standard input
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog verify fixtures/roe7/sample-duel.jsonl   # prints the head SEQ:SHA256 to post
+  fightlog verify fixtures/roe7/sample-duel.jsonl \\
+      --head 64:535a4b4f82b4a6ccccd481b2b96f90e8d67086a592f8599e32b568918d64264f   # against a head posted earlier
+  fightlog verify --dice fixtures/dice/seeded-rolls.jsonl           # and recompute every engine roll
+  fightlog play start live.jsonl --ruleset roe7     # a live scene: its seed in live.jsonl.seed
+  fightlog verify --seed "$(cat live.jsonl.seed)" live.jsonl        # with a seed revealed elsewhere
+  fightlog verify --repair live.jsonl               # after a crash tore the last line
+  cat fixtures/roe7/sample-duel.jsonl | fightlog verify -          # LOG "-": standard input
 
 \b
 Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable input
@@ -116,7 +120,7 @@ def verify(
                 click.echo(f"{log}:{repaired.line}: repaired: added the missing newline")
             else:
                 click.echo(
-                    f"{log}:{repaired.line}: repaired: moved {repaired.moved} torn bytes "
+                    f"{log}:{repaired.line}: repaired: moved {plural(repaired.moved, 'torn byte')} "
                     f"to {repaired.side_file}"
                 )
         click.echo(_as_text(result))
@@ -143,7 +147,7 @@ def _as_text(result: VerifyResult) -> str:
     if result.problem is not None:
         return str(result.problem)
     head = result.head
-    return f"{result.path}: intact: {head.seq} events; head {head.seq}:{head.digest}"
+    return f"{result.path}: intact: {plural(head.seq, 'event')}; head {head.seq}:{head.digest}"
 
 
 def _as_json(result: VerifyResult, repaired: msgspec.Struct | None) -> dict[str, object]:

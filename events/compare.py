@@ -85,7 +85,8 @@ def first_difference(
 
 def describe(diff: Difference) -> str:
     """One line: where the fights part and how (``seq 57 (damage_applied): taken 12 -> 15``)."""
-    counts = f"{diff.expected_count} events expected, {diff.actual_count} now"
+    events = "event" if diff.expected_count == 1 else "events"
+    counts = f"{diff.expected_count} {events} expected, {diff.actual_count} now"
     if diff.actual is None:
         return f"seq {diff.seq}: the fight now ends before it ({_kind(diff.expected)} expected); {counts}"
     if diff.expected is None:

@@ -53,6 +53,11 @@ _TOML_END = re.compile(r"\s*\(at end of document\)$")
 
 
 def read_toml(path: Path, name: str, what: str) -> dict[str, Any]:
+    return read_toml_text(path, name, what)[0]
+
+
+def read_toml_text(path: Path, name: str, what: str) -> tuple[dict[str, Any], str]:
+    """The TOML file at ``path`` read, and its text (to find lines in: ``toml_lines``)."""
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
@@ -72,7 +77,7 @@ def read_toml(path: Path, name: str, what: str) -> dict[str, Any]:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InputError(f"not UTF-8 text (byte {exc.start + 1})", path=name, line=line) from None
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         raise _toml_error(str(exc), text, name) from None
     except RecursionError:
@@ -101,30 +106,42 @@ def _lower(message: str) -> str:
 Special = Callable[[ErrorDetails, tuple[str | int, ...]], "str | None"]
 """A format's own wording for some errors (``None``: the general wording)."""
 
+Place = Callable[[tuple[str | int, ...]], str]
+"""How a format names the place of a field path (``field_path``: ``combatants[1].sheet.hp``)."""
 
-def describe(errors: Sequence[ErrorDetails], *, fields: Iterable[str] = (), special: Special | None = None) -> str:
-    """One line for a pydantic validation failure: the first problem, with its field path,
-    and how many more there are. ``fields`` are the format's field names, for "did you mean"
-    on an unknown field."""
-    # An unknown field first: a typo also makes the field it meant "missing".
-    ordered = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")
-    first = _problem(ordered[0], sorted(fields), special)
+
+def first_problem(errors: Sequence[ErrorDetails]) -> tuple[ErrorDetails, tuple[str | int, ...]]:
+    """The problem ``describe`` reports, and its field path (a ``FieldProblem``'s included).
+    An unknown field first: a typo also makes the field it meant "missing"."""
+    error = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")[0]
+    loc = tuple(error["loc"])
+    cause = (error.get("ctx") or {}).get("error")
+    if isinstance(cause, FieldProblem):
+        loc = (*loc, *cause.field)
+    return error, loc
+
+
+def describe(
+    errors: Sequence[ErrorDetails],
+    *,
+    fields: Iterable[str] = (),
+    special: Special | None = None,
+    place: Place | None = None,
+) -> str:
+    """One line for a pydantic validation failure: the first problem, with its field path
+    (named by ``place``), and how many more there are. ``fields`` are the format's field
+    names, for "did you mean" on an unknown field."""
+    error, loc = first_problem(errors)
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    where = (place or field_path)(loc)
+    what = (special(error, loc) if special is not None else None) or _what(error, loc, ctx, sorted(fields))
+    first = f"{where}: {what}" if where else what
     more = len(errors) - 1
     return first if more == 0 else f"{first} (and {more} more problem{'s' if more > 1 else ''})"
 
 
-def _problem(error: ErrorDetails, fields: list[str], special: Special | None) -> str:
-    loc = tuple(error["loc"])
-    ctx: Mapping[str, Any] = error.get("ctx") or {}
-    cause = ctx.get("error")
-    if isinstance(cause, FieldProblem):
-        loc = (*loc, *cause.field)
-    where = _path(loc)
-    what = (special(error, loc) if special is not None else None) or _what(error, loc, ctx, fields)
-    return f"{where}: {what}" if where else what
-
-
-def _path(loc: tuple[str | int, ...]) -> str:
+def field_path(loc: tuple[str | int, ...]) -> str:
+    """``("combatants", 1, "sheet", "hp")`` -> ``combatants[1].sheet.hp``."""
     out = ""
     for part in loc:
         if isinstance(part, int):

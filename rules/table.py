@@ -15,6 +15,7 @@ same events, byte for byte.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -167,11 +168,12 @@ def playable() -> tuple[str, ...]:
 
 
 def table_for(ruleset: str) -> Table:
-    """The table of a ruleset id; ``RefusedError`` for a ruleset without live play."""
+    """The table of a ruleset id; ``RefusedError`` for an id no installed ruleset plays."""
     target = _TABLES.get(ruleset)
     if target is None:
-        known = ", ".join(sorted(_TABLES))
-        raise RefusedError(f"ruleset {ruleset!r} cannot be played yet (playable: {known})")
+        close = difflib.get_close_matches(ruleset, playable(), n=1)
+        hint = f": did you mean {close[0]}?" if close else ""
+        raise RefusedError(f"no installed ruleset {ruleset!r}{hint} (installed: {', '.join(playable())})")
     module, _, name = target.partition(":")
     table: Table = getattr(importlib.import_module(module), name)
     return table

@@ -45,13 +45,13 @@ def breach(who: Fighter, earlier: Sequence[Action], new: Sequence[Action]) -> Br
         return None
     limit = who.options.actions_per_turn
     if used > limit:
-        return Breach("rules.allowance", f"{who.actor} has {limit} actions a turn, and this post would make {used}")
+        return Breach("rules.allowance", f"{who.actor} has {limit} action{'s' if limit != 1 else ''} a turn, and this post would make {used}")
     sprints = sum(1 for a in actions if a.type == "sprint")
     base = who.movement_points()
     available = base * (1 + sprints)
     if points > available:
-        why = f"{base} movement points" + (f", x{1 + sprints} sprinting" if sprints else "")
+        why = f"{base} movement point{'s' if base != 1 else ''}" + (f", x{1 + sprints} sprinting" if sprints else "")
         if base == 0:
             why = "no movement this turn (a fumbled dodge, or a mangled limb)"
-        return Breach("rules.allowance", f"{who.actor} would spend {points} movement points: {why}")
+        return Breach("rules.allowance", f"{who.actor} would spend {points} movement point{'s' if points != 1 else ''}: {why}")
     return None

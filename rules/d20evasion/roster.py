@@ -5,9 +5,9 @@ the roster's directory, and validates everything with the pydantic models of ``s
 Races give a base Evasion: ``human`` (11) is the one the rulebook states; a roster adds its
 own under ``[races.NAME]`` (``evasion = 12``). A minion (``role = "minion"``) names its
 summoner, another combatant, in ``owner``.
-Every problem becomes one ``InputError`` naming the file at fault, the line for TOML syntax
-errors, and the field path and what was expected
-(``combatants[1].sheet.stats.dexterity: must be at least 1, got 0``).
+Every problem becomes one ``InputError`` naming the file at fault, the line of the field at
+fault, the combatant by id, the field path and what was expected
+(``vex: sheet.stats.dexterity: must be at least 1, got 0``).
 """
 
 from __future__ import annotations

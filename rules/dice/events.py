@@ -62,7 +62,7 @@ def read_roll(event: DiceRolled) -> RollResult:
         group = dice[pos : pos + term.count]
         if len(group) < term.count:
             raise DiceValueError(
-                f"{event.notation} : {term.text} needs {term.count} dice, "
+                f"{event.notation} : {term.text} needs {term.count} {'die' if term.count == 1 else 'dice'}, "
                 f"{len(dice) - pos} recorded"
             )
         for offset, d in enumerate(group):

@@ -4,16 +4,18 @@ The breakdown is one line: the expression as typed with each dice term followed 
 faces, the modifiers as one number with their sources, and the total::
 
     1d100 (57) + 15 [scope +10, racial +5] = 72
-    3d20kh1 (17, ~~4~~, ~~9~~) + 5 = 22
+    3d20kh1 (17, [4], [9]) + 5 = 22
     4d6ro1 (1->5, 3, 4, 6) = 18
     3d6! (6, 2, 4, +6, +3) = 21
     5d6>=5 (6*, 2, 5*, 1, 3) = 2
     BW (black 17, white 2) = 19
     1d20 (12) + 5 = 17 # attack
 
-Marks: ``~~f~~`` a dropped die; ``a->b`` a die rerolled from ``a`` to ``b`` (oldest first);
+Marks: ``[f]`` a dropped die; ``a->b`` a die rerolled from ``a`` to ``b`` (oldest first);
 ``+f`` a die added by an explosion; ``f*`` a die counted as a success; ``name f`` a labelled
-die. A trailing ``# label`` repeats the roll's label.
+die. A trailing ``# label`` repeats the roll's label. The text is plain, legible on a
+terminal, a pipe or in a log file; ``markdown=True`` strikes dropped dice through instead
+(``~~4~~``), for pasting to Discord.
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Num
 from fightlog.rules.dice.result import RollResult, TermRoll
 
 
-def breakdown(result: RollResult) -> str:
-    """The one-line breakdown of a roll."""
+def breakdown(result: RollResult, *, markdown: bool = False) -> str:
+    """The one-line breakdown of a roll (``markdown``: dropped dice struck through)."""
     terms = iter(zip(result.expression.terms, result.terms))
-    line = _node(result.expression.root, terms)
+    line = _node(result.expression.root, terms, markdown)
     return line + tail(result.modifiers, result.total - result.value, result.total, result.label)
 
 
@@ -47,8 +49,13 @@ def tail(modifiers: Sequence[Modifier], shift: int, total: int, label: str | Non
     return text
 
 
-def term_text(term: DiceTerm, roll: TermRoll) -> str:
-    """One dice term and its faces: ``3d20kh1 (17, ~~4~~, ~~9~~)``."""
+def dropped(face: str, *, markdown: bool = False) -> str:
+    """A dropped die's text: ``[4]``, or ``~~4~~`` in Markdown."""
+    return f"~~{face}~~" if markdown else f"[{face}]"
+
+
+def term_text(term: DiceTerm, roll: TermRoll, *, markdown: bool = False) -> str:
+    """One dice term and its faces: ``3d20kh1 (17, [4], [9])``."""
     kept, rerolled, labels = roll.kept, roll.rerolled, term.labels
     hits = roll.hits(term) if term.target is not None else None
     shown: list[str] = []
@@ -63,28 +70,29 @@ def term_text(term: DiceTerm, roll: TermRoll) -> str:
         if labels is not None and i < len(labels):
             text = f"{labels[i]} {text}"
         if kept is not None and not kept[i]:
-            text = f"~~{text}~~"
+            text = dropped(text, markdown=markdown)
         shown.append(text)
     return f"{term.text} ({', '.join(shown)})"
 
 
-def _node(node: Node, terms: Iterator[tuple[DiceTerm, TermRoll]]) -> str:
+def _node(node: Node, terms: Iterator[tuple[DiceTerm, TermRoll]], markdown: bool) -> str:
     if isinstance(node, DiceTerm):
         term, roll = next(terms)
-        return term_text(term, roll)
+        return term_text(term, roll, markdown=markdown)
     if isinstance(node, Number):
         return str(node.value)
     if isinstance(node, Group):
-        return f"({_node(node.inner, terms)})"
+        return f"({_node(node.inner, terms, markdown)})"
     if isinstance(node, Negate):
-        return f"-{_node(node.operand, terms)}"
+        return f"-{_node(node.operand, terms, markdown)}"
     assert isinstance(node, BinaryOp)
-    left = _node(node.left, terms)
-    return f"{left} {node.op} {_node(node.right, terms)}"
+    left = _node(node.left, terms, markdown)
+    return f"{left} {node.op} {_node(node.right, terms, markdown)}"
 
 
-def as_data(result: RollResult) -> dict[str, object]:
-    """A result as plain JSON-ready data (the shape of ``fightlog roll --format json``)."""
+def as_data(result: RollResult, *, markdown: bool = False) -> dict[str, object]:
+    """A result as plain JSON-ready data (the shape of ``fightlog roll --format json``);
+    ``markdown`` is the style of its ``breakdown``."""
     data: dict[str, object] = {
         "notation": result.notation,
         "label": result.label,
@@ -96,7 +104,7 @@ def as_data(result: RollResult) -> dict[str, object]:
         "generator": result.generator,
         "ones": result.ones,
         "max_faces": result.max_faces,
-        "breakdown": breakdown(result),
+        "breakdown": breakdown(result, markdown=markdown),
     }
     if any(t.target is not None for t in result.expression.terms):
         data["successes"] = result.successes

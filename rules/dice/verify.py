@@ -379,7 +379,7 @@ def _difference(recorded: list[Die], expected: list[Die]) -> str | None:
         elif r.label != e.label:
             diffs.append(f"{where}label {r.label!r} recorded, the notation gives {e.label!r}")
     if len(recorded) != len(expected):
-        diffs.append(f"{len(recorded)} dice recorded, seed gives {len(expected)}")
+        diffs.append(f"{len(recorded)} {'die' if len(recorded) == 1 else 'dice'} recorded, seed gives {len(expected)}")
     if not diffs:
         return None
     more = len(diffs) - 1

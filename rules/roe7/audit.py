@@ -347,7 +347,7 @@ class Roe7Audit:
             return
         self._fired = key
         if state.needs_reload:
-            why = f"it needs a reload after {state.fired} rounds fired"
+            why = f"it needs a reload after {state.fired} round{'s' if state.fired != 1 else ''} fired"
         else:
             why = f"it is still cooling down ({state.cooldown} more turn{'s' if state.cooldown > 1 else ''} of its owner)"
         post = f" (post at seq {event.declaration})" if event.declaration is not None else ""
@@ -785,7 +785,7 @@ class Roe7Audit:
         if event.remaining is not None and event.remaining != effect.remaining:
             view.report(
                 "rules.tick-wrong", event,
-                f"the tick of {event.effect} on {victim} records {event.remaining} turns left; it has "
+                f"the tick of {event.effect} on {victim} records {event.remaining} turn{'s' if event.remaining != 1 else ''} left; it has "
                 f"{effect.remaining}",
                 actor=victim,
             )

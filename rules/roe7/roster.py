@@ -3,8 +3,9 @@
 ``load_roster(path)`` reads the file with ``tomllib``, resolves each ``sheet_file`` relative to
 the roster's directory, and validates everything with the pydantic models of ``sheet``. Every
 problem becomes one ``InputError``: ``path`` is the file at fault (the roster, or the sheet
-file a ``sheet_file`` names), ``line`` is set for TOML syntax errors, and the message names
-the field path and what was expected (``combatants[1].sheet.hp: must be at least 1, got -5``).
+file a ``sheet_file`` names), ``line`` the line of the field at fault, and the message names
+the combatant by id, the field path and what was expected (``bob: sheet.hp: must be at least
+1, got -5``).
 """
 
 from __future__ import annotations

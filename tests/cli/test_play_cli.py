@@ -83,8 +83,12 @@ def test_a_fight_from_start_to_end(log: Path) -> None:
 
     out = play("end", str(log), "--reason", "time")
     assert "Scene ends: time; dice seed revealed" in out
-    assert out.splitlines()[-1] == f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`"
+    assert out.splitlines()[-2:] == [
+        f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`",
+        f"removed {log}.seed: the seed is public in scene_ended",
+    ]
     assert lines(log)[-1]["seed"] == SEED
+    assert not Path(f"{log}.seed").exists()
 
     verified = run("verify", "--dice", str(log))
     assert verified.exit_code == 0, verified.output
@@ -232,9 +236,17 @@ def test_start_refuses_bad_house_options(log: Path, tmp_path: Path, house: str, 
     assert not log.exists() and not Path(f"{log}.seed").exists()
 
 
-def test_start_refuses_a_ruleset_without_a_table(log: Path) -> None:
-    result = run("play", "start", str(log), "--ruleset", "traveller")
-    assert_one_line_error(result, str(log), "refused: ruleset 'traveller' cannot be played yet (playable: d20-evasion, roe7)")
+@pytest.mark.parametrize(
+    ("ruleset", "message"),
+    [
+        ("traveller", "no installed ruleset 'traveller' (installed: d20-evasion, roe7)"),
+        ("roe8", "no installed ruleset 'roe8': did you mean roe7? (installed: d20-evasion, roe7)"),
+    ],
+)
+def test_start_refuses_a_ruleset_not_installed(log: Path, ruleset: str, message: str) -> None:
+    result = run("play", "start", str(log), "--ruleset", ruleset)
+    assert_usage_error(result, f"Invalid value for '--ruleset': {message}")
+    assert "yet" not in result.output
     assert not log.exists() and not Path(f"{log}.seed").exists()
 
 
@@ -260,6 +272,22 @@ def test_a_seed_file_of_another_scene_is_refused(fight: Path) -> None:
     assert_one_line_error(run("play", "end", str(fight)), f"{fight}.seed", "does not match the dice commitment")
     assert_one_line_error(run("play", "post", str(fight), "alice", "--do", RIFLE), f"{fight}.seed", "does not match")
     assert fight.read_bytes() == before
+
+
+def test_a_seed_file_that_cannot_be_removed_is_said_to_be_public(fight: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(path: str) -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(fightlog.cli.play.os, "unlink", refuse)
+    out = play("end", str(fight))
+    assert out.splitlines()[-1] == f"{fight}.seed: could not be removed (Permission denied); the seed in it is public now"
+    assert lines(fight)[-1]["seed"] == SEED and Path(f"{fight}.seed").exists()
+
+
+def test_an_open_scene_has_no_seed_file_to_remove(log: Path) -> None:
+    play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--open")
+    out = play("end", str(log))
+    assert out.splitlines()[-1] == f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`"
 
 
 def test_rolls_without_the_seed_are_refused(fight: Path) -> None:
@@ -306,7 +334,7 @@ def test_an_unknown_roster_id(fight: Path) -> None:
 def test_a_bad_roster(fight: Path) -> None:
     bad = str(FIXTURES / "roe7" / "rosters" / "negative-hp.toml")
     result = run("play", "join", str(fight), "--roster", bad)
-    assert_one_line_error(result, bad, "hp")
+    assert_one_line_error(result, f"{bad}:24", "bob: sheet.hp: must be at least 1, got -5")
 
 
 @pytest.mark.parametrize("command", [["begin"], ["end-turn"], ["end"], ["post", "alice"], ["join", "--roster", ROSTER]])

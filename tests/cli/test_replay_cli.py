@@ -132,9 +132,11 @@ def test_rolls_the_engine_cannot_read_are_shown_from_their_faces(tmp_path: Path)
     ])
     lines = [line for line in replay(str(log)).splitlines() if EVENT_LINE.match(line)]
     assert lines[2] == "3  Bob Kade rolls attack [external: Dice Maiden]: 1d100 vs dodge (40) + 5 [racial +5] = 45"
-    assert lines[3] == "4  Bob Kade rolls attack [external: Dice Maiden]: 4d6kh3 (6, ~~1~~, 4, 3) = 13 # stats"
+    assert lines[3] == "4  Bob Kade rolls attack [external: Dice Maiden]: 4d6kh3 (6, [1], 4, 3) = 13 # stats"
     assert lines[4] == "5  Bob Kade rolls attack [external: Dice Maiden]: 1d20 (12) = 12 (recorded total 99)"
     assert lines[5] == "6  Bob Kade gains status prone (line one / line two)"
+    markdown = [line for line in replay(str(log), "--markdown").splitlines() if EVENT_LINE.match(line)]
+    assert markdown[3] == "4  Bob Kade rolls attack [external: Dice Maiden]: 4d6kh3 (6, ~~1~~, 4, 3) = 13 # stats"
 
 
 def test_help_ends_with_examples() -> None:

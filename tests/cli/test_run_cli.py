@@ -234,7 +234,7 @@ def test_bad_steps_name_their_line(tmp_path: Path, case: str) -> None:
     [
         ('titel = "x"\n' + HEAD, "titel: unknown field (did you mean 'title'?)"),
         ('ruleset = "roe7"\nroster = "missing.toml"\n', "roster: no such roster file"),
-        ('ruleset = "traveller"\n' + f'roster = "{ROSTER}"\n', "ruleset: ruleset 'traveller' cannot be played yet"),
+        ('ruleset = "traveller"\n' + f'roster = "{ROSTER}"\n', "ruleset: no installed ruleset 'traveller'"),
         (HEAD.replace('"bob"]', '"zed"]'), "join[1]: 'zed' is not in the roster (alice, bob, mira, kestrel)"),
         ("options = { speed = 3 }\n" + HEAD, "option 'speed'"),
     ],
@@ -249,7 +249,7 @@ def test_bad_scenarios(tmp_path: Path, text: str, message: str) -> None:
 def test_a_bad_roster_is_named(tmp_path: Path) -> None:
     bad = FIXTURES / "roe7" / "rosters" / "negative-hp.toml"
     path = scenario(tmp_path, f'ruleset = "roe7"\nroster = "{bad}"\n')
-    assert_one_line_error(run("run", str(path), "-o", str(tmp_path / "x.jsonl")), str(bad), "hp")
+    assert_one_line_error(run("run", str(path), "-o", str(tmp_path / "x.jsonl")), f"{bad}:24", "bob: sheet.hp: must be at least 1")
 
 
 def test_house_options(tmp_path: Path) -> None:

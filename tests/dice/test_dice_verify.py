@@ -377,7 +377,7 @@ def test_an_unknown_scheme() -> None:
         ({"dice": [Die(sides=20, face=0)]}, "roll-range", "die 1 shows 0"),
         ({"dice": [Die(sides=20, face=3, rerolled=[25])]}, "roll-range", "die 1 shows 25"),
         ({"dice": [Die(sides=12, face=3)]}, "roll-dice", "die 1 is a d12, 1d20 rolls d20"),
-        ({"dice": []}, "roll-dice", "1d20 needs 1 dice, 0 recorded"),
+        ({"dice": []}, "roll-dice", "1d20 needs 1 die, 0 recorded"),
         ({"dice": [Die(sides=20, face=14)] * 2}, "roll-dice", "1 recorded dice beyond"),
         (
             {"notation": "1d20+"},

@@ -330,7 +330,7 @@ def test_unplayable_ruleset(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         run_scenario(path)
     assert type(caught.value) is InputError and caught.value.path == str(path)
-    assert caught.value.message.startswith("ruleset: ruleset 'traveller' cannot be played yet")
+    assert caught.value.message.startswith("ruleset: no installed ruleset 'traveller' (installed: d20-evasion, ")
 
 
 def test_overrides(tmp_path: Path) -> None:

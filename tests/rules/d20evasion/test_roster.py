@@ -44,24 +44,24 @@ def test_races_a_roster_adds_and_minions_with_their_owner() -> None:
 @pytest.mark.parametrize(
     ("name", "line", "message"),
     [
-        ("third-weapon.toml", None,
-         "combatants[0].sheet.weapons: at most 2 weapons carried, got 3 (load-bearing equipment carries more: lbe = N extra)"),
-        ("sixth-item.toml", None,
-         "combatants[0].sheet.items: at most 5 items carried, got 5 items and 1 hand weapon (a backpack carries more: "
+        ("third-weapon.toml", 13,
+         "vex: sheet.weapons: at most 2 weapons carried, got 3 (load-bearing equipment carries more: lbe = N extra)"),
+        ("sixth-item.toml", 14,
+         "vex: sheet.items: at most 5 items carried, got 5 items and 1 hand weapon (a backpack carries more: "
          "backpack = N extra)"),
-        ("unknown-race.toml", None,
-         "combatants[0].sheet.race: unknown race 'dwarf' (known: human; give its base Evasion under "
+        ("unknown-race.toml", 10,
+         "vex: sheet.race: unknown race 'dwarf' (known: human; give its base Evasion under "
          "[races.dwarf] evasion = N)"),
-        ("bad-band.toml", None,
-         "combatants[0].sheet.weapons[0].ranges[1]: expected 'touch', 'close', 'medium-close', 'medium', 'far' or "
+        ("bad-band.toml", 13,
+         "vex: sheet.weapons[0].ranges[1]: expected 'touch', 'close', 'medium-close', 'medium', 'far' or "
          "'extreme', got 'near'"),
-        ("unknown-field.toml", None,
-         "combatants[0].sheet.stats.dexterty: unknown field (did you mean 'dexterity'?) (and 1 more problem)"),
-        ("missing-stat.toml", None, "combatants[0].sheet.stats.willpower: required field is missing"),
-        ("float-damage.toml", None,
-         "combatants[0].sheet.weapons[0].damage: expected an integer, got 20.5 (a float: game numbers are integers)"),
+        ("unknown-field.toml", 12,
+         "vex: sheet.stats.dexterty: unknown field (did you mean 'dexterity'?) (and 1 more problem)"),
+        ("missing-stat.toml", 12, "vex: sheet.stats.willpower: required field is missing"),
+        ("float-damage.toml", 13,
+         "vex: sheet.weapons[0].damage: expected an integer, got 20.5 (a float: game numbers are integers)"),
         ("syntax-error.toml", 12, "not valid TOML: unclosed inline table (column 73)"),
-        ("summon-not-owned.toml", None, "combatants[0].sheet.spells[0].summons: 'wolf' must name 'vex' as its owner"),
+        ("summon-not-owned.toml", 13, "vex: sheet.spells[0].summons: 'wolf' must name 'vex' as its owner"),
     ],
 )
 def test_bad_rosters_give_one_line_naming_the_field(name: str, line: int | None, message: str) -> None:
@@ -73,7 +73,7 @@ def test_bad_rosters_give_one_line_naming_the_field(name: str, line: int | None,
 
 
 def test_a_missing_sheet_file_is_named() -> None:
-    with pytest.raises(InputError, match=r"combatants\[0\]\.sheet_file: no such sheet file .*nobody\.toml"):
+    with pytest.raises(InputError, match=r"missing-sheet-file\.toml:8: john: sheet_file: no such sheet file .*nobody\.toml"):
         load_roster(ROSTERS / "missing-sheet-file.toml")
 
 
@@ -83,7 +83,7 @@ def test_fightlog_run_names_the_roster_file_and_field(tmp_path: Path) -> None:
                         encoding="utf-8")
     result = CliRunner().invoke(cli, ["run", str(scenario), "-o", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 2
-    assert result.stderr == (f"fightlog: {ROSTERS / 'third-weapon.toml'}: combatants[0].sheet.weapons: at most 2 "
+    assert result.stderr == (f"fightlog: {ROSTERS / 'third-weapon.toml'}:13: vex: sheet.weapons: at most 2 "
                              "weapons carried, got 3 (load-bearing equipment carries more: lbe = N extra)\n")
 
 
@@ -173,16 +173,16 @@ def refusal(tmp_path: Path, text: str) -> str:
     ("sheet", "message"),
     [
         ('items = [{ name = "hp", heal = 10 }]',
-         "combatants[0].sheet.items[0].name: 'hp' is the name of a pool (hp, armour or mp): give the item another name"),
+         "vex: sheet.items[0].name: 'hp' is the name of a pool (hp, armour or mp): give the item another name"),
         ('items = [{ name = "Ether", mp = 5 }, { name = "Armour" }]',
-         "combatants[0].sheet.items[1].name: 'Armour' is the name of a pool (hp, armour or mp): give the item another "
+         "vex: sheet.items[1].name: 'Armour' is the name of a pool (hp, armour or mp): give the item another "
          "name"),
         ('items = [{ name = "MP", mp = 5 }]',
-         "combatants[0].sheet.items[0].name: 'MP' is the name of a pool (hp, armour or mp): give the item another name"),
+         "vex: sheet.items[0].name: 'MP' is the name of a pool (hp, armour or mp): give the item another name"),
         (f'weapons = [{PISTOL}]\nitems = [{{ name = "Pistol" }}]',
-         "combatants[0].sheet.items[0].name: 'Pistol' is already the name of weapons[0]"),
+         "vex: sheet.items[0].name: 'Pistol' is already the name of weapons[0]"),
         (f'weapons = [{PISTOL}]\nitems = [{{ name = "PISTOL" }}]',
-         "combatants[0].sheet.items[0].name: 'PISTOL' is already the name of weapons[0] ('Pistol': posts match names "
+         "vex: sheet.items[0].name: 'PISTOL' is already the name of weapons[0] ('Pistol': posts match names "
          "in any case)"),
     ],
 )
@@ -194,21 +194,21 @@ def test_an_item_named_like_a_pool_or_a_weapon_is_refused(tmp_path: Path, sheet:
     ("sheet", "message"),
     [
         (f'weapons = [{PISTOL}, {PISTOL.replace("Pistol", "pistol")}]',
-         "combatants[0].sheet.weapons[1].name: 'pistol' is already the name of entry [0] ('Pistol': posts match names "
+         "vex: sheet.weapons[1].name: 'pistol' is already the name of entry [0] ('Pistol': posts match names "
          "in any case)"),
         ('spells = [{ name = "Heal", target = "self", heal = 10 }, { name = "HEAL", target = "self", heal = 20 }]',
-         "combatants[0].sheet.spells[1].name: 'HEAL' is already the name of entry [0] ('Heal': posts match names "
+         "vex: sheet.spells[1].name: 'HEAL' is already the name of entry [0] ('Heal': posts match names "
          "in any case)"),
         ('items = [{ name = "Med kit" }, { name = "Ether" }, { name = "med Kit" }]',
-         "combatants[0].sheet.items[2].name: 'med Kit' is already the name of entry [0] ('Med kit': posts match names "
+         "vex: sheet.items[2].name: 'med Kit' is already the name of entry [0] ('Med kit': posts match names "
          "in any case)"),
         ('items = [{ name = "Med kit" }, { name = "Med kit" }]',
-         "combatants[0].sheet.items[1].name: 'Med kit' is already the name of entry [0]"),
+         "vex: sheet.items[1].name: 'Med kit' is already the name of entry [0]"),
         (f'weapons = [{PISTOL.replace("Pistol", "Unarmed")}]',
-         "combatants[0].sheet.weapons[0].name: 'Unarmed' means bare hands (weapon=unarmed): give the weapon another "
+         "vex: sheet.weapons[0].name: 'Unarmed' means bare hands (weapon=unarmed): give the weapon another "
          "name"),
         (f'weapons = [{PISTOL}, {PISTOL.replace("Pistol", "unarmed").replace("ranged", "melee")}]',
-         "combatants[0].sheet.weapons[1].name: 'unarmed' means bare hands (weapon=unarmed): give the weapon another "
+         "vex: sheet.weapons[1].name: 'unarmed' means bare hands (weapon=unarmed): give the weapon another "
          "name"),
     ],
 )
@@ -240,7 +240,7 @@ def test_a_summoning_spell_may_be_cast_on_self_or_an_ally_but_not_at_an_enemy(tm
         assert load_roster(path).combatants[0].sheet.spells[0].target == target
     spell = 'spells = [{ name = "Call", target = "enemy", ranges = ["close"], summons = "wolf" }]\n'
     assert refusal(tmp_path, VEX + SHEET + spell + minion) == (
-        'combatants[0].sheet.spells[0].target: a summoning spell is not cast at an enemy: target = "self" or "ally"'
+        'vex: sheet.spells[0].target: a summoning spell is not cast at an enemy: target = "self" or "ally"'
     )
 
 
@@ -248,13 +248,13 @@ def test_a_summoning_spell_may_be_cast_on_self_or_an_ally_but_not_at_an_enemy(tm
     ("text", "message"),
     [
         (VEX + SHEET + WOLF + 'role = "minion"\n' + SHEET,
-         'combatants[1].owner: required for a minion (role = "minion"): the id of its summoner'),
+         'wolf: owner: required for a minion (role = "minion"): the id of its summoner'),
         (VEX + SHEET + WOLF + 'owner = "wolf"\nrole = "minion"\n' + SHEET,
-         "combatants[1].owner: 'wolf' is this combatant's own id: owner names its summoner"),
+         "wolf: owner: 'wolf' is this combatant's own id: owner names its summoner"),
         (VEX + 'owner = "vex"\n' + SHEET,
-         "combatants[0].owner: 'vex' is this combatant's own id: owner names its summoner"),
+         "vex: owner: 'vex' is this combatant's own id: owner names its summoner"),
         (VEX + SHEET + WOLF + 'owner = "oona"\nrole = "minion"\n' + SHEET,
-         "combatants[1].owner: 'oona' is not a combatant of this roster"),
+         "wolf: owner: 'oona' is not a combatant of this roster"),
     ],
 )
 def test_a_minion_needs_an_owner_other_than_itself(tmp_path: Path, text: str, message: str) -> None:
@@ -266,7 +266,7 @@ def test_a_minion_needs_an_owner_other_than_itself(tmp_path: Path, text: str, me
     [
         ("combatants = []\n", "combatants: needs at least 1 entry, got 0"),
         (VEX + SHEET + 'weapons = [{ name = "Pistol", kind = "ranged", damage = 20, ranges = [] }]\n',
-         "combatants[0].sheet.weapons[0].ranges: needs at least 1 entry, got 0"),
+         "vex: sheet.weapons[0].ranges: needs at least 1 entry, got 0"),
     ],
 )
 def test_an_empty_list_needs_at_least_1_entry(tmp_path: Path, text: str, message: str) -> None:

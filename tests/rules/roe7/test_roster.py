@@ -63,7 +63,7 @@ def test_the_roster_works_from_a_relative_path(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.chdir(ROSTERS.parent)
     assert len(load_roster("rosters/gate-skirmish.toml").combatants) == 4
     error = refusal(Path("rosters/negative-hp.toml"))
-    assert str(error) == "rosters/negative-hp.toml: combatants[1].sheet.hp: must be at least 1, got -5"
+    assert str(error) == "rosters/negative-hp.toml:24: bob: sheet.hp: must be at least 1, got -5"
 
 
 # --------------------------------------------------------------------------- bundled bad input
@@ -78,19 +78,19 @@ class Bad:
 
 
 BAD = [
-    Bad("bad-token.toml", "combatants[1].sheet.weapons[0].token: 'X_q_Banana_Class_(Permanent)' is not a weapon token: size 'X' is not one of S, M, L, H"),
-    Bad("bad-token-size.toml", "combatants[1].sheet.weapons[1].token: 'Z_s_Sword_Class_(Permanent)' is not a weapon token: size 'Z'"),
-    Bad("negative-hp.toml", "combatants[1].sheet.hp: must be at least 1, got -5"),
-    Bad("four-cybernetics.toml", "combatants[1].sheet.cybernetics: at most 3 cybernetics unless a racial allows more, got 4"),
-    Bad("wrong-race-racial.toml", "combatants[1].sheet.racial: 'venus-born' is a racial of drevii, not of android"),
-    Bad("third-attachment.toml", "combatants[1].sheet.weapons[0].attachments: at most 2 attachments per weapon, got 3"),
-    Bad("duplicate-attachment.toml", "combatants[1].sheet.weapons[0].attachments: attachment 'Scope' appears more than once"),
-    Bad("missing-field.toml", "combatants[1].sheet.size_class: required field is missing"),
-    Bad("wrong-type.toml", "combatants[1].sheet.hp: expected an integer, got '120'"),
-    Bad("unknown-field.toml", "combatants[1].sid: unknown field (did you mean 'side'?)"),
+    Bad("bad-token.toml", "bob: sheet.weapons[0].token: 'X_q_Banana_Class_(Permanent)' is not a weapon token: size 'X' is not one of S, M, L, H", line=28),
+    Bad("bad-token-size.toml", "bob: sheet.weapons[1].token: 'Z_s_Sword_Class_(Permanent)' is not a weapon token: size 'Z'", line=28),
+    Bad("negative-hp.toml", "bob: sheet.hp: must be at least 1, got -5", line=24),
+    Bad("four-cybernetics.toml", "bob: sheet.cybernetics: at most 3 cybernetics unless a racial allows more, got 4", line=28),
+    Bad("wrong-race-racial.toml", "bob: sheet.racial: 'venus-born' is a racial of drevii, not of android", line=26),
+    Bad("third-attachment.toml", "bob: sheet.weapons[0].attachments: at most 2 attachments per weapon, got 3", line=31),
+    Bad("duplicate-attachment.toml", "bob: sheet.weapons[0].attachments: attachment 'Scope' appears more than once", line=31),
+    Bad("missing-field.toml", "bob: sheet.size_class: required field is missing", line=23),
+    Bad("wrong-type.toml", "bob: sheet.hp: expected an integer, got '120'", line=24),
+    Bad("unknown-field.toml", "bob: sid: unknown field (did you mean 'side'?)", line=20),
     Bad("syntax-error.toml", "not valid TOML: invalid value (column 5)", line=9),
-    Bad("missing-sheet-file.toml", "combatants[1].sheet_file: no such sheet file"),
-    Bad("bad-sheet-file.toml", "hp: must be at least 1, got 0 (the sheet_file of combatants[0] in", at="sheets/bad-hp.toml"),
+    Bad("missing-sheet-file.toml", "bob: sheet_file: no such sheet file", line=22),
+    Bad("bad-sheet-file.toml", "vex: hp: must be at least 1, got 0 (the sheet_file of vex in", line=2, at="sheets/bad-hp.toml"),
 ]
 
 
@@ -147,24 +147,24 @@ size_class = "medium"
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (ALICE + SHEET.replace("hp = 100", "hp = 100.5"), "combatants[0].sheet.hp: expected an integer, got 100.5 (a float: game numbers are integers)"),
-        (ALICE + SHEET.replace("hp = 100", "hp = true"), "combatants[0].sheet.hp: expected an integer, got true"),
-        (ALICE + SHEET + ALICE + SHEET, "combatants[1].id: 'alice' is already the id of combatants[0]"),
+        (ALICE + SHEET.replace("hp = 100", "hp = 100.5"), "alice: sheet.hp: expected an integer, got 100.5 (a float: game numbers are integers)"),
+        (ALICE + SHEET.replace("hp = 100", "hp = true"), "alice: sheet.hp: expected an integer, got true"),
+        (ALICE + SHEET + ALICE + SHEET, "alice: id: 'alice' is already the id of combatants[0]"),
         ("combatants = []", "combatants: needs at least 1 entry, got 0"),
         ('title = "empty"', "combatants: required field is missing"),
         ('ruleset = "en51"\n' + ALICE + SHEET, "ruleset: expected 'roe7', got 'en51'"),
-        (ALICE, "combatants[0].sheet: required: a [combatants.sheet] table or a sheet_file path"),
-        (ALICE + 'sheet = "sheets/a.toml"\n', "combatants[0].sheet: expected a table, got 'sheets/a.toml' (a path to a sheet file goes in sheet_file)"),
-        (ALICE + 'sheet_file = "a.toml"\n' + SHEET, "combatants[0]: give a sheet table or a sheet_file, not both"),
-        (ALICE + "sheet_file = 5\n", "combatants[0].sheet_file: expected a path to a sheet file, got 5"),
-        (ALICE + 'sheet_file = "a\\u0000b.toml"\n', "combatants[0].sheet_file: no such sheet file"),
+        (ALICE, "alice: sheet: required: a [combatants.sheet] table or a sheet_file path"),
+        (ALICE + 'sheet = "sheets/a.toml"\n', "alice: sheet: expected a table, got 'sheets/a.toml' (a path to a sheet file goes in sheet_file)"),
+        (ALICE + 'sheet_file = "a.toml"\n' + SHEET, "alice: give a sheet table or a sheet_file, not both"),
+        (ALICE + "sheet_file = 5\n", "alice: sheet_file: expected a path to a sheet file, got 5"),
+        (ALICE + 'sheet_file = "a\\u0000b.toml"\n', "alice: sheet_file: no such sheet file"),
         (ALICE.replace('"alice"', '""') + SHEET, "combatants[0].id: must not be empty"),
-        (ALICE + SHEET + 'modifiers = [{ source = "racial", applies_to = "dodge", value = 5 }]\n', "combatants[0].sheet.modifiers: source 'racial' is derived"),
-        (ALICE + SHEET + 'modifiers = [{ source = "items", applies_to = "dodging", value = 5 }]\n', "combatants[0].sheet.modifiers[0].applies_to: expected 'accuracy', "),
-        (ALICE + SHEET + "weapons = 5\n", "combatants[0].sheet.weapons: expected an array, got 5"),
-        (ALICE + SHEET + "weapons = [5]\n", "combatants[0].sheet.weapons[0]: expected a table, got 5"),
-        (ALICE + SHEET + 'cybernetics = [{ name = "Arm", modifiers = [{ applies_to = "dodge", value = 5, source = "items" }] }]\n', "combatants[0].sheet.cybernetics[0].modifiers[0].source: unknown field"),
-        (ALICE + SHEET.replace('size_class = "medium"', 'size_class = "huge"'), "combatants[0].sheet.size_class: expected 'small', 'medium' or 'large', got 'huge'"),
+        (ALICE + SHEET + 'modifiers = [{ source = "racial", applies_to = "dodge", value = 5 }]\n', "alice: sheet.modifiers: source 'racial' is derived"),
+        (ALICE + SHEET + 'modifiers = [{ source = "items", applies_to = "dodging", value = 5 }]\n', "alice: sheet.modifiers[0].applies_to: expected 'accuracy', "),
+        (ALICE + SHEET + "weapons = 5\n", "alice: sheet.weapons: expected an array, got 5"),
+        (ALICE + SHEET + "weapons = [5]\n", "alice: sheet.weapons[0]: expected a table, got 5"),
+        (ALICE + SHEET + 'cybernetics = [{ name = "Arm", modifiers = [{ applies_to = "dodge", value = 5, source = "items" }] }]\n', "alice: sheet.cybernetics[0].modifiers[0].source: unknown field"),
+        (ALICE + SHEET.replace('size_class = "medium"', 'size_class = "huge"'), "alice: sheet.size_class: expected 'small', 'medium' or 'large', got 'huge'"),
         (ALICE + SHEET + "hp = 5\n", "not valid TOML: cannot overwrite a value (column 7)"),
     ],
 )
@@ -205,7 +205,7 @@ def test_problems_in_a_sheet_file_name_the_sheet_file(tmp_path: Path) -> None:
     write(tmp_path, SHEET.replace("[combatants.sheet]", "").replace("hp = 100", 'hp = 100\ncybernetics = ["A", "B", "C", "D"]'), "sheets/a.toml")
     error = refusal(write(tmp_path, ALICE + 'sheet_file = "sheets/a.toml"\n'))
     assert error.path == str(tmp_path / "sheets" / "a.toml")
-    assert error.message.startswith("cybernetics: at most 3 cybernetics unless a racial allows more, got 4 (the sheet_file of combatants[0] in ")
+    assert error.message.startswith("alice: cybernetics: at most 3 cybernetics unless a racial allows more, got 4 (the sheet_file of alice in ")
     write(tmp_path, "hp = \n", "sheets/a.toml")
     error = refusal(tmp_path / "roster.toml")
     assert (error.path, error.line) == (str(tmp_path / "sheets" / "a.toml"), 1)
