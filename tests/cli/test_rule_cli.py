@@ -86,7 +86,7 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
     (DISPUTED, ("amend", "4", "--set", "dice[0].face=60", "--set", "total=58"), 4,
      "--set total: bad VALUE: a total of 58 is not what the dice and modifiers add up to (60)"),
     (DISPUTED, ("amend", "4", "--set", 'total="abc"'), 4, "--set: bad VALUE for total: Expected `int`, got `str`"),
-    (DISPUTED, ("amend", "4", "--set", "dice=[]"), 4, "--set: bad VALUE: 1d100 : 1d100 needs 1 dice, 0 recorded"),
+    (DISPUTED, ("amend", "4", "--set", "dice=[]"), 4, "--set: bad VALUE: 1d100 : 1d100 needs 1 die, 0 recorded"),
     (DISPUTED, ("amend", "4", "--set", 'notation="2d6"'), 4, "--set: bad VALUE: 2d6 : 2d6 needs 2 dice, 1 recorded"),
     (DISPUTED, ("amend", "4", "--set", "dice[1].face=3"), 4, "--set dice[1].face: bad PATH: dice has 1 item"),
     (DISPUTED, ("amend", "4", "--set", "dice[0].facee=3"), 4, "--set dice[0].facee: bad PATH: dice[0] has no facee"),

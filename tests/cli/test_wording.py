@@ -111,8 +111,8 @@ def test_the_replay_marks_the_end_of_a_round() -> None:
 
 def test_dropped_dice_are_plain_unless_markdown_is_asked_for() -> None:
     plain = run("roll", "3d20kh1+5", "--seed", "01")
-    assert plain.stdout == "3d20kh1 ([4], 20, [19]) + 5 = 25\n"
+    assert plain.stdout == "3d20kh1 ([2], [4], 19) + 5 = 24\n"
     markdown = run("roll", "3d20kh1+5", "--seed", "01", "--markdown")
-    assert markdown.stdout == "3d20kh1 (~~4~~, 20, ~~19~~) + 5 = 25\n"
+    assert markdown.stdout == "3d20kh1 (~~2~~, ~~4~~, 19) + 5 = 24\n"
     data = json.loads(run("roll", "3d20kh1+5", "--seed", "01", "--format", "json", "--markdown").stdout)
-    assert data["breakdown"] == "3d20kh1 (~~4~~, 20, ~~19~~) + 5 = 25"
+    assert data["breakdown"] == "3d20kh1 (~~2~~, ~~4~~, 19) + 5 = 24"
