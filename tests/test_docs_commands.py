@@ -308,3 +308,19 @@ def test_markers_are_read_from_the_line_before_the_fence(tmp_path: Path) -> None
     assert [s.where for s in steps] == ["x.md:7 (writing sub/a.toml)", "x.md:11"]
     ran = run_session(steps, tmp_path, tmp_path / "codes")
     assert [r.code for r in ran] == [0, 0] and ran[1].stdout == "k = 'v'  # kept\n"
+
+
+def test_the_readmes_python_example_runs_as_written(tmp_path: Path) -> None:
+    """The README's ```python blocks run, in a fresh directory, with this environment's python."""
+    blocks = [b for b in fenced_blocks(README.read_text(encoding="utf-8"), "README.md") if b.lang == "python"]
+    assert blocks, "the README shows fightlog from Python"
+    for block in blocks:
+        done = subprocess.run(
+            [sys.executable, "-c", "\n".join(block.lines)], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode == 0, f"README.md:{block.line}: {done.stderr[-1500:]}"
+        assert TRACEBACK not in done.stderr
+    verified = subprocess.run(
+        [sys.executable, "-m", "fightlog", "verify", "fight.jsonl"], cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr  # what it wrote is a log
