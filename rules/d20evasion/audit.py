@@ -50,6 +50,8 @@ SECTIONS: Final[Mapping[str, str]] = {
     "order.skipped": "Initiative (posting order)",
     "order.cannot-act": "Mortally Wounded (no actions)",
     "order.arrival-acted": "Minions (from the turn after summoning)",
+    "order.round-not-ended": "Actions (rounds)",
+    "order.round-number": "Actions (rounds)",
     "rules.outcome": "Attacking; Evasion; Defensive Turns; Disarming",
     "rules.damage": "Damage (armour first, piercing, altered damage to the nearest 5)",
     "rules.tick-missing": "Damage (ongoing damage at the start of the target's turn)",

@@ -76,6 +76,8 @@ SECTIONS: Final[Mapping[str, str]] = {
     "order.skipped": "Parts of a Turn (posting order)",
     "order.cannot-act": "Stun; Critical Success or Failure; Wounded",
     "order.arrival-acted": "Entering a Combat in Progress",
+    "order.round-not-ended": "Parts of a Turn (rounds)",
+    "order.round-number": "Parts of a Turn (rounds)",
     "rules.modifier-cap": "Modifiers (+30 cap)",
     "rules.dr-cap": "Armor (DR caps at 30)",
     "rules.damage": "Steps of a Combat Turn; Armor",
