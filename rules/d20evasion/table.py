@@ -23,10 +23,12 @@ from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Js
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.d20evasion import attack, defence, disarm, items, moves, spells, tactics, turns
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
+from fightlog.rules.d20evasion.declared import check_defence, pending
 from fightlog.rules.d20evasion.fighters import Fighter, absent
 from fightlog.rules.d20evasion.options import D20Options, as_data, read_options
 from fightlog.rules.d20evasion.plan import plan
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE, OUT, RULESET_ID
+from fightlog.rules.declared import unknown_action
 from fightlog.rules.table import Entrant, Post, Scribe
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -119,9 +121,9 @@ def _post(scribe: Scribe, post: Post) -> None:
         raise RefusedError("no scene is open")
     if post.actor not in state.combatants:
         raise absent(state, post.actor, code="order.not-in-fight")
-    for action in post.actions:
-        if action.type not in ACTION_TYPES:
-            raise RefusedError(f"unknown action {action.type!r} (actions: {', '.join(sorted(ACTION_TYPES))})")
+    unknown = unknown_action(post.actions, ACTION_TYPES)
+    if unknown is not None:
+        raise unknown
     if post.ooc:
         if post.actions:
             raise RefusedError("an out-of-character post carries no actions")
@@ -170,7 +172,7 @@ def _post(scribe: Scribe, post: Post) -> None:
 def _check_interrupt(state: SceneState, post: Post) -> None:
     """A held turn answers a post of the open turn; an enemy's turn is interrupted only
     before that enemy attacks."""
-    answered = _pending(state, post.responds_to)
+    answered = pending(state, post.responds_to)
     if answered is None:
         raise RefusedError("a held turn is taken by answering a post of this turn (responds_to=SEQ)",
                            code="order.out-of-turn")
@@ -183,25 +185,14 @@ def _check_interrupt(state: SceneState, post: Post) -> None:
                                "attack", code="order.out-of-turn")
 
 
-def _pending(state: SceneState, seq: int | None) -> PendingDeclaration | None:
-    if seq is None:
-        return None
-    return next((p for p in state.pending if p.seq == seq), None)
-
-
 def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:
     state = scribe.state
-    extra = sorted({a.type for a in post.actions} - DEFENSIVE - {"say"})
-    if extra:
-        raise RefusedError(f"a defensive turn is dodge, counter, parry or take (and say), not {', '.join(extra)}")
-    opts = who.options
-    if opts.mode != "duel" and not opts.quest_defensive_turns:
-        raise RefusedError("defensive turns are for duels (or a quest whose GM calls for them: quest_defensive_turns)")
+    check_defence(who, post.actions)
     seq = post.responds_to
     if seq is None:  # the latest post still waiting for this defender
         waiting = [p.seq for p, d in defence.unanswered(state) if d == who.actor]
         seq = waiting[-1] if waiting else None
-    attacked = _pending(state, seq)
+    attacked = pending(state, seq)
     if attacked is None:
         raise RefusedError("a defensive turn answers the post that attacked (responds_to=SEQ of this turn)",
                            code="order.out-of-turn")

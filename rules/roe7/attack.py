@@ -167,7 +167,8 @@ def check_reach(a: Fighter, token: WeaponToken, metres: int, target: str) -> Non
             "firearm": "a flamer's reach",
         }[token.family]
         raise RefusedError(
-            f"target out of range: {target} is {metres} m away, beyond {what} of {token.max_range_m} m ({token.text})"
+            f"target out of range: {target} is {metres} m away, beyond {what} of {token.max_range_m} m ({token.text})",
+            code="rules.range",
         )
 
 
@@ -271,12 +272,12 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     if mode not in MODES:
         raise RefusedError(f"unknown attack mode {mode!r} (modes: {', '.join(sorted(MODES))})")
     if action.target is None:
-        raise RefusedError("an attack needs a target (target=ID)")
+        raise RefusedError("an attack needs a target (target=ID)", code="rules.target")
     t = Fighter(state, action.target)
     if t.actor == actor:
-        raise RefusedError("a combatant cannot attack themselves")
+        raise RefusedError("a combatant cannot attack themselves", code="rules.target")
     if t.has("fled") or t.has("reserve") or t.has("left"):
-        raise RefusedError(f"{t.actor} is not in the fight any more")
+        raise RefusedError(f"{t.actor} is not in the fight any more", code="rules.target")
     volley, dual = _volley(a, t, mode, action)
     if t.out:
         _attacked_while_wounded(scribe, a, t, declaration)
@@ -335,7 +336,7 @@ def _aim_shots(
     for tok, wpn, who in volley:
         target = Fighter(scribe.state, who)
         if target.out or target.has("fled") or target.has("reserve") or who == a.actor:
-            raise RefusedError(f"{who} cannot be attacked now")
+            raise RefusedError(f"{who} cannot be attacked now", code="rules.target")
         metres = measure(scribe, a, target, action)
         where = band(metres)
         check_reach(a, tok, metres, who)
@@ -604,7 +605,7 @@ def mixed(by_type: list[Mods], cap: int) -> Mods:
 def _stray(scribe: Scribe, a: Fighter, shot: Shot, score: int, ally: str, declaration: int) -> None:
     """Firing into Melee: an ally directly in the way dodges every shot that missed."""
     if ally not in scribe.state.combatants:
-        raise RefusedError(f"through={ally}: {ally} is not in the fight")
+        raise RefusedError(f"through={ally}: {ally} is not in the fight", code="rules.target")
     who = Fighter(scribe.state, ally)
     if who.out:
         return
@@ -649,7 +650,7 @@ def _into_melee(
     ]
     for name in [n for n in names.split(",") if n]:
         if name not in scribe.state.combatants:
-            raise RefusedError(f"secondaries: {name} is not in the fight")
+            raise RefusedError(f"secondaries: {name} is not in the fight", code="rules.target")
         who = Fighter(scribe.state, name)
         if who.out or name in (a.actor, primary.actor):
             continue

@@ -17,7 +17,7 @@ from fightlog.rules.table import Scribe
 def aim(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """An action spent aiming at a target; the shot comes next turn."""
     if action.target is None:
-        raise RefusedError("aim needs a target (target=ID)")
+        raise RefusedError("aim needs a target (target=ID)", code="rules.target")
     Fighter(scribe.state, action.target)
     conditions.apply(
         scribe, "aim", actor, source=actor, duration=1, counts_on=actor, cause=declaration,
