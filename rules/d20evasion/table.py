@@ -23,7 +23,7 @@ from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Js
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.d20evasion import attack, defence, disarm, items, moves, spells, tactics, turns
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
-from fightlog.rules.d20evasion.declared import check_defence, pending
+from fightlog.rules.d20evasion.declared import check_defence, check_interrupt, pending
 from fightlog.rules.d20evasion.fighters import Fighter, absent
 from fightlog.rules.d20evasion.options import D20Options, as_data, read_options
 from fightlog.rules.d20evasion.plan import plan
@@ -46,9 +46,6 @@ HANDLERS: Final[Mapping[str, Handler]] = {
     "skill": tactics.recorded,
     "assist": tactics.recorded,
 }
-
-ATTACKING: Final = frozenset({"attack", "cast", "disarm"})
-"""What a held turn may no longer interrupt once the enemy has declared it."""
 
 
 class D20Table:
@@ -149,7 +146,7 @@ def _post(scribe: Scribe, post: Post) -> None:
     if held:
         if post.responds_to is None and state.pending:  # the open turn's latest post
             post = replace(post, responds_to=state.pending[-1].seq)
-        _check_interrupt(state, post)
+        check_interrupt(state, post.actor, post.responds_to)
     earlier = turn_actions(state, post.actor, post.responds_to)
     actions = plan(state, who, post.actions, earlier)
     found = breach(who, earlier, actions)
@@ -167,22 +164,6 @@ def _post(scribe: Scribe, post: Post) -> None:
         handler = HANDLERS.get(action.type)
         if handler is not None:
             handler(scribe, post.actor, action, declaration)
-
-
-def _check_interrupt(state: SceneState, post: Post) -> None:
-    """A held turn answers a post of the open turn; an enemy's turn is interrupted only
-    before that enemy attacks."""
-    answered = pending(state, post.responds_to)
-    if answered is None:
-        raise RefusedError("a held turn is taken by answering a post of this turn (responds_to=SEQ)",
-                           code="order.out-of-turn")
-    current = state.turn.current
-    attacked = [p for p in state.pending if p.actor == current and any(a.type in ATTACKING for a in p.actions)]
-    if current is not None and attacked:
-        who = Fighter(state, post.actor)
-        if Fighter(state, current).side != who.side:
-            raise RefusedError(f"{current} has attacked already: a held turn interrupts after the move, before the "
-                               "attack", code="order.out-of-turn")
 
 
 def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:
