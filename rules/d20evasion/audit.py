@@ -61,6 +61,11 @@ SECTIONS: Final[Mapping[str, str]] = {
     "rules.tick-wrong": "Damage (ongoing damage); Status Effects",
     "rules.expired-effect": "Status Effects (durations)",
     "rules.allowance": "Actions (a move and two actions); Movement; Sprinting; Items; Casting Spells",
+    "rules.unknown-action": "Actions (the actions there are)",
+    "rules.not-carried": "Weapons; Casting Spells; Items (what a character carries and knows)",
+    "rules.target": "Attacking (a target in the fight)",
+    "rules.range": "Ranges",
+    "scene.unknown-ruleset": "what the audit can check (docs/audit.md)",
     "rules.refused": "the declared action's section (docs/rulesets/d20-evasion.md)",
 }
 """Every finding code -> the section of the d20 evasion rulebook it rests on."""

@@ -100,6 +100,11 @@ SECTIONS: Final[Mapping[str, str]] = {
     "rules.allowance": "Parts of a Turn (one movement phase, one action)",
     "rules.reload": "Weapon Special Rules; Multiple/Automatic Shots (reloading)",
     "rules.flee-limit": "Fleeing (two attempts per combat)",
+    "rules.unknown-action": "Parts of a Turn (the actions there are)",
+    "rules.not-carried": "Changing Weapons; Throwing Weapons (what a character carries)",
+    "rules.target": "Basic Contested Roll (a target in the fight)",
+    "rules.range": "Ranges; Weapon Special Rules (reach); Throwing Weapons",
+    "scene.unknown-ruleset": "what the audit can check (docs/audit.md)",
     "rules.refused": "the declared action's section (docs/rulesets/roe7.md)",
 }
 """Every finding code -> the RoE 7th Edition section it rests on (``Roe7Rules.rule_section``;
