@@ -17,6 +17,11 @@ What the table refuses about whose turn it is, who may act and how much (the pos
 and the allowance) is not asked here: the audit's posting-order and allowance checks report
 those, once each.
 
+A refusal coded ``rules.incomplete`` (``INCOMPLETE``) is no finding: the post says too little
+for the rules to decide it (how far, which of two weapons) or would change nothing (a reload
+not needed, a stance already taken). At the table the player says more; a log written
+without the table's notation is not shown wrong by it.
+
 Declarations the table made are not asked again (``by_table``): the table checked them when
 they were posted, and playing a post's checks again costs about as much as folding it.
 """
@@ -32,6 +37,10 @@ from fightlog.events.model import Action, DeclarationPosted, Event
 from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.rules.dice import ModifierLike
 from fightlog.rules.table import Scribe
+
+
+INCOMPLETE = "rules.incomplete"
+"""The code of a refusal that shows the post too vague or idle, not against the rules."""
 
 
 def by_table(state: SceneState, declaration: DeclarationPosted) -> bool:
@@ -71,13 +80,13 @@ class DryScribe(Scribe):
 
 def refusal(resolve: Callable[[Scribe], None], state: SceneState) -> RefusedError | None:
     """What the table refuses when ``resolve`` plays a logged declaration on ``state`` (the
-    state before it), up to the first die; ``None`` when nothing is refused before it, or
-    when the log's facts cannot be read by the rules at all (a sheet in another format:
-    nothing to judge)."""
+    state before it), up to the first die; ``None`` when nothing is refused before it, when
+    the refusal is ``INCOMPLETE``, or when the log's facts cannot be read by the rules at all
+    (a sheet in another format: nothing to judge)."""
     try:
         resolve(DryScribe(state))
     except RefusedError as refused:
-        return refused
+        return None if refused.code == INCOMPLETE else refused
     except _Rolled:
         return None
     except (FightlogError, ValueError):
@@ -87,11 +96,12 @@ def refusal(resolve: Callable[[Scribe], None], state: SceneState) -> RefusedErro
 
 def judged(state: SceneState, declaration: DeclarationPosted, check: Callable[[], None]) -> RefusedError | None:
     """The refusal ``check`` raises (a pure check of the table's, on ``declaration`` in
-    ``state``), or ``None``: also when the rules cannot read the log's facts."""
+    ``state``), or ``None``: also for an ``INCOMPLETE`` one, and when the rules cannot read
+    the log's facts."""
     try:
         check()
     except RefusedError as refused:
-        return refused
+        return None if refused.code == INCOMPLETE else refused
     except (FightlogError, ValueError):
         return None
     return None

@@ -127,7 +127,7 @@ def _parry_weapon(defender: Fighter, attacker: Fighter, attack: Action, action: 
         weapon = melee[0] if len(melee) == 1 else UNARMED_CARD if not melee else None
         if weapon is None:
             raise RefusedError(f"{defender.actor} carries several melee weapons: name the one to parry with",
-                                   code="rules.not-carried")
+                                   code="rules.incomplete")
     else:
         weapon = defender.weapon(action.weapon)
     if weapon.kind != "melee" or not defender.wields(weapon):

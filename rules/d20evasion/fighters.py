@@ -144,7 +144,7 @@ class Fighter:
             if not carried:
                 return UNARMED_CARD
             raise RefusedError(f"{self.actor} carries {names}: name the weapon (weapon=NAME, or weapon=unarmed)",
-                                   code="rules.not-carried")
+                                   code="rules.incomplete")
         for weapon in carried:
             if weapon.name.lower() == ref.lower():
                 return weapon
@@ -153,7 +153,7 @@ class Fighter:
     def spell(self, ref: str | None) -> SpellCard:
         known = ", ".join(s.name for s in self.card.spells) or "no spells"
         if ref is None:
-            raise RefusedError(f"name the spell: spell=NAME ({self.actor} knows {known})", code="rules.not-carried")
+            raise RefusedError(f"name the spell: spell=NAME ({self.actor} knows {known})", code="rules.incomplete")
         for spell in self.card.spells:
             if spell.name.lower() == ref.lower():
                 return spell
@@ -162,7 +162,7 @@ class Fighter:
     def item(self, ref: str | None) -> ItemCard:
         known = ", ".join(i.name for i in self.card.items) or "no items"
         if ref is None:
-            raise RefusedError(f"name the item: item=NAME ({self.actor} carries {known})", code="rules.not-carried")
+            raise RefusedError(f"name the item: item=NAME ({self.actor} carries {known})", code="rules.incomplete")
         for item in self.card.items:
             if item.name.lower() == ref.lower():
                 return item

@@ -90,7 +90,7 @@ def _band(walk: _Walk, action: Action, target: Fighter) -> Band:
         raise RefusedError(f"range={declared!r} is no band (bands: {', '.join(BANDS)})")
     if here is None or there is None:
         if declared is None:
-            raise RefusedError(f"no positions for {walk.who.actor} and {target.actor}: give the band (range=BAND)")
+            raise RefusedError(f"no positions for {walk.who.actor} and {target.actor}: give the band (range=BAND)", code="rules.incomplete")
         return declared  # type: ignore[return-value]
     band = band_between(here, there, walk.who.options)
     if declared is not None and declared != band:

@@ -33,12 +33,12 @@ def _spot(scribe: Scribe, who: Fighter, action: Action) -> Point:
     elif action.target is not None:
         target = Fighter(scribe.state, action.target)
         if target.position is None:
-            raise RefusedError(f"{action.target} has no position to throw at")
+            raise RefusedError(f"{action.target} has no position to throw at", code="rules.incomplete")
         spot = target.position
     else:
-        raise RefusedError("a throw needs target=ID or x= and y=", code="rules.target")
+        raise RefusedError("a throw needs target=ID or x= and y=", code="rules.incomplete")
     if who.position is None:
-        raise RefusedError(f"{who.actor} has no position: grenades need positions")
+        raise RefusedError(f"{who.actor} has no position: grenades need positions", code="rules.incomplete")
     if distance(who.position, spot) > THROW_RANGE_M:
         raise RefusedError(f"out of range: a grenade is thrown at most {THROW_RANGE_M} m", code="rules.range")
     return spot
@@ -49,7 +49,7 @@ def _grenade(who: Fighter, action: Action) -> tuple[str, int, int]:
     if name is None:
         carried = sorted({g.name for g in who.sheet.grenades})
         if len(carried) != 1:
-            raise RefusedError(f"name the grenade: item=NAME (carries {', '.join(carried) or 'none'})", code="rules.not-carried")
+            raise RefusedError(f"name the grenade: item=NAME (carries {', '.join(carried) or 'none'})", code="rules.incomplete")
         name = carried[0]
     found = [g for g in who.sheet.grenades if g.name == name]
     if not found:

@@ -169,7 +169,7 @@ class Fighter:
         if ref is None:
             if len(carried) == 1:
                 return self.read(carried[0]), carried[0]
-            raise RefusedError(f"{self.actor} carries {names}: name the weapon (or weapon=unarmed)", code="rules.not-carried")
+            raise RefusedError(f"{self.actor} carries {names}: name the weapon (or weapon=unarmed)", code="rules.incomplete")
         wanted = ref.lower()
         exact = [w for w in carried if w.token.lower() == wanted or self.read(w).canonical.lower() == wanted]
         matches = exact or [
@@ -180,7 +180,7 @@ class Fighter:
         if not matches:
             raise RefusedError(f"{self.actor} carries no weapon {ref!r} (carries {names})", code="rules.not-carried")
         raise RefusedError(f"{ref!r} matches more than one of {self.actor}'s weapons ({names}): give the token",
-                           code="rules.not-carried")
+                           code="rules.incomplete")
 
     def read(self, weapon: Weapon) -> WeaponToken:
         """``weapon``'s token under the scene's token options (read once, cached)."""

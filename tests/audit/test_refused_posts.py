@@ -29,6 +29,7 @@ from fightlog.events.model import AnyEvent, DeclarationPosted, SceneStarted
 from fightlog.fixtures.audit_fights import by_hand
 from fightlog.fixtures.refused_posts import CASES, SEED, RefusedPost
 from fightlog.reducers.fold import fold
+from fightlog.rules.declared import INCOMPLETE
 from fightlog.rules.dice import dice_commitment
 from fightlog.rules.table import Post, Scribe, table_for
 from tests.rules.d20evasion.test_properties import OPTIONS as D20_OPTIONS
@@ -47,8 +48,13 @@ SHARED = ("declared.py", "table.py")
 NOT_THE_TABLE = frozenset({"audit.py"})
 """Modules of a ruleset's package that are the audit's, not the table's."""
 
-UNREACHABLE: dict[str, dict[str, str]] = {"roe7": {}, "d20-evasion": {}}
-"""Ruleset -> a refusal code no logged declaration can reach -> why (none today)."""
+NO_FINDING = {
+    INCOMPLETE: "the post says too little for the rules to decide it (how far, which of two weapons) or would "
+                "change nothing (a reload not needed, a stance already taken): at the table the player says more; "
+                "a log written without the table's notation is not shown wrong by it, so the audit reports nothing",
+}
+UNREACHABLE: dict[str, dict[str, str]] = {"roe7": dict(NO_FINDING), "d20-evasion": dict(NO_FINDING)}
+"""Ruleset -> a refusal code no logged declaration makes a finding of -> why."""
 
 
 def refusal_codes(ruleset: str) -> set[str]:
@@ -62,9 +68,12 @@ def refusal_codes(ruleset: str) -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in CODES:
                 codes.add(node.value)
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "RefusedError"
-                    and not any(k.arg == "code" for k in node.keywords)):
-                codes.add("rules.refused")  # ``RefusedError``'s default code
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "RefusedError":
+                coded = [k.value for k in node.keywords if k.arg == "code"]
+                if not coded:
+                    codes.add("rules.refused")  # ``RefusedError``'s default code
+                elif isinstance(coded[0], ast.Constant) and isinstance(coded[0].value, str):
+                    codes.add(coded[0].value)  # a finding code, or one that is no finding (``UNREACHABLE``)
     return codes
 
 
@@ -85,6 +94,7 @@ def test_the_codes_are_read_from_the_tables() -> None:
         assert {"rules.unknown-action", "rules.not-carried", "rules.target", "rules.range", "rules.allowance",
                 "order.cannot-act", "order.out-of-turn", "order.not-in-fight", "rules.refused"} <= codes, ruleset
         assert all(code.startswith(("order.", "rules.")) for code in codes)
+        assert codes - set(CODES) == {INCOMPLETE}  # every other refusal code is a finding code
     assert {"rules.reload", "rules.flee-limit", "order.arrival-acted"} <= refusal_codes("roe7")
     assert "order.double-post" in refusal_codes("d20-evasion")
 
@@ -95,6 +105,7 @@ def test_every_refusal_code_has_a_flawed_hand_run_log(built: dict[tuple[str, str
     missing = refusal_codes(ruleset) - covered - set(UNREACHABLE[ruleset])
     assert not missing, f"{ruleset}: refusal codes with no flawed log in fixtures/refused_posts.py: {sorted(missing)}"
     assert not covered - refusal_codes(ruleset), "a case for a code the table does not refuse with"
+    assert not covered & set(UNREACHABLE[ruleset])
 
 
 @pytest.mark.parametrize(("ruleset", "name"), CASE_IDS, ids=[f"{r}: {n}" for r, n in CASE_IDS])
