@@ -4,7 +4,9 @@
 rulings applied (a voided event is not audited, an amended one is audited as amended), calls
 the posting-order checks (``fightlog.audit.order``) and the ruleset's checks
 (``Ruleset.audit_checks``) after each event with the state before and after it, and feeds
-the dice checks (``fightlog.audit.dice``) every event as recorded. A ruling that *accepts* a
+the dice checks (``fightlog.audit.dice``) every event as recorded; when a ruling amends a
+roll, the dice checks run again on the rolls as ruled (``fightlog.audit.ruled``: what they
+find there and not in the log as recorded is ``dice.ruled``). A ruling that *accepts* a
 finding (``action: accept``, ``finding: CODE``, or no code: every finding on that event)
 keeps the finding in the report, marked accepted, and out of the exit status.
 
@@ -26,8 +28,9 @@ clear as it goes (``_Inbox``); a check here skips the part a test cleared
 (``AuditView.cleared``) and does it itself for an event the child has not reached, so the
 report does not depend on which process is ahead. This process does not look for rulings
 first: it audits the log as holding none, and if a ``ruling_made`` turns up, it collects the
-rulings and audits again with them, every check here (the child's verdict stands: it reads
-the log as recorded). Whenever anything goes wrong (a damaged log, a fold error, a child that
+rulings and audits again with them, every check here (the child's verdict on the chain and
+the dice as recorded stands; rolls a ruling amends are checked again here, as ruled, as on one
+process). Whenever anything goes wrong (a damaged log, a fold error, a child that
 fails), the log is audited again sequentially, which raises exactly what the sequential audit
 raises; so the parallel path only ever returns a report the sequential one would have
 returned, and a damaged large log costs one more pass. Tests hold the two paths equal
@@ -51,9 +54,10 @@ from fightlog.audit.checks import AuditView, Check
 from fightlog.audit.dice import FED, DiceAudit, DiceFinding, DiceReport, FastDice
 from fightlog.audit.reading import LINE_LIMIT, checked
 from fightlog.audit.recorded import RecordChecks, record_split
+from fightlog.audit.ruled import RuledRolls
 from fightlog.audit.window import Window
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
-from fightlog.errors import LogDamagedError
+from fightlog.errors import InputError, LogDamagedError
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
 from fightlog.events.reader import open_log, raw_lines
@@ -103,6 +107,9 @@ class Auditor:
         self.dice = DiceAudit(seed)
         self.rules: Ruleset = GENERIC
         self.plan = plan_of(rulings)
+        self._seed = seed
+        self._ruled = RuledRolls(self.plan) if any(r.action == "amend" for r in self.plan.values()) else None
+        """The rolls rulings amend, checked again as ruled (``finish``)."""
         self._accepted = _acceptances(rulings)
         self._checks: dict[type, Check] = {}
         """Event kind -> its checks as one callable, the fold's hooks (``_bind``; changed in
@@ -129,6 +136,8 @@ class Auditor:
 
     def fold(self, events: Iterable[AnyEvent], *, start: SceneState = EMPTY) -> SceneState:
         """Fold ``events`` (continuing ``start``) with the rulings applied, checking each."""
+        if self._ruled is not None:
+            events = self._ruled.watch(events)
         return fold(events, start=start, plan=self.plan, hooks=self._checks, context=self, seen=self._window.held)
 
     # ------------------------------------------------------------------ AuditView
@@ -167,14 +176,26 @@ class Auditor:
         if check is not None:
             check(before, event, after, self)
 
-    def finish(self, dice: DiceReport | None = None, recorded: Sequence[DiceFinding] = ()) -> Report:
+    def finish(
+        self,
+        dice: DiceReport | None = None,
+        recorded: Sequence[DiceFinding] = (),
+        *,
+        again: Callable[[], Iterable[AnyEvent]] | None = None,
+    ) -> Report:
         """The report; ``dice`` is the dice checks' report when they ran elsewhere (else the
         dice checks fed through ``recorded`` are finished here); ``recorded``, the findings
-        of the checks run elsewhere (``recorded_elsewhere``)."""
+        of the checks run elsewhere (``recorded_elsewhere``); ``again`` reads the log's dice
+        events again, as recorded, for the rolls a ruling amends (``fightlog.audit.ruled``)."""
         if dice is None:
             dice = self.dice.report()
         for found in dice.findings:
             self._add(found.code, found.seq, found.message, found.actor)
+        if self._ruled is not None and self._ruled.found:
+            if again is None:
+                raise ValueError("rulings amend rolls: finish needs again= to check them as ruled")
+            for found in self._ruled.findings(again, self._seed, dice.findings):
+                self._add(found.code, found.seq, found.message, found.actor)
         for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor)
         findings = ordered(self.findings)
@@ -279,7 +300,7 @@ def audit_events(events: Sequence[AnyEvent], *, seed: str | None = None, start: 
             yield event
 
     auditor.fold(recorded(), start=start)
-    return auditor.finish(_or_exact(dice, seed, lambda: events))
+    return auditor.finish(_or_exact(dice, seed, lambda: events), again=lambda: events)
 
 
 def audit_log(
@@ -331,7 +352,7 @@ def _audit_sequential(name: str, seed: str | None) -> Report:
     dice = FastDice(seed, hint=_revealed_at_end(name))
     with open_log(name) as stream:
         auditor.fold(checked(stream, name, dice.feed))
-    return auditor.finish(_or_exact(dice, seed, lambda: _dice_events(name)))
+    return auditor.finish(_or_exact(dice, seed, lambda: _dice_events(name)), again=lambda: _dice_events(name))
 
 
 def _rulings(path: str) -> list[RulingMade]:
@@ -382,11 +403,11 @@ def _revealed_at_end(path: str) -> str | None:
     """The seed the last ``scene_ended`` of the log reveals, if it lies in the log's last
     64 KiB (where a finished fight keeps it): a hint for ``FastDice``, never trusted."""
     try:
-        with open(path, "rb") as stream:
+        with open_log(path) as stream:  # a log read from a pipe: its copy (events/piped.py)
             size = os.fstat(stream.fileno()).st_size
             stream.seek(max(0, size - _TAIL_BYTES))
             tail = stream.read(_TAIL_BYTES)
-    except OSError:
+    except (OSError, InputError):
         return None
     lines = tail.split(b"\n")
     if size > _TAIL_BYTES:
@@ -458,7 +479,7 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
     if not isinstance(sent, tuple) or len(sent) != 2 or not isinstance(sent[0], DiceReport):
         return None
     dice, recorded = sent
-    return auditor.finish(dice, recorded if auditor._elsewhere else ())
+    return auditor.finish(dice, recorded if auditor._elsewhere else (), again=lambda: _dice_events(name))
 
 
 _POLL_EVERY = 1024

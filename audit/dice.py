@@ -6,8 +6,9 @@ faces are checked here for every roll, so a face of 101 on a d100 is named as im
 whatever the seed says. External rolls are summed up as one ``dice.unverifiable`` info
 finding per roller (at their first external roll): their honesty cannot be checked.
 
-The dice are checked as recorded, before any ruling: a GM's amendment of a roll changes what
-the rules see, not what the generator produced.
+The dice are checked here as recorded, before any ruling: what the generator produced, as
+``fightlog verify --dice`` checks it. A GM's amendment of a roll is checked again as ruled
+(``fightlog.audit.ruled``, ``dice.ruled``).
 """
 
 from __future__ import annotations

@@ -2,82 +2,86 @@
 
 ``dispute(events, change, seed=...)`` changes one *fact* of a log in memory (a roll's dice or
 modifiers, a declaration, a GM ruling), re-derives everything after it with the ruleset's
-``Table`` and the scene's seed, and returns the fork with what differs: the first event that
-differs, the requests the fork no longer allows, the state at the end (pools, statuses, the
-winner) and the audit findings that appear or disappear. Pure: events in, events out; the CLI
-(``fightlog dispute``) reads the log and writes the fork. See ``docs/dispute.md``.
+``Table`` (and the scene's seed, when it has one), and returns the fork with what differs: the
+first event that differs, the requests the fork no longer allows, where the recorded history
+stops fitting the fork, the state at the end (pools, statuses, the winner) and the audit
+findings that appear or disappear. Pure: events in, events out; the CLI (``fightlog
+dispute``) reads the log and writes the fork. See ``docs/dispute.md``.
 
-**Requests.** A log is split into the requests that produced it, each replayed through the
-table to find where it ends (``requests_of``): the scene start; a join (``combatant_joined``
-and the ``moved``/``status_changed`` caused by it); the begin (initiative to the first turn's
-start-of-turn events); a post (``declaration_posted`` and its consequences); an end of turn
-(from the end of a post or turn through the next turn's start-of-turn events); a ruling; the
-scene end. Every request is re-derived from the state the log had before it (rulings made by
-then honoured, as ``fightlog play`` sees it) and must give back the recorded events: a log
-the ruleset does not re-derive (a hand-run fight, rules changed since) is refused at the
-first request that departs, since a fork of it would differ for reasons other than the change.
+The parts: ``fightlog.audit.requests`` splits the log into the requests that produced it and
+notes where the recorded log departs from the rules (a hand-run fight, rules changed since);
+``fightlog.audit.fork`` replays the requests from the one holding the change;
+``fightlog.audit.divergence`` says where the recorded history stops fitting the fork. This
+module checks the change, finds the seed and compares.
 
-**The fork** keeps every event before the request holding the change, then replays that
-request and every later one on the fold of what it has so far: posts through ``table.post``
-(from the recorded declaration, or the changed one), ends of turn through ``table.end_turn``,
-arrivals through ``table.join``, the end through ``table.end`` (revealing the seed the
-original revealed), rulings re-appended as they were, their ``target`` moved to the event
-that stands in the fork where the original target stood (same request, same place, same
-kind). A changed ruling restarts the fork at the ruling itself: events before it were
-decided before the ruling existed, so they re-derive unchanged.
+**The baseline.** Everything before the request holding the change is kept as recorded, even
+where it departs from the rules. A fork is compared with the *original*: the recorded log
+when the rules re-derive it from the fork point on (an engine fight), else the original as
+the rules re-derive it from that point (``Dispute.baseline``: the same replay without the
+change), so that what differs is what the change did, not what the GM did differently from
+the rules; ``Dispute.departures`` says where the recorded log departs from them.
 
-**Dice.** The fork draws with the scene's seed at the fork's roll index, so an unchanged roll
-at an unchanged index keeps its face. A changed roll keeps the dice and modifiers given (the
-total recomputed) and is recorded as what it was: an engine roll keeps its index (so every
-later roll keeps its own index), with faces the seed does not give, and ``origin.medium``
-``dispute``; ``verify --dice`` on the fork names exactly that roll. External rolls of the
-original (dice bots, HUDs) are reused, in order within their request, while the rules ask
-for the same notation; a roll the original did not make is drawn from the seed.
-
-**What the fork no longer allows** is dropped and listed: a post the rules refuse (its actor
-defeated, out of turn, a target gone), an end of turn whose turn is not open, a ruling whose
-target is no longer there or whose amendment no longer fits. Before an original post made in
-its actor's own turn, if the fork's open turn is someone else's, that turn passes (ends
-without a post) until the actor's opens, at most once round the order; if it never opens,
-nothing passes and the post is dropped. The change's own request must be allowed: if the
-rules refuse it, the dispute is refused (``RefusedError``).
+**Dice.** An unchanged roll at an unchanged roll index keeps its face (the scene's seed). A
+changed roll keeps the dice and modifiers given (the total recomputed): an engine roll keeps
+its index with faces the seed does not give and ``origin.medium`` ``dispute``; a changed
+external roll stays external. External rolls of the original (dice bots, HUDs) are reused, in
+order within their request, for the rolls of the same dice, roller and purpose; a roll the original
+did not make is drawn from the seed, or, in a log with no seed (every roll made elsewhere),
+cannot be made: the request that needs it is dropped.
 """
 
 from __future__ import annotations
 
-import types
-from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, TypeVar
 
 import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
+from fightlog.audit.amendment import Reach, amend
 from fightlog.audit.auditor import audit_events
+from fightlog.audit.divergence import Divergence, Dropped
 from fightlog.audit.findings import Finding
-from fightlog.errors import DiceError, FightlogError, FoldError, InputError, RefusedError
+from fightlog.audit.fork import Forker, Passed
+from fightlog.audit.replay import as_json, event_kind, refold
+from fightlog.audit.requests import Departure, Request, RequestKind, requests_of, split, table_of
+from fightlog.errors import DiceError, InputError
 from fightlog.events.compare import Difference, field_changes, first_difference
 from fightlog.events.model import (
     AnyEvent,
     CombatantJoined,
     DeclarationPosted,
     DiceRolled,
-    Moved,
     Origin,
     RulingMade,
     SceneEnded,
     SceneStarted,
-    StatusChanged,
     TurnStarted,
 )
-from fightlog.events.paths import parse_path
-from fightlog.reducers.fold import Folder, apply_ruling, plan_of, reduce
-from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.dice import ModifierLike, RollResult, as_modifiers, commitment, read_roll, seed_bytes
-from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.reducers.state import SceneState
+from fightlog.rules.dice import commitment, seed_bytes
 
-RequestKind = Literal["start", "join", "begin", "post", "end_turn", "ruling", "end"]
+__all__ = [
+    "DISPUTE_MEDIUM",
+    "FACTS",
+    "Change",
+    "Departure",
+    "Dispute",
+    "Divergence",
+    "Dropped",
+    "Ending",
+    "FindingChange",
+    "Passed",
+    "Request",
+    "RequestKind",
+    "Standing",
+    "dice_seed",
+    "dispute",
+    "requests_of",
+    "split",
+]
 
 
 class Change(Struct, frozen=True, kw_only=True):
@@ -97,35 +101,6 @@ class Change(Struct, frozen=True, kw_only=True):
         if self.withdraw:
             return "--withdraw"
         return " ".join(f"{path}={_json(value)}" for path, value in self.sets)
-
-
-class Request(Struct, frozen=True):
-    """One request of a log: ``kind``, the events ``events[first:stop]`` it produced, and
-    whose turn was open before it (``current``)."""
-
-    kind: RequestKind
-    first: int
-    stop: int
-    current: str | None = None
-
-
-class Dropped(Struct, frozen=True, kw_only=True):
-    """A request of the original the fork no longer allows: its first event's ``seq`` in the
-    original, its kind, whose it was and why."""
-
-    seq: int
-    request: RequestKind
-    actor: str | None
-    reason: str
-
-
-class Passed(Struct, frozen=True, kw_only=True):
-    """A turn of the fork that ended without a post (``actor``'s, in ``round``) so that the
-    original post at ``before`` could be made in its actor's turn."""
-
-    actor: str
-    round: int
-    before: int
 
 
 class Standing(Struct, frozen=True, kw_only=True):
@@ -171,16 +146,21 @@ class FindingChange(Struct, frozen=True, kw_only=True):
 class Dispute(Struct, frozen=True, kw_only=True):
     """The outcome (see the module docstring). ``target`` is the event changed as recorded,
     ``amended`` as changed (``None``: voided or withdrawn), ``fields`` what the change did to
-    it; ``restart`` the ``seq`` where re-derivation starts; ``difference`` the first event
-    that differs, ``consequence`` the first after the changed event itself; ``fork`` the
-    fork's events (``seq`` assigned, ``prev`` left for the store to seal)."""
+    it; ``restart`` the ``seq`` where re-derivation starts; ``seed`` the dice seed (``None``:
+    the log has none, every roll was made elsewhere); ``original`` the log as recorded;
+    ``baseline`` the original as the rules re-derive it from ``restart`` (``None``: the
+    recorded log, which they give back); ``difference`` the first event that differs from the
+    baseline (or the recorded log), ``consequence`` the first after the changed event itself;
+    ``fork`` the fork's events (``seq`` assigned, ``prev`` left for the store to seal);
+    ``divergences`` where else the recorded history stops fitting the fork; ``departures``
+    where the recorded log departs from the rules."""
 
     change: Change
     target: AnyEvent
     amended: AnyEvent | None
     fields: tuple[tuple[str, Any, Any], ...]
     restart: int
-    seed: str
+    seed: str | None
     original: list[AnyEvent]
     fork: list[AnyEvent]
     difference: Difference | None
@@ -189,6 +169,9 @@ class Dispute(Struct, frozen=True, kw_only=True):
     passed: tuple[Passed, ...]
     ending: Ending
     findings: tuple[FindingChange, ...]
+    baseline: list[AnyEvent] | None = None
+    divergences: tuple[Divergence, ...] = ()
+    departures: tuple[Departure, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -218,53 +201,87 @@ def dispute(events: Sequence[AnyEvent], change: Change, *, seed: str | None = No
     target = events[change.seq - 1]
     amended = _amend(events, target, change, name)
     secret = dice_seed(events, seed, name=name)
-    table = _table(events[0], name)
-    requests = requests_of(events, secret, table=table, name=name)
+    table = table_of(events[0], name)
+    parts = split(events, secret, table=table, name=name)
+    requests = parts.requests
     at = next(r for r, req in enumerate(requests) if req.first < change.seq <= req.stop)
+    restart = events[requests[at].first].seq
     ordinal = sum(1 for e in events[requests[at].first : change.seq - 1] if type(e) is DiceRolled)
-    forker = _Forker(events, requests, table, secret, name)
-    fork = forker.run(at, change, amended, ordinal)
+    forker = Forker(events, parts, table, secret, name)
+    fork = forker.run(at, change.seq, amended, ordinal)
+    baseline: list[AnyEvent] | None = None
+    original = events
+    dropped, divergences, passed = tuple(forker.dropped), tuple(forker.divergences), tuple(forker.passed)
+    if any(d.seq >= restart for d in parts.departures):
+        # The rules do not give back the recorded log from here: compare with the original as
+        # they re-derive it (the same replay without the change).
+        unchanged_run = Forker(events, parts, table, secret, name)
+        original = baseline = unchanged_run.run(at, change.seq, target, ordinal, baseline=True)
+        dropped = _marked(dropped, unchanged_run.dropped)
+        divergences = _marked(divergences, unchanged_run.divergences)
+        passed = _marked(passed, unchanged_run.passed)
+    changed_at = forker.hypothetical if isinstance(target, DiceRolled) else forker.mapped.get(change.seq)
     unchanged = amended is not None and _data(amended) == _data(target)
-    difference = first_difference(events, fork, ignore=_METADATA)
+    difference = first_difference(original, fork, ignore=_METADATA)
     consequence = None
-    if amended is not None and not unchanged and difference is not None and difference.seq == change.seq:
+    if (amended is not None and not unchanged and difference is not None and changed_at is not None
+            and difference.seq == changed_at and changed_at <= len(original)):
         # The changed event itself differs, by construction: what is the first thing after it?
-        put_back = [*fork[: change.seq - 1], target, *fork[change.seq :]]
-        consequence = first_difference(events, put_back, ignore=_METADATA)
+        put_back = [*fork[: changed_at - 1], original[changed_at - 1], *fork[changed_at:]]
+        consequence = first_difference(original, put_back, ignore=_METADATA)
     return Dispute(
         change=change,
         target=target,
         amended=amended,
         fields=tuple(field_changes(_data(target), _data(amended))) if amended is not None else (),
-        restart=events[requests[at].first].seq,
+        restart=restart,
         seed=secret,
         original=events,
+        baseline=baseline,
         fork=fork,
         difference=difference,
         consequence=consequence,
-        dropped=tuple(forker.dropped),
-        passed=tuple(forker.passed),
-        ending=_ending(_refold(events, name), _refold(fork, name), len(events), len(fork)),
-        findings=_findings(events, fork, secret, forker.hypothetical),
+        dropped=dropped,
+        passed=passed,
+        divergences=divergences,
+        departures=parts.departures,
+        ending=_ending(refold(original, name), refold(fork, name), len(original), len(fork)),
+        findings=_findings(original, fork, secret, forker.hypothetical),
     )
+
+
+_Marked = TypeVar("_Marked", Dropped, Divergence, Passed)
+
+
+def _marked(found: tuple[_Marked, ...], also: Sequence[_Marked]) -> tuple[_Marked, ...]:
+    """``found``, each marked ``unchanged`` when the replay without the change has it too
+    (the same place, kind and actor: not the reason, which may name the fork's own seqs)."""
+    keys = {_mark_key(f) for f in also}
+    return tuple(replace(f, unchanged=_mark_key(f) in keys) for f in found)
+
+
+def _mark_key(found: Dropped | Divergence | Passed) -> tuple[Any, ...]:
+    if isinstance(found, Dropped):
+        return found.seq, found.request, found.actor
+    if isinstance(found, Divergence):
+        return found.seq, found.kind, found.actor
+    return found.before, found.actor, found.round
 
 
 # --------------------------------------------------------------------------- the seed
 
 
-def dice_seed(events: Sequence[AnyEvent], given: str | None, *, name: str = "<log>") -> str:
+def dice_seed(events: Sequence[AnyEvent], given: str | None, *, name: str = "<log>") -> str | None:
     """The scene's dice seed: ``given`` (hex), else the one the log reveals (``scene_ended``,
-    or ``scene_started`` for an open scene); either must match the commitment."""
+    or ``scene_started`` for an open scene); either must match the commitment. ``None`` for a
+    scene that commits to no seed (its rolls were made elsewhere, by a dice bot or a HUD)."""
     start = events[0]
     assert isinstance(start, SceneStarted)
     dice = start.dice
     if dice is None:
-        raise InputError(
-            "no dice seed: the scene commits to none and reveals none (its rolls were made elsewhere, "
-            "by a dice bot or a HUD); a dispute re-derives the fight with the scene's seed, so it needs "
-            "a fight the engine rolled",
-            path=name,
-        )
+        if given is not None:
+            raise InputError("--seed: the scene commits to no dice seed (its rolls were made elsewhere)", path=name)
+        return None
     if given is not None:
         try:
             given = seed_bytes(given, what="the seed").hex()
@@ -293,12 +310,7 @@ def dice_seed(events: Sequence[AnyEvent], given: str | None, *, name: str = "<lo
     return seed
 
 
-def _table(start: AnyEvent, name: str) -> Table:
-    assert isinstance(start, SceneStarted)
-    try:
-        return table_for(start.ruleset)
-    except RefusedError as exc:
-        raise InputError(f"cannot re-derive this fight: {exc.message}", path=name, line=1) from None
+_table = table_of
 
 
 # --------------------------------------------------------------------------- the change
@@ -336,15 +348,8 @@ def _amend(events: Sequence[AnyEvent], target: AnyEvent, change: Change, name: s
                          "--set dice[0].face=N", path=name, line=seq)
     if change.void or change.withdraw:
         return None
-    data = msgspec.to_builtins(target)
-    for path, value in change.sets:
-        _set(data, type(target), path, value, name, seq)
-    try:
-        amended: AnyEvent = msgspec.convert(data, type(target))
-    except msgspec.ValidationError as exc:
-        raise InputError(f"--set: bad VALUE {_validation(exc)}", path=name, line=seq) from None
-    if isinstance(amended, DiceRolled):
-        amended = _checked_roll(amended, name, seq)
+    reach = Reach(FACTS[type(target)], _EXAMPLES[type(target)])
+    amended = amend(target, change.sets, reach, scene=events[0], name=name)
     if isinstance(amended, RulingMade) and amended.target >= seq:
         raise InputError(f"--set: bad VALUE: target {amended.target}: a ruling targets an earlier event "
                          f"(before seq {seq})", path=name, line=seq)
@@ -378,516 +383,7 @@ def _facts_behind(events: Sequence[AnyEvent], seq: int) -> list[tuple[int, str]]
     return post + sorted(rolls[:3])
 
 
-def _set(data: dict[str, Any], kind: type, path: str, value: Any, name: str, seq: int) -> None:
-    """Put ``value`` at ``path`` in ``data`` (an event as plain data), checking the path
-    against the event's type: every name a field (or a key of a table), every index inside
-    its list."""
-    where = f"--set {path}"
-    try:
-        tokens: list[str | int] = list(parse_path(path))
-    except InputError as exc:
-        raise InputError(f"{where}: bad PATH: {exc.message}", path=name, line=seq) from None
-    top = tokens[0]
-    allowed = FACTS[kind]
-    if top not in allowed:
-        raise InputError(
-            f"{where}: bad PATH: a {_tag(kind)}'s {top} is not a fact to change "
-            f"(fields: {', '.join(sorted(allowed))}; e.g. {_EXAMPLES[kind]})",
-            path=name,
-            line=seq,
-        )
-    node: Any = data
-    hint: Any = kind
-    for depth, token in enumerate(tokens):
-        shown = _shown(tokens[:depth]) or _tag(kind)
-        hint = _step_type(hint, token)
-        if hint is _NO_SUCH:
-            raise InputError(f"{where}: bad PATH: {shown} has no {_shown([token]).lstrip('.')}", path=name, line=seq)
-        last = depth == len(tokens) - 1
-        if isinstance(token, int):
-            if not isinstance(node, list) or token >= len(node):
-                count = len(node) if isinstance(node, list) else 0
-                raise InputError(f"{where}: bad PATH: {shown} has {count} item{'s' if count != 1 else ''}",
-                                 path=name, line=seq)
-        else:
-            if not isinstance(node, dict):
-                raise InputError(f"{where}: bad PATH: {shown} is not a table", path=name, line=seq)
-            if token not in node and not last:
-                node[token] = [] if _is_list(hint) else {}
-        if last:
-            node[token] = value
-        else:
-            node = node[token]
-
-
-_NO_SUCH: Final = object()
-
-
-def _step_type(hint: Any, token: str | int) -> Any:
-    """The type one step below ``hint`` along ``token`` (``Any`` when not known,
-    ``_NO_SUCH`` when there is no such field or the step does not fit the type)."""
-    hint = _bare(hint)
-    if hint is Any:
-        return Any
-    if isinstance(token, int):
-        return get_args(hint)[0] if get_origin(hint) is list else _NO_SUCH
-    if isinstance(hint, type) and issubclass(hint, Struct):
-        for field in msgspec.structs.fields(hint):
-            if field.name == token and token not in ("kind", "seq", "prev"):
-                return field.type
-        return _NO_SUCH
-    if get_origin(hint) is dict:
-        return get_args(hint)[1]
-    return _NO_SUCH
-
-
-def _bare(hint: Any) -> Any:
-    """``hint`` without ``Annotated`` and ``None`` alternatives (``Any`` for other unions)."""
-    for _ in range(8):
-        origin = get_origin(hint)
-        if origin is Annotated:
-            hint = get_args(hint)[0]
-        elif origin is Union or origin is types.UnionType:
-            rest = [a for a in get_args(hint) if a is not type(None)]
-            if len(rest) != 1:
-                return Any
-            hint = rest[0]
-        else:
-            break
-    return hint
-
-
-def _is_list(hint: Any) -> bool:
-    return get_origin(_bare(hint)) is list
-
-
-def _shown(tokens: Sequence[str | int]) -> str:
-    return "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens).lstrip(".")
-
-
-def _validation(exc: msgspec.ValidationError) -> str:
-    text = str(exc)
-    message, _, where = text.rpartition(" - at `$")
-    if not message:
-        return f": {text}"
-    return f"for {where.rstrip('`').lstrip('.')}: {message}"
-
-
-def _checked_roll(roll: DiceRolled, name: str, seq: int) -> DiceRolled:
-    """A changed roll whose faces fit its dice and its dice the notation, total recomputed."""
-    for i, die in enumerate(roll.dice):
-        for face in (*die.rerolled, die.face):
-            if not 1 <= face <= die.sides:
-                raise InputError(f"--set: bad VALUE: dice[{i}] shows {face} on a d{die.sides}, which has faces "
-                                 f"1 to {die.sides}", path=name, line=seq)
-    try:
-        result = read_roll(roll)
-        as_modifiers(roll.modifiers)
-    except DiceError as exc:
-        raise InputError(f"--set: bad VALUE: {exc}", path=name, line=seq) from None
-    return replace(roll, total=result.total)
-
-
-# --------------------------------------------------------------------------- requests
-
-
-def requests_of(
-    events: Sequence[AnyEvent], seed: str, *, table: Table | None = None, name: str = "<log>"
-) -> list[Request]:
-    """The requests that produced ``events`` (see the module docstring), each re-derived
-    from the log's state before it; ``InputError`` at the first that does not give back what
-    was recorded."""
-    table = table or _table(events[0], name)
-    out: list[Request] = []
-    state = reduce(EMPTY, events[0])
-    out.append(Request("start", 0, 1))
-    i, n = 1, len(events)
-    while i < n:
-        event = events[i]
-        if type(event) is RulingMade:
-            out.append(Request("ruling", i, i + 1, state.turn.current))
-            i += 1
-            state = _refold(events[:i], name)
-            continue
-        window = events[i : _next_marker(events, i)]
-        kind = _kind_of(event, state)
-        answered = event.responds_to if isinstance(event, DeclarationPosted) else None
-        call, stamp = _call_for(kind, event, events[i + 1 :], answered)
-        scribe = _Scribe(state, seed, externals=_externals(window), stamp=stamp)
-        try:
-            _call(lambda: call(table, scribe))
-        except RefusedError as exc:
-            raise InputError(
-                f"the ruleset does not re-derive this {_REQUEST_NAMES[kind]}: it refuses it ({exc.message}); "
-                "a dispute forks fights the ruleset can replay",
-                path=name,
-                line=event.seq,
-            ) from None
-        made = scribe.events
-        recorded = events[i : i + len(made)]
-        diff = first_difference([_blank(e) for e in recorded], [_blank(e) for e in made])
-        if diff is not None or not made:
-            seq = event.seq + (diff.seq - 1 if diff is not None else 0)
-            how = _departure(diff)
-            raise InputError(
-                f"the ruleset does not re-derive this log from here ({how}); a dispute forks fights the "
-                "ruleset can replay (engine fights, rules unchanged since)",
-                path=name,
-                line=seq,
-            )
-        out.append(Request(kind, i, i + len(made), state.turn.current))
-        i += len(made)
-        state = scribe.state
-    return out
-
-
-_REQUEST_NAMES: Final[Mapping[str, str]] = {
-    "join": "join",
-    "begin": "begin",
-    "post": "post",
-    "end_turn": "end of turn",
-    "end": "scene end",
-}
-
-_MARKERS: Final = (DeclarationPosted, RulingMade, CombatantJoined, SceneEnded)
-
-
-def _next_marker(events: Sequence[AnyEvent], i: int) -> int:
-    """The index of the next event after ``i`` that starts a request of its own kind."""
-    for j in range(i + 1, len(events)):
-        if isinstance(events[j], _MARKERS):
-            return j
-    return len(events)
-
-
-Call = Callable[[Table, Scribe], None]
-
-
-def _kind_of(event: AnyEvent, state: SceneState) -> RequestKind:
-    """The kind of request ``event`` (the first of one) starts, in a log at ``state``."""
-    if isinstance(event, SceneEnded):
-        return "end"
-    if isinstance(event, CombatantJoined):
-        return "join"
-    if isinstance(event, DeclarationPosted):
-        return "post"
-    return "begin" if state.turn.round == 0 else "end_turn"
-
-
-def _call_for(
-    kind: RequestKind, head: AnyEvent, following: Sequence[AnyEvent], responds_to: int | None
-) -> tuple[Call, AnyEvent | None]:
-    """The table call that makes a request of ``kind`` starting with ``head`` (``following``:
-    the events after it; ``responds_to``: the post answered, as a seq of this log), and the
-    recorded event whose ``at``/``origin`` the re-derived one keeps."""
-    if kind == "end":
-        assert isinstance(head, SceneEnded)
-        ended = head
-        return lambda t, s: t.end(s, reveal=ended.seed, reason=ended.reason), ended
-    if kind == "join":
-        assert isinstance(head, CombatantJoined)
-        entrant, options = _entrant(head, following)
-        return lambda t, s: t.join(s, entrant, **options), None
-    if kind == "post":
-        assert isinstance(head, DeclarationPosted)
-        post = _post(head, responds_to)
-        return lambda t, s: t.post(s, post), head
-    if kind == "begin":
-        return lambda t, s: t.begin(s), None
-    return lambda t, s: t.end_turn(s), None
-
-
-def _entrant(joined: CombatantJoined, after: Sequence[AnyEvent]) -> tuple[Entrant, dict[str, Any]]:
-    """The entrant and ``join`` options that gave ``joined`` (its position from the
-    ``moved`` it caused, a reserve from its ``status_changed``)."""
-    position: tuple[int, int] | None = None
-    reserve = False
-    for event in after[:2]:
-        if isinstance(event, Moved) and event.cause == joined.seq and event.x is not None and event.y is not None:
-            position = (event.x, event.y)
-        elif isinstance(event, StatusChanged) and event.cause == joined.seq and event.status == "reserve":
-            reserve = True
-    entrant = Entrant(actor=joined.actor, joined=replace(joined, seq=0, prev=""), position=position)
-    return entrant, {"arrival": joined.arrival, "after": joined.after, "salt": joined.salt, "reserve": reserve}
-
-
-def _post(declaration: DeclarationPosted, responds_to: int | None) -> Post:
-    return Post(
-        actor=declaration.actor,
-        text=declaration.text,
-        actions=tuple(declaration.actions),
-        responds_to=responds_to,
-        ooc=declaration.ooc,
-    )
-
-
-def _departure(diff: Difference | None) -> str:
-    if diff is None:
-        return "it records nothing"
-    if diff.expected is None:
-        return f"the rules add a {_kind(diff.actual)}"
-    if diff.actual is None:
-        return f"the rules give no {_kind(diff.expected)}"
-    if type(diff.expected) is not type(diff.actual):
-        return f"the rules give {_kind(diff.actual)} where {_kind(diff.expected)} is recorded"
-    shown = ", ".join(f"{f} {_json(a)} -> {_json(b)}" for f, a, b in diff.fields[:3])
-    return f"{_kind(diff.actual)}: recorded -> re-derived: {shown}"
-
-
-# --------------------------------------------------------------------------- the fork
-
-
-class _Forker:
-    """Builds the fork request by request (see the module docstring)."""
-
-    def __init__(self, events: list[AnyEvent], requests: list[Request], table: Table, seed: str, name: str) -> None:
-        self.events = events
-        self.requests = requests
-        self.table = table
-        self.seed = seed
-        self.name = name
-        self.fork: list[AnyEvent] = []
-        self.mapped: dict[int, int] = {}
-        self.dropped: list[Dropped] = []
-        self.passed: list[Passed] = []
-        self.hypothetical: int | None = None
-        self.state = EMPTY
-
-    def run(self, at: int, change: Change, amended: AnyEvent | None, ordinal: int) -> list[AnyEvent]:
-        first = self.requests[at].first
-        self.fork = list(self.events[:first])
-        self.mapped = {e.seq: e.seq for e in self.fork}
-        self.state = _refold(self.fork, self.name)
-        for r in range(at, len(self.requests)):
-            req = self.requests[r]
-            recorded = self.events[req.first : req.stop]
-            head = recorded[0]
-            if r == at:
-                self._changed(req, recorded, change, amended, ordinal)
-            elif req.kind == "ruling":
-                assert isinstance(head, RulingMade)
-                self._ruling(head)
-            else:
-                self._request(req, recorded, head)
-        return self.fork
-
-    # ------------------------------------------------------------------ one request
-
-    def _changed(
-        self, req: Request, recorded: list[AnyEvent], change: Change, amended: AnyEvent | None, ordinal: int
-    ) -> None:
-        """The request holding the change; refused means the dispute is."""
-        target = self.events[change.seq - 1]
-        if req.kind == "ruling":
-            if amended is not None:
-                assert isinstance(amended, RulingMade)
-                reason = self._append_ruling(amended, amended.target)
-                if reason is not None:
-                    raise RefusedError(f"the changed ruling cannot be honoured: {reason}",
-                                       path=self.name, line=change.seq)
-            return
-        if isinstance(target, DeclarationPosted):
-            if amended is None:
-                return  # voided: the post is not made
-            assert isinstance(amended, DeclarationPosted)
-            head: AnyEvent = amended
-            roll = None
-        else:
-            assert isinstance(target, DiceRolled) and isinstance(amended, DiceRolled)
-            head = recorded[0]
-            roll = (ordinal, amended)
-        try:
-            self._replay(req, recorded, head, roll=roll)
-        except RefusedError as exc:
-            raise RefusedError(
-                f"the fork is refused at its first request ({self._what(req, head)}): {exc.message}",
-                path=self.name,
-                line=change.seq,
-            ) from None
-
-    def _request(self, req: Request, recorded: list[AnyEvent], head: AnyEvent) -> None:
-        """A later request: replayed, or dropped (and listed) if the fork refuses it."""
-        if req.kind == "end_turn" and self.state.turn.current != req.current:
-            now = self.state.turn.current
-            self._drop(req, head, req.current, f"{req.current}'s turn is not open in the fork "
-                       + (f"(it is {now}'s)" if now else "(no turn is open)"))
-            return
-        if isinstance(head, DeclarationPosted) and req.current == head.actor and not head.ooc:
-            self._pass_turns(head)
-        try:
-            self._replay(req, recorded, head)
-        except RefusedError as exc:
-            self._drop(req, head, _actor(head) or req.current, exc.message)
-
-    def _replay(self, req: Request, recorded: list[AnyEvent], head: AnyEvent,
-                roll: tuple[int, DiceRolled] | None = None) -> None:
-        answered = head.responds_to if isinstance(head, DeclarationPosted) else None
-        responds_to = None if answered is None else self.mapped.get(answered)
-        call, stamp = _call_for(req.kind, head, self.events[req.first + 1 :], responds_to)
-        scribe = _Scribe(self.state, self.seed, externals=_externals(recorded), stamp=stamp, amended=roll)
-        _call(lambda: call(self.table, scribe))
-        self._commit(scribe, recorded)
-        if scribe.hypothetical is not None:
-            self.hypothetical = scribe.hypothetical
-
-    def _pass_turns(self, post: DeclarationPosted) -> None:
-        """Before ``post``, made in its actor's own turn in the original: pass the fork's
-        open turns until the actor's opens (at most once round the order); if it never
-        does, pass nothing (the post will be refused and dropped)."""
-        actor = post.actor
-        scribe = _Scribe(self.state, self.seed)
-        passes: list[Passed] = []
-        for _ in range(len(self.state.turn.order) + 1):
-            turn = scribe.state.turn
-            if turn.current is None or turn.current == actor:
-                break
-            passes.append(Passed(actor=turn.current, round=turn.round, before=post.seq))
-            try:
-                _call(lambda: self.table.end_turn(scribe))
-            except RefusedError:
-                return
-        if not passes or scribe.state.turn.current != actor:
-            return
-        self._commit(scribe, [])
-        self.passed.extend(passes)
-
-    def _ruling(self, ruling: RulingMade) -> None:
-        target = self.mapped.get(ruling.target)
-        if target is None:
-            self._drop_ruling(ruling, f"its target (seq {ruling.target}, {_kind(self.events[ruling.target - 1])}) "
-                                      "is not in the fork")
-            return
-        reason = self._append_ruling(ruling, target)
-        if reason is not None:
-            self._drop_ruling(ruling, reason)
-
-    def _append_ruling(self, ruling: RulingMade, target: int) -> str | None:
-        """Append ``ruling`` aimed at the fork's ``target``; why not, if it no longer fits."""
-        moved = replace(ruling, seq=len(self.fork) + 1, prev="", target=target)
-        aimed = self.fork[target - 1]
-        try:
-            if moved.action == "amend" and type(aimed) is not RulingMade:
-                apply_ruling(aimed, moved)
-            plan_of([*(e for e in self.fork if type(e) is RulingMade), moved])
-            state = _fold_all([*self.fork, moved])
-        except FoldError as exc:
-            return f"it no longer fits the fork: {exc.message}"
-        self.fork.append(moved)
-        self.mapped[ruling.seq] = moved.seq
-        self.state = state
-        return None
-
-    def _commit(self, scribe: _Scribe, recorded: Sequence[AnyEvent]) -> None:
-        made = scribe.events
-        for old, new in zip(recorded, made):
-            if type(old) is type(new):
-                self.mapped[old.seq] = new.seq
-        self.fork.extend(made)
-        self.state = scribe.state
-
-    def _drop(self, req: Request, head: AnyEvent, actor: str | None, reason: str) -> None:
-        self.dropped.append(Dropped(seq=head.seq, request=req.kind, actor=actor, reason=reason))
-
-    def _drop_ruling(self, ruling: RulingMade, reason: str) -> None:
-        self.dropped.append(Dropped(seq=ruling.seq, request="ruling", actor=ruling.by, reason=reason))
-
-    @staticmethod
-    def _what(req: Request, head: AnyEvent) -> str:
-        who = _actor(head) or req.current
-        return f"{_REQUEST_NAMES.get(req.kind, req.kind)}" + (f" by {who}" if who else "") + f" at seq {head.seq}"
-
-
-class _Scribe(Scribe):
-    """A ``Scribe`` for re-deriving: external rolls of the original reused while the
-    notation matches, one roll replaced by the changed one (``amended``: its ordinal in
-    the request and the event), and the recorded ``at``/``origin`` kept on the re-derived
-    declaration or scene end (``stamp``)."""
-
-    def __init__(
-        self,
-        state: SceneState,
-        seed: str | None,
-        *,
-        externals: Iterable[DiceRolled] = (),
-        amended: tuple[int, DiceRolled] | None = None,
-        stamp: AnyEvent | None = None,
-    ) -> None:
-        super().__init__(state, seed)
-        self._externals = deque(externals)
-        self._amended = amended
-        self._stamp = stamp
-        self._rolled = 0
-        self.hypothetical: int | None = None
-
-    def emit(self, event: AnyEvent) -> int:
-        stamp = self._stamp
-        if stamp is not None and type(event) is type(stamp):
-            event = replace(event, at=stamp.at, origin=stamp.origin)
-            self._stamp = None
-        return super().emit(event)
-
-    def roll(
-        self,
-        notation: str,
-        *,
-        roller: str,
-        purpose: str,
-        modifiers: Iterable[ModifierLike] = (),
-        for_seq: int | None = None,
-        label: str | None = None,
-    ) -> tuple[RollResult, int]:
-        info = self.state.scene
-        if info is None:
-            raise RefusedError("no scene has started")
-        ordinal = self._rolled
-        self._rolled += 1
-        if self._amended is not None and ordinal == self._amended[0]:
-            changed = self._amended[1]
-            if changed.generator == "engine":
-                changed = replace(changed, index=info.rolls)
-            seq = self.emit(replace(changed, seq=0, prev="", for_seq=for_seq))
-            self.hypothetical = seq
-            return read_roll(changed), seq
-        if self._externals and self._externals[0].notation == notation:
-            recorded = self._externals.popleft()
-            mods = list(as_modifiers(modifiers))
-            result = read_roll(replace(recorded, modifiers=mods))
-            event = replace(recorded, seq=0, prev="", roller=roller, purpose=purpose, modifiers=mods,
-                            total=result.total, for_seq=for_seq,
-                            label=label if label is not None else recorded.label)
-            return result, self.emit(event)
-        return super().roll(notation, roller=roller, purpose=purpose, modifiers=modifiers, for_seq=for_seq, label=label)
-
-
-def _call(action: Callable[[], None]) -> None:
-    """Run a table call; a ruleset that breaks on data it was not written for (a sheet
-    from elsewhere) is a refusal, never a traceback."""
-    try:
-        action()
-    except FightlogError as exc:
-        if isinstance(exc, RefusedError):
-            raise
-        raise RefusedError(str(exc)) from None
-    except (KeyError, IndexError, ValueError, TypeError, AttributeError, AssertionError) as exc:
-        raise RefusedError(f"the ruleset cannot play this ({type(exc).__name__}: {exc})") from None
-
-
 # --------------------------------------------------------------------------- comparing
-
-
-def _refold(events: Sequence[AnyEvent], name: str) -> SceneState:
-    """The state after ``events`` with every ruling among them honoured (``Folder``)."""
-    try:
-        return _fold_all(events)
-    except FoldError as exc:
-        raise InputError(exc.message, path=name, line=exc.line) from None
-
-
-def _fold_all(events: Sequence[AnyEvent]) -> SceneState:
-    def source(seq: int) -> Iterator[AnyEvent]:
-        return iter(events[seq - 1 :])
-
-    return Folder(source, keep_every=0).run()
 
 
 def _ending(before: SceneState, after: SceneState, count: int, forked: int) -> Ending:
@@ -920,7 +416,7 @@ def _ending(before: SceneState, after: SceneState, count: int, forked: int) -> E
 
 
 def _findings(
-    original: Sequence[AnyEvent], fork: Sequence[AnyEvent], seed: str, changed: int | None
+    original: Sequence[AnyEvent], fork: Sequence[AnyEvent], seed: str | None, changed: int | None
 ) -> tuple[FindingChange, ...]:
     """Findings of the fork's audit not in the original's (and the reverse), matched by
     code, actor and message (not by seq: the fork's events may sit elsewhere)."""
@@ -948,23 +444,8 @@ def _key(finding: Finding) -> tuple[str, str | None, str]:
 
 # --------------------------------------------------------------------------- small helpers
 
-
-def _kind(event: AnyEvent | None) -> str:
-    return "nothing" if event is None else _tag(type(event))
-
-
-def _tag(kind: type) -> str:
-    return str(kind.__struct_config__.tag)  # type: ignore[attr-defined]
-
-
-def _actor(event: AnyEvent) -> str | None:
-    actor = getattr(event, "actor", None)
-    return actor if isinstance(actor, str) else None
-
-
-def _externals(events: Iterable[AnyEvent]) -> list[DiceRolled]:
-    """The external rolls among ``events`` (a dice bot's, a HUD's), in order."""
-    return [e for e in events if isinstance(e, DiceRolled) and e.generator == "external"]
+_kind = event_kind
+_json = as_json
 
 
 def _data(event: AnyEvent | None) -> dict[str, Any]:
@@ -972,13 +453,3 @@ def _data(event: AnyEvent | None) -> dict[str, Any]:
     for name in ("seq", "prev", "origin"):
         data.pop(name, None)
     return data
-
-
-def _blank(event: AnyEvent) -> AnyEvent:
-    """``event`` without ``prev`` (re-derived events are not sealed yet)."""
-    return replace(event, prev="")
-
-
-def _json(value: Any) -> str:
-    text = msgspec.json.encode(value).decode()
-    return text if len(text) <= 80 else text[:77] + "..."

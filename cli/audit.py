@@ -6,8 +6,9 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, log_argument
-from fightlog.cli.options import _seed as checked_seed
+from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.output import echo_json
+from fightlog.cli.terminal import report_line
 
 
 @click.command(
@@ -16,20 +17,19 @@ Examples:
   fightlog audit fight.jsonl
   fightlog audit fight.jsonl --format json                  # for bots
   fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"  # before the seed is revealed
+  curl -s https://example.org/fight.jsonl | fightlog audit -   # LOG "-": standard input
   fightlog rule fight.jsonl accept 57 --finding rules.tie-to-attacker --by Gemma \\
       --reason "tie went to the attacker by agreement"       # then audit again
 
 \b
 Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1
-findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage."""
+findings; 2 bad input (a missing or damaged log, a ruling the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
-@log_argument
-@click.option(
-    "--seed",
-    metavar="HEX",
-    callback=checked_seed,
-    help="The dice seed, to recompute engine rolls of a scene that has not revealed it yet "
-    "(checked against the scene's commitment).",
+@input_log_argument(passes=2)
+@seed_option(
+    "The dice seed, to recompute engine rolls of a scene that has not revealed it yet "
+    "(checked against the scene's commitment)."
 )
 @format_option
 @reports_errors
@@ -52,10 +52,10 @@ def audit(log: str, seed: str | None, fmt: str) -> None:
     report = audit_log(log, seed=seed)
     if fmt == "json":
         doc = {"log": log, **msgspec.to_builtins(report)}
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
     else:
         for line in human_lines(report):
-            click.echo(line)
+            report_line(line)
     if report.summary.failed:
         raise SystemExit(EXIT_FINDINGS)
 

@@ -11,11 +11,12 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.output import echo_json
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
-    from fightlog.audit.dispute import Dispute, Ending, FindingChange
+    from fightlog.audit.dispute import Dispute, Dropped, Ending, FindingChange
     from fightlog.events.compare import Difference
     from fightlog.events.model import AnyEvent
 
@@ -37,21 +38,23 @@ def _assignments(ctx: click.Context, param: click.Parameter, value: Sequence[str
     epilog="""\b
 Examples:
   fightlog dispute fixtures/roe7/scenarios/alley-duel.jsonl --at 41 --set 'dice[0].face=10'
+  fightlog dispute fixtures/roe7/disputed-duel.jsonl --at 32 --set 'dice[0].face=20'  # hand-run
   fightlog dispute fight.jsonl --at 15 --set 'modifiers[1].value=10'      # a modifier
   fightlog dispute fight.jsonl --at 39 --set 'actions[0].weapon=Pistol'   # another weapon
   fightlog dispute fight.jsonl --at 57 --void                             # the post never made
   fightlog dispute fight.jsonl --at 48 --withdraw                         # a ruling never made
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' -o fork.jsonl && fightlog verify fork.jsonl
-  fightlog dispute live.jsonl --at 20 --void --seed 5eed...5eed           # seed not revealed yet
+  fightlog dispute live.jsonl --at 20 --void --seed "$(cat live.jsonl.seed)"  # seed not revealed yet
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' --format json   # for bots
 
 \b
 Exit codes: 0 shown (and FORK written); 2 bad input (a missing or damaged log, SEQ outside
-it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE, no seed,
-a log the ruleset does not re-derive, a fork the rules refuse at its first request, FORK
-exists without --force) or usage. Errors are one line; FORK is written only on success."""
+it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE, a seed not
+revealed, a fork the rules refuse at its first request, FORK exists without --force) or
+usage. Errors are one line; FORK is written only on success.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
-@log_argument
+@input_log_argument(passes=1)
 @click.option("--at", "at", required=True, type=click.IntRange(min=1), metavar="SEQ",
               help="The event to change: a roll (dice_rolled), a declaration or a GM ruling.")
 @click.option(
@@ -65,8 +68,7 @@ exists without --force) or usage. Errors are one line; FORK is written only on s
 )
 @click.option("--void", is_flag=True, help="Treat SEQ as not having happened (a declaration: the post is not made).")
 @click.option("--withdraw", is_flag=True, help="SEQ is a ruling: the fight as if it had not been made.")
-@click.option("--seed", metavar="HEX",
-              help="The scene's dice seed, when the log does not reveal it (checked against the commitment).")
+@seed_option("The scene's dice seed, when the log does not reveal it (checked against the commitment).")
 @click.option("-o", "--output", "output", metavar="FORK",
               help="Write the fork as a log of its own (chained; fightlog verify passes).")
 @click.option("--force", is_flag=True, help="Replace FORK if it exists and is not empty.")
@@ -89,10 +91,12 @@ def dispute(
     declaration's actions, text or actor, a ruling's fields; --void (a declaration or a
     ruling); --withdraw (a ruling). Everything after it is re-derived by the ruleset with the
     scene's seed (revealed in the log, or --seed): unchanged rolls at unchanged roll numbers
-    keep their faces. Shown: the change, the first event that differs and the first
-    consequence, the requests the fork no longer allows (dropped) and the turns that pass,
-    each combatant's pools and statuses at the end and the winner (original -> fork), and the
-    audit findings that appear or disappear. See docs/dispute.md.
+    keep their faces; recorded external rolls (a HUD's, a dice bot's) are reused. Hand-run
+    fights are disputed too, compared with the original as the rules re-derive it. Shown: the
+    change, the first event that differs and the first consequence, the requests the fork no
+    longer allows (dropped), where the recorded history stops fitting the fork, the turns that
+    pass, each combatant's pools and statuses at the end and the winner (original -> fork),
+    and the audit findings that appear or disappear. See docs/dispute.md.
     """
     from fightlog.audit.dispute import Change, dispute as fork_at
     from fightlog.events.reader import read_log
@@ -116,7 +120,7 @@ def dispute(
         store.append(outcome.fork)
         write_atomically(output, store.to_bytes())
     if fmt == "json":
-        click.echo(msgspec.json.encode(as_json(outcome, output), order="sorted"))
+        echo_json(as_json(outcome, output))
         return
     for line in human(outcome, output):
         click.echo(line)
@@ -135,24 +139,75 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
 
     lines = [f"change: {_change_text(outcome, name)}"]
     count = outcome.ending.events
-    lines.append(f"re-derived from seq {outcome.restart} with the scene's seed: {count[0]} events -> {count[1]}")
+    dice = "with the scene's seed" if outcome.seed is not None else "with the recorded rolls (the log has no seed)"
+    lines.append(f"re-derived from seq {outcome.restart} {dice}: {count[0]} events -> {count[1]}")
+    lines.extend(baseline_lines(outcome))
     lines.append("first difference: " + _difference_text(outcome.difference))
     if outcome.consequence is not None:
         lines.append("first consequence: " + _difference_text(outcome.consequence))
     elif outcome.fields and outcome.difference is not None and outcome.difference.seq == outcome.change.seq:
         lines.append("first consequence: none: nothing after the changed event differs")
-    lines.append("dropped (the fork no longer allows them):" if outcome.dropped else "dropped: none")
-    for dropped in outcome.dropped:
-        lines.append(f"  seq {dropped.seq} {_dropped_text(dropped.request, dropped.actor, name)}: {dropped.reason}")
-    if outcome.passed:
+    dropped_now = [d for d in outcome.dropped if not d.unchanged]
+    lines.append("dropped (the fork no longer allows them):" if dropped_now else "dropped: none")
+    for dropped in dropped_now:
+        lines.append(f"  seq {dropped.seq} {_dropped_text(dropped.request, dropped.actor, name)}: "
+                     + _dropped_reason(dropped, name))
+    lines.extend(divergence_lines(outcome))
+    passed_now = [p for p in outcome.passed if not p.unchanged]
+    if passed_now:
         lines.append("turns passed (ended without a post):")
-        for passed in outcome.passed:
+        for passed in passed_now:
             lines.append(f"  {name(passed.actor)}'s turn in round {passed.round}, "
                          f"before the post at seq {passed.before}")
     lines.extend(_ending_lines(outcome.ending, name))
     lines.extend(_finding_lines(outcome.findings, name))
     if output is not None:
         lines.append(f"wrote {output}: {count[1]} events (verify --dice names the changed roll, if any)")
+    return lines
+
+
+def baseline_lines(outcome: Dispute) -> list[str]:
+    """What the fork is compared with, when the recorded log departs from the rules."""
+    departures = outcome.departures
+    if not departures:
+        return []
+    first = departures[0]
+    more = f" (and at {len(departures) - 1} more places)" if len(departures) > 1 else ""
+    lines = [f"the recorded log departs from the rules at seq {first.seq}: {first.text}{more}"]
+    after = next((d for d in departures if d.seq >= outcome.restart), None)
+    if after is not None and after is not first:
+        lines.append(f"  from the fork point on, first at seq {after.seq}: {after.text}")
+    if outcome.baseline is None:
+        lines.append("compared: the recorded log -> the fork (the rules give it back from the fork point)")
+    else:
+        lines.append(f"compared: the original as the rules re-derive it from seq {outcome.restart} -> the fork "
+                     "(what the change alone does; seqs from here are theirs)")
+    return lines
+
+
+def _dropped_reason(dropped: Dropped, name: Any) -> str:
+    if dropped.since is None or not dropped.statuses:
+        return dropped.reason
+    who = name(dropped.actor)
+    return (f"from seq {dropped.seq} {who} posts, but in the fork {who} is {', '.join(dropped.statuses)} "
+            f"since seq {dropped.since} ({dropped.reason})")
+
+
+def divergence_lines(outcome: Dispute) -> list[str]:
+    """Where the recorded history stops fitting the fork (beyond what is dropped), and how
+    much of it does not fit the rules with or without the change."""
+    now = [d for d in outcome.divergences if not d.unchanged]
+    lines: list[str] = []
+    if now:
+        lines.append("the recorded history stops fitting the fork:")
+        lines += [f"  seq {d.seq} ({d.kind}): {d.text}" for d in now]
+    also = sum(f.unchanged for f in outcome.dropped) + sum(f.unchanged for f in outcome.divergences) + sum(
+        f.unchanged for f in outcome.passed
+    )
+    if also:
+        lines.append(f"also without the change: {also} place{'s' if also != 1 else ''} where the recorded "
+                     "history does not fit the rules (dropped, kept as recorded, turns passed; --format json lists "
+                     "them, each with \"unchanged\": true)")
     return lines
 
 
@@ -269,6 +324,10 @@ def as_json(outcome: Dispute, output: str | None) -> dict[str, Any]:
         "consequence": _difference_json(outcome.consequence),
         "dropped": msgspec.to_builtins(outcome.dropped),
         "passed": msgspec.to_builtins(outcome.passed),
+        "divergences": msgspec.to_builtins(outcome.divergences),
+        "departures": msgspec.to_builtins(outcome.departures),
+        "baseline": "recorded" if outcome.baseline is None else "re-derived",
+        "seeded": outcome.seed is not None,
         "ending": msgspec.to_builtins(outcome.ending),
         "findings": {
             "appeared": [_finding_json(c) for c in outcome.findings if c.appeared],

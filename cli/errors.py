@@ -1,23 +1,39 @@
-"""Turning the core's exception tree into one clean line and an exit code.
+"""Turning every exception into one clean line and an exit code: the CLI's edge.
 
-Exit codes: 0 ok, 1 findings, 2 bad input or usage. Diagnostics go to stderr.
+Exit codes: 0 ok, 1 findings, 2 bad input or usage, 3 internal error (a bug: the traceback
+is written to a crash report, see ``fightlog.cli.crash``), 130 interrupted (Ctrl-C), 141
+standard output closed early (``fightlog replay big.jsonl | head``: quiet). Diagnostics go to
+stderr, one line each; with ``--format json`` an error is also a JSON document on stdout.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
-from collections.abc import Callable
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
 from typing import IO, Any, TypeVar
 
 import click
+import msgspec
 
-from fightlog.errors import FightlogError
+from fightlog.cli.terminal import error_line
+from fightlog.errors import DiceError, FightlogError, FoldError, InputError, LogDamagedError, RefusedError
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+EXIT_PIPE_CLOSED = 141
+"""128 + SIGPIPE: what a shell reports for a writer whose reader went away."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+_NO_ARGS_IS_HELP: type[BaseException] | tuple[()] = getattr(click.exceptions, "NoArgsIsHelpError", ())
+"""click >= 8.2 raises it for a group given no command: it shows the help page."""
 
 
 class FightlogClickError(click.ClickException):
@@ -25,8 +41,12 @@ class FightlogClickError(click.ClickException):
 
     exit_code = EXIT_BAD_INPUT
 
+    def __init__(self, message: str, error: FightlogError | None = None) -> None:
+        super().__init__(message)
+        self.error = error
+
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"fightlog: {self.format_message()}", err=True, file=file)
+        error_line(self.format_message(), file)
 
 
 def reports_errors(func: F) -> F:
@@ -37,6 +57,198 @@ def reports_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except FightlogError as exc:
-            raise FightlogClickError(str(exc)) from None
+            raise FightlogClickError(str(exc), exc) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- the edge
+
+
+def run_guarded(invoke: Callable[[], object], argv: Sequence[str]) -> int:
+    """Run ``invoke`` (the whole command line); whatever happens, return an exit code after
+    at most one line on stderr (and, under ``--format json``, an error document on stdout)."""
+    try:
+        try:
+            invoke()
+            code = EXIT_OK
+        except SystemExit as exc:
+            code = _exit_code(exc.code)
+        except click.exceptions.Exit as exc:
+            code = exc.exit_code
+        except BaseException as exc:  # noqa: BLE001 - the edge: nothing may escape as a traceback
+            code = report(exc, argv)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _pipe_closed()
+
+
+def report(exc: BaseException, argv: Sequence[str]) -> int:
+    """Say what ``exc`` means in one line; its exit code."""
+    if _is_broken_pipe(exc):
+        return _pipe_closed()
+    if isinstance(exc, (KeyboardInterrupt, click.Abort)):
+        error_line("interrupted")
+        return EXIT_INTERRUPTED
+    if isinstance(exc, _NO_ARGS_IS_HELP) and isinstance(exc, click.ClickException):
+        exc.show()  # the help page: asked for by giving nothing
+        return exc.exit_code
+    failure = describe(exc, argv)
+    error_line(failure.line)
+    if wants_json(argv):
+        from fightlog.cli.output import echo_json
+
+        echo_json({"error": failure.as_json()})
+    return failure.code
+
+
+class Failure(msgspec.Struct, frozen=True, kw_only=True):
+    """What went wrong: the line on stderr (without ``fightlog: ``) and the JSON error's fields."""
+
+    code: int
+    kind: str
+    message: str
+    line: str
+    path: str | None = None
+    at: int | None = None
+    report: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        doc: dict[str, object] = {
+            "code": self.code,
+            "kind": self.kind,
+            "message": self.message,
+            "path": self.path,
+            "line": self.at,
+        }
+        if self.report is not None:
+            doc["report"] = self.report
+        return doc
+
+
+def describe(exc: BaseException, argv: Sequence[str]) -> Failure:
+    """The failure ``exc`` stands for (writing a crash report if it is a bug)."""
+    if isinstance(exc, FightlogClickError) and exc.error is not None:
+        exc = exc.error
+    if isinstance(exc, FightlogError):
+        return _fightlog_failure(exc)
+    if isinstance(exc, click.UsageError):
+        text = _usage_message(exc)
+        return Failure(code=exc.exit_code, kind="usage", message=text, line=text)
+    if isinstance(exc, click.ClickException):
+        text = _click_text(exc.format_message())
+        kind = "usage" if exc.exit_code == EXIT_BAD_INPUT else "error"
+        return Failure(code=exc.exit_code, kind=kind, message=text, line=text)
+    if isinstance(exc, OSError) and exc.errno is not None and exc.strerror:
+        # The system refused (permissions, a full disk...): bad input, not a bug.
+        path = None if exc.filename is None else str(exc.filename)
+        text = exc.strerror if path is None else f"{path}: {exc.strerror}"
+        return Failure(code=EXIT_BAD_INPUT, kind="system", message=exc.strerror, line=text, path=path)
+    return _internal(exc, argv)
+
+
+def _fightlog_failure(exc: FightlogError) -> Failure:
+    kind = "input"
+    for cls, name in ((LogDamagedError, "damaged"), (FoldError, "fold"), (RefusedError, "refused"), (DiceError, "dice")):
+        if isinstance(exc, cls):
+            kind = name
+            break
+    path = exc.path if isinstance(exc, InputError) else None
+    at = exc.line if isinstance(exc, InputError) else None
+    return Failure(code=EXIT_BAD_INPUT, kind=kind, message=_one_line(exc.message), line=_one_line(str(exc)),
+                   path=path, at=at)
+
+
+def _internal(exc: BaseException, argv: Sequence[str]) -> Failure:
+    from fightlog.cli.crash import write_crash_report
+
+    what = f"{type(exc).__name__}: {_one_line(str(exc))}" if str(exc) else type(exc).__name__
+    saved = write_crash_report(exc, argv)
+    where = f"details in {saved}" if saved else "no crash report could be written"
+    return Failure(code=EXIT_INTERNAL, kind="internal", message=what, line=f"internal error: {what}; {where}",
+                   report=saved)
+
+
+# --------------------------------------------------------------------------- usage errors
+
+
+def _usage_message(exc: click.UsageError) -> str:
+    """A click usage error as one line: ``verify: no such option --hed (did you mean --head?)``."""
+    ctx = exc.ctx
+    if isinstance(exc, click.NoSuchOption):
+        text = f"no such option {exc.option_name}"
+        if exc.possibilities:
+            text += f" (did you mean {exc.possibilities[0]}?)"  # the closest first
+    elif ctx is not None and isinstance(ctx.command, click.Group) and (name := _unknown_command(exc)) is not None:
+        import difflib
+
+        text = f"no such command {name!r}"
+        close = difflib.get_close_matches(name, ctx.command.list_commands(ctx), n=1, cutoff=0.6)
+        text += f" (did you mean {close[0]!r}?)" if close else f" (commands: {', '.join(ctx.command.list_commands(ctx))})"
+    else:
+        text = _click_text(exc.format_message())
+    where = _command_words(ctx)
+    return f"{where}: {text}" if where else text
+
+
+def _unknown_command(exc: click.UsageError) -> str | None:
+    name = getattr(exc, "command_name", None)  # click >= 8.4: NoSuchCommand
+    if isinstance(name, str):
+        return name
+    found = re.fullmatch(r"No such command '(.*)'\.", exc.message)
+    return found.group(1) if found else None
+
+
+def _command_words(ctx: click.Context | None) -> str:
+    """``play join`` for ``fightlog play join``; empty for the group itself."""
+    if ctx is None:
+        return ""
+    words = ctx.command_path.split()
+    return " ".join(words[1:])
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def _click_text(text: str) -> str:
+    """A click message on one line, without its closing full stop (as fightlog's own)."""
+    joined = _one_line(text)
+    return joined[:-1] if joined.endswith(".") and not joined.endswith("..") else joined
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def wants_json(argv: Sequence[str]) -> bool:
+    """Whether the command line asks for ``--format json`` (before any ``--``)."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return False
+        if arg == "--format=json" or (arg == "--format" and argv[i + 1 : i + 2] == ["json"]):
+            return True
+    return False
+
+
+def _exit_code(code: object) -> int:
+    if code is None:
+        return EXIT_OK
+    if isinstance(code, int):
+        return code
+    error_line(str(code))  # SystemExit("message"): what sys.exit would print
+    return EXIT_FINDINGS
+
+
+def _is_broken_pipe(exc: BaseException) -> bool:
+    return isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and exc.errno == errno.EPIPE)
+
+
+def _pipe_closed() -> int:
+    """The reader of stdout went away: stop quietly, and keep Python's final flush quiet too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test runner's stream)
+        pass
+    return EXIT_PIPE_CLOSED

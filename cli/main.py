@@ -7,10 +7,17 @@ verify`` starts without importing the dice engine, the rulesets or pydantic.
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fightlog import __version__
+from fightlog.cli.errors import run_guarded
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 COMMANDS: dict[str, str] = {
     "verify": "fightlog.cli.verify:verify",
@@ -42,6 +49,37 @@ HELP: dict[str, str] = {
 
 
 class LazyGroup(click.Group):
+    """The command group: commands imported when used, and the edge where every exception
+    becomes one line and an exit code (``fightlog.cli.errors.run_guarded``)."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        argv = sys.argv[1:] if args is None else list(args)
+        name = prog_name or "fightlog"
+
+        def invoke() -> None:
+            self._main_shell_completion(extra, name, complete_var)
+            with self.make_context(name, argv, **extra) as ctx:
+                self.invoke(ctx)
+
+        sys.exit(run_guarded(invoke, argv))
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        # Command names from the table above: completing one imports no command module.
+        from click.shell_completion import CompletionItem
+
+        if incomplete.startswith("-"):
+            return super().shell_complete(ctx, incomplete)
+        return [CompletionItem(n, help=HELP.get(n)) for n in self.list_commands(ctx) if n.startswith(incomplete)]
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMANDS) | set(self.commands))
 
@@ -84,7 +122,10 @@ Examples:
   fightlog roll '3d20kh1+5'
   fightlog schema > fightlog-event.schema.json
 
-Exit codes: 0 ok, 1 findings (a damaged log, a failed check), 2 bad input or usage.""",
+\b
+Exit codes: 0 ok, 1 findings (a damaged log, a failed check), 2 bad input or usage,
+3 internal error (a bug: one line, and a crash report to attach to a bug report).
+Shell completion: see docs/cli.md (eval "$(_FIGHTLOG_COMPLETE=bash_source fightlog)").""",
 )
 @click.option(
     "--version",

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+
+from fightlog.cli.errors import reports_errors
+from fightlog.errors import DiceSeedError
+from fightlog.events.piped import STDIN, reading
+from fightlog.seeds import seed_hex
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -18,30 +24,52 @@ format_option: Callable[[F], F] = click.option(
     help="human: readable text; json: one JSON document for bots and scripts.",
 )
 
+def _written_log(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if value == STDIN:
+        raise click.BadParameter(
+            "'-' (standard input) cannot be written to: give the log's file (./- for a file named -)", ctx, param
+        )
+    return value
+
+
 log_argument: Callable[[F], F] = click.argument(
-    "log", type=click.Path(dir_okay=True, path_type=str), metavar="LOG"
+    "log", type=click.Path(dir_okay=True, path_type=str), metavar="LOG", callback=_written_log
 )
+"""LOG for a command that appends to it (rule, play): a file, never ``-``."""
 
 
-def _seed(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def input_log_argument(*, passes: int) -> Callable[[F], F]:
+    """LOG for a command that reads it: a file, or ``-`` for standard input, a pipe, a FIFO
+    (``fightlog.events.piped.reading``: ``passes=2`` when the command reads LOG more than
+    once). The command is called with the name to read it by (``<stdin>`` for ``-``)."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def reads(*args: Any, **kwargs: Any) -> Any:
+            with reading(kwargs["log"], passes=passes) as name:
+                return func(*args, **{**kwargs, "log": name})
+
+        argument = click.argument("log", type=click.Path(dir_okay=True, allow_dash=True, path_type=str), metavar="LOG")
+        return argument(reports_errors(reads))  # type: ignore[return-value]
+
+    return decorate
+
+
+def seed_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--seed``: an integer or 64 hex digits, the same mapping everywhere
+    (``fightlog.seeds``), converted to the 64 hex digits a scene commits to."""
     if value is None:
         return None
-    # Imported here: ``verify`` uses this module and must not load the dice engine.
-    from fightlog.errors import DiceSeedError
-    from fightlog.rules.dice import SEED_BYTES, seed_bytes
-
     try:
-        return seed_bytes(value, minimum=SEED_BYTES, what="the seed").hex()
+        return seed_hex(value, what=None)
     except DiceSeedError as exc:
-        raise click.BadParameter(exc.message) from None
+        raise click.BadParameter(exc.message, ctx, param) from None
 
 
-seed_option: Callable[[F], F] = click.option(
-    "--seed",
-    metavar="HEX",
-    callback=_seed,
-    help="The scene's secret dice seed (32 bytes as hex; default: a fresh random one).",
-)
+def seed_option(help: str) -> Callable[[F], F]:
+    """``--seed SEED`` (an integer or 64 hex digits), with this command's ``help``."""
+    return click.option("--seed", callback=seed_value, metavar="SEED", help=f"{help} An integer or 64 hex digits (docs/dice.md).")
+
 
 house_option: Callable[[F], F] = click.option(
     "--options",

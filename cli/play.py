@@ -22,6 +22,7 @@ from typing import Any
 import click
 from msgspec.structs import replace
 
+from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import house_option, seed_option
 from fightlog.cli.narrate import narrate
@@ -96,7 +97,8 @@ Examples:
 
 \b
 Exit codes: 0 appended; 2 refused by the rules, bad input (a missing or damaged log, a
-roster problem) or usage. A refusal writes nothing.""",
+roster problem) or usage. A refusal writes nothing.
+3 internal error (a bug: the error line names a crash report for the bug report).""",
 )
 def play() -> None:
     """Play a fight live: start, join, post, end turns, end the scene.
@@ -114,11 +116,12 @@ Examples:
   fightlog play start duel.jsonl --ruleset roe7 --options house.toml"""
 )
 @log_argument
-@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7).")
+@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).",
+              shell_complete=complete_ruleset)
 @click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id (default: LOG's file name without extension).")
 @click.option("--title", help="The scene's title.")
 @click.option("--gm", metavar="NAME", help="Who runs the scene.")
-@seed_option
+@seed_option("The scene's secret dice seed (default: a fresh random one).")
 @click.option(
     "--open",
     "open_mode",

@@ -8,8 +8,9 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
+from fightlog.cli.output import echo_json
 from fightlog.cli.narrate import Line, kind_of, narrate, one_line
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument
 from fightlog.errors import InputError
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, read_log
@@ -24,12 +25,14 @@ Examples:
   fightlog replay fixtures/roe7/disputed-duel.jsonl
   fightlog replay fixtures/roe7/disputed-duel.jsonl --from 38 --to 60   # round 2 and its rulings
   fightlog replay fight.jsonl --format json                             # for bots
+  gunzip -c fight.jsonl.gz | fightlog replay - --to 20                  # LOG "-": standard input
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --from/--to outside it, a
-ruling the log cannot honour) or usage."""
+ruling the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
-@log_argument
+@input_log_argument(passes=2)
 @click.option("--from", "start", type=click.IntRange(min=1), metavar="SEQ", help="First event to show (default: 1).")
 @click.option("--to", "upto", type=click.IntRange(min=1), metavar="SEQ", help="Last event to show (default: the last).")
 @format_option
@@ -50,7 +53,7 @@ def replay(log: str, start: int | None, upto: int | None, fmt: str) -> None:
     if fmt == "json":
         doc = [_step_json(step) for step in steps]
         _check_range(log, start, upto, steps.last)
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
         return
     lines: list[Line] = []
     for step in steps:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option
+from fightlog.cli.options import format_option, seed_option
+from fightlog.cli.output import echo_json
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
 from fightlog.rules.dice import roll as roll_dice
@@ -37,16 +36,17 @@ Examples:
   fightlog roll 4d6dl1        fightlog roll '5d6>=5'      fightlog roll 2D+1
   fightlog roll 4d6ro1        fightlog roll '3d6!'        fightlog roll BW
   fightlog roll --seed 01 -- -1d4+2   (an expression starting with "-" needs "--")
-  fightlog roll 1d20 --seed 00ff --scene duel-1 --index 3   # same seed, same faces
+  fightlog roll 1d20 --seed 255 --scene duel-1 --index 3    # same seed, same faces
 
 \b
 Notation: NdM, d%, kh/kl/dh/dl[N], ro/rr[<|<=|>|>=|=]N, ![[cmp]N], miN, maN,
 >=N (count successes), + - * // ( ), a trailing "# label"; see docs/dice.md.
 
-Exit codes: 0 rolled; 2 bad expression or option.""",
+Exit codes: 0 rolled; 2 bad expression or option.
+3 internal error (a bug: the error line names a crash report for the bug report).""",
 )
 @click.argument("expression", nargs=-1, required=True)
-@click.option("--seed", metavar="HEX", help="Seed (hex) to draw from; random when absent.")
+@seed_option("The seed to draw from (default: a fresh random one).")
 @click.option("--scene", default="cli", show_default=True, help="Scene id mixed into the dice.")
 @click.option(
     "--salt", "salts", multiple=True, metavar="HEX",
@@ -86,6 +86,6 @@ def roll(
         data["scene"] = scene
         data["seed"] = gen.seed_hex
         data["commitment"] = gen.commitment
-        click.echo(json.dumps(data, sort_keys=True))
+        echo_json(data)
     else:
         click.echo(breakdown(result))

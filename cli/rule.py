@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
+import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import log_argument
-from fightlog.errors import FoldError, InputError
+from fightlog.errors import InputError
 
 ACTIONS = ("void", "amend", "accept", "withdraw")
 
@@ -22,9 +25,26 @@ Examples:
   fightlog rule fight.jsonl withdraw 62 --by Gemma --reason "Bob had left cover"
 
 \b
+What a ruling may change: an amendment is checked as hard as the event it changes, and a
+ruling is written only if the log as ruled still folds and audits (findings are fine: they
+are the audit's to report). Refused, with the field and what is allowed:
+  - a path the event does not have, or kind/seq/prev;
+  - where the fight's rules and dice came from: a scene's ruleset, format, scene id and
+    dice commitment, the seed scene_ended reveals, a combatant's salt, a roll's generator
+    and index;
+  - a value of the wrong type for the event (total="abc", actor=5, dice=[]);
+  - options the scene's ruleset refuses; a sheet its rules cannot read (if they could);
+  - a face off its die, dice that do not fit the notation, a total that does not add up
+    (a roll's total is recomputed when you change its dice or modifiers and not the total);
+  - voiding scene_started; a ruling the log as ruled cannot fold or audit.
+The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
+give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
+
+\b
 Exit codes: 0 recorded; 2 bad input (a missing or damaged log, SEQ not an earlier event, a
-change the event's kind does not allow, no such finding to accept, a withdraw of something
-that is not a ruling in force) or usage. Nothing is written unless the ruling is valid."""
+change refused as above, no such finding to accept, a withdraw of something that is not a
+ruling in force) or usage. Nothing is written unless the ruling is valid.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @log_argument
 @click.argument("action", type=click.Choice(ACTIONS), metavar="ACTION")
@@ -52,11 +72,12 @@ def rule(
     replay and audit honour rulings from then on (fightlog state --at shows the fight as it
     stood before one).
     """
-    from fightlog.events.model import RulingMade
-    from fightlog.events.paths import assign, parse_assignment
+    from fightlog.audit.amendment import amend as amended_event
+    from fightlog.audit.amendment import audit_ruled, parse_sets, ruling_reach
+    from fightlog.events.model import RulingMade, SceneStarted
     from fightlog.events.reader import read_log
     from fightlog.events.store import FileStore
-    from fightlog.reducers.fold import fold, in_force, plan_of
+    from fightlog.reducers.fold import in_force
 
     events = [event for _, event in read_log(log)]
     head = events[-1].seq
@@ -72,14 +93,27 @@ def rule(
         raise click.UsageError("--set is for amend")
     if finding is not None and action != "accept":
         raise click.UsageError("--finding is for accept")
-    changes = {}
+    changes: dict[str, Any] = {}
     if action == "amend":
         if not assignments:
             raise click.UsageError("amend needs at least one --set PATH=VALUE")
         try:
-            changes = assign(event, [parse_assignment(a) for a in assignments])
+            sets = parse_sets(assignments)
         except InputError as exc:
-            raise InputError(f"seq {target}: {exc.message}", path=log) from None
+            raise click.BadParameter(exc.message, param_hint="'--set'") from None
+        amended = amended_event(event, sets, ruling_reach(type(event)), scene=scene, name=log)
+        before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
+        changes = {  # a field set back to its default is not in ``after``: its value, named
+            k: msgspec.to_builtins(getattr(amended, k))
+            for k in type(amended).__struct_fields__
+            if before.get(k) != after.get(k)
+        }
+        if not changes:
+            raise InputError(f"--set {sets[0][0]}: seq {target} records that already: nothing to amend",
+                             path=log, line=target)
+    if action == "void" and isinstance(event, SceneStarted):
+        raise InputError("the scene_started event cannot be voided: the whole log is its scene "
+                         "(amend its title, gm or options instead)", path=log, line=target)
     if action == "withdraw" and not isinstance(event, RulingMade):
         raise InputError(f"seq {target} is a {_kind(event)}, not a ruling: only a ruling can be withdrawn", path=log)
     ruling = RulingMade(
@@ -88,33 +122,25 @@ def rule(
     rulings = [e for e in events if isinstance(e, RulingMade)]
     if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
         raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
-    try:
-        fold([*events, ruling], plan=plan_of([*rulings, ruling]))
-    except FoldError as exc:  # about the ruling not yet written: name the event, not a line
-        raise InputError(exc.message, path=log) from None
+    report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
     if action == "accept":
-        _check_finding(log, target, finding)
+        _check_finding(log, target, finding, {f.code for f in report.findings if f.seq == target})
     sealed = FileStore(log).append([ruling], expect=head)[0]
     click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
 
 
-def _check_finding(log: str, target: int, finding: str | None) -> None:
+def _check_finding(log: str, target: int, finding: str | None, here: set[str]) -> None:
     """An accept must name a finding the audit reports at ``target``."""
-    from fightlog.audit.auditor import audit_log
-
-    here = [f for f in audit_log(log).findings if f.seq == target]
     if finding is None and here:
         return
-    if any(f.code == finding for f in here):
+    if finding in here:
         return
-    found = ", ".join(sorted({f.code for f in here})) or "none"
+    found = ", ".join(sorted(here)) or "none"
     what = f"no {finding} finding" if finding else "no finding"
     raise InputError(f"{what} at seq {target} to accept (the audit reports there: {found})", path=log)
 
 
 def _describe(ruling: object, event: object) -> str:
-    import msgspec
-
     from fightlog.events.model import RulingMade
 
     assert isinstance(ruling, RulingMade)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ from fightlog.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, reports_
 from fightlog.cli.narrate import namer
 from fightlog.cli.options import house_option, seed_option
 from fightlog.errors import InputError
-from fightlog.events.model import SceneEnded, SceneStarted
+from fightlog.events.model import AnyEvent, SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     epilog="""\b
 Examples:
   fightlog run scenarios/pump-house.toml -o pump-house.jsonl
-  fightlog run scenarios/pump-house.toml -o pump-house.jsonl --seed 5eed...5eed   # reproducible
+  fightlog run scenarios/pump-house.toml -o pump-house.jsonl --seed 7   # reproducible
   fightlog run scenarios/pump-house.toml -o house.jsonl --options house-rules.toml --force
   fightlog replay pump-house.jsonl && fightlog verify --dice pump-house.jsonl
   fightlog run --check fixtures/roe7/scenarios                   # did any fight change?
@@ -33,7 +34,8 @@ Examples:
 Exit codes: 0 written (with --check: every fight as stored); 1 with --check: some fight
 changed or has no stored log; 2 bad input (the scenario, its roster or options, a step the
 rules refuse: its line is named), LOG exists (without --force), or usage. On any error LOG
-is left as it was."""
+is left as it was.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @click.argument("scenario", metavar="SCENARIO", required=False)
 @click.option("-o", "--output", "log", metavar="LOG", help="The log file to write.")
@@ -44,7 +46,7 @@ is left as it was."""
     help="Instead: play every DIR/NAME.toml and compare it with its stored DIR/NAME.jsonl "
     "(same seed: the scenario's, else the one the stored log revealed).",
 )
-@seed_option
+@seed_option("The scene's dice seed (default: the scenario's seed, else a fresh one).")
 @click.option("--force", is_flag=True, help="Replace LOG if it exists and is not empty.")
 @house_option
 @reports_errors
@@ -78,7 +80,8 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
     events = [event for _, event in store.read()]
     ended = events[-1]
     revealed = ended.seed if isinstance(ended, SceneEnded) else None
-    click.echo(f"wrote {log}: {len(events)} events, seed {revealed} (revealed in scene_ended)")
+    scene = events[0].scene if isinstance(events[0], SceneStarted) else None
+    click.echo(f"wrote {log}: {len(events)} events, scene {scene}, seed {revealed} (revealed in scene_ended)")
     if isinstance(ended, SceneEnded) and ended.winner:
         click.echo(f"winner: {namer(fold(events))(ended.winner)}")
 
@@ -126,7 +129,7 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
             click.echo(f"same     {name}: {len(actual)} events")
         else:
             tally["changed"] += 1
-            click.echo(f"CHANGED  {name}: {describe(diff)}")
+            click.echo(f"CHANGED  {name}: {describe(diff)}{_scene_hint(expected, actual)}")
     click.echo(
         f"checked {len(names)} scenarios: {tally['same']} same, {tally['changed']} changed, "
         f"{tally['unstored']} without a stored log, {tally['unusable']} unusable"
@@ -134,6 +137,15 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
     if tally["unusable"]:
         return EXIT_BAD_INPUT
     return EXIT_FINDINGS if tally["changed"] or tally["unstored"] else EXIT_OK
+
+
+def _scene_hint(expected: list[AnyEvent], actual: list[AnyEvent]) -> str:
+    """When only the scene id tells the stored fight from the played one (a scenario written
+    before the ``scene`` key, whose id was its file's name): how to get the stored dice back."""
+    stored, played = (e[0].scene if e and isinstance(e[0], SceneStarted) else None for e in (expected, actual))
+    if stored is None or stored == played:
+        return ""
+    return f" (the stored fight's scene is {stored!r}: add scene = {json.dumps(stored)} to the scenario to play it)"
 
 
 def _options(event: object) -> dict[str, Any]:

@@ -6,7 +6,8 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument
+from fightlog.cli.output import echo_json
 from fightlog.cli.tables import state_lines, wanted_events
 from fightlog.history import events_at, seen_at
 from fightlog.reducers.derive import next_to_post, posting_order
@@ -20,12 +21,14 @@ Examples:
   fightlog state fixtures/roe7/disputed-duel.jsonl --at 58    # just before the GM's void
   fightlog state fight.jsonl --at 40 --format json            # for bots
   fightlog state --no-cache fight.jsonl                       # ignore LOG.checkpoints
+  gunzip -c fight.jsonl.gz | fightlog state -                 # LOG "-": standard input
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling
-the log cannot honour) or usage."""
+the log cannot honour) or usage.
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
-@log_argument
+@input_log_argument(passes=2)
 @click.option(
     "--at",
     "at",
@@ -52,7 +55,7 @@ def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
     seen = seen_at(log, at, cache=not no_cache)
     scene = seen.state
     if fmt == "json":
-        click.echo(msgspec.json.encode(as_json(scene), order="sorted"))
+        echo_json(as_json(scene))
         return
     # Only rulings need earlier lines named; the last event comes with the state.
     events = events_at(log, wanted_events(scene) - {scene.seq})

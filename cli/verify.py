@@ -8,9 +8,11 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, log_argument
+from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.output import echo_json
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
+from fightlog.events.piped import is_stream
 
 if TYPE_CHECKING:
     from fightlog.rules.dice.verify import RollFinding, RollVerifier
@@ -33,12 +35,14 @@ Examples:
   fightlog verify --dice fight.jsonl                # and recompute every engine roll
   fightlog verify --seed 9c41...07 fight.jsonl      # with a seed revealed elsewhere
   fightlog verify --repair fight.jsonl              # after a crash tore the last line
+  gunzip -c fight.jsonl.gz | fightlog verify -      # LOG "-": standard input
 
 \b
 Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable input
-(missing file, a directory, not a fightlog log)."""
+(missing file, a directory, not a fightlog log).
+3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
-@log_argument
+@input_log_argument(passes=1)
 @click.option(
     "--head",
     "published",
@@ -58,14 +62,10 @@ Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable inp
     "check_dice",
     is_flag=True,
     help="Also recompute every engine roll from the dice seed the log reveals (scene_ended, or "
-    "scene_started in open mode) and check every roll's arithmetic and face ranges.",
+    "scene_started in open mode) and check every roll's arithmetic and face ranges. Rolls are "
+    "checked as recorded: GM rulings are not applied (fightlog audit checks amended rolls as ruled).",
 )
-@click.option(
-    "--seed",
-    metavar="HEX",
-    help="Recompute engine rolls from this seed (implies --dice); it must match the "
-    "scene's commitment.",
-)
+@seed_option("Recompute engine rolls from this seed (implies --dice); it must match the scene's commitment.")
 @format_option
 @reports_errors
 def verify(
@@ -84,6 +84,8 @@ def verify(
     there was not changed.
     """
     wants_dice = check_dice or seed is not None
+    if repair and is_stream(log):
+        raise click.UsageError(f"--repair writes to LOG: {log} is not a file (give the log's file)")
 
     def check() -> tuple[VerifyResult, RollVerifier | None]:
         # A fresh verifier per pass: it accumulates what it has been fed.
@@ -107,7 +109,7 @@ def verify(
                 "summary": dice.summary.describe(),
                 "findings": [_finding_json(f) for f in findings],
             }
-        click.echo(msgspec.json.encode(doc, order="sorted"))
+        echo_json(doc)
     else:
         if repaired is not None:
             if repaired.action == "added_newline":

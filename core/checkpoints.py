@@ -30,6 +30,7 @@ import msgspec
 
 from fightlog.events.codec import MAX_LINE_BYTES, decode_line
 from fightlog.events.model import AnyEvent
+from fightlog.events.piped import is_registered, is_regular
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines, read_log
 from fightlog.reducers.state import SceneState
 
@@ -91,6 +92,15 @@ def cache_key() -> bytes | None:
         return None
 
 
+def cacheable(log: str) -> bool:
+    """Whether ``log`` may have a sidecar: a regular file named by its path. Never ``-``, a
+    pipe or FIFO, ``/dev/stdin`` or ``/proc/...`` (even redirected from a file), nor a log a
+    command copied from one (``fightlog.events.piped``)."""
+    if is_registered(log) or not is_regular(log):
+        return False
+    return not os.path.abspath(log).startswith(("/dev/", "/proc/"))
+
+
 def log_identity(log: str) -> str | None:
     """The hash of the log's first line (what a sidecar was made for)."""
     try:
@@ -105,6 +115,8 @@ def log_identity(log: str) -> str | None:
 
 def load(log: str, key: bytes) -> list[tuple[Entry, SceneState]]:
     """The usable entries of ``log``'s sidecar with their states, oldest first."""
+    if not cacheable(log):
+        return []
     sidecar = _read(log, key)
     if sidecar is None:
         return []
@@ -152,7 +164,10 @@ def _read(log: str, key: bytes) -> Sidecar | None:
 
 def save(log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry]) -> None:
     """Add the state after ``head.seq`` to the sidecar (keeping the latest ``KEEP``).
-    Written to a temporary file and renamed, so a reader never sees half a cache."""
+    Written to a temporary file and renamed, so a reader never sees half a cache; never for
+    a log that is not ``cacheable``."""
+    if not cacheable(log):
+        return
     identity = log_identity(log)
     if identity is None or head.seq != state.seq:
         return

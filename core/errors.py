@@ -4,8 +4,9 @@ Every error the core raises derives from :class:`FightlogError` and carries the 
 facts a user needs (file, line, column, what was expected). The CLI is the only place that
 turns them into text and exit codes (see ``fightlog.cli.errors``).
 
-Exit codes (documented in the README): 0 ok, 1 findings (a damaged log, a failed check),
-2 bad input or usage.
+Exit codes (documented in the README and docs/cli.md): 0 ok, 1 findings (a damaged log, a
+failed check), 2 bad input or usage, 3 internal error (any exception that is not one of these:
+a bug, reported with a crash report).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ import msgspec
 from fightlog.errors import InputError, LogDamagedError, TornTailError
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES
 from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
+from fightlog.events.piped import registered
 
 BOM = b"\xef\xbb\xbf"
 
@@ -42,8 +43,12 @@ class ChainHead(msgspec.Struct):
 
 
 def open_log(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a log for reading, turning OS errors into one-line ``InputError``."""
+    """Open a log for reading, turning OS errors into one-line ``InputError``. A name a
+    command registered (``-``, a pipe: ``fightlog.events.piped.reading``) opens what it read."""
     name = os.fspath(path)
+    piped = registered(name)
+    if piped is not None:
+        return piped
     if os.path.isdir(name):
         raise InputError("is a directory, not a log file", path=name)
     try:
@@ -238,7 +243,7 @@ def _describe_validation(detail: str) -> str:
         return f"unknown kind {detail.split(' ', 2)[2].split(' - ')[0]}"
     if detail == "Object missing required field `kind`":
         return "not a fightlog event: no 'kind' field"
-    if detail.startswith("Expected `object`, got"):
+    if detail.startswith("Expected `object`, got") and " - at `$" not in detail:  # the line itself
         return f"not a fightlog event: a JSON {detail.split('got `', 1)[1].rstrip('`')}, not an object"
     return f"invalid event: {detail}"
 

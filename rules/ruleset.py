@@ -46,6 +46,12 @@ class Ruleset(Protocol):
         """The weapon names a sheet snapshot carries."""
         ...
 
+    def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
+        """Why the rules cannot read a sheet snapshot (``combatant_joined.sheet``), naming
+        the field (``sheet.race: ...``), or ``None`` when they can. Not for the fold: a GM's
+        amendment of a sheet is checked with it."""
+        ...
+
     def with_options(self, options: Mapping[str, Any]) -> Ruleset:
         """This ruleset under a scene's options (``scene_started.options``), which may change
         how its weapons read or reload. Called once per scene by the fold."""
@@ -108,6 +114,9 @@ class GenericRules:
         if not isinstance(found, (list, tuple)):
             return ()
         return tuple(str(w) for w in found if isinstance(w, str))
+
+    def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
+        return None
 
     def with_options(self, options: Mapping[str, Any]) -> Ruleset:
         return self

@@ -33,10 +33,11 @@ from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
 from fightlog.events.store import MemoryStore
 from fightlog.reducers.state import EMPTY
 from fightlog.rules.actions import parse_actions
-from fightlog.rules.dice import SEED_BYTES, dice_commitment, new_seed, seed_bytes
+from fightlog.rules.dice import dice_commitment, new_seed
 from fightlog.rules.house import HouseRules
 from fightlog.rules.inputs import Seq, Strict, describe, read_toml
 from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.seeds import seed_hex
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
@@ -88,7 +89,7 @@ class ScenarioFile(Strict):
     gm: str | None = None
     ruleset: Id
     scene: Id | None = None
-    seed: str | None = None
+    seed: int | str | None = None
     roster: Annotated[str, StringConstraints(min_length=1)]
     options: dict[str, Any] = {}
     join: Seq[Id] | None = None
@@ -108,15 +109,22 @@ class Step(NamedTuple):
 
 
 class Scenario(NamedTuple):
-    """A loaded scenario: the file's path, what it says, the scene id (the file's stem by
-    default), the roster's path (resolved against the scenario's directory) and the steps."""
+    """A loaded scenario: the file's path, what it says, the scene id (``DEFAULT_SCENE``
+    when the file names none: never the file's name, so a copy plays the same dice), the
+    roster's path (resolved against the scenario's directory) and the steps."""
 
     path: str
     file: ScenarioFile
     scene: str
     roster: str
     steps: tuple[Step, ...]
+    seed: str | None = None
+    """The file's ``seed`` as 64 hex digits (an integer seed converted), if it names one."""
 
+
+DEFAULT_SCENE: Final = "scene"
+"""The scene id of a scenario without a ``scene`` key. The scene id feeds the dice, so it
+never comes from the file's path: a renamed or copied scenario plays the same fight."""
 
 # --------------------------------------------------------------------------- loading
 
@@ -132,15 +140,16 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     lines = _LineFinder(name)
     steps = tuple(_step(index, raw, lines) for index, raw in enumerate(file.steps))
     _check_names(file, steps, name)
+    seed = None
     if file.seed is not None:
         try:
-            seed_bytes(file.seed, minimum=SEED_BYTES, what="seed")
+            seed = seed_hex(file.seed, what="seed")
         except DiceSeedError as exc:
-            raise InputError(f"seed: {exc.message}", path=name) from None
+            raise InputError(exc.message, path=name) from None
     roster = os.fspath(Path(name).parent / file.roster)
     if not os.path.isfile(roster):
         raise InputError(f"roster: no such roster file {roster!r}", path=name)
-    return Scenario(name, file, file.scene or Path(name).stem, roster, steps)
+    return Scenario(name, file, file.scene or DEFAULT_SCENE, roster, steps, seed)
 
 
 _POST_KEYS: Final = frozenset({"actor", "text", "do", "responds_to", "ooc"})
@@ -247,7 +256,7 @@ def _describe(errors: Sequence[ErrorDetails]) -> str:
 def run_scenario(
     path: str | os.PathLike[str],
     *,
-    seed: str | None = None,
+    seed: int | str | None = None,
     house: HouseRules | None = None,
 ) -> MemoryStore:
     """Play the scenario at ``path`` into a new log. ``seed`` (else the file's, else a fresh
@@ -260,7 +269,7 @@ def run_scenario(
     overrides = house.overrides(file.ruleset, table.option_type) if house is not None else {}
     options = table.options({**file.options, **overrides}, where=house.path if house is not None and overrides else name)
     entrants = _entrants(scenario, table)
-    seed = seed_bytes(seed or file.seed or new_seed(), minimum=SEED_BYTES, what="seed").hex()
+    seed = seed_hex(seed or scenario.seed or new_seed(), what="seed")
     scribe = Scribe(EMPTY, seed)
     scribe.emit(
         SceneStarted(
@@ -295,8 +304,8 @@ def run_scenario(
 
 
 def scenario_seed(path: str | os.PathLike[str]) -> str | None:
-    """The seed a scenario file names, if any."""
-    return load_scenario(path).file.seed
+    """The seed a scenario file names (64 hex digits), if any."""
+    return load_scenario(path).seed
 
 
 def _table(ruleset: str, path: str) -> Table:

@@ -161,6 +161,11 @@ _TABLES: dict[str, str] = {
 }
 
 
+def playable() -> tuple[str, ...]:
+    """The ids of the rulesets that have a table, sorted."""
+    return tuple(sorted(_TABLES))
+
+
 def table_for(ruleset: str) -> Table:
     """The table of a ruleset id; ``RefusedError`` for a ruleset without live play."""
     target = _TABLES.get(ruleset)

@@ -8,6 +8,7 @@ the audit's findings, each the same data the CLI prints (``fightlog state --form
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,13 +16,14 @@ from typing import Any, Final
 
 import msgspec
 
-from fightlog.errors import InputError
+from fightlog import seeds
+from fightlog.errors import DiceSeedError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, SceneEnded
-from fightlog.rules.dice import SEED_BYTES
 from fightlog.rules.house import HouseRules, read_house_rules
 
 Seed = int | str
-"""A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits."""
+"""A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits,
+as ``--seed`` takes it (``fightlog.seeds``: a decimal string is an integer)."""
 
 DERIVED_FIELDS: Final = frozenset({"prev"})
 """Event fields left out of ``Fight.log``: ``prev`` is the hash of the line before, so one
@@ -59,14 +61,46 @@ class Fight:
 
 
 def seed_hex(seed: Seed) -> str:
-    """``seed`` as the 64 hex digits a scene commits to."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise InputError(f"seed: expected an integer or {2 * SEED_BYTES} hex digits, got {type(seed).__name__}")
-    if isinstance(seed, int):
-        if not 0 <= seed < 1 << (8 * SEED_BYTES):
-            raise InputError(f"seed: an integer seed must be 0 <= seed < 2**{8 * SEED_BYTES}, got {seed}")
-        return seed.to_bytes(SEED_BYTES, "big").hex()
-    return seed
+    """``seed`` as the 64 hex digits a scene commits to (``fightlog.seeds.seed_hex``);
+    a bad seed is an ``InputError`` saying what is accepted."""
+    try:
+        return seeds.seed_hex(seed, what="seed")
+    except DiceSeedError as exc:
+        raise InputError(exc.message) from None
+
+
+def check_house_rules(path: str | os.PathLike[str]) -> HouseRules:
+    """The house-rules file at ``path``, read and checked before any fight plays under it:
+    against the ruleset it names (its ``ruleset`` key), else against the playable rulesets,
+    one of which must take every option it sets. The first problem is an ``InputError``
+    naming the file and line (for the ruleset that knows most of its options)."""
+    from fightlog.rules.options import option_fields
+    from fightlog.rules.table import playable, table_for
+
+    rules = read_house_rules(path)
+    if rules.ruleset is not None:
+        try:
+            table = table_for(rules.ruleset)
+        except RefusedError as exc:
+            raise InputError(f"ruleset: {exc.message}", path=rules.path, line=rules.lines.get("ruleset")) from None
+        rules.overrides(rules.ruleset, table.option_type)
+        return rules
+    known = {ruleset: option_fields(table_for(ruleset).option_type).keys() for ruleset in playable()}
+    for name in rules.values:
+        if not any(name in options for options in known.values()):
+            close = difflib.get_close_matches(name, sorted(set().union(*known.values())), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "docs/rulesets/ lists them"
+            raise InputError(f"{name}: not an option of any playable ruleset ({', '.join(known)}; {hint})",
+                             path=rules.path, line=rules.lines.get(name))
+    refusals: list[tuple[int, InputError]] = []
+    for ruleset, options in known.items():
+        try:
+            rules.overrides(ruleset, table_for(ruleset).option_type)
+        except InputError as exc:
+            refusals.append((len(rules.values.keys() & options), exc))
+            continue
+        return rules
+    raise max(refusals, key=lambda refusal: refusal[0])[1]
 
 
 def house_rules(path: str | os.PathLike[str] | None, options: Mapping[str, Any] | None, where: str) -> HouseRules | None:

@@ -11,8 +11,12 @@ Fixtures:
 
 Options: ``--fightlog-house-rules FILE`` (or the ini key ``fightlog_house_rules``) plays every
 fight of the run under a house-rules file, so a rule change shows every consequence as
-snapshot diffs. A scenario that cannot be played fails its test with the one-line error
-``fightlog run`` would print, not a traceback.
+snapshot diffs. The file is checked when the session starts: a bad one is a usage error
+(exit 4) before any test runs.
+
+A scenario that cannot be played fails its test with the one-line error ``fightlog run``
+would print, not a traceback; the test's snapshots are kept: syrupy counts such a test as
+skipped, so it neither reports them unused nor deletes them with ``--snapshot-update``.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ if TYPE_CHECKING:  # pytest loads this plugin in every run: the engine is import
 
 _CACHE_KEY = pytest.StashKey["dict[tuple[Any, ...], Fight | str]"]()
 """Fights played this session (or the error that stopped one), by scenario, seed and rules."""
+
+_UNPLAYED_KEY = pytest.StashKey["set[str]"]()
+"""The tests a fight failed in (a scenario that cannot be played): their snapshots are kept."""
 
 
 class FightRunner(Protocol):
@@ -65,6 +72,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_CACHE_KEY] = {}
+    config.stash[_UNPLAYED_KEY] = set()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Check the house-rules file before any test runs: a bad one is a usage error naming
+    it (pytest exits 4), not the same failure in every test."""
+    config = session.config
+    house = _default_house(config)
+    if house is None:
+        return
+    from fightlog.testing.fight import check_house_rules
+
+    given = "--fightlog-house-rules" if config.getoption("fightlog_house_rules") else "fightlog_house_rules (ini)"
+    try:
+        check_house_rules(house)
+    except FightlogError as exc:
+        raise pytest.UsageError(f"{given}: fightlog: {exc}") from None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """A test a fight failed in never reached its snapshot assertions: tell syrupy it was
+    skipped (after syrupy has counted its setup and call, before the teardown it ignores),
+    so it neither reports those snapshots unused nor deletes them on ``--snapshot-update``."""
+    if item.nodeid in item.config.stash[_UNPLAYED_KEY]:
+        snapshots = getattr(item.config, "_syrupy", None)  # syrupy's session, when it runs
+        ran_item = getattr(snapshots, "ran_item", None)
+        if callable(ran_item):
+            ran_item(item.nodeid, "skipped")
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -99,6 +136,7 @@ def fight(request: pytest.FixtureRequest) -> FightRunner:
                 cache[key] = f"fightlog: {exc}"
         found = cache[key]
         if isinstance(found, str):  # failed outside the except: no chained traceback
+            config.stash[_UNPLAYED_KEY].add(request.node.nodeid)
             pytest.fail(found, pytrace=False)
         return copy.deepcopy(found)  # a test that edits its fight must not edit the next one's
 

@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 import msgspec
 from msgspec import Struct, field
 
+from fightlog.errors import InputError
 from fightlog.rules.d20evasion.bands import Band
 
 Kind = Literal["ranged", "melee", "magic"]
@@ -146,8 +147,13 @@ UNARMED_CARD: Final = WeaponCard(name=UNARMED, kind="melee", damage=0, ranges=("
 
 
 def read_card(snapshot: Mapping[str, Any]) -> Card:
-    """The card of a sheet snapshot (cached by its bytes)."""
-    return _card(msgspec.json.encode(snapshot))
+    """The card of a sheet snapshot (cached by its bytes); ``InputError`` naming the field
+    when the snapshot is not a card (a hand-kept sheet, another ruleset's)."""
+    try:
+        return _card(msgspec.json.encode(snapshot))
+    except msgspec.ValidationError as exc:
+        message, _, where = str(exc).rpartition(" - at `$")
+        raise InputError(f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}") from None
 
 
 @lru_cache(maxsize=256)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from fightlog.errors import InputError
 from fightlog.events.model import Action
 from fightlog.rules.ruleset import GenericRules, register
 
@@ -85,6 +86,16 @@ class D20Rules(GenericRules):
         if not isinstance(found, (list, tuple)):
             return ()
         return tuple(str(w["name"]) for w in found if isinstance(w, dict) and isinstance(w.get("name"), str))
+
+    def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
+        """The sheet as the rules read it: its card (``read_card``)."""
+        from fightlog.rules.d20evasion.card import read_card
+
+        try:
+            read_card(sheet)
+        except InputError as exc:
+            return exc.message
+        return None
 
     def with_options(self, options: Mapping[str, Any]) -> D20Rules:
         return self

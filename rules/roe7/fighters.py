@@ -8,14 +8,15 @@ per distinct snapshot (cached). Modifier lists are ``(value, source)`` pairs rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cached_property, lru_cache
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import msgspec
 
 from fightlog.errors import RefusedError
 from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+from fightlog.rules.roe7 import handkept
 from fightlog.rules.roe7.options import Roe7Options, read_options
 from fightlog.rules.roe7.ruleset import OUT, token
 from fightlog.rules.roe7.sheet import Sheet, Weapon
@@ -42,9 +43,18 @@ UNARMED_TOKEN: Final = WeaponToken(
 """Unarmed attacks: small, three strikes of 1d6, no blunt effect (Unarmed)."""
 
 
+def read_sheet(snapshot: Mapping[str, Any]) -> Sheet:
+    """A sheet snapshot (``combatant_joined.sheet``, a hand-kept one too) as the rules read
+    it; pydantic's ``ValidationError`` when they cannot."""
+    return _sheet(msgspec.json.encode(snapshot))
+
+
 @lru_cache(maxsize=64)
 def _sheet(encoded: bytes) -> Sheet:
-    return Sheet.from_snapshot(msgspec.json.decode(encoded))
+    snapshot = msgspec.json.decode(encoded)
+    if isinstance(snapshot, dict) and handkept.is_hand_kept(snapshot):
+        return Sheet.from_snapshot(handkept.sheet_data(snapshot))
+    return Sheet.from_snapshot(snapshot)
 
 
 @lru_cache(maxsize=16)

@@ -90,6 +90,20 @@ class Roe7Rules(GenericRules):
         """Entering a Combat in Progress: the entry is in the claimed slot next round."""
         return 1
 
+    def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
+        """The sheet as the rules read it (``fighters.read_sheet``; pydantic, loaded here
+        and not before: the fold never asks)."""
+        from pydantic import ValidationError
+
+        from fightlog.rules.inputs import describe
+        from fightlog.rules.roe7.fighters import read_sheet
+
+        try:
+            read_sheet(sheet)
+        except ValidationError as exc:
+            return f"sheet.{describe(exc.errors())}"
+        return None
+
     def audit_checks(self) -> Mapping[type, Check]:
         """The RoE checks of one audited scene (``fightlog.rules.roe7.audit``, loaded here
         and not before: it reads sheets, which the fold never does)."""

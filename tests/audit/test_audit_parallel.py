@@ -179,7 +179,11 @@ DICE_TAMPERING = ["face", "impossible", "total", "index", "external", "unreveale
 def test_tampered_dice_reported_the_same(how: str, tmp_path: Path, parallel_taken: list[bool]) -> None:
     events = events_of(FIXTURES / "roe7" / "scenarios" / "flamer-breach.jsonl")
     sealed, data = resealed(tampered_dice(events, how, 17))
-    path = tmp_path / "tampered.jsonl"
+    agreed(tmp_path / "tampered.jsonl", sealed, data, parallel_taken)
+
+
+def agreed(path: Path, sealed: Sequence[AnyEvent], data: bytes, parallel_taken: list[bool]) -> None:
+    """The log ``data`` (``sealed`` in memory), written at ``path``, gets one report on every path."""
     path.write_bytes(data)
     sequential, parallel = both_paths(path)
     assert parallel == sequential
@@ -249,3 +253,21 @@ def test_rulings_across_block_edges(block: int, tmp_path: Path, monkeypatch: pyt
     found = auditor_module._rulings_scanned(str(path))
     assert found == auditor_module._rulings(str(path))
     assert len(found) == 7
+
+
+def test_rolls_forged_through_rulings_reported_the_same(tmp_path: Path, parallel_taken: list[bool]) -> None:
+    """A ruling that amends engine rolls to faces the seed does not give: both paths (and
+    the in-memory audit) name each as ``dice.ruled``, beside the dice checked as recorded."""
+    events = events_of(FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl")
+    rolls = [e for e in events[:40] if isinstance(e, DiceRolled) and e.generator == "engine"][:2]
+    rulings = []
+    for roll in rolls:
+        die = roll.dice[0]
+        face = die.face % die.sides + 1
+        forged = [msgspec.to_builtins(msgspec.structs.replace(die, face=face))]
+        rulings.append(RulingMade(seq=0, by="gm", action="amend", target=roll.seq, reason="the HUD said so",
+                                  changes={"dice": forged, "total": roll.total - die.face + face}))
+    sealed, data = resealed([*events[:45], rulings[0], *events[45:60], rulings[1], *events[60:]])
+    agreed(tmp_path / "forged.jsonl", sealed, data, parallel_taken)
+    found = [(f.seq, f.code) for f in audit_events(sealed).findings if f.code.startswith("dice.")]
+    assert found == [(roll.seq, "dice.ruled") for roll in rolls]

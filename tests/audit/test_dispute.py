@@ -325,13 +325,7 @@ def test_a_ruling_after_the_change_follows_its_target_or_is_dropped() -> None:
     assert not any(isinstance(e, RulingMade) for e in dropped.fork)
 
 
-def test_a_hand_run_fight_with_external_rolls_is_refused_for_want_of_a_seed() -> None:
-    events = log(FIXTURES / "roe7" / "disputed-duel.jsonl")
-    with pytest.raises(InputError, match="no dice seed: the scene commits to none and reveals none"):
-        fork(events, 86, withdraw=True)
-
-
-def test_a_log_the_rules_do_not_re_derive_is_refused_where_it_departs() -> None:
+def test_a_log_the_rules_do_not_re_derive_is_disputed_against_their_re_derivation() -> None:
     events = list(log(ALLEY))
     damage = events[43]
     assert isinstance(damage, DamageApplied)
@@ -339,11 +333,16 @@ def test_a_log_the_rules_do_not_re_derive_is_refused_where_it_departs() -> None:
     store = MemoryStore()
     store.append(events)
     edited = [e for _, e in store.read()]
-    with pytest.raises(InputError) as caught:
-        fork(edited, 57, void=True)
-    assert caught.value.line == 44
-    assert ("the ruleset does not re-derive this log from here (damage_applied: recorded -> re-derived: "
-            "taken 50 -> 56)") in caught.value.message
+    outcome = fork(edited, 41, ("dice[0].face", 10))
+    first = outcome.departures[0]
+    assert (first.seq, first.text) == (44, "damage_applied: recorded -> re-derived: taken 50 -> 56")
+    # Compared with the rules' own re-derivation (the 56 put back), the fork is the one the
+    # unedited duel gives.
+    assert outcome.baseline is not None and plain(outcome.baseline) == plain(log(ALLEY))
+    assert plain(outcome.fork) == plain(alley(41, ("dice[0].face", 10)).fork)
+    # A fork from after the edit keeps it as recorded.
+    later = fork(edited, 57, void=True)
+    assert later.fork[43] == edited[43] and later.restart == 57
 
 
 # --------------------------------------------------------------------------- the seed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from fightlog.audit.auditor import audit_events
-from fightlog.events.model import AnyEvent, RulingMade
+from fightlog.events.model import AnyEvent, DiceRolled, RulingMade
 from tests.audit.test_order import changed, duel
 
 
@@ -61,10 +61,72 @@ def test_an_amended_post_is_audited_as_amended() -> None:
     assert codes(events) == [(39, "order.out-of-turn", False)]
 
 
-def test_dice_are_checked_as_recorded_not_as_amended() -> None:
+def forged_roll(events: list[AnyEvent], seq: int) -> dict[str, object]:
+    """The changes of an amendment forging the engine roll at ``seq``: another face, the
+    total adjusted to still add up (what ``fightlog rule`` lets through)."""
+    roll = events[seq - 1]
+    assert isinstance(roll, DiceRolled) and roll.generator == "engine"
+    die = roll.dice[0]
+    face = die.face % die.sides + 1
+    dice = [msgspec.to_builtins(msgspec.structs.replace(die, face=face)), *map(msgspec.to_builtins, roll.dice[1:])]
+    return {"dice": dice, "total": roll.total - die.face + face}
+
+
+def dice_findings(events: list[AnyEvent]) -> list[tuple[int, str, str]]:
+    return [(f.seq, f.code, f.message) for f in audit_events(events).findings if f.code.startswith("dice.")]
+
+
+def test_a_roll_forged_through_a_ruling_is_a_finding() -> None:
+    events = duel()
+    assert dice_findings(events) == []
+    events = ruled(events, action="amend", target=16, changes=forged_roll(events, 16), reason="x")
+    [(seq, code, message)] = dice_findings(events)
+    assert (seq, code) == (16, "dice.ruled")
+    assert message.startswith(f"as amended by the ruling at seq {len(events)}: roll #")
+    assert "ruled, seed gives" in message
+    finding = audit_events(events).findings[0]
+    assert finding.severity == "error" and finding.actor == events[15].roller  # type: ignore[union-attr]
+
+
+def test_a_ruled_roll_is_judged_beside_the_recorded_one() -> None:
+    """The recorded roll is still checked as recorded (what verify --dice says); the ruled
+    one only adds what it gets wrong itself."""
     events = duel()
     roll = events[15]
-    die = roll.dice[0]  # type: ignore[union-attr]
-    forged = msgspec.structs.replace(die, face=die.face % 100 + 1)
-    events = ruled(events, action="amend", target=16, changes={"dice": [msgspec.to_builtins(forged)]}, reason="x")
-    assert [f.code for f in audit_events(events).findings if f.code.startswith("dice.")] == []
+    assert isinstance(roll, DiceRolled)
+    tampered = msgspec.structs.replace(roll, total=roll.total + 1)
+    events = [*events[:15], tampered, *events[16:]]
+    assert [(s, c) for s, c, _ in dice_findings(events)] == [(16, "dice.arithmetic")]
+    # the GM puts the total right: the recorded finding stays, nothing is added
+    fixed = ruled(events, action="amend", target=16, changes={"total": roll.total}, reason="typo")
+    assert [(s, c) for s, c, _ in dice_findings(fixed)] == [(16, "dice.arithmetic")]
+    # a face off its die, written by hand as a ruling, is named as ruled
+    die = msgspec.to_builtins(msgspec.structs.replace(roll.dice[0], face=101))
+    broken = ruled(duel(), action="amend", target=16, changes={"dice": [die]}, reason="?")
+    assert [(s, c) for s, c, _ in dice_findings(broken)] == [(16, "dice.ruled")]
+
+
+def test_amending_modifiers_or_voiding_a_roll_forges_nothing() -> None:
+    events = duel()
+    roll = events[15]
+    assert isinstance(roll, DiceRolled)
+    modifiers = [*map(msgspec.to_builtins, roll.modifiers), {"value": 3, "source": "cover"}]
+    amended = ruled(events, action="amend", target=16, changes={"modifiers": modifiers, "total": roll.total + 3},
+                    reason="cover")
+    assert not [c for _, c, _ in dice_findings(amended) if c == "dice.ruled"]
+    voided = ruled(events, action="void", target=16, reason="entered twice")
+    assert not [c for _, c, _ in dice_findings(voided) if c == "dice.ruled"]
+
+
+def test_a_log_ruled_under_another_ruleset_still_audits() -> None:
+    """A ruling ``fightlog rule`` refuses, written by hand: the audit reads the log under the
+    ruled ruleset, whose rules cannot read the other ruleset's sheets, and says what it finds
+    (no crash: an unreadable sheet is one the checks skip)."""
+    from fightlog.events.reader import read_log
+    from tests.conftest import FIXTURES
+
+    events = [event for _, event in read_log(FIXTURES / "roe7" / "disputed-duel.jsonl")]
+    events = ruled(events, action="amend", target=1, changes={"ruleset": "d20-evasion"}, reason="by hand")
+    report = audit_events(events)
+    assert report.summary.ruleset == "d20-evasion"
+    assert any(f.code.startswith("rules.") for f in report.findings)  # its checks ran, and judged

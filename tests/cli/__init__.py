@@ -75,9 +75,12 @@ BAD_RULINGS = {
 
 
 def assert_one_line_error(result: Result, where: str, message: str) -> None:
-    """Exit 2, nothing on stdout, and ``fightlog: WHERE: ...MESSAGE...`` as the only line."""
+    """Exit 2, and ``fightlog: WHERE: ...MESSAGE...`` as the only line; nothing on stdout but,
+    under ``--format json``, the same error as one JSON document."""
     assert result.exit_code == 2, result.output
-    assert result.stdout == ""
+    if result.stdout:
+        assert json.loads(result.stdout)["error"]["code"] == 2 and result.stdout.count("\n") == 1
+        assert message in json.loads(result.stdout)["error"]["message"]
     assert result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith(f"fightlog: {where}: "), result.stderr
     assert message in result.stderr
@@ -85,8 +88,9 @@ def assert_one_line_error(result: Result, where: str, message: str) -> None:
 
 
 def assert_usage_error(result: Result, message: str) -> None:
-    """Exit 2 from click's option checks, with the reason and no traceback."""
+    """Exit 2 from click's option checks: one line, ``fightlog: ...``, with the reason."""
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
+    assert result.stderr.startswith("fightlog: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.output

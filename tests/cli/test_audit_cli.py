@@ -115,25 +115,29 @@ def test_voiding_and_amending(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "line", "message"),
     [
-        (["accept", "12", "--by", "G", "--reason", "x"], "no finding at seq 12 to accept (the audit reports there: none)"),
-        (["accept", "39", "--finding", "rules.reload", "--by", "G", "--reason", "x"],
+        (["accept", "12", "--by", "G", "--reason", "x"], None, "no finding at seq 12 to accept (the audit reports there: none)"),
+        (["accept", "39", "--finding", "rules.reload", "--by", "G", "--reason", "x"], None,
          "no rules.reload finding at seq 39 to accept (the audit reports there: order.out-of-turn)"),
-        (["void", "999", "--by", "G", "--reason", "x"], "SEQ 999: the log ends at seq 88"),
-        (["void", "1", "--by", "G", "--reason", "x"], "the scene_started event cannot be voided"),
-        (["withdraw", "12", "--by", "G", "--reason", "x"], "seq 12 is a turn_started, not a ruling"),
-        (["amend", "17", "--set", "hit=maybe", "--by", "G", "--reason", "x"], "amendment of seq 17 is not a valid event"),
-        (["amend", "17", "--set", "dice[0].face=3", "--by", "G", "--reason", "x"],
-         "seq 17: dice[0].face: an attack_resolved event has no field 'dice'"),
-        (["amend", "17", "--set", "seq=3", "--by", "G", "--reason", "x"], "seq 17: seq: the seq of an event cannot be changed"),
+        (["void", "999", "--by", "G", "--reason", "x"], None, "SEQ 999: the log ends at seq 88"),
+        (["void", "1", "--by", "G", "--reason", "x"], 1, "the scene_started event cannot be voided"),
+        (["withdraw", "12", "--by", "G", "--reason", "x"], None, "seq 12 is a turn_started, not a ruling"),
+        (["amend", "17", "--set", "hit=maybe", "--by", "G", "--reason", "x"], 17,
+         "--set: bad VALUE for hit: Expected `bool`, got `str`"),
+        (["amend", "17", "--set", "dice[0].face=3", "--by", "G", "--reason", "x"], 17,
+         "--set dice[0].face: bad PATH: an attack_resolved event has no field 'dice' (fields: against, at, "),
+        (["amend", "17", "--set", "seq=3", "--by", "G", "--reason", "x"], 17,
+         "--set seq: bad PATH: the seq of an event cannot be changed"),
     ],
 )
-def test_bad_rulings_are_refused_and_nothing_is_written(tmp_path: Path, args: list[str], message: str) -> None:
+def test_bad_rulings_are_refused_and_nothing_is_written(
+    tmp_path: Path, args: list[str], line: int | None, message: str
+) -> None:
     log = out_of_turn(tmp_path)
     before = log.read_bytes()
     result = run("rule", str(log), *args)
-    assert_one_line_error(result, str(log), message)
+    assert_one_line_error(result, str(log) if line is None else f"{log}:{line}", message)
     assert log.read_bytes() == before
 
 

@@ -154,9 +154,50 @@ def test_no_seed_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert "change: seq 41" in dispute(str(live), *CRITICAL, "--seed", revealed_seed())
 
 
-def test_a_hand_run_fight_is_refused_for_want_of_a_seed() -> None:
-    assert_one_line_error(run("dispute", str(DISPUTED), "--at", "86", "--withdraw"), str(DISPUTED),
-                          "no dice seed: the scene commits to none and reveals none")
+# --------------------------------------------------------------------------- hand-run fights
+
+HAND_RUN_DAMAGE = ("--at", "32", "--set", "dice[0].face=20", "--set", "dice[1].face=20")
+"""The README's example: Alice's HUD damage roll in round 1 of the hand-run duel, two 20s."""
+
+
+def test_a_hand_run_fight_is_disputed(snapshot: SnapshotAssertion) -> None:
+    out = dispute(str(DISPUTED), *HAND_RUN_DAMAGE)
+    assert "with the recorded rolls (the log has no seed)" in out
+    assert "Bob Kade     HP 73 -> 54" in out
+    assert out == snapshot
+
+
+def test_a_hand_run_dispute_shows_where_the_recorded_history_stops_fitting(snapshot: SnapshotAssertion) -> None:
+    out = dispute(str(DISPUTED), "--at", "30", "--set", "dice[0].face=10")
+    assert "the recorded history stops fitting the fork:" in out
+    assert "seq 32 (roll): alice's 2d20 damage roll is recorded, but the fork makes no such roll" in out
+    assert out == snapshot
+
+
+def test_a_hand_run_dispute_in_json_lists_every_divergence() -> None:
+    doc: dict[str, Any] = json.loads(dispute(str(DISPUTED), *HAND_RUN_DAMAGE, "--format", "json"))
+    assert (doc["baseline"], doc["seeded"], doc["restart"]) == ("re-derived", False, 25)
+    assert doc["departures"][0]["seq"] == 4
+    assert all(d["unchanged"] for d in doc["divergences"] + doc["dropped"] + doc["passed"])
+    assert {d["kind"] for d in doc["divergences"]} >= {"kept", "opening"}
+
+
+def test_a_hand_run_fork_written_with_o_verifies_and_audits(tmp_path: Path) -> None:
+    fork = tmp_path / "fork.jsonl"
+    dispute(str(DISPUTED), "--at", "30", "--set", "dice[0].face=10", "-o", str(fork))
+    assert run("verify", str(fork), "--dice").exit_code == 0
+    assert run("audit", str(fork)).exit_code == 0
+
+
+def test_a_change_the_rules_cannot_play_even_as_recorded_is_one_line_and_exit_2() -> None:
+    # seq 72 is the heal roll of Alice's field dressing: use_item is no roe7 action.
+    assert_one_line_error(run("dispute", str(DISPUTED), "--at", "72", "--set", "dice[0].face=1"), f"{DISPUTED}:72",
+                          "the rules cannot play the post by alice at seq 71, which holds the change, even as recorded")
+
+
+def test_a_seed_for_a_log_with_none_is_one_line_and_exit_2() -> None:
+    assert_one_line_error(run("dispute", str(DISPUTED), *HAND_RUN_DAMAGE, "--seed", "ab" * 32), str(DISPUTED),
+                          "--seed: the scene commits to no dice seed")
 
 
 def test_a_missing_log_is_one_line_and_exit_2(tmp_path: Path) -> None:

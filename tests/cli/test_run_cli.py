@@ -87,7 +87,7 @@ def test_run_writes_the_fight(tmp_path: Path) -> None:
     result = run("run", str(path), "-o", str(log), "--seed", SEED)
     assert result.exit_code == 0, result.output
     events = log.read_bytes().count(b"\n")
-    assert result.stdout == f"wrote {log}: {events} events, seed {SEED} (revealed in scene_ended)\n"
+    assert result.stdout == f"wrote {log}: {events} events, scene scene, seed {SEED} (revealed in scene_ended)\n"
     assert log.read_bytes() == run_scenario(path, seed=SEED).to_bytes()
     assert stat.S_IMODE(log.stat().st_mode) == 0o666 & ~_umask()
     assert leftovers(tmp_path) == []
@@ -107,6 +107,49 @@ def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
     third = tmp_path / "3.jsonl"
     assert run("run", str(path), "-o", str(third), "--seed", "ab" * 32).exit_code == 0
     assert third.read_bytes() != first.read_bytes()
+
+
+def test_a_copied_and_renamed_scenario_plays_the_same_fight(tmp_path: Path) -> None:
+    """The scene id (mixed into every roll) is the file's ``scene`` key, never its name: a
+    bundled scenario copied elsewhere under another name writes its stored log, byte for
+    byte, and ``--seed 7`` plays the same fight from both files; so do two copies of a
+    scenario without the key (scene "scene"), whatever their names."""
+    bundled = FIXTURES / "roe7" / "scenarios" / "alley-duel.toml"
+    roster = FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml"
+    text = bundled.read_text().replace('"../rosters/scenarios/alley-duel.toml"', f'"{roster}"')
+    copy = scenario(tmp_path, text, name="my copy.toml")
+    result = run("run", str(copy), "-o", str(tmp_path / "copy.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert ", scene alley-duel, " in result.stdout
+    assert (tmp_path / "copy.jsonl").read_bytes() == bundled.with_suffix(".jsonl").read_bytes()
+    logs = []
+    for path in (bundled, copy):
+        logs.append(tmp_path / f"{len(logs)}.jsonl")
+        assert run("run", str(path), "--seed", "7", "-o", str(logs[-1])).exit_code == 0
+    assert logs[0].read_bytes() == logs[1].read_bytes() != (tmp_path / "copy.jsonl").read_bytes()
+    for name in ("one.toml", "two.toml"):  # GATE has no scene key
+        result = run("run", str(scenario(tmp_path, GATE, name=name)), "--seed", "7", "-o", str(tmp_path / f"{name}.jsonl"))
+        assert result.exit_code == 0 and ", scene scene, " in result.stdout
+    assert (tmp_path / "one.toml.jsonl").read_bytes() == (tmp_path / "two.toml.jsonl").read_bytes()
+
+
+def test_seed_7_is_the_seed_the_plugin_plays(tmp_path: Path) -> None:
+    from fightlog.testing.fight import play_fight
+
+    path, log = scenario(tmp_path), tmp_path / "gate.jsonl"
+    assert run("run", str(path), "--seed", "7", "-o", str(log)).exit_code == 0
+    assert log.read_text() == play_fight(path, seed=7).jsonl == play_fight(path, seed="7").jsonl
+
+
+def test_check_names_the_stored_scene_of_a_keyless_scenario(tmp_path: Path) -> None:
+    bundled = FIXTURES / "roe7" / "scenarios" / "alley-duel.toml"
+    roster = FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml"
+    text = bundled.read_text().replace('"../rosters/scenarios/alley-duel.toml"', f'"{roster}"')
+    scenario(tmp_path, text.replace('scene = "alley-duel"\n', ""), name="alley-duel.toml")
+    (tmp_path / "alley-duel.jsonl").write_bytes(bundled.with_suffix(".jsonl").read_bytes())
+    result = run("run", "--check", str(tmp_path))
+    assert result.exit_code == 1
+    assert "(the stored fight's scene is 'alley-duel': add scene = \"alley-duel\" to the scenario to play it)" in result.stdout
 
 
 def test_a_fresh_seed_without_one(tmp_path: Path) -> None:

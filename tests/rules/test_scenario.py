@@ -23,7 +23,7 @@ from fightlog.events.model import (
 )
 from fightlog.rules.dice import commitment
 from fightlog.rules.house import HouseRules
-from fightlog.rules.scenario import ArrivalStep, EndTurnStep, PostStep, load_scenario, run_scenario
+from fightlog.rules.scenario import DEFAULT_SCENE, ArrivalStep, EndTurnStep, PostStep, load_scenario, run_scenario
 from tests.conftest import FIXTURES
 from tests.rules.fake_table import TARGET
 
@@ -99,7 +99,7 @@ at = [40, 0]
 def test_a_scenario_loads(tmp_path: Path) -> None:
     path = scenario(tmp_path, DUEL, name="pump-house.toml")
     loaded = load_scenario(path)
-    assert loaded.scene == "pump-house"
+    assert loaded.scene == DEFAULT_SCENE == "scene"  # never the file's name
     assert loaded.roster == str(ROSTER)
     assert [type(s.spec) for s in loaded.steps] == [PostStep, PostStep, PostStep, EndTurnStep, ArrivalStep]
     assert [s.number for s in loaded.steps] == [1, 2, 3, 4, 5]
@@ -169,8 +169,10 @@ def test_a_bad_step_is_named_with_its_line(tmp_path: Path, body: str, header: in
         ('join = ["alice"]\nreserve = ["alice"]\n', "reserve[0]: 'alice' is already in join"),
         ("[positions]\nalice = [0.5, 1]\n", "positions.alice[0]: expected an integer, got 0.5 (a float"),
         ('[positions]\nalice = "here"\n', "positions.alice: expected an array, got 'here'"),
-        ('seed = "zz"\n', "seed: seed must be an even number of hex digits"),
-        ('seed = "abcd"\n', "seed: seed has 2 bytes; at least 32 are required"),
+        ('seed = "zz"\n', "seed: expected an integer (0 to 2**256-1) or 64 hex digits, got 'zz'"),
+        ('seed = "abcd"\n', "seed: expected an integer (0 to 2**256-1) or 64 hex digits, got 'abcd'"),
+        ("seed = -1\n", "seed: expected an integer (0 to 2**256-1) or 64 hex digits, got -1"),
+        ('scene = ""\n', "scene: "),
         ("options = 3\n", "options: expected a table, got 3"),
     ],
 )
@@ -210,7 +212,7 @@ def test_run_plays_every_step(tmp_path: Path) -> None:
     events = [event for _, event in store.read()]  # every chain check of the reader
     started, ended = events[0], events[-1]
     assert isinstance(started, SceneStarted) and isinstance(ended, SceneEnded)
-    assert started.scene == "fight" and started.title == "Test fight" and started.options == {"house": 0}
+    assert started.scene == "scene" and started.title == "Test fight" and started.options == {"house": 0}
     assert started.dice is not None and started.dice.seed is None
     assert started.dice.commitment == commitment(SEED) and ended.seed == SEED
     joined = [e.actor for e in events if isinstance(e, CombatantJoined)]
@@ -230,6 +232,30 @@ def test_run_plays_every_step(tmp_path: Path) -> None:
 def test_run_is_deterministic_for_a_seed(tmp_path: Path) -> None:
     path = scenario(tmp_path, DUEL)
     assert run_scenario(path, seed=SEED).to_bytes() == run_scenario(path, seed=SEED).to_bytes()
+
+
+def test_the_scene_id_is_the_files_key_not_its_name(tmp_path: Path) -> None:
+    """The scene id feeds the dice: a copied and renamed scenario plays the same bytes with
+    the same seed, with or without the ``scene`` key; the key changes the dice."""
+    keyed = 'scene = "pump-house"\n' + DUEL
+    for body in (DUEL, keyed):
+        (tmp_path / "a").mkdir(exist_ok=True)
+        (tmp_path / "b").mkdir(exist_ok=True)
+        first = scenario(tmp_path, body, name="a/pump-house.toml")
+        copy = tmp_path / "b" / "renamed copy.toml"
+        copy.write_bytes(first.read_bytes())
+        assert run_scenario(first, seed=SEED).to_bytes() == run_scenario(copy, seed=SEED).to_bytes()
+    started = list(run_scenario(copy, seed=SEED).read())[0][1]
+    assert isinstance(started, SceneStarted) and started.scene == "pump-house"
+    plain = run_scenario(scenario(tmp_path, DUEL, name="pump-house.toml"), seed=SEED).to_bytes()
+    assert run_scenario(copy, seed=SEED).to_bytes() != plain
+
+
+def test_an_integer_seed_means_the_same_everywhere(tmp_path: Path) -> None:
+    as_int = scenario(tmp_path, "seed = 7\n" + DUEL, name="int.toml")
+    as_hex = scenario(tmp_path, f'seed = "{"0" * 63}7"\n' + DUEL, name="hex.toml")
+    assert load_scenario(as_int).seed == "0" * 63 + "7"
+    assert run_scenario(as_int).to_bytes() == run_scenario(as_hex).to_bytes() == run_scenario(as_hex, seed=7).to_bytes()
 
 
 def test_seed_precedence(tmp_path: Path) -> None:

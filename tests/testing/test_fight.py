@@ -110,3 +110,28 @@ def test_a_d20_evasion_duel_plays_through_the_same_fixture() -> None:
     assert fight.jsonl == d20.with_suffix(".jsonl").read_text()
     assert fight.findings == [] and fight.options["mode"] == "duel"
     assert play_fight(d20, options={"round_halves": "down"}).options["round_halves"] == "down"
+
+
+@pytest.mark.parametrize(
+    ("house", "message"),
+    [
+        ('mode = "duel"\n', None),  # a d20-evasion option: fine without a ruleset key
+        ("modifier_cap = 20\n", None),
+        ("", None),
+        ('mode = "duel"\nmodifier_cap = 20\n', "not a "),  # no one ruleset takes both
+        ('ruleset = "d20-evasion"\nmodifier_cap = 20\n', "2: modifier_cap: not a d20-evasion option"),
+        ('mode = "brawl"\n', "1: mode: expected one of 'duel', 'quest', got 'brawl'"),
+    ],
+)
+def test_house_rules_are_checked_against_the_rulesets_that_could_take_them(tmp_path: Path, house: str,
+                                                                         message: str | None) -> None:
+    from fightlog.testing.fight import check_house_rules
+
+    path = tmp_path / "house.toml"
+    path.write_text(house)
+    if message is None:
+        assert check_house_rules(path).path == str(path)
+        return
+    with pytest.raises(InputError) as caught:
+        check_house_rules(path)
+    assert message in str(caught.value) and str(caught.value).startswith(f"{path}:")

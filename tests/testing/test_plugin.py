@@ -37,7 +37,8 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
     roster = FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml"
     shutil.copy(roster, pytester.path / "roster.toml")
     scenario = (FIXTURES / "roe7" / "scenarios" / "alley-duel.toml").read_text()
-    (pytester.path / "duel.toml").write_text(scenario.replace("../rosters/scenarios/alley-duel.toml", "roster.toml"))
+    scenario = scenario.replace("../rosters/scenarios/alley-duel.toml", "roster.toml").replace('scene = "alley-duel"', 'scene = "duel"')
+    (pytester.path / "duel.toml").write_text(scenario)
     pytester.makepyfile(test_duel=textwrap.dedent(TESTS))
     return pytester
 
@@ -98,11 +99,73 @@ def test_a_scenario_error_is_one_clean_line_not_a_traceback(project: pytest.Pyte
     assert "Traceback" not in out and "During handling" not in out and ".py:" not in out.split("FAILURES")[1].split("short test summary")[0]
 
 
-def test_a_bad_house_rules_file_names_its_line_and_the_values_allowed(project: pytest.Pytester) -> None:
-    (project.path / "house.toml").write_text("# stricter\nboth_natural_ones = 'never'\n")
+BROKEN_SCENARIOS = [
+    pytest.param(lambda text: text + "[[steps]\n", id="bad TOML"),
+    pytest.param(lambda text: text.replace('"attack target=vex weapon=Rifle"', '"attack target=nobody weapon=Rifle"', 1),
+                 id="a refused step"),
+]
+
+
+@pytest.mark.parametrize(
+    ("house", "message"),
+    [
+        ("# stricter\nboth_natural_ones = 'never'\n",
+         "*/house.toml:2: both_natural_ones: expected one of 'hit', 'miss', got 'never'"),
+        ('ruleset = "roe7"\nmodifer_cap = 20\n', "*/house.toml:2: modifer_cap: not a roe7 option (did you mean 'modifier_cap'?)"),
+        ("modifer_cap = 20\n", "*/house.toml:1: modifer_cap: not an option of any playable ruleset (*did you mean 'modifier_cap'?)"),
+        ('ruleset = "roe9"\n', "*/house.toml:1: ruleset: ruleset 'roe9' cannot be played*"),
+        ("modifier_cap = \n", "*/house.toml:1: not valid TOML*"),
+        (None, "*/house.toml: no such file*"),
+    ],
+)
+def test_a_bad_house_rules_file_is_a_usage_error_before_any_test_runs(project: pytest.Pytester, house: str | None,
+                                                                      message: str) -> None:
+    if house is not None:
+        (project.path / "house.toml").write_text(house)
     result = project.runpytest("--fightlog-house-rules", "house.toml")
-    result.assert_outcomes(failed=3)
-    result.stdout.fnmatch_lines(["fightlog: */house.toml:2: both_natural_ones: expected one of 'hit', 'miss', got 'never'"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR == 4
+    result.stderr.fnmatch_lines([f"ERROR: --fightlog-house-rules: fightlog: {message}"])
+    assert "collected" not in result.stdout.str() and "passed" not in result.stdout.str()
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_bad_house_rules_file_in_the_ini_is_named_as_such(project: pytest.Pytester) -> None:
+    project.makefile(".toml", pyproject=f'[tool.pytest.ini_options]\naddopts = "{ADDOPTS}"\nfightlog_house_rules = "gone.toml"\n')
+    result = project.runpytest()
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["ERROR: fightlog_house_rules (ini): fightlog: */gone.toml: no such file*"])
+    assert project.runpytest("--help").ret == 0  # --help still works
+
+
+@pytest.mark.parametrize("change", BROKEN_SCENARIOS)
+def test_a_scenario_error_keeps_the_tests_snapshots(project: pytest.Pytester, change: object) -> None:
+    """A test a fight failed in never reached its snapshot assertion: syrupy must not call
+    its snapshots unused, and --snapshot-update (what syrupy advises for unused ones) must
+    not delete them: once the scenario is fixed, they match again."""
+    project.runpytest("--snapshot-update").assert_outcomes(passed=3)
+    stored = project.path / "__snapshots__" / "test_duel"
+    before = {p.name: p.read_bytes() for p in stored.iterdir()}
+    path = project.path / "duel.toml"
+    good = path.read_text()
+    path.write_text(change(good))  # type: ignore[operator]
+    for args in ((), ("--snapshot-update",), ("test_duel.py::test_state", "--snapshot-update"), ("-k", "state", "--snapshot-update")):
+        result = project.runpytest(*args)
+        out = result.stdout.str()
+        assert result.ret == pytest.ExitCode.TESTS_FAILED, out
+        assert "unused" not in out and "deleted" not in out, out
+        assert {p.name: p.read_bytes() for p in stored.iterdir()} == before
+    path.write_text(good)
+    result = project.runpytest()
+    result.assert_outcomes(passed=3)
+    assert "2 snapshots passed." in result.stdout.str()
+
+
+def test_a_snapshot_whose_test_is_gone_is_still_reported_unused(project: pytest.Pytester) -> None:
+    """Only the tests a fight failed in keep their snapshots: syrupy's own cleanup still works."""
+    project.runpytest("--snapshot-update").assert_outcomes(passed=3)
+    project.makepyfile(test_duel=textwrap.dedent(TESTS).split("def test_replay")[0])
+    result = project.runpytest()
+    assert "1 snapshot unused." in result.stdout.str()
 
 
 def test_each_fight_is_played_once_per_session_and_tests_get_their_own_copy(project: pytest.Pytester) -> None:

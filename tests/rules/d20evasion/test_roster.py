@@ -90,7 +90,7 @@ def test_fightlog_run_names_the_roster_file_and_field(tmp_path: Path) -> None:
 def test_fightlog_run_names_the_step_the_rules_refuse(tmp_path: Path) -> None:
     scenario = tmp_path / "refused.toml"
     scenario.write_text(
-        f'ruleset = "d20-evasion"\nseed = "{"ab" * 32}"\nroster = "{ROSTERS / "john.toml"}"\n'
+        f'ruleset = "d20-evasion"\nscene = "refused"\nseed = "{"ab" * 32}"\nroster = "{ROSTERS / "john.toml"}"\n'
         "[positions]\njohn = [0, 0]\ngunman = [100, 0]\n\n[[steps]]\nactor = \"john\"\ndo = [\"attack target=gunman\"]\n"
         "\n[[steps]]\nactor = \"gunman\"\ndo = [\"attack target=john\"]\n",
         encoding="utf-8",

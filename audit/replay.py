@@ -1,0 +1,216 @@
+"""Replaying a recorded request through the rules' table.
+
+``ReplayScribe`` is the ``Scribe`` a request is re-derived with: the recorded external rolls
+(a HUD's, a dice bot's) are reused, in order, for the rolls the rules ask of the same roller,
+for the same purpose, with the same dice; one roll may be replaced by a changed one; in a log
+with no seed, a roll the log does not record is a *stand-in*, drawn from a public seed and
+marked so. ``run_call`` runs a table call, turning a ruleset that breaks on data it was not
+written for into a refusal. Also here: the fold with rulings honoured, and the small helpers
+the split, the fork and the dispute share.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Final
+
+import msgspec
+from msgspec.structs import replace
+
+from fightlog.errors import FightlogError, FoldError, InputError, RefusedError
+from fightlog.events.model import AnyEvent, DiceRolled, Origin
+from fightlog.reducers.fold import Folder
+from fightlog.reducers.state import SceneState
+from fightlog.rules.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, dice_rolled, read_roll, roll
+from fightlog.rules.table import Scribe
+
+STAND_IN_SEED: Final = hashlib.sha256(b"fightlog dispute: a roll the log does not record").hexdigest()
+"""The public seed of stand-in rolls (see ``ReplayScribe``): nothing is hidden in them."""
+
+STAND_IN_TOOL: Final = "fightlog dispute (stand-in)"
+
+
+class ReplayScribe(Scribe):
+    """A ``Scribe`` for re-deriving: external rolls of the original reused, in order, for
+    the rolls of the same dice, roller and purpose (``unused``: those left over), one roll replaced by the changed one
+    (``amended``: its ordinal in the request and the event), and the recorded ``at``/``origin``
+    kept on the re-derived declaration or scene end (``stamp``). With no seed (every roll of
+    the log made elsewhere), a roll the log does not record is a *stand-in*: drawn from a
+    public seed and recorded as an external roll of ``tool`` ``fightlog dispute (stand-in)``
+    (``stand_ins``: their ``seq``). ``reused`` maps the ``seq`` of each recorded roll reused
+    (or changed) to the ``seq`` it gets."""
+
+    def __init__(
+        self,
+        state: SceneState,
+        seed: str | None,
+        *,
+        externals: Iterable[DiceRolled] = (),
+        amended: tuple[int, DiceRolled] | None = None,
+        stamp: AnyEvent | None = None,
+    ) -> None:
+        super().__init__(state, seed)
+        self._externals = list(externals)
+        self._amended = amended
+        self._stamp = stamp
+        self._rolled = 0
+        self.hypothetical: int | None = None
+        self.stand_ins: list[int] = []
+        self.reused: dict[int, int] = {}
+
+    @property
+    def unused(self) -> list[DiceRolled]:
+        """The recorded external rolls this request had no use for."""
+        return list(self._externals)
+
+    def emit(self, event: AnyEvent) -> int:
+        stamp = self._stamp
+        if stamp is not None and type(event) is type(stamp):
+            event = replace(event, at=stamp.at, origin=stamp.origin)
+            self._stamp = None
+        return super().emit(event)
+
+    def roll(
+        self,
+        notation: str,
+        *,
+        roller: str,
+        purpose: str,
+        modifiers: Iterable[ModifierLike] = (),
+        for_seq: int | None = None,
+        label: str | None = None,
+    ) -> tuple[RollResult, int]:
+        info = self.state.scene
+        if info is None:
+            raise RefusedError("no scene has started")
+        ordinal = self._rolled
+        self._rolled += 1
+        recorded = self._recorded(notation, roller, purpose)
+        amended = self._amended
+        if amended is not None and self._stands_in(ordinal, recorded):
+            changed = amended[1]
+            if changed.generator == "engine":
+                changed = replace(changed, index=info.rolls)
+            elif recorded is not None:
+                self._externals.remove(recorded)  # the recorded roll it stands for
+            self._amended = None
+            seq = self.emit(replace(changed, seq=0, prev="", for_seq=for_seq))
+            self.hypothetical = self.reused[changed.seq] = seq
+            return read_roll(changed), seq
+        if recorded is not None:
+            self._externals.remove(recorded)
+            mods = list(as_modifiers(modifiers))
+            result = read_roll(replace(recorded, modifiers=mods))
+            event = replace(recorded, seq=0, prev="", modifiers=mods, total=result.total, for_seq=for_seq,
+                            label=label if label is not None else recorded.label)
+            seq = self.reused[recorded.seq] = self.emit(event)
+            return result, seq
+        if self.seed is None:
+            return self._stand_in(notation, roller=roller, purpose=purpose, modifiers=modifiers, for_seq=for_seq,
+                                  label=label, scene=info.scene)
+        return super().roll(notation, roller=roller, purpose=purpose, modifiers=modifiers, for_seq=for_seq, label=label)
+
+    def _stand_in(self, notation: str, *, roller: str, purpose: str, modifiers: Iterable[ModifierLike],
+                  for_seq: int | None, label: str | None, scene: str) -> tuple[RollResult, int]:
+        """A roll the log does not record, in a log with no seed: drawn by the dispute (from a
+        fixed public seed, at the ``seq`` it gets, so the same dispute draws the same faces),
+        recorded as an external roll whose origin says so."""
+        result = roll(notation, FairGenerator(STAND_IN_SEED, scene), self.next_seq, modifiers)
+        event = replace(
+            dice_rolled(result, roller=roller, purpose=purpose, for_seq=for_seq, label=label),
+            generator="external", index=None, tool=STAND_IN_TOOL,
+            origin=Origin(medium="dispute", ref="stand-in", raw=f"{notation}: not in the log; drawn by the dispute"),
+        )
+        seq = self.emit(event)
+        self.stand_ins.append(seq)
+        return result, seq
+
+    def _recorded(self, notation: str, roller: str, purpose: str) -> DiceRolled | None:
+        """The first recorded external roll left that this roll reuses: same notation, same
+        roller, same purpose (a HUD may list a defender's dodge after the attacker's shots;
+        the rules may ask for it first)."""
+        for recorded in self._externals:
+            if recorded.roller == roller and recorded.purpose == purpose and _same_dice(recorded, notation):
+                return recorded
+        return None
+
+    def _stands_in(self, ordinal: int, recorded: DiceRolled | None) -> bool:
+        """Whether this roll is the changed one: an engine roll by its ordinal in the request
+        (the request replays identically up to it), an external one when it would reuse the
+        recorded roll the change is to."""
+        assert self._amended is not None
+        changed = self._amended[1]
+        if changed.generator == "engine":
+            return ordinal == self._amended[0]
+        return recorded is not None and recorded.seq == changed.seq
+
+
+def _same_dice(recorded: DiceRolled, notation: str) -> bool:
+    """Whether ``recorded`` rolled what ``notation`` rolls: the same notation, or the same
+    dice written another way (a HUD's ``2d20`` for the rules' ``1d20 + 1d20``)."""
+    if recorded.notation == notation:
+        return True
+    try:
+        asked = roll(notation, FairGenerator(STAND_IN_SEED, "shape"), 0)
+    except (FightlogError, ValueError):
+        return False
+    return sorted(d.sides for d in asked.dice) == sorted(d.sides for d in recorded.dice)
+
+
+def run_call(action: Callable[[], None]) -> None:
+    """Run a table call; a ruleset that breaks on data it was not written for (a sheet
+    from elsewhere) is a refusal, never a traceback."""
+    try:
+        action()
+    except FightlogError as exc:
+        if isinstance(exc, RefusedError):
+            raise
+        raise RefusedError(str(exc)) from None
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError, AssertionError) as exc:
+        raise RefusedError(f"the ruleset cannot play this ({type(exc).__name__}: {_first_line(exc)})") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+
+
+# --------------------------------------------------------------------------- folding and small helpers
+
+
+def refold(events: Sequence[AnyEvent], name: str) -> SceneState:
+    """The state after ``events`` with every ruling among them honoured (``Folder``)."""
+    try:
+        return fold_all(events)
+    except FoldError as exc:
+        raise InputError(exc.message, path=name, line=exc.line) from None
+
+
+def fold_all(events: Sequence[AnyEvent]) -> SceneState:
+    def source(seq: int) -> Iterator[AnyEvent]:
+        return iter(events[seq - 1 :])
+
+    return Folder(source, keep_every=0).run()
+
+
+def externals(events: Iterable[AnyEvent]) -> list[DiceRolled]:
+    """The external rolls among ``events`` (a dice bot's, a HUD's), in order."""
+    return [e for e in events if isinstance(e, DiceRolled) and e.generator == "external"]
+
+
+def event_kind(event: AnyEvent | None) -> str:
+    return "nothing" if event is None else tag(type(event))
+
+
+def tag(kind: type) -> str:
+    return str(kind.__struct_config__.tag)  # type: ignore[attr-defined]
+
+
+def actor_of(event: AnyEvent) -> str | None:
+    actor = getattr(event, "actor", None)
+    return actor if isinstance(actor, str) else None
+
+
+def as_json(value: Any) -> str:
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= 80 else text[:77] + "..."

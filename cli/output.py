@@ -1,0 +1,21 @@
+"""How every command writes ``--format json``: one style, one encoder (docs/cli.md).
+
+One JSON document per command, on one line: compact (no spaces), keys sorted, UTF-8, then a
+newline. Keys are snake_case. A failure under ``--format json`` is ``{"error": {...}}`` on
+stdout as well as the one line on stderr (``fightlog.cli.errors``).
+"""
+
+from __future__ import annotations
+
+import click
+import msgspec
+
+
+def json_text(doc: object) -> str:
+    """``doc`` (plain data or msgspec structs) as one line of compact JSON, keys sorted."""
+    return msgspec.json.encode(doc, order="sorted").decode()
+
+
+def echo_json(doc: object) -> None:
+    """Print ``doc`` as the command's JSON document."""
+    click.echo(json_text(doc))

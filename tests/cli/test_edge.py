@@ -1,0 +1,272 @@
+"""The CLI's edge: every exception one line and an exit code (0 ok, 1 findings, 2 bad input or
+usage, 3 internal error, 130 interrupted, 141 stdout closed), usage errors on one line with a
+did-you-mean, errors as JSON under ``--format json``, colour only on a terminal."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from fightlog import __version__
+from fightlog.cli import main as cli_main
+from fightlog.cli.main import cli
+from fightlog.cli.terminal import use_colour
+from fightlog.errors import InputError
+from tests.cli import AUDIT_LOGS, DISPUTED, SAMPLE
+
+RED = "\x1b[31m"
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux
+
+
+def invoke(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False, prog_name="fightlog", env=env)
+
+
+def one_line(result: Result) -> str:
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output
+    return result.stderr.rstrip("\n")
+
+
+# --------------------------------------------------------------------------- usage errors
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["audti", str(SAMPLE)], "fightlog: no such command 'audti' (did you mean 'audit'?)"),
+        (["verify", "--hed", "1:ab", str(SAMPLE)], "fightlog: verify: no such option --hed (did you mean --head?)"),
+        (["play", "strat", "x.jsonl"], "fightlog: play: no such command 'strat' (did you mean 'start'?)"),
+        (["state", str(SAMPLE), "--at", "x"], "fightlog: state: Invalid value for '--at': 'x' is not a valid integer range"),
+        (["verify"], "fightlog: verify: Missing argument 'LOG'"),
+        (["--nope"], "fightlog: no such option --nope"),
+    ],
+)
+def test_a_usage_error_is_one_line_and_exit_2(args: list[str], line: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert one_line(result) == line
+    assert result.stdout == ""
+
+
+def test_a_path_click_refuses_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``click.Path(exists=True)``'s "does not exist" (for commands that use it) is one line too."""
+
+    @click.command()
+    @click.argument("source", type=click.Path(exists=True))
+    def probe(source: str) -> None:
+        raise AssertionError("not reached")
+
+    monkeypatch.setitem(cli.commands, "probe", probe)
+    missing = tmp_path / "nope.jsonl"
+    result = invoke("probe", str(missing))
+    assert result.exit_code == 2
+    assert one_line(result) == f"fightlog: probe: Invalid value for 'SOURCE': Path '{missing}' does not exist"
+
+
+def test_an_unknown_command_with_nothing_close_lists_the_commands() -> None:
+    line = one_line(invoke("zzzzzz"))
+    assert line.startswith("fightlog: no such command 'zzzzzz' (commands: audit, dispute, play, ")
+
+
+# --------------------------------------------------------------------------- internal errors
+
+
+def _explode(exc: BaseException) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise exc
+
+    return boom  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [ZeroDivisionError("division by zero"), KeyError("hp"), MemoryError(), RecursionError("maximum recursion depth exceeded")],
+    ids=lambda e: type(e).__name__,
+)
+def test_an_unexpected_exception_is_exit_3_with_a_crash_report(
+    exc: BaseException, monkeypatch: pytest.MonkeyPatch, private_cache: Path
+) -> None:
+    import fightlog.cli.state
+
+    monkeypatch.setattr(fightlog.cli.state, "seen_at", _explode(exc))
+    result = invoke("state", str(SAMPLE))
+    assert result.exit_code == 3
+    line = one_line(result)
+    assert line.startswith(f"fightlog: internal error: {type(exc).__name__}")
+    report = Path(line.rpartition("; details in ")[2])
+    assert report.parent == private_cache / "fightlog"
+    text = report.read_text()
+    assert f"fightlog {__version__}" in text and "python 3." in text
+    assert f"command: fightlog state {SAMPLE}\n" in text
+    assert "Traceback (most recent call last)" in text and "in boom" in text
+
+
+def test_a_command_module_that_fails_to_import_is_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(cli_main.COMMANDS, "state", "fightlog.cli.no_such_module:state")
+    result = invoke("state", str(SAMPLE))
+    assert result.exit_code == 3
+    assert one_line(result).startswith("fightlog: internal error: ModuleNotFoundError: No module named")
+
+
+def test_no_writable_cache_still_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fightlog.cli.crash
+    import fightlog.cli.state
+
+    monkeypatch.setattr(fightlog.cli.crash, "crash_dirs", lambda: ["/dev/null/nowhere"])
+    monkeypatch.setattr(fightlog.cli.state, "seen_at", _explode(ValueError("bad")))
+    result = invoke("state", str(SAMPLE))
+    assert result.exit_code == 3
+    assert one_line(result) == "fightlog: internal error: ValueError: bad; no crash report could be written"
+
+
+def test_interrupt_is_exit_130_and_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fightlog.cli.state
+
+    monkeypatch.setattr(fightlog.cli.state, "seen_at", _explode(KeyboardInterrupt()))
+    result = invoke("state", str(SAMPLE))
+    assert result.exit_code == 130
+    assert one_line(result) == "fightlog: interrupted"
+
+
+def test_a_broken_pipe_is_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(click, "echo", _explode(BrokenPipeError(32, "Broken pipe")))
+    result = invoke("replay", str(SAMPLE))
+    assert result.exit_code == 141
+    assert result.stderr == ""
+
+
+def test_replay_into_head_stops_quietly() -> None:
+    """A real pipe closed by its reader (``fightlog replay LOG | head -c 10``): no traceback, no
+    error line, exit 141. The pipe holds 4 KiB, so the replay (a write per line) is still
+    writing when it closes."""
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, F_SETPIPE_SZ, 4096)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fightlog", "replay", str(DISPUTED)],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+    )
+    os.close(write_end)
+    assert len(os.read(read_end, 10)) == 10
+    os.close(read_end)
+    _, err = proc.communicate(timeout=60)
+    assert err == b""
+    assert proc.returncode == 141
+
+
+def test_a_system_refusal_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fightlog.cli.state
+
+    monkeypatch.setattr(fightlog.cli.state, "seen_at", _explode(PermissionError(13, "Permission denied", "x.jsonl")))
+    result = invoke("state", str(SAMPLE))
+    assert result.exit_code == 2
+    assert one_line(result) == "fightlog: x.jsonl: Permission denied"
+
+
+# --------------------------------------------------------------------------- JSON errors
+
+
+def test_bad_input_under_format_json_is_also_a_json_error(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nope.jsonl")
+    result = invoke("state", missing, "--format", "json")
+    assert result.exit_code == 2
+    assert one_line(result) == f"fightlog: {missing}: no such file"
+    assert json.loads(result.stdout) == {
+        "error": {"code": 2, "kind": "input", "message": "no such file", "path": missing, "line": None}
+    }
+
+
+def test_a_usage_error_under_format_json_is_a_json_error() -> None:
+    result = invoke("audit", str(SAMPLE), "--format=json", "--seed", "xyz")
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["kind"] == "usage" and error["code"] == 2 and "--seed" in error["message"]
+
+
+def test_an_internal_error_under_format_json_names_the_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fightlog.cli.state
+
+    monkeypatch.setattr(fightlog.cli.state, "seen_at", _explode(ZeroDivisionError("x")))
+    result = invoke("state", str(SAMPLE), "--format", "json")
+    error = json.loads(result.stdout)["error"]
+    assert result.exit_code == 3 and error["code"] == 3 and error["kind"] == "internal"
+    assert error["message"] == "ZeroDivisionError: x" and Path(error["report"]).is_file()
+
+
+def test_human_format_errors_print_nothing_on_stdout(tmp_path: Path) -> None:
+    result = invoke("state", str(tmp_path / "nope.jsonl"))
+    assert result.exit_code == 2 and result.stdout == ""
+
+
+def test_an_escaped_core_error_is_still_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FightlogError raised where no ``reports_errors`` catches it (finding the command)."""
+    monkeypatch.setattr(cli_main.LazyGroup, "get_command", _explode(InputError("odd", path="a.jsonl", line=3)))
+    result = invoke("state", str(SAMPLE))
+    assert result.exit_code == 2 and one_line(result) == "fightlog: a.jsonl:3: odd"
+
+
+# --------------------------------------------------------------------------- colour
+
+
+def test_colour_when_forced_none_with_no_color(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nope.jsonl")
+    assert RED in invoke("verify", missing, env={"FORCE_COLOR": "1", "NO_COLOR": ""}).stderr
+    plain = invoke("verify", missing, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stderr
+    assert "\x1b[" not in plain and plain == f"fightlog: {missing}: no such file\n"
+    assert "\x1b[" not in invoke("verify", missing, env={"FORCE_COLOR": "", "NO_COLOR": ""}).stderr  # a pipe
+
+
+class _Tty:
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_colour_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    assert use_colour(_Tty()) is True  # type: ignore[arg-type]
+    assert use_colour(open(os.devnull, "w")) is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert use_colour(_Tty()) is False  # type: ignore[arg-type]
+    monkeypatch.setenv("NO_COLOR", "")  # empty: not set, per no-color.org
+    monkeypatch.setenv("FORCE_COLOR", "0")
+    assert use_colour(_Tty()) is True  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("no_color", "coloured"), [("", True), ("1", False)])
+def test_an_error_on_a_real_terminal(tmp_path: Path, no_color: str, coloured: bool) -> None:
+    main, child = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    env["NO_COLOR"] = no_color
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "fightlog", "verify", str(tmp_path / "nope.jsonl")],
+            stdout=subprocess.DEVNULL, stderr=child, env=env, timeout=60, check=False,
+        )
+        os.close(child)
+        err = os.read(main, 4096).decode()
+    finally:
+        os.close(main)
+    assert proc.returncode == 2
+    assert (RED in err) is coloured
+    assert "nope.jsonl: no such file" in err
+
+
+def test_audit_findings_are_coloured_only_when_asked() -> None:
+    log = str(AUDIT_LOGS / "bleed-that-never-ticked.jsonl")
+    coloured = invoke("audit", log, env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert coloured.exit_code == 1
+    assert f"seq 53    {RED}\x1b[1merror\x1b[0m    rules.tick-missing " in coloured.stdout
+    plain = invoke("audit", log, env={"FORCE_COLOR": "", "NO_COLOR": ""})
+    assert "\x1b[" not in plain.stdout and "seq 53    error    rules.tick-missing " in plain.stdout
+    assert click.unstyle(coloured.stdout) == plain.stdout

@@ -1,0 +1,233 @@
+"""Logs read from ``-`` (standard input), ``/dev/stdin``, ``<(cat log)`` and FIFOs: every
+command that reads a log gives the same exit code and output as on the file (the input named
+``<stdin>`` or the path given); what reads twice reads a temporary copy, removed afterwards;
+nothing is ever written beside such a log; the commands that append refuse ``-``."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from fightlog import checkpoints
+from fightlog.cli.main import cli
+from fightlog.events import piped
+from fightlog.events.reader import read_log
+from tests.cli import DISPUTED, SCENARIO_LOGS, assert_usage_error, damaged_log, run, write_log
+from tests.conftest import FIXTURES
+from tests.reducers.logs import random_log
+
+ALLEY = SCENARIO_LOGS / "alley-duel.jsonl"
+OUT_OF_TURN = FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl"
+
+COMMANDS: list[tuple[str, ...]] = [
+    ("verify",),
+    ("verify", "--dice"),
+    ("state",),
+    ("state", "--at", "58", "--format", "json"),
+    ("replay", "--from", "36", "--to", "61"),
+    ("audit",),
+    ("audit", "--format", "json"),
+    ("dispute", "--at", "41", "--set", "dice[0].face=10"),
+]
+LOGS = [DISPUTED, ALLEY, OUT_OF_TURN]
+
+
+def invoke(args: list[str], stdin: bytes | None = None) -> Result:
+    return CliRunner().invoke(cli, args, input=stdin)
+
+
+def as_on_file(result: Result, path: Path, name: str) -> tuple[int, str, str]:
+    """The result with ``name`` written where the file's path was."""
+    return result.exit_code, result.stdout.replace(name, str(path)), result.stderr.replace(name, str(path))
+
+
+def expected(command: tuple[str, ...], log: Path) -> tuple[int, str, str]:
+    result = invoke([command[0], str(log), *command[1:]])
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def spools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The directory temporary copies go to; empty again once each command is over."""
+    folder = tmp_path / "spools"
+    folder.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(folder))
+    yield folder
+    assert list(folder.iterdir()) == []
+
+
+def _cases() -> list[tuple[tuple[str, ...], Path]]:
+    return [(command, log) for command in COMMANDS for log in LOGS if command[0] != "dispute" or log == ALLEY]
+
+
+@pytest.mark.parametrize(("command", "log"), _cases(), ids=lambda v: v.name if isinstance(v, Path) else " ".join(v))
+def test_dash_reads_standard_input_as_the_file_reads(command: tuple[str, ...], log: Path, spools: Path) -> None:
+    result = invoke([command[0], "-", *command[1:]], stdin=log.read_bytes())
+    assert as_on_file(result, log, "<stdin>") == expected(command, log)
+    assert not Path("-.checkpoints").exists() and not Path("<stdin>.checkpoints").exists()
+
+
+@pytest.mark.parametrize("command", [("verify",), ("state",), ("replay",), ("audit",), ("dispute", "--at", "5", "--void")])
+def test_a_damaged_log_on_standard_input_is_named_stdin(command: tuple[str, ...], tmp_path: Path, spools: Path) -> None:
+    log = damaged_log(tmp_path / "damaged.jsonl")
+    result = invoke([command[0], "-", *command[1:]], stdin=log.read_bytes())
+    assert as_on_file(result, log, "<stdin>") == expected(command, log)
+    assert "<stdin>:17: " in result.output
+
+
+@pytest.mark.parametrize("data", [b"", b"hello\n", b"\xef\xbb\xbf{}\n"])
+def test_unusable_standard_input_is_one_line_naming_stdin(data: bytes, spools: Path) -> None:
+    for command in ("verify", "state", "replay", "audit"):
+        result = invoke([command, "-"], stdin=data)
+        assert result.exit_code == 2 and result.stdout == "", result.output
+        assert result.stderr.startswith("fightlog: <stdin>") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("rule", "-", "void", "3", "--reason", "x"),
+        ("play", "begin", "-"),
+        ("play", "post", "-", "alice", "hi"),
+        ("play", "start", "-", "--ruleset", "roe7"),
+        ("verify", "--repair", "-"),
+    ],
+)
+def test_what_writes_to_its_log_refuses_standard_input(args: tuple[str, ...], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke(list(args), stdin=DISPUTED.read_bytes())
+    assert_usage_error(result, "not a file" if "--repair" in args else "'-' (standard input) cannot be written to")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_command_that_reads_once_streams_and_never_reopens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", _Stdin(DISPUTED.read_bytes()))
+    with piped.reading("-", passes=1) as name:
+        assert name == "<stdin>" and piped.is_registered(name)
+        assert sum(1 for _ in read_log(name)) == 127
+        with pytest.raises(RuntimeError, match="opened twice"):
+            read_log(name).__next__()
+    assert not piped.is_registered("<stdin>")
+
+
+def test_a_command_that_reads_twice_reads_a_copy(monkeypatch: pytest.MonkeyPatch, spools: Path) -> None:
+    monkeypatch.setattr("sys.stdin", _Stdin(DISPUTED.read_bytes()))
+    with piped.reading("-", passes=2) as name:
+        (copy,) = spools.iterdir()
+        assert copy.stat().st_mode & 0o777 == 0o600
+        assert [e for _, e in read_log(name)] == [e for _, e in read_log(name)] == [e for _, e in read_log(DISPUTED)]
+
+
+def test_files_are_read_as_they_are(tmp_path: Path, spools: Path) -> None:
+    with piped.reading(str(DISPUTED), passes=2) as name:
+        assert name == str(DISPUTED) and not piped.is_registered(name)
+    for missing in (str(tmp_path / "nothing.jsonl"), str(tmp_path)):
+        with piped.reading(missing, passes=2) as name:
+            assert name == missing
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+@pytest.fixture
+def long_log(tmp_path: Path) -> Path:
+    """A log long enough that ``state`` on the file leaves a checkpoint sidecar."""
+    log = write_log(tmp_path / "long.jsonl", random_log(3, 1200))
+    assert run("state", str(log)).exit_code == 0
+    sidecar = Path(checkpoints.sidecar_path(str(log)))
+    assert sidecar.exists()
+    sidecar.unlink()
+    return log
+
+
+def test_no_checkpoint_is_written_for_standard_input(long_log: Path, tmp_path: Path, spools: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    before = sorted(tmp_path.iterdir())
+    result = invoke(["state", "-"], stdin=long_log.read_bytes())
+    assert as_on_file(result, long_log, "<stdin>") == expected(("state", "--no-cache"), long_log)
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_what_may_have_a_checkpoint(long_log: Path, tmp_path: Path) -> None:
+    assert checkpoints.cacheable(str(long_log))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for name in ("-", "<stdin>", str(fifo), "/dev/stdin", "/proc/self/fd/0", str(tmp_path), str(tmp_path / "none")):
+        assert not checkpoints.cacheable(name), name
+
+
+# --------------------------------------------------------------------------- real pipes
+
+
+def fightlog(shell: str, *, stdin: bytes | None = None, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """Run ``shell`` in bash with ``fightlog`` meaning this interpreter's fightlog."""
+    script = f'fightlog() {{ "{sys.executable}" -m fightlog "$@"; }}\n{shell}'
+    done = subprocess.run(["bash", "-c", script], input=stdin, capture_output=True, env={**os.environ, **(env or {})}, timeout=120)
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    "command", [("audit",), ("state",), ("verify",), ("replay", "--to", "12"), ("dispute", "--at", "41", "--set", "dice[0].face=10")]
+)
+def test_process_substitution_and_dev_stdin(command: tuple[str, ...], tmp_path: Path) -> None:
+    log = ALLEY
+    rest = " ".join(shlex.quote(arg) for arg in command[1:])
+    want = fightlog(f"fightlog {command[0]} {log} {rest}")
+    env = {"TMPDIR": str(tmp_path)}
+    for shell, name in (
+        (f"fightlog {command[0]} <(cat {log}) {rest}", "/dev/fd/63"),
+        (f"cat {log} | fightlog {command[0]} /dev/stdin {rest}", "/dev/stdin"),
+        (f"fightlog {command[0]} - {rest} < {log}", "<stdin>"),
+    ):
+        code, out, err = fightlog(shell, env=env)
+        assert (code, out.replace(name, str(log)), err.replace(name, str(log))) == want, shell
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_fifo_is_read_once_and_a_damaged_one_named(tmp_path: Path) -> None:
+    fifo = tmp_path / "fight.fifo"
+    os.mkfifo(fifo)
+    damaged = damaged_log(tmp_path / "damaged.jsonl")
+    for log, command in ((OUT_OF_TURN, "audit"), (damaged, "verify"), (damaged, "state")):
+        writer = threading.Thread(target=fifo.write_bytes, args=(log.read_bytes(),), daemon=True)
+        writer.start()
+        code, out, err = fightlog(f"fightlog {command} {fifo}", env={"TMPDIR": str(tmp_path)})
+        writer.join()
+        want = expected((command,), log)
+        assert (code, out.replace(str(fifo), str(log)), err.replace(str(fifo), str(log))) == want
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.jsonl", "fight.fifo"]
+
+
+def test_dev_stdin_from_a_file_leaves_no_checkpoint(long_log: Path, tmp_path: Path) -> None:
+    """``/dev/stdin`` redirected from a regular file is read as that file, but nothing is
+    written beside it (nor in /dev)."""
+    code, out, _ = fightlog(f"fightlog state /dev/stdin < {long_log}")
+    assert code == 0 and out == expected(("state", "--no-cache"), long_log)[1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.jsonl"]
+
+
+class _Stdin:
+    """A stand-in for ``sys.stdin``: ``buffer`` holds the bytes."""
+
+    def __init__(self, data: bytes) -> None:
+        import io
+
+        self.buffer = io.BytesIO(data)
+
+
+@pytest.mark.parametrize("command", ["verify", "audit"])
+def test_a_closed_standard_input_is_one_line(command: str, tmp_path: Path) -> None:
+    code, out, err = fightlog(f"fightlog {command} - <&-", env={"TMPDIR": str(tmp_path)})
+    assert (code, out, err) == (2, "", "fightlog: <stdin>: standard input is closed\n")
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,290 @@
+"""``fightlog rule``: a ruling is checked as hard as the event it changes.
+
+A refused ruling is one line, exit 2, naming the field and what is allowed, with the message
+``fightlog dispute --set`` gives for the same change, and the log's bytes unchanged. A ruling
+written leaves a log that ``state``, ``replay`` and ``audit`` take without a traceback (a
+property over random amendments and voids of the bundled logs), and a roll forged through a
+ruling is an audit finding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from click.testing import Result
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from fightlog.audit.amendment import RULING_FIXED, ruling_reach
+from fightlog.events.codec import DECODER
+from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, SceneStarted
+from tests.cli import DISPUTED, SAMPLE, SCENARIO_LOGS, assert_one_line_error, run
+from tests.conftest import FIXTURES
+
+ALLEY = SCENARIO_LOGS / "alley-duel.jsonl"
+ASHFALL = FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.jsonl"
+BUNDLED = (DISPUTED, SAMPLE, ALLEY, ASHFALL)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def events_of(path: Path) -> list[AnyEvent]:
+    return [DECODER.decode(line) for line in path.read_bytes().splitlines()]
+
+
+def rule(log: Path, *args: str) -> Result:
+    return run("rule", str(log), *args, "--by", "Gemma", "--reason", "the table agreed")
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
+    # scene_started: another ruleset or format, options the ruleset refuses
+    (DISPUTED, ("amend", "1", "--set", 'ruleset="d20-evasion"'), 1,
+     "--set ruleset: bad PATH: a ruling cannot change a scene_started's ruleset: the fight was played under it"),
+    (DISPUTED, ("amend", "1", "--set", "format=2"), 1, "--set format: bad PATH: a ruling cannot change a "
+     "scene_started's format"),
+    (ALLEY, ("amend", "1", "--set", 'dice.commitment="00"'), 1, "--set dice.commitment: bad PATH: a ruling "
+     "cannot change a scene_started's dice: it is the commitment every engine roll is checked against"),
+    (ALLEY, ("amend", "1", "--set", 'options.modifier_cap="x"'), 1,
+     "--set options.modifier_cap: bad VALUE: roe7 option 'modifier_cap': expected an integer >= 0, got 'x'"),
+    (ALLEY, ("amend", "1", "--set", 'options.modifer_cap=5'), 1,
+     "--set options.modifer_cap: bad VALUE: unknown roe7 option 'modifer_cap' (did you mean 'modifier_cap'?)"),
+    (ASHFALL, ("amend", "1", "--set", "options.touch_max_m=100"), 1,
+     "--set options.touch_max_m: bad VALUE: d20-evasion options: the band limits must grow outwards"),
+    (DISPUTED, ("amend", "1", "--set", "options=5"), 1, "--set: bad VALUE for options: Expected `object`, got `int`"),
+    (DISPUTED, ("void", "1"), 1, "the scene_started event cannot be voided"),
+    (ALLEY, ("amend", "88", "--set", 'seed="ab"'), 88, "--set seed: bad PATH: a ruling cannot change a "
+     "scene_ended's seed: it reveals the seed every engine roll is checked against"),
+    # combatant_joined: a sheet the rules can no longer read
+    (ALLEY, ("amend", "2", "--set", 'sheet.race="Nope"'), 2,
+     "--set sheet.race: bad VALUE: the roe7 rules cannot read this sheet: sheet.race: unknown race 'Nope'"),
+    (DISPUTED, ("amend", "2", "--set", 'sheet.size="huge"'), 2,  # a hand-kept sheet
+     "--set sheet.size: bad VALUE: the roe7 rules cannot read this sheet: sheet.size_class: expected 'small', "
+     "'medium' or 'large', got 'huge'"),
+    (ALLEY, ("amend", "2", "--set", "sheet.hp=0"), 2,
+     "--set sheet.hp: bad VALUE: the roe7 rules cannot read this sheet: sheet.hp: must be at least 1, got 0"),
+    (ASHFALL, ("amend", "2", "--set", 'sheet.weapons=["knife"]'), 2,
+     "--set sheet.weapons: bad VALUE: the d20-evasion rules cannot read this sheet: sheet.weapons[0]: Expected `object`"),
+    (ALLEY, ("amend", "2", "--set", "pools.hp=x"), 2, "--set: bad VALUE for pools.hp: Expected `int`, got `str`"),
+    # dice_rolled: faces off the die, dice that do not add up, wrong types, provenance
+    (DISPUTED, ("amend", "4", "--set", "dice[0].face=101"), 4,
+     "--set: bad VALUE: dice[0] shows 101 on a d100, which has faces 1 to 100"),
+    (DISPUTED, ("amend", "4", "--set", "dice[0].face=0"), 4,
+     "--set: bad VALUE: dice[0] shows 0 on a d100, which has faces 1 to 100"),
+    (DISPUTED, ("amend", "4", "--set", "total=999"), 4,
+     "--set total: bad VALUE: a total of 999 is not what the dice and modifiers add up to (58)"),
+    (DISPUTED, ("amend", "4", "--set", "dice[0].face=60", "--set", "total=58"), 4,
+     "--set total: bad VALUE: a total of 58 is not what the dice and modifiers add up to (60)"),
+    (DISPUTED, ("amend", "4", "--set", 'total="abc"'), 4, "--set: bad VALUE for total: Expected `int`, got `str`"),
+    (DISPUTED, ("amend", "4", "--set", "dice=[]"), 4, "--set: bad VALUE: 1d100 : 1d100 needs 1 dice, 0 recorded"),
+    (DISPUTED, ("amend", "4", "--set", 'notation="2d6"'), 4, "--set: bad VALUE: 2d6 : 2d6 needs 2 dice, 1 recorded"),
+    (DISPUTED, ("amend", "4", "--set", "dice[1].face=3"), 4, "--set dice[1].face: bad PATH: dice has 1 item"),
+    (DISPUTED, ("amend", "4", "--set", "dice[0].facee=3"), 4, "--set dice[0].facee: bad PATH: dice[0] has no facee"),
+    (DISPUTED, ("amend", "4", "--set", 'generator="engine"'), 4,
+     "--set generator: bad PATH: a ruling cannot change a dice_rolled's generator: it says where the roll came from"),
+    (ALLEY, ("amend", "6", "--set", "index=5"), 6,
+     "--set index: bad PATH: a ruling cannot change a dice_rolled's index"),
+    (DISPUTED, ("amend", "4", "--set", "seq=9"), 4, "--set seq: bad PATH: the seq of an event cannot be changed"),
+    (DISPUTED, ("amend", "4", "--set", "foo=1"), 4, "--set foo: bad PATH: a dice_rolled event has no field 'foo' "
+     "(fields: at, dice, for_seq, label, modifiers, notation, origin, purpose, roller, tool, total; "),
+    (DISPUTED, ("amend", "4", "--set", "total=58"), 4, "--set total: seq 4 records that already: nothing to amend"),
+    # declarations and rulings
+    (DISPUTED, ("amend", "11", "--set", "actor=5"), 11, "--set: bad VALUE for actor: Expected `str`, got `int`"),
+    (DISPUTED, ("amend", "11", "--set", "actions=5"), 11, "--set: bad VALUE for actions: Expected `array`, got `int`"),
+    (DISPUTED, ("amend", "37", "--set", 'reason="no"'), 37,
+     "a ruling cannot amend the ruling at seq 37; withdraw it and rule again"),
+]
+
+
+@pytest.mark.parametrize(("log", "args", "line", "message"), REFUSED,
+                         ids=[f"{log.stem}-{' '.join(args)}" for log, args, _, _ in REFUSED])
+def test_a_refused_ruling_is_one_line_and_writes_nothing(
+    tmp_path: Path, log: Path, args: tuple[str, ...], line: int, message: str
+) -> None:
+    copy = Path(shutil.copy(log, tmp_path / log.name))
+    before = digest(copy)
+    result = rule(copy, *args)
+    assert_one_line_error(result, f"{copy}:{line}", message)
+    assert digest(copy) == before
+
+
+DISPUTABLE: list[tuple[int, str]] = [
+    (41, "dice[0].face=101"),
+    (41, "dice[0].face=0"),
+    (41, "dice[0].face=high"),
+    (41, "dice[0].facee=3"),
+    (41, "dice[2].face=3"),
+    (41, "dice=[]"),
+    (41, "modifiers[0].value=x"),
+    (39, "actions[0].tagret=rook"),
+    (39, "actions=5"),
+    (39, "actor=5"),
+]
+
+
+@pytest.mark.parametrize(("seq", "change"), DISPUTABLE)
+def test_the_same_message_as_dispute(tmp_path: Path, seq: int, change: str) -> None:
+    """One set of checks: ``rule ... amend`` refuses what ``dispute --set`` refuses, in the
+    same words (after ``fightlog: LOG:SEQ:``)."""
+    copy = Path(shutil.copy(ALLEY, tmp_path / ALLEY.name))
+    ruled = rule(copy, "amend", str(seq), "--set", change)
+    disputed = run("dispute", str(ALLEY), "--at", str(seq), "--set", change)
+    assert_one_line_error(ruled, f"{copy}:{seq}", "--set")
+    assert_one_line_error(disputed, f"{ALLEY}:{seq}", "--set")
+    assert ruled.stderr.removeprefix(f"fightlog: {copy}:{seq}: ") == disputed.stderr.removeprefix(
+        f"fightlog: {ALLEY}:{seq}: "
+    )
+
+
+def test_what_a_ruling_may_not_change() -> None:
+    assert ruling_reach(SceneStarted).fields == {"at", "origin", "options", "title", "gm"}
+    assert "salt" not in ruling_reach(CombatantJoined).fields and "sheet" in ruling_reach(CombatantJoined).fields
+    assert ruling_reach(DiceRolled).fields.isdisjoint({"generator", "index", "kind", "seq", "prev"})
+    assert all(set(fixed) <= set(kind.__struct_fields__) for kind, fixed in RULING_FIXED.items())
+
+
+# --------------------------------------------------------------------------- what is written
+
+
+def test_a_corrected_roll_records_its_total(tmp_path: Path) -> None:
+    copy = Path(shutil.copy(DISPUTED, tmp_path / DISPUTED.name))
+    result = rule(copy, "amend", "4", "--set", "dice[0].face=60")
+    assert result.exit_code == 0, result.output
+    assert "amend seq 4 (dice_rolled): dice = [{\"sides\":100,\"face\":60}], total = 60;" in result.stdout
+    ruling = events_of(copy)[-1]
+    assert msgspec.to_builtins(ruling)["changes"] == {"dice": [{"sides": 100, "face": 60}], "total": 60}
+    assert run("audit", str(copy)).exit_code == 0  # an external roll, within its die and adding up
+
+
+def test_a_roll_forged_through_a_ruling_is_an_audit_finding(tmp_path: Path) -> None:
+    copy = Path(shutil.copy(ALLEY, tmp_path / ALLEY.name))
+    assert run("audit", str(copy)).exit_code == 0
+    roll = events_of(copy)[5]
+    assert isinstance(roll, DiceRolled) and roll.generator == "engine" and roll.dice[0].face != 99
+    result = rule(copy, "amend", "6", "--set", "dice[0].face=99")  # within its die, the total recomputed
+    assert result.exit_code == 0, result.output
+    audit = run("audit", str(copy))
+    assert audit.exit_code == 1
+    [line] = [text for text in audit.stdout.splitlines() if "dice.ruled" in text]
+    assert line.startswith("seq 6 ") and "error" in line
+    assert f"as amended by the ruling at seq 89: roll #0 by vex (1d100): face 99 ruled, seed gives {roll.dice[0].face}" in line
+    assert run("verify", "--dice", str(copy)).exit_code == 0  # as recorded, the roll is the seed's
+    # the table may let it stand
+    accepted = rule(copy, "accept", "6", "--finding", "dice.ruled")
+    assert accepted.exit_code == 0, accepted.output
+    assert run("audit", str(copy)).exit_code == 0
+
+
+# --------------------------------------------------------------------------- the property
+
+
+def _paths(value: Any, prefix: str) -> list[tuple[str, Any]]:
+    """Every path into ``value`` (an event as plain data) with the value there."""
+    out = [(prefix, value)]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if isinstance(key, str) and key.isidentifier():
+                out += _paths(inner, f"{prefix}.{key}")
+    elif isinstance(value, list):
+        for index, inner in enumerate(value[:3]):
+            out += _paths(inner, f"{prefix}[{index}]")
+    return out
+
+
+def _events(log: Path) -> list[AnyEvent]:
+    return _CACHE.setdefault(log, events_of(log))
+
+
+_CACHE: dict[Path, list[AnyEvent]] = {}
+
+_VALUES = st.one_of(
+    st.integers(-2, 120),
+    st.sampled_from([0, 1, 6, 20, 100, 101, 10**12, -(10**12)]),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["", "x", "vex", "rook", "alice", "bob", "roe7", "d20-evasion", "1d100", "engine", "external"]),
+    st.just([]),
+    st.just({}),
+    st.just([{"sides": 100, "face": 50}]),
+)
+
+
+@st.composite
+def rulings(draw: st.DrawFn) -> tuple[Path, list[str]]:
+    log = draw(st.sampled_from(BUNDLED))
+    events = _events(log)
+    event = draw(st.sampled_from(events))
+    if draw(st.booleans()) and event.seq > 1:
+        return log, ["void", str(event.seq)]
+    data = msgspec.to_builtins(event)
+    paths = [p for top, v in data.items() if top not in ("kind", "seq", "prev") for p in _paths(v, top)]
+    if not paths:
+        return log, ["void", str(event.seq)]
+    leaves = [(p, v) for p, v in paths if not isinstance(v, (dict, list))] or paths
+    sets: list[str] = []
+    for _ in range(draw(st.integers(1, 2))):
+        path, current = draw(st.sampled_from(leaves if draw(st.booleans()) else paths))
+        value: Any = draw(_VALUES)
+        if draw(st.booleans()):  # a plausible value: a number nearby, a word of the same log, the other bool
+            if isinstance(current, bool):
+                value = not current
+            elif isinstance(current, int):
+                value = current + draw(st.integers(-3, 3))
+            elif isinstance(current, str):
+                value = draw(st.sampled_from(_words(log)))
+        sets += ["--set", f"{path}={msgspec.json.encode(value).decode()}"]
+    return log, ["amend", str(event.seq), *sets]
+
+
+def _words(log: Path) -> list[str]:
+    """The short strings the log holds (actor ids, weapons, purposes...)."""
+    found = {v for e in _events(log) for _, v in _paths(msgspec.to_builtins(e), "e") if isinstance(v, str) and len(v) < 40}
+    return sorted(found)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rulings())
+def test_a_ruling_is_refused_cleanly_or_leaves_a_log_every_command_reads(case: tuple[Path, list[str]]) -> None:
+    log, args = case
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(shutil.copy(log, Path(folder) / log.name))
+        before = digest(copy)
+        result = rule(copy, *args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        assert result.exit_code in (0, 2), (args, result.output)
+        event(f"{args[0]}: {'refused' if result.exit_code else 'recorded'}")
+        if result.exit_code == 2:
+            assert result.stderr.startswith("fightlog: ") and result.stderr.count("\n") == 1, result.stderr
+            assert digest(copy) == before
+            return
+        for command in ("state", "replay", "audit"):
+            after = run(command, str(copy))
+            assert after.exception is None or isinstance(after.exception, SystemExit), (args, command, after.exception)
+            assert after.exit_code in (0, 1), (args, command, after.output)
+
+
+def test_a_field_set_back_to_its_default_is_recorded(tmp_path: Path) -> None:
+    """The log omits default values: an amendment to one still names the field."""
+    copy = Path(shutil.copy(DISPUTED, tmp_path / DISPUTED.name))
+    result = rule(copy, "amend", "4", "--set", "tool=null")
+    assert result.exit_code == 0, result.output
+    assert msgspec.to_builtins(events_of(copy)[-1])["changes"] == {"tool": None}
+    assert run("state", str(copy)).exit_code == 0
+
+
+def test_a_set_without_a_value_is_a_usage_error(tmp_path: Path) -> None:
+    copy = Path(shutil.copy(DISPUTED, tmp_path / DISPUTED.name))
+    before = digest(copy)
+    result = rule(copy, "amend", "4", "--set", "tool")
+    assert result.exit_code == 2 and "Invalid value for '--set': 'tool': expected PATH=VALUE" in result.stderr
+    assert "Traceback" not in result.output and digest(copy) == before

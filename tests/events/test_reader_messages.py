@@ -1,0 +1,31 @@
+"""The reader's one-line messages for lines that are not events (found by the no-traceback
+property, tests/cli/test_no_traceback.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fightlog.errors import InputError
+from fightlog.events.reader import read_log
+
+
+def first_line_error(tmp_path: Path, line: object) -> str:
+    log = tmp_path / "one.jsonl"
+    log.write_text(json.dumps(line) + "\n")
+    with pytest.raises(InputError) as caught:
+        list(read_log(str(log)))
+    return caught.value.message
+
+
+def test_a_line_that_is_not_an_object(tmp_path: Path) -> None:
+    assert first_line_error(tmp_path, 5) == "not a fightlog log (line 1 is not a JSON object)"
+
+
+def test_a_nested_field_that_is_not_an_object_names_its_path(tmp_path: Path) -> None:
+    line = {"kind": "dice_rolled", "seq": 1, "prev": "0" * 64, "roller": "a", "purpose": "x",
+            "notation": "1d6", "dice": [3], "total": 3}
+    message = first_line_error(tmp_path, line)
+    assert message == "invalid event: Expected `object`, got `int` - at `$.dice[0]`", message
