@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec import Struct
 
-from fightlog.audit import order
+from fightlog.audit import order, scope
 from fightlog.audit.checks import AuditView, Check
 from fightlog.audit.dice import FED, DiceAudit, DiceFinding, DiceReport, FastDice
 from fightlog.audit.reading import LINE_LIMIT, checked
@@ -125,6 +125,8 @@ class Auditor:
         self._turn_start = EMPTY
         self._on_turn: Check | None = None
         self._on_scene: Check | None = None
+        self._label = GENERIC.id
+        """The summary's name for the rules checked (``scope.ruleset_label``)."""
         self._bind(GENERIC)
 
     @property
@@ -169,6 +171,7 @@ class Auditor:
     def _scene_opened(self, before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
         """The hook for ``scene_started``: the checks of the scene's ruleset, which then run."""
         self._bind(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
+        self._label = scope.ruleset_label(event.ruleset)  # type: ignore[union-attr]
         check = self._on_scene
         if check is not None:
             check(before, event, after, self)
@@ -197,7 +200,7 @@ class Auditor:
             self._add(found.code, found.seq, found.message, found.actor)
         findings = ordered(self.findings)
         voided = sum(1 for ruling in self.plan.values() if ruling.action == "void")
-        summary = summarize(findings, events=self.events, ruleset=self.rules.id, dice=dice.summary, voided=voided)
+        summary = summarize(findings, events=self.events, ruleset=self._label, dice=dice.summary, voided=voided)
         return Report(findings=findings, summary=summary)
 
     # ------------------------------------------------------------------ internals
@@ -205,6 +208,7 @@ class Auditor:
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
         found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
+        found.setdefault(SceneStarted, []).extend(scope.checks().values())
         split = record_split(rules) if self._elsewhere else None
         for kind, check in (rules.audit_checks() if split is None else split.state).items():
             found.setdefault(kind, []).append(check)

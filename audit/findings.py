@@ -30,6 +30,8 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "order.skipped": ("error", "a combatant skipped in the posting order"),
     "order.cannot-act": ("error", "an action by someone who cannot act"),
     "order.arrival-acted": ("error", "an arrival acting in their arrival post"),
+    "order.round-not-ended": ("error", "a round started before the one before it ended"),
+    "order.round-number": ("error", "a round number repeated, skipped or counted back"),
     # the rules (each ruleset's checks)
     "rules.modifier-cap": ("error", "modifiers beyond the cap"),
     "rules.dr-cap": ("error", "damage reduction beyond the cap"),
@@ -44,7 +46,13 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.allowance": ("error", "actions beyond the turn's allowance"),
     "rules.reload": ("error", "firing a weapon that needs a reload"),
     "rules.flee-limit": ("error", "a flee attempt beyond the limit"),
+    "rules.unknown-action": ("error", "an action type the ruleset does not have"),
+    "rules.not-carried": ("error", "a weapon, spell or item the fighter does not have"),
+    "rules.target": ("error", "a target not in the fight, or one that cannot be targeted"),
+    "rules.range": ("error", "a target out of the action's range"),
     "rules.refused": ("error", "a declaration the rules refuse"),
+    # what the audit can judge (fightlog.audit.scope)
+    "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
     # dice (fightlog.audit.dice, over fightlog.rules.dice.verify)
     "dice.face": ("error", "an impossible die face"),
     "dice.arithmetic": ("error", "a roll total that does not add up"),

@@ -8,7 +8,10 @@ ruleset answers the questions that differ (``out_of_order_statuses``, ``waiting_
 ``arrival_delay``); nothing here knows a ruleset by name.
 
 Two moments are checked: a turn opening (``turn_started``: was it that combatant's turn?) and
-a post (``declaration_posted``: was the poster's turn open?). Posts answering another post
+a post (``declaration_posted``: was the poster's turn open?). Rounds are counted too: a
+round opens only once the one before has ended (``round_ended``), and rounds count 1, 2, 3...
+with none repeated, skipped or counted back; a ``round_ended`` closes the open round. (A log
+may end mid-round: a fight stopped there, not a round that never ended.) Posts answering another post
 (``responds_to``: an interrupt, a duel's defensive turn) and out-of-character posts are the
 ruleset's to check. What a poster may do in their turn (stunned, arriving, the allowance) is
 the ruleset's too.
@@ -18,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from msgspec.structs import replace
 
 from fightlog.audit.checks import AuditView, Check
-from fightlog.events.model import DeclarationPosted, TurnStarted
+from fightlog.events.model import DeclarationPosted, RoundEnded, RoundStarted, TurnStarted
 from fightlog.reducers.derive import due_to_post, next_to_post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.ruleset import Ruleset, rules_for_scene
@@ -82,7 +85,41 @@ def checks(rules: Ruleset) -> dict[type, Check]:
         if event.actor != due_to_post(before, skip):
             turn_opened(before, event, view, rules, due=due)
 
-    return {DeclarationPosted: post_check, TurnStarted: turn_check}
+    return {
+        DeclarationPosted: post_check,
+        TurnStarted: turn_check,
+        RoundStarted: cast(Check, round_opened),
+        RoundEnded: cast(Check, round_closed),
+    }
+
+
+def round_opened(before: SceneState, event: RoundStarted, after: SceneState, view: AuditView) -> None:
+    """A round opening: the round after the last (round 1 first), once the last has ended."""
+    turn = before.turn
+    expected = turn.round + 1
+    if event.round != expected:
+        if event.round == turn.round:
+            what = f"round {event.round} started again"
+        elif turn.round == 0:
+            what = f"the fight's first round is numbered {event.round}, not 1"
+        else:
+            what = f"round {event.round} started after round {turn.round} ({'back' if event.round < turn.round else 'skipping ahead'})"
+        view.report("order.round-number", event, f"{what}: rounds count up by one, round {expected} was next")
+    elif turn.in_round:
+        view.report(
+            "order.round-not-ended", event,
+            f"round {event.round} started while round {turn.round} had not ended (no round_ended before it)",
+        )
+
+
+def round_closed(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
+    """A round closing: the round that is open."""
+    turn = before.turn
+    if not turn.in_round:
+        why = f"round {turn.round} had ended already" if turn.round else "no round had started"
+        view.report("order.round-number", event, f"round {event.round} ended, but no round was open ({why})")
+    elif event.round != turn.round:
+        view.report("order.round-number", event, f"round {event.round} ended, but the round open was round {turn.round}")
 
 
 def posted(

@@ -16,7 +16,7 @@ import msgspec
 
 from fightlog.audit.dice import FED
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES, link_decoder
-from fightlog.events.model import GENESIS, AnyEvent, SceneStarted
+from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
 from fightlog.events.reader import ChainHead, check_lines, raw_lines
 
 LINE_LIMIT = MAX_LINE_BYTES + 2
@@ -70,6 +70,8 @@ def checked(
         kind = type(event)
         if (kind is SceneStarted) is not (lineno == 0) or event.seq != lineno + 1 or event.prev != expected:
             break
+        if not lineno and event.format > FORMAT_VERSION:  # type: ignore[union-attr]
+            break  # refused by the reader (a newer writer's log)
         expected = sha256(raw[:-1]).hexdigest()
         lineno += 1
         offset += len(raw)

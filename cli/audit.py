@@ -43,12 +43,15 @@ def audit(log: str, seed: str | None, fmt: str) -> None:
     """Check the fight in LOG and list what went wrong.
 
     Posting order (who posted when it was not their turn, twice in a round, who was
-    skipped), the ruleset's rules (caps, damage, criticals, ties, effect ticks and expiry,
-    the turn's allowance, reloads, flee attempts) and the dice (impossible faces, totals,
+    skipped, rounds never ended), the ruleset's rules (caps, damage, criticals, ties, effect
+    ticks and expiry, the turn's allowance, reloads, flee attempts; in a hand-run or imported
+    log, every post the table would refuse) and the dice (impossible faces, totals,
     engine rolls against the revealed seed; external rolls cannot be checked for honesty).
     Each finding names the event (seq = line), the actor, what is wrong and the rulebook
     section. GM rulings are honoured: a voided event is not audited, an amended one is
-    audited as amended, an accepted finding is listed as accepted and does not fail.
+    audited as amended, an accepted finding is listed as accepted and does not fail. A
+    scene under a ruleset this fightlog does not have gets a warning, and only its posting
+    order and dice are checked.
     """
     from fightlog.audit.auditor import audit_log
 

@@ -10,7 +10,8 @@ chain hashes each line without its terminator, so a log converted by an editor o
 ``autocrlf`` still verifies. A UTF-8 byte-order mark is refused.
 
 Errors: problems that make the file unusable as a log (missing, a directory, empty, binary,
-a first line that is not a ``scene_started`` event) raise ``InputError``; problems after a
+a first line that is not a ``scene_started`` event, or one whose ``format`` is newer than
+``FORMAT_VERSION``: "written by a newer fightlog") raise ``InputError``; problems after a
 valid first line raise ``LogDamagedError`` (``TornTailError`` for an unterminated last line).
 """
 
@@ -25,7 +26,7 @@ import msgspec
 
 from fightlog.errors import InputError, LogDamagedError, TornTailError
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES
-from fightlog.events.model import GENESIS, AnyEvent, SceneStarted
+from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
 from fightlog.events.piped import registered
 
 BOM = b"\xef\xbb\xbf"
@@ -134,6 +135,8 @@ def check_lines(
                     path=path,
                     line=1,
                 )
+            if event.format > FORMAT_VERSION:
+                raise InputError(newer_format(event.format), path=path, line=1)
         elif type(event) is SceneStarted:
             raise LogDamagedError(
                 "a second 'scene_started' event (two logs joined together?)", path=path, line=lineno
@@ -153,6 +156,20 @@ def check_lines(
         head.digest = expected_prev
         head.end = offset
         head.start = line_start
+
+
+def newer_format(version: int) -> str:
+    """Why a log of format ``version`` (beyond ``FORMAT_VERSION``) is refused: every reader
+    refuses it at line 1 rather than misread what a newer writer meant."""
+    return f"written by a newer fightlog (format {version}; this fightlog reads up to {FORMAT_VERSION})"
+
+
+class _Format(msgspec.Struct):
+    """What line 1 says of its format, read when it does not decode as this release's
+    ``scene_started`` (a newer writer's may not)."""
+
+    kind: str = ""
+    format: int = 0
 
 
 def _kind(event: AnyEvent) -> str:
@@ -191,6 +208,12 @@ def _undecodable(
     body: bytes, exc: Exception, path: str, lineno: int
 ) -> InputError | LogDamagedError:
     if lineno == 1:
+        try:
+            first = msgspec.json.decode(body, type=_Format)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            first = _Format()
+        if first.kind == "scene_started" and first.format > FORMAT_VERSION:
+            return InputError(newer_format(first.format), path=path, line=1)
         if body.startswith(BOM):
             return InputError(
                 "starts with a UTF-8 byte-order mark; logs are UTF-8 without BOM "

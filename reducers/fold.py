@@ -71,7 +71,9 @@ def plan_of(rulings: Iterable[RulingMade]) -> dict[int, RulingMade]:
 
 
 def apply_ruling(event: AnyEvent, ruling: RulingMade) -> AnyEvent | None:
-    """``event`` as ``ruling`` has it: ``None`` when voided, the amended event otherwise.
+    """``event`` as ``ruling`` has it: ``None`` when voided, the amended event otherwise, its
+    ``origin`` the ruling (``medium: ruling``, ``ref: seq N``) unless the ruling sets one: what
+    it says now is the GM's, not the engine's (the audit checks it as it checks a hand-run one).
 
     A ruling aimed at another ruling acts through ``plan_of`` (it withdraws it); as an event,
     the targeted ruling is left as it is.
@@ -87,6 +89,8 @@ def apply_ruling(event: AnyEvent, ruling: RulingMade) -> AnyEvent | None:
         raise FoldError(f"a ruling cannot amend {', '.join(bad)} of seq {event.seq}", line=ruling.seq)
     data = msgspec.to_builtins(event)
     data.update(ruling.changes)
+    if "origin" not in ruling.changes:  # what the event says now comes from the ruling, not the engine
+        data["origin"] = {"medium": "ruling", "ref": f"seq {ruling.seq}"}
     try:
         return msgspec.convert(data, type(event))
     except msgspec.ValidationError as exc:

@@ -145,6 +145,8 @@ class GenericRules:
             return "posting order (no ruleset: initiative order, the out skipped)"
         if code.startswith("dice."):
             return "fightlog dice (docs/dice.md)"
+        if code.startswith("scene."):
+            return "what the audit can check (docs/audit.md)"
         return "no ruleset section (generic log)"
 
 
@@ -158,6 +160,11 @@ _MODULES: dict[str, str] = {
 }
 """Ruleset id -> the module that registers it, imported on first use (so folding a log of a
 ruleset never loads the others, and ``verify`` loads none)."""
+
+
+def installed() -> tuple[str, ...]:
+    """The ruleset ids this fightlog knows, sorted (``generic`` among them)."""
+    return tuple(sorted({GENERIC.id, *_REGISTRY, *_MODULES}))
 
 
 def register(ruleset: Ruleset) -> None:

@@ -42,6 +42,8 @@ from fightlog.rules.d20evasion.fighters import Fighter, options_of
 from fightlog.rules.d20evasion.harm import absorb, alter, damage_percents, is_dot
 from fightlog.rules.d20evasion.options import DEFAULTS, D20Options
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE, OUT
+from fightlog.rules.d20evasion.declared import check_declaration
+from fightlog.rules.declared import Noting, by_table
 
 SECTIONS: Final[Mapping[str, str]] = {
     "order.not-in-fight": "Initiative (who is in the fight)",
@@ -50,6 +52,8 @@ SECTIONS: Final[Mapping[str, str]] = {
     "order.skipped": "Initiative (posting order)",
     "order.cannot-act": "Mortally Wounded (no actions)",
     "order.arrival-acted": "Minions (from the turn after summoning)",
+    "order.round-not-ended": "Actions (rounds)",
+    "order.round-number": "Actions (rounds)",
     "rules.outcome": "Attacking; Evasion; Defensive Turns; Disarming",
     "rules.damage": "Damage (armour first, piercing, altered damage to the nearest 5)",
     "rules.tick-missing": "Damage (ongoing damage at the start of the target's turn)",
@@ -57,6 +61,11 @@ SECTIONS: Final[Mapping[str, str]] = {
     "rules.tick-wrong": "Damage (ongoing damage); Status Effects",
     "rules.expired-effect": "Status Effects (durations)",
     "rules.allowance": "Actions (a move and two actions); Movement; Sprinting; Items; Casting Spells",
+    "rules.unknown-action": "Actions (the actions there are)",
+    "rules.not-carried": "Weapons; Casting Spells; Items (what a character carries and knows)",
+    "rules.target": "Attacking (a target in the fight)",
+    "rules.range": "Ranges",
+    "scene.unknown-ruleset": "what the audit can check (docs/audit.md)",
     "rules.refused": "the declared action's section (docs/rulesets/d20-evasion.md)",
 }
 """Every finding code -> the section of the d20 evasion rulebook it rests on."""
@@ -283,6 +292,19 @@ class D20Audit:
     # ------------------------------------------------------------------ declarations
 
     def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+        """The checks below; then, for a post the table did not make, what the table refuses
+        in it beyond what they said (``table.check_declaration``): an unknown action type, a
+        weapon, spell or item not carried, a target not in the fight or out of range..."""
+        if by_table(before, event):
+            self._posted(before, event, view)
+            return
+        noting = Noting(view)
+        self._posted(before, event, noting)
+        found = check_declaration(before, event)
+        if found is not None and found.code not in noting.codes:
+            view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+
+    def _posted(self, before: SceneState, event: DeclarationPosted, view: AuditView) -> None:
         if event.ooc:
             if event.actions:
                 view.report("rules.refused", event, f"{event.actor}'s out-of-character post carries actions",

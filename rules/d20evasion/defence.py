@@ -113,7 +113,7 @@ def _counter_weapon(defender: Fighter, attack: Action, action: Action) -> Weapon
     if band is not None and band not in weapon.ranges:
         raise RefusedError(
             f"a counterattack needs the attacker within range: {weapon.name} reaches {', '.join(weapon.ranges)}, "
-            f"the attacker is at {band}"
+            f"the attacker is at {band}", code="rules.range",
         )
     return weapon
 
@@ -126,14 +126,15 @@ def _parry_weapon(defender: Fighter, attacker: Fighter, attack: Action, action: 
         melee = [w for w in defender.card.weapons if w.kind == "melee" and defender.wields(w)]
         weapon = melee[0] if len(melee) == 1 else UNARMED_CARD if not melee else None
         if weapon is None:
-            raise RefusedError(f"{defender.actor} carries several melee weapons: name the one to parry with")
+            raise RefusedError(f"{defender.actor} carries several melee weapons: name the one to parry with",
+                                   code="rules.incomplete")
     else:
         weapon = defender.weapon(action.weapon)
     if weapon.kind != "melee" or not defender.wields(weapon):
         raise RefusedError(f"a parry needs a melee weapon at hand ({weapon.name} is not)")
     band = attack.range
     if band is not None and not within(band, defender.options.melee_reach):  # type: ignore[arg-type]
-        raise RefusedError(f"a parry needs both at close range (they are at {band})")
+        raise RefusedError(f"a parry needs both at close range (they are at {band})", code="rules.range")
     return weapon
 
 

@@ -49,7 +49,7 @@ def options_of(state: SceneState) -> D20Options:
         return DEFAULTS
 
 
-def absent(state: SceneState, actor: str, *, code: str = "rules.refused") -> RefusedError:
+def absent(state: SceneState, actor: str, *, code: str = "rules.target") -> RefusedError:
     known = ", ".join(sorted(state.combatants)) or "nobody yet"
     return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
 
@@ -143,29 +143,30 @@ class Fighter:
                 return carried[0]
             if not carried:
                 return UNARMED_CARD
-            raise RefusedError(f"{self.actor} carries {names}: name the weapon (weapon=NAME, or weapon=unarmed)")
+            raise RefusedError(f"{self.actor} carries {names}: name the weapon (weapon=NAME, or weapon=unarmed)",
+                                   code="rules.incomplete")
         for weapon in carried:
             if weapon.name.lower() == ref.lower():
                 return weapon
-        raise RefusedError(f"{self.actor} carries no weapon {ref!r} (carries {names})")
+        raise RefusedError(f"{self.actor} carries no weapon {ref!r} (carries {names})", code="rules.not-carried")
 
     def spell(self, ref: str | None) -> SpellCard:
         known = ", ".join(s.name for s in self.card.spells) or "no spells"
         if ref is None:
-            raise RefusedError(f"name the spell: spell=NAME ({self.actor} knows {known})")
+            raise RefusedError(f"name the spell: spell=NAME ({self.actor} knows {known})", code="rules.incomplete")
         for spell in self.card.spells:
             if spell.name.lower() == ref.lower():
                 return spell
-        raise RefusedError(f"{self.actor} knows no spell {ref!r} (knows {known})")
+        raise RefusedError(f"{self.actor} knows no spell {ref!r} (knows {known})", code="rules.not-carried")
 
     def item(self, ref: str | None) -> ItemCard:
         known = ", ".join(i.name for i in self.card.items) or "no items"
         if ref is None:
-            raise RefusedError(f"name the item: item=NAME ({self.actor} carries {known})")
+            raise RefusedError(f"name the item: item=NAME ({self.actor} carries {known})", code="rules.incomplete")
         for item in self.card.items:
             if item.name.lower() == ref.lower():
                 return item
-        raise RefusedError(f"{self.actor} carries no item {ref!r} (carries {known})")
+        raise RefusedError(f"{self.actor} carries no item {ref!r} (carries {known})", code="rules.not-carried")
 
     def items_left(self, item: ItemCard) -> int:
         return item.count - self.who.spent.get(item.name, 0)

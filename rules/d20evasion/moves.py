@@ -36,16 +36,17 @@ def plan_move(action: Action, me: Point | None, other: Point | None, options: D2
     (``other``) stand; ``RefusedError`` for a move the scene cannot place."""
     if lateral(action):
         if me is None:
-            raise RefusedError("a move needs positions (this scene keeps none for the mover)")
+            raise RefusedError("a move needs positions (this scene keeps none for the mover)", code="rules.incomplete")
         return Step(options.lateral_move_cost, me, None)
     band = action.range
     if action.target is None or band is None:
         raise RefusedError("a move names whom it is relative to and the band to reach: move target=ID range=BAND "
-                           "(or move lateral=true)")
+                           "(or move lateral=true)", code="rules.incomplete")
     if not is_band(band):
         raise RefusedError(f"range={band!r} is no band (bands: {', '.join(BANDS)})")
     if me is None or other is None:
-        raise RefusedError("a move needs positions (this scene keeps none for the mover or the one moved towards)")
+        raise RefusedError("a move needs positions (this scene keeps none for the mover or the one moved towards)",
+                           code="rules.incomplete")
     start = band_between(me, other, options)
     if start == band:
         raise RefusedError(f"already at {band} range of {action.target} (a move within a band: move lateral=true)")

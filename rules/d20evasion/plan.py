@@ -27,6 +27,7 @@ from fightlog.rules.d20evasion.fighters import Fighter, absent
 from fightlog.rules.d20evasion.moves import plan_move
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE
 from fightlog.rules.d20evasion.spells import spell_name
+from fightlog.rules.declared import unknown_action
 
 
 class _Walk:
@@ -50,8 +51,9 @@ def plan(state: SceneState, who: Fighter, actions: Sequence[Action], earlier: Se
     out: list[Action] = []
     for action in actions:
         kind = action.type
-        if kind not in ACTION_TYPES:
-            raise RefusedError(f"unknown action {kind!r} (actions: {', '.join(sorted(ACTION_TYPES))})")
+        unknown = unknown_action((action,), ACTION_TYPES)
+        if unknown is not None:
+            raise unknown
         if kind in DEFENSIVE:
             raise RefusedError(f"{kind} is a defensive response: a post of its own answering the attack post "
                                "(responds_to), in a duel")
@@ -66,16 +68,16 @@ def _as_is(walk: _Walk, action: Action) -> Action:
 def _target(walk: _Walk, action: Action, *, self_ok: bool = False) -> Fighter:
     name = action.target
     if name is None:
-        raise RefusedError(f"{action.type} needs a target (target=ID)")
+        raise RefusedError(f"{action.type} needs a target (target=ID)", code="rules.target")
     if name not in walk.state.combatants:
         raise absent(walk.state, name)
     if name == walk.who.actor and not self_ok:
-        raise RefusedError(f"{walk.who.actor} cannot {action.type} themselves")
+        raise RefusedError(f"{walk.who.actor} cannot {action.type} themselves", code="rules.target")
     target = Fighter(walk.state, name, walk.who.options)
     if target.has("dead"):
-        raise RefusedError(f"{name} is dead")
+        raise RefusedError(f"{name} is dead", code="rules.target")
     if target.has("reserve") or target.has("summoned"):
-        raise RefusedError(f"{name} is not in the fight yet")
+        raise RefusedError(f"{name} is not in the fight yet", code="rules.target")
     return target
 
 
@@ -88,17 +90,18 @@ def _band(walk: _Walk, action: Action, target: Fighter) -> Band:
         raise RefusedError(f"range={declared!r} is no band (bands: {', '.join(BANDS)})")
     if here is None or there is None:
         if declared is None:
-            raise RefusedError(f"no positions for {walk.who.actor} and {target.actor}: give the band (range=BAND)")
+            raise RefusedError(f"no positions for {walk.who.actor} and {target.actor}: give the band (range=BAND)", code="rules.incomplete")
         return declared  # type: ignore[return-value]
     band = band_between(here, there, walk.who.options)
     if declared is not None and declared != band:
-        raise RefusedError(f"{target.actor} is at {band} range, not {declared}")
+        raise RefusedError(f"{target.actor} is at {band} range, not {declared}", code="rules.range")
     return band
 
 
 def _reach(gear: WeaponCard | SpellCard, band: Band, target: str) -> None:
     if band not in gear.ranges:
-        raise RefusedError(f"{target} is at {band} range: {gear.name} reaches {', '.join(gear.ranges) or 'nobody'}")
+        raise RefusedError(f"{target} is at {band} range: {gear.name} reaches {', '.join(gear.ranges) or 'nobody'}",
+                           code="rules.range")
 
 
 def _with(action: Action, **params: Scalar) -> dict[str, Scalar]:
@@ -149,7 +152,7 @@ def _cast(walk: _Walk, action: Action) -> Action:
         return replace(action, range=band, params=params, cost=cost)
     if spell.target == "self":
         if action.target not in (None, who.actor):
-            raise RefusedError(f"{spell.name} is cast on its caster")
+            raise RefusedError(f"{spell.name} is cast on its caster", code="rules.target")
         target_id = who.actor
     else:
         target_id = _target(walk, action, self_ok=True).actor if action.target is not None else who.actor
@@ -168,7 +171,7 @@ def _disarm(walk: _Walk, action: Action) -> Action:
     band = _band(walk, action, target)
     reach = walk.who.options.melee_reach
     if not within(band, reach):
-        raise RefusedError(f"a disarm needs melee range ({reach} or nearer): {target.actor} is at {band}")
+        raise RefusedError(f"a disarm needs melee range ({reach} or nearer): {target.actor} is at {band}", code="rules.range")
     if target.dropped() is not None:
         raise RefusedError(f"{target.actor} has been disarmed already")
     weapon = knocked(target, action)
@@ -204,7 +207,7 @@ def _use_item(walk: _Walk, action: Action) -> Action:
     item = who.item(action.item)
     used = walk.used.get(item.name, 0)
     if who.items_left(item) - used <= 0:
-        raise RefusedError(f"{who.actor} has no {item.name} left")
+        raise RefusedError(f"{who.actor} has no {item.name} left", code="rules.not-carried")
     walk.used[item.name] = used + 1
     target_id = who.actor
     if action.target is not None and action.target != who.actor:
@@ -212,7 +215,8 @@ def _use_item(walk: _Walk, action: Action) -> Action:
         reach = who.options.item_reach
         band = _band(walk, action, target)
         if not within(band, reach):
-            raise RefusedError(f"{target.actor} is at {band} range: items are used on others at {reach} range or nearer")
+            raise RefusedError(f"{target.actor} is at {band} range: items are used on others at {reach} range or nearer",
+                               code="rules.range")
         target_id = target.actor
     cost = "action" if who.options.item_use_actions == 1 else "both"
     return replace(action, item=item.name, target=target_id, cost=action.cost or cost)

@@ -23,10 +23,12 @@ from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Js
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.d20evasion import attack, defence, disarm, items, moves, spells, tactics, turns
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
+from fightlog.rules.d20evasion.declared import check_defence, check_interrupt, pending
 from fightlog.rules.d20evasion.fighters import Fighter, absent
 from fightlog.rules.d20evasion.options import D20Options, as_data, read_options
 from fightlog.rules.d20evasion.plan import plan
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE, OUT, RULESET_ID
+from fightlog.rules.declared import unknown_action
 from fightlog.rules.table import Entrant, Post, Scribe
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -44,9 +46,6 @@ HANDLERS: Final[Mapping[str, Handler]] = {
     "skill": tactics.recorded,
     "assist": tactics.recorded,
 }
-
-ATTACKING: Final = frozenset({"attack", "cast", "disarm"})
-"""What a held turn may no longer interrupt once the enemy has declared it."""
 
 
 class D20Table:
@@ -119,9 +118,9 @@ def _post(scribe: Scribe, post: Post) -> None:
         raise RefusedError("no scene is open")
     if post.actor not in state.combatants:
         raise absent(state, post.actor, code="order.not-in-fight")
-    for action in post.actions:
-        if action.type not in ACTION_TYPES:
-            raise RefusedError(f"unknown action {action.type!r} (actions: {', '.join(sorted(ACTION_TYPES))})")
+    unknown = unknown_action(post.actions, ACTION_TYPES)
+    if unknown is not None:
+        raise unknown
     if post.ooc:
         if post.actions:
             raise RefusedError("an out-of-character post carries no actions")
@@ -147,7 +146,7 @@ def _post(scribe: Scribe, post: Post) -> None:
     if held:
         if post.responds_to is None and state.pending:  # the open turn's latest post
             post = replace(post, responds_to=state.pending[-1].seq)
-        _check_interrupt(state, post)
+        check_interrupt(state, post.actor, post.responds_to)
     earlier = turn_actions(state, post.actor, post.responds_to)
     actions = plan(state, who, post.actions, earlier)
     found = breach(who, earlier, actions)
@@ -167,41 +166,14 @@ def _post(scribe: Scribe, post: Post) -> None:
             handler(scribe, post.actor, action, declaration)
 
 
-def _check_interrupt(state: SceneState, post: Post) -> None:
-    """A held turn answers a post of the open turn; an enemy's turn is interrupted only
-    before that enemy attacks."""
-    answered = _pending(state, post.responds_to)
-    if answered is None:
-        raise RefusedError("a held turn is taken by answering a post of this turn (responds_to=SEQ)",
-                           code="order.out-of-turn")
-    current = state.turn.current
-    attacked = [p for p in state.pending if p.actor == current and any(a.type in ATTACKING for a in p.actions)]
-    if current is not None and attacked:
-        who = Fighter(state, post.actor)
-        if Fighter(state, current).side != who.side:
-            raise RefusedError(f"{current} has attacked already: a held turn interrupts after the move, before the "
-                               "attack", code="order.out-of-turn")
-
-
-def _pending(state: SceneState, seq: int | None) -> PendingDeclaration | None:
-    if seq is None:
-        return None
-    return next((p for p in state.pending if p.seq == seq), None)
-
-
 def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:
     state = scribe.state
-    extra = sorted({a.type for a in post.actions} - DEFENSIVE - {"say"})
-    if extra:
-        raise RefusedError(f"a defensive turn is dodge, counter, parry or take (and say), not {', '.join(extra)}")
-    opts = who.options
-    if opts.mode != "duel" and not opts.quest_defensive_turns:
-        raise RefusedError("defensive turns are for duels (or a quest whose GM calls for them: quest_defensive_turns)")
+    check_defence(who, post.actions)
     seq = post.responds_to
     if seq is None:  # the latest post still waiting for this defender
         waiting = [p.seq for p, d in defence.unanswered(state) if d == who.actor]
         seq = waiting[-1] if waiting else None
-    attacked = _pending(state, seq)
+    attacked = pending(state, seq)
     if attacked is None:
         raise RefusedError("a defensive turn answers the post that attacked (responds_to=SEQ of this turn)",
                            code="order.out-of-turn")

@@ -18,7 +18,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import UNARMED, Fighter, Mods, capped, sum_mods
-from fightlog.rules.roe7.geometry import Band, band, distance
+from fightlog.rules.roe7.geometry import CLOSE_MAX_M, LONG_MIN_M, Band, band, distance
 from fightlog.rules.roe7.harm import take
 from fightlog.rules.roe7.options import Roe7Options
 from fightlog.rules.roe7.sheet import Weapon
@@ -153,21 +153,44 @@ def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
         return action.distance
     named = {"close": 10, "medium": 30, "long": 60, "melee": 1}.get(action.range or "")
     if named is None:
-        raise RefusedError(f"how far is {t.actor} from {a.actor}? give positions, distance=METRES or range=close|medium|long")
+        raise RefusedError(f"how far is {t.actor} from {a.actor}? give positions, distance=METRES or range=close|medium|long",
+                           code="rules.incomplete")
     return named
 
 
-def check_reach(a: Fighter, token: WeaponToken, metres: int, target: str) -> None:
+NEAREST_M: Final = {"melee": 0, "close": 0, "medium": CLOSE_MAX_M + 1, "long": LONG_MIN_M}
+"""The nearest a named band can be, in metres."""
+
+
+def nearest_m(a: Fighter, t: Fighter, action: Action) -> int | None:
+    """How near the target may be when ``measure`` took the distance from a named band
+    (``range=close`` is 10 m to it, but anything within the band); ``None`` when positions
+    or ``distance`` give it exactly."""
+    if (a.position is not None and t.position is not None) or action.distance is not None:
+        return None
+    return NEAREST_M.get(action.range or "")
+
+
+def check_reach(a: Fighter, token: WeaponToken, metres: int, target: str, *, nearest: int | None = None) -> None:
     """Melee reach (3 m, 6 m for shafted weapons and whips), a flamer's 8 m, magika's close
-    range: weapons useful only at close range do not work beyond it."""
+    range: weapons useful only at close range do not work beyond it. ``nearest``: how near
+    the target may be when ``metres`` came from a named band (``nearest_m``): within reach,
+    the post is refused as too vague (``rules.incomplete``), not as out of range."""
     if token.max_range_m is not None and metres > token.max_range_m:
+        if nearest is not None and nearest <= token.max_range_m:
+            raise RefusedError(
+                f"how far is {target}? range={band(metres)} is taken as {metres} m, beyond the reach of "
+                f"{token.text} ({token.max_range_m} m): give distance=METRES, range=melee or positions",
+                code="rules.incomplete",
+            )
         what = {
             "melee": "melee reach",
             "magika": "magika's close range",
             "firearm": "a flamer's reach",
         }[token.family]
         raise RefusedError(
-            f"target out of range: {target} is {metres} m away, beyond {what} of {token.max_range_m} m ({token.text})"
+            f"target out of range: {target} is {metres} m away, beyond {what} of {token.max_range_m} m ({token.text})",
+            code="rules.range",
         )
 
 
@@ -271,12 +294,12 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     if mode not in MODES:
         raise RefusedError(f"unknown attack mode {mode!r} (modes: {', '.join(sorted(MODES))})")
     if action.target is None:
-        raise RefusedError("an attack needs a target (target=ID)")
+        raise RefusedError("an attack needs a target (target=ID)", code="rules.target")
     t = Fighter(state, action.target)
     if t.actor == actor:
-        raise RefusedError("a combatant cannot attack themselves")
+        raise RefusedError("a combatant cannot attack themselves", code="rules.target")
     if t.has("fled") or t.has("reserve") or t.has("left"):
-        raise RefusedError(f"{t.actor} is not in the fight any more")
+        raise RefusedError(f"{t.actor} is not in the fight any more", code="rules.target")
     volley, dual = _volley(a, t, mode, action)
     if t.out:
         _attacked_while_wounded(scribe, a, t, declaration)
@@ -335,10 +358,10 @@ def _aim_shots(
     for tok, wpn, who in volley:
         target = Fighter(scribe.state, who)
         if target.out or target.has("fled") or target.has("reserve") or who == a.actor:
-            raise RefusedError(f"{who} cannot be attacked now")
+            raise RefusedError(f"{who} cannot be attacked now", code="rules.target")
         metres = measure(scribe, a, target, action)
         where = band(metres)
-        check_reach(a, tok, metres, who)
+        check_reach(a, tok, metres, who, nearest=nearest_m(a, target, action))
         check_ready(a, tok)
         count, damage_sides = _shots(tok, mode, where, action)
         if mode in ("aimed", "sneak"):
@@ -604,7 +627,7 @@ def mixed(by_type: list[Mods], cap: int) -> Mods:
 def _stray(scribe: Scribe, a: Fighter, shot: Shot, score: int, ally: str, declaration: int) -> None:
     """Firing into Melee: an ally directly in the way dodges every shot that missed."""
     if ally not in scribe.state.combatants:
-        raise RefusedError(f"through={ally}: {ally} is not in the fight")
+        raise RefusedError(f"through={ally}: {ally} is not in the fight", code="rules.target")
     who = Fighter(scribe.state, ally)
     if who.out:
         return
@@ -649,7 +672,7 @@ def _into_melee(
     ]
     for name in [n for n in names.split(",") if n]:
         if name not in scribe.state.combatants:
-            raise RefusedError(f"secondaries: {name} is not in the fight")
+            raise RefusedError(f"secondaries: {name} is not in the fight", code="rules.target")
         who = Fighter(scribe.state, name)
         if who.out or name in (a.actor, primary.actor):
             continue

@@ -64,7 +64,16 @@ from fightlog.rules.roe7.fighters import UNARMED, UNARMED_TOKEN, Fighter, option
 from fightlog.rules.roe7.harm import DAMAGING, blast_dodged, bleed_damage, burn_notation, reduce_damage
 from fightlog.rules.roe7.options import DEFAULTS, Roe7Options
 from fightlog.rules.roe7.ruleset import OUT, RULES, token
-from fightlog.rules.roe7.table import RESTRICTING, arrival_breach, breach, free_costs, over_allowance, turn_breach
+from fightlog.rules.roe7.table import (
+    RESTRICTING,
+    arrival_breach,
+    breach,
+    check_declaration,
+    free_costs,
+    over_allowance,
+    turn_breach,
+)
+from fightlog.rules.declared import Noting, by_table
 from fightlog.rules.roe7.tactics import skill_won
 from fightlog.rules.roe7.terms import DamageType
 from fightlog.rules.roe7.tokens import WeaponToken
@@ -76,6 +85,8 @@ SECTIONS: Final[Mapping[str, str]] = {
     "order.skipped": "Parts of a Turn (posting order)",
     "order.cannot-act": "Stun; Critical Success or Failure; Wounded",
     "order.arrival-acted": "Entering a Combat in Progress",
+    "order.round-not-ended": "Parts of a Turn (rounds)",
+    "order.round-number": "Parts of a Turn (rounds)",
     "rules.modifier-cap": "Modifiers (+30 cap)",
     "rules.dr-cap": "Armor (DR caps at 30)",
     "rules.damage": "Steps of a Combat Turn; Armor",
@@ -89,6 +100,11 @@ SECTIONS: Final[Mapping[str, str]] = {
     "rules.allowance": "Parts of a Turn (one movement phase, one action)",
     "rules.reload": "Weapon Special Rules; Multiple/Automatic Shots (reloading)",
     "rules.flee-limit": "Fleeing (two attempts per combat)",
+    "rules.unknown-action": "Parts of a Turn (the actions there are)",
+    "rules.not-carried": "Changing Weapons; Throwing Weapons (what a character carries)",
+    "rules.target": "Basic Contested Roll (a target in the fight)",
+    "rules.range": "Ranges; Weapon Special Rules (reach); Throwing Weapons",
+    "scene.unknown-ruleset": "what the audit can check (docs/audit.md)",
     "rules.refused": "the declared action's section (docs/rulesets/roe7.md)",
 }
 """Every finding code -> the RoE 7th Edition section it rests on (``Roe7Rules.rule_section``;
@@ -173,6 +189,9 @@ class Roe7Audit:
         """(actor, damage type) -> (the sheet snapshot and options it was read from, the DR)."""
         self._fired: tuple[int | None, str] | None = None
         """The last (declaration, weapon) reported as fired while not ready."""
+        self._reloads: set[int | None] = set()
+        """Recent posts reported as firing a weapon that needs a reload (``_refused``): their
+        shots are not reported again."""
 
     def checks(self) -> Mapping[type, Check]:
         return {
@@ -343,7 +362,7 @@ class Roe7Audit:
     def _ready(self, event: AttackResolved, weapon: str, state: WeaponState, view: AuditView) -> None:
         """A weapon fired while it needs a reload or is cooling down (reported once a post)."""
         key = (event.declaration, weapon)
-        if self._fired == key:
+        if self._fired == key or event.declaration in self._reloads:
             return
         self._fired = key
         if state.needs_reload:
@@ -875,7 +894,34 @@ class Roe7Audit:
     # ------------------------------------------------------------------ declarations
 
     def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
-        """The turn's allowance, interrupts, the flee limit, a poster out of the fight."""
+        """The turn's allowance, interrupts, the flee limit, a poster out of the fight; then,
+        for a post the table did not make, what the table refuses in it (``_refused``)."""
+        if by_table(before, event):
+            self._posted(before, event, after, view)
+            return
+        noting = Noting(view)
+        if self._posted(before, event, after, noting):
+            self._refused(before, event, view, noting.codes)
+
+    def _refused(self, before: SceneState, event: DeclarationPosted, view: AuditView, said: set[str]) -> None:
+        """What the table refuses in a post it did not make (``table.check_declaration``)
+        beyond what the checks above said of it: an unknown action type, a weapon not
+        carried, a target not in the fight or out of range, a reload needed... (the flee
+        limit is ``_flee``'s; a reload reported here is not reported again at the shot)."""
+        found = check_declaration(before, event)
+        if found is None or found.code in said:
+            return
+        if found.code == "rules.flee-limit" or (found.code == "rules.allowance" and "rules.allowance" in said):
+            return
+        if found.code == "rules.reload":
+            if len(self._reloads) > 64:
+                self._reloads.clear()
+            self._reloads.add(event.seq)  # reported here, not again at the shot (``_ready``)
+        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+
+    def _posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> bool:
+        """``posted``'s own checks; whether the post is one the table would go on to play
+        (by someone in the fight and able to act, with actions)."""
         turn = before.turn
         if self._closed != turn.started:
             current = turn.current
@@ -892,23 +938,23 @@ class Roe7Audit:
                     f"{actor}'s out-of-character post declares {_listed(actions)}: an OOC post carries no actions",
                     actor=actor,
                 )
-            return
+            return False
         if event.responds_to is not None:
-            self._interrupting(before, event, view)
-            return
-        if actor != turn.current:
-            return  # the shared posting-order checks report it
+            return self._interrupting(before, event, view)
         who = before.combatants.get(actor)
+        if actor != turn.current:
+            # the shared posting-order checks report it
+            return who is not None and OUT.isdisjoint(who.statuses) and bool(actions)
         if who is None:
-            return
+            return False
         statuses = who.statuses
         if statuses and not OUT.isdisjoint(statuses):
             if not _was_out(view.turn_start, actor, turn.started):  # else its opening was reported
                 gone = " and ".join(s for s in statuses if s in OUT)
                 view.report("order.cannot-act", event, f"{actor} posted while {gone}, out of the fight", actor=actor)
-            return
+            return False
         if not actions:
-            return
+            return False
         fighter: Fighter | None = None  # built only when a rule below needs more than the counts
         checked: Sequence[Action] = actions
         for action in actions:
@@ -948,6 +994,7 @@ class Roe7Audit:
                 + (f" after {earlier} spent earlier in the turn" if earlier else ""),
                 actor=actor,
             )
+        return True
 
     def _restricting_on(self, state: SceneState, actor: str) -> list[ActiveEffect]:
         """The ``RESTRICTING`` effects on ``actor`` (stun, a lost action or turn), by id, from
@@ -996,28 +1043,30 @@ class Roe7Audit:
             out.append(action)
         return out
 
-    def _interrupting(self, before: SceneState, event: DeclarationPosted, view: AuditView) -> None:
+    def _interrupting(self, before: SceneState, event: DeclarationPosted, view: AuditView) -> bool:
         """An interrupt (answering a flee or com call): by someone in the fight, not arriving,
-        whose next action is not lost already (``escape.interrupt_breach``)."""
-        if not any(a.type == "interrupt" for a in event.actions):
-            return
+        whose next action is not lost already (``escape.interrupt_breach``). Whether the
+        post is one the table would go on to play."""
         actor = event.actor
+        if not any(a.type == "interrupt" for a in event.actions):
+            return actor in before.combatants and bool(event.actions)
         who = before.combatants.get(actor)
         if who is None:
             view.report("order.not-in-fight", event, f"{actor} interrupted but has not joined the fight", actor=actor)
-            return
+            return False
         gone = OUT.intersection(who.statuses)
         if gone:
             view.report(
                 "order.cannot-act", event,
                 f"{actor} interrupted while {' and '.join(sorted(gone))}, out of the fight", actor=actor,
             )
-            return
+            return False
         call = view.event(event.responds_to) if event.responds_to is not None else None
         caller = call.actor if type(call) is DeclarationPosted else None
         found = interrupt_breach(Fighter(before, actor), caller)
         if found is not None:
             view.report(found.code, event, found.message, actor=actor)
+        return True
 
     def turn_ended(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         turn = before.turn

@@ -14,7 +14,16 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.reducers.state import PendingDeclaration
 from fightlog.rules.roe7 import conditions
-from fightlog.rules.roe7.attack import accuracy, attack_die, can_crit, check_reach, check_ready, measure, outcome
+from fightlog.rules.roe7.attack import (
+    accuracy,
+    attack_die,
+    can_crit,
+    check_reach,
+    check_ready,
+    measure,
+    nearest_m,
+    outcome,
+)
 from fightlog.rules.roe7.fighters import UNARMED, Breach, Fighter, capped
 from fightlog.rules.roe7.geometry import Band, band
 from fightlog.rules.roe7.tokens import WeaponToken
@@ -53,7 +62,7 @@ def com_call(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
         raise RefusedError(f"{actor}'s com was destroyed earlier in this combat")
     called = action.params.get("calls")
     if not isinstance(called, str):
-        raise RefusedError("a com call names who it calls: calls=ID (a reserve from the roster)")
+        raise RefusedError("a com call names who it calls: calls=ID (a reserve from the roster)", code="rules.incomplete")
     ally = Fighter(scribe.state, called)
     if not ally.has("reserve"):
         raise RefusedError(f"{called} is not a reserve waiting for a call")
@@ -98,7 +107,7 @@ def interrupt(scribe: Scribe, actor: str, action: Action, declaration: int, resp
         raise RefusedError(found.message, code=found.code)
     target = Fighter(scribe.state, call.actor)
     token, _ = who.weapon(action.weapon)
-    check_reach(who, token, measure(scribe, who, target, action), call.actor)
+    check_reach(who, token, measure(scribe, who, target, action), call.actor, nearest=nearest_m(who, target, action))
     check_ready(who, token)
     conditions.lose_action(scribe, actor, whole_turn=False, source=f"interrupting {call.actor}", cause=declaration)
 

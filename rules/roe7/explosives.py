@@ -33,14 +33,14 @@ def _spot(scribe: Scribe, who: Fighter, action: Action) -> Point:
     elif action.target is not None:
         target = Fighter(scribe.state, action.target)
         if target.position is None:
-            raise RefusedError(f"{action.target} has no position to throw at")
+            raise RefusedError(f"{action.target} has no position to throw at", code="rules.incomplete")
         spot = target.position
     else:
-        raise RefusedError("a throw needs target=ID or x= and y=")
+        raise RefusedError("a throw needs target=ID or x= and y=", code="rules.incomplete")
     if who.position is None:
-        raise RefusedError(f"{who.actor} has no position: grenades need positions")
+        raise RefusedError(f"{who.actor} has no position: grenades need positions", code="rules.incomplete")
     if distance(who.position, spot) > THROW_RANGE_M:
-        raise RefusedError(f"out of range: a grenade is thrown at most {THROW_RANGE_M} m")
+        raise RefusedError(f"out of range: a grenade is thrown at most {THROW_RANGE_M} m", code="rules.range")
     return spot
 
 
@@ -49,13 +49,13 @@ def _grenade(who: Fighter, action: Action) -> tuple[str, int, int]:
     if name is None:
         carried = sorted({g.name for g in who.sheet.grenades})
         if len(carried) != 1:
-            raise RefusedError(f"name the grenade: item=NAME (carries {', '.join(carried) or 'none'})")
+            raise RefusedError(f"name the grenade: item=NAME (carries {', '.join(carried) or 'none'})", code="rules.incomplete")
         name = carried[0]
     found = [g for g in who.sheet.grenades if g.name == name]
     if not found:
-        raise RefusedError(f"{who.actor} carries no grenade {name!r}")
+        raise RefusedError(f"{who.actor} carries no grenade {name!r}", code="rules.not-carried")
     if who.grenades_left(name) <= 0:
-        raise RefusedError(f"{who.actor} has no {name} left")
+        raise RefusedError(f"{who.actor} has no {name} left", code="rules.not-carried")
     opts = who.options
     return name, found[0].damage_die or opts.grenade_die, found[0].radius_m or opts.grenade_radius_m
 

@@ -94,8 +94,9 @@ def _effect_id(effect: ActiveEffect) -> str:
     return effect.effect
 
 
-def absent(state: SceneState, actor: str, *, code: str = "rules.refused") -> RefusedError:
-    """The refusal for naming ``actor``, who has not joined the fight."""
+def absent(state: SceneState, actor: str, *, code: str = "rules.target") -> RefusedError:
+    """The refusal for naming ``actor``, who has not joined the fight (as a target, unless
+    ``code`` says otherwise)."""
     known = ", ".join(sorted(state.combatants)) or "nobody yet"
     return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
 
@@ -178,7 +179,7 @@ class Fighter:
         if ref is None:
             if len(carried) == 1:
                 return self.read(carried[0]), carried[0]
-            raise RefusedError(f"{self.actor} carries {names}: name the weapon (or weapon=unarmed)")
+            raise RefusedError(f"{self.actor} carries {names}: name the weapon (or weapon=unarmed)", code="rules.incomplete")
         wanted = ref.lower()
         exact = [w for w in carried if w.token.lower() == wanted or self.read(w).canonical.lower() == wanted]
         matches = exact or [
@@ -187,8 +188,9 @@ class Fighter:
         if len(matches) == 1:
             return self.read(matches[0]), matches[0]
         if not matches:
-            raise RefusedError(f"{self.actor} carries no weapon {ref!r} (carries {names})")
-        raise RefusedError(f"{ref!r} matches more than one of {self.actor}'s weapons ({names}): give the token")
+            raise RefusedError(f"{self.actor} carries no weapon {ref!r} (carries {names})", code="rules.not-carried")
+        raise RefusedError(f"{ref!r} matches more than one of {self.actor}'s weapons ({names}): give the token",
+                           code="rules.incomplete")
 
     def read(self, weapon: Weapon) -> WeaponToken:
         """``weapon``'s token under the scene's token options (read once, cached)."""

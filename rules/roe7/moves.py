@@ -40,7 +40,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     else:
         asked = params.get("m")
         if not isinstance(asked, int) or asked < 0:
-            raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES")
+            raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES", code="rules.incomplete")
         metres = asked
     extra = params.get("difficult")
     cost = metres + (extra if isinstance(extra, int) and extra > 0 else 0)
@@ -68,7 +68,7 @@ def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
     x, y = params.get("x"), params.get("y")
     if isinstance(x, int) and isinstance(y, int):
         if who.position is None:
-            raise RefusedError(f"{who.actor} has no position: move by m=METRES, or give positions when joining")
+            raise RefusedError(f"{who.actor} has no position: move by m=METRES, or give positions when joining", code="rules.incomplete")
         return (x, y)
     for key, step in (("toward", step_toward), ("away", step_away)):
         ref = params.get(key)
@@ -79,7 +79,7 @@ def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
         if who.position is None or other.position is None:
             return None
         if not isinstance(metres, int) or metres < 0:
-            raise RefusedError(f"{key}={ref} needs m=METRES")
+            raise RefusedError(f"{key}={ref} needs m=METRES", code="rules.incomplete")
         return step(who.position, other.position, metres)
     return None
 
@@ -113,13 +113,13 @@ def stance(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     if kind == "stand":
         changed = [s for s in ("kneeling", "prone") if who.has(s)]
         if not changed:
-            raise RefusedError(f"{actor} is already standing")
+            raise RefusedError(f"{actor} is already standing", code="rules.incomplete")
         for status in changed:
             scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=declaration))
         return
     status = "kneeling" if kind == "kneel" else "prone"
     if who.has(status):
-        raise RefusedError(f"{actor} is already {status}")
+        raise RefusedError(f"{actor} is already {status}", code="rules.incomplete")
     other = "prone" if status == "kneeling" else "kneeling"
     if who.has(other):
         scribe.emit(StatusChanged(actor=actor, status=other, on=False, cause=declaration))

@@ -15,7 +15,8 @@ from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded, StatusChanged
-from fightlog.reducers.state import ActiveEffect
+from fightlog.reducers.state import ActiveEffect, SceneState
+from fightlog.rules.declared import refusal, unknown_action
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
 from fightlog.rules.roe7.fighters import Breach, Fighter, absent
 from fightlog.rules.roe7.options import Roe7Options, as_data, read_options
@@ -117,9 +118,9 @@ def _post(scribe: Scribe, post: Post) -> None:
     if post.actor not in state.combatants:
         raise absent(state, post.actor, code="order.not-in-fight")
     who = Fighter(state, post.actor)
-    for action in post.actions:
-        if action.type not in ACTION_TYPES:
-            raise RefusedError(f"unknown action {action.type!r} (actions: {', '.join(sorted(ACTION_TYPES))})")
+    unknown = unknown_action(post.actions, ACTION_TYPES)
+    if unknown is not None:
+        raise unknown
     if post.ooc:
         if post.actions:
             raise RefusedError("an out-of-character post carries no actions")
@@ -150,14 +151,44 @@ def _post(scribe: Scribe, post: Post) -> None:
     declaration = scribe.emit(
         DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
     )
+    _play(scribe, post.actor, actions, declaration, responds_to)
+
+
+def _play(scribe: Scribe, actor: str, actions: Sequence[Action], declaration: int, responds_to: int | None) -> None:
+    """Each action of the declaration at seq ``declaration``, by its handler (an interrupt
+    by ``escape.interrupt``)."""
     for action in actions:
         if action.type == "say":
             continue
         if action.type == "interrupt":
             assert responds_to is not None
-            escape.interrupt(scribe, post.actor, action, declaration, responds_to)
+            escape.interrupt(scribe, actor, action, declaration, responds_to)
             continue
-        HANDLERS[action.type](scribe, post.actor, action, declaration)
+        HANDLERS[action.type](scribe, actor, action, declaration)
+
+
+def check_declaration(state: SceneState, declaration: DeclarationPosted) -> RefusedError | None:
+    """What the table refuses in a logged ``declaration`` (``state``: before it) beyond whose
+    turn it is, who may act and the allowance (the audit's order and allowance checks): an
+    action type roe7 does not have, then each action as its handler checks it, up to the
+    first die (``fightlog.rules.declared.refusal``). An interrupt is the audit's
+    ``escape.interrupt_breach``; ``None`` for a poster not in the fight or out of it, and
+    before the fight begins (the posting-order checks report those)."""
+    actions = declaration.actions
+    found = unknown_action(actions, ACTION_TYPES)
+    if found is not None or declaration.ooc or state.turn.round == 0:
+        return found
+    who = state.combatants.get(declaration.actor)
+    if who is None or not OUT.isdisjoint(who.statuses) or "reserve" in who.statuses:
+        return None
+    played = [a for a in actions if a.type not in ("say", "interrupt")]
+    if not played:
+        return None
+
+    def resolve(scribe: Scribe) -> None:
+        _play(scribe, declaration.actor, played, scribe.emit(declaration), None)
+
+    return refusal(resolve, state)
 
 
 def free_costs(who: Fighter, actions: Sequence[Action]) -> list[Action]:

@@ -17,7 +17,7 @@ from fightlog.rules.table import Scribe
 def aim(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """An action spent aiming at a target; the shot comes next turn."""
     if action.target is None:
-        raise RefusedError("aim needs a target (target=ID)")
+        raise RefusedError("aim needs a target (target=ID)", code="rules.target")
     Fighter(scribe.state, action.target)
     conditions.apply(
         scribe, "aim", actor, source=actor, duration=1, counts_on=actor, cause=declaration,
@@ -29,7 +29,7 @@ def hide(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """Setting up to hide (for a sneak attack). Once spotted in a fight, only from cover."""
     who = Fighter(scribe.state, actor)
     if who.has("hidden"):
-        raise RefusedError(f"{actor} is already hidden")
+        raise RefusedError(f"{actor} is already hidden", code="rules.incomplete")
     if who.has("engaged") and not who.has("in_cover"):
         raise RefusedError(f"{actor} has been seen fighting: hiding again needs cover first")
     scribe.emit(StatusChanged(actor=actor, status="hidden", cause=declaration))
@@ -44,7 +44,7 @@ def reload(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
         raise RefusedError(f"{token.text} is not a firearm: melee and magika never reload")
     state = who.who.weapons.get(token.text)
     if state is None or not state.needs_reload:
-        raise RefusedError(f"{token.text} does not need a reload")
+        raise RefusedError(f"{token.text} does not need a reload", code="rules.incomplete")
     if token.chainfed:
         started = who.effect("reloading")
         if started is None or started.params.get("weapon") != token.text:
@@ -66,7 +66,7 @@ def extinguish(scribe: Scribe, actor: str, action: Action, declaration: int) -> 
     who = Fighter(scribe.state, actor)
     burn = who.effect("chemical_burn")
     if burn is None:
-        raise RefusedError(f"{actor} is not burning")
+        raise RefusedError(f"{actor} is not burning", code="rules.incomplete")
     conditions.expire(scribe, burn, "extinguished")
 
 
@@ -78,7 +78,8 @@ def skill(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     roll = action.params.get("roll")
     known = get_args(RollType)
     if roll not in known:
-        raise RefusedError(f"skill needs roll=TYPE, one of {', '.join(known)}")
+        raise RefusedError(f"skill needs roll=TYPE, one of {', '.join(known)}",
+                           code="rules.incomplete" if roll is None else "rules.refused")
     who = Fighter(scribe.state, actor)
     opts = who.options
     against_type = action.params.get("against", roll)

@@ -58,7 +58,15 @@ def test_an_amended_post_is_audited_as_amended() -> None:
     assert codes(events) == []
     # ...and an amendment can make a clean event wrong, which the audit then names.
     events = ruled(duel(), action="amend", target=39, changes={"actor": "rook"}, reason="?")
-    assert codes(events) == [(39, "order.out-of-turn", False)]
+    # out of turn, and an attack on himself (the amended post is the ruling's, not the
+    # table's, so the table's checks of it run too)
+    assert codes(events) == [(39, "order.out-of-turn", False), (39, "rules.target", False)]
+
+
+def test_a_post_amended_into_one_the_table_refuses_is_a_finding() -> None:
+    events = ruled(duel(), action="amend", target=39,
+                   changes={"actions": [{"type": "attack", "target": "rook", "weapon": "Bazooka"}]}, reason="?")
+    assert codes(events) == [(39, "rules.not-carried", False)]
 
 
 def forged_roll(events: list[AnyEvent], seq: int) -> dict[str, object]:

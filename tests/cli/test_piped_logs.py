@@ -114,7 +114,7 @@ def test_a_command_that_reads_once_streams_and_never_reopens(monkeypatch: pytest
     monkeypatch.setattr("sys.stdin", _Stdin(DISPUTED.read_bytes()))
     with piped.reading("-", passes=1) as name:
         assert name == "<stdin>" and piped.is_registered(name)
-        assert sum(1 for _ in read_log(name)) == 127
+        assert sum(1 for _ in read_log(name)) == 128
         with pytest.raises(RuntimeError, match="opened twice"):
             read_log(name).__next__()
     assert not piped.is_registered("<stdin>")

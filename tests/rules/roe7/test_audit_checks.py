@@ -37,9 +37,11 @@ from fightlog.events.model import (
     EffectTicked,
     Modifier,
     ResourceSpent,
+    SceneStarted,
     StatusChanged,
     TurnEnded,
 )
+from fightlog.rules.dice import dice_commitment
 from fightlog.rules.roe7.ruleset import RULES
 from fightlog.rules.roe7.table import TABLE
 from fightlog.rules.table import Post
@@ -493,7 +495,14 @@ def test_firing_a_weapon_that_needs_a_reload() -> None:
     fired = [e for e in of(events, ResourceSpent) if e.resource == RIFLE][0]
     second = of(events, AttackResolved)[-1]
     emptied = changed(events, fired, amount=3)  # the first post as automatic fire: a reload is due
-    assert findings(emptied) == [("rules.reload", second.seq, "alice")]
+    # The post the table would have refused is named (a log with no dice commitment was not
+    # played by the table: its posts are checked as the table checks them)...
+    assert findings(emptied) == [("rules.reload", second.declaration, "alice")]
+    # ... and in a scene the table played, the shot fired.
+    scene = events[0]
+    assert isinstance(scene, SceneStarted)
+    committed = changed(emptied, scene, dice=dice_commitment("5eed" * 16))
+    assert findings(committed) == [("rules.reload", second.seq, "alice")]
 
 
 def test_firing_a_shotgun_while_it_racks() -> None:
@@ -510,7 +519,7 @@ def test_firing_a_shotgun_while_it_racks() -> None:
     second = of(events, AttackResolved)[-3]
     # a shot recorded in the racking turn: the shotgun racks again through the next turn
     fired = swapped(events, moved, ResourceSpent(actor="alice", resource=SHOTGUN, amount=1))
-    assert findings(fired) == [("rules.reload", second.seq, "alice")]
+    assert findings(fired) == [("rules.reload", second.declaration, "alice")]
 
 
 def test_a_third_flee_attempt() -> None:

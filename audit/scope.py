@@ -1,0 +1,52 @@
+"""What the audit can judge: a log under a ruleset this fightlog does not have.
+
+A scene whose ``scene_started.ruleset`` names no installed ruleset is folded and audited
+under the generic rules (``rules_for_scene``): the posting order and the dice are checked,
+the rules are not. That is said once, as a warning at ``scene_started`` naming the ruleset,
+the installed ones and the nearest of them (``difflib``), and in the summary
+(``ruleset_label``), so a clean audit of such a log is never read as a clean fight.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from typing import Any
+
+from fightlog.audit.checks import AuditView, Check
+from fightlog.events.model import SceneStarted
+from fightlog.reducers.state import SceneState
+from fightlog.rules.ruleset import installed
+
+
+def unknown(ruleset: str) -> bool:
+    """Whether ``ruleset`` is an id this fightlog does not have."""
+    return ruleset not in installed()
+
+
+def ruleset_label(ruleset: str) -> str:
+    """The summary's name for the rules a scene was checked under: the id, or for an
+    unknown id what was and was not checked."""
+    if not unknown(ruleset):
+        return ruleset
+    return f"no ruleset ({ruleset!r} is not installed: posting order and dice checked, no rules)"
+
+
+def scene_opened(before: SceneState, event: SceneStarted, after: SceneState, view: AuditView) -> None:
+    ruleset = event.ruleset
+    if not unknown(ruleset):
+        return
+    known = installed()
+    near = difflib.get_close_matches(ruleset, known, n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    view.report(
+        "scene.unknown-ruleset", event,
+        f"the scene's ruleset {ruleset!r} is not installed (installed: {', '.join(known)}{hint}): "
+        "its rules were not checked, only the posting order and the dice",
+    )
+
+
+def checks() -> Mapping[type, Check]:
+    """The checks of the audit's scope, as the audit calls them."""
+    hooks: dict[type, Any] = {SceneStarted: scene_opened}
+    return hooks

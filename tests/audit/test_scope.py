@@ -1,0 +1,65 @@
+"""A log the audit cannot judge says so (fightlog.audit.scope): a scene under a ruleset this
+fightlog does not have gets one warning naming it, the installed ones and the nearest, and
+the summary says no rules were checked; the posting order and the dice still are."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from fightlog.audit.auditor import audit_events
+from fightlog.events.model import SceneStarted
+from fightlog.rules.ruleset import installed
+from tests.audit.test_order import changed, duel
+from tests.cli import run
+
+
+def renamed(ruleset: str) -> list:  # type: ignore[type-arg]
+    events = duel()
+    first = events[0]
+    assert isinstance(first, SceneStarted)
+    events[0] = replace(first, ruleset=ruleset)
+    return events
+
+
+def test_installed_rulesets() -> None:
+    # (a test may register a ruleset of its own)
+    assert {"d20-evasion", "generic", "roe7"} <= set(installed()) and list(installed()) == sorted(installed())
+
+
+def test_an_unknown_ruleset_is_a_warning_with_a_suggestion() -> None:
+    report = audit_events(renamed("roe8"))
+    assert [(f.code, f.seq, f.severity) for f in report.findings] == [("scene.unknown-ruleset", 1, "warning")]
+    assert report.findings[0].message == (
+        f"the scene's ruleset 'roe8' is not installed (installed: {', '.join(installed())}; did you mean 'roe7'?): "
+        "its rules were not checked, only the posting order and the dice"
+    )
+    assert report.summary.failed
+    assert report.summary.ruleset == "no ruleset ('roe8' is not installed: posting order and dice checked, no rules)"
+
+
+def test_no_suggestion_when_nothing_is_near() -> None:
+    report = audit_events(renamed("warhammer"))
+    assert "did you mean" not in report.findings[0].message
+    assert f"'warhammer' is not installed (installed: {', '.join(installed())}): its" in report.findings[0].message
+
+
+def test_the_posting_order_is_still_checked() -> None:
+    events = changed(renamed("d20-evasoin"), 39, actor="rook")
+    codes = [(f.code, f.seq) for f in audit_events(events).findings]
+    assert codes == [("scene.unknown-ruleset", 1), ("order.out-of-turn", 39)]
+    assert "did you mean 'd20-evasion'?" in audit_events(events).findings[0].message
+
+
+def test_known_rulesets_say_nothing() -> None:
+    assert audit_events(duel()).summary.ruleset == "roe7"
+    assert audit_events(renamed("generic")).findings == []
+
+
+def test_the_cli_summary_says_so(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.cli import write_log
+
+    log = write_log(tmp_path / "roe8.jsonl", [replace(e, seq=0, prev="") for e in renamed("roe8")])
+    result = run("audit", str(log))
+    assert result.exit_code == 1
+    assert "warning  scene.unknown-ruleset" in result.stdout
+    assert "checked under no ruleset ('roe8' is not installed: posting order and dice checked, no rules)" in result.stdout
