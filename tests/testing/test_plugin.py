@@ -113,7 +113,7 @@ BROKEN_SCENARIOS = [
          "*/house.toml:2: both_natural_ones: expected one of 'hit', 'miss', got 'never'"),
         ('ruleset = "roe7"\nmodifer_cap = 20\n', "*/house.toml:2: modifer_cap: not a roe7 option (did you mean 'modifier_cap'?)"),
         ("modifer_cap = 20\n", "*/house.toml:1: modifer_cap: not an option of any playable ruleset (*did you mean 'modifier_cap'?)"),
-        ('ruleset = "roe9"\n', "*/house.toml:1: ruleset: ruleset 'roe9' cannot be played*"),
+        ('ruleset = "roe9"\n', "*/house.toml:1: ruleset: no installed ruleset 'roe9': did you mean roe7?*"),
         ("modifier_cap = \n", "*/house.toml:1: not valid TOML*"),
         (None, "*/house.toml: no such file*"),
     ],
