@@ -9,6 +9,7 @@ from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, input_log_argument
 from fightlog.cli.output import echo_json
 from fightlog.cli.tables import state_lines, wanted_events
+from fightlog.cli.terminal import warning_line
 from fightlog.history import events_at, seen_at
 from fightlog.reducers.derive import next_to_post, posting_order
 from fightlog.reducers.state import SceneState
@@ -54,6 +55,8 @@ def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
     are made: before that, history reads as it was first recorded.
     """
     seen = seen_at(log, at, cache=not no_cache)
+    if seen.warning is not None:
+        warning_line(seen.warning)
     scene = seen.state
     if fmt == "json":
         echo_json(as_json(scene))

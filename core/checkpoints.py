@@ -2,14 +2,27 @@
 state of a long log after a few appends costs time in proportion to the new events.
 
 The sidecar ``LOG.checkpoints`` holds a few entries, each the state after event ``seq``,
-keyed by that line's chain hash and byte span in the log. It is only a cache: an entry is
-used only when
+keyed by that line's chain hash and byte span in the log, and the log's ``Witness`` (device,
+inode, size, modification and change times) as last vouched for. It is only a cache: an
+entry is used only when
 
+- the sidecar is a regular file of at most ``MAX_SIDECAR_BYTES`` (a symbolic link, a FIFO, a
+  directory or a larger file is not read, and ``load`` says why, for a warning);
 - the file's HMAC-SHA256 tag verifies under this user's cache key (a cache edited by hand,
   or written under another key, is ignored whole);
 - it was made for this log (the hash of line 1 matches) and this cache format;
+- the log's witness now equals the recorded one: the same file, and nothing wrote to it since
+  the checkpoint was made except fightlog's own appends (``FileStore.append`` calls
+  ``appended``, which moves the witness on only when it matched before the append). A log
+  rewritten (a new file renamed over it, as editors and ``sed -i`` do), truncated, or written
+  in place by anything else is folded from line 1, as with ``--no-cache``;
 - the log still holds, at the recorded span, a line with the recorded hash. Every event after
   it is read and chain-checked as usual.
+
+What remains possible: a change to the log's earlier bytes that leaves its size, modification
+and change times as they were (setting the clock back, writing the disk device, or a change
+within the same clock tick as fightlog's last write on a file system with coarse timestamps)
+is not seen by a cached ``state``; ``verify`` reads every line and always sees it.
 
 Anything else makes the entry, or the whole file, be ignored and rewritten; a cache is never
 trusted over the log. The key is 32 random bytes in ``$XDG_CACHE_HOME/fightlog/checkpoint.key``
@@ -23,18 +36,23 @@ import hashlib
 import hmac
 import os
 import secrets
+import stat
 import tempfile
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import msgspec
 
+from fightlog.cachefile import Witness, read_regular, witness_of
 from fightlog.events.codec import MAX_LINE_BYTES, decode_line
 from fightlog.events.model import AnyEvent
 from fightlog.events.piped import is_registered, is_regular
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines, read_log
 from fightlog.reducers.state import SceneState
 
-VERSION = 2
+VERSION = 3
+MAX_SIDECAR_BYTES = 64 << 20
+"""A larger sidecar is not read (a few states take kilobytes)."""
 KEEP = 3
 """Entries kept in a sidecar (the latest by ``seq``)."""
 
@@ -59,6 +77,16 @@ class Sidecar(msgspec.Struct, frozen=True):
     version: int
     log: str
     entries: list[Entry]
+    witness: Witness | None = None
+    """The log as it was when last vouched for (``None`` in older formats)."""
+
+
+class Loaded(NamedTuple):
+    """The usable entries of a sidecar with their states, oldest first, and why the sidecar
+    was not read at all when that deserves a warning (``None`` otherwise)."""
+
+    entries: list[tuple[Entry, SceneState]]
+    warning: str | None = None
 
 
 _SIDECAR = msgspec.msgpack.Decoder(Sidecar)
@@ -113,19 +141,21 @@ def log_identity(log: str) -> str | None:
     return hashlib.sha256(first.rstrip(b"\r\n")).hexdigest()
 
 
-def load(log: str, key: bytes) -> list[tuple[Entry, SceneState]]:
+def load(log: str, key: bytes) -> Loaded:
     """The usable entries of ``log``'s sidecar with their states, oldest first."""
     if not cacheable(log):
-        return []
-    sidecar = _read(log, key)
+        return Loaded([])
+    sidecar, warning = _read(log, key)
     if sidecar is None:
-        return []
+        return Loaded([], warning)
     usable: list[tuple[Entry, SceneState]] = []
     try:
         with open(log, "rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
+            now = os.fstat(stream.fileno())
+            if witness_of(now) != sidecar.witness:
+                return Loaded([])  # rewritten, truncated or written by another hand: fold from line 1
             for entry in sidecar.entries:
-                if entry.end > size or entry.end - entry.start > MAX_LINE_BYTES + 2:
+                if entry.end > now.st_size or entry.end - entry.start > MAX_LINE_BYTES + 2:
                     continue
                 stream.seek(entry.start)
                 line = stream.read(entry.end - entry.start)
@@ -140,40 +170,72 @@ def load(log: str, key: bytes) -> list[tuple[Entry, SceneState]]:
                 if state.seq == entry.seq:
                     usable.append((entry, state))
     except OSError:
-        return []
-    return sorted(usable, key=lambda pair: pair[0].seq)
+        return Loaded([])
+    return Loaded(sorted(usable, key=lambda pair: pair[0].seq))
 
 
-def _read(log: str, key: bytes) -> Sidecar | None:
-    try:
-        with open(sidecar_path(log), "rb") as f:
-            blob = f.read()
-    except OSError:
-        return None
+def _read(log: str, key: bytes) -> tuple[Sidecar | None, str | None]:
+    """The sidecar of ``log`` if it is usable, else why not when that deserves a warning."""
+    target = sidecar_path(log)
+    blob, why = read_regular(target, MAX_SIDECAR_BYTES)
+    if blob is None:
+        return None, None if why is None else f"{target} {why}; ignored, the state is read from the log alone"
     tag, payload = blob[:_TAG], blob[_TAG:]
-    if len(tag) != _TAG or not hmac.compare_digest(tag, _mac(key, payload)):
-        return None
-    try:
-        sidecar = _SIDECAR.decode(payload)
-    except msgspec.DecodeError:
-        return None
-    if sidecar.version != VERSION or sidecar.log != log_identity(log):
-        return None
-    return sidecar
+    sidecar: Sidecar | None = None
+    if len(tag) == _TAG and hmac.compare_digest(tag, _mac(key, payload)):
+        try:
+            sidecar = _SIDECAR.decode(payload)
+        except msgspec.DecodeError:
+            pass
+    if sidecar is None:
+        why = "is damaged or was not written by this user's fightlog"
+        return None, f"{target} {why}; ignored, the state is read from the log alone"
+    if sidecar.version != VERSION or sidecar.witness is None or sidecar.log != log_identity(log):
+        return None, None
+    return sidecar, None
 
 
 def save(log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry]) -> None:
-    """Add the state after ``head.seq`` to the sidecar (keeping the latest ``KEEP``).
-    Written to a temporary file and renamed, so a reader never sees half a cache; never for
-    a log that is not ``cacheable``."""
+    """Add the state after ``head.seq`` to the sidecar (keeping the latest ``KEEP``), with
+    the log's witness now. Not when the log has grown past ``head`` since it was read (the
+    next query will), nor for a log that is not ``cacheable``."""
     if not cacheable(log):
         return
     identity = log_identity(log)
     if identity is None or head.seq != state.seq:
         return
+    try:
+        now = os.stat(log)
+    except OSError:
+        return
+    if now.st_size != head.end:
+        return
     entry = Entry(seq=head.seq, digest=head.digest, start=head.start, end=head.end, state=_ENCODER.encode(state))
     entries = sorted({e.seq: e for e in (*kept, entry)}.values(), key=lambda e: e.seq)[-KEEP:]
-    payload = _ENCODER.encode(Sidecar(version=VERSION, log=identity, entries=entries))
+    _write(log, key, Sidecar(version=VERSION, log=identity, entries=entries, witness=witness_of(now)))
+
+
+def appended(log: str, before: os.stat_result, after: os.stat_result) -> None:
+    """Vouch for an append fightlog just made to ``log`` (``FileStore.append``, under its
+    lock): when the sidecar's witness matched the log just before the append, it now records
+    the log just after it. Otherwise it is left as it is, and the next query folds from line
+    1. Never raises: the append has been made, a cache must not undo it."""
+    try:
+        if not stat.S_ISREG(os.lstat(sidecar_path(log)).st_mode):
+            return
+        key = cache_key()
+        if key is None:
+            return
+        sidecar, _ = _read(log, key)
+        if sidecar is not None and sidecar.witness == witness_of(before):
+            _write(log, key, msgspec.structs.replace(sidecar, witness=witness_of(after)))
+    except Exception:  # noqa: BLE001 - a cache update never fails an append already written
+        return
+
+
+def _write(log: str, key: bytes, sidecar: Sidecar) -> None:
+    """Written to a temporary file and renamed, so a reader never sees half a cache."""
+    payload = _ENCODER.encode(sidecar)
     target = sidecar_path(log)
     try:
         fd, tmp = tempfile.mkstemp(prefix=os.path.basename(target) + ".", dir=os.path.dirname(os.path.abspath(target)))

@@ -81,7 +81,7 @@ def test_a_tampered_cache_is_ignored(log: Path, damage: object) -> None:
     truth = state_at(log)
     blob = sidecar(log).read_bytes()
     sidecar(log).write_bytes(damage(blob))  # type: ignore[operator]
-    assert checkpoints.load(str(log), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(log), checkpoints.cache_key() or b"").entries == []
     assert state_at(log) == truth
 
 
@@ -90,7 +90,7 @@ def test_a_cache_written_under_another_key_is_ignored(log: Path, monkeypatch: py
     key = checkpoints.cache_key()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-user"))
     assert checkpoints.cache_key() != key
-    assert checkpoints.load(str(log), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(log), checkpoints.cache_key() or b"").entries == []
     assert state_at(log) == truth
 
 
@@ -103,7 +103,7 @@ def test_a_forged_state_with_a_valid_looking_file_is_ignored(log: Path) -> None:
     payload["entries"][-1]["state"] = payload["entries"][-1]["state"].replace(b"bob", b"bib")
     forged = msgspec.msgpack.encode(payload)
     sidecar(log).write_bytes(b"\x01" * 32 + forged)  # without the key, no valid tag
-    assert checkpoints.load(str(log), key) == []
+    assert checkpoints.load(str(log), key).entries == []
 
 
 def test_a_cache_of_another_log_is_ignored(log: Path, tmp_path: Path) -> None:
@@ -111,7 +111,7 @@ def test_a_cache_of_another_log_is_ignored(log: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.jsonl"
     write(other, random_log(8, 60))
     sidecar(other).write_bytes(sidecar(log).read_bytes())
-    assert checkpoints.load(str(other), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(other), checkpoints.cache_key() or b"").entries == []
     assert state_at(other) == state_at(other, cache=False)
 
 
@@ -120,7 +120,7 @@ def test_a_rewritten_log_makes_its_checkpoints_stale(log: Path) -> None:
     events = random_log(7, 60)
     events[40] = DamageApplied(seq=41, target="alice", raw=9, taken=9)
     write(log, events)  # same first line, different history from line 41 on
-    assert checkpoints.load(str(log), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(log), checkpoints.cache_key() or b"").entries == []
     assert state_at(log) == state_at(log, cache=False)
 
 
@@ -146,7 +146,7 @@ def test_at_most_a_few_entries_are_kept(log: Path) -> None:
         state_at(log)
         FileStore(log, fsync=False).append([DamageApplied(target="bob", raw=1, taken=1)] * 6)
         state_at(log)
-    entries = checkpoints.load(str(log), checkpoints.cache_key() or b"")
+    entries = checkpoints.load(str(log), checkpoints.cache_key() or b"").entries
     assert 1 <= len(entries) <= checkpoints.KEEP
 
 
