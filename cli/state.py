@@ -26,6 +26,15 @@ Examples:
   cat fixtures/roe7/sample-duel.jsonl | fightlog state -             # LOG "-": standard input
 
 \b
+The cache: LOG.checkpoints is used only while LOG is the file it was made for
+and nothing but fightlog's own appends wrote to it since (same inode, size and
+times); a log rewritten or edited by another program is read from line 1, so
+the answer is --no-cache's. A same-size edit that leaves the change time as it
+was (the clock set back) goes unseen here; `fightlog verify` always sees it. A sidecar that is not
+a regular file (a link, a FIFO, a directory) or is too large or damaged is
+ignored with a warning.
+
+\b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling
 the log cannot honour) or usage.
 3 internal error (a bug: the error line names a crash report for the bug report)."""
@@ -42,7 +51,8 @@ the log cannot honour) or usage.
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Fold from line 1 without reading or writing the LOG.checkpoints cache.",
+    help="Fold from line 1 without reading or writing the LOG.checkpoints cache (the cached "
+    "answer is the same; this is slower on long logs).",
 )
 @format_option
 @reports_errors

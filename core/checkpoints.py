@@ -36,14 +36,25 @@ import hashlib
 import hmac
 import os
 import secrets
-import stat
 import tempfile
 from collections.abc import Iterator
 from typing import NamedTuple
 
 import msgspec
 
-from fightlog.cachefile import Witness, read_regular, witness_of
+from fightlog.cachefile import (
+    HEADER,
+    MAGIC,
+    TAG,
+    TAG_AT,
+    Witness,
+    mac,
+    move_witness,
+    read_regular,
+    sealed,
+    witness_in,
+    witness_of,
+)
 from fightlog.events.codec import MAX_LINE_BYTES, decode_line
 from fightlog.events.model import AnyEvent
 from fightlog.events.piped import is_registered, is_regular
@@ -58,8 +69,6 @@ KEEP = 3
 
 WRITE_AFTER = 1000
 """A new entry is written when a fold read at least this many events past its start."""
-
-_TAG = 32
 
 
 class Entry(msgspec.Struct, frozen=True):
@@ -77,8 +86,6 @@ class Sidecar(msgspec.Struct, frozen=True):
     version: int
     log: str
     entries: list[Entry]
-    witness: Witness | None = None
-    """The log as it was when last vouched for (``None`` in older formats)."""
 
 
 class Loaded(NamedTuple):
@@ -145,14 +152,14 @@ def load(log: str, key: bytes) -> Loaded:
     """The usable entries of ``log``'s sidecar with their states, oldest first."""
     if not cacheable(log):
         return Loaded([])
-    sidecar, warning = _read(log, key)
+    sidecar, witness, warning = _read(log, key)
     if sidecar is None:
         return Loaded([], warning)
     usable: list[tuple[Entry, SceneState]] = []
     try:
         with open(log, "rb") as stream:
             now = os.fstat(stream.fileno())
-            if witness_of(now) != sidecar.witness:
+            if witness_of(now) != witness:
                 return Loaded([])  # rewritten, truncated or written by another hand: fold from line 1
             for entry in sidecar.entries:
                 if entry.end > now.st_size or entry.end - entry.start > MAX_LINE_BYTES + 2:
@@ -174,25 +181,28 @@ def load(log: str, key: bytes) -> Loaded:
     return Loaded(sorted(usable, key=lambda pair: pair[0].seq))
 
 
-def _read(log: str, key: bytes) -> tuple[Sidecar | None, str | None]:
-    """The sidecar of ``log`` if it is usable, else why not when that deserves a warning."""
+def _read(log: str, key: bytes) -> tuple[Sidecar | None, Witness | None, str | None]:
+    """The sidecar of ``log`` and the witness it records (``None`` when its block does not
+    verify), or why it is not usable when that deserves a warning."""
     target = sidecar_path(log)
     blob, why = read_regular(target, MAX_SIDECAR_BYTES)
     if blob is None:
-        return None, None if why is None else f"{target} {why}; ignored, the state is read from the log alone"
-    tag, payload = blob[:_TAG], blob[_TAG:]
+        return None, None, None if why is None else f"{target} {why}; ignored, the state is read from the log alone"
+    payload = blob[HEADER:]
     sidecar: Sidecar | None = None
-    if len(tag) == _TAG and hmac.compare_digest(tag, _mac(key, payload)):
+    if blob.startswith(MAGIC) and hmac.compare_digest(blob[TAG_AT:HEADER], mac(key, payload)):
         try:
             sidecar = _SIDECAR.decode(payload)
         except msgspec.DecodeError:
             pass
     if sidecar is None:
+        if hmac.compare_digest(blob[:TAG], mac(key, blob[TAG:])):
+            return None, None, None  # an older format, ours: rewritten after this fold
         why = "is damaged or was not written by this user's fightlog"
-        return None, f"{target} {why}; ignored, the state is read from the log alone"
-    if sidecar.version != VERSION or sidecar.witness is None or sidecar.log != log_identity(log):
-        return None, None
-    return sidecar, None
+        return None, None, f"{target} {why}; ignored, the state is read from the log alone"
+    if sidecar.version != VERSION or sidecar.log != log_identity(log):
+        return None, None, None
+    return sidecar, witness_in(key, blob[:HEADER]), None
 
 
 def save(log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry]) -> None:
@@ -212,7 +222,8 @@ def save(log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[En
         return
     entry = Entry(seq=head.seq, digest=head.digest, start=head.start, end=head.end, state=_ENCODER.encode(state))
     entries = sorted({e.seq: e for e in (*kept, entry)}.values(), key=lambda e: e.seq)[-KEEP:]
-    _write(log, key, Sidecar(version=VERSION, log=identity, entries=entries, witness=witness_of(now)))
+    payload = _ENCODER.encode(Sidecar(version=VERSION, log=identity, entries=entries))
+    _write(log, sealed(key, payload, witness_of(now)))
 
 
 def appended(log: str, before: os.stat_result, after: os.stat_result) -> None:
@@ -220,37 +231,30 @@ def appended(log: str, before: os.stat_result, after: os.stat_result) -> None:
     lock): when the sidecar's witness matched the log just before the append, it now records
     the log just after it. Otherwise it is left as it is, and the next query folds from line
     1. Never raises: the append has been made, a cache must not undo it."""
+    target = sidecar_path(log)
     try:
-        if not stat.S_ISREG(os.lstat(sidecar_path(log)).st_mode):
+        if not os.path.lexists(target):
             return
         key = cache_key()
-        if key is None:
-            return
-        sidecar, _ = _read(log, key)
-        if sidecar is not None and sidecar.witness == witness_of(before):
-            _write(log, key, msgspec.structs.replace(sidecar, witness=witness_of(after)))
+        if key is not None:
+            move_witness(target, key, witness_of(before), witness_of(after))
     except Exception:  # noqa: BLE001 - a cache update never fails an append already written
         return
 
 
-def _write(log: str, key: bytes, sidecar: Sidecar) -> None:
+def _write(log: str, blob: bytes) -> None:
     """Written to a temporary file and renamed, so a reader never sees half a cache."""
-    payload = _ENCODER.encode(sidecar)
     target = sidecar_path(log)
     try:
         fd, tmp = tempfile.mkstemp(prefix=os.path.basename(target) + ".", dir=os.path.dirname(os.path.abspath(target)))
         with os.fdopen(fd, "wb") as f:
-            f.write(_mac(key, payload) + payload)
+            f.write(blob)
         os.replace(tmp, target)
     except OSError:
         try:
             os.unlink(tmp)
         except (OSError, UnboundLocalError):
             pass
-
-
-def _mac(key: bytes, payload: bytes) -> bytes:
-    return hmac.digest(key, payload, "sha256")
 
 
 class CheckpointSource:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fightlog import checkpoints, history
+from fightlog import cachefile, checkpoints, history
 from fightlog.events.model import AnyEvent, DamageApplied, RulingMade
 from fightlog.events.store import FileStore, MemoryStore
 from fightlog.history import state_at
@@ -72,7 +72,8 @@ def test_a_ruling_after_the_checkpoint_rewrites_history_correctly(log: Path) -> 
     "damage",
     [
         pytest.param(lambda blob: blob[:40] + bytes([blob[40] ^ 1]) + blob[41:], id="a flipped byte"),
-        pytest.param(lambda blob: b"\x00" * 32 + blob[32:], id="a forged tag"),
+        pytest.param(lambda blob: blob[: cachefile.TAG_AT] + b"\x00" * 32 + blob[cachefile.HEADER :], id="a forged tag"),
+        pytest.param(lambda blob: blob[: cachefile.WITNESS_AT] + b"\x00" * 8 + blob[cachefile.WITNESS_AT + 8 :], id="a forged witness"),
         pytest.param(lambda blob: blob[:100], id="cut short"),
         pytest.param(lambda blob: b"garbage", id="garbage"),
     ],
@@ -99,10 +100,10 @@ def test_a_forged_state_with_a_valid_looking_file_is_ignored(log: Path) -> None:
     key = checkpoints.cache_key()
     assert key is not None
     blob = sidecar(log).read_bytes()
-    payload = msgspec.msgpack.decode(blob[32:])
+    payload = msgspec.msgpack.decode(blob[cachefile.HEADER :])
     payload["entries"][-1]["state"] = payload["entries"][-1]["state"].replace(b"bob", b"bib")
     forged = msgspec.msgpack.encode(payload)
-    sidecar(log).write_bytes(b"\x01" * 32 + forged)  # without the key, no valid tag
+    sidecar(log).write_bytes(blob[: cachefile.TAG_AT] + b"\x01" * 32 + forged)  # without the key, no valid tag
     assert checkpoints.load(str(log), key).entries == []
 
 
