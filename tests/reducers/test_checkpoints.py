@@ -162,3 +162,13 @@ def test_checkpoint_then_the_rest_equals_the_whole(tmp_path: Path, seed: int, cu
     state_at(path)
     FileStore(path, fsync=False).append(events[cut:])
     assert state_at(path) == state_at(path, cache=False)
+
+
+def test_a_sidecar_of_the_previous_format_is_ignored_quietly_and_rewritten(log: Path) -> None:
+    key = checkpoints.cache_key()
+    assert key is not None
+    payload = msgspec.msgpack.encode({"version": 2, "log": "x", "entries": []})
+    sidecar(log).write_bytes(cachefile.mac(key, payload) + payload)
+    assert checkpoints.load(str(log), key) == checkpoints.Loaded([], None)
+    truth = state_at(log)
+    assert checkpoints.load(str(log), key).entries[-1][1] == truth
