@@ -204,3 +204,12 @@ def test_a_sidecar_that_is_not_a_sane_file_is_ignored_with_a_warning(log: Path, 
     assert cached.stdout == state(log, "--no-cache").stdout
     assert cached.stderr.count("\n") == 1 and cached.stderr.startswith(f"fightlog: warning: {side} ")
     assert "ignored" in cached.stderr
+
+
+@pytest.mark.parametrize("kind", SIDECARS)
+def test_an_append_beside_such_a_sidecar_neither_fails_nor_hangs(log: Path, kind: str) -> None:
+    side = Path(checkpoints.sidecar_path(str(log)))
+    side.unlink()
+    SIDECARS[kind](side)
+    FileStore(log, fsync=False).append(MORE)
+    assert state(log).stdout == state(log, "--no-cache").stdout
