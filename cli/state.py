@@ -30,9 +30,9 @@ The cache: LOG.checkpoints is used only while LOG is the file it was made for
 and nothing but fightlog's own appends wrote to it since (same inode, size and
 times); a log rewritten or edited by another program is read from line 1, so
 the answer is --no-cache's. A same-size edit that leaves the change time as it
-was (the clock set back) goes unseen here; `fightlog verify` always sees it. A sidecar that is not
-a regular file (a link, a FIFO, a directory) or is too large or damaged is
-ignored with a warning.
+was (the clock set back) goes unseen here; `fightlog verify` always sees it.
+A sidecar that is not a regular file (a link, a FIFO, a directory), too large
+or damaged is ignored with a warning.
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling

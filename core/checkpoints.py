@@ -205,25 +205,32 @@ def _read(log: str, key: bytes) -> tuple[Sidecar | None, Witness | None, str | N
     return sidecar, witness_in(key, blob[:HEADER]), None
 
 
-def save(log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry]) -> None:
+def log_witness(log: str) -> Witness | None:
+    """The log's witness now (taken before a fold, for ``save``)."""
+    try:
+        return witness_of(os.stat(log))
+    except OSError:
+        return None
+
+
+def save(
+    log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry], before: Witness | None
+) -> None:
     """Add the state after ``head.seq`` to the sidecar (keeping the latest ``KEEP``), with
-    the log's witness now. Not when the log has grown past ``head`` since it was read (the
-    next query will), nor for a log that is not ``cacheable``."""
+    the log's witness. Only when the log is as it was (``before``) when the fold began and ends
+    at ``head`` (nothing wrote to it while it was read), and is ``cacheable``."""
     if not cacheable(log):
         return
     identity = log_identity(log)
     if identity is None or head.seq != state.seq:
         return
-    try:
-        now = os.stat(log)
-    except OSError:
-        return
-    if now.st_size != head.end:
+    now = log_witness(log)
+    if now is None or now != before or now.size != head.end:
         return
     entry = Entry(seq=head.seq, digest=head.digest, start=head.start, end=head.end, state=_ENCODER.encode(state))
     entries = sorted({e.seq: e for e in (*kept, entry)}.values(), key=lambda e: e.seq)[-KEEP:]
     payload = _ENCODER.encode(Sidecar(version=VERSION, log=identity, entries=entries))
-    _write(log, sealed(key, payload, witness_of(now)))
+    _write(log, sealed(key, payload, now))
 
 
 def appended(log: str, before: os.stat_result, after: os.stat_result) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from fightlog.checkpoints import WRITE_AFTER, CheckpointSource, Loaded, cache_key, load, save
+from fightlog.checkpoints import WRITE_AFTER, CheckpointSource, Loaded, cache_key, load, log_witness, save
 from fightlog.errors import FoldError, InputError
 import msgspec
 
@@ -57,6 +57,7 @@ def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool 
     log again: it is the last event folded, or the line a checkpoint records)."""
     name = os.fspath(path)
     key = cache_key() if cache else None
+    before = log_witness(name) if key is not None else None  # a save needs the log unchanged since
     loaded = load(name, key) if key is not None else Loaded([])
     entries = loaded.entries
     usable = [(entry, state) for entry, state in entries if at is None or entry.seq <= at]
@@ -77,7 +78,7 @@ def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool 
         raise InputError(f"asked for the state after seq {at}, but the log ends at seq {state.seq}", path=name)
     head = source.head
     if key is not None and at is None and head is not None and head.seq == state.seq and source.read >= WRITE_AFTER:
-        save(name, key, head, state, [entry for entry, _ in entries])
+        save(name, key, head, state, [entry for entry, _ in entries], before)
     event = recent.get(state.seq % 2)
     if event is None or event.seq != state.seq:
         event = source.recorded(state.seq)
