@@ -9,6 +9,7 @@ from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import format_option, input_log_argument
 from fightlog.cli.output import echo_json
 from fightlog.cli.tables import state_lines, wanted_events
+from fightlog.cli.terminal import warning_line
 from fightlog.history import events_at, seen_at
 from fightlog.reducers.derive import next_to_post, posting_order
 from fightlog.reducers.state import SceneState
@@ -23,6 +24,15 @@ Examples:
   fightlog state fixtures/roe7/disputed-duel.jsonl --at 40 --format json  # for bots
   fightlog state --no-cache fixtures/roe7/sample-duel.jsonl               # ignore LOG.checkpoints
   cat fixtures/roe7/sample-duel.jsonl | fightlog state -             # LOG "-": standard input
+
+\b
+The cache: LOG.checkpoints is used only while LOG is the file it was made for
+and nothing but fightlog's own appends wrote to it since (same inode, size and
+times); a log rewritten or edited by another program is read from line 1, so
+the answer is --no-cache's. A same-size edit that leaves the change time as it
+was (the clock set back) goes unseen here; `fightlog verify` always sees it.
+A sidecar that is not a regular file (a link, a FIFO, a directory), too large
+or damaged is ignored with a warning.
 
 \b
 Exit codes: 0 shown; 2 bad input (a missing or damaged log, --at past its end, a ruling
@@ -41,7 +51,8 @@ the log cannot honour) or usage.
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Fold from line 1 without reading or writing the LOG.checkpoints cache.",
+    help="Fold from line 1 without reading or writing the LOG.checkpoints cache (the cached "
+    "answer is the same; this is slower on long logs).",
 )
 @format_option
 @reports_errors
@@ -54,6 +65,8 @@ def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
     are made: before that, history reads as it was first recorded.
     """
     seen = seen_at(log, at, cache=not no_cache)
+    if seen.warning is not None:
+        warning_line(seen.warning)
     scene = seen.state
     if fmt == "json":
         echo_json(as_json(scene))

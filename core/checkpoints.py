@@ -2,14 +2,27 @@
 state of a long log after a few appends costs time in proportion to the new events.
 
 The sidecar ``LOG.checkpoints`` holds a few entries, each the state after event ``seq``,
-keyed by that line's chain hash and byte span in the log. It is only a cache: an entry is
-used only when
+keyed by that line's chain hash and byte span in the log, and the log's ``Witness`` (device,
+inode, size, modification and change times) as last vouched for. It is only a cache: an
+entry is used only when
 
+- the sidecar is a regular file of at most ``MAX_SIDECAR_BYTES`` (a symbolic link, a FIFO, a
+  directory or a larger file is not read, and ``load`` says why, for a warning);
 - the file's HMAC-SHA256 tag verifies under this user's cache key (a cache edited by hand,
   or written under another key, is ignored whole);
 - it was made for this log (the hash of line 1 matches) and this cache format;
+- the log's witness now equals the recorded one: the same file, and nothing wrote to it since
+  the checkpoint was made except fightlog's own appends (``FileStore.append`` calls
+  ``appended``, which moves the witness on only when it matched before the append). A log
+  rewritten (a new file renamed over it, as editors and ``sed -i`` do), truncated, or written
+  in place by anything else is folded from line 1, as with ``--no-cache``;
 - the log still holds, at the recorded span, a line with the recorded hash. Every event after
   it is read and chain-checked as usual.
+
+What remains possible: a change to the log's earlier bytes that leaves its size, modification
+and change times as they were (setting the clock back, writing the disk device, or a change
+within the same clock tick as fightlog's last write on a file system with coarse timestamps)
+is not seen by a cached ``state``; ``verify`` reads every line and always sees it.
 
 Anything else makes the entry, or the whole file, be ignored and rewritten; a cache is never
 trusted over the log. The key is 32 random bytes in ``$XDG_CACHE_HOME/fightlog/checkpoint.key``
@@ -25,23 +38,37 @@ import os
 import secrets
 import tempfile
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import msgspec
 
+from fightlog.cachefile import (
+    HEADER,
+    MAGIC,
+    TAG,
+    TAG_AT,
+    Witness,
+    mac,
+    move_witness,
+    read_regular,
+    sealed,
+    witness_in,
+    witness_of,
+)
 from fightlog.events.codec import MAX_LINE_BYTES, decode_line
 from fightlog.events.model import AnyEvent
 from fightlog.events.piped import is_registered, is_regular
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines, read_log
 from fightlog.reducers.state import SceneState
 
-VERSION = 2
+VERSION = 3
+MAX_SIDECAR_BYTES = 64 << 20
+"""A larger sidecar is not read (a few states take kilobytes)."""
 KEEP = 3
 """Entries kept in a sidecar (the latest by ``seq``)."""
 
 WRITE_AFTER = 1000
 """A new entry is written when a fold read at least this many events past its start."""
-
-_TAG = 32
 
 
 class Entry(msgspec.Struct, frozen=True):
@@ -59,6 +86,14 @@ class Sidecar(msgspec.Struct, frozen=True):
     version: int
     log: str
     entries: list[Entry]
+
+
+class Loaded(NamedTuple):
+    """The usable entries of a sidecar with their states, oldest first, and why the sidecar
+    was not read at all when that deserves a warning (``None`` otherwise)."""
+
+    entries: list[tuple[Entry, SceneState]]
+    warning: str | None = None
 
 
 _SIDECAR = msgspec.msgpack.Decoder(Sidecar)
@@ -113,19 +148,21 @@ def log_identity(log: str) -> str | None:
     return hashlib.sha256(first.rstrip(b"\r\n")).hexdigest()
 
 
-def load(log: str, key: bytes) -> list[tuple[Entry, SceneState]]:
+def load(log: str, key: bytes) -> Loaded:
     """The usable entries of ``log``'s sidecar with their states, oldest first."""
     if not cacheable(log):
-        return []
-    sidecar = _read(log, key)
+        return Loaded([])
+    sidecar, witness, warning = _read(log, key)
     if sidecar is None:
-        return []
+        return Loaded([], warning)
     usable: list[tuple[Entry, SceneState]] = []
     try:
         with open(log, "rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
+            now = os.fstat(stream.fileno())
+            if witness_of(now) != witness:
+                return Loaded([])  # rewritten, truncated or written by another hand: fold from line 1
             for entry in sidecar.entries:
-                if entry.end > size or entry.end - entry.start > MAX_LINE_BYTES + 2:
+                if entry.end > now.st_size or entry.end - entry.start > MAX_LINE_BYTES + 2:
                     continue
                 stream.seek(entry.start)
                 line = stream.read(entry.end - entry.start)
@@ -140,55 +177,91 @@ def load(log: str, key: bytes) -> list[tuple[Entry, SceneState]]:
                 if state.seq == entry.seq:
                     usable.append((entry, state))
     except OSError:
-        return []
-    return sorted(usable, key=lambda pair: pair[0].seq)
+        return Loaded([])
+    return Loaded(sorted(usable, key=lambda pair: pair[0].seq))
 
 
-def _read(log: str, key: bytes) -> Sidecar | None:
+def _read(log: str, key: bytes) -> tuple[Sidecar | None, Witness | None, str | None]:
+    """The sidecar of ``log`` and the witness it records (``None`` when its block does not
+    verify), or why it is not usable when that deserves a warning."""
+    target = sidecar_path(log)
+    blob, why = read_regular(target, MAX_SIDECAR_BYTES)
+    if blob is None:
+        return None, None, None if why is None else f"{target} {why}; ignored, the state is read from the log alone"
+    payload = blob[HEADER:]
+    sidecar: Sidecar | None = None
+    if blob.startswith(MAGIC) and hmac.compare_digest(blob[TAG_AT:HEADER], mac(key, payload)):
+        try:
+            sidecar = _SIDECAR.decode(payload)
+        except msgspec.DecodeError:
+            pass
+    if sidecar is None:
+        if hmac.compare_digest(blob[:TAG], mac(key, blob[TAG:])):
+            return None, None, None  # an older format, ours: rewritten after this fold
+        why = "is damaged or was not written by this user's fightlog"
+        return None, None, f"{target} {why}; ignored, the state is read from the log alone"
+    if sidecar.version != VERSION or sidecar.log != log_identity(log):
+        return None, None, None
+    return sidecar, witness_in(key, blob[:HEADER]), None
+
+
+def log_witness(log: str) -> Witness | None:
+    """The log's witness now (taken before a fold, for ``save``)."""
     try:
-        with open(sidecar_path(log), "rb") as f:
-            blob = f.read()
+        return witness_of(os.stat(log))
     except OSError:
         return None
-    tag, payload = blob[:_TAG], blob[_TAG:]
-    if len(tag) != _TAG or not hmac.compare_digest(tag, _mac(key, payload)):
-        return None
-    try:
-        sidecar = _SIDECAR.decode(payload)
-    except msgspec.DecodeError:
-        return None
-    if sidecar.version != VERSION or sidecar.log != log_identity(log):
-        return None
-    return sidecar
 
 
-def save(log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry]) -> None:
-    """Add the state after ``head.seq`` to the sidecar (keeping the latest ``KEEP``).
-    Written to a temporary file and renamed, so a reader never sees half a cache; never for
-    a log that is not ``cacheable``."""
+def save(
+    log: str, key: bytes, head: ChainHead, state: SceneState, kept: list[Entry], before: Witness | None
+) -> None:
+    """Add the state after ``head.seq`` to the sidecar (keeping the latest ``KEEP``), with
+    the log's witness. Only when the log is as it was (``before``) when the fold began and ends
+    at ``head`` (nothing wrote to it while it was read), and is ``cacheable``."""
     if not cacheable(log):
         return
     identity = log_identity(log)
     if identity is None or head.seq != state.seq:
         return
+    now = log_witness(log)
+    if now is None or now != before or now.size != head.end:
+        return
     entry = Entry(seq=head.seq, digest=head.digest, start=head.start, end=head.end, state=_ENCODER.encode(state))
     entries = sorted({e.seq: e for e in (*kept, entry)}.values(), key=lambda e: e.seq)[-KEEP:]
     payload = _ENCODER.encode(Sidecar(version=VERSION, log=identity, entries=entries))
+    _write(log, sealed(key, payload, now))
+
+
+def appended(log: str, before: os.stat_result, after: os.stat_result) -> None:
+    """Vouch for an append fightlog just made to ``log`` (``FileStore.append``, under its
+    lock): when the sidecar's witness matched the log just before the append, it now records
+    the log just after it. Otherwise it is left as it is, and the next query folds from line
+    1. Never raises: the append has been made, a cache must not undo it."""
+    target = sidecar_path(log)
+    try:
+        if not os.path.lexists(target):
+            return
+        key = cache_key()
+        if key is not None:
+            move_witness(target, key, witness_of(before), witness_of(after))
+    except Exception:  # noqa: BLE001 - a cache update never fails an append already written
+        return
+
+
+def _write(log: str, blob: bytes) -> None:
+    """Written to a temporary file and renamed, so a reader never sees half a cache."""
     target = sidecar_path(log)
     try:
         fd, tmp = tempfile.mkstemp(prefix=os.path.basename(target) + ".", dir=os.path.dirname(os.path.abspath(target)))
         with os.fdopen(fd, "wb") as f:
-            f.write(_mac(key, payload) + payload)
+            f.write(blob)
         os.replace(tmp, target)
     except OSError:
         try:
             os.unlink(tmp)
         except (OSError, UnboundLocalError):
             pass
-
-
-def _mac(key: bytes, payload: bytes) -> bytes:
-    return hmac.digest(key, payload, "sha256")
 
 
 class CheckpointSource:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from fightlog.checkpoints import WRITE_AFTER, CheckpointSource, cache_key, load, save
+from fightlog.checkpoints import WRITE_AFTER, CheckpointSource, Loaded, cache_key, load, log_witness, save
 from fightlog.errors import FoldError, InputError
 import msgspec
 
@@ -32,11 +32,14 @@ def file_source(path: str) -> Source:
 
 
 class Seen:
-    """The state of a log after an event, and that event (``None`` before the first)."""
+    """The state of a log after an event, and that event (``None`` before the first);
+    ``warning`` says why the checkpoint sidecar was not read, when it deserves saying (a
+    FIFO, a link, a damaged file: ``fightlog.checkpoints.load``)."""
 
-    def __init__(self, state: SceneState, event: AnyEvent | None) -> None:
+    def __init__(self, state: SceneState, event: AnyEvent | None, warning: str | None = None) -> None:
         self.state = state
         self.event = event
+        self.warning = warning
 
 
 def state_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool = True) -> SceneState:
@@ -54,7 +57,9 @@ def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool 
     log again: it is the last event folded, or the line a checkpoint records)."""
     name = os.fspath(path)
     key = cache_key() if cache else None
-    entries = load(name, key) if key is not None else []
+    before = log_witness(name) if key is not None else None  # a save needs the log unchanged since
+    loaded = load(name, key) if key is not None else Loaded([])
+    entries = loaded.entries
     usable = [(entry, state) for entry, state in entries if at is None or entry.seq <= at]
     source = CheckpointSource(name, [entry for entry, _ in usable])
     recent: dict[int, AnyEvent] = {}
@@ -73,11 +78,11 @@ def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool 
         raise InputError(f"asked for the state after seq {at}, but the log ends at seq {state.seq}", path=name)
     head = source.head
     if key is not None and at is None and head is not None and head.seq == state.seq and source.read >= WRITE_AFTER:
-        save(name, key, head, state, [entry for entry, _ in entries])
+        save(name, key, head, state, [entry for entry, _ in entries], before)
     event = recent.get(state.seq % 2)
     if event is None or event.seq != state.seq:
         event = source.recorded(state.seq)
-    return Seen(state, event)
+    return Seen(state, event, loaded.warning)
 
 
 def replay(path: str | os.PathLike[str], start: int = 1, upto: int | None = None) -> Iterator[Step]:

@@ -136,7 +136,8 @@ class FileStore:
             raise StoreError(f"{self.path}: cannot open for append: {exc.strerror}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            size = os.fstat(fd).st_size
+            before = os.fstat(fd)
+            size = before.st_size
             last_seq, last_digest = tail_of(fd, size, self.path)
             _check_expected(self.path, last_seq, expect)
             sealed, data, _ = seal(events, last_seq, last_digest)
@@ -147,6 +148,9 @@ class FileStore:
             except OSError as exc:
                 os.ftruncate(fd, size)  # take back our partial bytes only
                 raise StoreError(f"{self.path}: append failed, log unchanged: {exc.strerror}") from None
+            from fightlog.checkpoints import appended  # the cache vouches for our own append
+
+            appended(self.path, before, os.fstat(fd))
             return sealed
         finally:
             os.close(fd)  # closing releases the lock

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fightlog import checkpoints, history
+from fightlog import cachefile, checkpoints, history
 from fightlog.events.model import AnyEvent, DamageApplied, RulingMade
 from fightlog.events.store import FileStore, MemoryStore
 from fightlog.history import state_at
@@ -72,7 +72,8 @@ def test_a_ruling_after_the_checkpoint_rewrites_history_correctly(log: Path) -> 
     "damage",
     [
         pytest.param(lambda blob: blob[:40] + bytes([blob[40] ^ 1]) + blob[41:], id="a flipped byte"),
-        pytest.param(lambda blob: b"\x00" * 32 + blob[32:], id="a forged tag"),
+        pytest.param(lambda blob: blob[: cachefile.TAG_AT] + b"\x00" * 32 + blob[cachefile.HEADER :], id="a forged tag"),
+        pytest.param(lambda blob: blob[: cachefile.WITNESS_AT] + b"\x00" * 8 + blob[cachefile.WITNESS_AT + 8 :], id="a forged witness"),
         pytest.param(lambda blob: blob[:100], id="cut short"),
         pytest.param(lambda blob: b"garbage", id="garbage"),
     ],
@@ -81,7 +82,7 @@ def test_a_tampered_cache_is_ignored(log: Path, damage: object) -> None:
     truth = state_at(log)
     blob = sidecar(log).read_bytes()
     sidecar(log).write_bytes(damage(blob))  # type: ignore[operator]
-    assert checkpoints.load(str(log), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(log), checkpoints.cache_key() or b"").entries == []
     assert state_at(log) == truth
 
 
@@ -90,7 +91,7 @@ def test_a_cache_written_under_another_key_is_ignored(log: Path, monkeypatch: py
     key = checkpoints.cache_key()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-user"))
     assert checkpoints.cache_key() != key
-    assert checkpoints.load(str(log), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(log), checkpoints.cache_key() or b"").entries == []
     assert state_at(log) == truth
 
 
@@ -99,11 +100,11 @@ def test_a_forged_state_with_a_valid_looking_file_is_ignored(log: Path) -> None:
     key = checkpoints.cache_key()
     assert key is not None
     blob = sidecar(log).read_bytes()
-    payload = msgspec.msgpack.decode(blob[32:])
+    payload = msgspec.msgpack.decode(blob[cachefile.HEADER :])
     payload["entries"][-1]["state"] = payload["entries"][-1]["state"].replace(b"bob", b"bib")
     forged = msgspec.msgpack.encode(payload)
-    sidecar(log).write_bytes(b"\x01" * 32 + forged)  # without the key, no valid tag
-    assert checkpoints.load(str(log), key) == []
+    sidecar(log).write_bytes(blob[: cachefile.TAG_AT] + b"\x01" * 32 + forged)  # without the key, no valid tag
+    assert checkpoints.load(str(log), key).entries == []
 
 
 def test_a_cache_of_another_log_is_ignored(log: Path, tmp_path: Path) -> None:
@@ -111,7 +112,7 @@ def test_a_cache_of_another_log_is_ignored(log: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.jsonl"
     write(other, random_log(8, 60))
     sidecar(other).write_bytes(sidecar(log).read_bytes())
-    assert checkpoints.load(str(other), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(other), checkpoints.cache_key() or b"").entries == []
     assert state_at(other) == state_at(other, cache=False)
 
 
@@ -120,7 +121,7 @@ def test_a_rewritten_log_makes_its_checkpoints_stale(log: Path) -> None:
     events = random_log(7, 60)
     events[40] = DamageApplied(seq=41, target="alice", raw=9, taken=9)
     write(log, events)  # same first line, different history from line 41 on
-    assert checkpoints.load(str(log), checkpoints.cache_key() or b"") == []
+    assert checkpoints.load(str(log), checkpoints.cache_key() or b"").entries == []
     assert state_at(log) == state_at(log, cache=False)
 
 
@@ -146,7 +147,7 @@ def test_at_most_a_few_entries_are_kept(log: Path) -> None:
         state_at(log)
         FileStore(log, fsync=False).append([DamageApplied(target="bob", raw=1, taken=1)] * 6)
         state_at(log)
-    entries = checkpoints.load(str(log), checkpoints.cache_key() or b"")
+    entries = checkpoints.load(str(log), checkpoints.cache_key() or b"").entries
     assert 1 <= len(entries) <= checkpoints.KEEP
 
 
@@ -161,3 +162,13 @@ def test_checkpoint_then_the_rest_equals_the_whole(tmp_path: Path, seed: int, cu
     state_at(path)
     FileStore(path, fsync=False).append(events[cut:])
     assert state_at(path) == state_at(path, cache=False)
+
+
+def test_a_sidecar_of_the_previous_format_is_ignored_quietly_and_rewritten(log: Path) -> None:
+    key = checkpoints.cache_key()
+    assert key is not None
+    payload = msgspec.msgpack.encode({"version": 2, "log": "x", "entries": []})
+    sidecar(log).write_bytes(cachefile.mac(key, payload) + payload)
+    assert checkpoints.load(str(log), key) == checkpoints.Loaded([], None)
+    truth = state_at(log)
+    assert checkpoints.load(str(log), key).entries[-1][1] == truth
