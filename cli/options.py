@@ -15,6 +15,13 @@ from fightlog.seeds import seed_hex
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+MAX_OPTION_INT = 2**63 - 1
+"""The largest integer any option takes (a seq, a position): what a 64-bit reader of the log
+can hold. A larger one is refused as usage, before anything is read."""
+
+SEQ = click.IntRange(min=1, max=MAX_OPTION_INT)
+"""The type of every option or argument naming an event by its ``seq``."""
+
 format_option: Callable[[F], F] = click.option(
     "--format",
     "fmt",
