@@ -5,16 +5,12 @@ from __future__ import annotations
 import click
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, seed_option
+from fightlog.cli.options import BoundedInt, format_option, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.errors import DiceSeedError, DiceValueError
 from fightlog.rules.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
 from fightlog.rules.dice import roll as roll_dice
 from fightlog.rules.dice.limits import MAX_NUMBER_DIGITS
-
-
-MAX_ROLL_INDEX = 2**64 - 1
-"""The generator takes a roll index as 8 bytes (``fightlog.rules.dice.fair``)."""
 
 
 def _salt(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -70,7 +66,7 @@ Exit codes: 0 rolled; 2 bad expression or option.
     help="A participant salt (repeatable, in log order).",
 )
 @click.option(
-    "--index", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_ROLL_INDEX),
+    "--index", default=0, show_default=True, type=BoundedInt(0, 64),  # the generator packs it in 8 bytes
     help="Roll index in the scene.",
 )
 @click.option(
