@@ -242,6 +242,8 @@ BAD_TOML: dict[str, bytes] = {
     "unknown-ruleset": SCENARIO.replace('"roe7"', '"nope"').encode(),
     "unknown-actor": SCENARIO.replace('actor = "vex"', 'actor = "nobody"').encode(),
     "bad-action": SCENARIO.replace("attack target=rook weapon=Pistol", "attack target=").encode(),
+    "responds-to-missing": SCENARIO.replace('do = ["attack target=rook weapon=Pistol"]',
+                                            'do = ["attack target=rook weapon=Pistol"]\nresponds_to = 999').encode(),
     "deep-value": SCENARIO.replace('scene = "s"', 'scene = "s"\nx = ' + "[" * 5000 + "]" * 5000).encode(),
     "huge": b"# " + b"x" * (4 << 20) + b"\n",
 }
