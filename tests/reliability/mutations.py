@@ -130,6 +130,11 @@ def _rechain(lines: Lines, start: int) -> Lines:
     return out
 
 
+def rechained(lines: Lines) -> bytes:
+    """The file of ``lines`` with every ``seq`` and ``prev`` made right (a valid chain)."""
+    return _file(_rechain(lines, 0))
+
+
 def forge_rechained(lines: Lines, rng: random.Random) -> tuple[bytes, bool]:
     """A line after the first changed (a field added) and every later line re-chained: a
     forgery only the published head shows."""

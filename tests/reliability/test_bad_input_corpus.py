@@ -27,6 +27,7 @@ from click.testing import CliRunner
 
 from fightlog.cli.main import cli
 from tests.conftest import FIXTURES
+from tests.reliability.mutations import rechained
 
 GOOD = (FIXTURES / "roe7" / "sample-duel.jsonl").read_bytes()
 LINES = GOOD.splitlines()
@@ -47,19 +48,9 @@ def _with_line(n: int, line: bytes) -> bytes:
     return _file(LINES[: n - 1] + [line] + LINES[n:])
 
 
-def _rechained(lines: list[bytes]) -> bytes:
-    out, prev = [], "0" * 64
-    for line in lines:
-        at = line.index(b'"prev":"') + 8
-        line = line[:at] + prev.encode() + line[at + 64 :]
-        out.append(line)
-        prev = hashlib.sha256(line).hexdigest()
-    return _file(out)
-
-
 def _deep_sheet() -> bytes:
     line = LINES[1].replace(b'"sheet":{', b'"sheet":{"deep":' + b"[" * 70 + b"]" * 70 + b",", 1)
-    return _rechained([LINES[0], line, *LINES[2:]])
+    return rechained([LINES[0], line, *LINES[2:]])
 
 
 # name -> (bytes, the line verify names: 1 means the file is not a log at all -> exit 2)

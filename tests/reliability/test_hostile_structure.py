@@ -4,8 +4,6 @@ depth limit is the same whichever reader reads the line."""
 
 from __future__ import annotations
 
-import hashlib
-import io
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +23,7 @@ from fightlog.events.model import EVENT_TYPES
 from fightlog.events.paths import parse_assignment
 from fightlog.events.reader import read_log
 from tests.conftest import FIXTURES
+from tests.reliability.mutations import rechained
 
 GOOD = (FIXTURES / "roe7" / "sample-duel.jsonl").read_bytes()
 LINES = GOOD.splitlines()
@@ -37,14 +36,7 @@ def nested(depth: int) -> bytes:
 
 def with_sheet_value(value: bytes) -> bytes:
     """The sample duel with ``value`` in alice's sheet, every later line re-chained."""
-    lines = [LINES[0], LINES[1].replace(b'"sheet":{', b'"sheet":{"v":' + value + b",", 1), *LINES[2:]]
-    out, prev = [], "0" * 64
-    for line in lines:
-        at = line.index(b'"prev":"') + 8
-        line = line[:at] + prev.encode() + line[at + 64 :]
-        out.append(line)
-        prev = hashlib.sha256(line).hexdigest()
-    return b"".join(line + b"\n" for line in out)
+    return rechained([LINES[0], LINES[1].replace(b'"sheet":{', b'"sheet":{"v":' + value + b",", 1), *LINES[2:]])
 
 
 def test_nested_kinds_are_the_kinds_with_free_form_values() -> None:
@@ -162,13 +154,6 @@ def test_a_deep_unknown_field_is_skipped_in_a_plain_kind(tmp_path: Path) -> None
     too deep for the decoder, above)."""
     lines = list(LINES)
     lines[3] = lines[3][:-1] + b',"future":' + nested(100) + b"}"
-    data = io.BytesIO()
-    prev = "0" * 64
-    for line in lines:
-        at = line.index(b'"prev":"') + 8
-        line = line[:at] + prev.encode() + line[at + 64 :]
-        data.write(line + b"\n")
-        prev = hashlib.sha256(line).hexdigest()
     log = tmp_path / "future.jsonl"
-    log.write_bytes(data.getvalue())
+    log.write_bytes(rechained(lines))
     assert len(list(read_log(log))) == len(LINES)
