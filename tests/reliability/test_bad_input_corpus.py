@@ -379,3 +379,25 @@ def test_unreadable_log(command: list[str], tmp_path: Path) -> None:
     log.chmod(0)
     result = CliRunner().invoke(cli, [command[0], str(log), *command[1:]], catch_exceptions=False)
     assert result.exit_code == 2 and "permission denied" in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["verify"], ["state"], ["replay"], ["audit"], ["dispute", "--at", "2", "--void"],
+                                     ["rule", "void", "2", "--reason", "r"]])
+def test_unreadable_log_as_root_too(command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the kernel says to a non-root user (EACCES), made to happen as root: the reader's
+    ``open`` refuses the log."""
+    from fightlog.events import reader
+
+    log = tmp_path / "locked.jsonl"
+    log.write_bytes(GOOD)
+
+    def refuse(name: object, *args: object, **kwargs: object) -> object:
+        if str(name) == str(log):
+            raise PermissionError(13, "Permission denied", str(name))
+        return open(name, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(reader, "open", refuse, raising=False)
+    result = CliRunner().invoke(cli, [command[0], str(log), *command[1:]], catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"fightlog: {log}: permission denied\n"
+    assert log.read_bytes() == GOOD
