@@ -419,7 +419,7 @@ def _revealed_at_end(path: str) -> str | None:
             if b'"scene_ended"' in raw:
                 try:
                     yield DECODER.decode(raw)
-                except (msgspec.DecodeError, UnicodeDecodeError):
+                except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                     continue
 
     return _revealed_in(decoded())

@@ -16,6 +16,7 @@ import msgspec
 
 from fightlog.audit.dice import FED
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES, link_decoder
+from fightlog.events.depth import NESTED_KINDS, too_deep
 from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
 from fightlog.events.reader import ChainHead, check_lines, raw_lines
 
@@ -65,9 +66,11 @@ def checked(
             break
         try:
             event = decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             break
         kind = type(event)
+        if kind in NESTED_KINDS and too_deep(raw):
+            break
         if (kind is SceneStarted) is not (lineno == 0) or event.seq != lineno + 1 or event.prev != expected:
             break
         if not lineno and event.format > FORMAT_VERSION:  # type: ignore[union-attr]

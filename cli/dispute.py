@@ -11,7 +11,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.options import SEQ, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.wording import plural
 from fightlog.errors import InputError
@@ -58,7 +58,7 @@ usage. Errors are one line; FORK is written only on success.
 3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=1)
-@click.option("--at", "at", required=True, type=click.IntRange(min=1), metavar="SEQ",
+@click.option("--at", "at", required=True, type=SEQ, metavar="SEQ",
               help="The event to change: a roll (dice_rolled), a declaration or a GM ruling.")
 @click.option(
     "--set",

@@ -140,6 +140,12 @@ def describe(exc: BaseException, argv: Sequence[str]) -> Failure:
         text = _click_text(exc.format_message())
         kind = "usage" if exc.exit_code == EXIT_BAD_INPUT else "error"
         return Failure(code=exc.exit_code, kind=kind, message=text, line=text)
+    if isinstance(exc, UnicodeEncodeError) and exc.reason == "surrogates not allowed":
+        # Text from the command line that was not UTF-8 (Python keeps such bytes as
+        # surrogates), met when it was to be recorded or hashed: bad input, not a bug.
+        byte = ord(exc.object[exc.start]) - 0xDC00
+        text = f"an argument is not valid UTF-8 (byte 0x{byte & 0xFF:02x}): fightlog records text as UTF-8"
+        return Failure(code=EXIT_BAD_INPUT, kind="usage", message=text, line=text)
     if isinstance(exc, OSError) and exc.errno is not None and exc.strerror:
         # The system refused (permissions, a full disk...): bad input, not a bug.
         path = None if exc.filename is None else str(exc.filename)

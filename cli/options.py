@@ -15,6 +15,26 @@ from fightlog.seeds import seed_hex
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+MAX_OPTION_INT = 2**63 - 1
+"""The largest integer any option takes (a seq, a position): what a 64-bit reader of the log
+can hold. A larger one is refused as usage, before anything is read."""
+
+
+class BoundedInt(click.IntRange):
+    """A whole number from ``min`` to ``2**bits - 1``, the bound shown as a power of two
+    in help and errors (``1<=x<2**63``) rather than as 19 digits."""
+
+    def __init__(self, min: int, bits: int) -> None:
+        super().__init__(min=min, max=2**bits - 1)
+        self.shown = f"{min}<=x<2**{bits}"
+
+    def _describe_range(self) -> str:
+        return self.shown
+
+
+SEQ = BoundedInt(1, 63)
+"""The type of every option or argument naming an event by its ``seq``."""
+
 format_option: Callable[[F], F] = click.option(
     "--format",
     "fmt",

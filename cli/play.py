@@ -24,7 +24,7 @@ from msgspec.structs import replace
 
 from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import house_option, seed_option
+from fightlog.cli.options import MAX_OPTION_INT, SEQ, house_option, seed_option
 from fightlog.cli.narrate import narrate
 from fightlog.cli.options import log_argument
 from fightlog.cli.replay import render
@@ -56,6 +56,8 @@ def _positions(ctx: click.Context, param: click.Parameter, value: Sequence[str])
         xy = where.split(",")
         if not eq or not actor or len(xy) != 2 or not all(_is_int(n) for n in xy):
             raise click.BadParameter(f"expected ID=X,Y in whole metres (alice=0,15), got {text!r}")
+        if any(abs(int(n)) > MAX_OPTION_INT for n in xy):
+            raise click.BadParameter(f"{text!r}: a coordinate is at most {MAX_OPTION_INT} metres either way")
         if actor in placed:
             raise click.BadParameter(f"{actor!r} placed twice")
         placed[actor] = (int(xy[0]), int(xy[1]))
@@ -279,7 +281,7 @@ weapon, mode, range, distance (metres), item, cost; any other key is a parameter
 @click.argument("text", required=False, default="", metavar="[TEXT]")
 @click.option("--do", "actions", multiple=True, metavar="'ACTION'", callback=_actions,
               help="One action of the post, e.g. 'attack target=bob weapon=Rifle' (repeatable).")
-@click.option("--responds-to", type=click.IntRange(min=1), metavar="SEQ",
+@click.option("--responds-to", type=SEQ, metavar="SEQ",
               help="The seq of the post this one answers (an interrupt, a defence).")
 @click.option("--ooc", is_flag=True, help="An out-of-character post (no actions).")
 @reports_errors
@@ -290,7 +292,16 @@ def post(log: str, actor: str, text: str, actions: tuple[Action, ...], responds_
     damage, effects), in order. A post the rules refuse writes nothing.
     """
     declared = Post(actor=actor, text=text, actions=actions, responds_to=responds_to, ooc=ooc)
-    _act(log, lambda table, scribe: table.post(scribe, declared))
+
+    def move(table: Table, scribe: Scribe) -> None:
+        if responds_to is not None and responds_to > scribe.state.seq:
+            raise click.BadParameter(
+                f"{responds_to}: no such event (the log ends at seq {scribe.state.seq}); give the seq of the post answered",
+                param_hint="'--responds-to'",
+            )
+        table.post(scribe, declared)
+
+    _act(log, move)
 
 
 @play.command("end-turn", epilog="""\b

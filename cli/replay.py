@@ -10,7 +10,7 @@ import msgspec
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.output import echo_json
 from fightlog.cli.narrate import Line, kind_of, narrate, one_line
-from fightlog.cli.options import format_option, input_log_argument
+from fightlog.cli.options import SEQ, format_option, input_log_argument
 from fightlog.errors import InputError
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, read_log
@@ -35,8 +35,8 @@ ruling the log cannot honour) or usage.
 3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=2)
-@click.option("--from", "start", type=click.IntRange(min=1), metavar="SEQ", help="First event to show (default: 1).")
-@click.option("--to", "upto", type=click.IntRange(min=1), metavar="SEQ", help="Last event to show (default: the last).")
+@click.option("--from", "start", type=SEQ, metavar="SEQ", help="First event to show (default: 1).")
+@click.option("--to", "upto", type=SEQ, metavar="SEQ", help="Last event to show (default: the last).")
 @click.option("--markdown", is_flag=True, help="Rolls in Markdown, for pasting to Discord: dropped dice "
               "struck through (~~4~~) instead of bracketed ([4]).")
 @format_option

@@ -5,12 +5,20 @@ from __future__ import annotations
 import click
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, seed_option
+from fightlog.cli.options import BoundedInt, format_option, seed_option
 from fightlog.cli.output import echo_json
-from fightlog.errors import DiceValueError
+from fightlog.errors import DiceSeedError, DiceValueError
 from fightlog.rules.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
 from fightlog.rules.dice import roll as roll_dice
 from fightlog.rules.dice.limits import MAX_NUMBER_DIGITS
+
+
+def _salt(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--salt``: hex, as ``play join --salt`` takes it (and as the log records it)."""
+    try:
+        return tuple(seed_bytes(text, what="a salt").hex() for text in value)
+    except DiceSeedError as exc:
+        raise click.BadParameter(exc.message, ctx, param) from None
 
 
 def _modifier(text: str) -> tuple[int, str]:
@@ -54,11 +62,11 @@ Exit codes: 0 rolled; 2 bad expression or option.
 @seed_option("The seed to draw from (default: a fresh random one).")
 @click.option("--scene", default="cli", show_default=True, help="Scene id mixed into the dice.")
 @click.option(
-    "--salt", "salts", multiple=True, metavar="HEX",
+    "--salt", "salts", multiple=True, metavar="HEX", callback=_salt,
     help="A participant salt (repeatable, in log order).",
 )
 @click.option(
-    "--index", default=0, show_default=True, type=click.IntRange(min=0),
+    "--index", default=0, show_default=True, type=BoundedInt(0, 64),  # the generator packs it in 8 bytes
     help="Roll index in the scene.",
 )
 @click.option(

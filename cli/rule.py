@@ -8,10 +8,17 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import log_argument
+from fightlog.cli.options import SEQ, log_argument
 from fightlog.errors import InputError
 
 ACTIONS = ("void", "amend", "accept", "withdraw")
+
+
+def _reason(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--reason``: words the players will read, so not empty or blank."""
+    if not value.strip():
+        raise click.BadParameter("give the reason in words (it is recorded with the ruling)", ctx, param)
+    return value
 
 
 @click.command(
@@ -41,7 +48,8 @@ are the audit's to report). Refused, with the field and what is allowed:
   - options the scene's ruleset refuses; a sheet its rules cannot read (if they could);
   - a face off its die, dice that do not fit the notation, a total that does not add up
     (a roll's total is recomputed when you change its dice or modifiers and not the total);
-  - voiding scene_started; a ruling the log as ruled cannot fold or audit.
+  - voiding scene_started; a ruling the log as ruled cannot fold or audit;
+  - an empty or blank --reason.
 The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
 give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
 
@@ -53,9 +61,9 @@ ruling in force) or usage. Nothing is written unless the ruling is valid.
 )
 @log_argument
 @click.argument("action", type=click.Choice(ACTIONS), metavar="ACTION")
-@click.argument("target", type=click.IntRange(min=1), metavar="SEQ")
+@click.argument("target", type=SEQ, metavar="SEQ")
 @click.option("--by", "by", metavar="NAME", help="Who rules (default: the scene's GM).")
-@click.option("--reason", required=True, metavar="TEXT", help="Why, in words the players will read.")
+@click.option("--reason", required=True, metavar="TEXT", callback=_reason, help="Why, in words the players will read.")
 @click.option(
     "--set",
     "assignments",

@@ -6,7 +6,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import format_option, input_log_argument
+from fightlog.cli.options import SEQ, format_option, input_log_argument
 from fightlog.cli.output import echo_json
 from fightlog.cli.tables import state_lines, wanted_events
 from fightlog.cli.terminal import warning_line
@@ -43,7 +43,7 @@ the log cannot honour) or usage.
 @click.option(
     "--at",
     "at",
-    type=click.IntRange(min=1),
+    type=SEQ,
     metavar="SEQ",
     help="Show the state after event SEQ (default: the last event), with the rulings made by "
     "then applied.",

@@ -16,6 +16,8 @@ from typing import Any
 import msgspec
 
 from fightlog.errors import InputError
+from fightlog.events.depth import value_depth
+from fightlog.events.limits import MAX_DEPTH
 from fightlog.events.model import AnyEvent
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -28,7 +30,7 @@ Path = tuple[str | int, ...]
 def parse_path(text: str) -> Path:
     """``dice[0].face`` -> ``("dice", 0, "face")``: a field name, then ``[index]`` or
     ``.name`` steps."""
-    bad = InputError(f"{text!r} is not a field path (like dice[0].face or actions[0].target)")
+    bad = InputError(f"{_clip(text)!r} is not a field path (like dice[0].face or actions[0].target)")
     found = _NAME.match(text)
     if found is None:
         raise bad
@@ -45,15 +47,30 @@ def parse_path(text: str) -> Path:
 
 
 def parse_assignment(text: str) -> tuple[Path, Any]:
-    """``PATH=VALUE``: the path and the value (JSON if it parses, else the text)."""
-    path, sep, raw = text.partition("=")
+    """``PATH=VALUE``: the path and the value (JSON if it parses, else the text). The value
+    may nest only as deep as leaves the event's line within ``MAX_DEPTH``."""
+    name, sep, raw = text.partition("=")
     if not sep:
-        raise InputError(f"{text!r}: expected PATH=VALUE (like dice[0].face=55)")
+        raise InputError(f"{_clip(text)!r}: expected PATH=VALUE (like dice[0].face=55)")
+    path = parse_path(name.strip())
+    room = MAX_DEPTH - 1 - len(path)  # the line's object, and a ruling's ``changes``
     try:
-        value: Any = msgspec.json.decode(raw.encode())
+        value: Any = msgspec.json.decode(raw.encode("utf-8", "surrogateescape"))
     except msgspec.DecodeError:
         value = raw
-    return parse_path(path.strip()), value
+    except RecursionError:
+        value = None
+        room = -1
+    if room < 0 or value_depth(value, room) > room:
+        raise InputError(
+            f"{_clip(name.strip())}: VALUE nests deeper than {max(room, 0)} levels "
+            f"(a log line nests at most {MAX_DEPTH})"
+        )
+    return path, value
+
+
+def _clip(text: str, size: int = 60) -> str:
+    return text if len(text) <= size else f"{text[:size]}... ({len(text)} characters)"
 
 
 def assign(event: AnyEvent, assignments: Iterable[tuple[Path, Any]]) -> dict[str, Any]:

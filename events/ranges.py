@@ -69,7 +69,7 @@ def check_range(path: str, start: int, end: int) -> RangeResult:
         first = stream.readline(MAX_LINE_BYTES + 2)
         try:
             event = DECODER.decode(_body(first))
-        except (msgspec.DecodeError, UnicodeDecodeError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             return RangeResult(head=ChainHead(seq=0))  # the parent's seam check reports it
         if event.seq < 2:
             return RangeResult(head=ChainHead(seq=0))

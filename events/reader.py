@@ -1,8 +1,8 @@
 """Streaming, checking reader for logs.
 
 Reads one line at a time (never the whole file) and yields ``(line_number, event)`` after
-checking, for every line: it is terminated, not over ``MAX_LINE_BYTES``, valid UTF-8 JSON, a
-known kind with valid fields, ``seq`` is the next number, and ``prev`` is the hash of the line
+checking, for every line: it is terminated, not over ``MAX_LINE_BYTES``, valid UTF-8 JSON
+nested no deeper than ``MAX_DEPTH`` (``fightlog.events.depth``), a known kind with valid fields, ``seq`` is the next number, and ``prev`` is the hash of the line
 before. The first problem stops the read with one error that names the file and line.
 
 Line endings: the writer always writes ``\\n``. On read, ``\\r\\n`` is accepted too, and the
@@ -25,7 +25,9 @@ from typing import BinaryIO
 import msgspec
 
 from fightlog.errors import InputError, LogDamagedError, TornTailError
-from fightlog.events.codec import DECODER, MAX_LINE_BYTES
+from fightlog.events.codec import DECODER
+from fightlog.events.depth import NESTED_KINDS, too_deep
+from fightlog.events.limits import MAX_DEPTH, MAX_LINE_BYTES
 from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
 from fightlog.events.piped import registered
 
@@ -127,6 +129,10 @@ def check_lines(
             event = decode(body)
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
             raise _undecodable(body, exc, path, lineno) from None
+        except RecursionError:
+            raise _deep(path, lineno) from None
+        if type(event) in NESTED_KINDS and too_deep(body):
+            raise _deep(path, lineno)
         if lineno == 1:
             if type(event) is not SceneStarted:
                 raise InputError(
@@ -172,6 +178,11 @@ class _Format(msgspec.Struct):
     format: int = 0
 
 
+def _deep(path: str, lineno: int) -> InputError | LogDamagedError:
+    cls = InputError if lineno == 1 else LogDamagedError
+    return cls(f"nested deeper than {MAX_DEPTH} levels: not a fightlog event", path=path, line=lineno)
+
+
 def _kind(event: AnyEvent) -> str:
     return str(type(event).__struct_config__.tag)
 
@@ -193,7 +204,7 @@ def _unterminated(raw: bytes, path: str, lineno: int, offset: int, expected_prev
     try:
         event = DECODER.decode(raw)
         complete = event.seq == lineno and event.prev == expected_prev
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         pass
     what = (
         "the last line has no newline (the event is complete; `fightlog verify --repair` adds it)"
@@ -210,7 +221,7 @@ def _undecodable(
     if lineno == 1:
         try:
             first = msgspec.json.decode(body, type=_Format)
-        except (msgspec.DecodeError, UnicodeDecodeError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             first = _Format()
         if first.kind == "scene_started" and first.format > FORMAT_VERSION:
             return InputError(newer_format(first.format), path=path, line=1)

@@ -207,7 +207,7 @@ def tail_of(fd: int, size: int, path: str) -> tuple[int, str]:
         line = line[:-1]
     try:
         seq = _SEQ_DECODER.decode(line).seq
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         raise StoreError(
             f"{path}: the last line is not a valid event; run `fightlog verify {path}`"
         ) from None

@@ -41,6 +41,14 @@ class Post(Struct, frozen=True, kw_only=True):
     ooc: bool = False
 
 
+def check_responds_to(state: SceneState, post: Post) -> None:
+    """A post answers an event already in the log: a ``responds_to`` past its end (a post
+    that does not exist) is refused, in every ruleset and from a scenario too."""
+    if post.responds_to is not None and post.responds_to > state.seq:
+        raise RefusedError(f"responds_to {post.responds_to}: no such event (the log ends at seq {state.seq})",
+                           code="order.out-of-turn")  # as the d20-evasion table words answering no post of the turn
+
+
 class Entrant(Struct, frozen=True, kw_only=True):
     """A combatant ready to join: ``joined`` is the ruleset's ``combatant_joined`` event
     (without seq), ``position`` where they stand, if the scene keeps positions."""

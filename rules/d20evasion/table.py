@@ -29,7 +29,7 @@ from fightlog.rules.d20evasion.options import D20Options, as_data, read_options
 from fightlog.rules.d20evasion.plan import plan
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE, OUT, RULESET_ID
 from fightlog.rules.declared import unknown_action
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.rules.table import Entrant, Post, Scribe, check_responds_to
 
 Handler = Callable[[Scribe, str, Action, int], None]
 
@@ -116,6 +116,7 @@ def _post(scribe: Scribe, post: Post) -> None:
     state = scribe.state
     if state.scene is None or state.scene.ended:
         raise RefusedError("no scene is open")
+    check_responds_to(state, post)
     if post.actor not in state.combatants:
         raise absent(state, post.actor, code="order.not-in-fight")
     unknown = unknown_action(post.actions, ACTION_TYPES)

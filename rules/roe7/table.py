@@ -21,7 +21,7 @@ from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turn
 from fightlog.rules.roe7.fighters import Breach, Fighter, absent
 from fightlog.rules.roe7.options import Roe7Options, as_data, read_options
 from fightlog.rules.roe7.ruleset import ACTION_TYPES, OUT, RULES
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.rules.table import Entrant, Post, Scribe, check_responds_to
 
 Handler = Callable[[Scribe, str, Action, int], None]
 
@@ -115,6 +115,7 @@ def _post(scribe: Scribe, post: Post) -> None:
     state = scribe.state
     if state.scene is None or state.scene.ended:
         raise RefusedError("no scene is open")
+    check_responds_to(state, post)
     if post.actor not in state.combatants:
         raise absent(state, post.actor, code="order.not-in-fight")
     who = Fighter(state, post.actor)

@@ -212,7 +212,7 @@ def test_a_missing_log_is_one_line_and_exit_2(tmp_path: Path) -> None:
         (("--at", "41", "--void", "--withdraw"), "give exactly one change"),
         (("--at", "41", "--set", "dice[0]..face=3"), "is not a field path"),
         (("--at", "41", "--set", "face"), "expected PATH=VALUE"),
-        (("--at", "0", "--void"), "0 is not in the range x>=1"),
+        (("--at", "0", "--void"), "0 is not in the range 1<=x<2**63"),
         (("--void",), "Missing option '--at'"),
         (("--at", "41", "--void", "--force"), "--force goes with -o FORK"),
     ],

@@ -152,8 +152,8 @@ def test_help_ends_with_examples() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--from", "0"], "0 is not in the range x>=1"),
-        (["--to", "-1"], "-1 is not in the range x>=1"),
+        (["--from", "0"], "0 is not in the range 1<=x<2**63"),
+        (["--to", "-1"], "-1 is not in the range 1<=x<2**63"),
         (["--from", "x"], "'x' is not a valid integer"),
     ],
 )
