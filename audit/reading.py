@@ -15,6 +15,8 @@ from typing import BinaryIO
 import msgspec
 
 from fightlog.audit.dice import FED
+from fightlog.errors import LogDamagedError
+from fightlog.events.batches import CLOSED, batch_step
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES, link_decoder
 from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
 from fightlog.events.reader import ChainHead, check_lines, raw_lines
@@ -55,10 +57,11 @@ def checked(
     expected = GENESIS
     lineno = 0
     offset = 0
+    batch = CLOSED  # an append still open (fightlog.events.batches), judged by the reader
     while True:
         raw = readline(LINE_LIMIT)
         if not raw:
-            if lineno:
+            if lineno and not batch[0]:
                 return
             break
         if raw[-1] != 10 or (len(raw) > 1 and raw[-2] == 13):  # "\n"-terminated, not "\r\n"
@@ -72,6 +75,11 @@ def checked(
             break
         if not lineno and event.format > FORMAT_VERSION:  # type: ignore[union-attr]
             break  # refused by the reader (a newer writer's log)
+        if event.batch is not None or batch[0]:
+            try:
+                batch = batch_step(event.batch, batch, lineno + 1, offset, path)
+            except LogDamagedError:
+                break  # the reader words it
         expected = sha256(raw[:-1]).hexdigest()
         lineno += 1
         offset += len(raw)
@@ -81,7 +89,7 @@ def checked(
             if links and kind is SceneStarted:  # the scene's feeds are known now
                 decode = link_decoder(frozenset(feeds)).decode
         yield event
-    after = ChainHead(seq=lineno, digest=expected) if lineno else None
+    after = ChainHead(seq=lineno, digest=expected, batch=batch) if lineno else None
     lines = itertools.chain((raw,) if raw else (), raw_lines(stream))
     for _, event in check_lines(lines, path, after=after, offset=offset):
         reader = reader_of(type(event))

@@ -13,13 +13,12 @@ from typing import Any, Union
 
 import msgspec
 
+from fightlog.events.limits import MAX_LINE_BYTES as MAX_LINE_BYTES
 from fightlog.events.model import EVENT_TYPES, AnyEvent
 
 ENCODER = msgspec.json.Encoder()
 DECODER: msgspec.json.Decoder[AnyEvent] = msgspec.json.Decoder(AnyEvent)
 
-MAX_LINE_BYTES = 1 << 20
-"""The longest line a log may hold (1 MiB). Longer lines are refused, not read whole."""
 
 
 def encode_line(event: AnyEvent) -> bytes:
@@ -42,6 +41,7 @@ class Link(msgspec.Struct, frozen=True, gc=False):
 
     seq: int
     prev: str
+    batch: tuple[int, int] | None = None
 
 
 @lru_cache(maxsize=8)
