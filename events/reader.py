@@ -124,11 +124,11 @@ def check_lines(
     expected_prev = GENESIS if after is None else after.digest
     lineno = 0 if after is None else after.seq
     line_start = offset
-    batch = CLOSED if after is None else after.batch
+    want, size, opened, opened_at = CLOSED if after is None else after.batch  # an open append
     for raw in lines:
         lineno += 1
         if raw[-1:] != b"\n":
-            _unterminated(raw, path, lineno, offset, expected_prev, batch)
+            _unterminated(raw, path, lineno, offset, expected_prev, (want, size, opened, opened_at))
         body = raw[:-2] if raw[-2:] == b"\r\n" else raw[:-1]
         try:
             event = decode(body)
@@ -151,8 +151,12 @@ def check_lines(
         seq = event.seq
         if seq != lineno or event.prev != expected_prev:
             raise _out_of_chain(event, path, lineno)
-        if event.batch is not None or batch[0]:
-            batch = batch_step(event.batch, batch, lineno, offset, path)
+        mark = event.batch
+        if mark is not None or want:
+            if want and mark is not None and mark[0] == want and mark[1] == size:  # the usual next
+                want = 0 if want == size else want + 1
+            else:
+                want, size, opened, opened_at = batch_step(mark, (want, size, opened, opened_at), lineno, offset, path)
         expected_prev = sha256(body).hexdigest()
         line_start = offset
         offset += len(raw)
@@ -160,7 +164,8 @@ def check_lines(
             yield lineno, event
     if lineno == 0 and after is None:
         raise InputError("empty file: a log has at least a 'scene_started' line", path=path)
-    if batch[0] and final:
+    batch = (want, size, opened, opened_at) if want else CLOSED
+    if want and final:
         raise unfinished(batch, lineno, path, torn=False)
     if head is not None:
         head.batch = batch
