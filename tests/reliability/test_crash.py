@@ -9,6 +9,7 @@ repair restores an intact log, and the log plus the side file hold every byte th
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -23,6 +24,7 @@ from fightlog.events.integrity import verify_log
 from fightlog.events.model import DeclarationPosted, RoundStarted
 from fightlog.events.reader import read_log
 from fightlog.events.repair import repair_torn_tail
+from fightlog.events import store as store_module
 from fightlog.events.store import FileStore, seal
 from tests.cli import run
 from tests.reliability.common import acknowledged, appender, ids_in, start_log
@@ -51,7 +53,7 @@ def test_the_batch_that_starts_a_log_is_written_whole_without_marks(tmp_path: Pa
     path = tmp_path / "new.jsonl"
     FileStore(path, fsync=False).append([*read_log_events(tmp_path), *rounds(1, 3)])
     assert [event.batch for _, event in read_log(path)] == [None] * 4
-    assert [p.name for p in tmp_path.iterdir()] == ["new.jsonl", "seed.jsonl"]  # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.jsonl", "seed.jsonl"]  # no temporary file left
 
 
 def read_log_events(tmp_path: Path) -> list[object]:
@@ -186,3 +188,23 @@ def test_kill_9_during_appends_loses_no_acknowledged_event(tmp_path: Path) -> No
     rng = random.Random(19)
     acked = [kill_trial(tmp_path, trial, rng) for trial in range(20)]
     assert sum(acked) > 0
+
+
+def test_a_first_batch_on_an_empty_file_replaces_it_and_a_waiting_appender_starts_over(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.touch()
+    waiting = os.open(path, os.O_RDWR | os.O_APPEND)  # an appender that opened the empty file
+    try:
+        FileStore(path, fsync=False).append([*read_log_events(tmp_path), *rounds(1, 2)])
+        assert not store_module._still_at(waiting, str(path))  # it must reopen, not append to the old file
+    finally:
+        os.close(waiting)
+    FileStore(path, fsync=False).append(rounds(3, 2))
+    assert [event.batch for _, event in read_log(path)] == [None, None, None, (1, 2), (2, 2)]
+
+
+def test_the_schema_names_the_batch_field() -> None:
+    result = run("schema")
+    assert result.exit_code == 0
+    batch = json.loads(result.stdout)["$defs"]["RoundStarted"]["properties"]["batch"]
+    assert batch["anyOf"][0]["prefixItems"] == [{"minimum": 1, "type": "integer"}, {"minimum": 2, "type": "integer"}]
