@@ -12,7 +12,8 @@ chain hashes each line without its terminator, so a log converted by an editor o
 Errors: problems that make the file unusable as a log (missing, a directory, empty, binary,
 a first line that is not a ``scene_started`` event, or one whose ``format`` is newer than
 ``FORMAT_VERSION``: "written by a newer fightlog") raise ``InputError``; problems after a
-valid first line raise ``LogDamagedError`` (``TornTailError`` for an unterminated last line).
+valid first line raise ``LogDamagedError`` (``TornTailError`` for an unterminated last line,
+or a log that ends inside a multi-event append: ``fightlog.events.batches``).
 """
 
 from __future__ import annotations
