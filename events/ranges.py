@@ -75,7 +75,7 @@ def _past_open_append(stream: BinaryIO, start: int) -> int:
         raw = stream.readline(MAX_LINE_BYTES + 2)
         try:
             mark = _MARK.decode(_body(raw)).batch if raw.endswith(b"\n") else None
-        except (msgspec.DecodeError, UnicodeDecodeError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             mark = None
         if mark is None or mark[0] <= 1:
             return start
