@@ -49,7 +49,7 @@ class Reach(Struct, frozen=True):
     fixed: Mapping[str, str] = {}
 
 
-_BASE: Final = frozenset({"kind", "seq", "prev"})
+_BASE: Final = frozenset({"kind", "seq", "prev", "batch"})
 """No change reaches these: they place the event in the log."""
 
 RULING_FIXED: Final[Mapping[type, Mapping[str, str]]] = {

@@ -450,6 +450,6 @@ _json = as_json
 
 def _data(event: AnyEvent | None) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(event) if event is not None else {}
-    for name in ("seq", "prev", "origin"):
+    for name in ("seq", "prev", "origin", "batch"):
         data.pop(name, None)
     return data

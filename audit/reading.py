@@ -15,6 +15,7 @@ from typing import BinaryIO
 import msgspec
 
 from fightlog.audit.dice import FED
+from fightlog.events.batches import CLOSED
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES, link_decoder
 from fightlog.events.depth import NESTED_KINDS, too_deep
 from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
@@ -56,10 +57,11 @@ def checked(
     expected = GENESIS
     lineno = 0
     offset = 0
+    want = size = opened = opened_at = 0  # an append still open (fightlog.events.batches)
     while True:
         raw = readline(LINE_LIMIT)
         if not raw:
-            if lineno:
+            if lineno and not want:
                 return
             break
         if raw[-1] != 10 or (len(raw) > 1 and raw[-2] == 13):  # "\n"-terminated, not "\r\n"
@@ -75,6 +77,14 @@ def checked(
             break
         if not lineno and event.format > FORMAT_VERSION:  # type: ignore[union-attr]
             break  # refused by the reader (a newer writer's log)
+        mark = event.batch
+        if mark is not None or want:  # the open append's next event, or one that opens one
+            if want and mark is not None and mark[0] == want and mark[1] == size:
+                want = 0 if want == size else want + 1
+            elif not want and mark is not None and mark[0] == 1 and mark[1] >= 2:
+                want, size, opened, opened_at = 2, mark[1], lineno + 1, offset
+            else:
+                break  # the reader words it
         expected = sha256(raw[:-1]).hexdigest()
         lineno += 1
         offset += len(raw)
@@ -84,7 +94,8 @@ def checked(
             if links and kind is SceneStarted:  # the scene's feeds are known now
                 decode = link_decoder(frozenset(feeds)).decode
         yield event
-    after = ChainHead(seq=lineno, digest=expected) if lineno else None
+    batch = (want, size, opened, opened_at) if want else CLOSED
+    after = ChainHead(seq=lineno, digest=expected, batch=batch) if lineno else None
     lines = itertools.chain((raw,) if raw else (), raw_lines(stream))
     for _, event in check_lines(lines, path, after=after, offset=offset):
         reader = reader_of(type(event))

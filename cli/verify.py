@@ -58,8 +58,8 @@ Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable inp
 @click.option(
     "--repair",
     is_flag=True,
-    help="If the last line is torn, move it to LOG.torn-OFFSET (or add its missing newline). "
-    "No byte is ever deleted.",
+    help="If the last line is torn or the last append unfinished, move it (the whole append) "
+    "to LOG.torn-OFFSET (or add a complete last line's missing newline). No byte is ever deleted.",
 )
 @click.option(
     "--dice",

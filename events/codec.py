@@ -40,6 +40,7 @@ class Link(msgspec.Struct, frozen=True, gc=False):
 
     seq: int
     prev: str
+    batch: tuple[int, int] | None = None
 
 
 @lru_cache(maxsize=8)

@@ -34,6 +34,7 @@ class Difference(Struct, frozen=True):
 def _data(event: AnyEvent, ignore: frozenset[str]) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(event)
     data.pop("prev", None)
+    data.pop("batch", None)  # where the store put it, not what happened
     for name in ignore:
         data.pop(name, None)
     return data

@@ -62,7 +62,12 @@ class Event(Struct, frozen=True, omit_defaults=True, tag_field="kind", gc=False)
     the store seals them. ``at`` is the time the source gives (live play, transcripts); scripted
     fights leave it out so their logs are byte-for-byte reproducible.
 
-    These four fields come first on every line (``kind``, ``seq``, ``prev``...); every subclass
+    ``batch`` is ``[i, n]`` on the i-th of the n events of one multi-event append to a log
+    that has events already (also set by the store; a single-event append, and the batch that
+    starts a log, which the store creates whole, carry none): the reader knows a batch whose
+    last event is missing (a crash during the append) and ``verify --repair`` moves it aside.
+
+    These base fields come first on every line (``kind``, ``seq``, ``prev``...); every subclass
     declares ``kw_only=True`` so its own fields are keyword-only.
     """
 
@@ -70,6 +75,7 @@ class Event(Struct, frozen=True, omit_defaults=True, tag_field="kind", gc=False)
     prev: str = ""
     at: datetime | None = None
     origin: Origin | None = None
+    batch: tuple[Annotated[int, Meta(ge=1)], Annotated[int, Meta(ge=2)]] | None = None
 
 
 # --------------------------------------------------------------------------- scene lifecycle

@@ -22,7 +22,7 @@ from fightlog.events.model import AnyEvent
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NEXT = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
-_PROTECTED = frozenset({"kind", "seq", "prev"})
+_PROTECTED = frozenset({"kind", "seq", "prev", "batch"})
 
 Path = tuple[str | int, ...]
 

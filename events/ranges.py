@@ -15,10 +15,12 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
+from typing import BinaryIO
 
 import msgspec
 
 from fightlog.errors import FightlogError
+from fightlog.events.batches import unfinished
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines
 
@@ -50,11 +52,34 @@ def split_points(path: str, size: int, parts: int) -> list[int]:
                     start = pos + cut + 1
                     break
                 pos += len(block)
+            start = _past_open_append(stream, start)
             if start >= size:
                 return starts
             if not starts or start > starts[-1]:
                 starts.append(start)
     return starts
+
+
+class _Mark(msgspec.Struct):
+    batch: tuple[int, int] | None = None
+
+
+_MARK = msgspec.json.Decoder(_Mark)
+
+
+def _past_open_append(stream: BinaryIO, start: int) -> int:
+    """``start``, or the first line after it that does not continue an append (``batch``
+    ``[i, n]`` with ``i > 1``), so that no range starts inside one."""
+    stream.seek(start)
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 2)
+        try:
+            mark = _MARK.decode(_body(raw)).batch if raw.endswith(b"\n") else None
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            mark = None
+        if mark is None or mark[0] <= 1:
+            return start
+        start += len(raw)
 
 
 def _body(raw: bytes) -> bytes:
@@ -77,7 +102,7 @@ def check_range(path: str, start: int, end: int) -> RangeResult:
         head = ChainHead()
         lines = itertools.chain([first], raw_lines(stream, end))
         try:
-            for _ in check_lines(lines, path, head=head, after=base, offset=start):
+            for _ in check_lines(lines, path, head=head, after=base, offset=start, final=False):
                 pass
         except FightlogError as exc:
             return RangeResult(head=head, error=exc)
@@ -101,10 +126,12 @@ def check_in_ranges(path: str, size: int, workers: int) -> ChainHead:
         head = ChainHead()
         try:
             with open_log(path) as stream:
-                for _ in check_lines(raw_lines(stream, starts[0]), path, head=head):
+                for _ in check_lines(raw_lines(stream, starts[0]), path, head=head, final=False):
                     pass
             for start, future in zip(starts, futures):
                 head = _join(path, start, head, future.result())
+            if head.batch[0]:  # the log ends inside an append
+                raise unfinished(head.batch, head.seq, path, torn=False)
         except BaseException:
             for future in futures:
                 future.cancel()
@@ -120,7 +147,7 @@ def _join(path: str, start: int, before: ChainHead, result: RangeResult) -> Chai
         stream.seek(start)
         first = stream.readline(MAX_LINE_BYTES + 2)
     seam = ChainHead()
-    for _ in check_lines([first], path, head=seam, after=before, offset=start):
+    for _ in check_lines([first], path, head=seam, after=before, offset=start, final=False):
         pass
     if result.error is not None:
         raise result.error

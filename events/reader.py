@@ -12,7 +12,8 @@ chain hashes each line without its terminator, so a log converted by an editor o
 Errors: problems that make the file unusable as a log (missing, a directory, empty, binary,
 a first line that is not a ``scene_started`` event, or one whose ``format`` is newer than
 ``FORMAT_VERSION``: "written by a newer fightlog") raise ``InputError``; problems after a
-valid first line raise ``LogDamagedError`` (``TornTailError`` for an unterminated last line).
+valid first line raise ``LogDamagedError`` (``TornTailError`` for an unterminated last line,
+or a log that ends inside a multi-event append: ``fightlog.events.batches``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import BinaryIO
 import msgspec
 
 from fightlog.errors import InputError, LogDamagedError, TornTailError
+from fightlog.events.batches import CLOSED, BatchState, batch_step, closes, unfinished
 from fightlog.events.codec import DECODER
 from fightlog.events.depth import NESTED_KINDS, too_deep
 from fightlog.events.limits import MAX_DEPTH, MAX_LINE_BYTES
@@ -36,12 +38,15 @@ BOM = b"\xef\xbb\xbf"
 
 class ChainHead(msgspec.Struct):
     """Filled in by a complete read: the last ``seq`` and its line hash (the next ``prev``),
-    and where that line lies in the file (``start`` of the line, ``end`` just past it)."""
+    and where that line lies in the file (``start`` of the line, ``end`` just past it).
+    ``batch`` is the append still open there (``fightlog.events.batches``), for a read that
+    continues after it."""
 
     seq: int = 0
     digest: str = GENESIS
     start: int = 0
     end: int = 0
+    batch: BatchState = CLOSED
 
 
 def open_log(path: str | os.PathLike[str]) -> BinaryIO:
@@ -107,23 +112,26 @@ def check_lines(
     head: ChainHead | None = None,
     after: ChainHead | None = None,
     offset: int = 0,
+    final: bool = True,
 ) -> Iterator[tuple[int, AnyEvent]]:
     """Check raw lines (with terminators) as a log and yield ``(line, event)``.
 
     Shared by the file reader, the in-memory store and range checking, so all enforce the
     same rules. ``after`` continues a chain checked elsewhere (the lines are the ones after
     line ``after.seq``, which hashed to ``after.digest``); ``offset`` is the byte offset of
-    the first line in the file.
+    the first line in the file. ``final``: the lines end where the file does, so an append
+    still open there is a torn tail (a range of a larger file passes ``False``).
     """
     decode = DECODER.decode
     sha256 = hashlib.sha256
     expected_prev = GENESIS if after is None else after.digest
     lineno = 0 if after is None else after.seq
     line_start = offset
+    want, size, opened, opened_at = CLOSED if after is None else after.batch  # an open append
     for raw in lines:
         lineno += 1
         if raw[-1:] != b"\n":
-            _unterminated(raw, path, lineno, offset, expected_prev)
+            _unterminated(raw, path, lineno, offset, expected_prev, (want, size, opened, opened_at))
         body = raw[:-2] if raw[-2:] == b"\r\n" else raw[:-1]
         try:
             event = decode(body)
@@ -150,6 +158,12 @@ def check_lines(
         seq = event.seq
         if seq != lineno or event.prev != expected_prev:
             raise _out_of_chain(event, path, lineno)
+        mark = event.batch
+        if mark is not None or want:
+            if want and mark is not None and mark[0] == want and mark[1] == size:  # the usual next
+                want = 0 if want == size else want + 1
+            else:
+                want, size, opened, opened_at = batch_step(mark, (want, size, opened, opened_at), lineno, offset, path)
         expected_prev = sha256(body).hexdigest()
         line_start = offset
         offset += len(raw)
@@ -157,7 +171,11 @@ def check_lines(
             yield lineno, event
     if lineno == 0 and after is None:
         raise InputError("empty file: a log has at least a 'scene_started' line", path=path)
+    batch = (want, size, opened, opened_at) if want else CLOSED
+    if want and final:
+        raise unfinished(batch, lineno, path, torn=False)
     if head is not None:
+        head.batch = batch
         head.seq = lineno
         head.digest = expected_prev
         head.end = offset
@@ -187,9 +205,12 @@ def _kind(event: AnyEvent) -> str:
     return str(type(event).__struct_config__.tag)
 
 
-def _unterminated(raw: bytes, path: str, lineno: int, offset: int, expected_prev: str) -> None:
+def _unterminated(
+    raw: bytes, path: str, lineno: int, offset: int, expected_prev: str, batch: BatchState
+) -> None:
     """Raise the right error for a line without a terminator (always the file's last line,
-    unless it was cut at the length limit)."""
+    unless it was cut at the length limit). Inside an open append (``batch``), the torn tail
+    starts at that append's first line; the line is complete only if it also closes it."""
     if len(raw) > MAX_LINE_BYTES:
         cls = InputError if lineno == 1 else LogDamagedError
         raise cls(
@@ -204,8 +225,14 @@ def _unterminated(raw: bytes, path: str, lineno: int, offset: int, expected_prev
     try:
         event = DECODER.decode(raw)
         complete = event.seq == lineno and event.prev == expected_prev
+        if complete and not closes(event.batch, batch):
+            if not batch[0]:  # it opens an append it cannot finish
+                batch = (2, event.batch[1] if event.batch else 2, lineno, offset)
+            raise unfinished(batch, lineno, path, torn=True)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         pass
+    if batch[0] and not complete:
+        raise unfinished(batch, lineno, path, torn=True)
     what = (
         "the last line has no newline (the event is complete; `fightlog verify --repair` adds it)"
         if complete

@@ -1,9 +1,11 @@
-"""Repairing a torn last line without deleting a byte.
+"""Repairing a torn tail without deleting a byte.
 
-A crash during an append can leave the last line without its newline. If those bytes are a
-complete, correctly chained event, the repair adds the missing ``\\n``. Otherwise it copies
-them to a side file (``<log>.torn-<offset>``, fsynced) and only then truncates the log to its
-last complete line. Runs under the same exclusive lock as appends.
+A crash during an append can leave the last line without its newline, or only some of the
+events of a multi-event append (``fightlog.events.batches``). If the torn bytes are a complete,
+correctly chained event that ends its append, the repair adds the missing ``\\n``. Otherwise it
+copies everything from the torn tail's start (the unfinished append's first line, or the cut
+line) to a side file (``<log>.torn-<offset>``, fsynced) and only then truncates the log there,
+so the log keeps whole appends only. Runs under the same exclusive lock as appends.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from fightlog.rules.ruleset import Ruleset, rules_for_scene
 Plan = Mapping[int, RulingMade]
 """Target ``seq`` -> the void or amend ruling in force for it."""
 
-_PROTECTED = frozenset({"kind", "seq", "prev"})
+_PROTECTED = frozenset({"kind", "seq", "prev", "batch"})
 
 
 def in_force(rulings: Iterable[RulingMade]) -> list[RulingMade]:

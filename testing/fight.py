@@ -25,9 +25,10 @@ Seed = int | str
 """A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits,
 as ``--seed`` takes it (``fightlog.seeds``: a decimal string is an integer)."""
 
-DERIVED_FIELDS: Final = frozenset({"prev"})
+DERIVED_FIELDS: Final = frozenset({"prev", "batch"})
 """Event fields left out of ``Fight.log``: ``prev`` is the hash of the line before, so one
-changed event would change every later line of a snapshot (``Fight.jsonl`` keeps them)."""
+changed event would change every later line of a snapshot, and ``batch`` says how the store
+grouped an append, not what happened (``Fight.jsonl`` keeps them)."""
 
 
 @dataclass(frozen=True)
