@@ -24,9 +24,8 @@ from msgspec.structs import replace
 
 from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import MAX_OPTION_INT, SEQ, house_option, seed_option
 from fightlog.cli.narrate import narrate
-from fightlog.cli.options import log_argument
+from fightlog.cli.options import MAX_OPTION_INT, SEQ, house_option, log_argument, seed_option
 from fightlog.cli.replay import render
 from fightlog.errors import DiceSeedError, InputError, RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
@@ -36,6 +35,7 @@ from fightlog.reducers.fold import Step, reduce
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.rules.dice import SEED_BYTES, commitment, dice_commitment, new_seed, seed_bytes
 from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.seeds import DEFAULT_SCENE
 
 def _actions(ctx: click.Context, param: click.Parameter, value: Sequence[str]) -> tuple[Action, ...]:
     from fightlog.rules.actions import parse_action
@@ -122,7 +122,7 @@ Examples (the other play commands' examples go on from these):
 @log_argument
 @click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).",
               shell_complete=complete_ruleset)
-@click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id (default: LOG's file name without extension).")
+@click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id, mixed into the dice (default: scene, never the file's name).")
 @click.option("--title", help="The scene's title.")
 @click.option("--gm", metavar="NAME", help="Who runs the scene.")
 @seed_option("The scene's secret dice seed (default: a fresh random one).")
@@ -164,7 +164,7 @@ def start(
     options = table.options(overrides, where=house)
     seed = seed or new_seed()
     event = SceneStarted(
-        scene=scene or Path(log).stem,
+        scene=scene or DEFAULT_SCENE,
         ruleset=ruleset,
         format=FORMAT_VERSION,
         options=options,

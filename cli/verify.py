@@ -88,7 +88,7 @@ def verify(
     there was not changed.
     """
     wants_dice = check_dice or seed is not None
-    if repair and is_stream(log):
+    if repair and (is_stream(log) or _system_path(log)):
         raise click.UsageError(f"--repair writes to LOG: {log} is not a file (give the log's file)")
 
     def check() -> tuple[VerifyResult, RollVerifier | None]:
@@ -169,3 +169,13 @@ def _as_json(result: VerifyResult, repaired: msgspec.Struct | None) -> dict[str,
     if repaired is not None:
         out["repaired"] = msgspec.structs.asdict(repaired)
     return out
+
+
+def _system_path(log: str) -> bool:
+    """``/dev/stdin``, ``/dev/fd/N``, ``/proc/self/fd/N``: names of a descriptor, not of the
+    log's file, even when they lead to one (``verify --repair /dev/stdin < fight.jsonl`` must
+    not write beside ``/dev/stdin``)."""
+    import os
+
+    parent = os.path.realpath(os.path.dirname(os.path.abspath(log)))
+    return parent == "/dev" or parent.startswith(("/dev/", "/proc/"))

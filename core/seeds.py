@@ -23,6 +23,11 @@ SEED_BYTES: Final = 32
 
 HEX_DIGITS: Final = 2 * SEED_BYTES
 
+DEFAULT_SCENE: Final = "scene"
+"""The scene id when none is given (a scenario without a ``scene`` key, ``play start``
+without ``--scene``). The scene id feeds the dice, so it never comes from a file's path: a
+renamed or copied scenario or log plays the same fight from the same seed."""
+
 ACCEPTED: Final = f"an integer (0 to 2**{8 * SEED_BYTES}-1) or {HEX_DIGITS} hex digits"
 """What a seed may be, as every seed error says it."""
 

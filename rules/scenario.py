@@ -35,6 +35,7 @@ from fightlog.reducers.state import EMPTY
 from fightlog.rules.actions import parse_actions
 from fightlog.rules.dice import dice_commitment, new_seed
 from fightlog.rules.house import HouseRules
+from fightlog.seeds import DEFAULT_SCENE as DEFAULT_SCENE  # re-exported: its old home
 from fightlog.rules.inputs import Seq, Strict, describe, read_toml
 from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
 from fightlog.seeds import seed_hex
@@ -122,9 +123,6 @@ class Scenario(NamedTuple):
     """The file's ``seed`` as 64 hex digits (an integer seed converted), if it names one."""
 
 
-DEFAULT_SCENE: Final = "scene"
-"""The scene id of a scenario without a ``scene`` key. The scene id feeds the dice, so it
-never comes from the file's path: a renamed or copied scenario plays the same fight."""
 
 # --------------------------------------------------------------------------- loading
 

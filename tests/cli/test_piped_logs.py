@@ -231,3 +231,19 @@ def test_a_closed_standard_input_is_one_line(command: str, tmp_path: Path) -> No
     code, out, err = fightlog(f"fightlog {command} - <&-", env={"TMPDIR": str(tmp_path)})
     assert (code, out, err) == (2, "", "fightlog: <stdin>: standard input is closed\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_repair_refuses_a_descriptor_name_that_leads_to_a_file(tmp_path: Path) -> None:
+    """`verify --repair /dev/stdin < torn.jsonl` names a descriptor, not the log's file: it
+    must write nothing (not beside /dev/stdin, not through fd 0)."""
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(DISPUTED.read_bytes() + b'{"kind":"dice_rolled","se')
+    before = torn.read_bytes()
+    with torn.open("rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "fightlog", "verify", "--repair", "/dev/stdin"],
+            stdin=stdin, capture_output=True, text=True,
+        )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "is not a file" in done.stderr
+    assert torn.read_bytes() == before and not list(Path("/dev").glob("stdin.torn-*"))

@@ -46,7 +46,7 @@ def log(tmp_path: Path) -> Path:
 @pytest.fixture
 def fight(log: Path) -> Path:
     """A begun fight: alice (at 0,0) and bob (at 20,0), alice's turn open."""
-    play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--title", "Gate", "--gm", "Gemma")
+    play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--scene", "gate", "--title", "Gate", "--gm", "Gemma")
     play("join", str(log), "--roster", ROSTER, "alice", "bob", "--at", "alice=0,0", "--at", "bob=20,0")
     play("begin", str(log))
     return log
@@ -56,7 +56,7 @@ def fight(log: Path) -> Path:
 
 
 def test_a_fight_from_start_to_end(log: Path) -> None:
-    out = play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--title", "Gate", "--gm", "Gemma")
+    out = play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--scene", "gate", "--title", "Gate", "--gm", "Gemma")
     assert out.splitlines() == [
         '1  Scene gate (roe7): "Gate", GM Gemma, dice seed committed',
         f"dice commitment: {commitment(SEED)}; the seed is in {log}.seed until `fightlog play end`",
@@ -107,7 +107,19 @@ def test_a_fresh_seed_by_default(log: Path) -> None:
     seed = Path(f"{log}.seed").read_text().strip()
     assert len(seed) == 64 and seed != SEED
     assert lines(log)[0]["dice"]["commitment"] == commitment(seed)
-    assert lines(log)[0]["scene"] == "gate"
+    assert lines(log)[0]["scene"] == "scene"  # never the file's name: it feeds the dice
+
+
+def test_the_same_seed_plays_the_same_fight_whatever_the_log_is_called(tmp_path: Path) -> None:
+    made = []
+    for name in ("a.jsonl", "renamed-copy.jsonl"):
+        log = tmp_path / name
+        play("start", str(log), "--ruleset", "roe7", "--seed", "7")
+        play("join", str(log), "--roster", ROSTER, "alice", "bob", "--at", "alice=0,0", "--at", "bob=20,0")
+        play("begin", str(log))
+        play("post", str(log), "alice", "Fire.", "--do", "attack target=bob weapon=Rifle")
+        made.append(log.read_bytes())
+    assert made[0] == made[1]
 
 
 def test_open_mode_needs_no_seed_file(log: Path) -> None:
