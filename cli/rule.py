@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -133,6 +134,8 @@ def rule(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
     rulings = [e for e in events if isinstance(e, RulingMade)]
+    if action in ("amend", "void"):
+        _refuse_a_second_ruling(log, target, in_force(rulings))
     if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
         raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
     report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
@@ -140,6 +143,19 @@ def rule(
         _check_finding(log, target, finding, {f.code for f in report.findings if f.seq == target})
     sealed = FileStore(log).append([ruling], expect=head)[0]
     click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
+
+
+def _refuse_a_second_ruling(log: str, target: int, standing: Iterable[Any]) -> None:
+    """One amend or void in force per event: a second would replace the first as a whole (the
+    fold applies the latest), silently undoing changes the GM made before."""
+    for earlier in standing:
+        if earlier.target == target and earlier.action in ("amend", "void"):
+            raise InputError(
+                f"seq {target} is already {'amended' if earlier.action == 'amend' else 'voided'} by the "
+                f"ruling at seq {earlier.seq}, in force: withdraw it first (fightlog rule LOG withdraw "
+                f"{earlier.seq} --reason ...), then rule again with every change",
+                path=log, line=target,
+            )
 
 
 def _check_finding(log: str, target: int, finding: str | None, here: set[str]) -> None:

@@ -288,3 +288,20 @@ def test_a_set_without_a_value_is_a_usage_error(tmp_path: Path) -> None:
     result = rule(copy, "amend", "4", "--set", "tool")
     assert result.exit_code == 2 and "Invalid value for '--set': 'tool': expected PATH=VALUE" in result.stderr
     assert "Traceback" not in result.output and digest(copy) == before
+
+
+def test_a_second_amend_of_an_event_is_refused_until_the_first_is_withdrawn(tmp_path: Path) -> None:
+    """The fold applies the latest amend of an event whole: a second one would silently undo
+    the first's changes, so it is refused (log unchanged) until the first is withdrawn."""
+    log = tmp_path / "sd.jsonl"
+    log.write_bytes((FIXTURES / "roe7" / "sample-duel.jsonl").read_bytes())
+    first = run("rule", str(log), "amend", "11", "--set", "text=Alice fires.", "--by", "G", "--reason", "typo")
+    assert first.exit_code == 0, first.output
+    ruling = int(first.stdout.split()[1].rstrip(":"))
+    before = log.read_bytes()
+    second = run("rule", str(log), "void", "11", "--by", "G", "--reason", "again")
+    assert second.exit_code == 2 and second.stderr.count("\n") == 1, second.output
+    assert f"already amended by the ruling at seq {ruling}, in force: withdraw it first" in second.stderr
+    assert log.read_bytes() == before
+    assert run("rule", str(log), "withdraw", str(ruling), "--by", "G", "--reason", "redo").exit_code == 0
+    assert run("rule", str(log), "amend", "11", "--set", "text=Alice fires once.", "--by", "G", "--reason", "typo").exit_code == 0
