@@ -16,7 +16,7 @@ from typing import Any
 from fightlog.audit.checks import AuditView, Check
 from fightlog.events.model import SceneStarted
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import installed
+from fightlog.rules.ruleset import GENERIC, installed
 
 
 def unknown(ruleset: str) -> bool:
@@ -36,7 +36,7 @@ def scene_opened(before: SceneState, event: SceneStarted, after: SceneState, vie
     ruleset = event.ruleset
     if not unknown(ruleset):
         return
-    known = installed()
+    known = [name for name in installed() if name != GENERIC.id]  # generic has no rules to offer
     near = difflib.get_close_matches(ruleset, known, n=1)
     hint = f"; did you mean {near[0]!r}?" if near else ""
     view.report(
