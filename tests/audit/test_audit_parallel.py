@@ -178,8 +178,16 @@ DICE_TAMPERING = ["face", "impossible", "total", "index", "external", "unreveale
 @pytest.mark.parametrize("how", DICE_TAMPERING)
 def test_tampered_dice_reported_the_same(how: str, tmp_path: Path, parallel_taken: list[bool]) -> None:
     events = events_of(FIXTURES / "roe7" / "scenarios" / "flamer-breach.jsonl")
-    sealed, data = resealed(tampered_dice(events, how, 17))
+    changed = tampered_dice(events, how, 17)
+    sealed, data = resealed(changed)
     agreed(tmp_path / "tampered.jsonl", sealed, data, parallel_taken)
+    report = audit_events(sealed)
+    found = [(f.seq, f.code) for f in report.findings if f.code.startswith("dice.")]
+    if how == "unrevealed":  # no roll changed: the seed is not revealed yet, which the summary says
+        assert "seed not revealed yet" in report.summary.dice and not found
+    else:  # what both paths agree on names the tampered roll
+        at = next(i for i, (a, b) in enumerate(zip(events, changed)) if a != b) + 1
+        assert any(seq == at for seq, _ in found), found
 
 
 def agreed(path: Path, sealed: Sequence[AnyEvent], data: bytes, parallel_taken: list[bool]) -> None:
