@@ -6,7 +6,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.options import check_seed_fits, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.terminal import report_line
 from fightlog.cli.wording import plural
@@ -55,6 +55,7 @@ def audit(log: str, seed: str | None, fmt: str) -> None:
     """
     from fightlog.audit.auditor import audit_log
 
+    check_seed_fits(log, seed)
     report = audit_log(log, seed=seed)
     if fmt == "json":
         doc = {"log": log, **msgspec.to_builtins(report)}

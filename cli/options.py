@@ -86,6 +86,38 @@ def seed_value(ctx: click.Context, param: click.Parameter, value: str | None) ->
         raise click.BadParameter(exc.message, ctx, param) from None
 
 
+def check_seed_fits(log: str, seed: str | None) -> None:
+    """A ``--seed`` the log's scene does not commit to is a mistyped seed, not a tampered log:
+    refused (exit 2) before anything is checked, as is a seed for a scene that commits to none.
+    A log read once from a stream, or one whose first line is unusable, is left to the checks."""
+    if seed is None:
+        return
+    import hashlib
+
+    from fightlog.errors import FightlogError
+    from fightlog.events.model import SceneStarted
+    from fightlog.events.piped import is_stream
+    from fightlog.events.reader import read_log
+
+    if is_stream(log):
+        return
+    try:
+        first = next((event for _, event in read_log(log)), None)
+    except FightlogError:
+        return
+    if not isinstance(first, SceneStarted):
+        return
+    if first.dice is None:
+        raise click.BadParameter("the scene commits to no dice seed (line 1): there is nothing to check it against",
+                                 param_hint="'--seed'")
+    digest = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    if digest != first.dice.commitment:
+        raise click.BadParameter(
+            f"it is not the scene's seed: its sha256 is {digest[:12]}..., the scene (line 1) commits to "
+            f"{first.dice.commitment[:12]}...", param_hint="'--seed'",
+        )
+
+
 def seed_option(help: str) -> Callable[[F], F]:
     """``--seed SEED`` (an integer or 64 hex digits), with this command's ``help``."""
     return click.option("--seed", callback=seed_value, metavar="SEED", help=f"{help} An integer or 64 hex digits (docs/dice.md).")

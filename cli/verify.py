@@ -8,7 +8,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import format_option, input_log_argument, seed_option
+from fightlog.cli.options import check_seed_fits, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.wording import plural
 from fightlog.errors import TornTailError
@@ -87,6 +87,7 @@ def verify(
     Prints the chain head (SEQ:SHA256): publish it, and anyone can later prove the log up to
     there was not changed.
     """
+    check_seed_fits(log, seed)
     wants_dice = check_dice or seed is not None
     if repair and (is_stream(log) or _system_path(log)):
         raise click.UsageError(f"--repair writes to LOG: {log} is not a file (give the log's file)")

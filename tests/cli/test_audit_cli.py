@@ -78,10 +78,18 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert_usage_error(run("audit", str(DUEL), "--seed", "xyz"), "--seed")
 
 
-def test_a_seed_that_is_not_the_scenes(tmp_path: Path) -> None:
-    result = run("audit", str(DUEL), "--seed", "ab" * 32)
-    assert result.exit_code == 1
-    assert "dice.seed" in result.stdout and "does not match the commitment" in result.stdout
+def test_a_seed_that_is_not_the_scenes_is_bad_input_not_a_finding(tmp_path: Path) -> None:
+    """A mistyped --seed is the user's error, not tampering in the log: exit 2, one line, for
+    audit and verify alike (the log's own forged seed is still a dice.seed finding)."""
+    for command in ("audit", "verify"):
+        result = run(command, str(DUEL), "--seed", "ab" * 32)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.count("\n") == 1 and "'--seed': it is not the scene's seed" in result.stderr
+
+
+def test_a_seed_for_a_scene_that_commits_to_none_is_refused(tmp_path: Path) -> None:
+    result = run("audit", str(SCENARIO_LOGS.parent / "sample-duel.jsonl"), "--seed", "7")
+    assert result.exit_code == 2 and "the scene commits to no dice seed" in result.stderr
 
 
 # --------------------------------------------------------------------------- rule
