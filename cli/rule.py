@@ -129,7 +129,7 @@ def rule(
         raise InputError("the scene_started event cannot be voided: the whole log is its scene "
                          "(amend its title, gm or options instead)", path=log, line=target)
     if action == "withdraw" and not isinstance(event, RulingMade):
-        raise InputError(f"seq {target} is a {_kind(event)}, not a ruling: only a ruling can be withdrawn", path=log)
+        raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
