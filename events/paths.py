@@ -2,15 +2,13 @@
 
 How a GM ruling (``fightlog rule ... amend``) and a dispute (``fightlog dispute --set``) name
 one field of a recorded event. ``parse_assignment`` reads ``PATH=VALUE`` (the value is JSON
-when it parses as JSON, else a plain string); ``assign`` returns the event's top-level fields
-that change, with the nested value replaced (a ruling's ``changes`` are top-level fields).
-Errors are ``InputError`` messages naming the path.
+when it parses as JSON, else a plain string); ``fightlog.audit.amendment`` applies it to an
+event and checks the result. Errors are ``InputError`` messages naming the path.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -18,11 +16,9 @@ import msgspec
 from fightlog.errors import InputError
 from fightlog.events.depth import value_depth
 from fightlog.events.limits import MAX_DEPTH
-from fightlog.events.model import AnyEvent
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NEXT = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
-_PROTECTED = frozenset({"kind", "seq", "prev", "batch"})
 
 Path = tuple[str | int, ...]
 
@@ -71,55 +67,3 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
 
 def _clip(text: str, size: int = 60) -> str:
     return text if len(text) <= size else f"{text[:size]}... ({len(text)} characters)"
-
-
-def assign(event: AnyEvent, assignments: Iterable[tuple[Path, Any]]) -> dict[str, Any]:
-    """The top-level fields of ``event`` that ``assignments`` change, with their new values.
-    ``seq``, ``prev`` and ``kind`` cannot be changed; a path must exist in the event."""
-    data: dict[str, Any] = msgspec.to_builtins(event)
-    changed: dict[str, Any] = {}
-    for path, value in assignments:
-        top = path[0]
-        assert isinstance(top, str)
-        if top in _PROTECTED:
-            raise InputError(f"{_show(path)}: the {top} of an event cannot be changed")
-        if top not in data and top not in _fields(event):
-            kind = _kind(event)
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise InputError(f"{_show(path)}: {article} {kind} event has no field {top!r}")
-        current = changed.get(top, data.get(top))
-        changed[top] = _set(current, path[1:], value, path)
-    return changed
-
-
-def _set(node: Any, rest: Path, value: Any, path: Path) -> Any:
-    if not rest:
-        return value
-    step, more = rest[0], rest[1:]
-    if isinstance(step, int):
-        if not isinstance(node, list) or step >= len(node):
-            size = len(node) if isinstance(node, list) else 0
-            raise InputError(f"{_show(path)}: there is no item [{step}] ({size} recorded)")
-        copy = list(node)
-        copy[step] = _set(copy[step], more, value, path)
-        return copy
-    if not isinstance(node, Mapping):
-        raise InputError(f"{_show(path)}: {step!r} is not a field here")
-    copy_map = dict(node)
-    copy_map[step] = _set(copy_map.get(step), more, value, path)
-    return copy_map
-
-
-def _fields(event: AnyEvent) -> tuple[str, ...]:
-    return type(event).__struct_fields__
-
-
-def _kind(event: AnyEvent) -> str:
-    return str(type(event).__struct_config__.tag)
-
-
-def _show(path: Path) -> str:
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
-    return out
