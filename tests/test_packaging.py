@@ -156,7 +156,7 @@ def test_a_compiler_that_fails_leaves_a_wheel_that_runs_as_pure_python(tmp_path:
 
 @pytest.mark.slow
 def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
-    """The suite (but this file and the docs' commands) run again on the installed compiled wheel: mypyc checks the
+    """The suite (but this file, the type check and the docs' and help pages' commands) run again on the installed compiled wheel: mypyc checks the
     annotations at run time and binds calls early, so the compiled build can differ."""
     needs_a_compiler()
     env = {**os.environ, "PYTHONPATH": str(installed)}
@@ -165,8 +165,10 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
         cwd=REPO, env=env, capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert where.startswith(str(installed)) and where.endswith(".so")
-    # The docs' command blocks run the CLI end to end and check the docs, not the build: once is enough.
-    skip = ["--ignore", "tests/test_packaging.py", "--ignore", "tests/test_docs_commands.py"]
+    # Once is enough for what checks the source or the docs, not the build: the type check
+    # (it would build and install the wheel again), the docs' and the help pages' command lines.
+    once = ("test_packaging.py", "test_typecheck.py", "test_docs_commands.py", "cli/test_help_examples.py")
+    skip = [arg for name in once for arg in ("--ignore", f"tests/{name}")]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", *skip, "tests"],
         cwd=REPO, env=env, capture_output=True, text=True,
