@@ -51,9 +51,10 @@ def test_a_re_chained_forgery_passes_the_chain_but_not_the_dice() -> None:
 
 
 def test_a_wrong_seed_is_named() -> None:
-    code, out, _ = run("verify", "--seed", "ab" * 32, str(SEEDED))
-    assert code == 1
-    assert "does not match" in out or "commitment" in out
+    """A --seed the scene does not commit to is refused as bad input (the log is not at fault)."""
+    code, out, err = run("verify", "--seed", "ab" * 32, str(SEEDED))
+    assert code == 2 and out == ""
+    assert "'--seed': it is not the scene's seed" in err and "commits to" in err
 
 
 def test_a_seed_that_is_not_hex_is_bad_input() -> None:

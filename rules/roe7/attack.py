@@ -360,8 +360,11 @@ def _aim_shots(
         if target.out or target.has("fled") or target.has("reserve") or who == a.actor:
             raise RefusedError(f"{who} cannot be attacked now", code="rules.target")
         metres = measure(scribe, a, target, action)
+        nearest = nearest_m(a, target, action)
+        if nearest is not None and tok.max_range_m is not None and nearest <= tok.max_range_m < metres:
+            metres = tok.max_range_m  # a named band the weapon can reach: the attacker is within its reach
         where = band(metres)
-        check_reach(a, tok, metres, who, nearest=nearest_m(a, target, action))
+        check_reach(a, tok, metres, who, nearest=nearest)
         check_ready(a, tok)
         count, damage_sides = _shots(tok, mode, where, action)
         if mode in ("aimed", "sneak"):

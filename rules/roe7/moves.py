@@ -38,7 +38,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     if goal is not None and who.position is not None:
         metres = distance(who.position, goal)
     else:
-        asked = params.get("m")
+        asked = params.get("m", action.distance)  # distance=METRES, as hand-run logs write it, too
         if not isinstance(asked, int) or asked < 0:
             raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES", code="rules.incomplete")
         metres = asked

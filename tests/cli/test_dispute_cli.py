@@ -13,7 +13,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from fightlog.events.model import AnyEvent, SceneEnded
 from fightlog.events.reader import read_log
-from tests.cli import DISPUTED, SCENARIO_LOGS, assert_one_line_error, assert_usage_error, run, write_log
+from tests.cli import DISPUTED, SAMPLE, SCENARIO_LOGS, assert_one_line_error, assert_usage_error, run, write_log
 
 ALLEY = SCENARIO_LOGS / "alley-duel.jsonl"
 CRITICAL = ("--at", "41", "--set", "dice[0].face=10")
@@ -219,3 +219,21 @@ def test_a_missing_log_is_one_line_and_exit_2(tmp_path: Path) -> None:
 )
 def test_usage_errors_exit_2(args: tuple[str, ...], message: str) -> None:
     assert_usage_error(run("dispute", str(ALLEY), *args), message)
+
+
+@pytest.mark.parametrize("log", [DISPUTED, SAMPLE], ids=lambda p: p.name)
+def test_every_roll_of_a_hand_run_duel_can_be_disputed_unless_the_rules_never_make_it(log: Path) -> None:
+    """Fork at each recorded roll: the rules re-derive the fight from there, or the refusal is
+    one of the documented ones (a roll the rules do not make, or a post whose action the
+    ruleset does not have)."""
+    rolls = [n for n, line in enumerate(log.read_text().splitlines(), 1) if '"kind":"dice_rolled"' in line]
+    refused = {}
+    for seq in rolls:
+        result = run("dispute", str(log), "--at", str(seq), "--set", "dice[0].face=1")
+        assert result.exit_code in (0, 2), result.output
+        if result.exit_code == 2:
+            assert result.stderr.count("\n") == 1
+            refused[seq] = result.stderr
+    allowed = ("the rules make no such roll", "unknown action")
+    assert all(any(why in message for why in allowed) for message in refused.values()), refused
+    assert len(refused) <= len(rolls) // 4, sorted(refused)  # most of a hand-run fight can be disputed
