@@ -92,12 +92,11 @@ def check_seed_fits(log: str, seed: str | None) -> None:
     A log read once from a stream, or one whose first line is unusable, is left to the checks."""
     if seed is None:
         return
-    import hashlib
-
     from fightlog.errors import FightlogError
     from fightlog.events.model import SceneStarted
     from fightlog.events.piped import is_stream
     from fightlog.events.reader import read_log
+    from fightlog.rules.dice import commitment
 
     if is_stream(log):
         return
@@ -110,7 +109,7 @@ def check_seed_fits(log: str, seed: str | None) -> None:
     if first.dice is None:
         raise click.BadParameter("the scene commits to no dice seed (line 1): there is nothing to check it against",
                                  param_hint="'--seed'")
-    digest = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    digest = commitment(seed)  # the one definition of what a scene commits to
     if digest != first.dice.commitment:
         raise click.BadParameter(
             f"it is not the scene's seed: its sha256 is {digest[:12]}..., the scene (line 1) commits to "
