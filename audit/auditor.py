@@ -61,6 +61,7 @@ from fightlog.errors import InputError, LogDamagedError
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
 from fightlog.events.reader import open_log, raw_lines
+from fightlog.events.tail import revealed_in, revealed_seed
 from fightlog.reducers.fold import fold, in_force, plan_of
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.rules.ruleset import GENERIC, Ruleset, rules_for_scene
@@ -71,7 +72,6 @@ if TYPE_CHECKING:
 PARALLEL_MIN_BYTES = 16 << 20
 """Logs smaller than this are audited in one process (forking would cost more than it saves)."""
 
-_TAIL_BYTES = 1 << 16
 _SCAN_BYTES = 1 << 20
 
 
@@ -290,7 +290,7 @@ def audit_events(events: Sequence[AnyEvent], *, seed: str | None = None, start: 
     """Audit a log held in memory (the events in order, from ``start``)."""
     rulings = [e for e in events if type(e) is RulingMade]
     auditor = Auditor(rulings, seed=seed)
-    dice = FastDice(seed, hint=_revealed_in(reversed(events)))
+    dice = FastDice(seed, hint=revealed_in(reversed(events)))
     feed = dice.feed
     fed = FED
 
@@ -350,7 +350,7 @@ def _collector_eased() -> Iterator[None]:
 
 def _audit_sequential(name: str, seed: str | None) -> Report:
     auditor = Auditor(_rulings(name), seed=seed)
-    dice = FastDice(seed, hint=_revealed_at_end(name))
+    dice = FastDice(seed, hint=revealed_seed(name))
     with open_log(name) as stream:
         auditor.fold(checked(stream, name, dice.feed))
     return auditor.finish(_or_exact(dice, seed, lambda: _dice_events(name)), again=lambda: _dice_events(name))
@@ -392,39 +392,6 @@ def _dice_events(path: str) -> Iterator[AnyEvent]:
                 yield event
 
 
-def _revealed_in(events: Iterable[AnyEvent]) -> str | None:
-    """The seed of the first ``scene_ended`` revealing one in ``events``."""
-    for event in events:
-        if type(event) is SceneEnded and event.seed is not None:
-            return event.seed
-    return None
-
-
-def _revealed_at_end(path: str) -> str | None:
-    """The seed the last ``scene_ended`` of the log reveals, if it lies in the log's last
-    64 KiB (where a finished fight keeps it): a hint for ``FastDice``, never trusted."""
-    try:
-        with open_log(path) as stream:  # a log read from a pipe: its copy (events/piped.py)
-            size = os.fstat(stream.fileno()).st_size
-            stream.seek(max(0, size - _TAIL_BYTES))
-            tail = stream.read(_TAIL_BYTES)
-    except (OSError, InputError):
-        return None
-    lines = tail.split(b"\n")
-    if size > _TAIL_BYTES:
-        lines = lines[1:]  # the first may be cut
-
-    def decoded() -> Iterator[AnyEvent]:
-        for raw in reversed(lines):
-            if b'"scene_ended"' in raw:
-                try:
-                    yield DECODER.decode(raw)
-                except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                    continue
-
-    return _revealed_in(decoded())
-
-
 # ---------------------------------------------------------------------- two processes
 
 
@@ -450,7 +417,7 @@ def _audit_parallel(name: str, seed: str | None) -> Report | None:
 
     context = multiprocessing.get_context("fork")
     try:
-        hint = _revealed_at_end(name)
+        hint = revealed_seed(name)
         receive, send = context.Pipe(duplex=False)
     except Exception:
         return None

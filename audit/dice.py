@@ -18,11 +18,10 @@ from collections.abc import Iterator
 from msgspec import Struct
 
 from fightlog.errors import DiceError
-from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, Die, SceneEnded, SceneStarted
+from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, SceneEnded, SceneStarted
 from fightlog.rules.dice.events import read_roll
-from fightlog.rules.dice.expression import Expression, compile_expression
-from fightlog.rules.dice.fair import SCHEME, FairGenerator, commitment, seed_bytes
-from fightlog.rules.dice.fastpath import BlockFaces, build_block_faces
+from fightlog.rules.dice.fair import SCHEME, commitment, seed_bytes
+from fightlog.rules.dice.recompute import Recomputer
 from fightlog.rules.dice.verify import RollFinding, RollSummary, RollVerifier
 
 CODE: dict[str, str] = {
@@ -176,17 +175,14 @@ class FastDice:
         self._scene = ""
         self._scenes = 0
         self._salts: tuple[str, ...] = ()
-        self._generators: dict[tuple[str, ...], FairGenerator] = {}
         self._next = 0
         self._clean = 0
         self._engine_fed = False
         self._lost = False
         self._open: str | None = None
         self._revealed: str | None = None
-        self._generator: FairGenerator | None = None
-        """The generator for the salts recorded so far (made when first needed)."""
-        self._expressions: dict[str, tuple[Expression, BlockFaces | None]] = {}
-        self._rolled: dict[tuple[Expression, int | tuple[int, ...]], tuple[int, list[Die]]] = {}
+        self._recompute: Recomputer | None = None
+        """The engine rolls recomputed under ``_seed`` (made when first needed)."""
 
     def feed(self, event: AnyEvent) -> None:
         kind = type(event)
@@ -201,7 +197,6 @@ class FastDice:
             salt = event.salt  # type: ignore[union-attr]
             if salt is not None:
                 self._salts = (*self._salts, salt)
-                self._generator = None
         elif kind is SceneStarted:
             self._started(event)  # type: ignore[arg-type]
         elif kind is SceneEnded:
@@ -234,7 +229,7 @@ class FastDice:
     def _started(self, event: SceneStarted) -> None:
         self._scenes += 1
         self._scene = event.scene
-        self._generator = None
+        self._recompute = None
         dice = event.dice
         self._open = None if dice is None else dice.seed
         if self._scenes > 1:
@@ -251,41 +246,19 @@ class FastDice:
 
     def _recomputes(self, event: DiceRolled) -> bool:
         """Whether ``event`` is the next engine roll and the seed gives exactly its dice and
-        (with its modifiers) its total, as ``RollVerifier`` recomputes them. Anything
-        unusual (a notation refused, a roll the generator cannot make) is a no: the
-        verifier then judges the whole log.
-
-        An expression with a fast plan is judged by the faces block 0 gives its dice
-        (``build_block_faces``): what the plan makes of them (its value and dice) is kept by
-        expression and faces, so a roll seen before costs one HMAC block and a comparison."""
+        (with its modifiers) its total, as ``RollVerifier`` recomputes them
+        (``rules/dice/recompute.py``). Anything unusual (a notation refused, a roll the
+        generator cannot make) is a no: the verifier then judges the whole log."""
         index = event.index
         if index != self._next:
             return False
         self._next = index + 1
         try:
-            notation = event.notation
-            known = self._expressions.get(notation)
-            if known is None:
-                expr = compile_expression(notation)
-                faces_of = None if expr.fast is None else build_block_faces(expr.terms)
-                known = self._expressions[notation] = (expr, faces_of)
-            expr, block_faces = known
-            gen = self._generator
-            if gen is None:
-                gen = self._generator = self._generator_for(self._salts)
-            faces = None if block_faces is None else block_faces(gen.block(index, 0))
-            rolled = None if faces is None else self._rolled.get((expr, faces))
-            if rolled is None:
-                fast = expr.fast
-                result = None if fast is None else fast(expr, gen, index, (), 0)
-                if result is None:
-                    result = expr.roll(gen.stream(index), index=index)
-                rolled = (result.value, result.dice)
-                if faces is not None:
-                    if len(self._rolled) >= _KEPT_DICE:
-                        self._rolled.clear()
-                    self._rolled[(expr, faces)] = rolled
-            total, dice = rolled
+            recompute = self._recompute
+            if recompute is None:
+                assert self._seed is not None
+                recompute = self._recompute = Recomputer(self._seed, self._scene)
+            total, dice = recompute.rolled(event.notation, self._salts, index)
             for modifier in event.modifiers:
                 total += modifier.value
         except Exception:
@@ -294,18 +267,6 @@ class FastDice:
             return False
         self._clean += 1
         return True
-
-    def _generator_for(self, salts: tuple[str, ...]) -> FairGenerator:
-        gen = self._generators.get(salts)
-        if gen is None:
-            assert self._seed is not None
-            gen = self._generators[salts] = FairGenerator(self._seed, self._scene, salts)
-        return gen
-
-
-_KEPT_DICE = 1 << 16
-"""Recomputed rolls (value and dice) kept for reuse, by expression and faces (a 1d100 has a
-hundred outcomes)."""
 
 
 def _seed_of(text: str) -> bytes | None:

@@ -26,13 +26,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from long_fight import OUT, fight_path, write_fight  # noqa: E402
 from measure import best_time, build_measured, peak_rss_kib  # noqa: E402
 
-from fightlog.audit.auditor import Auditor, Report, _fold_checked, _Inbox, _revealed_at_end, audit_log  # noqa: E402
+from fightlog.audit.auditor import Auditor, Report, _fold_checked, _Inbox, audit_log  # noqa: E402
 from fightlog.audit import order  # noqa: E402
 from fightlog.audit.checks import RecordSplit  # noqa: E402
 from fightlog.audit.dice import FastDice  # noqa: E402
 from fightlog.audit.reading import checked  # noqa: E402
 from fightlog.audit.recorded import RecordChecks  # noqa: E402
 from fightlog.events.codec import DECODER  # noqa: E402
+from fightlog.events.tail import revealed_seed  # noqa: E402
 from fightlog.events.reader import open_log  # noqa: E402
 from fightlog.reducers.fold import fold  # noqa: E402
 from fightlog.rules.roe7.ruleset import Roe7Rules  # noqa: E402
@@ -79,7 +80,7 @@ def stages(path: str, repeat: int, base: float, count: int) -> None:
 
     def child() -> None:  # what the forked child does: the chain, the dice, the checks as recorded
         sent.clear()
-        dice = FastDice(None, hint=_revealed_at_end(path))
+        dice = FastDice(None, hint=revealed_seed(path))
         record = RecordChecks(dice.feed, sent.append)
         with open_log(path) as stream:
             for _ in checked(stream, path, None, record.feeds, links=True):

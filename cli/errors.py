@@ -228,11 +228,11 @@ def _click_text(text: str) -> str:
 
 
 def wants_json(argv: Sequence[str]) -> bool:
-    """Whether the command line asks for ``--format json`` (before any ``--``)."""
+    """Whether the command line asks for ``--format json`` or ``--jsonl`` (before any ``--``)."""
     for i, arg in enumerate(argv):
         if arg == "--":
             return False
-        if arg == "--format=json" or (arg == "--format" and argv[i + 1 : i + 2] == ["json"]):
+        if arg in ("--format=json", "--jsonl") or (arg == "--format" and argv[i + 1 : i + 2] == ["json"]):
             return True
     return False
 

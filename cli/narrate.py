@@ -230,15 +230,32 @@ def roll_text(event: DiceRolled, *, markdown: bool = False) -> str:
     """The roll's breakdown (``1d100 (57) + 15 [scope +10, racial +5] = 72``), from the
     dice engine when it reads the notation, else from the recorded faces; a recorded total
     that the dice do not add up to is shown as recorded, with what they add up to.
-    Dropped dice show as ``[4]``, or ``~~4~~`` with ``markdown``."""
+    Dropped dice show as ``[4]``, or ``~~4~~`` with ``markdown``.
+
+    Remembered by what the text depends on (notation, label, total, dice, modifiers): a
+    long fight repeats the same rolls, and reading one back through the dice engine costs
+    more than the rest of its replay line."""
+    key = (event.notation, event.label, event.total, markdown, _ROLL_KEY((event.dice, event.modifiers)))
+    text = _ROLL_TEXTS.get(key)
+    if text is not None:
+        return text
     try:
         result = read_roll(event)
     except DiceError:
-        return _faces_text(event, markdown)
-    text = breakdown(result, markdown=markdown)
-    if result.total != event.total:
-        text += f" (recorded total {event.total})"
+        text = _faces_text(event, markdown)
+    else:
+        text = breakdown(result, markdown=markdown)
+        if result.total != event.total:
+            text += f" (recorded total {event.total})"
+    if len(_ROLL_TEXTS) >= _ROLL_TEXTS_MAX:
+        _ROLL_TEXTS.clear()
+    _ROLL_TEXTS[key] = text
     return text
+
+
+_ROLL_KEY = msgspec.json.Encoder().encode
+_ROLL_TEXTS: dict[tuple[str, str | None, int, bool, bytes], str] = {}
+_ROLL_TEXTS_MAX = 1 << 14
 
 
 def _faces_text(event: DiceRolled, markdown: bool) -> str:

@@ -58,15 +58,17 @@ log_argument: Callable[[F], F] = click.argument(
 """LOG for a command that appends to it (rule, play): a file, never ``-``."""
 
 
-def input_log_argument(*, passes: int) -> Callable[[F], F]:
+def input_log_argument(*, passes: int | Callable[[dict[str, Any]], int]) -> Callable[[F], F]:
     """LOG for a command that reads it: a file, or ``-`` for standard input, a pipe, a FIFO
     (``fightlog.events.piped.reading``: ``passes=2`` when the command reads LOG more than
-    once). The command is called with the name to read it by (``<stdin>`` for ``-``)."""
+    once, or a function of the command's parameters saying so). The command is called with
+    the name to read it by (``<stdin>`` for ``-``)."""
 
     def decorate(func: F) -> F:
         @functools.wraps(func)
         def reads(*args: Any, **kwargs: Any) -> Any:
-            with reading(kwargs["log"], passes=passes) as name:
+            times = passes if isinstance(passes, int) else passes(kwargs)
+            with reading(kwargs["log"], passes=times) as name:
                 return func(*args, **{**kwargs, "log": name})
 
         argument = click.argument("log", type=click.Path(dir_okay=True, allow_dash=True, path_type=str), metavar="LOG")

@@ -12,11 +12,12 @@ from fightlog.cli.options import check_seed_fits, format_option, input_log_argum
 from fightlog.cli.output import echo_json
 from fightlog.cli.wording import plural
 from fightlog.errors import TornTailError
-from fightlog.events.integrity import EventCheck, PublishedHead, VerifyResult, verify_log
+from fightlog.events.integrity import PublishedHead, VerifyResult, verify_log
 from fightlog.events.piped import is_stream
 
 if TYPE_CHECKING:
-    from fightlog.rules.dice.verify import RollFinding, RollVerifier
+    from fightlog.dicecheck import DiceVerdict
+    from fightlog.rules.dice.verify import RollFinding
 
 
 def _published(ctx: click.Context, param: click.Parameter, value: str | None) -> PublishedHead | None:
@@ -46,7 +47,7 @@ Exit codes: 0 intact; 1 damaged (the first broken line is named); 2 unusable inp
 (missing file, a directory, not a fightlog log).
 3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
-@input_log_argument(passes=1)
+@input_log_argument(passes=lambda given: 2 if given["check_dice"] or given["seed"] is not None else 1)
 @click.option(
     "--head",
     "published",
@@ -92,11 +93,12 @@ def verify(
     if repair and (is_stream(log) or _system_path(log)):
         raise click.UsageError(f"--repair writes to LOG: {log} is not a file (give the log's file)")
 
-    def check() -> tuple[VerifyResult, RollVerifier | None]:
-        # A fresh verifier per pass: it accumulates what it has been fed.
-        dice = _roll_verifier(seed) if wants_dice else None
-        checks: tuple[EventCheck, ...] = () if dice is None else (dice.feed,)
-        return verify_log(log, published=published, checks=checks), dice
+    def check() -> tuple[VerifyResult, DiceVerdict | None]:
+        if not wants_dice:
+            return verify_log(log, published=published), None
+        from fightlog.dicecheck import verify_with_dice  # only when asked: keeps verify light
+
+        return verify_with_dice(log, seed=seed, published=published)
 
     result, dice = check()
     repaired = None
@@ -105,11 +107,12 @@ def verify(
 
         repaired = repair_torn_tail(log)
         result, dice = check()
-    # Dice are judged only on an intact log: past a break, nothing can be trusted.
-    findings = dice.finish() if dice is not None and result.ok else []
+    # Dice are judged only on an intact log (``dice`` is None otherwise): past a break,
+    # nothing can be trusted.
+    findings = [] if dice is None else dice.findings
     if fmt == "json":
         doc = _as_json(result, repaired)
-        if dice is not None and result.ok:
+        if dice is not None:
             doc["dice"] = {
                 "summary": dice.summary.describe(),
                 "findings": [_finding_json(f) for f in findings],
@@ -125,19 +128,12 @@ def verify(
                     f"to {repaired.side_file}"
                 )
         click.echo(_as_text(result))
-        if dice is not None and result.ok:
+        if dice is not None:
             for finding in findings:
                 click.echo(f"{log}:{finding.line}: {finding.message}")
             click.echo(dice.summary.describe())
     if not result.ok or findings:
         raise SystemExit(EXIT_FINDINGS)
-
-
-def _roll_verifier(seed: str | None) -> RollVerifier:
-    # The dice engine is imported only when dice are checked: keeps plain verify light.
-    from fightlog.rules.dice.verify import RollVerifier
-
-    return RollVerifier(seed)
 
 
 def _finding_json(finding: RollFinding) -> dict[str, object]:

@@ -104,7 +104,7 @@ def _parallel(
             return False
     except OSError:
         return False
-    from fightlog.events.ranges import can_fork  # imports multiprocessing: large logs only
+    from fightlog.events.forked import can_fork
 
     return can_fork()
 

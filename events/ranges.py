@@ -13,8 +13,6 @@ sequential read's; a property test holds the two paths to that.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import BinaryIO
 
 import msgspec
@@ -22,6 +20,7 @@ import msgspec
 from fightlog.errors import FightlogError
 from fightlog.events.batches import unfinished
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES
+from fightlog.events.forked import Forked
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines
 
 class RangeResult(msgspec.Struct):
@@ -29,10 +28,6 @@ class RangeResult(msgspec.Struct):
 
     head: ChainHead
     error: FightlogError | None = None
-
-
-def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def split_points(path: str, size: int, parts: int) -> list[int]:
@@ -118,24 +113,19 @@ def check_in_ranges(path: str, size: int, workers: int) -> ChainHead:
     if not starts:
         return _check_sequential(path)
     ends = starts[1:] + [size]
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=len(starts), mp_context=context) as pool:
-        futures: list[Future[RangeResult]] = [
-            pool.submit(check_range, path, start, end) for start, end in zip(starts, ends)
-        ]
-        head = ChainHead()
-        try:
-            with open_log(path) as stream:
-                for _ in check_lines(raw_lines(stream, starts[0]), path, head=head, final=False):
-                    pass
-            for start, future in zip(starts, futures):
-                head = _join(path, start, head, future.result())
-            if head.batch[0]:  # the log ends inside an append
-                raise unfinished(head.batch, head.seq, path, torn=False)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    children = [Forked(check_range, path, start, end) for start, end in zip(starts, ends)]
+    head = ChainHead()
+    try:
+        with open_log(path) as stream:
+            for _ in check_lines(raw_lines(stream, starts[0]), path, head=head, final=False):
+                pass
+        for start, child in zip(starts, children):
+            head = _join(path, start, head, child.result())
+        if head.batch[0]:  # the log ends inside an append
+            raise unfinished(head.batch, head.seq, path, torn=False)
+    finally:
+        for child in children:
+            child.kill()
     return head
 
 

@@ -7,6 +7,7 @@ rulings. The result is sorted by subject, then field, so equal changes render id
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from msgspec import Struct
@@ -28,12 +29,14 @@ class Change(Struct, frozen=True):
 
 def changes(before: SceneState, after: SceneState) -> list[Change]:
     found: list[Change] = []
-    if before.combatants is not after.combatants:
-        for actor in sorted(before.combatants.keys() | after.combatants.keys()):
-            found.extend(_combatant(actor, before.combatants.get(actor), after.combatants.get(actor)))
-    if before.effects is not after.effects:
-        for effect in sorted(before.effects.keys() | after.effects.keys()):
-            found.extend(_effect(effect, before.effects.get(effect), after.effects.get(effect)))
+    old_c, new_c = before.combatants, after.combatants
+    if old_c is not new_c:
+        for actor in _touched(old_c, new_c):
+            found.extend(_combatant(actor, old_c.get(actor), new_c.get(actor)))
+    old_e, new_e = before.effects, after.effects
+    if old_e is not new_e:
+        for effect in _touched(old_e, new_e):
+            found.extend(_effect(effect, old_e.get(effect), new_e.get(effect)))
     bt, at = before.turn, after.turn
     if bt is not at:
         if bt.round != at.round:
@@ -51,6 +54,16 @@ def changes(before: SceneState, after: SceneState) -> list[Change]:
         for seq in sorted(new - old):
             found.append(Change("rulings", "in force", None, seq, part="rulings"))
     return found
+
+
+def _touched(old: Mapping[str, object], new: Mapping[str, object]) -> list[str]:
+    """The keys whose values are not the same objects in both, sorted (a slice shares what
+    an event left alone, so this is what the event touched)."""
+    if old.keys() == new.keys():
+        touched = [key for key, value in new.items() if old[key] is not value]
+        touched.sort()
+        return touched
+    return sorted(old.keys() | new.keys())
 
 
 def _combatant(actor: str, old: Combatant | None, new: Combatant | None) -> list[Change]:

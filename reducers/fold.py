@@ -131,6 +131,7 @@ def fold(
     hooks: Mapping[type, Callable[[SceneState, Any, SceneState, Any], None]] | None = None,
     context: Any = None,
     seen: MutableMapping[int, AnyEvent] | None = None,
+    rules: Ruleset | None = None,
 ) -> SceneState:
     """Fold ``events`` (which must continue ``start``) under ``plan``, up to ``seq == upto``.
 
@@ -146,6 +147,9 @@ def fold(
     ``hook(before, event, after, context)``, called for events of that kind only (read as
     the fold goes: a hook may change the map). The audit uses ``seen`` and ``hooks``: one
     call per checked event and none for the rest, which a ``watch`` for every event costs.
+
+    ``rules``, when given, is ``start``'s ruleset as ``rules_for_scene`` gives it (a caller
+    folding one event at a time saves looking it up again for each).
     """
     state = start
     plan = plan if plan is not None else {}
@@ -156,7 +160,8 @@ def fold(
     # (the same objects) while its other fields change (every engine roll moves ``rolls``).
     ruleset_id = None if scene is None else scene.ruleset
     options: Mapping[str, Any] = {} if scene is None else scene.options
-    rules = rules_for_scene(ruleset_id, options)
+    if rules is None:
+        rules = rules_for_scene(ruleset_id, options)
     last = state.seq
     for event in events:
         seq = event.seq
@@ -304,6 +309,8 @@ class Folder:
         if start <= 1:
             self._known = {}
             self._plan.clear()
+        configured: tuple[object, object] = (None, None)  # the (ruleset, options) ``rules`` is for
+        rules = rules_for_scene(None, {})
         for event in self.source(state.seq + 1):
             seq = event.seq
             if upto is not None and seq > upto:
@@ -316,7 +323,11 @@ class Folder:
                     state = self._refold(refolded, seq)
                     yield Step(event, before, state)
                     continue
-            state = fold((event,), start=state, plan=self._plan)
+            scene = state.scene
+            if scene is not None and (scene.ruleset is not configured[0] or scene.options is not configured[1]):
+                configured = (scene.ruleset, scene.options)
+                rules = rules_for_scene(scene.ruleset, scene.options)
+            state = fold((event,), start=state, plan=self._plan, rules=rules)
             if self.keep_every and seq % self.keep_every == 0:
                 self._keep(state)
             yield Step(event, before, state)

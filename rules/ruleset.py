@@ -173,9 +173,28 @@ def register(ruleset: Ruleset) -> None:
 
 
 def rules_for_scene(ruleset_id: str | None, options: Mapping[str, Any]) -> Ruleset:
-    """The ruleset of a scene, under the options it was started with."""
+    """The ruleset of a scene, under the options it was started with.
+
+    Remembered by the options object (a scene keeps the same one while its other fields
+    change), so a fold resumed one event at a time (``Folder.steps``, a replay) does not
+    configure the ruleset again for every event.
+    """
     rules = ruleset_for(ruleset_id)
-    return rules.with_options(options) if options else rules
+    if not options:
+        return rules
+    key = (ruleset_id, id(options))
+    known = _CONFIGURED.get(key)
+    if known is not None and known[0] is options and known[1] is rules:
+        return known[2]
+    configured = rules.with_options(options)
+    if len(_CONFIGURED) >= _CONFIGURED_MAX:
+        _CONFIGURED.clear()
+    _CONFIGURED[key] = (options, rules, configured)  # holding ``options`` keeps its id unique
+    return configured
+
+
+_CONFIGURED: dict[tuple[str | None, int], tuple[Mapping[str, Any], Ruleset, Ruleset]] = {}
+_CONFIGURED_MAX = 256
 
 
 def ruleset_for(ruleset_id: str | None) -> Ruleset:

@@ -13,8 +13,15 @@
   ``1..sides``, the dice fit the notation, and the total equals the kept faces combined per
   the notation plus the modifiers. Their honesty cannot be checked: ``summary`` counts them.
 
-Engine rolls are held until the seed is known (``finish`` when it is only revealed at the
-end), so memory grows with the number of engine rolls, not with the log.
+Where the seed comes from decides what memory the check takes. A seed given, or revealed
+in ``scene_started`` (an open scene), is known before the first roll, and each roll is
+recomputed as it passes. A seed revealed only in ``scene_ended``, at the end, is either
+known from a ``hint`` (the seed the log's last lines reveal, read first: ``fightlog.events.
+tail``; it is adopted only if it matches the commitment, and confirmed when the stream
+reaches it), or else engine rolls are held until ``finish`` (``hold=True``, the default:
+memory grows with the number of engine rolls) or checked at once for their arithmetic with
+``redo`` set when a seed turns up at the end (``hold=False``: memory stays flat, and the
+caller reads the log again with the seed it found as the hint).
 """
 
 from __future__ import annotations
@@ -34,7 +41,8 @@ from fightlog.events.model import (
 )
 from fightlog.rules.dice.events import read_roll
 from fightlog.rules.dice.expression import compile_expression
-from fightlog.rules.dice.fair import SCHEME, FairGenerator, commitment, seed_bytes
+from fightlog.rules.dice.fair import SCHEME, commitment, seed_bytes
+from fightlog.rules.dice.recompute import Recomputer
 
 SeedSource = Literal["given", "open", "revealed", "missing", "rejected", "unsupported"]
 
@@ -120,8 +128,15 @@ class RollVerifier:
     commitment. A seed that is not hex raises ``DiceSeedError`` at once.
     """
 
-    def __init__(self, seed: str | None = None) -> None:
+    def __init__(self, seed: str | None = None, *, hint: str | None = None, hold: bool = True) -> None:
         self._given: bytes | None = None if seed is None else seed_bytes(seed, what="--seed")
+        self._hint = hint
+        self._hold = hold
+        self._hinted = False
+        self.redo = False
+        """After ``finish``: the checks made while streaming did not use the seed the log
+        turned out to reveal; read the log again with ``hint=revealed``."""
+        self._recompute: Recomputer | None = None
         self._scene = ""
         self._commit: DiceCommitment | None = None
         self._commit_line = 0
@@ -137,7 +152,6 @@ class RollVerifier:
         self._seed: bytes | None = None
         self._source: SeedSource = "missing"
         self._tried: set[SeedSource] = set()
-        self._generators: dict[tuple[str, ...], FairGenerator] = {}
         self._findings: list[RollFinding] = []
         self._summary: RollSummary | None = None
 
@@ -145,11 +159,13 @@ class RollVerifier:
 
     def feed(self, line: int, event: AnyEvent) -> None:
         """Take the next event of the log (``line`` is its 1-based line number)."""
-        if isinstance(event, DiceRolled):
-            self._roll(line, event)
-        elif isinstance(event, CombatantJoined):
-            if event.salt is not None:
-                self._salts = (*self._salts, event.salt)
+        kind = type(event)
+        if kind is DiceRolled:
+            self._roll(line, event)  # type: ignore[arg-type]
+        elif kind is CombatantJoined:
+            salt = event.salt  # type: ignore[union-attr]
+            if salt is not None:
+                self._salts = (*self._salts, salt)
         elif isinstance(event, SceneStarted):
             self._scene = event.scene
             self._commit = event.dice
@@ -158,6 +174,8 @@ class RollVerifier:
                 self._open = (event.dice.seed, line)
             if self._given is not None or self._open is not None:
                 self._choose_seed()
+            if self._seed is None and self._hint is not None:
+                self._adopt_hint()
         elif isinstance(event, SceneEnded):
             self._ended_line = line
             if event.seed is not None:
@@ -165,10 +183,18 @@ class RollVerifier:
 
     def finish(self) -> list[RollFinding]:
         """Check what was held for the seed and return every finding, by line."""
+        if self._hinted:
+            if self.revealed != self._hint:
+                self.redo = True  # the log's end said otherwise than the stream
+                return []
+            self._tried.add("revealed")
         if self._seed is None:
             self._choose_seed()
+            if self._seed is not None and not self._hold and self._engine:
+                self.redo = True  # a seed revealed where the hint did not look
+                return []
         for held in self._held:
-            self._check_engine(held)
+            self._check_engine(held.line, held.event, held.salts, held.index)
         self._held.clear()
         if self._engine and self._commit is None:
             self._finding(
@@ -193,6 +219,11 @@ class RollVerifier:
             findings=len(self._findings),
         )
         return list(self._findings)
+
+    @property
+    def revealed(self) -> str | None:
+        """The seed ``scene_ended`` revealed, as written (``None``: none yet)."""
+        return None if self._revealed is None else self._revealed[0]
 
     @property
     def summary(self) -> RollSummary:
@@ -245,6 +276,19 @@ class RollVerifier:
             return
         self._source = "rejected" if self._tried else "missing"
 
+    def _adopt_hint(self) -> None:
+        """Use the hint as the revealed seed from the start, if it matches the commitment
+        (``finish`` confirms that the log does reveal it)."""
+        commit, hint = self._commit, self._hint
+        if commit is None or commit.scheme != SCHEME or hint is None:
+            return
+        try:
+            raw = seed_bytes(hint)
+        except DiceError:
+            return
+        if commitment(raw) == commit.commitment:
+            self._seed, self._source, self._hinted = raw, "revealed", True
+
     # ------------------------------------------------------------------ rolls
 
     def _roll(self, line: int, event: DiceRolled) -> None:
@@ -268,40 +312,40 @@ class RollVerifier:
                 )
                 what = f"expected #{expected}: roll {skipped} is missing (re-rolled?)"
             self._finding(line, "roll-index", f"{_name(event)}: index {index} {what}", event.seq)
-        self._max_index = max(self._max_index, index)
-        held = _Held(line, event, self._salts, index)
-        if self._seed is not None:
-            self._check_engine(held)
+        if index > self._max_index:
+            self._max_index = index
+        if self._seed is not None or not self._hold:
+            self._check_engine(line, event, self._salts, index)
         else:
-            self._held.append(held)
+            self._held.append(_Held(line, event, self._salts, index))
 
-    def _check_engine(self, held: _Held) -> None:
-        event, line = held.event, held.line
-        name = _name(event)
-        if self._seed is None:
-            self._check_arithmetic(line, event, name)
+    def _check_engine(self, line: int, event: DiceRolled, salts: tuple[str, ...], index: int) -> None:
+        seed = self._seed
+        if seed is None:
+            self._check_arithmetic(line, event, _name(event))
             return
         self._recomputed += 1
+        recompute = self._recompute
+        if recompute is None or recompute.seed is not seed:
+            recompute = self._recompute = Recomputer(seed, self._scene)
         try:
-            expr = compile_expression(event.notation)
+            value, dice = recompute.rolled(event.notation, salts, index)
         except DiceError as exc:
-            self._finding(line, "roll-notation", f"{name}: the notation is refused: {exc}",
+            self._finding(line, "roll-notation", f"{_name(event)}: the notation is refused: {exc}",
                           event.seq)
             return
-        gen = self._generators.get(held.salts)
-        if gen is None:
-            gen = FairGenerator(self._seed, self._scene, held.salts)
-            self._generators[held.salts] = gen
-        result = expr.roll(gen.stream(held.index), index=held.index)
-        diff = _difference(event.dice, result.dice)
-        if diff:
-            self._finding(line, "roll-dice", f"{name}: {diff}", event.seq)
-        total = result.value + sum(m.value for m in event.modifiers)
+        if dice != event.dice:
+            diff = _difference(event.dice, dice)
+            if diff:
+                self._finding(line, "roll-dice", f"{_name(event)}: {diff}", event.seq)
+        total = value
+        for modifier in event.modifiers:
+            total += modifier.value
         if event.total != total:
             self._finding(
                 line,
                 "roll-total",
-                f"{name}: total {event.total} recorded, seed and modifiers give {total}",
+                f"{_name(event)}: total {event.total} recorded, seed and modifiers give {total}",
                 event.seq,
             )
 

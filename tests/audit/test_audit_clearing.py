@@ -26,6 +26,7 @@ from fightlog.audit.reading import checked
 from fightlog.audit.recorded import RecordChecks
 from fightlog.events.model import AnyEvent, AttackResolved, DamageApplied, DiceRolled, EffectTicked, RulingMade
 from fightlog.events.reader import open_log
+from fightlog.events.tail import revealed_seed
 from tests.audit.test_audit_parallel import LOGS, events_of, resealed
 from tests.conftest import FIXTURES
 
@@ -48,7 +49,7 @@ class Replayed:
 def child_run(path: Path) -> tuple[list[tuple[str, int, list[int]]], RecordChecks, FastDice]:
     """What the child does, in this process: its ``clear`` messages (one per tested event)."""
     sent: list[tuple[str, int, list[int]]] = []
-    dice = FastDice(None, hint=auditor_module._revealed_at_end(str(path)))
+    dice = FastDice(None, hint=revealed_seed(str(path)))
     record = RecordChecks(dice.feed, sent.append, send_every=1)  # type: ignore[arg-type]
     with open_log(path) as stream:
         for _ in checked(stream, str(path), None, record.feeds, links=True):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import Result
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
 
@@ -186,16 +187,53 @@ def test_a_missing_file(tmp_path: Path) -> None:
     assert_one_line_error(run("replay", str(missing)), str(missing), "no such file")
 
 
-@pytest.mark.parametrize("fmt", ["human", "json"])
-def test_a_damaged_log_is_bad_input_and_nothing_is_half_printed(fmt: str, tmp_path: Path) -> None:
+def assert_told_up_to(result: Result, fmt: str, last: int, where: str, message: str) -> None:
+    """Exit 2 and one error line naming WHERE, after the events before the problem were
+    told (replay streams): as text, or as a closed JSON array (then the error document), or
+    as JSON Lines ending with the error document."""
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"fightlog: {where}: "), result.stderr
+    assert message in result.stderr and "Traceback" not in result.output
+    if fmt == "human":
+        assert event_seqs(result.stdout) == list(range(1, last + 1))
+        return
+    docs = result.stdout.splitlines()
+    steps = json.loads(docs[0]) if fmt == "json" else [json.loads(doc) for doc in docs[:-1]]
+    assert [step["seq"] for step in steps] == list(range(1, last + 1))
+    error = json.loads(docs[-1])["error"]
+    assert error["code"] == 2 and message in error["message"]
+    assert len(docs) == (2 if fmt == "json" else last + 1)
+
+
+def _formatted(fmt: str) -> list[str]:
+    return {"human": [], "json": ["--format", "json"], "jsonl": ["--jsonl"]}[fmt]
+
+
+@pytest.mark.parametrize("fmt", ["human", "json", "jsonl"])
+def test_a_damaged_log_is_told_up_to_the_damage(fmt: str, tmp_path: Path) -> None:
     log = damaged_log(tmp_path / "damaged.jsonl")
-    assert_one_line_error(run("replay", str(log), "--format", fmt), f"{log}:17", "prev does not match line 16")
+    result = run("replay", str(log), *_formatted(fmt))
+    assert_told_up_to(result, fmt, 16, f"{log}:17", "prev does not match line 16")
 
 
 @pytest.mark.parametrize("name", sorted(BAD_RULINGS))
-@pytest.mark.parametrize("fmt", ["human", "json"])
+@pytest.mark.parametrize("fmt", ["human", "json", "jsonl"])
 def test_a_ruling_the_fold_cannot_honour(name: str, fmt: str, tmp_path: Path) -> None:
     ruling, message = BAD_RULINGS[name]
     log = ruled_log(tmp_path / "ruled.jsonl", ruling)
-    assert_one_line_error(run("replay", str(log), "--format", fmt), f"{log}:4", message)
+    assert_told_up_to(run("replay", str(log), *_formatted(fmt)), fmt, 3, f"{log}:4", message)
     assert event_seqs(replay(str(log), "--to", "3")) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("log", HONEST, ids=lambda p: p.stem)
+def test_jsonl_is_the_array_one_step_a_line(log: Path) -> None:
+    lines = replay(str(log), "--jsonl").splitlines()
+    assert [json.loads(line) for line in lines] == replay_json(str(log))
+
+
+def test_a_range_past_the_end_is_refused_before_anything_is_told(tmp_path: Path) -> None:
+    last = len(DISPUTED.read_bytes().splitlines())
+    for args, message in [(["--from", str(last + 1)], f"--from {last + 1}: the log ends at seq {last}"),
+                          (["--to", str(last + 5)], f"--to {last + 5}: the log ends at seq {last}")]:
+        result = run("replay", str(DISPUTED), *args)
+        assert result.exit_code == 2 and result.stdout == "" and message in result.stderr

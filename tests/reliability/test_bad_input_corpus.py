@@ -305,6 +305,10 @@ def _snapshot(directory: Path) -> dict[str, str]:
             for p in sorted(directory.rglob("*"))}
 
 
+_TOLD = re.compile(r"^( *\d+  | +\S|\[)")
+"""A line replay tells before the bad line: an event (seq), a change under it, a JSON array."""
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input_is_one_line_and_changes_nothing(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -327,10 +331,14 @@ def test_bad_input_is_one_line_and_changes_nothing(case: Case, tmp_path: Path, m
         assert result.stdout.startswith("UNUSABLE bad.toml: ") and result.stdout.count("\n") == 2, result.stdout[:2000]
     elif case.code == 2:
         assert result.stderr.startswith("fightlog: ") and result.stderr.count("\n") == 1, result.stderr[:2000]
+        told = result.stdout
+        if case.argv[0] == "replay":  # replay streams: the events before the bad line are told
+            told = "\n".join(line for line in told.splitlines() if not _TOLD.match(line))
+            told += "\n" if case.json else ""
         if case.json:
-            assert json.loads(result.stdout)["error"]["code"] == 2
+            assert json.loads(told.splitlines()[-1])["error"]["code"] == 2
         else:
-            assert result.stdout == "", result.stdout[:2000]
+            assert told == "", result.stdout[:2000]
     else:  # verify's finding: one line (its document with --format json)
         assert result.stderr == "", result.stderr[:2000]
         if case.json:
