@@ -255,7 +255,7 @@ def roll_text(event: DiceRolled, *, markdown: bool = False) -> str:
 
 _ROLL_KEY = msgspec.json.Encoder().encode
 _ROLL_TEXTS: dict[tuple[str, str | None, int, bool, bytes], str] = {}
-_ROLL_TEXTS_MAX = 1 << 14
+_ROLL_TEXTS_MAX = 1 << 11
 
 
 def _faces_text(event: DiceRolled, markdown: bool) -> str:

@@ -8,10 +8,13 @@ or ``--to`` past the end before anything is printed.
 
 from __future__ import annotations
 
+import codecs
+import os
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 from functools import partial
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 import click
 import msgspec
@@ -19,7 +22,8 @@ import msgspec
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.narrate import Line, Lookup, kind_of, narrate, one_line
 from fightlog.cli.options import SEQ, format_option, input_log_argument
-from fightlog.errors import InputError
+from fightlog.errors import FightlogError, InputError
+from fightlog.events.forked import Forked, can_fork, idle_cores
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, read_log
 from fightlog.events.tail import last_seq
@@ -69,35 +73,83 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
     end = last_seq(log)  # a hint: the fold checks every line as it reaches it
     if end is not None:
         _check_bounds(log, start, upto, end)
-    steps = _Shown(replay_steps(log, start or 1, upto))
+    shown = end if upto is None or end is None else min(upto, end)
+    style = _Style("jsonl" if lines_json else fmt, len(str(shown or upto or 0)), markdown)
     out = click.get_text_stream("stdout")
-    if fmt == "json" or lines_json:
-        _write_json(out, steps, lines=lines_json)
-    else:
-        shown = end if upto is None or end is None else min(upto, end)
-        _write_text(out, steps, partial(_event_at, log), width=len(str(shown or upto or 0)), markdown=markdown)
+    first = start or 1
+    mid = None if shown is None else _split_at(log, first, shown)
+    wrote = False
+    if style.fmt == "json":
+        out.write("[")
+    try:
+        if mid is None:
+            steps = _Shown(replay_steps(log, first, upto))
+            wrote = _tell(out, steps, style, log)
+            last = steps.last
+        else:
+            last, wrote = _tell_in_two(out, log, first, mid, upto, style)
+    finally:
+        if not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
+            out.write("]\n" if style.fmt == "json" else "\n" if style.fmt == "jsonl" and wrote else "")
     out.flush()  # here, so that a closed pipe is reported as one (exit 141)
-    _check_range(log, start, upto, steps.last)
+    _check_range(log, start, upto, last)
+
+
+class _Style(NamedTuple):
+    """How the steps are told: ``fmt`` (``human``, ``json``: one array, ``jsonl``), the
+    width of the seq column, and rolls in Markdown."""
+
+    fmt: str
+    width: int
+    markdown: bool
 
 
 _CHUNK = 64
 """Lines written at a time (a ``write`` per line would cost more than narrating it)."""
 
 
-def _write_text(out: TextIO, steps: Iterable[Step], lookup: Lookup, *, width: int, markdown: bool) -> None:
-    """The narration, written a chunk of lines at a time (and up to the damage, when the log
-    is damaged part way)."""
+def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after: bool = False) -> bool:
+    """Write ``steps`` a chunk at a time (up to the damage, when the log is damaged part way);
+    JSON documents are separated from those written before when ``after``. Whether any
+    step was written."""
+    if style.fmt == "human":
+        lookup: Lookup = partial(_event_at, log)
+        width, markdown = style.width, style.markdown
+
+        def told(step: Step) -> list[str]:
+            return [_rendered(line, width) for line in narrate(step, lookup, markdown=markdown)]
+
+        sep = "\n"
+    else:
+        encode = msgspec.json.Encoder(order="sorted").encode
+
+        def told(step: Step) -> list[str]:
+            event = step.event
+            return [encode(_StepDoc(event.seq, kind_of(event), event, changes(step.before, step.after))).decode()]
+
+        sep = "," if style.fmt == "json" else "\n"
     chunk: list[str] = []
+    wrote = after
+
+    def flush() -> None:
+        nonlocal wrote
+        if chunk:
+            if style.fmt == "human":
+                out.write("\n".join(chunk) + "\n")
+            else:
+                out.write((sep if wrote else "") + sep.join(chunk))
+            chunk.clear()
+            wrote = True
+
     try:
         for step in steps:
-            for line in narrate(step, lookup, markdown=markdown):
-                chunk.append(_rendered(line, width))
+            chunk += told(step)
             if len(chunk) >= _CHUNK:
-                out.write("\n".join(chunk) + "\n")
-                chunk.clear()
+                flush()
     finally:
-        if chunk and not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
-            out.write("\n".join(chunk) + "\n")
+        if not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
+            flush()
+    return wrote
 
 
 class _StepDoc(msgspec.Struct, gc=False):
@@ -109,33 +161,61 @@ class _StepDoc(msgspec.Struct, gc=False):
     changes: list[Change]
 
 
-def _write_json(out: TextIO, steps: Iterable[Step], *, lines: bool) -> None:
-    """A JSON array written element by element (closed even when the log is damaged part
-    way, before the error is reported), or JSON Lines."""
-    encode = msgspec.json.Encoder(order="sorted").encode
-    sep = "\n" if lines else ","
-    chunk: list[str] = []
-    written = False
+# ----------------------------------------------------------------- two processes
 
-    def flush() -> None:
-        nonlocal written
-        if chunk:
-            out.write((sep if written else "") + sep.join(chunk))
-            chunk.clear()
-            written = True
+SPLIT_MIN_BYTES = 16 << 20
+"""A log this large (and a range of ``SPLIT_MIN_EVENTS``) is told by two processes."""
+SPLIT_MIN_EVENTS = 20_000
+SHARE = 0.58
+"""The part of the range this process tells. The other process folds its way to the rest
+first (about a quarter of what telling costs), so this share balances the two."""
 
-    if not lines:
-        out.write("[")
+
+def _split_at(log: str, first: int, last: int) -> int | None:
+    """Where a forked child takes over telling, or ``None`` to tell it all here."""
+    if last - first + 1 < SPLIT_MIN_EVENTS or not can_fork() or len(os.sched_getaffinity(0)) < 2:
+        return None
     try:
-        for step in steps:
-            event = step.event
-            chunk.append(encode(_StepDoc(event.seq, kind_of(event), event, changes(step.before, step.after))).decode())
-            if len(chunk) >= _CHUNK:
-                flush()
-    finally:
-        if not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
-            flush()
-            out.write(("\n" if written else "") if lines else "]\n")
+        if not os.path.isfile(log) or os.path.getsize(log) < SPLIT_MIN_BYTES:
+            return None
+    except OSError:
+        return None
+    if SPLIT_MIN_BYTES and idle_cores() < 1.5:  # this process takes one; the child needs another
+        return None
+    return first + max(1, int((last - first + 1) * SHARE))
+
+
+def _tell_in_two(out: TextIO, log: str, first: int, mid: int, upto: int | None, style: _Style) -> tuple[int, bool]:
+    """Tell ``first..mid-1`` here while a forked child tells ``mid..upto`` into a spool
+    file, then copy the spool: the same bytes as one process telling it all. A problem in
+    the child's part is raised after its part up to the problem is copied."""
+    with tempfile.TemporaryFile() as spool:
+        child: Forked[tuple[int, FightlogError | None]] = Forked(_tell_rest, log, mid, upto, spool.fileno(), style)
+        try:
+            steps = _Shown(replay_steps(log, first, mid - 1))
+            wrote = _tell(out, steps, style, log)
+            last, problem = child.result()
+        finally:
+            child.kill()
+        spool.seek(0)
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        while block := spool.read(1 << 20):
+            out.write(decoder.decode(block))
+            wrote = True
+        if problem is not None:
+            raise problem
+        return max(last, steps.last), wrote
+
+
+def _tell_rest(log: str, mid: int, upto: int | None, fd: int, style: _Style) -> tuple[int, FightlogError | None]:
+    """In the child: tell ``mid..upto`` into ``fd``; the last seq told and the problem met."""
+    steps = _Shown(replay_steps(log, mid, upto))
+    with os.fdopen(fd, "w", encoding="utf-8", closefd=False) as spool:
+        try:
+            _tell(spool, steps, style, log, after=True)
+        except FightlogError as exc:
+            return steps.last, exc
+    return steps.last, None
 
 
 class _Shown:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -21,6 +22,30 @@ T = TypeVar("T")
 
 def can_fork() -> bool:
     return hasattr(os, "fork")
+
+
+def idle_cores(window: float = 0.05) -> float:
+    """How many of this machine's cores sat idle over the next ``window`` seconds (from
+    ``/proc/stat``; the cores this process may use when that cannot be read). A command
+    that would fork a helper does so only when a core is free for it: on a busy machine a
+    second process only adds the work of splitting."""
+    def busy_and_total() -> tuple[int, int]:
+        with open("/proc/stat", "rb") as stat:
+            fields = [int(f) for f in stat.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+        return sum(fields) - idle, sum(fields)
+
+    try:
+        busy0, total0 = busy_and_total()
+        time.sleep(window)
+        busy1, total1 = busy_and_total()
+    except (OSError, ValueError, IndexError):
+        return float(len(os.sched_getaffinity(0)))
+    ticks = total1 - total0
+    if ticks <= 0:
+        return float(len(os.sched_getaffinity(0)))
+    cores = os.cpu_count() or 1
+    return cores * (1 - (busy1 - busy0) / ticks)
 
 
 class ChildLost(RuntimeError):

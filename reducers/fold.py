@@ -247,6 +247,10 @@ Source = Callable[[int], Iterable[AnyEvent]]
 """``source(seq)`` yields the log's events from ``seq`` on, in order."""
 
 
+KEPT_SNAPSHOTS = 8
+"""States a ``Folder`` keeps to restart from (``EMPTY`` and the latest ones)."""
+
+
 class Folder:
     """Folds a log from a source, restarting when a ruling rewrites folded history.
 
@@ -371,6 +375,8 @@ class Folder:
     def _keep(self, state: SceneState) -> None:
         if self.snapshots[-1].seq < state.seq:
             self.snapshots.append(state)
+            if len(self.snapshots) > KEPT_SNAPSHOTS:  # memory stays flat in the log's length
+                del self.snapshots[1]  # the oldest but EMPTY: a ruling that far back refolds from the start
 
 
 def _in_order(known: Mapping[int, RulingMade]) -> list[RulingMade]:

@@ -237,3 +237,25 @@ def test_a_range_past_the_end_is_refused_before_anything_is_told(tmp_path: Path)
                           (["--to", str(last + 5)], f"--to {last + 5}: the log ends at seq {last}")]:
         result = run("replay", str(DISPUTED), *args)
         assert result.exit_code == 2 and result.stdout == "" and message in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["human", "json", "jsonl"])
+@pytest.mark.parametrize("share", [0.01, 0.3, 0.58, 0.99])
+def test_two_processes_tell_the_same_bytes(fmt: str, share: float, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A large log is told by this process and a forked child (cli/replay.py); forced here on
+    small logs: the same output, and a damaged log told up to the damage either side of the
+    split, with the same error."""
+    import fightlog.cli.replay as module
+
+    logs = [DISPUTED, *HONEST[:3]]
+    damaged = damaged_log(tmp_path / "damaged.jsonl")
+    expected = {log: run("replay", str(log), *_formatted(fmt)) for log in [*logs, damaged]}
+    monkeypatch.setattr(module, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(module, "SPLIT_MIN_EVENTS", 2)
+    monkeypatch.setattr(module, "SHARE", share)
+    for log in [*logs, damaged]:
+        got = run("replay", str(log), *_formatted(fmt))
+        assert (got.exit_code, got.stdout, got.stderr) == (expected[log].exit_code, expected[log].stdout, expected[log].stderr)
+    split = run("replay", str(DISPUTED), "--from", "30", "--to", "90", *_formatted(fmt))
+    monkeypatch.setattr(module, "SPLIT_MIN_EVENTS", 10**9)
+    assert split.stdout == run("replay", str(DISPUTED), "--from", "30", "--to", "90", *_formatted(fmt)).stdout
