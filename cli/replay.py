@@ -78,19 +78,18 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
     out = click.get_text_stream("stdout")
     first = start or 1
     mid = None if shown is None else _split_at(log, first, shown)
-    wrote = False
     if style.fmt == "json":
         out.write("[")
     try:
         if mid is None:
             steps = _Shown(replay_steps(log, first, upto))
-            wrote = _tell(out, steps, style, log)
+            _tell(out, steps, style, log)
             last = steps.last
         else:
-            last, wrote = _tell_in_two(out, log, first, mid, upto, style)
+            last = _tell_in_two(out, log, first, mid, upto, style)
     finally:
         if not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
-            out.write("]\n" if style.fmt == "json" else "\n" if style.fmt == "jsonl" and wrote else "")
+            out.write("]\n" if style.fmt == "json" else "")
     out.flush()  # here, so that a closed pipe is reported as one (exit 141)
     _check_range(log, start, upto, last)
 
@@ -108,10 +107,9 @@ _CHUNK = 64
 """Lines written at a time (a ``write`` per line would cost more than narrating it)."""
 
 
-def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after: bool = False) -> bool:
+def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after: bool = False) -> None:
     """Write ``steps`` a chunk at a time (up to the damage, when the log is damaged part way);
-    JSON documents are separated from those written before when ``after``. Whether any
-    step was written."""
+    the elements of a JSON array are separated from those written before when ``after``."""
     if style.fmt == "human":
         lookup: Lookup = partial(_event_at, log)
         width, markdown = style.width, style.markdown
@@ -119,7 +117,6 @@ def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after:
         def told(step: Step) -> list[str]:
             return [_rendered(line, width) for line in narrate(step, lookup, markdown=markdown)]
 
-        sep = "\n"
     else:
         encode = msgspec.json.Encoder(order="sorted").encode
 
@@ -127,17 +124,16 @@ def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after:
             event = step.event
             return [encode(_StepDoc(event.seq, kind_of(event), event, changes(step.before, step.after))).decode()]
 
-        sep = "," if style.fmt == "json" else "\n"
     chunk: list[str] = []
     wrote = after
 
     def flush() -> None:
         nonlocal wrote
         if chunk:
-            if style.fmt == "human":
+            if style.fmt == "json":
+                out.write(("," if wrote else "") + ",".join(chunk))
+            else:  # text and JSON Lines: a line each
                 out.write("\n".join(chunk) + "\n")
-            else:
-                out.write((sep if wrote else "") + sep.join(chunk))
             chunk.clear()
             wrote = True
 
@@ -149,7 +145,6 @@ def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after:
     finally:
         if not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
             flush()
-    return wrote
 
 
 class _StepDoc(msgspec.Struct, gc=False):
@@ -185,7 +180,7 @@ def _split_at(log: str, first: int, last: int) -> int | None:
     return first + max(1, int((last - first + 1) * SHARE))
 
 
-def _tell_in_two(out: TextIO, log: str, first: int, mid: int, upto: int | None, style: _Style) -> tuple[int, bool]:
+def _tell_in_two(out: TextIO, log: str, first: int, mid: int, upto: int | None, style: _Style) -> int:
     """Tell ``first..mid-1`` here while a forked child tells ``mid..upto`` into a spool
     file, then copy the spool: the same bytes as one process telling it all. A problem in
     the child's part is raised after its part up to the problem is copied."""
@@ -193,7 +188,7 @@ def _tell_in_two(out: TextIO, log: str, first: int, mid: int, upto: int | None, 
         child: Forked[tuple[int, FightlogError | None]] = Forked(_tell_rest, log, mid, upto, spool.fileno(), style)
         try:
             steps = _Shown(replay_steps(log, first, mid - 1))
-            wrote = _tell(out, steps, style, log)
+            _tell(out, steps, style, log)
             last, problem = child.result()
         finally:
             child.kill()
@@ -201,10 +196,9 @@ def _tell_in_two(out: TextIO, log: str, first: int, mid: int, upto: int | None, 
         decoder = codecs.getincrementaldecoder("utf-8")()
         while block := spool.read(1 << 20):
             out.write(decoder.decode(block))
-            wrote = True
         if problem is not None:
             raise problem
-        return max(last, steps.last), wrote
+        return max(last, steps.last)
 
 
 def _tell_rest(log: str, mid: int, upto: int | None, fd: int, style: _Style) -> tuple[int, FightlogError | None]:
