@@ -86,9 +86,21 @@ def roll(
     generator: FairGenerator,
     index: int,
     modifiers: Iterable[ModifierLike] = (),
+    *,
+    dialect: str = "fightlog",
 ) -> RollResult:
-    """Roll ``expr`` as engine roll number ``index`` of the generator's scene."""
-    compiled = compile_expression(expr) if isinstance(expr, str) else expr
+    """Roll ``expr`` as engine roll number ``index`` of the generator's scene; a string is
+    read in ``dialect`` (``fightlog.rules.dice.dialects``). One roll, even when the
+    expression asks for repeats (``dialects.roll_all`` makes them all)."""
+    if isinstance(expr, str):
+        if dialect == "fightlog":
+            compiled = compile_expression(expr)
+        else:
+            from fightlog.rules.dice.dialects import compile_in
+
+            compiled = compile_in(expr, dialect)
+    else:
+        compiled = expr
     fast = compiled.fast
     if fast is not None and index >= 0:
         if modifiers:

@@ -166,7 +166,8 @@ def _explode(dice: _Dice, op: Op) -> None:
                 dice.add(dice.draw(), i)
         return
     if op.sels is None or not any(isinstance(s, Pick) for s in op.sels):
-        test = (lambda f: bool(select(op.sels, [f], [True]))) if op.sels else None
+        sels = op.sels
+        test = (lambda f: bool(select(sels, [f], [True]))) if sels else None
         assert test is not None or op.selector is not None
         match = test or op.selector.predicate()  # type: ignore[union-attr]
         i = 0

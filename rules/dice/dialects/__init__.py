@@ -15,9 +15,9 @@ from fightlog.rules.dice.dialects.registry import (
     Dialect,
     compile_in,
     dialect_named,
-    roll,
     roll_all,
 )
+from fightlog.rules.dice.expression import roll
 from fightlog.rules.dice.dialects import fightlog as _fightlog  # noqa: F401  (registers, first)
 from fightlog.rules.dice.dialects import avrae as _avrae  # noqa: F401
 

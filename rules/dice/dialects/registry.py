@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice.expression import CACHE_SIZE, Expression, ModifierLike, build_expression, compile_expression
-from fightlog.rules.dice.expression import roll as roll_expression
+from fightlog.rules.dice.expression import roll
 from fightlog.rules.dice.fair import FairGenerator
 from fightlog.rules.dice.parser import Parsed
 from fightlog.rules.dice.result import RollResult
@@ -55,20 +55,6 @@ def compile_in(text: str, dialect: str = DEFAULT) -> Expression:
     return build_expression(text, found.read(text), found.name)
 
 
-def roll(
-    expr: str | Expression,
-    generator: FairGenerator,
-    index: int,
-    modifiers: Iterable[ModifierLike] = (),
-    *,
-    dialect: str = DEFAULT,
-) -> RollResult:
-    """Roll ``expr`` (read in ``dialect``) as engine roll ``index``; one roll, even when the
-    expression asks for repeats (see ``roll_all``)."""
-    compiled = compile_in(expr, dialect) if isinstance(expr, str) else expr
-    return roll_expression(compiled, generator, index, modifiers)
-
-
 def roll_all(
     expr: str | Expression,
     generator: FairGenerator,
@@ -82,4 +68,4 @@ def roll_all(
     ``dice_rolled`` event."""
     compiled = compile_in(expr, dialect) if isinstance(expr, str) else expr
     mods = list(modifiers)
-    return [roll_expression(compiled, generator, index + i, mods) for i in range(compiled.repeat)]
+    return [roll(compiled, generator, index + i, mods) for i in range(compiled.repeat)]
