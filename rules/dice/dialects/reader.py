@@ -325,8 +325,6 @@ class Reader:
                     f"{self.text} : {_op_text(op)} matches every face of a d{sides}: "
                     f"it would never stop at column {op.column}"
                 )
-            if op.kind in ("mi", "ma") and op.sels is not None:
-                raise DiceValueError(f"{self.text} : {_op_text(op)} needs a plain number at column {op.column}")
         self.dice_count += count
         limits.check_dice(self.text, self.dice_count)
         self.terms.append(term)
@@ -378,7 +376,11 @@ class Reader:
             raise self.syntax_error(f"expected a number{self.got()}", "number")
         if spec.selector == "d20":
             sel = self.d20_selector()
-            return Op(kind, column, sels=(sel,))
+            if kind not in ("mi", "ma"):
+                return Op(kind, column, sels=(sel,))
+            if isinstance(sel, Pick) or sel.cmp != "=":
+                raise DiceValueError(f"{self.text} : {kind}{sel} needs a plain number at column {column}")
+            return Op(kind, column, amount=sel.value)
         top = term.face_range[1] if term is not None else 1
         if kind in ("kh", "kl", "dh", "dl", "mi", "ma"):
             amount = self.number()[0] if self.at() and self.at() in _DIGITS else 1
