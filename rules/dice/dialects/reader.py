@@ -331,8 +331,11 @@ class Reader:
         term = DiceTerm(count, sides, (), None, None, "", column, len(self.terms), faces)  # type: ignore[arg-type]
         self.letter = {}
         ops = self.ops(term)
-        if self.syntax.drop_before_keep:
-            ops.sort(key=lambda o: 0 if o.kind in ("dh", "dl") else 1 if o.kind in ("kh", "kl") else 2)
+        if self.syntax.drop_before_keep:  # drops move ahead of keeps; other ops stay put
+            slots = [i for i, o in enumerate(ops) if o.kind in ("dh", "dl", "kh", "kl")]
+            moved = sorted((ops[i] for i in slots), key=lambda o: o.kind in ("kh", "kl"))
+            for i, op in zip(slots, moved):
+                ops[i] = op
         if self.letter:
             target, failure = self.letter.get("success"), self.letter.get("failure")
         else:
