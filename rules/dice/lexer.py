@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from fightlog.errors import DiceSyntaxError
-from fightlog.rules.dice import limits
+from fightlog.rules.dice import hints, limits
 
 TokenKind: TypeAlias = Literal[
     "num", "die", "pct", "op", "bang", "cmp", "+", "-", "*", "//", "(", ")", "bw", "label", "end"
@@ -36,12 +36,7 @@ _ASCII_DIGITS = "0123456789"
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens ending with one ``end`` token. Raises ``DiceSyntaxError``
     or ``DiceLimitError``."""
-    limits.check_length(text)
-    for i, ch in enumerate(text):
-        if not ch.isprintable() and ch != "\t":
-            raise DiceSyntaxError(
-                f"unprintable character U+{ord(ch):04X}", expr=_visible(text), column=i + 1
-            )
+    check_text(text)
     tokens: list[Token] = []
     i = 0
     n = len(text)
@@ -86,7 +81,8 @@ def tokenize(text: str) -> list[Token]:
             continue
         if pair == "!!":
             raise DiceSyntaxError(
-                "compounding explosions (!!) are not supported", expr=text, column=col
+                "compounding explosions (!!) are roll20's: --dialect roll20 (fightlog's ! adds "
+                "a die for each explosion)", expr=text, column=col
             )
         if ch == "!":
             tokens.append(Token("bang", ch, col))
@@ -98,19 +94,34 @@ def tokenize(text: str) -> list[Token]:
             continue
         if ch == "/":
             raise DiceSyntaxError(
-                "use // for division (it rounds down)", expr=text, column=col, expected="//"
+                f"use // for division (it rounds down): {text[:i].rstrip()} //{text[i + 1 :].lstrip()} "
+                "(avrae and roll20 divide exactly: --dialect avrae)",
+                expr=text, column=col, expected="//",
             )
         if ch in _SINGLE:
             tokens.append(Token(_SINGLE[ch], ch, col))
             i += 1
             continue
         if ch == "#":
+            if i and text[i - 1] in _ASCII_DIGITS and text[:i].strip(" \t").isdigit():
+                raise hints.repeat_or_comment(text, col)
             tokens.append(Token("label", text[i + 1 :].strip(" \t"), col))
             i = n
             continue
-        raise DiceSyntaxError(f"unexpected character {ch!r}", expr=text, column=col)
+        raise hints.unexpected(text, i)
     tokens.append(Token("end", "", n + 1))
     return tokens
+
+
+def check_text(text: str) -> None:
+    """The checks every dialect's reader makes first: the length limit, then no unprintable
+    character anywhere."""
+    limits.check_length(text)
+    for i, ch in enumerate(text):
+        if not ch.isprintable() and ch != "\t":
+            raise DiceSyntaxError(
+                f"unprintable character U+{ord(ch):04X}", expr=_visible(text), column=i + 1
+            )
 
 
 def _visible(text: str) -> str:
