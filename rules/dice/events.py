@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from fightlog.errors import DiceValueError
 from fightlog.events.model import DiceRolled, Die
 from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number
-from fightlog.rules.dice.expression import compile_expression
+from fightlog.rules.dice.expression import Expression, compile_expression
 from fightlog.rules.dice.result import RollResult, TermRoll
 
 
@@ -45,8 +45,10 @@ def dice_rolled(
     )
 
 
-def read_roll(event: DiceRolled) -> RollResult:
+def read_roll(event: DiceRolled, expression: Expression | None = None) -> RollResult:
     """Rebuild a result from a recorded roll, trusting its dice but not its total.
+
+    ``expression`` is the notation already compiled (an external roll's, under its dialect).
 
     Dice are matched to the notation's terms in order: each term takes its ``count`` dice of
     its ``sides``, then the exploded dice that follow (only if the term explodes). Raises
@@ -54,7 +56,7 @@ def read_roll(event: DiceRolled) -> RollResult:
     ``total`` is recomputed (value plus modifiers), so comparing it with ``event.total`` checks
     the arithmetic.
     """
-    expr = compile_expression(event.notation)
+    expr = compile_expression(event.notation) if expression is None else expression
     dice = event.dice
     pos = 0
     rolls: list[TermRoll] = []
