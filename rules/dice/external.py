@@ -32,12 +32,12 @@ from msgspec.structs import replace
 from fightlog.errors import DiceError, DiceLimitError
 from fightlog.events.model import DiceRolled, Die
 from fightlog.rules.dice.ast import DiceTerm
-from fightlog.rules.dice.events import read_roll
+from fightlog.rules.dice.events import group_dice, read_roll
 from fightlog.rules.dice.expression import Expression
 from fightlog.rules.dice.render import breakdown
 from fightlog.rules.dice.replies.dialect import compile_in
 from fightlog.rules.dice.replies.model import ReadReply
-from fightlog.rules.dice.result import RollResult
+from fightlog.rules.dice.result import RollResult, TermRoll
 
 REROLL_KINDS = frozenset({"ro", "rr"})
 EXPLODE_KINDS = frozenset({"!"})
@@ -94,9 +94,6 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
 
     ``name`` starts every message (``external roll by carol (1d20)``); ``what`` is how the
     messages call the roll (``roll``, ``reply``)."""
-    out = _range(event.dice, name)
-    if out:
-        return out
     dialect = event.dialect or "fightlog"
     try:
         expr = compile_in(event.notation, event.dialect)
@@ -105,10 +102,12 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
     except DiceError as exc:
         return [Discrepancy("roll-notation", f"{name}: the notation is refused: {exc}")]
     try:
-        recorded = read_roll(event, expr)
+        groups = group_dice(expr, event.dice, event.notation)
     except DiceError as exc:
         return [Discrepancy("roll-dice", f"{name}: the dice do not fit the notation: {exc}")]
-    groups = _groups(event.dice, recorded)
+    out = _range(expr, groups, name)
+    if out:
+        return out
     faces = _draws(expr, groups)
     short = False
     try:
@@ -121,8 +120,7 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
     if short or any(d.code == "roll-reroll" for d in out):
         return out
     if event.total != result.total:
-        explained = any(d.code == "roll-kept" for d in out) and recorded.total == event.total
-        if not explained:
+        if not any(d.code == "roll-kept" for d in out) or read_roll(event, expr).total != event.total:
             out.append(
                 Discrepancy(
                     "roll-total",
@@ -142,8 +140,8 @@ def reevaluated(event: DiceRolled) -> RollResult | None:
     """What the dialect makes of the roll's recorded faces (None if it cannot say)."""
     try:
         expr = compile_in(event.notation, event.dialect)
-        recorded = read_roll(event, expr)
-        result: RollResult = expr.roll(_Replay(_draws(expr, _groups(event.dice, recorded))), event.modifiers)
+        groups = group_dice(expr, event.dice, event.notation)
+        result: RollResult = expr.roll(_Replay(_draws(expr, groups)), event.modifiers)
         return result
     except (DiceError, _Short):
         return None
@@ -155,7 +153,7 @@ def dialect_marks(reply: ReadReply) -> list[Die]:
     dice = list(reply.dice)
     try:
         expr = compile_in(reply.notation, reply.dialect)
-        result = expr.roll(_Replay([d.face for d in dice]))
+        result = expr.roll(_Replay(_draws(expr, group_dice(expr, dice, reply.notation))))
     except (DiceError, _Short):
         return dice
     expected = result.dice
@@ -167,34 +165,26 @@ def dialect_marks(reply: ReadReply) -> list[Die]:
 # --------------------------------------------------------------------------- steps
 
 
-def _range(dice: Sequence[Die], name: str) -> list[Discrepancy]:
-    for i, die in enumerate(dice, 1):
-        for face in (*die.rerolled, die.face):
-            if not 1 <= face <= die.sides:
-                return [
-                    Discrepancy(
-                        "roll-range",
-                        f"{name}: die {i} shows {face}, outside 1..{die.sides} of a d{die.sides}",
-                    )
-                ]
+def _range(expr: Expression, groups: list[list[Die]], name: str) -> list[Discrepancy]:
+    """The first face (or replaced face) a die of its term cannot show."""
+    i = 0
+    for term, group in zip(expr.terms, groups):
+        low, high = term.face_range
+        for die in group:
+            i += 1
+            for face in (*die.rerolled, die.face):
+                if not low <= face <= high:
+                    of = f"a d{die.sides}" if term.faces == "plain" else f"a die of {term.text}"
+                    return [Discrepancy("roll-range", f"{name}: die {i} shows {face}, outside {low}..{high} of {of}")]
     return []
 
 
-def _groups(dice: Sequence[Die], recorded: RollResult) -> list[Sequence[Die]]:
-    """The recorded dice cut per term (``read_roll`` checked they fit)."""
-    out: list[Sequence[Die]] = []
-    pos = 0
-    for roll in recorded.terms:
-        end = pos + len(roll.faces)
-        out.append(dice[pos:end])
-        pos = end
-    return out
-
-
-def _draws(expr: Expression, groups: list[Sequence[Die]]) -> list[int]:
-    """The recorded faces in the order the engine draws them (see the module docstring)."""
+def _draws(expr: Expression, groups: list[list[Die]]) -> list[int]:
+    """The recorded faces, as the stream's raw draws, in the order the engine draws them
+    (see the module docstring)."""
     out: list[int] = []
     for term, group in zip(expr.terms, groups):
+        start = len(out)
         base = group[: term.count]
         added = group[term.count :]
         out.extend(d.rerolled[0] if d.rerolled else d.face for d in base)
@@ -213,6 +203,8 @@ def _draws(expr: Expression, groups: list[Sequence[Die]]) -> list[int]:
             _chains(base, out)
             out.extend(d.rerolled[0] if d.rerolled else d.face for d in added)
             _chains(added, out)
+        if term.faces != "plain":
+            out[start:] = [term.raw(f) for f in out[start:]]
     return out
 
 
@@ -229,7 +221,7 @@ def _drawn(result: RollResult) -> int:
 
 def _compare(
     expr: Expression,
-    groups: list[Sequence[Die]],
+    groups: list[list[Die]],
     result: RollResult,
     name: str,
     what: str,
@@ -237,6 +229,8 @@ def _compare(
 ) -> list[Discrepancy]:
     out: list[Discrepancy] = []
     for term, group, roll in zip(expr.terms, groups, result.terms):
+        if _same(group, roll):
+            continue
         expected = roll.dice(term)
         why = _rerolls(term, group, expected, what)
         if why is not None:
@@ -261,6 +255,23 @@ def _compare(
             )
         )
     return out
+
+
+def _same(group: list[Die], roll: TermRoll) -> bool:
+    """Whether the recorded dice are exactly the dice the dialect gives (the common case)."""
+    faces = roll.faces
+    if len(faces) != len(group):
+        return False
+    kept, rerolled = roll.kept, roll.rerolled
+    for i, die in enumerate(group):
+        if die.face != faces[i] or die.kept != (kept is None or kept[i]):
+            return False
+        if rerolled is None:
+            if die.rerolled:
+                return False
+        elif tuple(die.rerolled) != rerolled[i]:
+            return False
+    return True
 
 
 def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: str) -> str | None:

@@ -6,12 +6,13 @@ Every reader and the audit's re-evaluation (``fightlog.rules.dice.external``) co
 
 from __future__ import annotations
 
-from fightlog.rules.dice.expression import Expression, compile_expression
+from fightlog.rules.dice.dialects import DEFAULT, compile_in as _compile_in
+from fightlog.rules.dice.expression import Expression
 
 
 def compile_in(notation: str, dialect: str | None) -> Expression:
     """``notation`` read the way ``dialect`` reads it (``None``/``fightlog``: fightlog's own).
 
-    Raises ``DiceError`` (syntax, limits, values) like ``compile_expression``; cached there.
+    Raises ``DiceError`` (syntax, limits, values, an unknown dialect); cached there.
     """
-    return compile_expression(notation)
+    return _compile_in(notation, dialect or DEFAULT)
