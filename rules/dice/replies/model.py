@@ -61,7 +61,8 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
         """The ``dice_rolled`` event for this roll (``seq``/``prev`` left for the store).
 
         ``roller`` defaults to the one the reply names (else ``unknown``); the event's total is
-        the printed one (the sum the dice give when none is printed). Unmarked dice take the
+        the printed one (the sum the dice give when none is printed); ``dialect`` is left out
+        for fightlog's own notation. Unmarked dice take the
         dialect's kept/dropped marks, so the recorded total can be checked against them.
         """
         from fightlog.rules.dice.external import dialect_marks
@@ -80,7 +81,7 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
             modifiers=list(self.modifiers),
             generator="external",
             tool=self.bot,
-            dialect=self.dialect,
+            dialect=None if self.dialect == "fightlog" else self.dialect,
             for_seq=for_seq,
             label=self.label,
         )
