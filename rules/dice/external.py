@@ -93,19 +93,44 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
     """What does not add up in an external roll under its dialect (empty: it adds up).
 
     ``name`` starts every message (``external roll by carol (1d20)``); ``what`` is how the
-    messages call the roll (``roll``, ``reply``)."""
+    messages call the roll (``roll``, ``reply``). Verdicts are kept by what they depend on
+    (notation, dialect, dice, modifiers, total), so a roll seen before costs a lookup."""
+    dice = event.dice
+    key = (
+        event.notation,
+        event.dialect,
+        tuple([(d.sides, d.face, d.kept, d.exploded, *d.rerolled) for d in dice]),
+        tuple([m.value for m in event.modifiers]),
+        event.total,
+        what,
+    )
+    found = _VERDICTS.get(key)
+    if found is None:
+        found = tuple(_check(event, what))
+        if len(_VERDICTS) >= _KEPT_VERDICTS:
+            _VERDICTS.clear()
+        _VERDICTS[key] = found
+    return [Discrepancy(d.code, f"{name}: {d.message}") for d in found]
+
+
+_VERDICTS: dict[object, tuple[Discrepancy, ...]] = {}
+_KEPT_VERDICTS = 1 << 16
+"""Verdicts kept for reuse (a 1d20+5 has twenty outcomes; a 4d6kh3, 1296)."""
+
+
+def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     dialect = event.dialect or "fightlog"
     try:
         expr = compile_in(event.notation, event.dialect)
     except DiceLimitError as exc:
-        return [Discrepancy("roll-limit", f"{name}: over the {dialect} dialect's limits: {exc}")]
+        return [Discrepancy("roll-limit", f"over the {dialect} dialect's limits: {exc}")]
     except DiceError as exc:
-        return [Discrepancy("roll-notation", f"{name}: the notation is refused: {exc}")]
+        return [Discrepancy("roll-notation", f"the notation is refused: {exc}")]
     try:
         groups = group_dice(expr, event.dice, event.notation)
     except DiceError as exc:
-        return [Discrepancy("roll-dice", f"{name}: the dice do not fit the notation: {exc}")]
-    out = _range(expr, groups, name)
+        return [Discrepancy("roll-dice", f"the dice do not fit the notation: {exc}")]
+    out = _range(expr, groups)
     if out:
         return out
     faces = _draws(expr, groups)
@@ -116,7 +141,7 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
     except _Short:
         short, extra = True, 0
         result = expr.roll(_Replay(faces, pad=True), event.modifiers)
-    out = _compare(expr, groups, result, name, what, extra)
+    out = _compare(expr, groups, result, what, extra)
     if short or any(d.code == "roll-reroll" for d in out):
         return out
     if event.total != result.total:
@@ -124,8 +149,8 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
             out.append(
                 Discrepancy(
                     "roll-total",
-                    f"{name}: total {event.total} recorded, dice and modifiers give "
-                    f"{result.total} ({breakdown(result)})",
+                    f"total {event.total} recorded, dice and modifiers give "
+                    f"{result.total} ({_breakdown(result)})",
                 )
             )
     return out
@@ -165,7 +190,7 @@ def dialect_marks(reply: ReadReply) -> list[Die]:
 # --------------------------------------------------------------------------- steps
 
 
-def _range(expr: Expression, groups: list[list[Die]], name: str) -> list[Discrepancy]:
+def _range(expr: Expression, groups: list[list[Die]]) -> list[Discrepancy]:
     """The first face (or replaced face) a die of its term cannot show."""
     i = 0
     for term, group in zip(expr.terms, groups):
@@ -175,7 +200,7 @@ def _range(expr: Expression, groups: list[list[Die]], name: str) -> list[Discrep
             for face in (*die.rerolled, die.face):
                 if not low <= face <= high:
                     of = f"a d{die.sides}" if term.faces == "plain" else f"a die of {term.text}"
-                    return [Discrepancy("roll-range", f"{name}: die {i} shows {face}, outside {low}..{high} of {of}")]
+                    return [Discrepancy("roll-range", f"die {i} shows {face}, outside {low}..{high} of {of}")]
     return []
 
 
@@ -223,7 +248,6 @@ def _compare(
     expr: Expression,
     groups: list[list[Die]],
     result: RollResult,
-    name: str,
     what: str,
     extra: int,
 ) -> list[Discrepancy]:
@@ -234,7 +258,7 @@ def _compare(
         expected = roll.dice(term)
         why = _rerolls(term, group, expected, what)
         if why is not None:
-            out.append(Discrepancy("roll-reroll", f"{name}: {why}"))
+            out.append(Discrepancy("roll-reroll", f"{why}"))
             continue
         kept = [d.face for d in expected if d.kept]
         got = [d.face for d in group if d.kept]
@@ -243,14 +267,14 @@ def _compare(
                 out.append(
                     Discrepancy(
                         "roll-kept",
-                        f"{name}: {term.text} keeps {_faces(kept)} but the {what} kept {_faces(got)}",
+                        f"{term.text} keeps {_faces(kept)} but the {what} kept {_faces(got)}",
                     )
                 )
     if extra > 0 and not out:
         out.append(
             Discrepancy(
                 "roll-reroll",
-                f"{name}: {extra} recorded {'face' if extra == 1 else 'faces'} the {expr.notation} "
+                f"{extra} recorded {'face' if extra == 1 else 'faces'} the {expr.notation} "
                 "rolls do not draw",
             )
         )
@@ -293,6 +317,16 @@ def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: st
     if len(group) != len(expected):
         return f"{term.text} rolls {len(expected)} dice but the {what} shows {len(group)}"
     return None
+
+
+def _breakdown(result: RollResult) -> str:
+    """The roll's breakdown (``1d20 (14) + 5 = 19``); for a tree the renderer does not draw
+    yet, the notation, the faces and the total."""
+    try:
+        return breakdown(result)
+    except (AssertionError, TypeError, ValueError):
+        faces = ", ".join(str(f) for t in result.terms for f in t.faces)
+        return f"{result.notation} ({faces}) = {result.total}"
 
 
 def _faces(faces: Sequence[int]) -> str:

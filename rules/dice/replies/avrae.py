@@ -25,11 +25,20 @@ from __future__ import annotations
 
 import re
 
+from msgspec.structs import replace
+
 from fightlog.rules.dice.replies.d20_text import read_d20
 from fightlog.rules.dice.replies.model import ReadReply
 
 BOT = "Avrae"
 DIALECT = "avrae"
+MARKS = ("Total", "= `", "To Hit", "Damage", "Healing")
+"""Every Avrae roll reply holds one of these (``read_replies`` skips a text with none)."""
+
+_R = re.compile(
+    r"(?:<@!?(\d+)>|@([^\n:]+?))  :game_die:\n\*\*([^*\n]{1,100})\*\*: ([^\n]*\S)\n\*\*Total\*\*: (-?\d+)"
+)
+"""A whole ``!r`` reply as Avrae sends it (the common case, read in one match)."""
 
 _HEAD = re.compile(r"^\s*(?:<@!?(\d+)>|@(\S[^:]*?))\s+(?::game_die:|\U0001F3B2)\s*$")
 _TITLE = re.compile(r"^\s*(?:\*\*)?(.+?) attacks with .+!(?:\*\*)?\s*$")
@@ -39,11 +48,20 @@ _EQUALS = re.compile(r"^(.*\S)\s+=\s+`?(-?\d+|[A-Z]+)`?\s*$")
 _FIELD = re.compile(r"^(To Hit(?: \(AC \d+\))?|Damage(?: \(CRIT!\))?|Healing(?: \(CRIT!\))?)$")
 _DICE = re.compile(r"\d[dD](?:\d+|%)\S* \(")
 _STARTS = re.compile(r"^\s*[-(\d]")
+_ONE = re.compile(r"(\d[^\n`]*?\S) = `(-?\d+)`")
+"""The one-liner ``1d20 (**20**) + 5 = `25``` alone (the common case, read in one match)."""
 """A roll string starts with a number, a dice term, a minus or a parenthesis."""
 
 
 def read(text: str, roller: str | None = None) -> list[ReadReply]:
     """Every roll in an Avrae reply (an attack embed has a To Hit and a Damage), in order."""
+    whole = _R.fullmatch(text)
+    if whole is not None and not whole.group(4).endswith("..."):
+        mention, name, label, body, total = whole.groups()
+        return [_reply(text, body, total, label, None, roller or mention or name)]
+    one = _ONE.fullmatch(text)
+    if one is not None:
+        return [_reply(text, one.group(1), one.group(2), None, None, roller)]
     lines = text.splitlines()
     who = roller
     out: list[ReadReply] = []
@@ -51,7 +69,7 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
     while i < len(lines):
         line = lines[i]
         i += 1
-        if who is None:
+        if who is None and (":game_die:" in line or "\U0001F3B2" in line or " attacks with " in line):
             head = _HEAD.match(line) or _TITLE.match(line)
             if head is not None:
                 who = next(g for g in head.groups() if g)
@@ -110,6 +128,4 @@ def _reply(raw: str, body: str, total: str | None, name: str | None, field: re.M
 
 
 def _with_roller(reply: ReadReply, who: str) -> ReadReply:
-    from msgspec.structs import replace
-
     return replace(reply, roller=who)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fightlog.events.model import Die
 
@@ -39,8 +40,10 @@ class D20Roll:
     marks: bool
 
 
+@lru_cache(maxsize=4096)
 def read_d20(text: str) -> D20Roll:
-    """Read ``1d20 (**20**) + 5`` (no total) into notation, dice and problems."""
+    """Read ``1d20 (**20**) + 5`` (no total) into notation, dice and problems (cached: one
+    roll string always reads the same)."""
     text = text.strip()
     problems: list[str] = []
     if text.endswith("..."):
