@@ -176,15 +176,32 @@ def dialect_marks(reply: ReadReply) -> list[Die]:
     """A reply's dice with the kept/dropped marks its dialect gives them (for a bot that
     marks none); the dice as read when the dialect cannot say."""
     dice = list(reply.dice)
-    try:
-        expr = compile_in(reply.notation, reply.dialect)
-        result = expr.roll(_Replay(_draws(expr, group_dice(expr, dice, reply.notation))))
-    except (DiceError, _Short):
+    key = (reply.notation, reply.dialect, tuple([(d.sides, d.face, d.exploded) for d in dice]))
+    kept = _MARKS.get(key)
+    if kept is None:
+        kept = _marks_of(reply.notation, reply.dialect, dice)
+        if len(_MARKS) >= _KEPT_VERDICTS:
+            _MARKS.clear()
+        _MARKS[key] = kept
+    if not kept:
         return dice
+    return [d if d.kept == k else replace(d, kept=k) for d, k in zip(dice, kept)]
+
+
+_MARKS: dict[object, tuple[bool, ...]] = {}
+
+
+def _marks_of(notation: str, dialect: str, dice: list[Die]) -> tuple[bool, ...]:
+    """Per die, kept or not as the dialect rolls these faces (empty: it cannot say)."""
+    try:
+        expr = compile_in(notation, dialect)
+        result = expr.roll(_Replay(_draws(expr, group_dice(expr, dice, notation))))
+    except (DiceError, _Short):
+        return ()
     expected = result.dice
     if len(expected) != len(dice):
-        return dice
-    return [d if d.kept == e.kept else replace(d, kept=e.kept) for d, e in zip(dice, expected)]
+        return ()
+    return tuple([e.kept for e in expected])
 
 
 # --------------------------------------------------------------------------- steps
