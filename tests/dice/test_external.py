@@ -6,6 +6,7 @@ import pytest
 from msgspec.structs import replace
 
 from fightlog.audit.dice import DiceAudit
+from fightlog.rules.dice.dialects import DIALECTS
 from fightlog.events.model import DiceRolled, Die
 from fightlog.rules.dice.external import check_event, check_reply, reevaluated
 from fightlog.rules.dice.replies import read_reply
@@ -75,3 +76,13 @@ def test_verify_and_the_audit_report_it() -> None:
     audit = DiceAudit()
     audit.feed(event)
     assert [f.code for f in audit.finish()] == ["dice.kept", "dice.unverifiable"]
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_an_expression_over_the_limits_is_flagged_in_every_dialect(dialect: str) -> None:
+    event = DiceRolled(roller="x", notation="1001d6", generator="external", total=3,
+                       dice=[Die(sides=6, face=3)], dialect=dialect)
+    found = check_event(event, "roll")
+    assert [d.code for d in found] == ["roll-limit"]
+    assert found[0].message.startswith(f"roll: over the {dialect} dialect's limits: 1001d6 : 1001 dice")
+
