@@ -12,6 +12,8 @@ Formats, from avrae/avrae's source:
   2000 characters is cut to ``...`` before its ``**Total**`` line.
 * d20's ``MarkdownStringifier`` one-liner (``!r`` in older versions, checks and saves):
   ``1d20 (**20**) + 5 = `25```.
+* ``!rr``/``!rrr`` (``_roll_many``): the mention alone, ``Rolling 3 iterations...``, one
+  one-liner per roll, ``42 total.``.
 * ``!a`` embeds (``cogs5e/models/automation/effects/attack.py`` and ``damage.py``):
   ``**To Hit**: 1d20 (14) + 5 = `19``` (``**To Hit (AC 15)**`` against a known AC),
   ``**Damage**: 1d8 (5) + 3 [slashing] = `8``` (``**Damage (CRIT!)**``, ``**Healing**``);
@@ -41,6 +43,8 @@ _R = re.compile(
 """A whole ``!r`` reply as Avrae sends it (the common case, read in one match)."""
 
 _HEAD = re.compile(r"^\s*(?:<@!?(\d+)>|@(\S[^:]*?))\s+(?::game_die:|\U0001F3B2)\s*$")
+_MENTION = re.compile(r"^<@!?(\d+)>\s*$")
+"""A mention alone on the first line (``!rr``/``!rrr``: ``Rolling 3 iterations...`` follows)."""
 _TITLE = re.compile(r"^\s*(?:\*\*)?(.+?) attacks with .+!(?:\*\*)?\s*$")
 _LABELLED = re.compile(r"^\s*(?:\*\*)?([^*\n:]{1,100}?)(?:\*\*)?:\s+(.*\S)\s*$")
 _TOTAL = re.compile(r"^\s*(?:\*\*)?Total(?:\*\*)?:\s*`?(-?\d+)`?\s*$")
@@ -69,8 +73,9 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
     while i < len(lines):
         line = lines[i]
         i += 1
-        if who is None and (":game_die:" in line or "\U0001F3B2" in line or " attacks with " in line):
-            head = _HEAD.match(line) or _TITLE.match(line)
+        if who is None and (":game_die:" in line or "\U0001F3B2" in line or " attacks with " in line
+                            or line.startswith("<@")):
+            head = _HEAD.match(line) or _TITLE.match(line) or _MENTION.match(line)
             if head is not None:
                 who = next(g for g in head.groups() if g)
                 continue
@@ -100,15 +105,17 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
 
 def _reply(raw: str, body: str, total: str | None, name: str | None, field: re.Match[str] | None,
            who: str | None) -> ReadReply:
-    roll = read_d20(body)
-    problems = list(roll.problems)
     value: int | None = None
-    if total is None:
-        problems.append("no total printed")
-    elif total.lstrip("-").isdigit():
-        value = int(total)
+    if total is not None and not total.lstrip("-").isdigit():  # 1d20... = `HIT`
+        roll = read_d20(body.removesuffix("..."))
+        problems = [f"a hidden roll: only {total} is shown, not its dice"]
     else:
-        problems.append(f"a hidden roll: only {total} is shown")
+        roll = read_d20(body)
+        problems = list(roll.problems)
+        if total is None:
+            problems.append("no total printed")
+        else:
+            value = int(total)
     purpose = None
     label = None if name in (None, "Result") else name
     if field is not None:
