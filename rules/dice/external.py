@@ -40,7 +40,7 @@ from fightlog.rules.dice.replies.model import ReadReply
 from fightlog.rules.dice.result import RollResult, TermRoll
 
 REROLL_KINDS = frozenset({"ro", "rr"})
-EXPLODE_KINDS = frozenset({"!"})
+EXPLODE_KINDS = frozenset({"!", "!1", "!p", "ra"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +133,8 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     out = _range(expr, groups)
     if out:
         return out
-    faces = _draws(expr, groups)
+    hidden = _hidden_rerolls(event)
+    faces = _draws(expr, groups, hidden)
     short = False
     try:
         result = expr.roll(_Replay(faces), event.modifiers)
@@ -141,7 +142,10 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     except _Short:
         short, extra = True, 0
         result = expr.roll(_Replay(faces, pad=True), event.modifiers)
-    out = _compare(expr, groups, result, what, extra)
+    out = _compare(expr, groups, result, what, extra, hidden)
+    if short and not out:
+        out.append(Discrepancy("roll-reroll", f"{expr.notation} draws more dice than the {what} shows: "
+                               f"it rerolls or explodes a die the {what} did not"))
     if short or any(d.code == "roll-reroll" for d in out):
         return out
     if event.total != result.total:
@@ -221,9 +225,22 @@ def _range(expr: Expression, groups: list[list[Die]]) -> list[Discrepancy]:
     return []
 
 
-def _draws(expr: Expression, groups: list[list[Die]]) -> list[int]:
+def _hidden_rerolls(event: DiceRolled) -> bool:
+    """Whether the roll comes from a bot that prints only a rerolled die's final face (Dice
+    Maiden) and so records no replaced faces."""
+    if event.tool is None or any(d.rerolled for d in event.dice):
+        return False
+    from fightlog.rules.dice.replies import bot_named
+
+    bot = bot_named(event.tool)
+    return bot is not None and not bot.shows_rerolls
+
+
+def _draws(expr: Expression, groups: list[list[Die]], hidden: bool = False) -> list[int]:
     """The recorded faces, as the stream's raw draws, in the order the engine draws them
-    (see the module docstring)."""
+    (see the module docstring). ``hidden``: the faces rerolls replaced are not recorded; a
+    die the dialect rerolls is taken to have rerolled into the face it shows (so a reroll
+    once cannot be told from none, and a face an endless reroll would reroll again shows)."""
     out: list[int] = []
     for term, group in zip(expr.terms, groups):
         start = len(out)
@@ -242,12 +259,25 @@ def _draws(expr: Expression, groups: list[list[Die]]) -> list[int]:
             _chains(base, out)
             _chains(added, out)
         else:
-            _chains(base, out)
+            if hidden:
+                _again(term, base, out)
+            else:
+                _chains(base, out)
             out.extend(d.rerolled[0] if d.rerolled else d.face for d in added)
             _chains(added, out)
         if term.faces != "plain":
             out[start:] = [term.raw(f) for f in out[start:]]
     return out
+
+
+def _again(term: DiceTerm, dice: Sequence[Die], out: list[int]) -> None:
+    """For hidden rerolls: each die the term's first reroll selects draws its own face again."""
+    for op in term.ops:
+        if op.kind in REROLL_KINDS:
+            if op.selector is not None:
+                test = op.selector.predicate()
+                out.extend(d.face for d in dice if test(d.face))
+            return
 
 
 def _chains(dice: Sequence[Die], out: list[int]) -> None:
@@ -267,13 +297,14 @@ def _compare(
     result: RollResult,
     what: str,
     extra: int,
+    hidden: bool = False,
 ) -> list[Discrepancy]:
     out: list[Discrepancy] = []
     for term, group, roll in zip(expr.terms, groups, result.terms):
-        if _same(group, roll):
+        if _same(group, roll, hidden):
             continue
         expected = roll.dice(term)
-        why = _rerolls(term, group, expected, what)
+        why = _rerolls(term, group, expected, what, hidden)
         if why is not None:
             out.append(Discrepancy("roll-reroll", f"{why}"))
             continue
@@ -298,8 +329,9 @@ def _compare(
     return out
 
 
-def _same(group: list[Die], roll: TermRoll) -> bool:
-    """Whether the recorded dice are exactly the dice the dialect gives (the common case)."""
+def _same(group: list[Die], roll: TermRoll, hidden: bool = False) -> bool:
+    """Whether the recorded dice are exactly the dice the dialect gives (the common case;
+    ``hidden``: replaced faces are not compared)."""
     faces = roll.faces
     if len(faces) != len(group):
         return False
@@ -307,7 +339,7 @@ def _same(group: list[Die], roll: TermRoll) -> bool:
     for i, die in enumerate(group):
         if die.face != faces[i] or die.kept != (kept is None or kept[i]):
             return False
-        if rerolled is None:
+        if rerolled is None or hidden:
             if die.rerolled:
                 return False
         elif tuple(die.rerolled) != rerolled[i]:
@@ -315,9 +347,10 @@ def _same(group: list[Die], roll: TermRoll) -> bool:
     return True
 
 
-def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: str) -> str | None:
+def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: str,
+             hidden: bool = False) -> str | None:
     """The first reroll or explosion the dialect and the roll disagree on, in words."""
-    for i, (r, e) in enumerate(zip(group, expected), 1):
+    for i, (r, e) in enumerate(zip(group, () if hidden else expected), 1):
         if r.rerolled != e.rerolled:
             if not e.rerolled:
                 return f"the {what} rerolled die {i} ({_faces(r.rerolled)} -> {r.face}) but {term.text} does not reroll it"

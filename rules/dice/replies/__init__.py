@@ -32,6 +32,9 @@ class Bot:
     medium: str = "discord"
     marks: tuple[str, ...] = ()
     """Strings one of which every reply of the bot holds: a text with none is not read."""
+    shows_rerolls: bool = True
+    """Whether its replies print the faces a reroll replaced (Dice Maiden's do not: the audit
+    then takes a rerolled die to show the face it rerolled into)."""
     _marked: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -52,7 +55,8 @@ class Bot:
 
 BOTS: dict[str, Bot] = {
     avrae.BOT: Bot(avrae.BOT, avrae.DIALECT, avrae.read, marks=avrae.MARKS),
-    dice_maiden.BOT: Bot(dice_maiden.BOT, dice_maiden.DIALECT, dice_maiden.read, marks=("Request:",)),
+    dice_maiden.BOT: Bot(dice_maiden.BOT, dice_maiden.DIALECT, dice_maiden.read, marks=("Request:",),
+                         shows_rerolls=False),
     rpg_sage.BOT: Bot(rpg_sage.BOT, rpg_sage.DIALECT, rpg_sage.read, marks=("\u27f5", "<-")),
     sl_hud.BOT: Bot(sl_hud.BOT, sl_hud.DIALECT, sl_hud.read, "sl-chat", marks=(" roll",)),
 }
