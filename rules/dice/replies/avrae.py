@@ -43,6 +43,12 @@ _R = re.compile(
 """A whole ``!r`` reply as Avrae sends it (the common case, read in one match)."""
 
 _HEAD = re.compile(r"^\s*(?:<@!?(\d+)>|@(\S[^:]*?))\s+(?::game_die:|\U0001F3B2)\s*$")
+_ATTACK = re.compile(
+    r"(?:(?:\*\*)?([^\n]+?) attacks with [^\n]+!(?:\*\*)?\n)?"
+    r"\*\*(To Hit(?: \(AC \d+\))?)\*\*: ([^\n`]*\S) = `(-?\d+)`"
+    r"(?:\n\*\*((?:Damage|Healing)(?: \(CRIT!\))?)\*\*: ([^\n`]*\S) = `(-?\d+)`)?"
+)
+"""An attack embed's title, To Hit and Damage lines (the common case, read in one match)."""
 _MENTION = re.compile(r"^<@!?(\d+)>\s*$")
 """A mention alone on the first line (``!rr``/``!rrr``: ``Rolling 3 iterations...`` follows)."""
 _TITLE = re.compile(r"^\s*(?:\*\*)?(.+?) attacks with .+!(?:\*\*)?\s*$")
@@ -62,10 +68,17 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
     whole = _R.fullmatch(text)
     if whole is not None and not whole.group(4).endswith("..."):
         mention, name, label, body, total = whole.groups()
-        return [_reply(text, body, total, label, None, roller or mention or name)]
+        return [_reply(text, body, total, label, False, roller or mention or name)]
     one = _ONE.fullmatch(text)
     if one is not None:
-        return [_reply(text, one.group(1), one.group(2), None, None, roller)]
+        return [_reply(text, one.group(1), one.group(2), None, False, roller)]
+    attack = _ATTACK.fullmatch(text)
+    if attack is not None:
+        who, hit, body, total, damage, dbody, dtotal = attack.groups()
+        rolls = [_reply(text, body, total, hit, True, roller or who)]
+        if damage is not None:
+            rolls.append(_reply(text, dbody, dtotal, damage, True, roller or who))
+        return rolls
     lines = text.splitlines()
     who = roller
     out: list[ReadReply] = []
@@ -87,23 +100,23 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
             field = _FIELD.match(name)
             equals = _EQUALS.match(body)
             if equals is not None and (field is not None or _DICE.search(body)):
-                out.append(_reply(text, equals.group(1), equals.group(2), name, field, who))
+                out.append(_reply(text, equals.group(1), equals.group(2), name, field is not None, who))
                 continue
             total_line = _TOTAL.match(lines[i]) if i < len(lines) else None
             if total_line is not None and (_DICE.search(body) or body.endswith("...")):
                 i += 1
-                out.append(_reply(text, body, total_line.group(1), name, field, who))
+                out.append(_reply(text, body, total_line.group(1), name, field is not None, who))
                 continue
             if field is not None or name == "Result":
-                out.append(_reply(text, body, None, name, field, who))
+                out.append(_reply(text, body, None, name, field is not None, who))
             continue
         equals = _EQUALS.match(line)
         if equals is not None and _STARTS.match(line) and _DICE.search(equals.group(1)):
-            out.append(_reply(text, equals.group(1), equals.group(2), None, None, who))
+            out.append(_reply(text, equals.group(1), equals.group(2), None, False, who))
     return [r if r.roller is not None or who is None else _with_roller(r, who) for r in out]
 
 
-def _reply(raw: str, body: str, total: str | None, name: str | None, field: re.Match[str] | None,
+def _reply(raw: str, body: str, total: str | None, name: str | None, field: bool,
            who: str | None) -> ReadReply:
     value: int | None = None
     if total is not None and not total.lstrip("-").isdigit():  # 1d20... = `HIT`
@@ -118,7 +131,7 @@ def _reply(raw: str, body: str, total: str | None, name: str | None, field: re.M
             value = int(total)
     purpose = None
     label = None if name in (None, "Result") else name
-    if field is not None:
+    if field:
         purpose = "attack" if name is not None and name.startswith("To Hit") else "damage"
     return ReadReply(
         bot=BOT,
