@@ -28,6 +28,9 @@ CODE: dict[str, str] = {
     "roll-range": "dice.face",
     "roll-total": "dice.arithmetic",
     "roll-notation": "dice.notation",
+    "roll-kept": "dice.kept",
+    "roll-reroll": "dice.reroll",
+    "roll-limit": "dice.limit",
     "roll-dice": "dice.seed",
     "roll-index": "dice.index",
     "dice-seed-mismatch": "dice.seed",
@@ -82,7 +85,8 @@ class DiceAudit:
     def _roll(self, event: DiceRolled) -> None:
         self._rollers[event.seq] = event.roller
         self._rolls[event.seq] = event
-        for die in event.dice:
+        dialect = event.dialect not in (None, "fightlog")  # faces per term (dF, d%): external.py
+        for die in () if dialect else event.dice:
             for face in (*die.rerolled, die.face):
                 if not 1 <= face <= die.sides:
                     kind = "an external" if event.generator == "external" else "an engine"
@@ -258,7 +262,7 @@ class FastDice:
             if recompute is None:
                 assert self._seed is not None
                 recompute = self._recompute = Recomputer(self._seed, self._scene)
-            total, dice = recompute.rolled(event.notation, self._salts, index)
+            total, dice = recompute.rolled(event.notation, self._salts, index, event.dialect)
             for modifier in event.modifiers:
                 total += modifier.value
         except Exception:

@@ -12,6 +12,7 @@ goes through the general plan, which draws the same faces.
 from __future__ import annotations
 
 from fightlog.events.model import Die
+from fightlog.rules.dice.dialects import compile_in
 from fightlog.rules.dice.expression import Expression, compile_expression
 from fightlog.rules.dice.fair import FairGenerator
 from fightlog.rules.dice.fastpath import BlockFaces, build_block_faces
@@ -31,17 +32,22 @@ class Recomputer:
         self._salts: tuple[str, ...] | None = None
         self._generator: FairGenerator | None = None
         self._expressions: dict[str, tuple[Expression, BlockFaces | None]] = {}
+        self._dialects: dict[tuple[str, str], tuple[Expression, BlockFaces | None]] = {}
         self._rolled: dict[tuple[Expression, int | tuple[int, ...]], tuple[int, list[Die]]] = {}
 
-    def rolled(self, notation: str, salts: tuple[str, ...], index: int) -> tuple[int, list[Die]]:
-        """The value (before modifiers) and the dice of roll ``index`` of ``notation``, with
-        ``salts`` the salts recorded before it. A notation the engine refuses raises
-        ``DiceError``."""
-        known = self._expressions.get(notation)
+    def rolled(self, notation: str, salts: tuple[str, ...], index: int, dialect: str | None = None) -> tuple[int, list[Die]]:
+        """The value (before modifiers) and the dice of roll ``index`` of ``notation`` (read
+        in ``dialect``, fightlog's by default), with ``salts`` the salts recorded before it.
+        A notation the engine refuses raises ``DiceError``."""
+        known = self._expressions.get(notation) if dialect is None else self._dialects.get((notation, dialect))
         if known is None:
-            expr = compile_expression(notation)
+            expr = compile_expression(notation) if dialect is None else compile_in(notation, dialect)
             faces_of = None if expr.fast is None else build_block_faces(expr.terms)
-            known = self._expressions[notation] = (expr, faces_of)
+            known = (expr, faces_of)
+            if dialect is None:
+                self._expressions[notation] = known
+            else:
+                self._dialects[(notation, dialect)] = known
         expr, block_faces = known
         gen = self._generator
         if gen is None or salts is not self._salts:

@@ -41,6 +41,7 @@ from fightlog.events.model import (
 )
 from fightlog.rules.dice.events import read_roll
 from fightlog.rules.dice.expression import compile_expression
+from fightlog.rules.dice.external import check_event
 from fightlog.rules.dice.fair import SCHEME, commitment, seed_bytes
 from fightlog.rules.dice.recompute import Recomputer
 
@@ -294,7 +295,8 @@ class RollVerifier:
     def _roll(self, line: int, event: DiceRolled) -> None:
         if event.generator == "external":
             self._external += 1
-            self._check_arithmetic(line, event, _name(event))
+            for found in check_event(event, _name(event)):  # re-evaluated under its dialect
+                self._finding(line, found.code, found.message, event.seq)
             return
         self._engine += 1
         expected = self._max_index + 1
@@ -329,7 +331,7 @@ class RollVerifier:
         if recompute is None or recompute.seed is not seed:
             recompute = self._recompute = Recomputer(seed, self._scene)
         try:
-            value, dice = recompute.rolled(event.notation, salts, index)
+            value, dice = recompute.rolled(event.notation, salts, index, event.dialect)
         except DiceError as exc:
             self._finding(line, "roll-notation", f"{_name(event)}: the notation is refused: {exc}",
                           event.seq)
