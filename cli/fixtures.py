@@ -14,7 +14,7 @@ from fightlog.cli.errors import reports_errors
 from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 
-DATA = (".jsonl", ".toml", ".txt")
+DATA = (".jsonl", ".toml", ".txt", ".json", ".csv")
 """The bundled data files (the package's modules, which write some of them, are not copied)."""
 
 
