@@ -72,8 +72,12 @@ def messages(path: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
     """The transcript's messages, in order (refs name the file by its base name)."""
     name = os.path.basename(path)
     handle = open_transcript(path)
+
+    def said(message: str) -> None:  # warnings name the file as it was given
+        warn(path + message[len(name):] if message.startswith(name + ":") else message)
+
     try:
-        yield from _read(handle, name, fmt, cast, warn)
+        yield from _read(handle, name, fmt, cast, said)
     except InputError as exc:
         if exc.path == name:
             exc.path = path
