@@ -26,7 +26,6 @@ from fightlog.audit.checks import AuditView, Check
 from fightlog.events.model import (
     DeclarationPosted,
     DiceRolled,
-    Event,
     RoundEnded,
     TurnEnded,
     TurnStarted,
@@ -133,8 +132,9 @@ class Pairing:
         self.rolled = set()
 
 
-def _edited(event: Event, code: str, view: AuditView) -> None:
+def _edited(event: DeclarationPosted | DiceRolled, code: str, view: AuditView) -> None:
     origin = event.origin
     if origin is not None and origin.edited is not None:
+        who = event.actor if isinstance(event, DeclarationPosted) else event.roller
         view.report(code, event, f"the message was edited at {origin.edited.isoformat()} after it was sent: "
-                                 "the text recorded is the edited one")
+                                 "the text recorded is the edited one", actor=who)

@@ -191,7 +191,8 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
     if read.gm is not None:
         claim(read.gm.speakers or (read.gm.name,), Role("gm", actor=read.gm.name), ("gm", "speakers"))
     for index, dice in enumerate(read.dice):
-        tool = dice.tool or dice.speakers[0].rstrip("*? ")
+        named = [s for s in dice.speakers if not s.isdigit()] or list(dice.speakers)
+        tool = dice.tool or named[0].rstrip("*?( ")
         claim(dice.speakers, Role("dice", dialect=dice.dialect, tool=tool), ("dice", index, "speakers"))
     for index, obj in enumerate(read.objects):
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))

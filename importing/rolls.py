@@ -41,9 +41,13 @@ class RollRead(Struct, frozen=True, kw_only=True):
 
 
 _GROUP: Final = re.compile(r"(\d*)d(\d+)([a-z0-9<>=]*)\s*\(([^()]*)\)", re.IGNORECASE)
-_AVRAE_RESULT: Final = re.compile(r"\*\*Result\*\*:\s*(.+?)\s*\n\*\*Total\*\*:\s*(-?\d+)")
-_AVRAE_LINE: Final = re.compile(r"^(?:\*\*(?P<label>[^*]+)\*\*:\s*)?(?P<expr>.*?\d*d\d+.*?)\s*=\s*`(?P<total>-?\d+)`", re.M)
-_MENTION: Final = re.compile(r"<@!?(\d+)>")
+_AVRAE_RESULT: Final = re.compile(r"(?:\*\*)?Result(?:\*\*)?:\s*(.+?)\s*\n(?:\*\*)?Total(?:\*\*)?:\s*(-?\d+)")
+_AVRAE_LINE: Final = re.compile(
+    r"^(?:(?:\*\*)?(?P<label>[A-Za-z][A-Za-z ]*?)(?:\*\*)?:\s*)?(?P<expr>[^=\n]*?\d*d\d+[^=\n]*?)\s*=\s*`?(?P<total>-?\d+)`?\s*$",
+    re.M,
+)
+_LABELLED: Final = re.compile(r"\s*(?:\*\*)?[A-Za-z][A-Za-z ]*(?:\*\*)?:")
+_MENTION: Final = re.compile(r"<@!?(\d+)>|^@(.+?)\s+(?::game_die:|\N{GAME DIE})")
 _MAIDEN: Final = re.compile(
     r"^(?P<who>.*?)\s*Request:\s*\[(?P<notation>[^\]]+)\]\s*Roll:\s*\[(?P<faces>[^\]]*)\]\s*Result:\s*(?P<total>-?\d+)"
 )
@@ -92,15 +96,17 @@ def _expression(expr: str) -> tuple[str, list[Die]] | None:
 
 def _avrae(message: Message) -> Iterator[RollRead]:
     mention = _MENTION.search(message.text)
-    who = mention[1] if mention is not None else message.invoker
+    who = (mention[1] or mention[2]) if mention is not None else message.invoker
     found = _AVRAE_RESULT.search(message.text)
     if found is not None:
         read = _expression(found[1])
         if read is not None:
             yield RollRead(notation=read[0], dice=tuple(read[1]), total=int(found[2]), dialect="avrae", who=who)
     for embed in message.embeds:
-        texts = [embed.description] + [f"**{f.name}**: {f.value}" for f in embed.fields]
-        roller = who or (embed.title.split(" attacks")[0] if " attacks" in embed.title else embed.author)
+        texts = [embed.description] + [f.value if _LABELLED.match(f.value) else f"**{f.name}**: {f.value}"
+                                       for f in embed.fields]
+        heading = embed.title or embed.description.split("\n", 1)[0]
+        roller = who or (heading.split(" attacks")[0] if " attacks" in heading else embed.author)
         for text in texts:
             for line in _AVRAE_LINE.finditer(text):
                 read = _expression(line["expr"])
