@@ -35,12 +35,13 @@ def _time(ctx: click.Context, param: click.Parameter, value: str | None) -> date
 Examples:
   fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog import sl fixtures/import/sl/pump-house.txt --suggest-cast --ruleset roe7   # a cast to start from
-  fightlog import sl fixtures/import/sl/pump-house.txt -o pump.jsonl --ruleset roe7 --cast fixtures/import/sl/cast.toml
-  fightlog audit pump.jsonl                             # findings cite the transcript's lines
-  fightlog import discord-json fixtures/import/discord/dockside.json -o dock.jsonl --ruleset d20-evasion \\
-      --cast fixtures/import/discord/cast.toml --force
-  fightlog import discord-json fixtures/import/discord/dockside.json -o part.jsonl --ruleset d20-evasion \\
-      --cast fixtures/import/discord/cast.toml --from 2024-03-14T20:03:00+00:00 --to 2024-03-14T20:10:00+00:00
+  fightlog import sl fixtures/import/sl/midnight-brawl.txt -o brawl.jsonl --ruleset roe7 \\
+      --cast fixtures/import/sl/midnight-brawl.cast.toml
+  fightlog audit brawl.jsonl                            # exit 1: findings cite the transcript's lines
+  fightlog import discord-json fixtures/import/discord/dockside.json -o dock.jsonl \\
+      --ruleset d20-evasion --cast fixtures/import/discord/dockside.cast.toml
+  fightlog import discord-csv fixtures/import/discord/dockside.csv -o dock.jsonl --force \\
+      --ruleset d20-evasion --cast fixtures/import/discord/dockside.cast.toml --from 2024-03-14T20:03+00:00
 
 \b
 Formats: sl (Second Life and Firestorm local chat), discord-json, discord-csv, discord-txt

@@ -192,7 +192,7 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
         claim(read.gm.speakers or (read.gm.name,), Role("gm", actor=read.gm.name), ("gm", "speakers"))
     for index, dice in enumerate(read.dice):
         named = [s for s in dice.speakers if not s.isdigit()] or list(dice.speakers)
-        tool = dice.tool or named[0].rstrip("*?( ")
+        tool = dice.tool or re.sub(r"\s*\(?[*?]+\)?", "", named[0]).strip() or named[0]
         claim(dice.speakers, Role("dice", dialect=dice.dialect, tool=tool), ("dice", index, "speakers"))
     for index, obj in enumerate(read.objects):
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
