@@ -49,13 +49,18 @@ def suggest(messages: Iterable[Message], ruleset: str) -> str:
     for entry in people:
         ident = _ident(entry.name or entry.speaker, ids)
         ids.append(ident)
+        names = dict.fromkeys(filter(None, (entry.speaker, entry.name)))  # a proxy's webhook id is shared: left out
+        count = f"{entry.count} message{'' if entry.count == 1 else 's'}"
         out += ["[[combatants]]", f"id = {_q(ident)}", f"name = {_q(entry.name)}",
-                f"speakers = [{', '.join(_q(s) for s in dict.fromkeys(filter(None, (entry.speaker, entry.speaker_id))))}]",
-                f'side = "?"  # {entry.count} messages', ""]
+                f"speakers = [{', '.join(_q(s) for s in names)}]", f'side = "?"  # {count}', ""]
     out.insert(2, f"order = [{', '.join(_q(i) for i in ids)}]  # the posting order")
     out.insert(3, "")
+    out += ["# [gm]  (move the GM's entry here: their posts are chatter, their status lines count)",
+            '# name = "..."', "# speakers = [...]", ""]
     for entry in dice:
-        out += ["[[dice]]", f"speakers = [{_q(entry.speaker)}]", f"dialect = {_q(_dialect(entry) or 'sl-hud')}", ""]
+        names = dict.fromkeys(filter(None, (entry.speaker, entry.name)))
+        out += ["[[dice]]", f"speakers = [{', '.join(_q(s) for s in names)}]",
+                f"dialect = {_q(_dialect(entry) or 'sl-hud')}", ""]
     out += [f"[hints.{ruleset}]" if re.fullmatch(r"[A-Za-z0-9_-]+", ruleset) else f"[hints.{_q(ruleset)}]"]
     out += [f"{action} = [{', '.join(_q(p, literal=True) for p in patterns)}]" for action, patterns in HINTS.items()]
     return "\n".join(out) + "\n"
