@@ -121,3 +121,11 @@ def test_the_text_export_gives_authors_content_blocks_and_lines() -> None:
     assert first.at == datetime(2024, 3, 14, 20, 0)
     assert found[2].name == "Avrae#6877" and "**To Hit**: 1d20 (14) + 5 = `19`" in found[2].embeds[0].description
     assert found[5].text == "Mara presses the attack, driving Vex toward the water."
+
+
+def test_the_bundled_discord_transcripts_are_what_the_script_writes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import FIXTURES
+
+    dx.write(str(tmp_path))
+    for made in sorted(tmp_path.iterdir()):
+        assert made.read_bytes() == (FIXTURES / "import" / "discord" / made.name).read_bytes(), made.name
