@@ -29,6 +29,9 @@ CODE: dict[str, str] = {
     "roll-range": "dice.face",
     "roll-total": "dice.arithmetic",
     "roll-notation": "dice.notation",
+    "roll-kept": "dice.kept",
+    "roll-reroll": "dice.reroll",
+    "roll-limit": "dice.limit",
     "roll-dice": "dice.seed",
     "roll-index": "dice.index",
     "dice-seed-mismatch": "dice.seed",
@@ -83,7 +86,8 @@ class DiceAudit:
     def _roll(self, event: DiceRolled) -> None:
         self._rollers[event.seq] = event.roller
         self._rolls[event.seq] = event
-        for die in event.dice:
+        dialect = event.dialect not in (None, "fightlog")  # faces per term (dF, d%): external.py
+        for die in () if dialect else event.dice:
             for face in (*die.rerolled, die.face):
                 if not 1 <= face <= die.sides:
                     kind = "an external" if event.generator == "external" else "an engine"

@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "dispute": "fightlog.cli.dispute:dispute",
     "fixtures": "fightlog.cli.fixtures:fixtures",
     "import": "fightlog.cli.importing:import_",
+    "read-roll": "fightlog.cli.read_roll:read_roll",
 }
 """Command name -> ``module:attribute`` of its click command."""
 
@@ -48,6 +49,7 @@ HELP: dict[str, str] = {
     "dispute": "Fork a fight at an event, change one fact, see what follows.",
     "fixtures": "Copy the bundled example logs and scenarios here (for the --help examples).",
     "import": "Import a chat transcript (Second Life, Discord exports) into a new log.",
+    "read-roll": "Read a dice bot's pasted reply as a roll and check that it adds up.",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
 

@@ -277,7 +277,9 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     ``external`` for a roll made elsewhere (``tool`` names the bot or HUD); external rolls are
     checked for arithmetic and face ranges only. ``purpose`` is open (``attack``, ``defense``,
     ``dodge``, ``damage``, ``initiative``, ``flee``, ``save``, ``skill``, ``soak``...).
-    ``for_seq`` links the roll to the declaration it resolves.
+    ``for_seq`` links the roll to the declaration it resolves. ``dialect`` names the notation
+    an external roll's ``notation`` is written in (``avrae``, ``dice-maiden``...; None:
+    fightlog's own); the audit re-evaluates the roll under it.
     """
 
     roller: Id
@@ -291,6 +293,7 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     tool: str | None = None
     for_seq: int | None = None
     label: str | None = None
+    dialect: str | None = None
 
 
 # --------------------------------------------------------------------------- outcomes

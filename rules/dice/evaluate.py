@@ -15,7 +15,7 @@ from typing import Protocol
 
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice import limits
-from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number
+from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number, is_classic
 from fightlog.rules.dice.result import TermRoll
 
 
@@ -36,7 +36,12 @@ to right) to the list, and returns the expression's value."""
 
 
 def build_plan(node: Node) -> Plan:
-    """Turn a tree into a plan (done once per expression, then cached with it)."""
+    """Turn a tree into a plan (done once per expression, then cached with it). A tree read
+    from another dialect (sets, exact division, ...) is rolled by ``walk``."""
+    if not is_classic(node):
+        from fightlog.rules.dice.walk import walk_plan
+
+        return walk_plan(node)
     if isinstance(node, DiceTerm):
         return _term_plan(node)
     if isinstance(node, Number):
@@ -55,6 +60,7 @@ def build_plan(node: Node) -> Plan:
             return -inner(stream, out)
 
         return negate
+    assert isinstance(node, BinaryOp)
     return _binary_plan(node)
 
 
@@ -117,6 +123,10 @@ def _term_plan(term: DiceTerm) -> Plan:
 
 def roll_term(term: DiceTerm, stream: FaceStream) -> TermRoll:
     """Roll one dice term with its operations and success target."""
+    if not term.classic:
+        from fightlog.rules.dice.operations import roll_extended
+
+        return roll_extended(term, stream)
     sides = term.sides
     draw = stream.draw
     faces = stream.draw_many(sides, term.count)
@@ -126,7 +136,7 @@ def roll_term(term: DiceTerm, stream: FaceStream) -> TermRoll:
     for op in term.ops:
         kind = op.kind
         if kind in ("kh", "kl", "dh", "dl"):
-            _keep_or_drop(kind, op.amount, faces, kept)
+            keep_or_drop(kind, op.amount, faces, kept)
             continue
         if kind == "mi" or kind == "ma":
             bound = op.amount
@@ -179,7 +189,7 @@ def roll_term(term: DiceTerm, stream: FaceStream) -> TermRoll:
     )
 
 
-def _keep_or_drop(kind: str, amount: int, faces: list[int], kept: list[bool]) -> None:
+def keep_or_drop(kind: str, amount: int, faces: list[int], kept: list[bool]) -> None:
     """Keep or drop ``amount`` of the kept dice, highest (``kh``/``dh``) or lowest
     (``kl``/``dl``) first; among equal faces the earlier die is chosen first."""
     candidates = [i for i, k in enumerate(kept) if k]

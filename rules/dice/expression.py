@@ -14,12 +14,12 @@ from functools import lru_cache
 from fightlog.errors import DiceValueError
 from fightlog.events.model import Modifier
 from fightlog.rules.dice import limits
-from fightlog.rules.dice.ast import DiceTerm, Node
+from fightlog.rules.dice.ast import DiceTerm, Node, Selector, is_classic
 from fightlog.rules.dice.bounds import bounds
 from fightlog.rules.dice.evaluate import FaceStream, Plan, build_plan
 from fightlog.rules.dice.fair import FairGenerator
 from fightlog.rules.dice.fastpath import FastPlan, build_fast_plan
-from fightlog.rules.dice.parser import parse
+from fightlog.rules.dice.parser import Parsed, parse
 from fightlog.rules.dice.result import RollResult, TermRoll
 
 CACHE_SIZE = 1024
@@ -49,6 +49,9 @@ class Expression:
     high: int
     plan: Plan
     fast: FastPlan | None
+    dialect: str = "fightlog"
+    repeat: int = 1
+    test: Selector | None = None
 
     @property
     def dice(self) -> int:
@@ -83,9 +86,21 @@ def roll(
     generator: FairGenerator,
     index: int,
     modifiers: Iterable[ModifierLike] = (),
+    *,
+    dialect: str = "fightlog",
 ) -> RollResult:
-    """Roll ``expr`` as engine roll number ``index`` of the generator's scene."""
-    compiled = compile_expression(expr) if isinstance(expr, str) else expr
+    """Roll ``expr`` as engine roll number ``index`` of the generator's scene; a string is
+    read in ``dialect`` (``fightlog.rules.dice.dialects``). One roll, even when the
+    expression asks for repeats (``dialects.roll_all`` makes them all)."""
+    if isinstance(expr, str):
+        if dialect == "fightlog":
+            compiled = compile_expression(expr)
+        else:
+            from fightlog.rules.dice.dialects import compile_in
+
+            compiled = compile_in(expr, dialect)
+    else:
+        compiled = expr
     fast = compiled.fast
     if fast is not None and index >= 0:
         if modifiers:
@@ -119,9 +134,15 @@ def as_modifiers(modifiers: Iterable[ModifierLike]) -> tuple[Modifier, ...]:
 def compile_expression(text: str) -> Expression:
     """Parse and check ``text`` (cached). Raises ``DiceSyntaxError``, ``DiceLimitError`` or
     ``DiceValueError``; never rolls."""
-    parsed = parse(text)
+    return build_expression(text, parse(text))
+
+
+def build_expression(text: str, parsed: Parsed, dialect: str = "fightlog") -> Expression:
+    """Check a parsed tree (bounds, division by zero, the total limit) and build its plan:
+    the one place every dialect's expression goes through."""
     low, high = bounds(parsed.root, text)
     limits.check_total(text, low, high)
+    classic = is_classic(parsed.root)
     return Expression(
         text=text,
         notation=parsed.notation,
@@ -131,5 +152,8 @@ def compile_expression(text: str) -> Expression:
         low=low,
         high=high,
         plan=build_plan(parsed.root),
-        fast=build_fast_plan(parsed.root, parsed.terms),
+        fast=build_fast_plan(parsed.root, parsed.terms) if classic else None,
+        dialect=dialect,
+        repeat=parsed.repeat,
+        test=parsed.test,
     )

@@ -36,12 +36,7 @@ _ASCII_DIGITS = "0123456789"
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens ending with one ``end`` token. Raises ``DiceSyntaxError``
     or ``DiceLimitError``."""
-    limits.check_length(text)
-    for i, ch in enumerate(text):
-        if not ch.isprintable() and ch != "\t":
-            raise DiceSyntaxError(
-                f"unprintable character U+{ord(ch):04X}", expr=_visible(text), column=i + 1
-            )
+    check_text(text)
     tokens: list[Token] = []
     i = 0
     n = len(text)
@@ -111,6 +106,17 @@ def tokenize(text: str) -> list[Token]:
         raise DiceSyntaxError(f"unexpected character {ch!r}", expr=text, column=col)
     tokens.append(Token("end", "", n + 1))
     return tokens
+
+
+def check_text(text: str) -> None:
+    """The checks every dialect's reader makes first: the length limit, then no unprintable
+    character anywhere."""
+    limits.check_length(text)
+    for i, ch in enumerate(text):
+        if not ch.isprintable() and ch != "\t":
+            raise DiceSyntaxError(
+                f"unprintable character U+{ord(ch):04X}", expr=_visible(text), column=i + 1
+            )
 
 
 def _visible(text: str) -> str:

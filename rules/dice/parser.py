@@ -47,12 +47,16 @@ BW_LABELS = ("black", "white")
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """A parsed expression: the tree, the notation (the text before any label, stripped),
-    the label (or None), and the dice terms left to right."""
+    the label (or None), and the dice terms left to right. Dialects add ``repeat`` (roll it
+    that many times: RPG Sage's ``6#3d6``) and ``test`` (pass or fail of the total against a
+    target: RPG Sage's ``1d20+5 >= 15``)."""
 
     root: Node
     notation: str
     label: str | None
     terms: tuple[DiceTerm, ...]
+    repeat: int = 1
+    test: Selector | None = None
 
 
 def parse(text: str) -> Parsed:

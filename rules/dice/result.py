@@ -62,6 +62,15 @@ class TermRoll(Struct, frozen=True, gc=False):
         return tuple((kept is None or kept[i]) and test(f) for i, f in enumerate(self.faces))
 
 
+    def misses(self, term: DiceTerm) -> tuple[bool, ...]:
+        """Per die: kept and meeting the term's failure target (all false without one)."""
+        failure = term.failure
+        kept = self.kept
+        if failure is None:
+            return (False,) * len(self.faces)
+        return tuple((kept is None or kept[i]) and failure.matches(f) for i, f in enumerate(self.faces))
+
+
 class RollResult(Struct, frozen=True, gc=False):
     """One roll of a compiled expression.
 
@@ -122,8 +131,27 @@ class RollResult(Struct, frozen=True, gc=False):
     def successes(self) -> int:
         """Kept dice meeting their term's success target (``5d6>=5``), over all terms."""
         return sum(
-            roll.value for term, roll in zip(self.expression.terms, self.terms) if term.target
+            sum(roll.hits(term)) if term.failure is not None else roll.value
+            for term, roll in zip(self.expression.terms, self.terms)
+            if term.target
         )
+
+    @property
+    def failures(self) -> int:
+        """Kept dice meeting their term's failure target (World of Darkness ``t7f1``, roll20
+        ``>7f1``): each takes one success off the term's value."""
+        return sum(
+            sum(roll.misses(term))
+            for term, roll in zip(self.expression.terms, self.terms)
+            if term.failure is not None
+        )
+
+    @property
+    def passed(self) -> bool | None:
+        """Pass or fail of the total against the expression's test (RPG Sage's
+        ``1d20+5 >= 15``); None when it has none."""
+        test = self.expression.test
+        return None if test is None else test.matches(self.total)
 
     @property
     def effect(self) -> int:

@@ -34,6 +34,7 @@ from fightlog.events.model import (
 )
 from fightlog.rules.dice.events import read_roll
 from fightlog.rules.dice.expression import compile_expression
+from fightlog.rules.dice.external import check_event
 from fightlog.rules.dice.fair import SCHEME, FairGenerator, commitment, seed_bytes
 
 SeedSource = Literal["given", "open", "revealed", "missing", "rejected", "unsupported"]
@@ -250,7 +251,8 @@ class RollVerifier:
     def _roll(self, line: int, event: DiceRolled) -> None:
         if event.generator == "external":
             self._external += 1
-            self._check_arithmetic(line, event, _name(event))
+            for found in check_event(event, _name(event)):  # re-evaluated under its dialect
+                self._finding(line, found.code, found.message, event.seq)
             return
         self._engine += 1
         expected = self._max_index + 1

@@ -1,0 +1,94 @@
+"""RPG Sage's replies (rpg-sage-creative/rpg-sage, ``packages/game-utils/src/dice``).
+
+``Dice#toRollString`` (the default ``M`` output) prints the grade emoji, the total in bold
+italics, the roll's description in backticks, a long left arrow and each dice part::
+
+    [success] <i><b>19</b></i> `Attack` ⟵ [14]1d20 + 5 >= 15
+
+which Discord shows with the HTML turned to Markdown (``***19***``, ``~~2~~``) and the grade
+as an emoji. Each part's faces come in brackets before its ``NdS`` (``mapDicePartToRollString``),
+sorted lowest first (``rollDataSorter``; ``noSort`` keeps draw order), marked
+(``markup/``): dropped ``<s>2</s>``, highest face ``<b>6</b>``, lowest ``<i>1</i>``, a die that
+exploded ``6ₓ``, a die an explosion added ``4⁺``. A part's keep/drop is not printed, only its
+marks. A test (``>= 15``, ``vs 15``) closes the parts; the total stays the sum.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fightlog.events.model import Die
+from fightlog.rules.dice.replies.model import ReadReply
+
+BOT = "RPG Sage"
+DIALECT = "rpg-sage"
+
+_LINE = re.compile(
+    r"^(?P<head>.*?)(?:<i><b>|\*\*\*|<b><i>)\s*(?P<total>-?\d+)f?\s*(?:</b></i>|\*\*\*|</i></b>)\s*"
+    r"(?:`(?P<desc>[^`]*)`\s*)?(?:\u27f5|<-)\s*(?P<body>.*?)\s*$"
+)
+_PART = re.compile(r"(?:\|\|)?\[(?P<faces>[^\]]*)\](?:\|\|)?\s?(?P<count>\d*)[dD](?P<sides>\d+)")
+_TAGS = re.compile(r"</?[bis]>|\*\*|\*|~~")
+
+
+def read(text: str, roller: str | None = None) -> list[ReadReply]:
+    """Every roll in an RPG Sage reply, one per line that carries the arrow."""
+    out: list[ReadReply] = []
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if match is None:
+            continue
+        body = match.group("body")
+        problems: list[str] = []
+        dice: list[Die] = []
+        pieces: list[str] = []
+        last = 0
+        for part in _PART.finditer(body):
+            pieces.append(body[last : part.start()])
+            count = int(part.group("count") or 1)
+            sides = int(part.group("sides"))
+            pieces.append(f"{count}d{sides}")
+            last = part.end()
+            dice.extend(_faces(part.group("faces"), count, sides, problems))
+        pieces.append(body[last:])
+        if not dice:
+            problems.append("no dice shown")
+        desc = match.group("desc")
+        out.append(
+            ReadReply(
+                bot=BOT,
+                dialect=DIALECT,
+                notation=" ".join("".join(pieces).split()),
+                dice=tuple(dice),
+                total=int(match.group("total")),
+                roller=roller,
+                label=desc.strip() if desc and desc.strip() else None,
+                problems=tuple(problems),
+                ordered=False,
+                raw=text,
+            )
+        )
+    return out
+
+
+def _faces(shown: str, count: int, sides: int, problems: list[str]) -> list[Die]:
+    dice: list[Die] = []
+    base: list[Die] = []
+    added: list[Die] = []
+    for item in shown.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        dropped = "<s>" in item or "~~" in item
+        plain = _TAGS.sub("", item)
+        explosion = plain.endswith("\u207a")  # ⁺: added by an explosion
+        plain = plain.rstrip("\u207a\u2093f").strip()  # ₓ: exploded; f: a fixed roll
+        if not plain.lstrip("-").isdigit():
+            problems.append(f"a face that is not a number: {item!r}")
+            continue
+        die = Die(sides=sides, face=int(plain), kept=not dropped, exploded=explosion)
+        (added if explosion else base).append(die)
+    dice = base + added
+    if len(base) != count:
+        problems.append(f"{count}d{sides} shows {len(base)} dice")
+    return dice

@@ -1,0 +1,91 @@
+"""Second Life combat HUDs: the roll lines they say in local chat.
+
+There is no one HUD: each scripter words its own. These are the common phrasings this reads
+(an SL chat log line may start with ``[2024/05/01 14:22]`` and the speaking object's name and
+a colon, which becomes ``origin.author``)::
+
+    Alice Vance rolled 1d100: 57
+    Alice Vance rolled 2d6: 3, 4 = 7
+    Alice Vance rolls 1d100 and gets 57
+    Alice Vance rolled 1d100 (57) + [10 scope] = 67
+    Alice Vance rolled 1d100 (57) + [10 scope] + [5 racial] - [5 cover] = 67
+
+A bracket is one named modifier (``[10 scope]``: +10 from the scope); faces are in roll
+order and unmarked; a phrasing that prints only a total for several dice has no faces to read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fightlog.events.model import Die, Modifier
+from fightlog.rules.dice.replies.model import ReadReply
+
+BOT = "SL HUD"
+DIALECT = "fightlog"
+
+_LINE = re.compile(
+    r"^\s*(?:\[[^\]]{1,40}\]\s*)?(?:(?P<object>[^:\[\]]{1,64}?):\s+)?"
+    r"(?P<who>\S.{0,80}?) (?:rolled|rolls) (?:a )?(?P<count>\d*)[dD](?P<sides>\d+)"
+    r"(?P<tail>.*?)\s*$"
+)
+_COLON = re.compile(r"^:\s*(?P<faces>-?\d+(?:\s*[,+]\s*-?\d+)*)(?:\s*=\s*(?P<total>-?\d+))?$")
+_GETS = re.compile(r"^ and gets (?:a )?(?P<total>-?\d+)\.?$")
+_BRACKETS = re.compile(
+    r"^ \((?P<faces>-?\d+(?:,\s*-?\d+)*)\)(?P<mods>(?:\s*[+-]\s*\[-?\d+ [^\]]+\])*)\s*=\s*(?P<total>-?\d+)$"
+)
+_MOD = re.compile(r"([+-])\s*\[(-?\d+) ([^\]]+)\]")
+_SPLIT = re.compile(r"\s*[,+]\s*")
+
+
+def read(text: str, roller: str | None = None) -> list[ReadReply]:
+    """Every HUD roll line in the text."""
+    out: list[ReadReply] = []
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if match is None:
+            continue
+        count = int(match.group("count") or 1)
+        sides = int(match.group("sides"))
+        tail = match.group("tail")
+        problems: list[str] = []
+        faces: list[int] = []
+        mods: list[Modifier] = []
+        total: int | None = None
+        if (colon := _COLON.match(tail)) is not None:
+            faces = [int(f) for f in _SPLIT.split(colon.group("faces"))]
+            total = int(colon.group("total")) if colon.group("total") else None
+            if total is None and count == 1:
+                total = faces[0]
+        elif (gets := _GETS.match(tail)) is not None:
+            total = int(gets.group("total"))
+            if count == 1:
+                faces = [total]
+            else:
+                problems.append(f"only the total is printed: the faces of {count}d{sides} are unknown")
+        elif (brackets := _BRACKETS.match(tail)) is not None:
+            faces = [int(f) for f in brackets.group("faces").split(",")]
+            total = int(brackets.group("total"))
+            for sign, value, source in _MOD.findall(brackets.group("mods")):
+                mods.append(Modifier(value=-int(value) if sign == "-" else int(value), source=source.strip()))
+        else:
+            problems.append(f"an unknown wording after the dice: {tail.strip()[:60]!r}")
+        if faces and len(faces) != count:
+            problems.append(f"{count}d{sides} shows {len(faces)} faces")
+        obj = match.group("object")
+        out.append(
+            ReadReply(
+                bot=BOT,
+                dialect=DIALECT,
+                notation=f"{count}d{sides}",
+                dice=tuple(Die(sides=sides, face=f) for f in faces),
+                modifiers=tuple(mods),
+                total=total,
+                roller=roller or match.group("who").strip(),
+                author=obj.strip() if obj else None,
+                problems=tuple(problems),
+                medium="sl-chat",
+                raw=text,
+            )
+        )
+    return out

@@ -1,0 +1,60 @@
+"""``fightlog read-roll``: a pasted reply read, checked, and the exit code saying how it went."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from fightlog.cli.main import cli
+
+AVRAE = "<@42>  :game_die:\n**Result**: 4d6kh3 (6, 5, ~~2~~, 3) + 1\n**Total**: 15"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["read-roll", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_reply_that_adds_up_exits_0() -> None:
+    code, out, _ = run(AVRAE)
+    assert code == 0
+    assert out == "Avrae by 42: 4d6kh3 + 1 (6, 5, [2], 3) = 15 [dialect avrae]\n"
+
+
+def test_standard_input_and_the_event_as_json() -> None:
+    code, out, _ = run("--format", "json", "--roller", "alice", "-", stdin=AVRAE)
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["clean"] is True
+    (roll,) = doc["rolls"]
+    event = roll["event"]
+    assert (event["kind"], event["generator"], event["tool"], event["dialect"]) == (
+        "dice_rolled", "external", "Avrae", "avrae")
+    assert (event["roller"], event["notation"], event["total"]) == ("alice", "4d6kh3 + 1", 15)
+    assert [d.get("kept", True) for d in event["dice"]] == [True, True, False, True]
+    assert event["origin"] == {"medium": "discord", "author": "Avrae", "raw": AVRAE}
+    assert roll["discrepancies"] == [] and roll["problems"] == []
+
+
+def test_a_discrepancy_exits_1_and_is_named() -> None:
+    code, out, _ = run("**Result**: 1d20 (14) + 5\n**Total**: 25")
+    assert code == 1
+    assert out.splitlines()[1] == (
+        "  roll-total: Avrae reply: total 25 recorded, dice and modifiers give 19 (1d20 (14) + 5 = 19)")
+
+
+def test_a_cut_reply_exits_1_with_what_is_missing() -> None:
+    code, out, _ = run("--bot", "avrae", "**Result**: 3d6 (4, 2...\n**Total**: 12")
+    assert code == 1
+    assert "  unread: the roll is cut short" in out
+
+
+def test_no_reply_and_bad_usage_exit_2() -> None:
+    code, _, err = run("Alice swings at Bob.")
+    assert code == 2
+    assert err == "fightlog: TEXT: not a roll reply of any bot read (Avrae, Dice Maiden, RPG Sage, SL HUD)\n"
+    code, _, err = run("--bot", "dice-maiden", AVRAE)
+    assert code == 2 and "not a roll reply of dice-maiden" in err
+    code, _, err = run("--bot", "nobody", "x")
+    assert code == 2 and "Invalid value for '--bot'" in err

@@ -1,0 +1,77 @@
+"""The audit's re-evaluation of external rolls under their dialect: each discrepancy named."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from fightlog.audit.dice import DiceAudit
+from fightlog.events.model import DiceRolled, Die
+from fightlog.rules.dice.external import check_event, check_reply, reevaluated
+from fightlog.rules.dice.replies import read_reply
+from fightlog.rules.dice.verify import RollVerifier
+
+
+def avrae(roll: str, total: int) -> str:
+    return f"<@42>  :game_die:\n**Result**: {roll}\n**Total**: {total}"
+
+
+@pytest.mark.parametrize(
+    ("roll", "total", "code", "message"),
+    [
+        ("1d20 (21) + 5", 26, "roll-range", "die 1 shows 21, outside 1..20 of a d20"),
+        ("4d6kh3 (6, 5, ~~3~~, 2)", 13, "roll-kept", "4d6kh3 keeps 6, 5, 3 but the reply kept 6, 5, 2"),
+        ("1d20 (14) + 5", 25, "roll-total",
+         "total 25 recorded, dice and modifiers give 19 (1d20 (14) + 5 = 19)"),
+        ("2d20kh1 (7, ~~12~~) + 4", 11, "roll-kept", "2d20kh1 keeps 12 but the reply kept 7"),
+        ("1d20ro1 (**1**) + 2", 3, "roll-reroll", "1d20ro1 rerolls die 1 (1) but the reply kept it"),
+        ("1d20ro1 (~~5~~, 15)", 15, "roll-reroll",
+         "the reply rerolled die 1 (5 -> 15) but 1d20ro1 does not reroll it"),
+        ("2d6e6 (**6**, 3)", 9, "roll-reroll", "2d6e6 adds 1 exploded die but the reply shows 0"),
+        ("1001d6 (3)", 3, "roll-limit", "over the avrae dialect's limits: 1001d6 : 1001 dice"),
+        ("3d6 (2, 4)", 6, "roll-dice", "3d6 needs 3 dice, 2 recorded"),
+    ],
+)
+def test_each_discrepancy_is_named(roll: str, total: int, code: str, message: str) -> None:
+    read = read_reply(avrae(roll, total))
+    assert read is not None
+    found = check_reply(read)
+    assert [d.code for d in found] == [code]
+    assert found[0].message.startswith(f"Avrae reply ({read.notation}): ")
+    assert message in found[0].message
+
+
+def test_a_wrong_pattern_and_a_wrong_total_are_both_named() -> None:
+    read = read_reply(avrae("4d6kh3 (6, 5, ~~3~~, 2)", 15))
+    assert read is not None
+    assert [d.code for d in check_reply(read)] == ["roll-kept", "roll-total"]
+
+
+def test_a_clean_reply_reevaluates_to_its_total() -> None:
+    read = read_reply(avrae("2d6ro<3 (**~~1~~**, 4, 5) + 3", 12))
+    assert read is not None and check_reply(read) == []
+    result = reevaluated(read.event())
+    assert result is not None and result.total == 12
+    assert [d.rerolled for d in result.dice] == [[1], []]
+
+
+def test_fightlog_notation_by_default_and_faces_of_other_dice() -> None:
+    event = DiceRolled(roller="x", notation="2d6!", generator="external", total=13,
+                       dice=[Die(sides=6, face=6), Die(sides=6, face=3), Die(sides=6, face=4, exploded=True)])
+    assert check_event(event, "roll") == []
+    unknown = replace(event, dialect="no-such-bot")
+    assert [d.code for d in check_event(unknown, "roll")] == ["roll-notation"]
+
+
+def test_verify_and_the_audit_report_it() -> None:
+    read = read_reply(avrae("4d6kh3 (6, 5, ~~3~~, 2)", 13), roller="carol")
+    assert read is not None
+    event = replace(read.event(), seq=7)
+    verifier = RollVerifier()
+    verifier.feed(7, event)
+    findings = verifier.finish()
+    assert [(f.line, f.code) for f in findings] == [(7, "roll-kept")]
+    assert "external roll by carol (4d6kh3): 4d6kh3 keeps 6, 5, 3 but the roll kept 6, 5, 2" in str(findings[0])
+    audit = DiceAudit()
+    audit.feed(event)
+    assert [f.code for f in audit.finish()] == ["dice.kept", "dice.unverifiable"]
