@@ -110,6 +110,15 @@ class Op:
     sels: tuple[Sel, ...] | None = None
 
 
+def op_text(op: Op) -> str:
+    """An operation as written in fightlog's form (``kh3``, ``ro<=2``, ``k>3h1``)."""
+    if op.sels is not None:
+        return op.kind + "".join(str(s) for s in op.sels)
+    if op.selector is not None:
+        return f"{op.kind}{op.selector}"
+    return f"{op.kind}{op.amount}"
+
+
 @dataclass(frozen=True, slots=True)
 class DiceTerm:
     """``count`` dice of ``sides`` sides, then ``ops`` in order, then an optional success

@@ -128,7 +128,8 @@ def _dialect_term_bounds(term: DiceTerm) -> tuple[int, int]:
         elif kind == "!!":
             low, high = min(low, term.show(1)), max(high, term.show(term.sides) * (1 + limits.MAX_CHAIN))
         elif kind in ("!", "!1", "!p", "ra"):
-            low, high = min(low, term.show(1) - 1), max(high, term.show(term.sides))
+            low = min(low, term.show(1) - (1 if kind == "!p" else 0))
+            high = max(high, term.show(term.sides))
             kept_max = min(kept_max * (1 + limits.MAX_CHAIN), limits.MAX_DRAWS)
         else:  # ro, rr: any face may come up again
             low, high = min(low, term.show(1)), max(high, term.show(term.sides))

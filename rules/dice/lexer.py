@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from fightlog.errors import DiceSyntaxError
-from fightlog.rules.dice import limits
+from fightlog.rules.dice import hints, limits
 
 TokenKind: TypeAlias = Literal[
     "num", "die", "pct", "op", "bang", "cmp", "+", "-", "*", "//", "(", ")", "bw", "label", "end"
@@ -81,7 +81,8 @@ def tokenize(text: str) -> list[Token]:
             continue
         if pair == "!!":
             raise DiceSyntaxError(
-                "compounding explosions (!!) are not supported", expr=text, column=col
+                "compounding explosions (!!) are roll20's: --dialect roll20 (fightlog's ! adds "
+                "a die for each explosion)", expr=text, column=col
             )
         if ch == "!":
             tokens.append(Token("bang", ch, col))
@@ -93,17 +94,21 @@ def tokenize(text: str) -> list[Token]:
             continue
         if ch == "/":
             raise DiceSyntaxError(
-                "use // for division (it rounds down)", expr=text, column=col, expected="//"
+                f"use // for division (it rounds down): {text[:i].rstrip()} //{text[i + 1 :].lstrip()} "
+                "(avrae and roll20 divide exactly: --dialect avrae)",
+                expr=text, column=col, expected="//",
             )
         if ch in _SINGLE:
             tokens.append(Token(_SINGLE[ch], ch, col))
             i += 1
             continue
         if ch == "#":
+            if i and text[i - 1] in _ASCII_DIGITS and text[:i].strip(" \t").isdigit():
+                raise hints.repeat_or_comment(text, col)
             tokens.append(Token("label", text[i + 1 :].strip(" \t"), col))
             i = n
             continue
-        raise DiceSyntaxError(f"unexpected character {ch!r}", expr=text, column=col)
+        raise hints.unexpected(text, i)
     tokens.append(Token("end", "", n + 1))
     return tokens
 

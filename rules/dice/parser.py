@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fightlog.errors import DiceSyntaxError, DiceValueError
-from fightlog.rules.dice import limits
+from fightlog.rules.dice import hints, limits
 from fightlog.rules.dice.ast import (
     BinaryKind,
     BinaryOp,
@@ -115,6 +115,12 @@ class _Parser:
         if tok.kind != "end":
             if tok.kind == ")":
                 raise self.syntax("unmatched ')'", tok)
+            if tok.kind == "cmp":
+                raise hints.total_test(self.text, tok.column)
+            if tok.kind in ("die", "op", "bw"):
+                i = tok.column - 1
+                if self.text[i - 1 : i] in (" ", "\t") or tok.kind == "die":
+                    raise hints.unexpected(self.text, i)
             raise self.syntax(f"expected an operator{_got(tok)}", tok, expected="operator")
         hash_at = self.text.find("#")
         notation = (self.text if hash_at < 0 else self.text[:hash_at]).strip(" \t")
@@ -138,6 +144,10 @@ class _Parser:
 
     def unary(self) -> Node:
         tok = self.peek()
+        if tok.kind in ("-", "+") and self.pos == 0 and self.tokens[1].kind == "die":
+            sides = self.tokens[2]
+            if sides.kind in ("num", "pct"):
+                raise hints.leading_die(self.text, tok.column, tok.kind, sides.text)
         if tok.kind == "-":
             self.take()
             self.depth += 1
@@ -229,7 +239,12 @@ class _Parser:
         target: Selector | None = None
         if self.peek().kind == "cmp":
             cmp_tok = self.take()
+            if self.text[cmp_tok.column - 2 : cmp_tok.column - 1] in (" ", "\t"):
+                raise hints.total_test(self.text, cmp_tok.column)
             num = self.expect_number()
+            if cmp_tok.text in ("<", ">"):
+                example = "".join(parts) + cmp_tok.text + num.text
+                raise hints.strict(self.text, cmp_tok.column, "a success count", cmp_tok.text, num.value, example)
             target = Selector(_comparison(cmp_tok.text), num.value)
             parts.append(cmp_tok.text + num.text)
         return self.add_term(count, sides, tuple(ops), target, None, "".join(parts), start.column)
@@ -243,6 +258,7 @@ class _Parser:
             if self.peek().kind == "bang":
                 raise self.syntax("compounding explosions (!!) are not supported", self.peek())
             sel, text = self.selector(optional=True, default=Selector("=", sides))
+            self.refuse_strict(sel, "!", col + 1, "an explosion")
             if sel.count_in(1, sides) == sides:
                 raise self.value_error(
                     f"!{text} explodes on every face of a d{sides}: it would never stop", col
@@ -267,6 +283,8 @@ class _Parser:
             return Op(kind, col, amount=amount), kind + text
         if kind in ("ro", "rr"):
             sel, text = self.selector(optional=False, default=None)
+            if kind == "ro":
+                self.refuse_strict(sel, "ro", col + 2, "a reroll")
             if kind == "rr" and sel.count_in(1, sides) == sides:
                 raise self.value_error(
                     f"rr{text} rerolls every face of a d{sides}: it would never stop", col
@@ -278,6 +296,12 @@ class _Parser:
         if kind == "ma" and num.value < 1:
             raise self.value_error(f"ma{num.text} is below the lowest face, 1", col)
         return Op(kind, col, amount=num.value), kind + num.text
+
+    def refuse_strict(self, sel: Selector, op: str, column: int, what: str) -> None:
+        """A bare < or > where roll20 reads the number as included (docs/dice.md)."""
+        if sel.cmp in ("<", ">"):
+            example = f"{op}{sel.cmp}{sel.value}"
+            raise hints.strict(self.text, column, what, sel.cmp, sel.value, example)
 
     def selector(self, *, optional: bool, default: Selector | None) -> tuple[Selector, str]:
         """``[comparison] number`` after ``ro``, ``rr`` or ``!`` (a bare number means ``=``)."""
@@ -315,7 +339,7 @@ _FAMILY = {
     "kl": "use one keep",
     "dh": "use one drop",
     "dl": "use one drop",
-    "ro": "use one ro with a comparison, such as ro<3",
+    "ro": "use one ro with a comparison, such as ro<=2",
     "rr": "use one rr with a comparison, such as rr<3",
     "!": "use one ! with a comparison, such as !>=5",
 }

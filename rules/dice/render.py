@@ -25,7 +25,19 @@ from collections.abc import Iterator, Sequence
 from msgspec import to_builtins
 
 from fightlog.events.model import Modifier
-from fightlog.rules.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number
+from fightlog.rules.dice.ast import (
+    BinaryOp,
+    Decimal,
+    DiceTerm,
+    Group,
+    Negate,
+    Node,
+    Number,
+    SetOf,
+    Tagged,
+    dice_terms,
+    op_text,
+)
 from fightlog.rules.dice.result import RollResult, TermRoll
 
 
@@ -58,15 +70,19 @@ def term_text(term: DiceTerm, roll: TermRoll, *, markdown: bool = False) -> str:
     """One dice term and its faces: ``3d20kh1 (17, [4], [9])``."""
     kept, rerolled, labels = roll.kept, roll.rerolled, term.labels
     hits = roll.hits(term) if term.target is not None else None
+    misses = roll.misses(term) if term.failure is not None else None
+    signed = term.faces == "fudge"
     shown: list[str] = []
     for i, face in enumerate(roll.faces):
-        text = str(face)
+        text = f"{face:+d}" if signed and face else str(face)
         if rerolled is not None and rerolled[i]:
             text = "->".join(str(f) for f in (*rerolled[i], face))
         if i >= term.count:
             text = "+" + text
         if hits is not None and hits[i]:
             text += "*"
+        if misses is not None and misses[i]:
+            text += "-"
         if labels is not None and i < len(labels):
             text = f"{labels[i]} {text}"
         if kept is not None and not kept[i]:
@@ -85,9 +101,33 @@ def _node(node: Node, terms: Iterator[tuple[DiceTerm, TermRoll]], markdown: bool
         return f"({_node(node.inner, terms, markdown)})"
     if isinstance(node, Negate):
         return f"-{_node(node.operand, terms, markdown)}"
+    if isinstance(node, Decimal):
+        return node.text
+    if isinstance(node, Tagged):
+        return f"{_node(node.inner, terms, markdown)} {node.tags}"
+    if isinstance(node, SetOf):
+        return _set(node, terms, markdown)
     assert isinstance(node, BinaryOp)
     left = _node(node.left, terms, markdown)
     return f"{left} {node.op} {_node(node.right, terms, markdown)}"
+
+
+def _set(node: SetOf, terms: Iterator[tuple[DiceTerm, TermRoll]], markdown: bool) -> str:
+    """A set with its dropped items bracketed: ``(1d6 (4), [1d6 (2)])kh1``."""
+    from fightlog.rules.dice.walk import fold, set_kept
+
+    shown: list[str] = []
+    values = []
+    for item in node.items:
+        mine = [next(terms) for _ in dice_terms(item)]
+        shown.append(_node(item, iter(mine), markdown))
+        rolls = iter(roll.value for _, roll in mine)
+        values.append(fold(item, lambda term: next(rolls)))
+    kept = set_kept(node, values)
+    items = [text if k else dropped(text, markdown=markdown) for text, k in zip(shown, kept)]
+    close = ")" if node.brace == "(" else "}"
+    inner = ", ".join(items) + ("," if len(items) == 1 and node.brace == "(" else "")
+    return f"{node.brace}{inner}{close}{''.join(op_text(op) for op in node.ops)}"
 
 
 def as_data(result: RollResult, *, markdown: bool = False) -> dict[str, object]:
@@ -108,4 +148,11 @@ def as_data(result: RollResult, *, markdown: bool = False) -> dict[str, object]:
     }
     if any(t.target is not None for t in result.expression.terms):
         data["successes"] = result.successes
+    if any(t.failure is not None for t in result.expression.terms):
+        data["failures"] = result.failures
+    if result.expression.test is not None:
+        data["test"] = str(result.expression.test)
+        data["passed"] = result.passed
+    if result.expression.dialect != "fightlog":
+        data["dialect"] = result.expression.dialect
     return data

@@ -59,9 +59,9 @@ def dice_term(draw: st.DrawFn, loops: bool) -> Pair:
             if kept is not None:
                 kept = k if kind in ("kh", "kl") else kept - k
         elif kind == "ro":
-            sel = draw(st.sampled_from(["", "<", ">"])) + str(draw(st.integers(1, m)))
-            ours += "ro" + sel
-            theirs += "ro" + sel
+            cmp, v = draw(st.sampled_from(["", "<", ">"])), draw(st.integers(1, m))
+            ours += "ro" + {"": f"{v}", "<": f"<={v - 1}", ">": f">={v + 1}"}[cmp]  # fightlog refuses bare < and > there
+            theirs += f"ro{cmp}{v}"
         elif kind == "rr":  # matching at most half the faces, so chains stay short
             sel = draw(
                 st.sampled_from([f"<{m // 2 + 1}", f">{m - m // 2}", f"{m}", "1", "<2"])
@@ -70,7 +70,7 @@ def dice_term(draw: st.DrawFn, loops: bool) -> Pair:
             theirs += "rr" + sel
         elif kind == "!":
             v = draw(st.integers(max(1, m // 2), m))
-            ours += "!" if v == m else f"!>{v}"
+            ours += "!" if v == m else f"!>={v + 1}"
             theirs += f"e{m}" if v == m else f"e>{v}"
             kept = None
         else:

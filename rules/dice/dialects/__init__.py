@@ -20,5 +20,8 @@ from fightlog.rules.dice.dialects.registry import (
 from fightlog.rules.dice.expression import roll
 from fightlog.rules.dice.dialects import fightlog as _fightlog  # noqa: F401  (registers, first)
 from fightlog.rules.dice.dialects import avrae as _avrae  # noqa: F401
+from fightlog.rules.dice.dialects import dice_maiden as _dice_maiden  # noqa: F401
+from fightlog.rules.dice.dialects import roll20 as _roll20  # noqa: F401
+from fightlog.rules.dice.dialects import rpg_sage as _rpg_sage  # noqa: F401
 
 __all__ = ["DEFAULT", "DIALECTS", "Dialect", "compile_in", "dialect_named", "roll", "roll_all"]

@@ -40,6 +40,7 @@ from fightlog.rules.dice.ast import (
     Selector,
     SetOf,
     Tagged,
+    op_text,
 )
 from fightlog.rules.dice.dialects.syntax import OpSpec, SelectorStyle, Syntax
 from fightlog.rules.dice.lexer import check_text
@@ -47,6 +48,10 @@ from fightlog.rules.dice.operations import never_stops
 from fightlog.rules.dice.parser import Parsed
 
 _DIGITS = "0123456789"
+_TESTS: tuple[tuple[str, Comparison], ...] = (
+    ("gteq", ">="), ("gte", ">="), ("gt", ">"), ("lteq", "<="), ("lte", "<="), ("lt", "<"),
+    ("eq", "="), (">=", ">="), ("<=", "<="), (">", ">"), ("<", "<"), ("=", "="),
+)
 _COMPARE: tuple[BinaryKind, ...] = ("==", "!=", "<=", ">=", "<", ">")
 
 
@@ -107,6 +112,7 @@ class Reader:
             )
         root = self.compare() if self.syntax.comparisons else self.sum()
         self.spaces()
+        test = self.total_test() if self.syntax.total_test else None
         end = self.pos
         label: str | None = None
         rest = self.text[self.pos :]
@@ -119,7 +125,21 @@ class Reader:
             else:
                 raise self.syntax_error(f"expected an operator{self.got()}", "operator")
         notation = self.text[:end].strip(" \t")
-        return Parsed(root, notation, label, tuple(self.terms))
+        return Parsed(root, notation, label, tuple(self.terms), test=test)
+
+    def total_test(self) -> Selector | None:
+        """RPG Sage's test of the total: ``>= 15``, ``gte 15`` ... (as written: ``>`` is strict)."""
+        lowered = self.text[self.pos :].lower()
+        for word, cmp in _TESTS:
+            if lowered.startswith(word):
+                self.pos += len(word)
+                while self.at() == "=":
+                    self.pos += 1
+                self.spaces()
+                value = self.number()[0]
+                self.spaces()
+                return Selector(cmp, value)
+        return None
 
     def compare(self) -> Node:
         node = self.sum()
@@ -280,7 +300,7 @@ class Reader:
         while isinstance(inner, (Group, Tagged)):
             inner = inner.inner
         if isinstance(inner, DiceTerm):
-            term = replace(inner, ops=inner.ops + tuple(ops), text=inner.text + "".join(_op_text(o) for o in ops))
+            term = replace(inner, ops=inner.ops + tuple(ops), text=inner.text + "".join(op_text(o) for o in ops))
             self.terms[term.index] = term
             return _swap(node, inner, term)
         if isinstance(inner, SetOf):
@@ -322,11 +342,9 @@ class Reader:
         for op in term.ops:
             if op.kind in ("rr", "!", "!!", "!p") and never_stops(term, op):
                 raise DiceValueError(
-                    f"{self.text} : {_op_text(op)} matches every face of a d{sides}: "
+                    f"{self.text} : {op_text(op)} matches every face of a d{sides}: "
                     f"it would never stop at column {op.column}"
                 )
-            if op.kind in ("mi", "ma") and op.sels is not None:
-                raise DiceValueError(f"{self.text} : {_op_text(op)} needs a plain number at column {op.column}")
         self.dice_count += count
         limits.check_dice(self.text, self.dice_count)
         self.terms.append(term)
@@ -347,8 +365,7 @@ class Reader:
             spelling = next((s for s in self.spellings if self.startswith(s)), None)
             mark = next((m for m in self.marks if self.startswith(m)), None)
             if mark is not None and (spelling is None or len(mark) >= len(spelling)):
-                self.pos += len(mark)
-                self.selector("cmp", None, optional=True)
+                self.skip_mark(mark)
                 continue
             if spelling is None:
                 self.pos = save
@@ -369,8 +386,21 @@ class Reader:
             else:
                 out.append(op)
 
+    def skip_mark(self, mark: str) -> None:
+        """A display-only option (roll20 ``cs>19``, ``sa``): read its compare point, if any."""
+        self.pos += len(mark)
+        cmp = next((c for c in ("<=", ">=", "<", ">", "=") if self.startswith(c)), "")
+        self.pos += len(cmp)
+        if cmp or (self.at() and self.at() in _DIGITS):
+            self.number()
+
     def op(self, spec: OpSpec, term: DiceTerm | None, column: int) -> Op | None:
         kind = spec.kind
+        if self.syntax.space_before_ops:
+            save = self.pos
+            self.spaces()
+            if not (self.at() and self.at() in _DIGITS):
+                self.pos = save
         has_number = bool(self.at()) and (self.at() in _DIGITS or self.at() in "<>=lh")
         if spec.number == "required" and not has_number:
             if self.syntax.comment == "trailing":
@@ -378,7 +408,11 @@ class Reader:
             raise self.syntax_error(f"expected a number{self.got()}", "number")
         if spec.selector == "d20":
             sel = self.d20_selector()
-            return Op(kind, column, sels=(sel,))
+            if kind not in ("mi", "ma"):
+                return Op(kind, column, sels=(sel,))
+            if isinstance(sel, Pick) or sel.cmp != "=":
+                raise DiceValueError(f"{self.text} : {kind}{sel} needs a plain number at column {column}")
+            return Op(kind, column, amount=sel.value)
         top = term.face_range[1] if term is not None else 1
         if kind in ("kh", "kl", "dh", "dl", "mi", "ma"):
             amount = self.number()[0] if self.at() and self.at() in _DIGITS else 1
@@ -429,20 +463,14 @@ class Reader:
         if letter and self.startswith(letter):
             self.pos += len(letter)
             failure = self.selector("cmp", None, optional=False)
+        while (mark := next((m for m in self.marks if self.startswith(m)), None)) is not None:
+            self.skip_mark(mark)
         return target, failure
 
 
 def _comparison(text: str) -> Comparison:
     table: dict[str, Comparison] = {"=": "=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
     return table[text]
-
-
-def _op_text(op: Op) -> str:
-    if op.sels is not None:
-        return "".join(f"{op.kind}{s}" for s in op.sels)
-    if op.selector is not None:
-        return f"{op.kind}{op.selector}"
-    return f"{op.kind}{op.amount}"
 
 
 def _swap(node: Node, old: Node, new: Node) -> Node:

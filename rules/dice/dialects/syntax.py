@@ -69,6 +69,9 @@ class Syntax:
     failure target (``<=N``): Dice Maiden's ``t7`` and ``f1``."""
     drop_before_keep: bool = False
     """Dice Maiden drops before it keeps, whatever the order written."""
+    total_test: bool = False
+    """A comparison after the whole expression tests the total for pass or fail (RPG Sage
+    ``1d20+5 >= 15``, also spelled ``gte``, ``gt``, ``lte``, ``lt``, ``eq``)."""
     mark_ops: frozenset[str] = field(default_factory=frozenset)
     """Spellings that only change how a roll is shown (roll20 ``cs``/``cf``/``sa``/``sd``):
     read and ignored."""

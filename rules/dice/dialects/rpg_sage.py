@@ -1,0 +1,63 @@
+"""RPG Sage's dice (https://github.com/rpg-sage-creative/dice-utils: src/token/
+getDiceTokenParsers.ts, src/DiceTest.ts, src/manipulate/*.ts; docs at https://rpgsage.io).
+
+What it reads: ``NdS``; ``kh``/``kl``/``dh``/``dl`` with an optional count (default 1);
+``x`` explode (again and again) with an optional comparison, as written (``x>5`` is 6 or
+more; bare ``x`` the highest face); ``bt``/``lt N`` (a die below N shows N: fightlog's
+``mi``) and ``tt``/``ht N`` (above N shows N: ``ma``); ``+ - *``; a test of the total after
+the expression, ``>= 15`` or ``gte 15`` (also ``gt``, ``lte``, ``lt``, ``eq``, ``=``), read as
+written (``>`` strict): the total stands and the roll passes or fails; trailing words are the
+roll's description; ``N#expr`` rolls it N times (each its own roll, as RPG Sage and Rollem
+show them). Not read: ``/`` (RPG Sage's JavaScript division gives fractions), several rolls
+separated by ``;``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fightlog.errors import DiceValueError
+from fightlog.rules.dice.dialects.reader import read
+from fightlog.rules.dice.dialects.registry import Dialect, register
+from fightlog.rules.dice.dialects.syntax import OpSpec, Syntax
+from fightlog.rules.dice.parser import Parsed
+
+SYNTAX = Syntax(
+    ops={
+        "kh": OpSpec("kh", "optional"), "kl": OpSpec("kl", "optional"),
+        "dh": OpSpec("dh", "optional"), "dl": OpSpec("dl", "optional"),
+        "x": OpSpec("!", "optional"),
+        "bt": OpSpec("mi"), "lt": OpSpec("mi"), "tt": OpSpec("ma"), "ht": OpSpec("ma"),
+    },
+    space_before_ops=True,
+    successes="none",
+    upper_d=True,
+    comment="trailing",
+    total_test=True,
+)
+
+_REPEAT = re.compile(r"^\s*(\d+)#")
+MAX_REPEAT = 100
+"""Most repeats one expression may ask for (each is an engine roll)."""
+
+
+def read_rpg_sage(text: str) -> Parsed:
+    match = _REPEAT.match(text)
+    if not match:
+        return read(text, SYNTAX)
+    repeat = int(match.group(1)) if len(match.group(1)) <= 3 else MAX_REPEAT + 1
+    if not 1 <= repeat <= MAX_REPEAT:
+        raise DiceValueError(f"{text[:40]} : repeat 1 to {MAX_REPEAT} times")
+    parsed = read(" " * match.end() + text[match.end() :], SYNTAX)
+    return Parsed(parsed.root, parsed.notation, parsed.label, parsed.terms, repeat, parsed.test)
+
+
+DIALECT = register(
+    Dialect(
+        name="rpg-sage",
+        description="RPG Sage: N#expr repeats, tests of the total with pass/fail, x explode, bt/tt",
+        source="https://github.com/rpg-sage-creative/dice-utils",
+        example="6#3d6",
+        read=read_rpg_sage,
+    )
+)
