@@ -28,6 +28,8 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from msgspec.structs import replace
+
 from fightlog.events.model import (
     Action,
     AnyEvent,
@@ -42,7 +44,8 @@ from fightlog.events.model import (
 )
 from fightlog.importing.cast import Cast, Role
 from fightlog.importing.message import Message
-from fightlog.importing.rolls import RollRead, read_rolls
+from fightlog.importing.rolls import read_rolls
+from fightlog.rules.dice.replies import ReadReply
 
 _OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b)", re.IGNORECASE)
 MAX_ID: Final = 200
@@ -70,10 +73,10 @@ class Builder:
         if role.kind == "combatant" and message.kind != "system":
             return self._post(message, role)
         if role.kind == "dice":
-            rolls = read_rolls(message, role.dialect or "")
+            rolls = read_rolls(message, role.bot or "")
             if rolls:
                 origin = self._origin(message, self.dice_medium)
-                return [self._roll(message, read, role, origin) for read in rolls]
+                return [self._roll(message, reply, purpose, role, origin) for reply, purpose in rolls]
         events: list[AnyEvent] = [self._chatter(message, role)]
         if role.kind == "gm":
             events.extend(self._statuses(message))
@@ -137,22 +140,14 @@ class Builder:
 
     # ------------------------------------------------------------------ rolls
 
-    def _roll(self, message: Message, read: RollRead, role: Role, origin: Origin) -> DiceRolled:
-        roller = self.cast.actor_named(read.who) or self.cast.actor_named(message.invoker)
+    def _roll(self, message: Message, reply: ReadReply, purpose: str | None, role: Role, origin: Origin) -> DiceRolled:
+        """The reply's ``dice_rolled`` event (``ReadReply.event``), with the roller the cast
+        names, the message's time and origin (its raw text, its ref)."""
+        roller = self.cast.actor_named(reply.roller) or self.cast.actor_named(message.invoker)
         if roller is None:
-            roller = _ident(read.who or message.name or message.speaker or "unknown")
-        return DiceRolled(
-            roller=roller,
-            notation=read.notation,
-            dice=list(read.dice),
-            total=read.total,
-            purpose=read.purpose or "other",
-            generator="external",
-            tool=role.tool,
-            label=read.label,
-            at=message.at,
-            origin=origin,
-        )
+            roller = _ident(reply.roller or message.name or message.speaker or "unknown")
+        event = reply.event(roller=roller, purpose=purpose)
+        return replace(event, tool=role.tool or event.tool, at=message.at, origin=origin)
 
     # ------------------------------------------------------------------ chatter
 

@@ -22,12 +22,11 @@ from pydantic import StringConstraints, ValidationError
 
 from fightlog.errors import InputError
 from fightlog.importing.message import Message
-from fightlog.importing.rolls import DIALECTS
+from fightlog.importing.rolls import bot_name, known_bots
 from fightlog.rules.inputs import Seq, Strict, describe, field_path, read_toml_text
 from fightlog.rules.toml_lines import KeyLines
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-Dialect = Literal["avrae", "dice-maiden", "sl-hud"]
 
 
 class CombatantEntry(Strict):
@@ -44,7 +43,7 @@ class GmEntry(Strict):
 
 class DiceEntry(Strict):
     speakers: Seq[Name]
-    dialect: Dialect
+    bot: Name
     tool: str | None = None
 
 
@@ -73,17 +72,18 @@ class CastFile(Strict):
 
 
 FIELDS = ("scene", "title", "timezone", "date", "order", "combatants", "gm", "dice", "objects", "hints", "status",
-          "id", "speakers", "name", "side", "dialect", "tool", "pattern", "on")
+          "id", "speakers", "name", "side", "bot", "tool", "pattern", "on")
 
 
 @dataclass(frozen=True)
 class Role:
-    """What a speaker is: ``combatant`` (``actor``), ``gm``, ``dice`` (``dialect``, ``tool``),
+    """What a speaker is: ``combatant`` (``actor``), ``gm``, ``dice`` (``bot``: the reader's
+    name for it, ``tool``),
     ``object``, or ``other`` (anyone the cast does not name: their lines are chatter)."""
 
     kind: Literal["combatant", "gm", "dice", "object", "other"]
     actor: str | None = None
-    dialect: str | None = None
+    bot: str | None = None
     tool: str | None = None
 
 
@@ -191,9 +191,13 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
     if read.gm is not None:
         claim(read.gm.speakers or (read.gm.name,), Role("gm", actor=read.gm.name), ("gm", "speakers"))
     for index, dice in enumerate(read.dice):
+        bot = bot_name(dice.bot)
+        if bot is None:
+            raise InputError(f"dice[{index}].bot: no reader for {dice.bot!r} (bots: {', '.join(known_bots())})",
+                             path=name, line=lines.line(("dice", index, "bot")))
         named = [s for s in dice.speakers if not s.isdigit()] or list(dice.speakers)
         tool = dice.tool or re.sub(r"\s*\(?[*?]+\)?", "", named[0]).strip() or named[0]
-        claim(dice.speakers, Role("dice", dialect=dice.dialect, tool=tool), ("dice", index, "speakers"))
+        claim(dice.speakers, Role("dice", bot=bot, tool=tool), ("dice", index, "speakers"))
     for index, obj in enumerate(read.objects):
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
     for index, actor in enumerate(read.order):

@@ -60,7 +60,7 @@ def suggest(messages: Iterable[Message], ruleset: str) -> str:
     for entry in dice:
         names = dict.fromkeys(filter(None, (entry.speaker, entry.name)))
         out += ["[[dice]]", f"speakers = [{', '.join(_q(s) for s in names)}]",
-                f"dialect = {_q(_dialect(entry) or 'sl-hud')}", ""]
+                f"bot = {_q(_dialect(entry) or 'sl-hud')}", ""]
     out += [f"[hints.{ruleset}]" if re.fullmatch(r"[A-Za-z0-9_-]+", ruleset) else f"[hints.{_q(ruleset)}]"]
     out += [f"{action} = [{', '.join(_q(p, literal=True) for p in patterns)}]" for action, patterns in HINTS.items()]
     return "\n".join(out) + "\n"

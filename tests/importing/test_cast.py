@@ -23,7 +23,7 @@ speakers = ["bob.resident", "Bob*"]
 
 [[dice]]
 speakers = ["RoE combat HUD (*)"]
-dialect = "sl-hud"
+bot = "sl-hud"
 
 [hints.roe7]
 attack = ['\\bfires\\b']
@@ -41,7 +41,7 @@ def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
     assert cast.role(Message(ref="1", speaker="alice.resident", name="Alice")).actor == "alice"
     assert cast.role(Message(ref="1", speaker="Bobby", name="Bobby")).actor == "bob"
     hud = cast.role(Message(ref="1", speaker="alice", name="RoE combat HUD"))
-    assert (hud.kind, hud.dialect, hud.tool) == ("dice", "sl-hud", "RoE combat HUD")
+    assert (hud.kind, hud.bot, hud.tool) == ("dice", "SL HUD", "RoE combat HUD")
     assert cast.role(Message(ref="1", speaker="x", name="x")).kind == "other"
     assert list(cast.hints) == ["attack"] and load_cast(cast_at(tmp_path, GOOD), "d20-evasion").hints == {}
 
@@ -51,7 +51,7 @@ def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
     [
         (('"Bob*"', '"alice.resident"'), "cast.toml:9: combatants[1].speakers: speaker 'alice.resident' is named twice (also at combatants[0].speakers)"),
         (('order = ["alice", "bob"]', 'order = ["alice", "carol"]'), "cast.toml:1: order[1]: unknown actor 'carol': not one of the cast's combatants (alice, bob)"),
-        (('dialect = "sl-hud"', 'dialect = "hud"'), "cast.toml:13: dice[0].dialect: expected 'avrae', 'dice-maiden' or 'sl-hud', got 'hud'"),
+        (('bot = "sl-hud"', 'bot = "hud"'), "cast.toml:13: dice[0].bot: no reader for 'hud' (bots: avrae, dice-maiden, rpg-sage, sl-hud)"),
         (("fires", "("), "cast.toml:16: not a regular expression: '\\\\b(\\\\b': missing ), unterminated subpattern at position 2"),
         (('id = "bob"', 'id = "alice"'), "cast.toml:8: combatants[1].id: combatant 'alice' is named twice"),
         (('order =', 'ordre ='), "cast.toml:1: ordre: unknown field (did you mean 'order'?)"),
