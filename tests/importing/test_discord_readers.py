@@ -103,7 +103,7 @@ def test_the_csv_export_with_quotes_newlines_and_crlf() -> None:
     found = list(discord_csv.read(io.BytesIO(data), "x.csv", print))
     assert found[1].text == 'She says "run!"\nand runs.' and found[1].ref == "x.csv:3"
     assert found[2].ref == "x.csv:5" and found[2].name == "Dice Maiden#8137"
-    assert found[2].text == "`Mara` Request: `[1d20+5]` Roll: `[14]` Result: `19`"
+    assert found[2].text == "Mara Request: `[1d20+5]` Roll: `[14]` Result: `19`"
 
 
 def test_a_csv_with_another_header_is_refused_at_line_1() -> None:
