@@ -66,6 +66,10 @@ class Builder:
         self.round = 0
         self.in_round = False
         self._targets = _target_names(cast)
+        self._named = _name_pattern(self._targets)
+        self._by_lower = dict(self._targets)
+        self._hints = [(action, re.compile("|".join(f"(?:{p.pattern})" for _, p in patterns), re.IGNORECASE))
+                       for action, patterns in cast.hints.items()]
 
     def feed(self, message: Message) -> list[AnyEvent]:
         """The events ``message`` makes (at least one)."""
@@ -121,22 +125,21 @@ class Builder:
 
     def _actions(self, actor: str, text: str) -> list[Action]:
         actions: list[Action] = []
-        for action, patterns in self.cast.hints.items():
-            if any(pattern.search(text) for _, pattern in patterns):
+        for action, pattern in self._hints:
+            if pattern.search(text) is not None:
                 actions.append(Action(type=action, target=self._target(actor, text) if action in _TARGETED else None))
         return actions
 
     def _target(self, actor: str, text: str) -> str | None:
-        """The first other combatant the text names."""
-        best: tuple[int, str] | None = None
-        lowered = text.lower()
-        for name, who in self._targets:
-            if who == actor:
-                continue
-            found = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", lowered)
-            if found is not None and (best is None or found.start() < best[0]):
-                best = (found.start(), who)
-        return best[1] if best is not None else None
+        """The first other combatant the text names (the longest name where two start at
+        one place: the alternation lists longer names first)."""
+        if self._named is None:
+            return None
+        for found in self._named.finditer(text.lower()):
+            who = self._by_lower.get(found[0])
+            if who is not None and who != actor:
+                return who
+        return None
 
     # ------------------------------------------------------------------ rolls
 
@@ -191,6 +194,14 @@ def _target_names(cast: Cast) -> list[tuple[str, str]]:
             if name and len(name) > 1:
                 names.append((name.lower(), entry.id))
     return names
+
+
+def _name_pattern(names: list[tuple[str, str]]) -> re.Pattern[str] | None:
+    """One pattern finding any of ``names`` as a whole word, longer names first."""
+    if not names:
+        return None
+    spelled = sorted({name for name, _ in names}, key=lambda n: (-len(n), n))
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in spelled) + r")(?!\w)")
 
 
 def _by_name(names: list[tuple[str, str]], who: str | None) -> str | None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO
 
+from msgspec.structs import replace
+
 from fightlog.errors import InputError, StoreError
 from fightlog.events.codec import line_digest
 from fightlog.events.model import (
@@ -196,8 +198,6 @@ class _Sealer:
         self.size = 0
 
     def add(self, events: list[AnyEvent]) -> None:
-        from msgspec.structs import replace
-
         for event in events:
             self.seq += 1
             event = replace(event, seq=self.seq, prev=self.digest)

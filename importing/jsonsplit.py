@@ -24,6 +24,7 @@ _KEY: Final = re.compile(rb'"messages"\s*:\s*\[')
 _SPECIAL: Final = re.compile(rb'[\[\]{}"]')
 _IN_STRING: Final = re.compile(rb'["\\]')
 _CLOSE: Final = b"\n    }"
+_NOT_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 
 
 class Splitter:
@@ -96,10 +97,10 @@ class Splitter:
 
     def _skip_space(self, pos: int) -> int | None:
         while True:
-            while pos < len(self.buf) and self.buf[pos] in b" \t\r\n":
-                pos += 1
-            if pos < len(self.buf):
-                return pos
+            found = _NOT_SPACE.search(self.buf, pos)
+            if found is not None:
+                return found.start()
+            pos = len(self.buf)
             if not self._more():
                 return None
 
