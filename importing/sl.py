@@ -5,7 +5,7 @@ with ``:SS`` (Firestorm) or a 12-hour ``AM``/``PM``; two spaces; the name, ``Dis
 (user.name)`` when display names are shown, a ``:`` inside it written ``%3A``. An emote keeps
 the raw ``/me `` after the colon; older viewers write ``NAME text`` with no colon, which is
 an emote when NAME is a speaker already seen or named in the cast, and a system line
-otherwise. Shouts and whispers are ``NAME shouts: text`` (also ``NAME: shouts: text``).
+otherwise. An emote's text is what the viewer shows: the name, then the action. Shouts and whispers are ``NAME shouts: text`` (also ``NAME: shouts: text``).
 A line starting with one space continues the message before it. ``Second Life:`` lines and
 lines without a stamp are system lines.
 
@@ -100,6 +100,8 @@ def _message(text: str, start: int, ref: str, line: int, at: datetime | None, se
             return Message(ref=ref, line=line, at=at, text=rest, kind="system", raw=text)
         head, body, kind = known, rest[len(known):].lstrip(" "), "emote"
     shown, user = _names(head)
+    if kind == "emote":  # as the viewer shows it: the name, then the action
+        body = shown + ("" if body.startswith(("'", ",")) else " ") + body
     return Message(ref=ref, line=line, at=at, speaker=user, name=shown, text=body, kind=kind, raw=text)
 
 

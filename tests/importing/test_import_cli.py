@@ -151,3 +151,14 @@ def test_log_exists_and_usage(tmp_path: Path) -> None:
     assert code == 2 and "exists and is not empty" in stderr
     code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"))
     assert code == 2 and "give -o LOG and --ruleset ID" in stderr
+
+
+def test_with_a_roster_the_combatants_join_with_their_sheets(tmp_path: Path) -> None:
+    import msgspec
+
+    code, _, stderr, log = imported(tmp_path, *CASES[0], "log.jsonl", "--roster",
+                                    str(FIXTURES / "roe7/rosters/gate-skirmish.toml"))
+    assert code == 0, stderr
+    joined = [e for e in map(msgspec.json.decode, log.read_bytes().splitlines()) if e["kind"] == "combatant_joined"]
+    assert [(e["actor"], e["pools"]["hp"], bool(e["sheet"])) for e in joined] == [("alice", 100, True), ("bob", 120, True)]
+    assert run("audit", str(log))[0] == 0

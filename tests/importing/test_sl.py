@@ -70,12 +70,12 @@ def test_emotes_shouts_whispers_and_escaped_colons() -> None:
         day=date(2024, 6, 12),
     )
     assert [(m.kind, m.name, m.text) for m in found] == [
-        ("emote", "Bob Kade", "grins."),
+        ("emote", "Bob Kade", "Bob Kade grins."),
         ("shout", "Bob Kade", "Over here!"),
         ("shout", "Bob Kade", "Over there!"),
         ("whisper", "Bob Kade", "psst"),
         ("say", "Dr: Who", "a name with a colon"),
-        ("emote", "Bob Kade", "grins again, old style."),
+        ("emote", "Bob Kade", "Bob Kade grins again, old style."),
     ]
 
 
@@ -83,7 +83,7 @@ def test_an_old_style_emote_by_a_name_never_seen_is_a_system_line_unless_the_cas
     line = "[2024/06/12 20:06]  Cara Moss waves.\n"
     assert read(line)[0][0].kind == "system"
     (m,), _ = read(line, names=["Cara Moss"])
-    assert (m.kind, m.speaker, m.text) == ("emote", "Cara Moss", "waves.")
+    assert (m.kind, m.speaker, m.text) == ("emote", "Cara Moss", "Cara Moss waves.")
 
 
 def test_continuation_lines_system_lines_crlf_and_a_bom() -> None:
