@@ -100,6 +100,7 @@ class Cast:
     globs: list[tuple[str, Role]] = field(default_factory=list)
     hints: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
     status: list[tuple[re.Pattern[str], StatusHint]] = field(default_factory=list)
+    _seen: dict[tuple[str, str | None, str], Role] = field(default_factory=dict)
 
     @property
     def actors(self) -> list[str]:
@@ -107,7 +108,18 @@ class Cast:
 
     def role(self, message: Message) -> Role:
         """Who the speaker of ``message`` is: matched by user name or id, shown name, or
-        both as SL writes them (``Name (user.name)``: an object named ``HUD (alice)`` too)."""
+        both as SL writes them (``Name (user.name)``: an object named ``HUD (alice)`` too).
+        Answers are remembered per speaker (a few thousand at most: a transcript with more
+        distinct speakers than that starts over)."""
+        key = (message.speaker, message.speaker_id, message.name)
+        found = self._seen.get(key)
+        if found is None:
+            if len(self._seen) >= 4096:
+                self._seen.clear()
+            found = self._seen[key] = self._role(message)
+        return found
+
+    def _role(self, message: Message) -> Role:
         both = f"{message.name} ({message.speaker})" if message.name != message.speaker else message.name
         keys = (message.speaker, message.speaker_id, message.name, both)
         for key in keys:

@@ -98,8 +98,8 @@ def neutral(message: DiscordMessage, ref: str, line: int, raw: str) -> Message:
         invoker=interaction.user.id if interaction is not None and interaction.user is not None else None,
         edited_at=message.timestampEdited,
         bot=author.isBot,
-        embeds=tuple(_embed(e) for e in message.embeds),
-        attachments=tuple(a.url or a.fileName for a in message.attachments),
+        embeds=tuple([_embed(e) for e in message.embeds]) if message.embeds else (),
+        attachments=tuple([a.url or a.fileName for a in message.attachments]) if message.attachments else (),
         raw=raw,
     )
 
