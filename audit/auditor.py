@@ -146,8 +146,9 @@ class Auditor:
     # ------------------------------------------------------------------ AuditView
 
     def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
-        origin = event.origin
-        self._add(code, event.seq, message, actor, origin.ref if origin is not None else None)
+        origin = event.origin  # an imported fight's findings cite the transcript (origin.ref)
+        ref = origin.ref if origin is not None and self._imported is not None else None
+        self._add(code, event.seq, message, actor, ref)
 
     @property
     def turn_start(self) -> SceneState:
