@@ -9,7 +9,7 @@ from fightlog.cli.options import BoundedInt, format_option, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.errors import DiceSeedError, DiceValueError
 from fightlog.rules.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
-from fightlog.rules.dice import roll as roll_dice
+from fightlog.rules.dice.dialects import DEFAULT, DIALECTS, roll_all
 from fightlog.rules.dice.limits import MAX_NUMBER_DIGITS
 
 
@@ -36,8 +36,17 @@ def _modifier(text: str) -> tuple[int, str]:
     return int(value), source.strip()
 
 
+def _dialect_examples() -> str:
+    width = max(len(d.example) for d in DIALECTS.values()) + 2
+    return "\n".join(
+        f"  fightlog roll --dialect {d.name} {repr(d.example):<{width}} # {d.description}"
+        for d in DIALECTS.values()
+        if d.name != DEFAULT
+    )
+
+
 @click.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   fightlog roll 1d100 --mod scope=+10 --mod racial=+5
   fightlog roll '3d20kh1+5 # attack'          # dropped dice in brackets: 3d20kh1 (17, [4], [9]) ...
@@ -52,8 +61,15 @@ Examples:
   fightlog roll 1d20 --seed 255 --scene duel-1 --index 3   # same seed, same faces
 
 \b
-Notation: NdM, d%, kh/kl/dh/dl[N], ro/rr[<|<=|>|>=|=]N, ![[cmp]N], miN, maN,
->=N (count successes), + - * // ( ), a trailing "# label"; see docs/dice.md.
+Dialects (--dialect, one example each; docs/dice.md, "Dialects"):
+{_dialect_examples()}
+
+\b
+Notation: NdM, d%, kh/kl/dh/dl[N], ro[<=|>=|=]N, rr[<|<=|>|>=|=]N, ![<=|>=|=]N, miN, maN,
+>=N, <=N or =N right after the dice (count successes), + - * // ( ), a trailing "# label";
+forms other bots read differently are refused with both readings; see docs/dice.md.
+An expression that asks for repeats (6#3d6 in rpg-sage) prints one line per roll, with
+indexes --index, --index+1, ... (JSON: a list).
 
 Exit codes: 0 rolled; 2 bad expression or option.
 3 internal error (a bug: the error line names a crash report for the bug report).""",
@@ -73,6 +89,10 @@ Exit codes: 0 rolled; 2 bad expression or option.
     "--mod", "mods", multiple=True, metavar="SOURCE=VALUE",
     help="A modifier and where it comes from (repeatable).",
 )
+@click.option(
+    "--dialect", type=click.Choice(list(DIALECTS)), default=DEFAULT, show_default=True,
+    help="Read EXPRESSION as this dice bot does.",
+)
 @click.option("--markdown", is_flag=True, help="The breakdown in Markdown, for pasting to Discord: dropped "
               "dice struck through (~~4~~) instead of bracketed ([4]).")
 @format_option
@@ -84,6 +104,7 @@ def roll(
     salts: tuple[str, ...],
     index: int,
     mods: tuple[str, ...],
+    dialect: str,
     markdown: bool,
     fmt: str,
 ) -> None:
@@ -96,12 +117,19 @@ def roll(
     modifiers = [_modifier(m) for m in mods]
     raw = seed_bytes(seed, what="--seed") if seed is not None else new_seed()
     gen = FairGenerator(raw, scene, salts)
-    result = roll_dice(text, gen, index, modifiers)
+    results = roll_all(text, gen, index, modifiers, dialect=dialect)
     if fmt == "json":
-        data = as_data(result, markdown=markdown)
-        data["scene"] = scene
-        data["seed"] = gen.seed_hex
-        data["commitment"] = gen.commitment
-        echo_json(data)
+        rolls: list[dict[str, object]] = []
+        for result in results:
+            data = as_data(result, markdown=markdown)
+            data["scene"] = scene
+            data["seed"] = gen.seed_hex
+            data["commitment"] = gen.commitment
+            rolls.append(data)
+        echo_json(rolls[0] if len(rolls) == 1 else rolls)
     else:
-        click.echo(breakdown(result, markdown=markdown))
+        for result in results:
+            line = breakdown(result, markdown=markdown)
+            if result.passed is not None:
+                line += f" ({'pass' if result.passed else 'fail'}: {result.expression.test})"
+            click.echo(line)

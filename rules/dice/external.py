@@ -40,7 +40,7 @@ from fightlog.rules.dice.replies.model import ReadReply
 from fightlog.rules.dice.result import RollResult, TermRoll
 
 REROLL_KINDS = frozenset({"ro", "rr"})
-EXPLODE_KINDS = frozenset({"!"})
+EXPLODE_KINDS = frozenset({"!", "!1", "!p", "ra"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,22 +93,48 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
     """What does not add up in an external roll under its dialect (empty: it adds up).
 
     ``name`` starts every message (``external roll by carol (1d20)``); ``what`` is how the
-    messages call the roll (``roll``, ``reply``)."""
+    messages call the roll (``roll``, ``reply``). Verdicts are kept by what they depend on
+    (notation, dialect, dice, modifiers, total), so a roll seen before costs a lookup."""
+    dice = event.dice
+    key = (
+        event.notation,
+        event.dialect,
+        tuple([(d.sides, d.face, d.kept, d.exploded, *d.rerolled) for d in dice]),
+        tuple([m.value for m in event.modifiers]),
+        event.total,
+        what,
+    )
+    found = _VERDICTS.get(key)
+    if found is None:
+        found = tuple(_check(event, what))
+        if len(_VERDICTS) >= _KEPT_VERDICTS:
+            _VERDICTS.clear()
+        _VERDICTS[key] = found
+    return [Discrepancy(d.code, f"{name}: {d.message}") for d in found]
+
+
+_VERDICTS: dict[object, tuple[Discrepancy, ...]] = {}
+_KEPT_VERDICTS = 1 << 16
+"""Verdicts kept for reuse (a 1d20+5 has twenty outcomes; a 4d6kh3, 1296)."""
+
+
+def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     dialect = event.dialect or "fightlog"
     try:
         expr = compile_in(event.notation, event.dialect)
     except DiceLimitError as exc:
-        return [Discrepancy("roll-limit", f"{name}: over the {dialect} dialect's limits: {exc}")]
+        return [Discrepancy("roll-limit", f"over the {dialect} dialect's limits: {exc}")]
     except DiceError as exc:
-        return [Discrepancy("roll-notation", f"{name}: the notation is refused: {exc}")]
+        return [Discrepancy("roll-notation", f"the notation is refused: {exc}")]
     try:
         groups = group_dice(expr, event.dice, event.notation)
     except DiceError as exc:
-        return [Discrepancy("roll-dice", f"{name}: the dice do not fit the notation: {exc}")]
-    out = _range(expr, groups, name)
+        return [Discrepancy("roll-dice", f"the dice do not fit the notation: {exc}")]
+    out = _range(expr, groups)
     if out:
         return out
-    faces = _draws(expr, groups)
+    hidden = _hidden_rerolls(event)
+    faces = _draws(expr, groups, hidden)
     short = False
     try:
         result = expr.roll(_Replay(faces), event.modifiers)
@@ -116,7 +142,10 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
     except _Short:
         short, extra = True, 0
         result = expr.roll(_Replay(faces, pad=True), event.modifiers)
-    out = _compare(expr, groups, result, name, what, extra)
+    out = _compare(expr, groups, result, what, extra, hidden)
+    if short and not out:
+        out.append(Discrepancy("roll-reroll", f"{expr.notation} draws more dice than the {what} shows: "
+                               f"it rerolls or explodes a die the {what} did not"))
     if short or any(d.code == "roll-reroll" for d in out):
         return out
     if event.total != result.total:
@@ -124,8 +153,8 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
             out.append(
                 Discrepancy(
                     "roll-total",
-                    f"{name}: total {event.total} recorded, dice and modifiers give "
-                    f"{result.total} ({breakdown(result)})",
+                    f"total {event.total} recorded, dice and modifiers give "
+                    f"{result.total} ({_breakdown(result)})",
                 )
             )
     return out
@@ -151,21 +180,38 @@ def dialect_marks(reply: ReadReply) -> list[Die]:
     """A reply's dice with the kept/dropped marks its dialect gives them (for a bot that
     marks none); the dice as read when the dialect cannot say."""
     dice = list(reply.dice)
-    try:
-        expr = compile_in(reply.notation, reply.dialect)
-        result = expr.roll(_Replay(_draws(expr, group_dice(expr, dice, reply.notation))))
-    except (DiceError, _Short):
+    key = (reply.notation, reply.dialect, tuple([(d.sides, d.face, d.exploded) for d in dice]))
+    kept = _MARKS.get(key)
+    if kept is None:
+        kept = _marks_of(reply.notation, reply.dialect, dice)
+        if len(_MARKS) >= _KEPT_VERDICTS:
+            _MARKS.clear()
+        _MARKS[key] = kept
+    if not kept:
         return dice
+    return [d if d.kept == k else replace(d, kept=k) for d, k in zip(dice, kept)]
+
+
+_MARKS: dict[object, tuple[bool, ...]] = {}
+
+
+def _marks_of(notation: str, dialect: str, dice: list[Die]) -> tuple[bool, ...]:
+    """Per die, kept or not as the dialect rolls these faces (empty: it cannot say)."""
+    try:
+        expr = compile_in(notation, dialect)
+        result = expr.roll(_Replay(_draws(expr, group_dice(expr, dice, notation))))
+    except (DiceError, _Short):
+        return ()
     expected = result.dice
     if len(expected) != len(dice):
-        return dice
-    return [d if d.kept == e.kept else replace(d, kept=e.kept) for d, e in zip(dice, expected)]
+        return ()
+    return tuple([e.kept for e in expected])
 
 
 # --------------------------------------------------------------------------- steps
 
 
-def _range(expr: Expression, groups: list[list[Die]], name: str) -> list[Discrepancy]:
+def _range(expr: Expression, groups: list[list[Die]]) -> list[Discrepancy]:
     """The first face (or replaced face) a die of its term cannot show."""
     i = 0
     for term, group in zip(expr.terms, groups):
@@ -175,13 +221,26 @@ def _range(expr: Expression, groups: list[list[Die]], name: str) -> list[Discrep
             for face in (*die.rerolled, die.face):
                 if not low <= face <= high:
                     of = f"a d{die.sides}" if term.faces == "plain" else f"a die of {term.text}"
-                    return [Discrepancy("roll-range", f"{name}: die {i} shows {face}, outside {low}..{high} of {of}")]
+                    return [Discrepancy("roll-range", f"die {i} shows {face}, outside {low}..{high} of {of}")]
     return []
 
 
-def _draws(expr: Expression, groups: list[list[Die]]) -> list[int]:
+def _hidden_rerolls(event: DiceRolled) -> bool:
+    """Whether the roll comes from a bot that prints only a rerolled die's final face (Dice
+    Maiden) and so records no replaced faces."""
+    if event.tool is None or any(d.rerolled for d in event.dice):
+        return False
+    from fightlog.rules.dice.replies import bot_named
+
+    bot = bot_named(event.tool)
+    return bot is not None and not bot.shows_rerolls
+
+
+def _draws(expr: Expression, groups: list[list[Die]], hidden: bool = False) -> list[int]:
     """The recorded faces, as the stream's raw draws, in the order the engine draws them
-    (see the module docstring)."""
+    (see the module docstring). ``hidden``: the faces rerolls replaced are not recorded; a
+    die the dialect rerolls is taken to have rerolled into the face it shows (so a reroll
+    once cannot be told from none, and a face an endless reroll would reroll again shows)."""
     out: list[int] = []
     for term, group in zip(expr.terms, groups):
         start = len(out)
@@ -200,12 +259,25 @@ def _draws(expr: Expression, groups: list[list[Die]]) -> list[int]:
             _chains(base, out)
             _chains(added, out)
         else:
-            _chains(base, out)
+            if hidden:
+                _again(term, base, out)
+            else:
+                _chains(base, out)
             out.extend(d.rerolled[0] if d.rerolled else d.face for d in added)
             _chains(added, out)
         if term.faces != "plain":
             out[start:] = [term.raw(f) for f in out[start:]]
     return out
+
+
+def _again(term: DiceTerm, dice: Sequence[Die], out: list[int]) -> None:
+    """For hidden rerolls: each die the term's first reroll selects draws its own face again."""
+    for op in term.ops:
+        if op.kind in REROLL_KINDS:
+            if op.selector is not None:
+                test = op.selector.predicate()
+                out.extend(d.face for d in dice if test(d.face))
+            return
 
 
 def _chains(dice: Sequence[Die], out: list[int]) -> None:
@@ -223,18 +295,18 @@ def _compare(
     expr: Expression,
     groups: list[list[Die]],
     result: RollResult,
-    name: str,
     what: str,
     extra: int,
+    hidden: bool = False,
 ) -> list[Discrepancy]:
     out: list[Discrepancy] = []
     for term, group, roll in zip(expr.terms, groups, result.terms):
-        if _same(group, roll):
+        if _same(group, roll, hidden):
             continue
         expected = roll.dice(term)
-        why = _rerolls(term, group, expected, what)
+        why = _rerolls(term, group, expected, what, hidden)
         if why is not None:
-            out.append(Discrepancy("roll-reroll", f"{name}: {why}"))
+            out.append(Discrepancy("roll-reroll", f"{why}"))
             continue
         kept = [d.face for d in expected if d.kept]
         got = [d.face for d in group if d.kept]
@@ -243,22 +315,23 @@ def _compare(
                 out.append(
                     Discrepancy(
                         "roll-kept",
-                        f"{name}: {term.text} keeps {_faces(kept)} but the {what} kept {_faces(got)}",
+                        f"{term.text} keeps {_faces(kept)} but the {what} kept {_faces(got)}",
                     )
                 )
     if extra > 0 and not out:
         out.append(
             Discrepancy(
                 "roll-reroll",
-                f"{name}: {extra} recorded {'face' if extra == 1 else 'faces'} the {expr.notation} "
+                f"{extra} recorded {'face' if extra == 1 else 'faces'} the {expr.notation} "
                 "rolls do not draw",
             )
         )
     return out
 
 
-def _same(group: list[Die], roll: TermRoll) -> bool:
-    """Whether the recorded dice are exactly the dice the dialect gives (the common case)."""
+def _same(group: list[Die], roll: TermRoll, hidden: bool = False) -> bool:
+    """Whether the recorded dice are exactly the dice the dialect gives (the common case;
+    ``hidden``: replaced faces are not compared)."""
     faces = roll.faces
     if len(faces) != len(group):
         return False
@@ -266,7 +339,7 @@ def _same(group: list[Die], roll: TermRoll) -> bool:
     for i, die in enumerate(group):
         if die.face != faces[i] or die.kept != (kept is None or kept[i]):
             return False
-        if rerolled is None:
+        if rerolled is None or hidden:
             if die.rerolled:
                 return False
         elif tuple(die.rerolled) != rerolled[i]:
@@ -274,9 +347,10 @@ def _same(group: list[Die], roll: TermRoll) -> bool:
     return True
 
 
-def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: str) -> str | None:
+def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: str,
+             hidden: bool = False) -> str | None:
     """The first reroll or explosion the dialect and the roll disagree on, in words."""
-    for i, (r, e) in enumerate(zip(group, expected), 1):
+    for i, (r, e) in enumerate(zip(group, () if hidden else expected), 1):
         if r.rerolled != e.rerolled:
             if not e.rerolled:
                 return f"the {what} rerolled die {i} ({_faces(r.rerolled)} -> {r.face}) but {term.text} does not reroll it"
@@ -293,6 +367,16 @@ def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: st
     if len(group) != len(expected):
         return f"{term.text} rolls {len(expected)} dice but the {what} shows {len(group)}"
     return None
+
+
+def _breakdown(result: RollResult) -> str:
+    """The roll's breakdown (``1d20 (14) + 5 = 19``); for a tree the renderer does not draw
+    yet, the notation, the faces and the total."""
+    try:
+        return breakdown(result)
+    except (AssertionError, TypeError, ValueError):
+        faces = ", ".join(str(f) for t in result.terms for f in t.faces)
+        return f"{result.notation} ({faces}) = {result.total}"
 
 
 def _faces(faces: Sequence[int]) -> str:

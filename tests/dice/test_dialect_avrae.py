@@ -16,8 +16,10 @@ from typing import Any
 
 import d20
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fightlog.errors import DiceError
+from fightlog.errors import DiceError, DiceLimitError
 from fightlog.rules.dice import FairGenerator
 from fightlog.rules.dice.dialects import compile_in, roll
 
@@ -82,3 +84,28 @@ def test_the_suite_is_whole() -> None:
     refused = [c for c in CASES if "error" in c]
     assert len(CASES) == 125 and len(refused) == 10
     assert len({c["expr"] for c in CASES}) == 108
+
+
+PIECES = ["1d20", "4d6", "d6", "2d%", "(", ")", ",", "kh1", "kl2", "k>3", "p<2", "rr1", "ro<3",
+          "ra1", "e6", "mi2", "ma5", "+", "-", "*", "/", "//", "%", "==", "!=", ">=", "<", "2",
+          "10", "1.5", " ", "[fire]", "k3", "ph1"]
+
+
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_what_d20_rolls_avrae_accepts(parts: list[str]) -> None:
+    """Beyond d20's tests: any expression d20 rolls, the avrae dialect accepts, except where
+    fightlog is stricter on purpose: a limit (docs/dice.md, "Limits") or a divisor that can
+    be 0 (refused for every roll, where d20 fails only on the rolls that divide by 0)."""
+    text = "".join(parts)
+    random.seed(1)
+    try:
+        d20.roll(text)
+    except Exception:
+        return
+    try:
+        compile_in(text, "avrae")
+    except DiceLimitError:
+        pass
+    except DiceError as exc:
+        assert "divisor can be 0" in str(exc) or "division by zero" in str(exc), text

@@ -6,6 +6,7 @@ import pytest
 from msgspec.structs import replace
 
 from fightlog.audit.dice import DiceAudit
+from fightlog.rules.dice.dialects import DIALECTS
 from fightlog.events.model import DiceRolled, Die
 from fightlog.rules.dice.external import check_event, check_reply, reevaluated
 from fightlog.rules.dice.replies import read_reply
@@ -75,3 +76,39 @@ def test_verify_and_the_audit_report_it() -> None:
     audit = DiceAudit()
     audit.feed(event)
     assert [f.code for f in audit.finish()] == ["dice.kept", "dice.unverifiable"]
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_an_expression_over_the_limits_is_flagged_in_every_dialect(dialect: str) -> None:
+    event = DiceRolled(roller="x", notation="1001d6", generator="external", total=3,
+                       dice=[Die(sides=6, face=3)], dialect=dialect)
+    found = check_event(event, "roll")
+    assert [d.code for d in found] == ["roll-limit"]
+    assert found[0].message.startswith(f"roll: over the {dialect} dialect's limits: 1001d6 : 1001 dice")
+
+
+
+def maiden(request: str, tally: str, result: int, rerolls: int = 0) -> str:
+    shown = f" Rerolls: `{rerolls}`" if rerolls else ""
+    return f"Alice Request: `[{request}]` Roll: `[{tally}]`{shown} Result: `{result}`"
+
+
+@pytest.mark.parametrize(
+    ("text", "codes", "words"),
+    [
+        # Dice Maiden prints only final faces: a reroll once may end on a face it rerolls
+        (maiden("4d6 r2", "6, 5, 3, 2", 16, rerolls=1), [], ""),
+        # ... but an endless reroll cannot
+        (maiden("4d6 ir2", "6, 5, 3, 2", 16, rerolls=1), ["roll-reroll"], "4d6 ir2 draws more dice than the reply shows"),
+        (maiden("3d6 e6", "6, 4, 3", 13), ["roll-reroll"], "adds 1 exploded die but the reply shows 0"),
+        (maiden("3d6 e6", "6, 4, 3], [5", 18), [], ""),
+        (maiden("4d6 k3", "6, 5, 3, 2", 15), ["roll-total"], "total 15 recorded, dice and modifiers give 14"),
+        (maiden("6d10 t7", "10, 9, 7, 5, 3, 1", 4), ["roll-total"], "total 4 recorded, dice and modifiers give 3"),
+    ],
+)
+def test_dice_maiden_replies_under_their_dialect(text: str, codes: list[str], words: str) -> None:
+    read = read_reply(text)
+    assert read is not None and read.bot == "Dice Maiden"
+    found = check_reply(read)
+    assert [d.code for d in found] == codes
+    assert words in " ".join(d.message for d in found)

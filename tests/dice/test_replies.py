@@ -125,7 +125,13 @@ def _maiden(notation: str, faces: list[tuple[int, bool, int]], const: int, total
     return f"Alice Request: `[{notation}{tail}]` Roll: `[{tally}]` Result: `{total}`"
 
 
-RENDERERS = {"Avrae": _avrae, "SL HUD": _sl, "Dice Maiden": _maiden}
+def _sage(notation: str, faces: list[tuple[int, bool, int]], const: int, total: int) -> str:
+    shown = ", ".join(str(f) for f, _, _ in sorted(faces))
+    tail = f" + {const}" if const else ""
+    return f":game_die: ***{total}*** `check` \u27f5 [{shown}]{notation}{tail}"
+
+
+RENDERERS = {"Avrae": _avrae, "SL HUD": _sl, "Dice Maiden": _maiden, "RPG Sage": _sage}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -151,7 +157,8 @@ def test_engine_rolls_rendered_as_a_bot_read_back(bot: str, count: int, sides: i
     assert read is not None and read.bot == bot and not read.problems
     expected = [f for f, _, _ in faces]
     got = [d.face for d in read.dice]
-    assert (sorted(got) if bot == "Dice Maiden" else got) == (sorted(expected) if bot == "Dice Maiden" else expected)
+    unordered = bot in ("Dice Maiden", "RPG Sage")
+    assert (sorted(got) if unordered else got) == (sorted(expected) if unordered else expected)
     assert read.total == total
     if bot == "Avrae":
         assert [d.kept for d in read.dice] == [k for _, k, _ in faces]

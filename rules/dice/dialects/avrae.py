@@ -12,10 +12,11 @@ and everything after a complete expression is its comment (``1d20+5 attack``).
 
 from __future__ import annotations
 
+from functools import partial
+
 from fightlog.rules.dice.dialects.reader import read
 from fightlog.rules.dice.dialects.registry import Dialect, register
 from fightlog.rules.dice.dialects.syntax import OpSpec, Syntax
-from fightlog.rules.dice.parser import Parsed
 
 SYNTAX = Syntax(
     ops={
@@ -40,16 +41,12 @@ SYNTAX = Syntax(
 )
 
 
-def read_avrae(text: str) -> Parsed:
-    return read(text, SYNTAX)
-
-
 DIALECT = register(
     Dialect(
         name="avrae",
         description="avrae's d20 (Discord !r): sets, selectors, e/ra/ro/rr, d% tens die, comments",
         source="https://github.com/avrae/d20",
         example="(1d20, 1d20)kh1+5 attack",
-        read=read_avrae,
+        read=partial(read, syntax=SYNTAX),
     )
 )

@@ -15,6 +15,7 @@ Its aliases read here, substituted as the bot does: ``+dN`` (advantage: ``2dN d1
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice.dialects.reader import read
@@ -61,7 +62,7 @@ def read_dice_maiden(text: str) -> Parsed:
     parsed = read(head + bang + comment, SYNTAX)
     if repeat == 1:
         return parsed
-    return Parsed(parsed.root, parsed.notation, parsed.label, parsed.terms, repeat, parsed.test)
+    return replace(parsed, repeat=repeat)
 
 
 DIALECT = register(

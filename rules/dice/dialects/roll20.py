@@ -16,10 +16,11 @@ write ``//``), ``**``, ``mt``, ``floor()`` and the other functions, targets on g
 
 from __future__ import annotations
 
+from functools import partial
+
 from fightlog.rules.dice.dialects.reader import read
 from fightlog.rules.dice.dialects.registry import Dialect, register
 from fightlog.rules.dice.dialects.syntax import OpSpec, Syntax
-from fightlog.rules.dice.parser import Parsed
 
 SYNTAX = Syntax(
     ops={
@@ -40,16 +41,12 @@ SYNTAX = Syntax(
 )
 
 
-def read_roll20(text: str) -> Parsed:
-    return read(text, SYNTAX)
-
-
 DIALECT = register(
     Dialect(
         name="roll20",
         description="Roll20 /roll: inclusive > and <, !! compounding, !p penetrating, {groups}, dF, f failures",
         source="https://wiki.roll20.net/Dice_Reference",
         example="{4d6!!, 3d10}kh1 Fire",
-        read=read_roll20,
+        read=partial(read, syntax=SYNTAX),
     )
 )

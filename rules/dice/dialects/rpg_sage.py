@@ -15,6 +15,7 @@ separated by ``;``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from fightlog.errors import DiceValueError
 from fightlog.rules.dice.dialects.reader import read
@@ -49,7 +50,7 @@ def read_rpg_sage(text: str) -> Parsed:
     if not 1 <= repeat <= MAX_REPEAT:
         raise DiceValueError(f"{text[:40]} : repeat 1 to {MAX_REPEAT} times")
     parsed = read(" " * match.end() + text[match.end() :], SYNTAX)
-    return Parsed(parsed.root, parsed.notation, parsed.label, parsed.terms, repeat, parsed.test)
+    return replace(parsed, repeat=repeat)
 
 
 DIALECT = register(

@@ -11,8 +11,9 @@ knows, with their sources, are in each module and in docs/dice.md ("Reading bot 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fightlog.rules.dice.replies import avrae, dice_maiden, rpg_sage, sl_hud
 from fightlog.rules.dice.replies.model import ReadReply
@@ -29,13 +30,35 @@ class Bot:
     dialect: str
     read: Reader
     medium: str = "discord"
+    marks: tuple[str, ...] = ()
+    """Strings one of which every reply of the bot holds: a text with none is not read."""
+    shows_rerolls: bool = True
+    """Whether its replies print the faces a reroll replaced (Dice Maiden's do not: the audit
+    then takes a rerolled die to show the face it rerolled into)."""
+    _marked: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.marks:
+            object.__setattr__(self, "_marked", re.compile("|".join(map(re.escape, self.marks))))
+
+    def reads(self, text: str, roller: str | None) -> list[ReadReply]:
+        """Every roll this bot's reader finds; nothing when the text cannot be its reply, or
+        when the reader fails on odd text (reading never raises)."""
+        marked = self._marked
+        if marked is not None and marked.search(text) is None:
+            return []
+        try:
+            return self.read(text, roller)
+        except (ValueError, IndexError, OverflowError):
+            return []
 
 
 BOTS: dict[str, Bot] = {
-    avrae.BOT: Bot(avrae.BOT, avrae.DIALECT, avrae.read),
-    dice_maiden.BOT: Bot(dice_maiden.BOT, dice_maiden.DIALECT, dice_maiden.read),
-    rpg_sage.BOT: Bot(rpg_sage.BOT, rpg_sage.DIALECT, rpg_sage.read),
-    sl_hud.BOT: Bot(sl_hud.BOT, sl_hud.DIALECT, sl_hud.read, "sl-chat"),
+    avrae.BOT: Bot(avrae.BOT, avrae.DIALECT, avrae.read, marks=avrae.MARKS),
+    dice_maiden.BOT: Bot(dice_maiden.BOT, dice_maiden.DIALECT, dice_maiden.read, marks=("Request:",),
+                         shows_rerolls=False),
+    rpg_sage.BOT: Bot(rpg_sage.BOT, rpg_sage.DIALECT, rpg_sage.read, marks=("\u27f5", "<-")),
+    sl_hud.BOT: Bot(sl_hud.BOT, sl_hud.DIALECT, sl_hud.read, "sl-chat", marks=(" roll",)),
 }
 """Every bot read, by name, in the order ``bot=None`` tries them."""
 
@@ -58,9 +81,9 @@ def read_replies(text: str, *, bot: str | None = None, roller: str | None = None
         found = bot_named(bot)
         if found is None:
             raise KeyError(bot)
-        return _guarded(found, text, roller)
+        return found.reads(text, roller)
     for candidate in BOTS.values():
-        rolls = _guarded(candidate, text, roller)
+        rolls = candidate.reads(text, roller)
         if rolls:
             return rolls
     return []
@@ -70,14 +93,6 @@ def read_reply(text: str, *, bot: str | None = None, roller: str | None = None) 
     """The first roll in ``text`` (see ``read_replies``), or None when there is none."""
     rolls = read_replies(text, bot=bot, roller=roller)
     return rolls[0] if rolls else None
-
-
-def _guarded(bot: Bot, text: str, roller: str | None) -> list[ReadReply]:
-    """A reader's answer; a reader that fails on odd text reads nothing rather than raise."""
-    try:
-        return bot.read(text, roller)
-    except (ValueError, IndexError, OverflowError):
-        return []
 
 
 __all__ = ["BOTS", "Bot", "ReadReply", "bot_named", "read_replies", "read_reply"]

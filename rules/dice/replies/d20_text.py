@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fightlog.events.model import Die
 
 _TERM = re.compile(r"(\d*)[dD](\d+|%)([^\s(),+*/-]*) \(([^()]*)\)")
 """``4d6kh3 (6, 5, ~~2~~, 3)``: count, sides, operations, the dice as printed."""
 
+_OPEN = re.compile(r"(\d*)[dD](\d+|%)([^\s(),+*/-]*) \(([^()]*)$")
+"""A last dice term whose printed dice never close (a reply cut short)."""
 _BROKEN = re.compile(r"\d[dD](?:\d+|%)\S* \(")
 """A dice term whose printed dice do not close (an edited or cut reply)."""
 
@@ -39,8 +42,10 @@ class D20Roll:
     marks: bool
 
 
+@lru_cache(maxsize=4096)
 def read_d20(text: str) -> D20Roll:
-    """Read ``1d20 (**20**) + 5`` (no total) into notation, dice and problems."""
+    """Read ``1d20 (**20**) + 5`` (no total) into notation, dice and problems (cached: one
+    roll string always reads the same)."""
     text = text.strip()
     problems: list[str] = []
     if text.endswith("..."):
@@ -60,7 +65,16 @@ def read_d20(text: str) -> D20Roll:
         sides = 10 if size == "%" else int(size)  # d20's d% is a tens die: 0, 10, ..., 90
         dice.extend(_term_dice(count, sides, ops, shown, problems))
     rest = text[last:].replace("~~", "")
-    if _BROKEN.search(rest):
+    open_term = _OPEN.search(rest)
+    if open_term is not None:  # a term whose dice were cut: its faces as far as they go
+        num, size, ops, shown = open_term.groups()
+        count = int(num) if num else 1
+        sides = 10 if size == "%" else int(size)
+        whole = shown.rsplit(",", 1)[0] if "," in shown else ""
+        problems.append(f"{num}d{size}{ops}: its dice are cut short")
+        dice.extend(_term_dice(count, sides, ops, whole, problems))
+        rest = rest[: open_term.start()] + f"{num}d{size}{ops}"
+    elif _BROKEN.search(rest):
         problems.append(f"unreadable dice near {rest.strip()[:40]!r}")
     pieces.append(rest)
     notation = "".join(pieces).strip()

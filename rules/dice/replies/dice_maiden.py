@@ -27,6 +27,7 @@ dice are unmarked (the dialect's keep and drop apply), and rerolled faces are un
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from fightlog.events.model import Die
 from fightlog.rules.dice.replies.model import ReadReply
@@ -87,34 +88,43 @@ def _notation(request: str) -> str:
 
 def _reply(raw: str, notation: str, tally: str | None, total: str | None, who: str | None,
            label: str | None, rest: str, problems: list[str]) -> ReadReply:
+    rerolls = _REROLLS.search(rest)
+    dice, value, found = _roll(notation, tally, total, rerolls.group(1) if rerolls else "0")
+    return ReadReply(
+        bot=BOT,
+        dialect=DIALECT,
+        notation=notation,
+        dice=dice,
+        total=value,
+        roller=who,
+        label=label or None,
+        problems=(*problems, *found),
+        marked=False,
+        ordered=False,
+        raw=raw,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _roll(notation: str, tally: str | None, total: str | None,
+          rerolls: str) -> tuple[tuple[Die, ...], int | None, tuple[str, ...]]:
+    """The dice, the result and what could not be read (cached: replies repeat them)."""
+    problems: list[str] = []
     dice: list[Die] = []
     terms = [(int(n) if n else 1, int(s)) for n, s in _TERM.findall(notation)]
     if tally is None:
         problems.append("no faces shown (simplified output, or the Roll part is missing)")
     else:
         dice = _dice(tally, terms, problems)
-    rerolls = _REROLLS.search(rest)
-    if rerolls is not None and rerolls.group(1) != "0":
-        problems.append(f"{rerolls.group(1)} rerolls: Dice Maiden shows only the final faces, "
+    if rerolls != "0":
+        problems.append(f"{rerolls} rerolls: Dice Maiden shows only the final faces, "
                         "so the faces they replaced are unknown")
     value = None
     if total is None:
         problems.append("no result printed")
     else:
         value = int(total)
-    return ReadReply(
-        bot=BOT,
-        dialect=DIALECT,
-        notation=notation,
-        dice=tuple(dice),
-        total=value,
-        roller=who,
-        label=label or None,
-        problems=tuple(problems),
-        marked=False,
-        ordered=False,
-        raw=raw,
-    )
+    return tuple(dice), value, tuple(problems)
 
 
 def _dice(tally: str, terms: list[tuple[int, int]], problems: list[str]) -> list[Die]:

@@ -10,9 +10,18 @@ audit (``fightlog.rules.dice.external``) says what does not add up.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from msgspec import Struct
 
 from fightlog.events.model import DiceRolled, Die, Modifier, Origin
+
+
+def _marks() -> Callable[[ReadReply], list[Die]]:
+    """``external.dialect_marks`` (imported when first needed: it imports this module)."""
+    from fightlog.rules.dice.external import dialect_marks
+
+    return dialect_marks
 
 
 class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
@@ -65,9 +74,7 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
         for fightlog's own notation. Unmarked dice take the
         dialect's kept/dropped marks, so the recorded total can be checked against them.
         """
-        from fightlog.rules.dice.external import dialect_marks
-
-        dice = list(self.dice) if self.marked else dialect_marks(self)
+        dice = list(self.dice) if self.marked else _marks()(self)
         total = self.total
         if total is None:
             total = sum(d.face for d in dice if d.kept) + sum(m.value for m in self.modifiers)

@@ -16,6 +16,7 @@ marks. A test (``>= 15``, ``vs 15``) closes the parts; the total stays the sum.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from fightlog.events.model import Die
 from fightlog.rules.dice.replies.model import ReadReply
@@ -38,37 +39,43 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
         match = _LINE.match(line)
         if match is None:
             continue
-        body = match.group("body")
-        problems: list[str] = []
-        dice: list[Die] = []
-        pieces: list[str] = []
-        last = 0
-        for part in _PART.finditer(body):
-            pieces.append(body[last : part.start()])
-            count = int(part.group("count") or 1)
-            sides = int(part.group("sides"))
-            pieces.append(f"{count}d{sides}")
-            last = part.end()
-            dice.extend(_faces(part.group("faces"), count, sides, problems))
-        pieces.append(body[last:])
-        if not dice:
-            problems.append("no dice shown")
+        notation, dice, problems = _body(match.group("body"))
         desc = match.group("desc")
         out.append(
             ReadReply(
                 bot=BOT,
                 dialect=DIALECT,
-                notation=" ".join("".join(pieces).split()),
-                dice=tuple(dice),
+                notation=notation,
+                dice=dice,
                 total=int(match.group("total")),
                 roller=roller,
                 label=desc.strip() if desc and desc.strip() else None,
-                problems=tuple(problems),
+                problems=problems,
                 ordered=False,
                 raw=text,
             )
         )
     return out
+
+
+@lru_cache(maxsize=4096)
+def _body(body: str) -> tuple[str, tuple[Die, ...], tuple[str, ...]]:
+    """The parts after the arrow: the notation, the dice, what could not be read (cached)."""
+    problems: list[str] = []
+    dice: list[Die] = []
+    pieces: list[str] = []
+    last = 0
+    for part in _PART.finditer(body):
+        pieces.append(body[last : part.start()])
+        count = int(part.group("count") or 1)
+        sides = int(part.group("sides"))
+        pieces.append(f"{count}d{sides}")
+        last = part.end()
+        dice.extend(_faces(part.group("faces"), count, sides, problems))
+    pieces.append(body[last:])
+    if not dice:
+        problems.append("no dice shown")
+    return " ".join("".join(pieces).split()), tuple(dice), tuple(problems)
 
 
 def _faces(shown: str, count: int, sides: int, problems: list[str]) -> list[Die]:
