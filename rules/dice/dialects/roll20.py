@@ -4,7 +4,7 @@ What it reads: ``NdX``, ``dF`` (Fate), ``!`` explode (again and again) with an o
 compare point ``!>4`` / ``!<2`` / ``!5``, ``!!`` compounding (the extra faces add to the die
 that exploded), ``!p`` penetrating (each extra die counts one less), ``kh``/``kl``/``dh``/
 ``dl`` and ``k`` (keep highest) / ``d`` (drop lowest), ``r`` (reroll until it does not match;
-fightlog's ``rr``, chains capped like it) and ``ro`` (once), a target ``>N`` / ``<N`` / ``=N``
+``r1r3`` rerolls 1s and 3s) and ``ro`` (once), a target ``>N`` / ``<N`` / ``=N``
 counting successes, ``f`` after it counting failures that take successes off (``3d6>3f1``),
 groups ``{4d6+2d8, 3d10}kh1``, ``%`` modulo, inline labels ``[fire]`` and trailing words as
 the roll's comment. Every compare point includes its number: ``>4`` is 4 or more, ``<2`` is 2
@@ -37,6 +37,7 @@ SYNTAX = Syntax(
     upper_d=False,
     annotations=True,
     comment="trailing",
+    merge_runs=True,
     mark_ops=frozenset({"cs", "cf", "sa", "sd", "m"}),
 )
 

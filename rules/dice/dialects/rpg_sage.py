@@ -6,8 +6,8 @@ What it reads: ``NdS``; ``kh``/``kl``/``dh``/``dl`` with an optional count (defa
 more; bare ``x`` the highest face); ``bt``/``lt N`` (a die below N shows N: fightlog's
 ``mi``) and ``tt``/``ht N`` (above N shows N: ``ma``); ``+ - *``; a test of the total after
 the expression, ``>= 15`` or ``gte 15`` (also ``gt``, ``lte``, ``lt``, ``eq``, ``=``), read as
-written (``>`` strict): the total stands and the roll passes or fails; trailing words are the
-roll's description; ``N#expr`` rolls it N times (each its own roll, as RPG Sage and Rollem
+written (``>`` strict): the total stands and the roll passes or fails; words anywhere are
+descriptions (``1d4 piercing + 2 strength + 1d6 sneak``), joined as the roll's label; ``N#expr`` rolls it N times (each its own roll, as RPG Sage and Rollem
 show them). Not read: ``/`` (RPG Sage's JavaScript division gives fractions), several rolls
 separated by ``;``.
 """
@@ -42,15 +42,29 @@ MAX_REPEAT = 100
 """Most repeats one expression may ask for (each is an engine roll)."""
 
 
+_WORD = re.compile(r"(?<![\w])[A-Za-z][A-Za-z'-]*(?![\w])|\"[^\"]*\"")
+_KEYWORDS = {"kh", "kl", "dh", "dl", "x", "bt", "lt", "tt", "ht", "gteq", "gte", "gt", "lteq", "lte", "eq"}
+
+
 def read_rpg_sage(text: str) -> Parsed:
-    match = _REPEAT.match(text)
-    if not match:
-        return read(text, SYNTAX)
-    repeat = int(match.group(1)) if len(match.group(1)) <= 3 else MAX_REPEAT + 1
-    if not 1 <= repeat <= MAX_REPEAT:
-        raise DiceValueError(f"{text[:40]} : repeat 1 to {MAX_REPEAT} times")
-    parsed = read(" " * match.end() + text[match.end() :], SYNTAX)
-    return replace(parsed, repeat=repeat)
+    """Words anywhere are descriptions (``1d4 piercing + 2 strength``): they are blanked out
+    of the expression, keeping every column, and joined as the roll's label."""
+    words = [m for m in _WORD.finditer(text) if m.group().lower() not in _KEYWORDS]
+    body = list(text)
+    for m in words:
+        body[m.start() : m.end()] = " " * (m.end() - m.start())
+    label = " ".join(m.group().strip('"') for m in words) or None
+    expr = "".join(body)
+    repeat = 1
+    match = _REPEAT.match(expr)
+    if match:
+        repeat = int(match.group(1)) if len(match.group(1)) <= 3 else MAX_REPEAT + 1
+        if not 1 <= repeat <= MAX_REPEAT:
+            raise DiceValueError(f"{text[:40]} : repeat 1 to {MAX_REPEAT} times")
+        expr = " " * match.end() + expr[match.end() :]
+    parsed = read(expr, SYNTAX)
+    notation = " ".join(parsed.notation.split())
+    return replace(parsed, notation=notation, repeat=repeat, label=label if words else parsed.label)
 
 
 DIALECT = register(

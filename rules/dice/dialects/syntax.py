@@ -63,7 +63,8 @@ class Syntax:
     """How a comment starts: ``#``, ``!`` (Dice Maiden), or whatever text follows a complete
     expression (avrae)."""
     merge_runs: bool = False
-    """Consecutive operations of one kind merge into one selection (d20)."""
+    """Consecutive operations of one kind merge into one selection: d20's ``k1k2`` keeps 1s
+    and 2s, roll20's ``r1r3`` rerolls 1s and 3s."""
     letters: dict[str, Literal["success", "failure"]] = field(default_factory=dict)
     """Letters written among the operations that set the success target (``>=N``) or the
     failure target (``<=N``): Dice Maiden's ``t7`` and ``f1``."""

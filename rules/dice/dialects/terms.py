@@ -143,9 +143,12 @@ class TermReader:
             if op is None:  # a letter that starts a comment, not an operation
                 self.pos = save
                 return out
-            if self.syntax.merge_runs and out and out[-1].kind == op.kind and op.kind not in ("mi", "ma"):
-                prev = out[-1]
-                out[-1] = replace(prev, sels=(prev.sels or ()) + (op.sels or ()))
+            prev = out[-1] if out else None
+            if (
+                self.syntax.merge_runs and prev is not None and prev.kind == op.kind
+                and (op.sels is not None or op.selector is not None) and op.kind not in ("mi", "ma")
+            ):  # one selection: the union of the run's selectors
+                out[-1] = replace(prev, selector=None, sels=_sels(prev) + _sels(op))
             else:
                 out.append(op)
 
@@ -234,3 +237,7 @@ class TermReader:
 def comparison(text: str) -> Comparison:
     table: dict[str, Comparison] = {"=": "=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
     return table[text]
+
+
+def _sels(op: Op) -> tuple[Sel, ...]:
+    return op.sels if op.sels is not None else (op.selector,) if op.selector is not None else ()
