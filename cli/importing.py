@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from fightlog.cli.errors import reports_errors
+from fightlog.cli.options import check_new_log
 from fightlog.cli.terminal import warning_line
 from fightlog.cli.wording import plural
 from fightlog.errors import InputError, RefusedError
@@ -89,10 +90,7 @@ def import_(
         return
     if log is None or ruleset is None:
         raise click.UsageError("give -o LOG and --ruleset ID (or --suggest-cast)")
-    if os.path.isdir(log):
-        raise InputError("is a directory, not a log file", path=log)
-    if not force and os.path.exists(log) and os.path.getsize(log) > 0:
-        raise InputError("exists and is not empty (--force replaces it)", path=log)
+    check_new_log(log, force)
     if os.path.exists(log) and os.path.samefile(log, transcript):
         raise InputError("is the transcript itself: choose another -o LOG", path=log)
     options, joined, out = _ruleset_parts(ruleset, roster, cast)

@@ -12,8 +12,7 @@ name, not its path).
 from __future__ import annotations
 
 import os
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO
@@ -38,6 +37,7 @@ from fightlog.importing.cast import Cast, timezone_of
 from fightlog.importing.message import Message
 from fightlog.importing.sniff import FORMATS, looks_like
 from fightlog.importing.source import Warn, open_transcript, sha256_of
+from fightlog.replacing import replacing
 
 MEDIUM = {"sl": "sl-chat", "discord-json": "discord", "discord-csv": "discord", "discord-txt": "discord"}
 SL_TIME_ZONE = "America/Los_Angeles"
@@ -150,37 +150,17 @@ def bare_joined(cast: Cast) -> list[AnyEvent]:
     ]
 
 
-def write_log(
-    out: str, first: list[AnyEvent], stream: Iterator[Message], builder: Builder, *, progress: Callable[[], None] | None = None
-) -> Imported:
+def write_log(out: str, first: list[AnyEvent], stream: Iterator[Message], builder: Builder) -> Imported:
     """Seal ``first`` and the events of every message of ``stream`` into ``out`` (a
-    temporary file renamed over it at the end)."""
-    directory = os.path.dirname(os.path.abspath(out))
-    try:
-        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(out)}.", suffix=".tmp")
-    except OSError as exc:
-        raise InputError(f"cannot write in {directory}: {exc.strerror}", path=out) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            sealer = _Sealer(handle, out)
-            sealer.add(first)
-            count = 0
-            for message in stream:
-                sealer.add(builder.feed(message))
-                count += 1
-            sealer.flush()
-            handle.flush()
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temp, 0o666 & ~mask)
-        os.replace(temp, out)
-    except OSError as exc:
-        _remove(temp)
-        raise InputError(f"cannot write: {exc.strerror}", path=out) from None
-    except BaseException:
-        _remove(temp)
-        raise
+    temporary file renamed over it at the end: ``fightlog.replacing``)."""
+    with replacing(out) as handle:
+        sealer = _Sealer(handle, out)
+        sealer.add(first)
+        count = 0
+        for message in stream:
+            sealer.add(builder.feed(message))
+            count += 1
+        sealer.flush()
     scene = first[0].scene if isinstance(first[0], SceneStarted) else ""
     return Imported(events=sealer.seq, messages=count, scene=scene)
 
@@ -217,10 +197,3 @@ class _Sealer:
         self.handle.write(b"".join(self.lines))
         self.lines.clear()
         self.size = 0
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
