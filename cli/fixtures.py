@@ -64,7 +64,7 @@ def fixtures(directory: str, show_path: bool) -> None:
     if not todo:
         click.echo(f"{directory}/: the bundled files are there already")
         return
-    click.echo(f"copied {plural(len(todo), 'file')} to {directory}/ (roe7/, d20-evasion/, dice/)")
+    click.echo(f"copied {plural(len(todo), 'file')} to {directory}/ (roe7/, d20-evasion/, dice/, import/)")
 
 
 def _read(path: str) -> bytes | None:
