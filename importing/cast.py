@@ -132,6 +132,10 @@ class Cast:
                 return role
         return OTHER
 
+    def is_object(self, message: Message) -> bool:
+        """Whether the speaker is a dice HUD or another object the cast names."""
+        return self.role(message).kind in ("dice", "object")
+
     def actor_named(self, who: str | None) -> str | None:
         """The combatant a roll's text names (a mention's user id, a nickname, an SL name)."""
         if not who:

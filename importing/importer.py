@@ -91,7 +91,7 @@ def messages(path: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
 def _read(handle: BinaryIO, name: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
     if fmt == "sl":
         zone = timezone_of(cast, SL_TIME_ZONE)
-        yield from sl.read(handle, name, warn, tz=zone, day=cast.file.date, names=cast.names())
+        yield from sl.read(handle, name, warn, tz=zone, day=cast.file.date, names=cast.names(), objects=cast.is_object)
         return
     reader = {"discord-json": discord_json.read, "discord-csv": discord_csv.read, "discord-txt": discord_txt.read}[fmt]
     last: datetime | None = None

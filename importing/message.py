@@ -10,8 +10,8 @@ from msgspec import Struct
 Kind = Literal["say", "emote", "shout", "whisper", "system", "object"]
 """``say`` a plain message, ``emote`` an SL ``/me`` or a Discord ``*action*`` line, ``shout``
 and ``whisper`` SL's, ``system`` what the viewer or Discord itself wrote (joins, pins,
-"Second Life:" notices), ``object`` an SL object or HUD speaking (set by the cast: the
-transcript cannot tell an object from a person)."""
+"Second Life:" notices), ``object`` an SL object or HUD saying something (the log cannot
+tell an object from a person: the cast's dice and objects are)."""
 
 
 class EmbedField(Struct, frozen=True, kw_only=True, gc=False):

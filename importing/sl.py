@@ -6,8 +6,9 @@ with ``:SS`` (Firestorm) or a 12-hour ``AM``/``PM``; two spaces; the name, ``Dis
 the raw ``/me `` after the colon; older viewers write ``NAME text`` with no colon, which is
 an emote when NAME is a speaker already seen or named in the cast, and a system line
 otherwise. An emote's text is what the viewer shows: the name, then the action. Shouts and whispers are ``NAME shouts: text`` (also ``NAME: shouts: text``).
-A line starting with one space continues the message before it. ``Second Life:`` lines and
-lines without a stamp are system lines.
+A line starting with one space continues the message before it. ``Second Life:`` lines are
+system lines. A viewer set not to stamp its logs writes the same lines without the stamp
+(``NAME: text``, read the same way, without a time).
 
 Times are SLT (US Pacific): the reader attaches ``tz``. A time-only stamp takes the date of
 the last full stamp, else ``date`` (the cast's, or one in the file's name); a time more than
@@ -18,9 +19,11 @@ is kept and warned about, with its line.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from datetime import date as Date, datetime, timedelta, tzinfo
 from typing import BinaryIO, Final
+
+from msgspec.structs import replace
 
 from fightlog.importing.message import Kind, Message
 from fightlog.importing.source import Warn, text_lines
@@ -48,9 +51,10 @@ def file_date(name: str) -> Date | None:
 
 def read(
     handle: BinaryIO, name: str, warn: Warn, *, tz: tzinfo | None = None, day: Date | None = None,
-    names: Collection[str] = (),
+    names: Collection[str] = (), objects: Callable[[Message], bool] | None = None,
 ) -> Iterator[Message]:
-    """The messages of the SL chat log ``handle`` (shown as ``name``), in file order."""
+    """The messages of the SL chat log ``handle`` (shown as ``name``), in file order.
+    ``objects`` tells an object's or HUD's speech (the log cannot): its says are ``object``."""
     clock = _Clock(name, warn, tz, day if day is not None else file_date(name))
     seen = set(names)
     pending: Message | None = None
@@ -61,11 +65,10 @@ def read(
         if pending is not None:
             yield pending
         stamp = STAMP.match(text)
-        if stamp is None:
-            pending = Message(ref=f"{name}:{number}", line=number, text=text, kind="system", raw=text)
-            continue
-        at = clock.at(stamp, number)
-        pending = _message(text, stamp.end(), f"{name}:{number}", number, at, seen)
+        at = clock.at(stamp, number) if stamp is not None else None
+        pending = _message(text, stamp.end() if stamp is not None else 0, f"{name}:{number}", number, at, seen)
+        if objects is not None and pending.kind == "say" and objects(pending):
+            pending = replace(pending, kind="object")
         if pending.kind != "system":
             seen.add(pending.name)
             seen.add(pending.speaker)
@@ -74,8 +77,6 @@ def read(
 
 
 def _continued(message: Message, text: str) -> Message:
-    from msgspec.structs import replace
-
     return replace(message, text=f"{message.text}\n{text[1:]}", raw=f"{message.raw}\n{text}")
 
 

@@ -12,6 +12,7 @@ from fightlog.importing.sl import STAMP
 
 FORMATS: Final = ("sl", "discord-json", "discord-csv", "discord-txt")
 _LOG: Final = re.compile(rb'\{"kind":"scene_started"')
+_UNSTAMPED: Final = re.compile(r"[^\s:\[{\"][^:]{0,63}: \S")
 
 
 def looks_like(head: bytes) -> str | None:
@@ -27,7 +28,10 @@ def looks_like(head: bytes) -> str | None:
         return "discord-csv"
     if first == RULE:
         return "discord-txt"
-    for line in text.split(b"\n")[:20]:
-        if STAMP.match(line.decode("utf-8", "replace")):
-            return "sl"
+    lines = [line.decode("utf-8", "replace") for line in text.split(b"\n")[:20]]
+    if any(STAMP.match(line) for line in lines):
+        return "sl"
+    said = [line for line in lines if line.strip()]
+    if said and sum(1 for line in said if _UNSTAMPED.match(line)) * 2 > len(said):
+        return "sl"  # a log written without stamps: mostly "Name: text"
     return None

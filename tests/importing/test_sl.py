@@ -115,3 +115,23 @@ def test_a_huge_line_is_refused_at_its_line() -> None:
     with pytest.raises(InputError) as caught:
         read(b"[20:01]  A: hi\n" + b"x" * (MAX_MESSAGE_BYTES + 10) + b"\n")
     assert str(caught.value).startswith("chat.txt:2: a message of more than")
+
+
+def test_a_log_written_without_stamps() -> None:
+    found, _ = read("Bob Kade: hi\n continued\nKatar Ivercourt is Offline\nBob Kade: /me waves.\n")
+    assert [(m.kind, m.name, m.text, m.at) for m in found] == [
+        ("say", "Bob Kade", "hi\ncontinued", None),
+        ("system", "", "Katar Ivercourt is Offline", None),
+        ("emote", "Bob Kade", "Bob Kade waves.", None),
+    ]
+
+
+def test_firestorm_12_hour_stamps_with_seconds() -> None:
+    (m,), _ = read("[2024/06/12 8:02:13 PM]  Bob Kade: hi\n")
+    assert m.at == datetime(2024, 6, 12, 20, 2, 13)
+
+
+def test_objects_the_cast_names_speak_as_objects() -> None:
+    found, _ = read("[20:01]  RoE combat HUD (alice): Alice Vance rolls 1d100: 58\n[20:02]  Alice Vance: hi\n",
+                    objects=lambda m: m.name == "RoE combat HUD")
+    assert [(m.kind, m.name, m.speaker) for m in found] == [("object", "RoE combat HUD", "alice"), ("say", "Alice Vance", "Alice Vance")]
