@@ -109,11 +109,14 @@ def _comparable(a: datetime, b: datetime) -> bool:
 
 
 def in_window(stream: Iterator[Message], start: datetime | None, end: datetime | None) -> Iterator[Message]:
-    """The messages from ``start`` to ``end`` (inclusive); a message without a time is kept."""
+    """The messages from ``start`` to ``end`` (inclusive); a message without a time is kept.
+    A bound without an offset is compared with the transcript's wall-clock time."""
+    bound = start or end
+    wall = bound is not None and bound.tzinfo is None
     for message in stream:
         at = message.at
         if at is not None:
-            if at.tzinfo is not None and ((start or end) and (start or end).tzinfo is None):  # type: ignore[union-attr]
+            if wall and at.tzinfo is not None:
                 at = at.replace(tzinfo=None)
             if start is not None and _comparable(at, start) and at < start:
                 continue

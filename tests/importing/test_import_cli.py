@@ -162,3 +162,8 @@ def test_with_a_roster_the_combatants_join_with_their_sheets(tmp_path: Path) -> 
     joined = [e for e in map(msgspec.json.decode, log.read_bytes().splitlines()) if e["kind"] == "combatant_joined"]
     assert [(e["actor"], e["pools"]["hp"], bool(e["sheet"])) for e in joined] == [("alice", 100, True), ("bob", 120, True)]
     assert run("audit", str(log))[0] == 0
+
+
+def test_a_window_without_an_offset_is_the_transcripts_wall_clock(tmp_path: Path) -> None:
+    code, stdout, _, _ = imported(tmp_path, *CASES[0], "log.jsonl", "--from", "2024-06-12T20:03", "--to", "2024-06-12T20:05")
+    assert code == 0 and ": 8 messages of " in stdout  # lines 9-16: 20:03 to 20:05 SLT
