@@ -58,6 +58,7 @@ RULING_FIXED: Final[Mapping[type, Mapping[str, str]]] = {
         "format": "it says how the log is written, which a ruling does not change",
         "scene": "every engine roll was drawn with it",
         "dice": "it is the commitment every engine roll is checked against",
+        "transcript": "it records the transcript the log was imported from",
     },
     SceneEnded: {"seed": "it reveals the seed every engine roll is checked against"},
     CombatantJoined: {"salt": "every engine roll after the join was drawn with it"},

@@ -52,6 +52,7 @@ from msgspec import Struct
 from fightlog.audit import order, scope
 from fightlog.audit.checks import AuditView, Check
 from fightlog.audit.dice import FED, DiceAudit, DiceFinding, DiceReport, FastDice
+from fightlog.audit.imported import IMPORT_RULE, Pairing
 from fightlog.audit.reading import LINE_LIMIT, checked
 from fightlog.audit.recorded import RecordChecks, record_split
 from fightlog.audit.ruled import RuledRolls
@@ -127,6 +128,8 @@ class Auditor:
         self._on_scene: Check | None = None
         self._label = GENERIC.id
         """The summary's name for the rules checked (``scope.ruleset_label``)."""
+        self._imported: Pairing | None = None
+        """The checks of an imported fight (``fightlog.audit.imported``), when it is one."""
         self._bind(GENERIC)
 
     @property
@@ -143,7 +146,9 @@ class Auditor:
     # ------------------------------------------------------------------ AuditView
 
     def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
-        self._add(code, event.seq, message, actor)
+        origin = event.origin  # an imported fight's findings cite the transcript (origin.ref)
+        ref = origin.ref if origin is not None and self._imported is not None else None
+        self._add(code, event.seq, message, actor, ref)
 
     @property
     def turn_start(self) -> SceneState:
@@ -172,6 +177,9 @@ class Auditor:
         """The hook for ``scene_started``: the checks of the scene's ruleset, which then run."""
         self._bind(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
         self._label = scope.ruleset_label(event.ruleset)  # type: ignore[union-attr]
+        if getattr(event, "transcript", None) is not None:
+            self._imported = Pairing()
+            self._bind(self.rules)
         check = self._on_scene
         if check is not None:
             check(before, event, after, self)
@@ -189,8 +197,12 @@ class Auditor:
         events again, as recorded, for the rolls a ruling amends (``fightlog.audit.ruled``)."""
         if dice is None:
             dice = self.dice.report()
+        refs: dict[int, str] = {}
+        if self._imported is not None:
+            self._imported.finish(self)
+            refs = self._imported.refs
         for found in dice.findings:
-            self._add(found.code, found.seq, found.message, found.actor)
+            self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq))
         if self._ruled is not None and self._ruled.found:
             if again is None:
                 raise ValueError("rulings amend rolls: finish needs again= to check them as ruled")
@@ -212,6 +224,9 @@ class Auditor:
         split = record_split(rules) if self._elsewhere else None
         for kind, check in (rules.audit_checks() if split is None else split.state).items():
             found.setdefault(kind, []).append(check)
+        if self._imported is not None:
+            for kind, check in self._imported.checks().items():
+                found.setdefault(kind, []).append(check)
         if self._unruled:
             found.setdefault(RulingMade, []).insert(0, _ruling_found)
         hooks = {kind: _in_turn(checks) for kind, checks in found.items()}
@@ -222,7 +237,7 @@ class Auditor:
         self._checks.clear()  # in place: a running fold reads it
         self._checks.update(hooks)
 
-    def _add(self, code: str, seq: int, message: str, actor: str | None) -> None:
+    def _add(self, code: str, seq: int, message: str, actor: str | None, ref: str | None = None) -> None:
         accepted = None
         for finding_code, acceptance in self._accepted.get(seq, ()):
             if finding_code is None or finding_code == code:
@@ -235,9 +250,10 @@ class Auditor:
                 seq=seq,
                 line=seq,
                 message=message,
-                rule=self.rules.rule_section(code),
+                rule=IMPORT_RULE if code.startswith("import.") else self.rules.rule_section(code),
                 actor=actor,
                 accepted=accepted,
+                ref=ref,
             )
         )
 

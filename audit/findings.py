@@ -66,6 +66,11 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "dice.commitment": ("warning", "engine rolls without a dice commitment"),
     "dice.unverified": ("warning", "engine rolls that cannot be recomputed"),
     "dice.unverifiable": ("info", "external rolls: ranges and arithmetic checked, honesty not"),
+    # imported fights (fightlog.audit.imported)
+    "import.roll-undeclared": ("warning", "a roll with no declaration it belongs to (before its post, out of turn)"),
+    "import.unrolled": ("warning", "a declared attack, throw, cast or flee with no roll for it"),
+    "import.roll-edited": ("warning", "a dice bot's or HUD's message edited after it was sent"),
+    "import.post-edited": ("info", "a post edited after it was sent"),
 }
 """Every finding code -> its severity and what it means (``docs/audit.md`` lists them)."""
 
@@ -89,6 +94,8 @@ class Finding(Struct, frozen=True, kw_only=True, omit_defaults=True):
     rule: str
     actor: str | None = None
     accepted: Acceptance | None = None
+    ref: str | None = None
+    """Where the event came from (its ``origin.ref``: a transcript's ``FILE:LINE`` or message id)."""
 
     @property
     def counts(self) -> bool:

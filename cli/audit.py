@@ -76,7 +76,8 @@ def human_lines(report: object) -> list[str]:
     for f in report.findings:
         label = "accepted" if f.accepted is not None else f.severity
         who = f"{f.actor}: " if f.actor else ""
-        lines.append(f"seq {f.seq:<5} {label:<8} {f.code:<22} {who}{f.message} [{f.rule}]")
+        source = f" (transcript {f.ref})" if f.ref else ""
+        lines.append(f"seq {f.seq:<5} {label:<8} {f.code:<22} {who}{f.message} [{f.rule}]{source}")
         if f.accepted is not None:
             why = f": {f.accepted.reason}" if f.accepted.reason else ""
             lines.append(f"{'':<10}accepted by {f.accepted.by} (ruling at seq {f.accepted.ruling}){why}")

@@ -3,7 +3,6 @@ changes (the core is ``fightlog.audit.dispute``)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +10,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import SEQ, format_option, input_log_argument, seed_option
+from fightlog.cli.options import SEQ, check_new_log, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.wording import plural
 from fightlog.errors import InputError
@@ -110,10 +109,7 @@ def dispute(
     if force and output is None:
         raise click.UsageError("--force goes with -o FORK")
     if output is not None:
-        if os.path.isdir(output):
-            raise InputError("is a directory, not a log file", path=output)
-        if not force and os.path.exists(output) and os.path.getsize(output) > 0:
-            raise InputError("exists and is not empty (--force replaces it)", path=output)
+        check_new_log(output, force)
     events = [event for _, event in read_log(log)]
     outcome = fork_at(events, Change(seq=at, sets=sets, void=void, withdraw=withdraw), seed=seed, name=log)
     if output is not None:

@@ -14,7 +14,7 @@ from fightlog.cli.errors import reports_errors
 from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 
-DATA = (".jsonl", ".toml", ".txt")
+DATA = (".jsonl", ".toml", ".txt", ".json", ".csv")
 """The bundled data files (the package's modules, which write some of them, are not copied)."""
 
 
@@ -64,7 +64,7 @@ def fixtures(directory: str, show_path: bool) -> None:
     if not todo:
         click.echo(f"{directory}/: the bundled files are there already")
         return
-    click.echo(f"copied {plural(len(todo), 'file')} to {directory}/ (roe7/, d20-evasion/, dice/)")
+    click.echo(f"copied {plural(len(todo), 'file')} to {directory}/ (roe7/, d20-evasion/, dice/, import/)")
 
 
 def _read(path: str) -> bytes | None:

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "rule": "fightlog.cli.rule:rule",
     "dispute": "fightlog.cli.dispute:dispute",
     "fixtures": "fightlog.cli.fixtures:fixtures",
+    "import": "fightlog.cli.importing:import_",
     "read-roll": "fightlog.cli.read_roll:read_roll",
 }
 """Command name -> ``module:attribute`` of its click command."""
@@ -47,6 +48,7 @@ HELP: dict[str, str] = {
     "rule": "Record a GM ruling: void or amend an event, accept a finding.",
     "dispute": "Fork a fight at an event, change one fact, see what follows.",
     "fixtures": "Copy the bundled example logs and scenarios here (for the --help examples).",
+    "import": "Import a chat transcript (Second Life, Discord exports) into a new log.",
     "read-roll": "Read a dice bot's pasted reply as a roll and check that it adds up.",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""

@@ -130,3 +130,16 @@ house_option: Callable[[F], F] = click.option(
     metavar="HOUSE.toml",
     help="A TOML table of ruleset option overrides (house rules), recorded in scene_started.",
 )
+
+
+def check_new_log(log: str, force: bool) -> None:
+    """A log a command is about to write anew (``run``, ``dispute -o``, ``import``): not a
+    directory, and not a file with something in it unless ``--force``."""
+    import os
+
+    from fightlog.errors import InputError
+
+    if os.path.isdir(log):
+        raise InputError("is a directory, not a log file", path=log)
+    if not force and os.path.exists(log) and os.path.getsize(log) > 0:
+        raise InputError("exists and is not empty (--force replaces it)", path=log)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from fightlog.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, reports_errors
 from fightlog.cli.narrate import namer
-from fightlog.cli.options import house_option, seed_option
+from fightlog.cli.options import check_new_log, house_option, seed_option
 from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 from fightlog.events.model import AnyEvent, SceneEnded, SceneStarted
@@ -72,10 +71,7 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
     if scenario is None or log is None:
         raise click.UsageError("give SCENARIO and -o LOG (or --check DIR)")
 
-    if os.path.isdir(log):
-        raise InputError("is a directory, not a log file", path=log)
-    if not force and os.path.exists(log) and os.path.getsize(log) > 0:
-        raise InputError("exists and is not empty (--force replaces it)", path=log)
+    check_new_log(log, force)
     rules = read_house_rules(house) if house is not None else None
     store = run_scenario(scenario, seed=seed, house=rules)
     write_atomically(log, store.to_bytes())
@@ -159,29 +155,9 @@ def _plain(value: Any) -> str:
 
 
 def write_atomically(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` all at once: a temporary file in the same directory,
-    fsynced, then renamed over ``path`` (readers see the old file or the new one)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    except OSError as exc:
-        raise InputError(f"cannot write in {directory}: {exc.strerror}", path=path) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o666 & ~_umask())  # as a plain open() would have made it
-        os.replace(temp, path)
-    except OSError as exc:
-        os.unlink(temp)
-        raise InputError(f"cannot write: {exc.strerror}", path=path) from None
-    except BaseException:
-        os.unlink(temp)
-        raise
+    """Write ``data`` to ``path`` all at once (``fightlog.replacing``: a temporary file in the
+    same directory, fsynced, then renamed over ``path``)."""
+    from fightlog.replacing import replacing
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    with replacing(path) as handle:
+        handle.write(data)

@@ -51,6 +51,8 @@ class Origin(Struct, frozen=True, kw_only=True, omit_defaults=True):
     ref: str | None = None
     author: str | None = None
     raw: str | None = None
+    edited: datetime | None = None
+    """When the source says the message was edited (Discord's ``timestampEdited``)."""
 
 
 class Event(Struct, frozen=True, omit_defaults=True, tag_field="kind", gc=False):
@@ -94,11 +96,22 @@ class DiceCommitment(Struct, frozen=True, kw_only=True, omit_defaults=True):
     seed: str | None = None
 
 
+class Transcript(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The chat transcript a log was imported from (``fightlog import``): its format, file
+    name, the hex SHA-256 of its bytes and the importer's version."""
+
+    format: str
+    file: str
+    sha256: Hex64
+    importer: str
+
+
 class SceneStarted(Event, tag="scene_started", kw_only=True, frozen=True):
     """First line of every log: which ruleset and options govern it, and the dice commitment.
 
     ``format`` is the log format version the writer used (``FORMAT_VERSION``); it is required,
     never defaulted, so that a reader always knows which rules of the format a log follows.
+    ``transcript`` is set on a log imported from a chat transcript.
     """
 
     scene: Id
@@ -108,6 +121,7 @@ class SceneStarted(Event, tag="scene_started", kw_only=True, frozen=True):
     dice: DiceCommitment | None = None
     title: str | None = None
     gm: str | None = None
+    transcript: Transcript | None = None
 
 
 class SceneEnded(Event, tag="scene_ended", kw_only=True, frozen=True):

@@ -1,0 +1,140 @@
+"""The checks an imported fight gets besides the posting order, the rules and the dice
+(``fightlog import``: a log whose ``scene_started`` names its ``transcript``).
+
+A hand-run fight in chat pairs each post with the rolls that resolve it, and the disputes
+are about the pairing: a roll made before its post (fishing for a good number), a roll
+nobody declared, a declared attack never rolled. Per turn:
+
+* ``import.roll-undeclared``: an external roll (initiative apart) by someone with no
+  declaration of their own in the open turn, unless it answers the turn's declaration (a
+  roll by someone the post targets, a defence roll, or any roll when the post's actions could
+  not be read);
+* ``import.unrolled``: a declaration with an action that needs dice (an attack, a throw, a
+  cast, a flee) and no roll by the declarer after it before the turn closes (or the log ends);
+* ``import.roll-edited`` / ``import.post-edited``: a roll's or a post's message edited after
+  it was sent (Discord's ``timestampEdited``), the text recorded being the edited one.
+
+Every finding is on the event whose ``origin.ref`` names the transcript line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from fightlog.audit.checks import AuditView, Check
+from fightlog.events.model import (
+    DeclarationPosted,
+    DiceRolled,
+    RoundEnded,
+    TurnEnded,
+    TurnStarted,
+)
+from fightlog.reducers.state import SceneState
+
+ROLLED: Final = frozenset({"attack", "throw", "cast", "flee"})
+"""Action types resolved by a roll of the declarer's."""
+
+DEFENCE: Final = frozenset({"dodge", "defense", "defence", "parry", "block", "soak", "save", "resist"})
+"""Roll purposes that answer someone else's post."""
+
+UNPAIRED: Final = frozenset({"initiative"})
+
+IMPORT_RULE: Final = "fightlog import (docs/import.md)"
+"""The section these findings rest on: what a transcript shows, whatever the ruleset."""
+
+
+class Pairing:
+    """The checks of the module docstring; ``checks()`` for the fold, ``finish`` at the end."""
+
+    def __init__(self) -> None:
+        self.current: str | None = None
+        self.posts: list[DeclarationPosted] = []
+        self.rolled: set[int] = set()
+        self.refs: dict[int, str] = {}
+        """Each external roll's ``origin.ref`` by ``seq``, for the dice checks' findings (which
+        name a ``seq`` only): one entry per roll of an imported log."""
+
+    def checks(self) -> Mapping[type, Check]:
+        return {
+            DeclarationPosted: self._posted,
+            DiceRolled: self._rolled,
+            TurnStarted: self._turn_started,
+            TurnEnded: self._closed,
+            RoundEnded: self._closed,
+        }
+
+    def finish(self, view: AuditView) -> None:
+        """The log ended: the open turn's declarations without their rolls."""
+        self._close(view)
+
+    # ------------------------------------------------------------------ events
+
+    def _posted(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        _edited(event, "import.post-edited", view)
+        if not event.ooc and event.actor in before.combatants:
+            self.posts.append(event)
+
+    def _rolled(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        roll: DiceRolled = event
+        if roll.generator != "external":
+            return
+        if roll.origin is not None and roll.origin.ref is not None:
+            self.refs[roll.seq] = roll.origin.ref
+        _edited(roll, "import.roll-edited", view)
+        if roll.purpose in UNPAIRED:
+            return
+        own = [p for p in self.posts if p.actor == roll.roller]
+        if own:
+            self.rolled.add(own[-1].seq)
+            return
+        if self._answers(roll):
+            return
+        what = f"{roll.roller} rolled {roll.notation}" + (f" ({roll.purpose})" if roll.purpose != "other" else "")
+        if self.current is None:
+            why = "no turn was open"
+        elif self.current == roll.roller:
+            why = f"in their own turn before posting what it is for"
+        elif not self.posts:
+            why = f"in {self.current}'s turn before {self.current} had posted"
+        else:
+            why = f"in {self.current}'s turn, whose post does not target {roll.roller}"
+        view.report("import.roll-undeclared", roll, f"{what} with no declaration it belongs to: {why}",
+                    actor=roll.roller)
+
+    def _answers(self, roll: DiceRolled) -> bool:
+        """Whether ``roll`` answers one of the turn's posts (a defence, a target's roll)."""
+        for post in self.posts:
+            if not post.actions or roll.purpose in DEFENCE:
+                return True
+            if any(roll.roller in (a.target, *a.targets) for a in post.actions):
+                return True
+        return False
+
+    def _turn_started(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        self._close(view)
+        self.current = event.actor
+
+    def _closed(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        self._close(view)
+        self.current = None
+
+    def _close(self, view: AuditView) -> None:
+        for post in self.posts:
+            needs = sorted({a.type for a in post.actions} & ROLLED)
+            if needs and post.seq not in self.rolled:
+                view.report(
+                    "import.unrolled", post,
+                    f"{post.actor} declared {', '.join(needs)} but rolled nothing for it before the turn closed",
+                    actor=post.actor,
+                )
+        self.posts = []
+        self.rolled = set()
+
+
+def _edited(event: DeclarationPosted | DiceRolled, code: str, view: AuditView) -> None:
+    origin = event.origin
+    if origin is not None and origin.edited is not None:
+        who = event.actor if isinstance(event, DeclarationPosted) else event.roller
+        view.report(code, event, f"the message was edited at {origin.edited.isoformat()} after it was sent: "
+                                 "the text recorded is the edited one", actor=who)

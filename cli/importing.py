@@ -1,0 +1,135 @@
+"""``fightlog import``: a chat transcript (Second Life, DiscordChatExporter) into a new log."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import click
+
+from fightlog.cli.errors import reports_errors
+from fightlog.cli.options import check_new_log
+from fightlog.cli.terminal import warning_line
+from fightlog.cli.wording import plural
+from fightlog.errors import InputError, RefusedError
+
+if TYPE_CHECKING:
+    from fightlog.events.model import AnyEvent
+    from fightlog.importing.cast import Cast
+
+FORMATS = ("sl", "discord-json", "discord-csv", "discord-txt")
+
+
+def _time(ctx: click.Context, param: click.Parameter, value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected an ISO date and time, such as 2024-06-12T20:05") from None
+
+
+@click.command(
+    "import",
+    epilog="""\b
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog import sl fixtures/import/sl/pump-house.txt --suggest-cast --ruleset roe7   # a cast to start from
+  fightlog import sl fixtures/import/sl/midnight-brawl.txt -o brawl.jsonl --ruleset roe7 \\
+      --cast fixtures/import/sl/midnight-brawl.cast.toml
+  fightlog audit brawl.jsonl                            # exit 1: findings cite the transcript's lines
+  fightlog import discord-json fixtures/import/discord/dockside.json -o dock.jsonl \\
+      --ruleset d20-evasion --cast fixtures/import/discord/dockside.cast.toml
+  fightlog import discord-csv fixtures/import/discord/dockside.csv -o dock.jsonl --force \\
+      --ruleset d20-evasion --cast fixtures/import/discord/dockside.cast.toml --from 2024-03-14T20:03+00:00
+
+\b
+Formats: sl (Second Life and Firestorm local chat), discord-json, discord-csv, discord-txt
+(DiscordChatExporter's exports). See docs/import.md for the cast file.
+Exit codes: 0 written; 2 bad input (a transcript in another format, cut off or unreadable, a
+cast or roster with a problem: its line is named), LOG exists (without --force), or usage.
+On any error LOG is left as it was. 3 internal error (a bug: the error line names a crash report)."""
+)
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMATS))
+@click.argument("transcript", metavar="TRANSCRIPT")
+@click.option("-o", "--output", "log", metavar="LOG", help="The log file to write.")
+@click.option("--ruleset", metavar="ID", help="The ruleset the fight was played under (roe7, d20-evasion...).")
+@click.option("--roster", metavar="R.toml", help="The combatants' sheets (the ruleset's roster file).")
+@click.option("--cast", "cast_path", metavar="CAST.toml", help="Who is who in the transcript (docs/import.md).")
+@click.option("--from", "start", metavar="TIME", callback=_time, help="Only messages from this time on (ISO 8601).")
+@click.option("--to", "end", metavar="TIME", callback=_time, help="Only messages up to this time (ISO 8601).")
+@click.option("--suggest-cast", is_flag=True, help="Print a starting cast file from the speakers seen; write no log.")
+@click.option("--force", is_flag=True, help="Replace LOG if it exists and is not empty.")
+@reports_errors
+def import_(
+    fmt: str, transcript: str, log: str | None, ruleset: str | None, roster: str | None, cast_path: str | None,
+    start: datetime | None, end: datetime | None, suggest_cast: bool, force: bool,
+) -> None:
+    """Read the chat TRANSCRIPT (in FORMAT) and write the fight to LOG, losslessly: every
+    message becomes a post, a roll or chatter kept with its raw text, each event's
+    origin.ref names its FILE:LINE or message id, and scene_started records the transcript's
+    SHA-256. Posts become declarations (with actions where the cast's hints read them),
+    dice bots' and HUDs' messages external rolls; turns open as the posts come. Nothing is
+    corrected: out-of-turn and double posts, acting while out, rolls before their post are
+    recorded as they happened, for fightlog audit to report. The same transcript, cast and
+    options give the same bytes.
+    """
+    from fightlog.importing.build import Builder
+    from fightlog.importing.cast import empty_cast, load_cast
+    from fightlog.importing.importer import check_format, in_window, messages, opening, write_log
+
+    check_format(transcript, fmt)
+    cast = load_cast(cast_path, ruleset or "") if cast_path is not None else empty_cast()
+    if suggest_cast:
+        from fightlog.importing.suggest import suggest
+
+        if log is not None or force:
+            raise click.UsageError("--suggest-cast writes no log: leave out -o and --force")
+        click.echo(suggest(messages(transcript, fmt, cast, warning_line), ruleset or "generic"), nl=False)
+        return
+    if log is None or ruleset is None:
+        raise click.UsageError("give -o LOG and --ruleset ID (or --suggest-cast)")
+    check_new_log(log, force)
+    if os.path.exists(log) and os.path.samefile(log, transcript):
+        raise InputError("is the transcript itself: choose another -o LOG", path=log)
+    options, joined, out = _ruleset_parts(ruleset, roster, cast)
+    first = opening(transcript, fmt, ruleset, cast, joined, options)
+    builder = Builder(cast, medium=_medium(fmt), out_statuses=out)
+    done = write_log(log, first, in_window(messages(transcript, fmt, cast, warning_line), start, end), builder)
+    click.echo(
+        f"wrote {log}: {plural(done.messages, 'message')} of {transcript} as {plural(done.events, 'event')}, "
+        f"scene {done.scene} (next: fightlog audit {log})"
+    )
+
+
+def _medium(fmt: str) -> str:
+    from fightlog.importing.importer import MEDIUM
+
+    return MEDIUM[fmt]
+
+
+def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast) -> tuple[dict[str, object], list[AnyEvent], frozenset[str]]:
+    """The ruleset's options, the combatants joined (from the roster, else bare from the
+    cast) and the statuses that take someone out of the posting order."""
+    from fightlog.importing.importer import bare_joined
+    from fightlog.rules.ruleset import rules_for_scene
+    from fightlog.rules.table import playable, table_for
+
+    options: dict[str, object] = {}
+    if ruleset in playable():
+        table = table_for(ruleset)
+        options = dict(table.options({}))
+    elif roster is not None:
+        raise RefusedError(f"--roster: ruleset {ruleset!r} has no roster format (rosters: {', '.join(playable())})")
+    if roster is None:
+        joined = bare_joined(cast)
+    else:
+        entrants = {e.actor: e for e in table_for(ruleset).roster(roster)}
+        if cast.file.combatants:
+            cast.check_actors(set(entrants), roster)
+            joined = [entrants[c.id].joined for c in cast.file.combatants]
+        else:
+            joined = [e.joined for e in entrants.values()]
+    out = rules_for_scene(ruleset, options).out_of_order_statuses()
+    return options, joined, frozenset(out)

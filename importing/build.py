@@ -1,0 +1,216 @@
+"""Messages to events: the pure core of ``fightlog import``.
+
+``Builder`` is given the scene's opening events (``opening``) and then each message in turn
+(``feed``), and answers with the events that message makes, without ``seq``/``prev`` (the
+writer seals them). Every message makes at least one event, and every event it makes
+carries the message's ``origin`` (its ``ref`` and raw text), so nothing of the transcript is
+lost and every finding can cite its line:
+
+* a combatant's post: ``declaration_posted`` (actions from the cast's hints for the
+  ruleset, none when no hint matches; ``ooc`` for a post in ``((...))``);
+* a dice bot's or HUD's message: one ``dice_rolled`` (``generator: external``) per roll it
+  shows (``fightlog.importing.rolls``); a message with none is chatter;
+* the GM's posts, other speakers, objects and system lines: chatter, an out-of-character
+  ``declaration_posted`` under the speaker's name; a GM line matching one of the cast's
+  ``status`` patterns is followed by the ``status_changed`` it names.
+
+Turns are opened as a GM keeping the log would: a combatant's post opens their turn when
+they have not acted yet this round (the round closes and the next opens when everyone in
+the posting order has acted), with the turn's events citing that post. A post that is not
+theirs to make (a second post in a round, a post by someone out of the fight or not in it)
+is recorded as it is, in whatever turn is open: nothing is "fixed", so the audit reports
+it, as it reports someone skipped, or a roll before the post it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from msgspec.structs import replace
+
+from fightlog.events.model import (
+    Action,
+    AnyEvent,
+    DeclarationPosted,
+    DiceRolled,
+    Origin,
+    RoundEnded,
+    RoundStarted,
+    StatusChanged,
+    TurnEnded,
+    TurnStarted,
+)
+from fightlog.importing.cast import Cast, Role
+from fightlog.importing.message import Message
+from fightlog.importing.rolls import read_rolls
+from fightlog.rules.dice.replies import ReadReply
+
+_OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b)", re.IGNORECASE)
+MAX_ID: Final = 200
+
+
+class Builder:
+    """Turns messages into events (see the module docstring)."""
+
+    def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = ()) -> None:
+        self.cast = cast
+        self.medium = medium
+        self.dice_medium = "hud" if medium == "sl-chat" else "bot"
+        self.order: list[str] = list(cast.file.order) or cast.actors
+        self.out_statuses = frozenset(out_statuses)
+        self.out: set[str] = set()
+        self.current: str | None = None
+        self.acted: list[str] = []
+        self.round = 0
+        self.in_round = False
+        self._targets = _target_names(cast)
+        self._named = _name_pattern(self._targets)
+        self._by_lower = dict(self._targets)
+        self._hints = [(action, re.compile("|".join(f"(?:{p.pattern})" for _, p in patterns), re.IGNORECASE))
+                       for action, patterns in cast.hints.items()]
+
+    def feed(self, message: Message) -> list[AnyEvent]:
+        """The events ``message`` makes (at least one)."""
+        role = self.cast.role(message)
+        if role.kind == "combatant" and message.kind != "system":
+            return self._post(message, role)
+        if role.kind == "dice":
+            rolls = read_rolls(message, role.bot or "")
+            if rolls:
+                origin = self._origin(message, self.dice_medium)
+                return [self._roll(message, reply, purpose, role, origin) for reply, purpose in rolls]
+        events: list[AnyEvent] = [self._chatter(message, role)]
+        if role.kind == "gm":
+            events.extend(self._statuses(message))
+        return events
+
+    # ------------------------------------------------------------------ posts
+
+    def _post(self, message: Message, role: Role) -> list[AnyEvent]:
+        actor = role.actor or message.speaker
+        origin = self._origin(message, self.medium)
+        text = message.text
+        ooc = bool(_OOC.match(text))
+        actions = [] if ooc else self._actions(actor, text)
+        events: list[AnyEvent] = [] if ooc else self._turn_for(actor, message)
+        events.append(DeclarationPosted(actor=actor, text=text, actions=actions, ooc=ooc, at=message.at, origin=origin))
+        return events
+
+    def _turn_for(self, actor: str, message: Message) -> list[AnyEvent]:
+        """The turn events a post by ``actor`` opens (none: it is not theirs to open)."""
+        if actor == self.current or actor not in self.order or actor in self.out:
+            return []
+        eligible = [a for a in self.order if a not in self.out]
+        complete = all(a in self.acted or a == self.current for a in eligible)
+        if self.in_round and actor in self.acted and not complete:
+            return []  # a second post this round: recorded as it is (the audit's double post)
+        origin = Origin(medium="import", ref=message.ref)
+        events: list[AnyEvent] = []
+        if self.current is not None:
+            events.append(TurnEnded(actor=self.current, round=self.round, at=message.at, origin=origin))
+            self.acted.append(self.current)
+            self.current = None
+        if not self.in_round or complete:
+            if self.in_round:
+                events.append(RoundEnded(round=self.round, at=message.at, origin=origin))
+            self.round += 1
+            self.in_round = True
+            self.acted = []
+            events.append(RoundStarted(round=self.round, at=message.at, origin=origin))
+        events.append(TurnStarted(actor=actor, round=self.round, at=message.at, origin=origin))
+        self.current = actor
+        return events
+
+    def _actions(self, actor: str, text: str) -> list[Action]:
+        actions: list[Action] = []
+        for action, pattern in self._hints:
+            if pattern.search(text) is not None:
+                actions.append(Action(type=action, target=self._target(actor, text) if action in _TARGETED else None))
+        return actions
+
+    def _target(self, actor: str, text: str) -> str | None:
+        """The first other combatant the text names (the longest name where two start at
+        one place: the alternation lists longer names first)."""
+        if self._named is None:
+            return None
+        for found in self._named.finditer(text.lower()):
+            who = self._by_lower.get(found[0])
+            if who is not None and who != actor:
+                return who
+        return None
+
+    # ------------------------------------------------------------------ rolls
+
+    def _roll(self, message: Message, reply: ReadReply, purpose: str | None, role: Role, origin: Origin) -> DiceRolled:
+        """The reply's ``dice_rolled`` event (``ReadReply.event``), with the roller the cast
+        names, the message's time and origin (its raw text, its ref)."""
+        roller = self.cast.actor_named(reply.roller) or self.cast.actor_named(message.invoker)
+        if roller is None:
+            roller = _ident(reply.roller or message.name or message.speaker or "unknown")
+        event = reply.event(roller=roller, purpose=purpose)
+        return replace(event, tool=role.tool or event.tool, at=message.at, origin=origin)
+
+    # ------------------------------------------------------------------ chatter
+
+    def _chatter(self, message: Message, role: Role) -> DeclarationPosted:
+        if role.kind == "gm" and role.actor:
+            actor = role.actor
+        elif message.kind == "system" and not message.speaker:
+            actor = "system"
+        else:
+            actor = _ident(message.speaker or message.name or "unknown")
+        return DeclarationPosted(actor=actor, text=message.text, ooc=True, at=message.at,
+                                 origin=self._origin(message, self.medium))
+
+    def _statuses(self, message: Message) -> list[AnyEvent]:
+        events: list[AnyEvent] = []
+        for pattern, hint in self.cast.status:
+            for found in pattern.finditer(message.text):
+                who = found.groupdict().get("who") or (found[1] if pattern.groups else None)
+                actor = self.cast.actor_named(who) or _by_name(self._targets, who)
+                if actor is None:
+                    continue
+                if hint.status in self.out_statuses:
+                    (self.out.add if hint.on else self.out.discard)(actor)
+                events.append(StatusChanged(actor=actor, status=hint.status, on=hint.on, at=message.at,
+                                            origin=Origin(medium="import", ref=message.ref)))
+        return events
+
+    def _origin(self, message: Message, medium: str) -> Origin:
+        return Origin(medium=medium, ref=message.ref, author=message.name or message.speaker or None,
+                      raw=message.raw, edited=message.edited_at)
+
+
+_TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "disarm"})
+
+
+def _target_names(cast: Cast) -> list[tuple[str, str]]:
+    """``(lower-case name, actor)`` for every way the cast names a combatant."""
+    names: list[tuple[str, str]] = []
+    for entry in cast.file.combatants:
+        for name in (entry.id, entry.name, *(entry.name.split() if entry.name else ()), *entry.speakers):
+            if name and len(name) > 1:
+                names.append((name.lower(), entry.id))
+    return names
+
+
+def _name_pattern(names: list[tuple[str, str]]) -> re.Pattern[str] | None:
+    """One pattern finding any of ``names`` as a whole word, longer names first."""
+    if not names:
+        return None
+    spelled = sorted({name for name, _ in names}, key=lambda n: (-len(n), n))
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in spelled) + r")(?!\w)")
+
+
+def _by_name(names: list[tuple[str, str]], who: str | None) -> str | None:
+    if not who:
+        return None
+    lowered = who.strip().lower()
+    return next((actor for name, actor in names if name == lowered), None)
+
+
+def _ident(name: str) -> str:
+    name = name.strip() or "unknown"
+    return name[:MAX_ID]

@@ -1,0 +1,249 @@
+"""The cast file (TOML): who is who in a transcript.
+
+Which speakers are combatants (SL names, Discord author ids or names, proxy names: each
+combatant lists its ``speakers``), who is the GM, which speakers are dice bots or HUDs (and
+the dialect they write), which are other objects (combat meters), the posting order, the
+per-ruleset declaration hints (regular expressions marking a post as an attack, a dodge, a
+flee...) and GM lines that change someone's status. A speaker may be a glob (``RoE combat
+HUD*``). Problems are one line at the file's line (``cast.toml:12: ...``), as for rosters.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import date as Date
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import StringConstraints, ValidationError
+
+from fightlog.errors import InputError
+from fightlog.importing.message import Message
+from fightlog.importing.rolls import bot_name, known_bots
+from fightlog.rules.inputs import Seq, Strict, describe, field_path, read_toml_text
+from fightlog.rules.toml_lines import KeyLines
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class CombatantEntry(Strict):
+    id: Name
+    speakers: Seq[Name]
+    name: str | None = None
+    side: str | None = None
+
+
+class GmEntry(Strict):
+    name: Name
+    speakers: Seq[Name] = ()
+
+
+class DiceEntry(Strict):
+    speakers: Seq[Name]
+    bot: Name
+    tool: str | None = None
+
+
+class ObjectEntry(Strict):
+    speakers: Seq[Name]
+
+
+class StatusHint(Strict):
+    pattern: Name
+    status: Name
+    on: bool = True
+
+
+class CastFile(Strict):
+    scene: Name | None = None
+    title: str | None = None
+    timezone: str | None = None
+    date: Date | None = None
+    order: Seq[Name] = ()
+    combatants: Seq[CombatantEntry] = ()
+    gm: GmEntry | None = None
+    dice: Seq[DiceEntry] = ()
+    objects: Seq[ObjectEntry] = ()
+    hints: dict[str, dict[str, Seq[Name]]] = {}
+    status: Seq[StatusHint] = ()
+
+
+FIELDS = ("scene", "title", "timezone", "date", "order", "combatants", "gm", "dice", "objects", "hints", "status",
+          "id", "speakers", "name", "side", "bot", "tool", "pattern", "on")
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a speaker is: ``combatant`` (``actor``), ``gm``, ``dice`` (``bot``: the reader's
+    name for it, ``tool``),
+    ``object``, or ``other`` (anyone the cast does not name: their lines are chatter)."""
+
+    kind: Literal["combatant", "gm", "dice", "object", "other"]
+    actor: str | None = None
+    bot: str | None = None
+    tool: str | None = None
+
+
+OTHER = Role("other")
+
+
+@dataclass
+class Cast:
+    """The cast file read and checked: ``role`` says who a message's speaker is."""
+
+    path: str | None
+    file: CastFile
+    exact: dict[str, Role] = field(default_factory=dict)
+    globs: list[tuple[str, Role]] = field(default_factory=list)
+    hints: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
+    status: list[tuple[re.Pattern[str], StatusHint]] = field(default_factory=list)
+    _seen: dict[tuple[str, str | None, str], Role] = field(default_factory=dict)
+
+    @property
+    def actors(self) -> list[str]:
+        return [c.id for c in self.file.combatants]
+
+    def role(self, message: Message) -> Role:
+        """Who the speaker of ``message`` is: matched by user name or id, shown name, or
+        both as SL writes them (``Name (user.name)``: an object named ``HUD (alice)`` too).
+        Answers are remembered per speaker (a few thousand at most: a transcript with more
+        distinct speakers than that starts over)."""
+        key = (message.speaker, message.speaker_id, message.name)
+        found = self._seen.get(key)
+        if found is None:
+            if len(self._seen) >= 4096:
+                self._seen.clear()
+            found = self._seen[key] = self._role(message)
+        return found
+
+    def _role(self, message: Message) -> Role:
+        both = f"{message.name} ({message.speaker})" if message.name != message.speaker else message.name
+        keys = (message.speaker, message.speaker_id, message.name, both)
+        for key in keys:
+            if key:
+                found = self.exact.get(key)
+                if found is not None:
+                    return found
+        for pattern, role in self.globs:
+            if any(key and fnmatch.fnmatchcase(key, pattern) for key in keys):
+                return role
+        return OTHER
+
+    def is_object(self, message: Message) -> bool:
+        """Whether the speaker is a dice HUD or another object the cast names."""
+        return self.role(message).kind in ("dice", "object")
+
+    def actor_named(self, who: str | None) -> str | None:
+        """The combatant a roll's text names (a mention's user id, a nickname, an SL name)."""
+        if not who:
+            return None
+        found = self.exact.get(who.strip().lstrip("@"))
+        if found is not None and found.kind == "combatant":
+            return found.actor
+        for entry in self.file.combatants:
+            if who == entry.id or who == entry.name:
+                return entry.id
+        return None
+
+    def names(self) -> list[str]:
+        """Every exact speaker name (an SL reader tells old-style emotes by them)."""
+        return list(self.exact)
+
+    def check_actors(self, known: set[str], roster: str) -> None:
+        """Every combatant of the cast must be in the roster's ``known`` ids."""
+        for index, entry in enumerate(self.file.combatants):
+            if entry.id not in known:
+                raise InputError(f"combatants[{index}].id: unknown actor {entry.id!r}: not in the roster {roster} "
+                                 f"({', '.join(sorted(known))})", path=self.path, line=self._line(("combatants", index, "id")))
+
+    _lines: KeyLines | None = None
+
+    def _line(self, loc: tuple[str | int, ...]) -> int | None:
+        return self._lines.line(loc) if self._lines is not None else None
+
+
+def empty_cast() -> Cast:
+    return Cast(None, CastFile())
+
+
+def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
+    """Read and check the cast file at ``path`` (hints for ``ruleset`` compiled)."""
+    name = os.fspath(path)
+    data, text = read_toml_text(Path(name), name, "cast")
+    lines = KeyLines(text)
+    try:
+        read = CastFile.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        loc = tuple(sorted(errors, key=lambda e: e["type"] != "extra_forbidden")[0]["loc"])
+        raise InputError(describe(errors, fields=FIELDS, place=field_path), path=name, line=lines.line(loc)) from None
+    cast = Cast(name, read)
+    cast._lines = lines
+    seen: dict[str, tuple[str | int, ...]] = {}
+
+    def claim(speakers: tuple[str, ...], role: Role, where: tuple[str | int, ...]) -> None:
+        for speaker in speakers:
+            if speaker in seen:
+                raise InputError(
+                    f"{field_path(where)}: speaker {speaker!r} is named twice (also at {field_path(seen[speaker])})",
+                    path=name, line=lines.line(where),
+                )
+            seen[speaker] = where
+            if any(c in speaker for c in "*?["):
+                cast.globs.append((speaker, role))
+            else:
+                cast.exact[speaker] = role
+
+    ids: set[str] = set()
+    for index, entry in enumerate(read.combatants):
+        where = ("combatants", index, "id")
+        if entry.id in ids:
+            raise InputError(f"{field_path(where)}: combatant {entry.id!r} is named twice", path=name, line=lines.line(where))
+        ids.add(entry.id)
+        claim(entry.speakers, Role("combatant", actor=entry.id), ("combatants", index, "speakers"))
+    if read.gm is not None:
+        claim(read.gm.speakers or (read.gm.name,), Role("gm", actor=read.gm.name), ("gm", "speakers"))
+    for index, dice in enumerate(read.dice):
+        bot = bot_name(dice.bot)
+        if bot is None:
+            raise InputError(f"dice[{index}].bot: no reader for {dice.bot!r} (bots: {', '.join(known_bots())})",
+                             path=name, line=lines.line(("dice", index, "bot")))
+        named = [s for s in dice.speakers if not s.isdigit()] or list(dice.speakers)
+        tool = dice.tool or re.sub(r"\s*\(?[*?]+\)?", "", named[0]).strip() or named[0]
+        claim(dice.speakers, Role("dice", bot=bot, tool=tool), ("dice", index, "speakers"))
+    for index, obj in enumerate(read.objects):
+        claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
+    for index, actor in enumerate(read.order):
+        if actor not in ids:
+            raise InputError(f"order[{index}]: unknown actor {actor!r}: not one of the cast's combatants "
+                             f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
+    for action, patterns in read.hints.get(ruleset, {}).items():
+        for pattern in patterns:
+            cast.hints.setdefault(action, []).append((action, _compile(pattern, name, lines.line(("hints", ruleset, action)))))
+    for index, hint in enumerate(read.status):
+        cast.status.append((_compile(hint.pattern, name, lines.line(("status", index, "pattern"))), hint))
+    return cast
+
+
+def _compile(pattern: str, name: str, line: int | None) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise InputError(f"not a regular expression: {pattern!r}: {exc}", path=name, line=line) from None
+
+
+def timezone_of(cast: Cast, default: str | None) -> Any:
+    """The zone a time-only format's stamps are in (the cast's ``timezone``, else ``default``)."""
+    zone = cast.file.timezone or default
+    if zone is None:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InputError(f"timezone: no such time zone {zone!r} (an IANA name such as America/Los_Angeles)",
+                         path=cast.path, line=cast._line(("timezone",))) from None

@@ -1,0 +1,162 @@
+"""Second Life local chat logs, as the official viewer and Firestorm write them.
+
+A message is ``[STAMP]  NAME: text``: the stamp ``YYYY/MM/DD HH:MM``, or ``HH:MM``, either
+with ``:SS`` (Firestorm) or a 12-hour ``AM``/``PM``; two spaces; the name, ``Display Name
+(user.name)`` when display names are shown, a ``:`` inside it written ``%3A``. An emote keeps
+the raw ``/me `` after the colon; older viewers write ``NAME text`` with no colon, which is
+an emote when NAME is a speaker already seen or named in the cast, and a system line
+otherwise. An emote's text is what the viewer shows: the name, then the action. Shouts and whispers are ``NAME shouts: text`` (also ``NAME: shouts: text``).
+A line starting with one space continues the message before it. ``Second Life:`` lines are
+system lines. A viewer set not to stamp its logs writes the same lines without the stamp
+(``NAME: text``, read the same way, without a time).
+
+Times are SLT (US Pacific): the reader attaches ``tz``. A time-only stamp takes the date of
+the last full stamp, else ``date`` (the cast's, or one in the file's name); a time more than
+six hours before the last one is the next day (a log across midnight); any other step back
+is kept and warned about, with its line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterator
+from datetime import date as Date, datetime, timedelta, tzinfo
+from typing import BinaryIO, Final
+
+from msgspec.structs import replace
+
+from fightlog.importing.message import Kind, Message
+from fightlog.importing.source import Warn, text_lines
+
+STAMP: Final = re.compile(
+    r"\[(?:(\d{4})[/-](\d{1,2})[/-](\d{1,2})[ T])?(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp][Mm]))?\]\s{1,2}"
+)
+_PAREN: Final = re.compile(r"(.*?)\s*\(([^()]+)\)$")
+_VERB: Final = re.compile(r"(.*) (shouts|whispers)$")
+_FILE_DATE: Final = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_ROLLOVER: Final = timedelta(hours=6)
+SYSTEM_NAMES: Final = frozenset({"Second Life", "Firestorm"})
+
+
+def file_date(name: str) -> Date | None:
+    """A ``YYYY-MM-DD`` in a log's file name (``chat-2024-06-12.txt``), as a date."""
+    found = _FILE_DATE.search(name.rsplit("/", 1)[-1])
+    if found is None:
+        return None
+    try:
+        return Date(int(found[1]), int(found[2]), int(found[3]))
+    except ValueError:
+        return None
+
+
+def read(
+    handle: BinaryIO, name: str, warn: Warn, *, tz: tzinfo | None = None, day: Date | None = None,
+    names: Collection[str] = (), objects: Callable[[Message], bool] | None = None,
+) -> Iterator[Message]:
+    """The messages of the SL chat log ``handle`` (shown as ``name``), in file order.
+    ``objects`` tells an object's or HUD's speech (the log cannot): its says are ``object``."""
+    clock = _Clock(name, warn, tz, day if day is not None else file_date(name))
+    seen = set(names)
+    pending: Message | None = None
+    for number, text in text_lines(handle, name, warn):
+        if text.startswith(" ") and pending is not None and not STAMP.match(text):
+            pending = _continued(pending, text)
+            continue
+        if pending is not None:
+            yield pending
+        stamp = STAMP.match(text)
+        at = clock.at(stamp, number) if stamp is not None else None
+        pending = _message(text, stamp.end() if stamp is not None else 0, f"{name}:{number}", number, at, seen)
+        if objects is not None and pending.kind == "say" and objects(pending):
+            pending = replace(pending, kind="object")
+        if pending.kind != "system":
+            seen.add(pending.name)
+            seen.add(pending.speaker)
+    if pending is not None:
+        yield pending
+
+
+def _continued(message: Message, text: str) -> Message:
+    return replace(message, text=f"{message.text}\n{text[1:]}", raw=f"{message.raw}\n{text}")
+
+
+def _message(text: str, start: int, ref: str, line: int, at: datetime | None, seen: set[str]) -> Message:
+    rest = text[start:]
+    head, colon, body = rest.partition(": ")
+    if not colon and rest.endswith(":"):
+        head, colon, body = rest[:-1], ":", ""
+    kind: Kind = "say"
+    if colon:
+        verb = _VERB.match(head)
+        if verb is not None:
+            head, kind = verb[1], "shout" if verb[2] == "shouts" else "whisper"
+        elif body.startswith(("shouts: ", "whispers: ")):
+            word, _, body = body.partition(": ")
+            kind = "shout" if word == "shouts" else "whisper"
+        if body.startswith("/me ") or body.startswith("/me'"):
+            kind, body = "emote", body[3:].lstrip(" ")
+    if not colon or head.strip() in SYSTEM_NAMES:
+        known = _known_prefix(rest, seen)
+        if known is None or head.strip() in SYSTEM_NAMES:
+            return Message(ref=ref, line=line, at=at, text=rest, kind="system", raw=text)
+        head, body, kind = known, rest[len(known):].lstrip(" "), "emote"
+    shown, user = _names(head)
+    if kind == "emote":  # as the viewer shows it: the name, then the action
+        body = shown + ("" if body.startswith(("'", ",")) else " ") + body
+    return Message(ref=ref, line=line, at=at, speaker=user, name=shown, text=body, kind=kind, raw=text)
+
+
+def _names(head: str) -> tuple[str, str]:
+    """``(shown name, user name)`` of ``Display Name (user.name)`` or a plain name."""
+    head = head.replace("%3A", ":").strip()
+    both = _PAREN.match(head)
+    if both is not None and both[1]:
+        return both[1], both[2]
+    return head, head
+
+
+def _known_prefix(rest: str, seen: set[str]) -> str | None:
+    """The longest name seen so far that ``rest`` starts with (followed by a space or ``'``)."""
+    best: str | None = None
+    for name in seen:
+        if name and rest.startswith(name) and rest[len(name):len(name) + 1] in (" ", "'"):
+            if best is None or len(name) > len(best):
+                best = name
+    return best
+
+
+class _Clock:
+    def __init__(self, name: str, warn: Warn, tz: tzinfo | None, day: Date | None) -> None:
+        self.name = name
+        self.warn = warn
+        self.tz = tz
+        self.day = day
+        self.last: datetime | None = None
+
+    def at(self, stamp: re.Match[str], line: int) -> datetime | None:
+        hour, minute, second = int(stamp[4]), int(stamp[5]), int(stamp[6] or 0)
+        half = stamp[7]
+        if half is not None:
+            hour = hour % 12 + (12 if half.lower() == "pm" else 0)
+        if hour > 23 or minute > 59 or second > 59:
+            self.warn(f"{self.name}:{line}: no such time {stamp[0].strip()}: kept without a time")
+            return None
+        full = stamp[1] is not None
+        if full:
+            try:
+                self.day = Date(int(stamp[1]), int(stamp[2]), int(stamp[3]))
+            except ValueError:
+                self.warn(f"{self.name}:{line}: no such date {stamp[0].strip()}: kept without a time")
+                return None
+        if self.day is None:
+            return None
+        when = datetime(self.day.year, self.day.month, self.day.day, hour, minute, second, tzinfo=self.tz)
+        last = self.last
+        if last is not None and when < last:
+            if not full and last - when > _ROLLOVER:
+                when += timedelta(days=1)
+                self.day = when.date()
+            else:
+                self.warn(f"{self.name}:{line}: the time goes back from {last:%H:%M:%S} to {when:%H:%M:%S}")
+        self.last = when
+        return when

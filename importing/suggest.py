@@ -1,0 +1,89 @@
+"""``fightlog import --suggest-cast``: a starting cast file from the speakers a transcript
+shows, for the user to edit (ids, sides, the order, the hints)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from fightlog.importing.message import Message
+
+_BOTS = {"avrae": "avrae", "dice maiden": "dice-maiden"}
+_HUD = re.compile(r"\broll(?:s|ed) \d*d\d+", re.IGNORECASE)
+HINTS = {
+    "attack": [r"\b(attacks?|shoots?|fires?|slash(es)?|stabs?|swings?|strikes?)\b"],
+    "dodge": [r"\b(dodges?|ducks?|rolls? aside)\b"],
+    "flee": [r"\b(flees?|runs? for it|escapes?)\b"],
+    "com_call": [r"\bcom ?call\b"],
+}
+
+
+@dataclass
+class _Seen:
+    speaker: str
+    name: str
+    speaker_id: str | None
+    bot: bool
+    count: int = 0
+    rolls: int = 0
+
+
+def suggest(messages: Iterable[Message], ruleset: str) -> str:
+    """The cast file text for the speakers of ``messages``."""
+    seen: dict[str, _Seen] = {}
+    for message in messages:
+        if message.kind == "system" or not message.speaker:
+            continue
+        entry = seen.get(message.speaker)
+        if entry is None:
+            entry = seen[message.speaker] = _Seen(message.speaker, message.name, message.speaker_id, message.bot)
+        entry.count += 1
+        if _HUD.search(message.text):
+            entry.rolls += 1
+    out = ["# A starting cast file: check every entry (ids, sides, the order, who is the GM).", ""]
+    people = [s for s in seen.values() if not _dialect(s)]
+    dice = [s for s in seen.values() if _dialect(s)]
+    ids: list[str] = []
+    for entry in people:
+        ident = _ident(entry.name or entry.speaker, ids)
+        ids.append(ident)
+        names = dict.fromkeys(filter(None, (entry.speaker, entry.name)))  # a proxy's webhook id is shared: left out
+        count = f"{entry.count} message{'' if entry.count == 1 else 's'}"
+        out += ["[[combatants]]", f"id = {_q(ident)}", f"name = {_q(entry.name)}",
+                f"speakers = [{', '.join(_q(s) for s in names)}]", f'side = "?"  # {count}', ""]
+    out.insert(2, f"order = [{', '.join(_q(i) for i in ids)}]  # the posting order")
+    out.insert(3, "")
+    out += ["# [gm]  (move the GM's entry here: their posts are chatter, their status lines count)",
+            '# name = "..."', "# speakers = [...]", ""]
+    for entry in dice:
+        names = dict.fromkeys(filter(None, (entry.speaker, entry.name)))
+        out += ["[[dice]]", f"speakers = [{', '.join(_q(s) for s in names)}]",
+                f"bot = {_q(_dialect(entry) or 'sl-hud')}", ""]
+    out += [f"[hints.{ruleset}]" if re.fullmatch(r"[A-Za-z0-9_-]+", ruleset) else f"[hints.{_q(ruleset)}]"]
+    out += [f"{action} = [{', '.join(_q(p, literal=True) for p in patterns)}]" for action, patterns in HINTS.items()]
+    return "\n".join(out) + "\n"
+
+
+def _dialect(entry: _Seen) -> str | None:
+    for key, dialect in _BOTS.items():
+        if key in entry.name.lower():
+            return dialect
+    if entry.rolls and entry.rolls * 2 >= entry.count:
+        return "sl-hud"
+    return None
+
+
+def _ident(name: str, taken: list[str]) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "someone"
+    ident, n = base, 2
+    while ident in taken:
+        ident, n = f"{base}-{n}", n + 1
+    return ident
+
+
+def _q(text: str, *, literal: bool = False) -> str:
+    if literal and "'" not in text:
+        return f"'{text}'"
+    return json.dumps(text, ensure_ascii=False)

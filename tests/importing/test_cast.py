@@ -1,0 +1,71 @@
+"""The cast file: one-line errors at the file's line (``fightlog.importing.cast``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fightlog.errors import InputError
+from fightlog.importing.cast import load_cast
+from fightlog.importing.message import Message
+
+GOOD = """\
+order = ["alice", "bob"]
+
+[[combatants]]
+id = "alice"
+speakers = ["alice.resident"]
+
+[[combatants]]
+id = "bob"
+speakers = ["bob.resident", "Bob*"]
+
+[[dice]]
+speakers = ["RoE combat HUD (*)"]
+bot = "sl-hud"
+
+[hints.roe7]
+attack = ['\\bfires\\b']
+"""
+
+
+def cast_at(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "cast.toml"
+    path.write_text(text)
+    return path
+
+
+def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
+    cast = load_cast(cast_at(tmp_path, GOOD), "roe7")
+    assert cast.role(Message(ref="1", speaker="alice.resident", name="Alice")).actor == "alice"
+    assert cast.role(Message(ref="1", speaker="Bobby", name="Bobby")).actor == "bob"
+    hud = cast.role(Message(ref="1", speaker="alice", name="RoE combat HUD"))
+    assert (hud.kind, hud.bot, hud.tool) == ("dice", "SL HUD", "RoE combat HUD")
+    assert cast.role(Message(ref="1", speaker="x", name="x")).kind == "other"
+    assert list(cast.hints) == ["attack"] and load_cast(cast_at(tmp_path, GOOD), "d20-evasion").hints == {}
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (('"Bob*"', '"alice.resident"'), "cast.toml:9: combatants[1].speakers: speaker 'alice.resident' is named twice (also at combatants[0].speakers)"),
+        (('order = ["alice", "bob"]', 'order = ["alice", "carol"]'), "cast.toml:1: order[1]: unknown actor 'carol': not one of the cast's combatants (alice, bob)"),
+        (('bot = "sl-hud"', 'bot = "hud"'), "cast.toml:13: dice[0].bot: no reader for 'hud' (bots: avrae, dice-maiden, rpg-sage, sl-hud)"),
+        (("fires", "("), "cast.toml:16: not a regular expression: '\\\\b(\\\\b': missing ), unterminated subpattern at position 2"),
+        (('id = "bob"', 'id = "alice"'), "cast.toml:8: combatants[1].id: combatant 'alice' is named twice"),
+        (('order =', 'ordre ='), "cast.toml:1: ordre: unknown field (did you mean 'order'?)"),
+    ],
+)
+def test_a_bad_cast_is_one_line_at_its_line(tmp_path: Path, change: tuple[str, str], expected: str) -> None:
+    assert change[0] in GOOD
+    path = cast_at(tmp_path, GOOD.replace(*change))
+    with pytest.raises(InputError) as caught:
+        load_cast(path, "roe7")
+    assert str(caught.value) == str(tmp_path / expected)
+
+
+def test_a_cast_naming_an_actor_the_roster_lacks(tmp_path: Path) -> None:
+    cast = load_cast(cast_at(tmp_path, GOOD), "roe7")
+    with pytest.raises(InputError, match=r"cast.toml:8: combatants\[1\].id: unknown actor 'bob': not in the roster r.toml \(alice, mira\)"):
+        cast.check_actors({"alice", "mira"}, "r.toml")

@@ -1,0 +1,131 @@
+"""DiscordChatExporter's formats (``discord_json``, ``jsonsplit``, ``discord_csv``,
+``discord_txt``), read as its writers write them (``fightlog.fixtures.discord_exports``)."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fightlog.errors import InputError
+from fightlog.fixtures import discord_exports as dx
+from fightlog.importing import discord_csv, discord_json, discord_txt
+from fightlog.importing.jsonsplit import Splitter
+from fightlog.importing.message import Message
+from fightlog.importing.source import MAX_MESSAGE_BYTES
+
+
+def export() -> bytes:
+    return "".join(dx.export_json(dx.dockside_rematch(), dx.USERS)).encode()
+
+
+def read_json(data: bytes) -> list[Message]:
+    return list(discord_json.read(io.BytesIO(data), "x.json", print))
+
+
+def test_the_json_export_gives_ids_nicknames_proxies_edits_replies_and_embeds() -> None:
+    found = read_json("".join(dx.export_json(dx.dockside(), dx.USERS)).encode())
+    first, attack, proxy = found[0], found[2], found[3]
+    assert (first.ref, first.speaker, first.name, first.attachments) == (
+        "1218000000000000001", "2000", "Rook", ("https://cdn.discordapp.com/attachments/1100/1/docks.png",))
+    assert first.at == datetime(2024, 3, 14, 20, 0, tzinfo=timezone.utc)
+    assert attack.bot and attack.embeds[0].title == "Mara attacks with a Longsword!"
+    assert attack.embeds[0].fields[0].value.startswith("**To Hit**: 1d20 (14) + 5 = `19`")
+    assert (proxy.speaker, proxy.speaker_id, proxy.name) == ("Captain Vex", "9001", "Captain Vex")
+    assert found[5].reply_to == "1218000000000000005"
+    rematch = read_json(export())
+    assert rematch[5].edited_at == datetime(2024, 3, 21, 20, 9, tzinfo=timezone(timedelta(hours=-7)))
+    assert rematch[1].text.startswith("@Jonah  :game_die:\n**Result**")
+    assert rematch[-1].kind == "system"
+
+
+def test_an_export_re_saved_compact_reads_the_same() -> None:
+    data = export()
+    compact = json.dumps(json.loads(data), separators=(",", ":"), ensure_ascii=False).encode()
+    assert read_json(compact) == read_json(data)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(max_size=30), max_size=6), st.booleans(), st.integers(1, 64))
+def test_the_splitter_gives_each_element_whatever_the_chunks(texts: list[str], indent: bool, chunk: int) -> None:
+    doc = {"guild": {"name": "g{"}, "messages": [{"id": str(i), "content": t, "n": [{"a": "]"}]} for i, t in enumerate(texts)],
+           "messageCount": len(texts)}
+    data = json.dumps(doc, indent=2 if indent else None, ensure_ascii=False).encode()
+
+    class Slow(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            return super().read(chunk)
+
+    splitter = Splitter(Slow(data), "x.json")
+    splitter.header()
+    assert [json.loads(part) for _, _, part in splitter] == doc["messages"]
+
+
+@pytest.mark.parametrize("cut", [40, 800, 2000, -30])
+def test_a_truncated_export_is_one_line_naming_the_message_and_offset(cut: int) -> None:
+    data = export()[:cut]
+    with pytest.raises(InputError) as caught:
+        read_json(data)
+    text = str(caught.value)
+    assert text.startswith("x.json: ") and "\n" not in text
+    assert "truncated JSON" in text or "no \"messages\" array" in text
+
+
+def test_a_huge_message_is_refused_before_it_is_held() -> None:
+    data = export().replace(b"Mara swings", b"Mara " + b"a" * (MAX_MESSAGE_BYTES + 1) + b" swings")
+    with pytest.raises(InputError, match=r"^x\.json: message 2 \(byte \d+\): a message of more than"):
+        read_json(data)
+
+
+def test_a_message_the_exporter_never_writes_is_refused_by_index() -> None:
+    data = export().replace(b'"id": "1220000000000000003"', b'"id": 3', 1)
+    with pytest.raises(InputError, match=r"^x\.json: message 2 \(byte \d+\): Expected `str`, got `int` - at `\$\.id`"):
+        read_json(data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_bytes_give_messages_or_a_clean_error(data: bytes) -> None:
+    try:
+        read_json(b'{"messages": [' + data)
+    except InputError:
+        pass
+
+
+def test_the_csv_export_with_quotes_newlines_and_crlf() -> None:
+    channel = dx.dockside("dice-maiden")
+    channel.posts[1] = dx.Post("1", channel.posts[1].at, dx.MARA, 'She says "run!"\nand runs.')
+    data = dx.export_csv(channel, dx.USERS).replace("\n", "\r\n").encode()
+    found = list(discord_csv.read(io.BytesIO(data), "x.csv", print))
+    assert found[1].text == 'She says "run!"\nand runs.' and found[1].ref == "x.csv:3"
+    assert found[2].ref == "x.csv:5" and found[2].name == "Dice Maiden#8137"
+    assert found[2].text == "Mara Request: `[1d20+5]` Roll: `[14]` Result: `19`"
+
+
+def test_a_csv_with_another_header_is_refused_at_line_1() -> None:
+    with pytest.raises(InputError, match=r"^x\.csv:1: not a DiscordChatExporter CSV header"):
+        list(discord_csv.read(io.BytesIO(b"a,b\n1,2\n"), "x.csv", print))
+
+
+def test_the_text_export_gives_authors_content_blocks_and_lines() -> None:
+    data = dx.export_txt(dx.dockside(), dx.USERS).encode()
+    found = list(discord_txt.read(io.BytesIO(data), "x.txt", print))
+    assert len(found) == len(dx.dockside().posts)
+    first = found[0]
+    assert (first.ref, first.name, first.text) == ("x.txt:6", "rook_gm", "**Round 1.** Posting order: Mara, then Captain Vex. Map attached.")
+    assert first.attachments == ("https://cdn.discordapp.com/attachments/1100/1/docks.png",)
+    assert first.at == datetime(2024, 3, 14, 20, 0)
+    assert found[2].name == "Avrae#6877" and "**To Hit**: 1d20 (14) + 5 = `19`" in found[2].embeds[0].description
+    assert found[5].text == "Mara presses the attack, driving Vex toward the water."
+
+
+def test_the_bundled_discord_transcripts_are_what_the_script_writes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import FIXTURES
+
+    dx.write(str(tmp_path))
+    for made in sorted(tmp_path.iterdir()):
+        assert made.read_bytes() == (FIXTURES / "import" / "discord" / made.name).read_bytes(), made.name

@@ -1,0 +1,169 @@
+"""``fightlog import`` end to end on the bundled transcripts: the logs and their audits as
+snapshots, the same bytes twice, and bad input as one line, exit 2, no log written."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from syrupy.assertion import SnapshotAssertion
+
+from fightlog.cli.main import cli
+from tests.conftest import FIXTURES
+
+IMPORT = FIXTURES / "import"
+CASES = [
+    ("sl", "sl/pump-house.txt", "sl/pump-house.cast.toml", "roe7"),
+    ("sl", "sl/midnight-brawl.txt", "sl/midnight-brawl.cast.toml", "roe7"),
+    *[(f"discord-{ext}", f"discord/{name}.{ext}", f"discord/{name}.cast.toml", "d20-evasion")
+      for ext in ("json", "csv", "txt") for name in ("dockside", "dockside-rematch")],
+]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def imported(tmp_path: Path, fmt: str, transcript: str, cast: str, ruleset: str, name: str = "log.jsonl",
+             *extra: str) -> tuple[int, str, str, Path]:
+    out = tmp_path / name
+    code, stdout, stderr = run("import", fmt, str(IMPORT / transcript), "-o", str(out), "--ruleset", ruleset,
+                               "--cast", str(IMPORT / cast), *extra)
+    return code, stdout, stderr, out
+
+
+@pytest.mark.parametrize(("fmt", "transcript", "cast", "ruleset"), CASES, ids=[c[1] for c in CASES])
+def test_each_bundled_transcript_imports_and_audits_as_stored(
+    tmp_path: Path, snapshot: SnapshotAssertion, fmt: str, transcript: str, cast: str, ruleset: str
+) -> None:
+    code, stdout, stderr, log = imported(tmp_path, fmt, transcript, cast, ruleset)
+    assert code == 0, stderr
+    text = log.read_text()
+    audit_code, report, _ = run("audit", str(log))
+    assert {"log": text, "audit": report, "exit": audit_code} == snapshot
+    assert audit_code == (0 if "rematch" not in transcript and "midnight" not in transcript else 1)
+    again = imported(tmp_path, fmt, transcript, cast, ruleset, "again.jsonl")[3]
+    assert again.read_bytes() == log.read_bytes()
+    assert run("verify", str(log))[0] == 0
+
+
+def test_every_message_is_in_the_log_with_its_ref(tmp_path: Path) -> None:
+    import msgspec
+
+    code, _, _, log = imported(tmp_path, *CASES[1])
+    refs = {msgspec.json.decode(line).get("origin", {}).get("ref") for line in log.read_bytes().splitlines()}
+    lines = (IMPORT / CASES[1][1]).read_text().splitlines()
+    assert {f"midnight-brawl.txt:{n}" for n in range(1, len(lines) + 1)} <= refs
+
+
+def test_the_suggested_cast_is_a_cast_file(tmp_path: Path, snapshot: SnapshotAssertion) -> None:
+    from fightlog.importing.cast import load_cast
+
+    code, stdout, _ = run("import", "discord-json", str(IMPORT / "discord/dockside-rematch.json"), "--suggest-cast",
+                          "--ruleset", "d20-evasion")
+    assert code == 0 and stdout == snapshot
+    (tmp_path / "cast.toml").write_text(stdout)
+    cast = load_cast(tmp_path / "cast.toml", "d20-evasion")
+    assert cast.actors == ["rook", "mara", "dex-marlowe", "captain-vex", "pip"] and "attack" in cast.hints
+
+
+def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
+    code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
+                                  "--to", "2024-03-14T20:05+00:00")
+    assert code == 0 and "wrote " in stdout and ": 4 messages of " in stdout
+
+
+@pytest.mark.parametrize(
+    ("fmt", "source", "expected"),
+    [
+        ("sl", "discord/dockside.json", "not a sl transcript: it looks like discord-json (fightlog import discord-json ...)"),
+        ("discord-csv", "discord/dockside.txt", "not a discord-csv transcript: it looks like discord-txt"),
+        ("discord-json", "sl/pump-house.txt", "not a discord-json transcript: it looks like sl"),
+        ("sl", "sl/pump-house.cast.toml", "not a Second Life chat log"),
+    ],
+)
+def test_a_transcript_in_another_format_says_which_it_looks_like(tmp_path: Path, fmt: str, source: str, expected: str) -> None:
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", fmt, str(IMPORT / source), "-o", str(out), "--ruleset", "roe7")
+    assert code == 2 and expected in stderr and stderr.count("\n") == 1
+    assert stderr.startswith(f"fightlog: {IMPORT / source}:1: ")
+    assert not out.exists()
+
+
+def _bad(tmp_path: Path, name: str, data: bytes, fmt: str = "discord-json") -> tuple[int, str, Path]:
+    source = tmp_path / name
+    source.write_bytes(data)
+    out = tmp_path / "log.jsonl"
+    out.write_bytes(b"kept\n")
+    code, _, stderr = run("import", fmt, str(source), "-o", str(out), "--ruleset", "roe7", "--force")
+    assert out.read_bytes() == b"kept\n", "a failed import must leave LOG as it was"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    return code, stderr, source
+
+
+def test_a_truncated_export_is_refused_whole(tmp_path: Path) -> None:
+    data = (IMPORT / "discord/dockside.json").read_bytes()
+    code, stderr, source = _bad(tmp_path, "cut.json", data[: len(data) * 2 // 3])
+    assert code == 2 and stderr.startswith(f"fightlog: {source}: truncated JSON: message ") and stderr.count("\n") == 1
+
+
+def test_a_50_mb_message_is_refused_cleanly(tmp_path: Path) -> None:
+    line = b"[2024/06/12 20:02]  Bob Kade: " + b"a" * (50 << 20) + b"\n"
+    code, stderr, source = _bad(tmp_path, "huge.txt", b"[2024/06/12 20:01]  Bob Kade: hi\n" + line, fmt="sl")
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:2: a message of more than ")
+
+
+def test_a_windows_1252_log_is_read_with_a_warning(tmp_path: Path) -> None:
+    source = tmp_path / "cp.txt"
+    source.write_bytes("[2024/06/12 20:01]  Zoë Quill: café “au lait”\n".encode("cp1252"))
+    code, stdout, stderr = run("import", "sl", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7")
+    assert code == 0
+    assert stderr == f"fightlog: warning: {source}:1: not UTF-8: read as Windows-1252 (cp1252) from here on where needed\n"
+    assert "café “au lait”" in (tmp_path / "log.jsonl").read_text()
+
+
+def test_a_time_going_back_is_warned_with_its_line(tmp_path: Path) -> None:
+    source = tmp_path / "back.csv"
+    shutil.copy(IMPORT / "discord/dockside-rematch.csv", source)
+    code, _, stderr = run("import", "discord-csv", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7")
+    text = source.read_text().replace("2024-03-21T20:05:00", "2024-03-21T19:05:00")
+    source.write_text(text)
+    code, _, stderr = run("import", "discord-csv", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7",
+                          "--force")
+    assert code == 0
+    assert stderr.startswith(f"fightlog: warning: {source}:10: the time goes back from 2024-03-21T20:04:00-07:00 ")
+
+
+def test_a_cast_naming_someone_the_roster_lacks(tmp_path: Path) -> None:
+    code, _, stderr, out = imported(tmp_path, *CASES[0][:3], "roe7", "log.jsonl", "--roster",
+                                    str(FIXTURES / "roe7/rosters/scenarios/alley-duel.toml"))
+    assert code == 2 and "pump-house.cast.toml:" in stderr and "unknown actor" in stderr and not out.exists()
+
+
+def test_log_exists_and_usage(tmp_path: Path) -> None:
+    out = tmp_path / "log.jsonl"
+    out.write_text("x\n")
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(out), "--ruleset", "roe7")
+    assert code == 2 and "exists and is not empty" in stderr
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"))
+    assert code == 2 and "give -o LOG and --ruleset ID" in stderr
+
+
+def test_with_a_roster_the_combatants_join_with_their_sheets(tmp_path: Path) -> None:
+    import msgspec
+
+    code, _, stderr, log = imported(tmp_path, *CASES[0], "log.jsonl", "--roster",
+                                    str(FIXTURES / "roe7/rosters/gate-skirmish.toml"))
+    assert code == 0, stderr
+    joined = [e for e in map(msgspec.json.decode, log.read_bytes().splitlines()) if e["kind"] == "combatant_joined"]
+    assert [(e["actor"], e["pools"]["hp"], bool(e["sheet"])) for e in joined] == [("alice", 100, True), ("bob", 120, True)]
+    assert run("audit", str(log))[0] == 0
+
+
+def test_a_window_without_an_offset_is_the_transcripts_wall_clock(tmp_path: Path) -> None:
+    code, stdout, _, _ = imported(tmp_path, *CASES[0], "log.jsonl", "--from", "2024-06-12T20:03", "--to", "2024-06-12T20:05")
+    assert code == 0 and ": 8 messages of " in stdout  # lines 9-16: 20:03 to 20:05 SLT

@@ -1,0 +1,137 @@
+"""Second Life chat logs as the viewers write them (``fightlog.importing.sl``)."""
+
+from __future__ import annotations
+
+import io
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from fightlog.errors import InputError
+from fightlog.importing import sl
+from fightlog.importing.message import Message
+from fightlog.importing.source import MAX_MESSAGE_BYTES
+
+
+def read(text: str | bytes, **kw: object) -> tuple[list[Message], list[str]]:
+    warnings: list[str] = []
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    found = list(sl.read(io.BytesIO(data), "chat.txt", warnings.append, **kw))  # type: ignore[arg-type]
+    return found, warnings
+
+
+def test_full_stamps_display_and_user_names() -> None:
+    (m,), _ = read("[2024/06/12 20:02]  Bob Kade (bob.resident): Bob vaults the fence.\n")
+    assert (m.ref, m.line, m.speaker, m.name, m.text, m.kind) == (
+        "chat.txt:1", 1, "bob.resident", "Bob Kade", "Bob vaults the fence.", "say")
+    assert m.at == datetime(2024, 6, 12, 20, 2)
+    assert m.raw == "[2024/06/12 20:02]  Bob Kade (bob.resident): Bob vaults the fence."
+
+
+@pytest.mark.parametrize(
+    ("stamp", "expected"),
+    [
+        ("[2024/06/12 20:02:13]", datetime(2024, 6, 12, 20, 2, 13)),
+        ("[2024/06/12 08:02 PM]", datetime(2024, 6, 12, 20, 2)),
+        ("[2024/06/12 12:05 AM]", datetime(2024, 6, 12, 0, 5)),
+        ("[20:02]", datetime(2024, 6, 12, 20, 2)),
+        ("[8:02 PM]", datetime(2024, 6, 12, 20, 2)),
+        ("[20:02:13]", datetime(2024, 6, 12, 20, 2, 13)),
+    ],
+)
+def test_every_stamp_the_viewers_write(stamp: str, expected: datetime) -> None:
+    (m,), _ = read(f"{stamp}  Bob Kade: hi\n", day=date(2024, 6, 12))
+    assert m.at == expected and m.name == "Bob Kade" and m.text == "hi"
+
+
+def test_time_only_stamps_roll_over_midnight_and_days_and_take_the_file_date() -> None:
+    text = "[23:58]  A: one\n[23:59]  A: two\n[00:01]  A: three\n[12:00]  A: four\n[01:00]  A: five\n"
+    found = list(sl.read(io.BytesIO(text.encode()), "chat-2024-06-12.txt", print))
+    assert [m.at for m in found] == [
+        datetime(2024, 6, 12, 23, 58), datetime(2024, 6, 12, 23, 59), datetime(2024, 6, 13, 0, 1),
+        datetime(2024, 6, 13, 12, 0), datetime(2024, 6, 14, 1, 0),
+    ]
+
+
+def test_a_time_going_back_is_kept_and_warned_with_its_line() -> None:
+    found, warnings = read("[2024/06/12 20:05]  A: one\n[2024/06/12 20:03]  A: two\n")
+    assert [m.at for m in found] == [datetime(2024, 6, 12, 20, 5), datetime(2024, 6, 12, 20, 3)]
+    assert warnings == ["chat.txt:2: the time goes back from 20:05:00 to 20:03:00"]
+
+
+def test_emotes_shouts_whispers_and_escaped_colons() -> None:
+    found, _ = read(
+        "[20:01]  Bob Kade: /me grins.\n"
+        "[20:02]  Bob Kade shouts: Over here!\n"
+        "[20:03]  Bob Kade: shouts: Over there!\n"
+        "[20:04]  Bob Kade whispers: psst\n"
+        "[20:05]  Dr%3A Who (who.resident): a name with a colon\n"
+        "[20:06]  Bob Kade grins again, old style.\n",
+        day=date(2024, 6, 12),
+    )
+    assert [(m.kind, m.name, m.text) for m in found] == [
+        ("emote", "Bob Kade", "Bob Kade grins."),
+        ("shout", "Bob Kade", "Over here!"),
+        ("shout", "Bob Kade", "Over there!"),
+        ("whisper", "Bob Kade", "psst"),
+        ("say", "Dr: Who", "a name with a colon"),
+        ("emote", "Bob Kade", "Bob Kade grins again, old style."),
+    ]
+
+
+def test_an_old_style_emote_by_a_name_never_seen_is_a_system_line_unless_the_cast_names_it() -> None:
+    line = "[2024/06/12 20:06]  Cara Moss waves.\n"
+    assert read(line)[0][0].kind == "system"
+    (m,), _ = read(line, names=["Cara Moss"])
+    assert (m.kind, m.speaker, m.text) == ("emote", "Cara Moss", "Cara Moss waves.")
+
+
+def test_continuation_lines_system_lines_crlf_and_a_bom() -> None:
+    data = (b"\xef\xbb\xbf[2024/06/12 20:02]  Bob Kade: first line\r\n second line\r\n"
+            b"[2024/06/12 20:03]  Second Life: Teleport completed\r\n-- no stamp --\r\n")
+    found, _ = read(data)
+    assert [(m.kind, m.text, m.line) for m in found] == [
+        ("say", "first line\nsecond line", 1),
+        ("system", "Second Life: Teleport completed", 3),
+        ("system", "-- no stamp --", 4),
+    ]
+    assert found[0].raw == "[2024/06/12 20:02]  Bob Kade: first line\n second line"
+
+
+def test_windows_1252_is_decoded_and_warned_once_with_its_line() -> None:
+    data = "[2024/06/12 20:02]  Zoë: ok\n[2024/06/12 20:03]  Zoë: “quoted”\n".encode("cp1252")
+    found, warnings = read(b"[2024/06/12 20:01]  A: plain\n" + data)
+    assert [m.name for m in found] == ["A", "Zoë", "Zoë"] and found[2].text == "“quoted”"
+    assert warnings == ["chat.txt:2: not UTF-8: read as Windows-1252 (cp1252) from here on where needed"]
+
+
+def test_the_zone_is_attached() -> None:
+    zone = timezone(timedelta(hours=-7))
+    (m,), _ = read("[2024/06/12 20:02]  A: hi\n", tz=zone)
+    assert m.at == datetime(2024, 6, 12, 20, 2, tzinfo=zone)
+
+
+def test_a_huge_line_is_refused_at_its_line() -> None:
+    with pytest.raises(InputError) as caught:
+        read(b"[20:01]  A: hi\n" + b"x" * (MAX_MESSAGE_BYTES + 10) + b"\n")
+    assert str(caught.value).startswith("chat.txt:2: a message of more than")
+
+
+def test_a_log_written_without_stamps() -> None:
+    found, _ = read("Bob Kade: hi\n continued\nKatar Ivercourt is Offline\nBob Kade: /me waves.\n")
+    assert [(m.kind, m.name, m.text, m.at) for m in found] == [
+        ("say", "Bob Kade", "hi\ncontinued", None),
+        ("system", "", "Katar Ivercourt is Offline", None),
+        ("emote", "Bob Kade", "Bob Kade waves.", None),
+    ]
+
+
+def test_firestorm_12_hour_stamps_with_seconds() -> None:
+    (m,), _ = read("[2024/06/12 8:02:13 PM]  Bob Kade: hi\n")
+    assert m.at == datetime(2024, 6, 12, 20, 2, 13)
+
+
+def test_objects_the_cast_names_speak_as_objects() -> None:
+    found, _ = read("[20:01]  RoE combat HUD (alice): Alice Vance rolls 1d100: 58\n[20:02]  Alice Vance: hi\n",
+                    objects=lambda m: m.name == "RoE combat HUD")
+    assert [(m.kind, m.name, m.speaker) for m in found] == [("object", "RoE combat HUD", "alice"), ("say", "Alice Vance", "Alice Vance")]
