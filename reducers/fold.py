@@ -331,7 +331,11 @@ class Folder:
             if scene is not None and (scene.ruleset is not configured[0] or scene.options is not configured[1]):
                 configured = (scene.ruleset, scene.options)
                 rules = rules_for_scene(scene.ruleset, scene.options)
-            state = fold((event,), start=state, plan=self._plan, rules=rules)
+            if self._plan or seq != state.seq + 1:
+                state = fold((event,), start=state, plan=self._plan, rules=rules)
+            else:  # no ruling in force and the next seq: ``fold``'s step, without its set-up
+                step = _STEPS.get(type(event)) or step_for(type(event), seq)
+                state = step(state, event, rules, seq)
             if self.keep_every and seq % self.keep_every == 0:
                 self._keep(state)
             yield Step(event, before, state)
