@@ -27,7 +27,6 @@ caller reads the log again with the seed it found as the hint).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from fightlog.errors import DiceError
 from fightlog.events.model import (
@@ -35,7 +34,6 @@ from fightlog.events.model import (
     CombatantJoined,
     DiceCommitment,
     DiceRolled,
-    Die,
     SceneEnded,
     SceneStarted,
 )
@@ -44,75 +42,16 @@ from fightlog.rules.dice.expression import compile_expression
 from fightlog.rules.dice.external import check_event
 from fightlog.rules.dice.fair import SCHEME, commitment, seed_bytes
 from fightlog.rules.dice.recompute import Recomputer
+from fightlog.rules.dice.roll_report import (
+    RollFinding,
+    RollSummary,
+    SeedSource,
+    dice_difference,
+    plural_of,
+    roll_name,
+)
 
-SeedSource = Literal["given", "open", "revealed", "missing", "rejected", "unsupported"]
-
-
-@dataclass(frozen=True, slots=True)
-class RollFinding:
-    """One problem with the dice of a log, pinned to a line.
-
-    ``code`` is stable (``roll-dice``, ``roll-total``, ``roll-index``, ``roll-range``,
-    ``roll-notation``, ``dice-seed-mismatch``, ``dice-seed-invalid``, ``dice-no-commitment``,
-    ``dice-seed-not-revealed``, ``dice-scheme-unknown``); ``message`` is one sentence naming
-    the roll; ``str()`` prefixes the line.
-    """
-
-    line: int
-    seq: int
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
-
-
-@dataclass(frozen=True, slots=True)
-class RollSummary:
-    """What ``finish`` could check. ``seed`` says where the seed used came from (``given``,
-    ``open``, ``revealed``) or why none was used (``missing``: not revealed and not given;
-    ``rejected``: none matched the commitment; ``unsupported``: unknown scheme)."""
-
-    engine: int
-    recomputed: int
-    external: int
-    seed: SeedSource
-    findings: int
-
-    def describe(self) -> str:
-        """One line for ``fightlog verify``."""
-        where = {
-            "given": "the seed given",
-            "open": "the seed revealed in scene_started (open scene)",
-            "revealed": "the seed revealed in scene_ended",
-            "missing": "",
-            "rejected": "",
-            "unsupported": "",
-        }[self.seed]
-        parts: list[str] = []
-        if self.recomputed:
-            parts.append(f"{_n(self.recomputed, 'engine roll')} recomputed from {where}")
-        unchecked = self.engine - self.recomputed
-        if unchecked:
-            why = {
-                "missing": "seed not revealed yet",
-                "rejected": "no seed matches the commitment",
-                "unsupported": "unknown dice scheme",
-            }.get(self.seed, "no seed")
-            parts.append(
-                f"{_n(unchecked, 'engine roll')} checked for arithmetic, ranges and order "
-                f"only ({why})"
-            )
-        if self.external:
-            parts.append(
-                f"{_n(self.external, 'external roll')} checked for arithmetic and ranges "
-                "(honesty unverifiable)"
-            )
-        if not parts:
-            parts.append("no rolls")
-        ok = "no problems" if not self.findings else _n(self.findings, "problem")
-        return f"dice: {'; '.join(parts)}; {ok}"
-
+__all__ = ["RollFinding", "RollSummary", "RollVerifier", "SeedSource"]
 
 @dataclass(frozen=True, slots=True)
 class _Held:
@@ -201,7 +140,7 @@ class RollVerifier:
             self._finding(
                 self._commit_line or 1,
                 "dice-no-commitment",
-                f"{_n(self._engine, 'engine roll')} but scene_started carries no dice "
+                f"{plural_of(self._engine, 'engine roll')} but scene_started carries no dice "
                 "commitment, so the seed could have been chosen after the fact",
             )
         if self._engine and self._source == "missing" and self._ended_line:
@@ -295,14 +234,14 @@ class RollVerifier:
     def _roll(self, line: int, event: DiceRolled) -> None:
         if event.generator == "external":
             self._external += 1
-            for found in check_event(event, _name(event)):  # re-evaluated under its dialect
+            for found in check_event(event, roll_name(event)):  # re-evaluated under its dialect
                 self._finding(line, found.code, found.message, event.seq)
             return
         self._engine += 1
         expected = self._max_index + 1
         index = event.index
         if index is None:
-            self._finding(line, "roll-index", f"{_name(event)}: an engine roll without an index",
+            self._finding(line, "roll-index", f"{roll_name(event)}: an engine roll without an index",
                           event.seq)
             index = expected
         elif index != expected:
@@ -313,7 +252,7 @@ class RollVerifier:
                     f"#{expected}" if index == expected + 1 else f"#{expected}..#{index - 1}"
                 )
                 what = f"expected #{expected}: roll {skipped} is missing (re-rolled?)"
-            self._finding(line, "roll-index", f"{_name(event)}: index {index} {what}", event.seq)
+            self._finding(line, "roll-index", f"{roll_name(event)}: index {index} {what}", event.seq)
         if index > self._max_index:
             self._max_index = index
         if self._seed is not None or not self._hold:
@@ -324,7 +263,7 @@ class RollVerifier:
     def _check_engine(self, line: int, event: DiceRolled, salts: tuple[str, ...], index: int) -> None:
         seed = self._seed
         if seed is None:
-            self._check_arithmetic(line, event, _name(event))
+            self._check_arithmetic(line, event, roll_name(event))
             return
         self._recomputed += 1
         recompute = self._recompute
@@ -333,13 +272,13 @@ class RollVerifier:
         try:
             value, dice = recompute.rolled(event.notation, salts, index, event.dialect)
         except DiceError as exc:
-            self._finding(line, "roll-notation", f"{_name(event)}: the notation is refused: {exc}",
+            self._finding(line, "roll-notation", f"{roll_name(event)}: the notation is refused: {exc}",
                           event.seq)
             return
         if dice != event.dice:
-            diff = _difference(event.dice, dice)
+            diff = dice_difference(event.dice, dice)
             if diff:
-                self._finding(line, "roll-dice", f"{_name(event)}: {diff}", event.seq)
+                self._finding(line, "roll-dice", f"{roll_name(event)}: {diff}", event.seq)
         total = value
         for modifier in event.modifiers:
             total += modifier.value
@@ -347,7 +286,7 @@ class RollVerifier:
             self._finding(
                 line,
                 "roll-total",
-                f"{_name(event)}: total {event.total} recorded, seed and modifiers give {total}",
+                f"{roll_name(event)}: total {event.total} recorded, seed and modifiers give {total}",
                 event.seq,
             )
 
@@ -384,53 +323,3 @@ class RollVerifier:
 
     def _finding(self, line: int, code: str, message: str, seq: int | None = None) -> None:
         self._findings.append(RollFinding(line, line if seq is None else seq, code, message))
-
-
-def _name(event: DiceRolled) -> str:
-    """How a finding names a roll: ``roll #3 by bob (1d100)``."""
-    if event.generator == "external":
-        who = "external roll"
-    elif event.index is None:
-        who = "engine roll"
-    else:
-        who = f"roll #{event.index}"
-    return f"{who} by {event.roller} ({event.notation})"
-
-
-def _difference(recorded: list[Die], expected: list[Die]) -> str | None:
-    """The first difference between recorded and recomputed dice, in words (None if same)."""
-    diffs: list[str] = []
-    single = len(recorded) == len(expected) == 1
-    for i, (r, e) in enumerate(zip(recorded, expected), 1):
-        where = "" if single else f"die {i}: "
-        if r.sides != e.sides:
-            diffs.append(f"{where}a d{r.sides} recorded, the notation rolls a d{e.sides}")
-        elif r.face != e.face:
-            diffs.append(f"{where}face {r.face} recorded, seed gives {e.face}")
-        elif r.rerolled != e.rerolled:
-            diffs.append(
-                f"{where}rerolled from {r.rerolled or 'nothing'} recorded, seed gives "
-                f"{e.rerolled or 'no reroll'}"
-            )
-        elif r.kept != e.kept:
-            diffs.append(
-                f"{where}{'kept' if r.kept else 'dropped'} recorded, the notation "
-                f"{'keeps' if e.kept else 'drops'} it"
-            )
-        elif r.exploded != e.exploded:
-            diffs.append(
-                f"{where}{'' if r.exploded else 'not '}exploded recorded, seed gives "
-                f"{'an exploded die' if e.exploded else 'a rolled die'}"
-            )
-        elif r.label != e.label:
-            diffs.append(f"{where}label {r.label!r} recorded, the notation gives {e.label!r}")
-    if len(recorded) != len(expected):
-        diffs.append(f"{len(recorded)} {'die' if len(recorded) == 1 else 'dice'} recorded, seed gives {len(expected)}")
-    if not diffs:
-        return None
-    more = len(diffs) - 1
-    return diffs[0] + (f" (and {_n(more, 'more difference')})" if more else "")
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
