@@ -75,7 +75,7 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
         _check_bounds(log, start, upto, end)
     shown = end if upto is None or end is None else min(upto, end)
     style = _Style("jsonl" if lines_json else fmt, len(str(shown or upto or 0)), markdown)
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     first = start or 1
     mid = None if shown is None else _split_at(log, first, shown)
     if style.fmt == "json":
