@@ -60,7 +60,7 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
     does not add up (a face off its die, dice kept that the notation drops, a reroll the
     notation does not make, a total the dice do not give) is named.
     """
-    from fightlog.rules.dice.external import check_event
+    from fightlog.rules.dice.external import check_reply
     from fightlog.rules.dice.replies import BOTS, read_replies
 
     where = "<stdin>" if not text or text == ("-",) else "TEXT"
@@ -74,7 +74,7 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
     bad = False
     for read in rolls:
         event = read.event()
-        found = check_event(event, f"{read.bot} reply", what="reply")
+        found = check_reply(read, f"{read.bot} reply")
         bad = bad or bool(found) or bool(read.problems)
         docs.append({
             "bot": read.bot,

@@ -160,9 +160,13 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     return out
 
 
-def check_reply(reply: ReadReply) -> list[Discrepancy]:
-    """What does not add up in a reply read from a bot (its ``event()`` re-evaluated)."""
-    return check_event(reply.event(), f"{reply.bot} reply ({reply.notation})", what="reply")
+def check_reply(reply: ReadReply, name: str | None = None) -> list[Discrepancy]:
+    """What does not add up in a reply read from a bot: its ``event()`` re-evaluated, then
+    what the reply's text contradicts (``ReadReply.mismatches``). ``name`` starts every
+    message (default ``Avrae reply (1d20 + 5)``)."""
+    name = name or f"{reply.bot} reply ({reply.notation})"
+    found = check_event(reply.event(), name, what="reply")
+    return found + [Discrepancy(code, f"{name}: {message}") for code, message in reply.mismatches]
 
 
 def reevaluated(event: DiceRolled) -> RollResult | None:
@@ -222,6 +226,9 @@ def _range(expr: Expression, groups: list[list[Die]]) -> list[Discrepancy]:
                 if not low <= face <= high:
                     of = f"a d{die.sides}" if term.faces == "plain" else f"a die of {term.text}"
                     return [Discrepancy("roll-range", f"die {i} shows {face}, outside {low}..{high} of {of}")]
+                if term.faces == "tens" and face % 10:
+                    return [Discrepancy("roll-range", f"die {i} shows {face}, not a face of a die of "
+                                        f"{term.text} (0, 10, ..., 90)")]
     return []
 
 
