@@ -10,9 +10,14 @@ with a stable code:
 * ``roll-range``: a face (or a face a reroll replaced) outside ``1..sides``;
 * ``roll-notation``: the dialect refuses the notation; ``roll-limit``: it is over a limit;
 * ``roll-dice``: the dice do not fit the notation (how many, which die);
-* ``roll-reroll``: rerolls or explosions the dialect would make and the roll did not, or the
-  other way round (``1d20ro1 rerolls the 1 (die 1) but the roll kept it``);
+* ``roll-reroll``: rerolls the dialect would make and the roll did not, or the other way
+  round (``1d20ro1 rerolls die 1 (1) but the roll kept it``); ``roll-explode``: the same for
+  the dice explosions add (``2d6e6 explodes into 1 added die but the roll shows 0``);
 * ``roll-kept``: the dice kept (``4d6kh3 keeps 6, 5, 3 but the roll kept 6, 5, 2``);
+* ``roll-forced``, ``roll-outcome``, ``roll-sum``, ``roll-botches`` (``check_reply`` only):
+  what a reply's text contradicts (``ReadReply.mismatches``): a face ``mi``/``ma`` would not
+  force so, a pass/fail its total does not give, a set total its rolls do not sum to, a
+  botch count its faces do not give;
 * ``roll-total``: the total (``total 25 recorded, dice and modifiers give 19 (1d20 (14) + 5
   = 19)``); not named again when a ``roll-kept`` already explains it.
 
@@ -146,7 +151,7 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     if short and not out:
         out.append(Discrepancy("roll-reroll", f"{expr.notation} draws more dice than the {what} shows: "
                                f"it rerolls or explodes a die the {what} did not"))
-    if short or any(d.code == "roll-reroll" for d in out):
+    if short or any(d.code in ("roll-reroll", "roll-explode") for d in out):
         return out
     if event.total != result.total:
         if not any(d.code == "roll-kept" for d in out) or read_roll(event, expr).total != event.total:
@@ -313,7 +318,7 @@ def _compare(
         expected = roll.dice(term)
         why = _rerolls(term, group, expected, what, hidden)
         if why is not None:
-            out.append(Discrepancy("roll-reroll", f"{why}"))
+            out.append(Discrepancy(*why))
             continue
         kept = [d.face for d in expected if d.kept]
         got = [d.face for d in group if d.kept]
@@ -355,24 +360,25 @@ def _same(group: list[Die], roll: TermRoll, hidden: bool = False) -> bool:
 
 
 def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: str,
-             hidden: bool = False) -> str | None:
-    """The first reroll or explosion the dialect and the roll disagree on, in words."""
+             hidden: bool = False) -> tuple[str, str] | None:
+    """The first reroll or explosion the dialect and the roll disagree on: its code and
+    words."""
     for i, (r, e) in enumerate(zip(group, () if hidden else expected), 1):
         if r.rerolled != e.rerolled:
             if not e.rerolled:
-                return f"the {what} rerolled die {i} ({_faces(r.rerolled)} -> {r.face}) but {term.text} does not reroll it"
+                return "roll-reroll", f"the {what} rerolled die {i} ({_faces(r.rerolled)} -> {r.face}) but {term.text} does not reroll it"
             if not r.rerolled:
-                return f"{term.text} rerolls die {i} ({_faces(e.rerolled)}) but the {what} kept it"
-            return f"die {i}: {term.text} rerolls {_faces(e.rerolled)}, the {what} rerolled {_faces(r.rerolled)}"
+                return "roll-reroll", f"{term.text} rerolls die {i} ({_faces(e.rerolled)}) but the {what} kept it"
+            return "roll-reroll", f"die {i}: {term.text} rerolls {_faces(e.rerolled)}, the {what} rerolled {_faces(r.rerolled)}"
     added_e = sum(1 for d in expected if d.exploded)
     added_r = sum(1 for d in group if d.exploded)
     if added_e != added_r:
-        return (
-            f"{term.text} adds {added_e} exploded {'die' if added_e == 1 else 'dice'} "
+        return "roll-explode", (
+            f"{term.text} explodes into {added_e} added {'die' if added_e == 1 else 'dice'} "
             f"but the {what} shows {added_r}"
         )
     if len(group) != len(expected):
-        return f"{term.text} rolls {len(expected)} dice but the {what} shows {len(group)}"
+        return "roll-reroll", f"{term.text} rolls {len(expected)} dice but the {what} shows {len(group)}"
     return None
 
 

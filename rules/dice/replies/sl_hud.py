@@ -100,6 +100,6 @@ def _tail(count: int, sides: int, tail: str) -> tuple[tuple[Die, ...], tuple[Mod
     else:
         problems.append(f"an unknown wording after the dice: {tail.strip()[:60]!r}")
     if faces and len(faces) != count:
-        problems.append(f"{count}d{sides} shows {len(faces)} faces")
+        problems.append(f"{count}d{sides} shows {len(faces)} {'face' if len(faces) == 1 else 'faces'}")
     return tuple([Die(sides=sides, face=f) for f in faces]), tuple(mods), total, tuple(problems)
 
