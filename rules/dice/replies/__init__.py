@@ -54,7 +54,10 @@ class Bot:
             rolls = self.read(text, roller)
         except (ValueError, IndexError, OverflowError):
             return []
-        return [_capped(r) if len(r.dice) > MAX_DICE else r for r in rolls]
+        for r in rolls:
+            if len(r.dice) > MAX_DICE:
+                return [_capped(x) if len(x.dice) > MAX_DICE else x for x in rolls]
+        return rolls
 
 
 def _capped(reply: ReadReply) -> ReadReply:
