@@ -170,8 +170,41 @@ def check_reply(reply: ReadReply, name: str | None = None) -> list[Discrepancy]:
     what the reply's text contradicts (``ReadReply.mismatches``). ``name`` starts every
     message (default ``Avrae reply (1d20 + 5)``)."""
     name = name or f"{reply.bot} reply ({reply.notation})"
-    found = check_event(reply.event(), name, what="reply")
+    event = reply.event()
+    found = check_event(event, name, what="reply")
+    if reply.struck or ("," in reply.notation and reply.dialect == "avrae" and "~~" in reply.raw):
+        items = _set_items(event, reply.struck)
+        if items is not None:
+            found = [d for d in found if d.code != "roll-total" or event.total != items[1]]
+            found.append(Discrepancy("roll-kept", f"{name}: {items[0]}"))
     return found + [Discrepancy(code, f"{name}: {message}") for code, message in reply.mismatches]
+
+
+def _set_items(event: DiceRolled, struck: tuple[int, ...]) -> tuple[str, int] | None:
+    """When the set items a reply strikes are not the ones its dialect drops: the words,
+    and the total the reply's own strikes give (so a total they explain is not named again)."""
+    from fightlog.rules.dice.replies.d20_text import read_d20
+    from fightlog.rules.dice.render import tail
+
+    result = reevaluated(event)
+    if result is None:
+        return None
+    try:
+        line = breakdown(result, markdown=True)
+    except (AssertionError, TypeError, ValueError):
+        return None
+    end = tail(result.modifiers, result.total - result.value, result.total, result.label)
+    expected = read_d20(line[: len(line) - len(end)]).struck
+    if expected == struck:
+        return None
+    terms = [t.text for t in result.expression.terms]
+    rolls = result.terms
+    own = result.total - sum(rolls[i].value for i in struck) + sum(rolls[i].value for i in expected)
+
+    def named(indices: tuple[int, ...]) -> str:
+        return ", ".join(f"term {i + 1} ({terms[i]} = {rolls[i].value})" for i in indices) or "none"
+
+    return f"{event.notation} drops {named(expected)} but the reply dropped {named(struck)}", own
 
 
 def reevaluated(event: DiceRolled) -> RollResult | None:

@@ -157,3 +157,22 @@ def test_rpg_sage_grades_are_checked_against_the_test(grade: str, test: str, cod
     read = read_reply(f"[{grade}] <i><b>19</b></i> `Attack` \u27f5 [14]1d20 + 5 {test}")
     assert read is not None and read.outcome == grade
     assert [d.code for d in check_reply(read)] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("(1d6 (3), ~~1d6 (**6**)~~)kh1 = `3`", ["roll-kept"]),
+        ("(~~1d6 (3)~~, 1d6 (**6**))kh1 = `6`", []),
+        ("(1d6 (3), 1d6 (**6**))kh1 = `6`", []),  # Discord's rendered text: no strikes to check
+        ("(~~1d6 (3)~~, 1d6 (**6**))kh1 = `9`", ["roll-total"]),
+    ],
+)
+def test_the_set_items_a_reply_strikes_are_checked(text: str, codes: list[str]) -> None:
+    read = read_reply(text)
+    assert read is not None
+    found = check_reply(read)
+    assert [d.code for d in found] == codes
+    if codes == ["roll-kept"]:
+        assert found[0].message.endswith(
+            "(1d6, 1d6)kh1 drops term 1 (1d6 = 3) but the reply dropped term 2 (1d6 = 6)")

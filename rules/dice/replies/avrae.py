@@ -151,6 +151,7 @@ def _reply(raw: str, body: str, total: str | None, name: str | None, field: bool
         purpose=purpose,
         problems=tuple(problems),
         mismatches=roll.mismatches,
+        struck=roll.struck,
         raw=raw,
     )
 

@@ -45,6 +45,9 @@ class D20Roll:
     problems: tuple[str, ...]
     marks: bool
     mismatches: tuple[tuple[str, str], ...] = ()
+    struck: tuple[int, ...] = ()
+    """The dice terms (0-based, in order) struck through as a whole: a set's dropped items
+    (``(1d6 (3), ~~1d6 (6)~~)kh1``)."""
 
 
 @lru_cache(maxsize=4096)
@@ -62,7 +65,10 @@ def read_d20(text: str) -> D20Roll:
     pieces: list[str] = []
     last = 0
     marks = "~~" in text
+    struck: list[int] = []
     for match in _TERM.finditer(text):
+        if marks and text[max(0, match.start() - 2) : match.start()] == "~~":
+            struck.append(len(pieces) // 2)
         num, size, ops, shown = match.groups()
         pieces.append(text[last : match.start()].replace("~~", ""))
         pieces.append(f"{num}d{size}{ops}")
@@ -86,7 +92,7 @@ def read_d20(text: str) -> D20Roll:
     notation = "".join(pieces).strip()
     if not dice and not problems:
         problems.append("no dice in the roll")
-    return D20Roll(notation, tuple(dice), tuple(problems), marks, tuple(mismatches))
+    return D20Roll(notation, tuple(dice), tuple(problems), marks, tuple(mismatches), tuple(struck))
 
 
 def _term_dice(count: int, sides: int, ops: str, shown: str, problems: list[str],

@@ -53,6 +53,8 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
     """(code, message): what the reply's own text contradicts (a face ``mi`` forced wrongly,
     a pass/fail its total does not give, a set's total its rolls do not sum to): the audit
     cannot see these in the event, so ``external.check_reply`` names them."""
+    struck: tuple[int, ...] = ()
+    """The dice terms (0-based) the reply strikes through whole: a set's dropped items."""
     outcome: str | None = None
     """The pass/fail the reply prints for a roll with a test (RPG Sage's grade:
     ``success``, ``failure``, ``critical-success``, ``critical-failure``), else None."""
