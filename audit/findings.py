@@ -59,6 +59,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "dice.notation": ("error", "dice that do not fit the notation"),
     "dice.kept": ("error", "an external roll keeping dice its dialect would drop"),
     "dice.reroll": ("error", "an external roll's rerolls or explosions its dialect would not make"),
+    "dice.claim": ("error", "a bot reply claiming what its own dice do not give (a forced face, a pass/fail, a set total, botches)"),
     "dice.limit": ("error", "an external roll's expression over the dice limits"),
     "dice.seed": ("error", "an engine roll the seed does not give"),
     "dice.index": ("error", "engine rolls out of order"),

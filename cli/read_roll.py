@@ -10,8 +10,8 @@ from msgspec import to_builtins
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import format_option
 from fightlog.cli.output import echo_json
-from fightlog.errors import InputError
-from fightlog.events.model import Die
+from fightlog.errors import DiceError, InputError
+from fightlog.events.model import DiceRolled, Die
 
 BOT_NAMES = ("avrae", "dice-maiden", "rpg-sage", "sl-hud")
 """``--bot`` choices: the bots of ``fightlog.rules.dice.replies.BOTS``, as typed."""
@@ -27,6 +27,23 @@ def _faces(dice: list[Die]) -> str:
             text = "+" + text
         shown.append(text if die.kept else f"[{text}]")
     return ", ".join(shown)
+
+
+def _dice_line(event: DiceRolled) -> str:
+    """The roll's dice as ``fightlog roll`` breaks them down (``1d20 (14) + 5``): the
+    notation with each term's faces after it; the notation then all faces when the dialect
+    cannot rebuild the roll."""
+    from fightlog.rules.dice.events import read_roll as rebuilt
+    from fightlog.rules.dice.render import breakdown, tail
+    from fightlog.rules.dice.replies.dialect import compile_in
+
+    try:
+        result = rebuilt(event, compile_in(event.notation, event.dialect))
+        line = breakdown(result)
+        end = tail(result.modifiers, result.total - result.value, result.total, result.label)
+    except (DiceError, AssertionError, TypeError, ValueError):
+        return f"{event.notation} ({_faces(event.dice)})"
+    return line[: len(line) - len(end)] if line.endswith(end) else f"{event.notation} ({_faces(event.dice)})"
 
 
 @click.command(
@@ -60,7 +77,7 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
     does not add up (a face off its die, dice kept that the notation drops, a reroll the
     notation does not make, a total the dice do not give) is named.
     """
-    from fightlog.rules.dice.external import check_event
+    from fightlog.rules.dice.external import check_reply
     from fightlog.rules.dice.replies import BOTS, read_replies
 
     where = "<stdin>" if not text or text == ("-",) else "TEXT"
@@ -74,7 +91,7 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
     bad = False
     for read in rolls:
         event = read.event()
-        found = check_event(event, f"{read.bot} reply", what="reply")
+        found = check_reply(read, f"{read.bot} reply")
         bad = bad or bool(found) or bool(read.problems)
         docs.append({
             "bot": read.bot,
@@ -87,7 +104,8 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
         label = f" # {read.label}" if read.label else ""
         total = "?" if read.total is None else str(read.total)
         mods = "".join(f" {'-' if m.value < 0 else '+'} {abs(m.value)} [{m.source}]" for m in read.modifiers)
-        lines.append(f"{read.bot}{who}: {read.notation} ({_faces(event.dice)}){mods} = {total}"
+        outcome = f" ({read.outcome})" if read.outcome else ""
+        lines.append(f"{read.bot}{who}: {_dice_line(event)}{mods} = {total}{outcome}"
                      f"{label} [dialect {read.dialect}]")
         lines += [f"  unread: {p}" for p in read.problems]
         lines += [f"  {d.code}: {d.message}" for d in found]

@@ -10,9 +10,14 @@ with a stable code:
 * ``roll-range``: a face (or a face a reroll replaced) outside ``1..sides``;
 * ``roll-notation``: the dialect refuses the notation; ``roll-limit``: it is over a limit;
 * ``roll-dice``: the dice do not fit the notation (how many, which die);
-* ``roll-reroll``: rerolls or explosions the dialect would make and the roll did not, or the
-  other way round (``1d20ro1 rerolls the 1 (die 1) but the roll kept it``);
+* ``roll-reroll``: rerolls the dialect would make and the roll did not, or the other way
+  round (``1d20ro1 rerolls die 1 (1) but the roll kept it``); ``roll-explode``: the same for
+  the dice explosions add (``2d6e6 explodes into 1 added die but the roll shows 0``);
 * ``roll-kept``: the dice kept (``4d6kh3 keeps 6, 5, 3 but the roll kept 6, 5, 2``);
+* ``roll-forced``, ``roll-outcome``, ``roll-sum``, ``roll-botches`` (``check_reply`` only):
+  what a reply's text contradicts (``ReadReply.mismatches``): a face ``mi``/``ma`` would not
+  force so, a pass/fail its total does not give, a set total its rolls do not sum to, a
+  botch count its faces do not give;
 * ``roll-total``: the total (``total 25 recorded, dice and modifiers give 19 (1d20 (14) + 5
   = 19)``); not named again when a ``roll-kept`` already explains it.
 
@@ -146,7 +151,7 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     if short and not out:
         out.append(Discrepancy("roll-reroll", f"{expr.notation} draws more dice than the {what} shows: "
                                f"it rerolls or explodes a die the {what} did not"))
-    if short or any(d.code == "roll-reroll" for d in out):
+    if short or any(d.code in ("roll-reroll", "roll-explode") for d in out):
         return out
     if event.total != result.total:
         if not any(d.code == "roll-kept" for d in out) or read_roll(event, expr).total != event.total:
@@ -160,9 +165,46 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     return out
 
 
-def check_reply(reply: ReadReply) -> list[Discrepancy]:
-    """What does not add up in a reply read from a bot (its ``event()`` re-evaluated)."""
-    return check_event(reply.event(), f"{reply.bot} reply ({reply.notation})", what="reply")
+def check_reply(reply: ReadReply, name: str | None = None) -> list[Discrepancy]:
+    """What does not add up in a reply read from a bot: its ``event()`` re-evaluated, then
+    what the reply's text contradicts (``ReadReply.mismatches``). ``name`` starts every
+    message (default ``Avrae reply (1d20 + 5)``)."""
+    name = name or f"{reply.bot} reply ({reply.notation})"
+    event = reply.event()
+    found = check_event(event, name, what="reply")
+    if reply.struck or ("," in reply.notation and reply.dialect == "avrae" and "~~" in reply.raw):
+        items = _set_items(event, reply.struck)
+        if items is not None:
+            found = [d for d in found if d.code != "roll-total" or event.total != items[1]]
+            found.append(Discrepancy("roll-kept", f"{name}: {items[0]}"))
+    return found + [Discrepancy(code, f"{name}: {message}") for code, message in reply.mismatches]
+
+
+def _set_items(event: DiceRolled, struck: tuple[int, ...]) -> tuple[str, int] | None:
+    """When the set items a reply strikes are not the ones its dialect drops: the words,
+    and the total the reply's own strikes give (so a total they explain is not named again)."""
+    from fightlog.rules.dice.replies.d20_text import read_d20
+    from fightlog.rules.dice.render import tail
+
+    result = reevaluated(event)
+    if result is None:
+        return None
+    try:
+        line = breakdown(result, markdown=True)
+    except (AssertionError, TypeError, ValueError):
+        return None
+    end = tail(result.modifiers, result.total - result.value, result.total, result.label)
+    expected = read_d20(line[: len(line) - len(end)]).struck
+    if expected == struck:
+        return None
+    terms = [t.text for t in result.expression.terms]
+    rolls = result.terms
+    own = result.total - sum(rolls[i].value for i in struck) + sum(rolls[i].value for i in expected)
+
+    def named(indices: tuple[int, ...]) -> str:
+        return ", ".join(f"term {i + 1} ({terms[i]} = {rolls[i].value})" for i in indices) or "none"
+
+    return f"{event.notation} drops {named(expected)} but the reply dropped {named(struck)}", own
 
 
 def reevaluated(event: DiceRolled) -> RollResult | None:
@@ -222,6 +264,9 @@ def _range(expr: Expression, groups: list[list[Die]]) -> list[Discrepancy]:
                 if not low <= face <= high:
                     of = f"a d{die.sides}" if term.faces == "plain" else f"a die of {term.text}"
                     return [Discrepancy("roll-range", f"die {i} shows {face}, outside {low}..{high} of {of}")]
+                if term.faces == "tens" and face % 10:
+                    return [Discrepancy("roll-range", f"die {i} shows {face}, not a face of a die of "
+                                        f"{term.text} (0, 10, ..., 90)")]
     return []
 
 
@@ -306,7 +351,7 @@ def _compare(
         expected = roll.dice(term)
         why = _rerolls(term, group, expected, what, hidden)
         if why is not None:
-            out.append(Discrepancy("roll-reroll", f"{why}"))
+            out.append(Discrepancy(*why))
             continue
         kept = [d.face for d in expected if d.kept]
         got = [d.face for d in group if d.kept]
@@ -348,24 +393,25 @@ def _same(group: list[Die], roll: TermRoll, hidden: bool = False) -> bool:
 
 
 def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: str,
-             hidden: bool = False) -> str | None:
-    """The first reroll or explosion the dialect and the roll disagree on, in words."""
+             hidden: bool = False) -> tuple[str, str] | None:
+    """The first reroll or explosion the dialect and the roll disagree on: its code and
+    words."""
     for i, (r, e) in enumerate(zip(group, () if hidden else expected), 1):
         if r.rerolled != e.rerolled:
             if not e.rerolled:
-                return f"the {what} rerolled die {i} ({_faces(r.rerolled)} -> {r.face}) but {term.text} does not reroll it"
+                return "roll-reroll", f"the {what} rerolled die {i} ({_faces(r.rerolled)} -> {r.face}) but {term.text} does not reroll it"
             if not r.rerolled:
-                return f"{term.text} rerolls die {i} ({_faces(e.rerolled)}) but the {what} kept it"
-            return f"die {i}: {term.text} rerolls {_faces(e.rerolled)}, the {what} rerolled {_faces(r.rerolled)}"
+                return "roll-reroll", f"{term.text} rerolls die {i} ({_faces(e.rerolled)}) but the {what} kept it"
+            return "roll-reroll", f"die {i}: {term.text} rerolls {_faces(e.rerolled)}, the {what} rerolled {_faces(r.rerolled)}"
     added_e = sum(1 for d in expected if d.exploded)
     added_r = sum(1 for d in group if d.exploded)
     if added_e != added_r:
-        return (
-            f"{term.text} adds {added_e} exploded {'die' if added_e == 1 else 'dice'} "
+        return "roll-explode", (
+            f"{term.text} explodes into {added_e} added {'die' if added_e == 1 else 'dice'} "
             f"but the {what} shows {added_r}"
         )
     if len(group) != len(expected):
-        return f"{term.text} rolls {len(expected)} dice but the {what} shows {len(group)}"
+        return "roll-reroll", f"{term.text} rolls {len(expected)} dice but the {what} shows {len(group)}"
     return None
 
 

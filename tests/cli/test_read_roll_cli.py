@@ -19,7 +19,7 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_a_reply_that_adds_up_exits_0() -> None:
     code, out, _ = run(AVRAE)
     assert code == 0
-    assert out == "Avrae by 42: 4d6kh3 + 1 (6, 5, [2], 3) = 15 [dialect avrae]\n"
+    assert out == "Avrae by 42: 4d6kh3 (6, 5, [2], 3) + 1 = 15 [dialect avrae]\n"
 
 
 def test_standard_input_and_the_event_as_json() -> None:
@@ -58,3 +58,16 @@ def test_no_reply_and_bad_usage_exit_2() -> None:
     assert code == 2 and "not a roll reply of dice-maiden" in err
     code, _, err = run("--bot", "nobody", "x")
     assert code == 2 and "Invalid value for '--bot'" in err
+
+
+def test_each_claim_a_reply_contradicts_exits_1() -> None:
+    code, out, _ = run("**Result**: 4d6mi2 (1 -> 3, 5, 3, **6**)\n**Total**: 17")
+    assert code == 1 and "  roll-forced: Avrae reply: die 1 is forced from 1 to 3, but mi2 makes a 1 2" in out
+    code, out, _ = run("**Result**: 1d% (45)\n**Total**: 45")
+    assert code == 1 and "  roll-range: " in out
+    code, out, _ = run("[failure] <i><b>19</b></i> `Attack` \u27f5 [14]1d20 + 5 >= 15")
+    assert code == 1
+    assert out.splitlines() == [
+        "RPG Sage: 1d20 (14) + 5 = 19 (failure) # Attack [dialect rpg-sage]",
+        "  roll-outcome: RPG Sage reply: total 19 passes >= 15 but the reply says failure",
+    ]

@@ -9,7 +9,7 @@ from fightlog.audit.dice import DiceAudit
 from fightlog.rules.dice.dialects import DIALECTS
 from fightlog.events.model import DiceRolled, Die
 from fightlog.rules.dice.external import check_event, check_reply, reevaluated
-from fightlog.rules.dice.replies import read_reply
+from fightlog.rules.dice.replies import read_replies, read_reply
 from fightlog.rules.dice.verify import RollVerifier
 
 
@@ -28,7 +28,11 @@ def avrae(roll: str, total: int) -> str:
         ("1d20ro1 (**1**) + 2", 3, "roll-reroll", "1d20ro1 rerolls die 1 (1) but the reply kept it"),
         ("1d20ro1 (~~5~~, 15)", 15, "roll-reroll",
          "the reply rerolled die 1 (5 -> 15) but 1d20ro1 does not reroll it"),
-        ("2d6e6 (**6**, 3)", 9, "roll-reroll", "2d6e6 adds 1 exploded die but the reply shows 0"),
+        ("2d6e6 (**6**, 3)", 9, "roll-explode", "2d6e6 explodes into 1 added die but the reply shows 0"),
+        ("2d6e6 (4, 3, 5!)", 12, "roll-explode", "2d6e6 explodes into 0 added dice but the reply shows 1"),
+        ("1d% (45)", 45, "roll-range", "die 1 shows 45, not a face of a die of 1d% (0, 10, ..., 90)"),
+        ("4d6mi2 (1 -> 3, 5, 3, **6**)", 17, "roll-forced", "die 1 is forced from 1 to 3, but mi2 makes a 1 2"),
+        ("4d6 (1 -> 3, 5, 3, **6**)", 17, "roll-forced", "die 1 is forced from 1 to 3, but no mi or ma"),
         ("1001d6 (3)", 3, "roll-limit", "over the avrae dialect's limits: 1001d6 : 1001 dice"),
         ("3d6 (2, 4)", 6, "roll-dice", "3d6 needs 3 dice, 2 recorded"),
     ],
@@ -100,7 +104,14 @@ def maiden(request: str, tally: str, result: int, rerolls: int = 0) -> str:
         (maiden("4d6 r2", "6, 5, 3, 2", 16, rerolls=1), [], ""),
         # ... but an endless reroll cannot
         (maiden("4d6 ir2", "6, 5, 3, 2", 16, rerolls=1), ["roll-reroll"], "4d6 ir2 draws more dice than the reply shows"),
-        (maiden("3d6 e6", "6, 4, 3", 13), ["roll-reroll"], "adds 1 exploded die but the reply shows 0"),
+        (maiden("3d6 e6", "6, 4, 3", 13), ["roll-explode"], "explodes into 1 added die but the reply shows 0"),
+        (maiden("4d6 d1", "6, 5, 3, 2", 14), [], ""),
+        (maiden("1d%", "57", 57), [], ""),
+        (maiden("4dF", "3, 2, 1, 3", 1), [], ""),
+        (maiden("4dF", "3, 2, 1, 3", 2), ["roll-total"], "total 2 recorded, dice and modifiers give 1"),
+        ("Alice Request: `[6d10 t7 b1]` Roll: `[9, 8, 7, 4, 2, 1]` Botches: `1` Result: `3`", [], ""),
+        ("Alice Request: `[6d10 t7 b1]` Roll: `[9, 8, 7, 4, 2, 1]` Botches: `2` Result: `3`", ["roll-botches"],
+         "the reply shows 2 botches but 1 of its faces is 1 or less (b1)"),
         (maiden("3d6 e6", "6, 4, 3], [5", 18), [], ""),
         (maiden("4d6 k3", "6, 5, 3, 2", 15), ["roll-total"], "total 15 recorded, dice and modifiers give 14"),
         (maiden("6d10 t7", "10, 9, 7, 5, 3, 1", 4), ["roll-total"], "total 4 recorded, dice and modifiers give 3"),
@@ -112,3 +123,56 @@ def test_dice_maiden_replies_under_their_dialect(text: str, codes: list[str], wo
     found = check_reply(read)
     assert [d.code for d in found] == codes
     assert words in " ".join(d.message for d in found)
+
+
+def test_the_forced_face_mi_gives_adds_up() -> None:
+    read = read_reply(avrae("4d6mi2 (1 -> 2, 5, 3, **6**)", 16))
+    assert read is not None and check_reply(read) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("<@1>\nRolling 3 iterations...\n1d20 (5) + 2 = `7`\n1d20 (**20**) + 2 = `22`\n1d20 (11) + 2 = `13`\n43 total.",
+         "the reply's total is 43 but its 3 rolls' totals (7, 22, 13) sum to 42"),
+        ("Alice Request: `[2 4d6]` Rolls:\n`[6, 5, 3, 2]` Result: `16`\n`[4, 4, 3, 1]` Result: `12`\nResults Total: `29`",
+         "the reply's Results Total is 29 but its 2 rolls' totals (16, 12) sum to 28"),
+    ],
+)
+def test_a_set_total_its_rolls_do_not_sum_to_is_named(text: str, words: str) -> None:
+    rolls = read_replies(text)
+    found = [d for r in rolls for d in check_reply(r)]
+    assert [d.code for d in found] == ["roll-sum"]
+    assert words in found[0].message
+    right = text.replace("43 total.", "42 total.").replace("`29`", "`28`")
+    assert [d for r in read_replies(right) for d in check_reply(r)] == []
+
+
+@pytest.mark.parametrize(
+    ("grade", "test", "codes"),
+    [("failure", ">= 15", ["roll-outcome"]), ("success", ">= 15", []), ("critical-success", ">= 15", []),
+     ("success", ">= 20", ["roll-outcome"]), ("failure", ">= 20", [])],
+)
+def test_rpg_sage_grades_are_checked_against_the_test(grade: str, test: str, codes: list[str]) -> None:
+    read = read_reply(f"[{grade}] <i><b>19</b></i> `Attack` \u27f5 [14]1d20 + 5 {test}")
+    assert read is not None and read.outcome == grade
+    assert [d.code for d in check_reply(read)] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("(1d6 (3), ~~1d6 (**6**)~~)kh1 = `3`", ["roll-kept"]),
+        ("(~~1d6 (3)~~, 1d6 (**6**))kh1 = `6`", []),
+        ("(1d6 (3), 1d6 (**6**))kh1 = `6`", []),  # Discord's rendered text: no strikes to check
+        ("(~~1d6 (3)~~, 1d6 (**6**))kh1 = `9`", ["roll-total"]),
+    ],
+)
+def test_the_set_items_a_reply_strikes_are_checked(text: str, codes: list[str]) -> None:
+    read = read_reply(text)
+    assert read is not None
+    found = check_reply(read)
+    assert [d.code for d in found] == codes
+    if codes == ["roll-kept"]:
+        assert found[0].message.endswith(
+            "(1d6, 1d6)kh1 drops term 1 (1d6 = 3) but the reply dropped term 2 (1d6 = 6)")

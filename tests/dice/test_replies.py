@@ -184,3 +184,28 @@ def test_a_cut_reply_reads_as_far_as_it_goes(entry: dict[str, Any]) -> None:
     reads = read_replies(cut, bot=entry["bot"])
     if reads:  # the roll that was cut (the last) says so
         assert reads[-1].problems or check_reply(reads[-1]), reads[-1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Alice Vance rolled 1d1\u06600: 57",
+        "1d20 (\u0661\u0664) + 5 = `19`",
+        "Alice Request: `[1d20]` Roll: `[\u0661\u0664]` Result: `14`",
+        "<i><b>\u0663</b></i> \u27f5 [\u0663]1d20",
+    ],
+)
+def test_non_ascii_digits_are_never_read_as_numbers(text: str) -> None:
+    rolls = read_replies(text)
+    assert all(r.problems for r in rolls)  # read as far as it goes and flagged, or not a reply
+
+
+def test_the_dice_read_per_reply_are_capped_at_the_engine_limit() -> None:
+    read = read_reply("Alice rolled 5000d6: " + ", ".join(["3"] * 5000))
+    assert read is not None and len(read.dice) == 1000
+    assert read.problems[-1] == "5000 dice shown, over the 1000 the dice engine rolls: only the first 1000 are read"
+
+
+def test_wording_of_a_face_count() -> None:
+    read = read_reply("Alice rolled 2d100: 5")
+    assert read is not None and read.problems == ("2d100 shows 1 face",)

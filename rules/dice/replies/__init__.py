@@ -15,6 +15,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from msgspec.structs import replace
+
+from fightlog.rules.dice.limits import MAX_DICE
 from fightlog.rules.dice.replies import avrae, dice_maiden, rpg_sage, sl_hud
 from fightlog.rules.dice.replies.model import ReadReply
 
@@ -48,9 +51,21 @@ class Bot:
         if marked is not None and marked.search(text) is None:
             return []
         try:
-            return self.read(text, roller)
+            rolls = self.read(text, roller)
         except (ValueError, IndexError, OverflowError):
             return []
+        for r in rolls:
+            if len(r.dice) > MAX_DICE:
+                return [_capped(x) if len(x.dice) > MAX_DICE else x for x in rolls]
+        return rolls
+
+
+def _capped(reply: ReadReply) -> ReadReply:
+    """A reply showing more dice than the dice engine rolls (``limits.MAX_DICE``): its first
+    ``MAX_DICE`` dice, flagged (one event stays well under the log's line limit)."""
+    problem = (f"{len(reply.dice)} dice shown, over the {MAX_DICE} the dice engine rolls: "
+               f"only the first {MAX_DICE} are read")
+    return replace(reply, dice=reply.dice[:MAX_DICE], problems=(*reply.problems, problem))
 
 
 BOTS: dict[str, Bot] = {

@@ -30,7 +30,8 @@ import re
 from msgspec.structs import replace
 
 from fightlog.rules.dice.replies.d20_text import read_d20
-from fightlog.rules.dice.replies.model import ReadReply
+from fightlog.rules.dice.replies.model import ReadReply, summed
+from fightlog.rules.dice.replies.numbers import integer
 
 BOT = "Avrae"
 DIALECT = "avrae"
@@ -38,27 +39,29 @@ MARKS = ("Total", "= `", "To Hit", "Damage", "Healing")
 """Every Avrae roll reply holds one of these (``read_replies`` skips a text with none)."""
 
 _R = re.compile(
-    r"(?:<@!?(\d+)>|@([^\n:]+?))  :game_die:\n\*\*([^*\n]{1,100})\*\*: ([^\n]*\S)\n\*\*Total\*\*: (-?\d+)"
+    r"(?:<@!?([0-9]+)>|@([^\n:]+?))  :game_die:\n\*\*([^*\n]{1,100})\*\*: ([^\n]*\S)\n\*\*Total\*\*: (-?[0-9]+)"
 )
 """A whole ``!r`` reply as Avrae sends it (the common case, read in one match)."""
 
-_HEAD = re.compile(r"^\s*(?:<@!?(\d+)>|@(\S[^:]*?))\s+(?::game_die:|\U0001F3B2)\s*$")
+_HEAD = re.compile(r"^\s*(?:<@!?([0-9]+)>|@(\S[^:]*?))\s+(?::game_die:|\U0001F3B2)\s*$")
 _ATTACK = re.compile(
     r"(?:(?:\*\*)?([^\n]+?) attacks with [^\n]+!(?:\*\*)?\n)?"
-    r"\*\*(To Hit(?: \(AC \d+\))?)\*\*: ([^\n`]*\S) = `(-?\d+)`"
-    r"(?:\n\*\*((?:Damage|Healing)(?: \(CRIT!\))?)\*\*: ([^\n`]*\S) = `(-?\d+)`)?"
+    r"\*\*(To Hit(?: \(AC [0-9]+\))?)\*\*: ([^\n`]*\S) = `(-?[0-9]+)`"
+    r"(?:\n\*\*((?:Damage|Healing)(?: \(CRIT!\))?)\*\*: ([^\n`]*\S) = `(-?[0-9]+)`)?"
 )
 """An attack embed's title, To Hit and Damage lines (the common case, read in one match)."""
-_MENTION = re.compile(r"^<@!?(\d+)>\s*$")
+_MENTION = re.compile(r"^<@!?([0-9]+)>\s*$")
 """A mention alone on the first line (``!rr``/``!rrr``: ``Rolling 3 iterations...`` follows)."""
 _TITLE = re.compile(r"^\s*(?:\*\*)?(.+?) attacks with .+!(?:\*\*)?\s*$")
 _LABELLED = re.compile(r"^\s*(?:\*\*)?([^*\n:]{1,100}?)(?:\*\*)?:\s+(.*\S)\s*$")
-_TOTAL = re.compile(r"^\s*(?:\*\*)?Total(?:\*\*)?:\s*`?(-?\d+)`?\s*$")
-_EQUALS = re.compile(r"^(.*\S)\s+=\s+`?(-?\d+|[A-Z]+)`?\s*$")
-_FIELD = re.compile(r"^(To Hit(?: \(AC \d+\))?|Damage(?: \(CRIT!\))?|Healing(?: \(CRIT!\))?)$")
-_DICE = re.compile(r"\d[dD](?:\d+|%)\S* \(")
-_STARTS = re.compile(r"^\s*[-(\d]")
-_ONE = re.compile(r"(\d[^\n`]*?\S) = `(-?\d+)`")
+_TOTAL = re.compile(r"^\s*(?:\*\*)?Total(?:\*\*)?:\s*`?(-?[0-9]+)`?\s*$")
+_EQUALS = re.compile(r"^(.*\S)\s+=\s+`?(-?[0-9]+|[A-Z]+)`?\s*$")
+_FIELD = re.compile(r"^(To Hit(?: \(AC [0-9]+\))?|Damage(?: \(CRIT!\))?|Healing(?: \(CRIT!\))?)$")
+_DICE = re.compile(r"[0-9][dD](?:[0-9]+|%)\S* {1,2}\(")
+_STARTS = re.compile(r"^\s*[-(0-9]")
+_MANY = re.compile(r"^\s*(-?[0-9]+) total\.\s*$")
+"""``!rr``'s last line: the sum of its rolls' totals (``42 total.``)."""
+_ONE = re.compile(r"([0-9][^\n`]*?\S) = `(-?[0-9]+)`")
 """The one-liner ``1d20 (**20**) + 5 = `25``` alone (the common case, read in one match)."""
 """A roll string starts with a number, a dice term, a minus or a parenthesis."""
 
@@ -113,13 +116,17 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
         equals = _EQUALS.match(line)
         if equals is not None and _STARTS.match(line) and _DICE.search(equals.group(1)):
             out.append(_reply(text, equals.group(1), equals.group(2), None, False, who))
+            continue
+        many = _MANY.match(line)
+        if many is not None and out:
+            out[-1] = summed(out, int(many.group(1)), "total")
     return [r if r.roller is not None or who is None else _with_roller(r, who) for r in out]
 
 
 def _reply(raw: str, body: str, total: str | None, name: str | None, field: bool,
            who: str | None) -> ReadReply:
     value: int | None = None
-    if total is not None and not total.lstrip("-").isdigit():  # 1d20... = `HIT`
+    if total is not None and integer(total) is None:  # 1d20... = `HIT`
         roll = read_d20(body.removesuffix("..."))
         problems = [f"a hidden roll: only {total} is shown, not its dice"]
     else:
@@ -143,6 +150,8 @@ def _reply(raw: str, body: str, total: str | None, name: str | None, field: bool
         label=label,
         purpose=purpose,
         problems=tuple(problems),
+        mismatches=roll.mismatches,
+        struck=roll.struck,
         raw=raw,
     )
 

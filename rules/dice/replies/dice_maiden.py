@@ -29,21 +29,29 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from fightlog.errors import DiceError
 from fightlog.events.model import Die
-from fightlog.rules.dice.replies.model import ReadReply
+from fightlog.rules.dice.replies.dialect import compile_in
+from fightlog.rules.dice.replies.model import ReadReply, summed
+from fightlog.rules.dice.replies.numbers import integer
 
 BOT = "Dice Maiden"
 DIALECT = "dice-maiden"
 
 _REQUEST = re.compile(r"^(?P<who>.*?)\s*Request:\s*`?\[(?P<request>[^\]`]*)\]`?\s*(?P<rest>.*)$")
 _ROLL = re.compile(r"Roll:\s*`?(?P<tally>\[[^`A-Za-z]*\])`?")
-_ROW = re.compile(r"^\s*`?(?P<tally>\[[^`A-Za-z]*\])`?\s+Result:\s*`?(?P<total>-?\d+)`?")
-_RESULT = re.compile(r"Result:\s*`?(-?\d+)`?")
-_REROLLS = re.compile(r"Rerolls:\s*`?(\d+)`?")
+_ROW = re.compile(r"^\s*`?(?P<tally>\[[^`A-Za-z]*\])`?\s+Result:\s*`?(?P<total>-?[0-9]+)`?")
+_SUM = re.compile(r"^\s*Results Total:\s*`?(-?[0-9]+)`?\s*$")
+"""A roll set's last line: the sum of its rows' results."""
+_BOTCH = re.compile(r"(?:^|\s)b([0-9]+)(?=\s|$)")
+"""``b1``: count the faces of 1 or less as botches (printed apart as ``Botches``)."""
+_BOTCHES = re.compile(r"Botches:\s*`?([0-9]+)`?")
+_RESULT = re.compile(r"Result:\s*`?(-?[0-9]+)`?")
+_REROLLS = re.compile(r"Rerolls:\s*`?([0-9]+)`?")
 _REASON = re.compile(r"Reason:\s*`?([^`\n]*)`?")
 _GROUP = re.compile(r"\[([^\[\]]*)\]")
-_TERM = re.compile(r"(\d*)[dD](\d+)")
-_SET = re.compile(r"^\s*(\d+)\s+(?=\S)")
+_TERM = re.compile(r"([0-9]*)[dD]([0-9]+)")
+_SET = re.compile(r"^\s*([0-9]+)\s+(?=\S)")
 _FLAGS = re.compile(r"(?:^|\s)(?:s|nr|p|ul)(?=\s|$)", re.IGNORECASE)
 
 
@@ -67,6 +75,9 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
             for row in lines[i + 1 :]:
                 found = _ROW.match(row)
                 if found is None:
+                    whole = _SUM.match(row)
+                    if whole is not None and len(out) > before:
+                        out[-1] = summed(out[before:], int(whole.group(1)), "Results Total")
                     break
                 out.append(_reply(text, notation, found.group("tally"), found.group("total"),
                                   who, label, rest, []))
@@ -89,7 +100,18 @@ def _notation(request: str) -> str:
 def _reply(raw: str, notation: str, tally: str | None, total: str | None, who: str | None,
            label: str | None, rest: str, problems: list[str]) -> ReadReply:
     rerolls = _REROLLS.search(rest)
+    botch = _BOTCH.search(notation)
+    if botch is not None:  # the dialect has no botches: they are counted here, off the notation
+        notation = (notation[: botch.start()] + notation[botch.end() :]).strip()
     dice, value, found = _roll(notation, tally, total, rerolls.group(1) if rerolls else "0")
+    mismatches: tuple[tuple[str, str], ...] = ()
+    botches = _BOTCHES.search(rest)
+    if botch is not None and botches is not None and dice:
+        below = int(botch.group(1))
+        counted = sum(1 for d in dice if d.face <= below)
+        if counted != int(botches.group(1)):
+            mismatches = (("roll-botches", f"the reply shows {botches.group(1)} botches but "
+                           f"{counted} of its faces {'is' if counted == 1 else 'are'} {below} or less (b{below})"),)
     return ReadReply(
         bot=BOT,
         dialect=DIALECT,
@@ -99,6 +121,7 @@ def _reply(raw: str, notation: str, tally: str | None, total: str | None, who: s
         roller=who,
         label=label or None,
         problems=(*problems, *found),
+        mismatches=mismatches,
         marked=False,
         ordered=False,
         raw=raw,
@@ -111,7 +134,7 @@ def _roll(notation: str, tally: str | None, total: str | None,
     """The dice, the result and what could not be read (cached: replies repeat them)."""
     problems: list[str] = []
     dice: list[Die] = []
-    terms = [(int(n) if n else 1, int(s)) for n, s in _TERM.findall(notation)]
+    terms = _terms(notation)
     if tally is None:
         problems.append("no faces shown (simplified output, or the Roll part is missing)")
     else:
@@ -125,6 +148,16 @@ def _roll(notation: str, tally: str | None, total: str | None,
     else:
         value = int(total)
     return tuple(dice), value, tuple(problems)
+
+
+def _terms(notation: str) -> list[tuple[int, int]]:
+    """Each dice term's count and sides as the dice-maiden dialect reads the request
+    (``4d6 d1`` is one term, ``4dF`` four d3, ``1d%`` a d100); the bare ``NdS`` when the
+    dialect refuses it (the audit then names the refusal)."""
+    try:
+        return [(t.count, t.sides) for t in compile_in(notation, DIALECT).terms]
+    except DiceError:
+        return [(int(n) if n else 1, int(s)) for n, s in _TERM.findall(notation)]
 
 
 def _dice(tally: str, terms: list[tuple[int, int]], problems: list[str]) -> list[Die]:
@@ -146,10 +179,11 @@ def _dice(tally: str, terms: list[tuple[int, int]], problems: list[str]) -> list
             text = text.strip()
             if not text:
                 continue
-            if not text.lstrip("-").isdigit():
+            face = integer(text)
+            if face is None:
                 problems.append(f"a face that is not a number: {text!r}")
                 continue
-            dice.append(Die(sides=sides, face=int(text), exploded=series))
+            dice.append(Die(sides=sides, face=face, exploded=series))
     if term + 1 < len(terms):
         problems.append(f"faces for {term + 1} of the request's {len(terms)} dice terms")
     return dice

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from msgspec import Struct
+from msgspec.structs import replace
 
 from fightlog.events.model import DiceRolled, Die, Modifier, Origin
 
@@ -48,6 +49,15 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
     label: str | None = None
     purpose: str | None = None
     problems: tuple[str, ...] = ()
+    mismatches: tuple[tuple[str, str], ...] = ()
+    """(code, message): what the reply's own text contradicts (a face ``mi`` forced wrongly,
+    a pass/fail its total does not give, a set's total its rolls do not sum to): the audit
+    cannot see these in the event, so ``external.check_reply`` names them."""
+    struck: tuple[int, ...] = ()
+    """The dice terms (0-based) the reply strikes through whole: a set's dropped items."""
+    outcome: str | None = None
+    """The pass/fail the reply prints for a roll with a test (RPG Sage's grade:
+    ``success``, ``failure``, ``critical-success``, ``critical-failure``), else None."""
     marked: bool = True
     ordered: bool = True
     medium: str = "discord"
@@ -92,3 +102,18 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
             for_seq=for_seq,
             label=self.label,
         )
+
+
+def summed(rolls: list[ReadReply], printed: int, line: str) -> ReadReply:
+    """The last of ``rolls`` with a ``roll-sum`` mismatch when ``printed`` (the reply's
+    ``line``: ``43 total.``, ``Results Total``) is not the sum of their printed totals."""
+    last = rolls[-1]
+    totals = [r.total for r in rolls]
+    if any(t is None for t in totals):
+        return last
+    added = sum(t for t in totals if t is not None)
+    if added == printed:
+        return last
+    message = (f"the reply's {line} is {printed} but its {len(rolls)} rolls' totals "
+               f"({', '.join(str(t) for t in totals)}) sum to {added}")
+    return replace(last, mismatches=(*last.mismatches, ("roll-sum", message)))

@@ -18,18 +18,23 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from fightlog.errors import DiceError
 from fightlog.events.model import Die
+from fightlog.rules.dice.replies.dialect import compile_in
 from fightlog.rules.dice.replies.model import ReadReply
+from fightlog.rules.dice.replies.numbers import integer
 
 BOT = "RPG Sage"
 DIALECT = "rpg-sage"
 
 _LINE = re.compile(
-    r"^(?P<head>.*?)(?:<i><b>|\*\*\*|<b><i>)\s*(?P<total>-?\d+)f?\s*(?:</b></i>|\*\*\*|</i></b>)\s*"
+    r"^(?P<head>.*?)(?:<i><b>|\*\*\*|<b><i>)\s*(?P<total>-?[0-9]+)f?\s*(?:</b></i>|\*\*\*|</i></b>)\s*"
     r"(?:`(?P<desc>[^`]*)`\s*)?(?:\u27f5|<-)\s*(?P<body>.*?)\s*$"
 )
-_PART = re.compile(r"(?:\|\|)?\[(?P<faces>[^\]]*)\](?:\|\|)?\s?(?P<count>\d*)[dD](?P<sides>\d+)")
+_PART = re.compile(r"(?:\|\|)?\[(?P<faces>[^\]]*)\](?:\|\|)?\s?(?P<count>[0-9]*)[dD](?P<sides>[0-9]+)")
 _TAGS = re.compile(r"</?[bis]>|\*\*|\*|~~")
+_GRADE = re.compile(r"\[((?:critical-)?(?:success|failure))\]")
+"""The grade ``DieRollGradeEmojis`` prints before a tested roll (``[success]``)."""
 
 
 def read(text: str, roller: str | None = None) -> list[ReadReply]:
@@ -41,21 +46,48 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
             continue
         notation, dice, problems = _body(match.group("body"))
         desc = match.group("desc")
+        total = int(match.group("total"))
+        grade = _GRADE.search(match.group("head"))
+        outcome = grade.group(1) if grade else None
         out.append(
             ReadReply(
                 bot=BOT,
                 dialect=DIALECT,
                 notation=notation,
                 dice=dice,
-                total=int(match.group("total")),
+                total=total,
                 roller=roller,
                 label=desc.strip() if desc and desc.strip() else None,
                 problems=problems,
+                mismatches=_claim(notation, total, outcome),
+                outcome=outcome,
                 ordered=False,
                 raw=text,
             )
         )
     return out
+
+
+@lru_cache(maxsize=4096)
+def _claim(notation: str, total: int, outcome: str | None) -> tuple[tuple[str, str], ...]:
+    """The grade checked against the test: ``[failure]`` on a 19 against ``>= 15`` is
+    named (``roll-outcome``); a test with no grade, or a grade with no test, too."""
+    try:
+        test = compile_in(notation, DIALECT).test
+    except DiceError:
+        return ()
+    if test is None:
+        if outcome is None:
+            return ()
+        return (("roll-outcome", f"the reply grades the roll {outcome} but {notation} has no test"),)
+    passed = test.predicate()(total)
+    if outcome is None:
+        return (("roll-outcome", f"{notation} is a test the reply does not grade "
+                 f"({total} {'passes' if passed else 'fails'})"),)
+    if outcome.endswith("success") != passed:
+        return (("roll-outcome", f"total {total} {'passes' if passed else 'fails'} "
+                 f"{test.cmp} {test.value} but the reply says {outcome}"),)
+    return ()
 
 
 @lru_cache(maxsize=4096)
@@ -90,10 +122,11 @@ def _faces(shown: str, count: int, sides: int, problems: list[str]) -> list[Die]
         plain = _TAGS.sub("", item)
         explosion = plain.endswith("\u207a")  # ⁺: added by an explosion
         plain = plain.rstrip("\u207a\u2093f").strip()  # ₓ: exploded; f: a fixed roll
-        if not plain.lstrip("-").isdigit():
+        face = integer(plain)
+        if face is None:
             problems.append(f"a face that is not a number: {item!r}")
             continue
-        die = Die(sides=sides, face=int(plain), kept=not dropped, exploded=explosion)
+        die = Die(sides=sides, face=face, kept=not dropped, exploded=explosion)
         (added if explosion else base).append(die)
     dice = base + added
     if len(base) != count:

@@ -25,15 +25,15 @@ from fightlog.rules.dice.replies.model import ReadReply
 BOT = "SL HUD"
 DIALECT = "fightlog"
 
-_ROLL = re.compile(r" (?:rolled|rolls) (?:a )?(\d*)[dD](\d+)")
+_ROLL = re.compile(r" (?:rolled|rolls) (?:a )?([0-9]*)[dD]([0-9]+)")
 """The verb and the dice; what precedes is who (after any time stamp and speaker)."""
 _STAMP = re.compile(r"^\s*\[[^\]]{1,40}\]\s*")
-_COLON = re.compile(r"^:\s*(?P<faces>-?\d+(?:\s*[,+]\s*-?\d+)*)(?:\s*=\s*(?P<total>-?\d+))?$")
-_GETS = re.compile(r"^ and gets (?:a )?(?P<total>-?\d+)\.?$")
+_COLON = re.compile(r"^:\s*(?P<faces>-?[0-9]+(?:\s*[,+]\s*-?[0-9]+)*)(?:\s*=\s*(?P<total>-?[0-9]+))?$")
+_GETS = re.compile(r"^ and gets (?:a )?(?P<total>-?[0-9]+)\.?$")
 _BRACKETS = re.compile(
-    r"^ \((?P<faces>-?\d+(?:,\s*-?\d+)*)\)(?P<mods>(?:\s*[+-]\s*\[-?\d+ [^\]]+\])*)\s*=\s*(?P<total>-?\d+)$"
+    r"^ \((?P<faces>-?[0-9]+(?:,\s*-?[0-9]+)*)\)(?P<mods>(?:\s*[+-]\s*\[-?[0-9]+ [^\]]+\])*)\s*=\s*(?P<total>-?[0-9]+)$"
 )
-_MOD = re.compile(r"([+-])\s*\[(-?\d+) ([^\]]+)\]")
+_MOD = re.compile(r"([+-])\s*\[(-?[0-9]+) ([^\]]+)\]")
 _SPLIT = re.compile(r"\s*[,+]\s*")
 
 
@@ -100,6 +100,6 @@ def _tail(count: int, sides: int, tail: str) -> tuple[tuple[Die, ...], tuple[Mod
     else:
         problems.append(f"an unknown wording after the dice: {tail.strip()[:60]!r}")
     if faces and len(faces) != count:
-        problems.append(f"{count}d{sides} shows {len(faces)} faces")
+        problems.append(f"{count}d{sides} shows {len(faces)} {'face' if len(faces) == 1 else 'faces'}")
     return tuple([Die(sides=sides, face=f) for f in faces]), tuple(mods), total, tuple(problems)
 
