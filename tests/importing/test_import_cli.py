@@ -167,3 +167,18 @@ def test_with_a_roster_the_combatants_join_with_their_sheets(tmp_path: Path) -> 
 def test_a_window_without_an_offset_is_the_transcripts_wall_clock(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[0], "log.jsonl", "--from", "2024-06-12T20:03", "--to", "2024-06-12T20:05")
     assert code == 0 and ": 8 messages of " in stdout  # lines 9-16: 20:03 to 20:05 SLT
+
+
+def test_a_ruleset_not_installed_is_imported_with_a_warning(tmp_path: Path) -> None:
+    """A fight under a rulebook fightlog does not have yet can still be audited for its
+    posting order and dice: imported, with a warning naming the installed rulesets."""
+    from click.testing import CliRunner
+
+    from fightlog.cli.main import cli
+
+    out = tmp_path / "p.jsonl"
+    sl = Path(__file__).parents[2] / "fixtures" / "import" / "sl" / "pump-house.txt"
+    result = CliRunner().invoke(cli, ["import", "sl", str(sl), "-o", str(out), "--ruleset", "en51"])
+    assert result.exit_code == 0, result.output
+    assert "warning: ruleset 'en51' is not installed" in result.stderr and "posting order and the dice only" in result.stderr
+    assert out.exists()
