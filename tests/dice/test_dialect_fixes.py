@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fightlog.errors import DiceError, DiceSyntaxError
+from fightlog.rules.dice.dialects import DIALECTS, compile_in, roll_all
+from fightlog.rules.dice.dialects import avrae, dice_maiden, roll20, rpg_sage
+from fightlog.rules.dice.dialects.syntax import Syntax
 
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, CombatantJoined, SceneEnded, SceneStarted
 from fightlog.rules.dice import FairGenerator, RollVerifier, dice_commitment, dice_rolled, roll
 from fightlog.events.store import MemoryStore
 
+_SYNTAX: dict[str, Syntax] = {
+    "avrae": avrae.SYNTAX, "dice-maiden": dice_maiden.SYNTAX, "roll20": roll20.SYNTAX, "rpg-sage": rpg_sage.SYNTAX,
+}
 SEED = bytes(range(32)).hex()
 SCENE = "duel-1"
 DIALECT_ROLLS = {
@@ -56,3 +66,31 @@ def test_a_tampered_face_in_a_dialect_roll_is_named(at: int) -> None:
     events[at] = msgspec.structs.replace(ev, dice=[msgspec.structs.replace(first, face=face), *ev.dice[1:]])
     messages = _verify(events)
     assert any(f"face {face} recorded, seed gives {first.face}" in m for m in messages), messages
+
+
+# --------------------------------------------------------------------------- 1: runs of !! / !p
+
+
+@pytest.mark.parametrize("expr", ["1d6!!!!", "1d6!p!p", "3d6!!!!!!", "2d6!!>5!!<2"])
+def test_roll20_runs_of_compounding_or_penetrating_are_refused(expr: str) -> None:
+    with pytest.raises(DiceSyntaxError, match="written twice in a row"):
+        compile_in(expr, "roll20")
+
+
+def _alphabet(dialect: str) -> list[str]:
+    syntax = _SYNTAX.get(dialect)
+    ops = list(syntax.ops) + list(syntax.mark_ops) + list(syntax.letters) if syntax else []
+    return ops + list("0123456789dDF%<>=!+-*/(){}[],# .khlpreaf") + ["//", "**", ">=", "<=", "=="]
+
+
+@pytest.mark.parametrize("dialect", list(DIALECTS))
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_string_of_a_dialects_alphabet_compiles_and_rolls_or_is_a_dice_error(dialect: str, data: st.DataObject) -> None:
+    pieces = data.draw(st.lists(st.sampled_from(_alphabet(dialect)), max_size=14))
+    text = "".join(pieces)
+    try:
+        for result in roll_all(text, FairGenerator(SEED, SCENE, []), 0, dialect=dialect):
+            assert isinstance(result.total, int)
+    except DiceError:
+        pass
