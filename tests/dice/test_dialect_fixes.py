@@ -13,7 +13,7 @@ from fightlog.rules.dice.dialects import avrae, dice_maiden, roll20, rpg_sage
 from fightlog.rules.dice.dialects.syntax import Syntax
 
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, CombatantJoined, SceneEnded, SceneStarted
-from fightlog.rules.dice import FairGenerator, RollVerifier, dice_commitment, dice_rolled, roll
+from fightlog.rules.dice import FairGenerator, RollResult, RollVerifier, breakdown, dice_commitment, dice_rolled, roll
 from fightlog.events.store import MemoryStore
 
 _SYNTAX: dict[str, Syntax] = {
@@ -94,3 +94,37 @@ def test_any_string_of_a_dialects_alphabet_compiles_and_rolls_or_is_a_dice_error
             assert isinstance(result.total, int)
     except DiceError:
         pass
+
+
+# --------------------------------------------------------------------------- 2, 3: roll20 groups
+
+
+def _roll20(expr: str, seed: int = 3) -> RollResult:
+    return roll(expr, FairGenerator(bytes([seed]) * 32, SCENE, []), 0, dialect="roll20")
+
+
+def test_a_single_roll_group_keeps_among_all_its_dice() -> None:
+    result = _roll20("{4d6+3d8}k4")
+    faces = sorted((d.face for d in result.dice), reverse=True)
+    assert result.total == sum(faces[:4])
+    assert sum(d.kept for d in result.dice) == 4
+    assert "}kh4 = " in breakdown(result)
+
+
+def test_a_single_die_group_keeps_the_higher_die() -> None:
+    for seed in range(8):
+        result = _roll20("{2d20}kh1", seed)
+        assert result.total == max(d.face for d in result.dice)
+
+
+def test_a_multi_roll_group_keeps_the_highest_roll_total() -> None:
+    for seed in range(8):
+        result = _roll20("{4d6, 3d8}kh1", seed)
+        four, three = sum(d.face for d in result.dice[:4]), sum(d.face for d in result.dice[4:])
+        assert result.total == max(four, three)
+
+
+@pytest.mark.parametrize("expr", ["{3d6}>4", "{4d6, 3d10}>10", "{2d6} < 3"])
+def test_roll20_group_targets_are_refused_not_read_as_a_label(expr: str) -> None:
+    with pytest.raises(DiceSyntaxError, match="target after a roll20 group"):
+        compile_in(expr, "roll20")

@@ -239,12 +239,24 @@ class Reader(TermReader):
         self.pos += 1
         self.depth -= 1
         ops = self.ops(None) if self.syntax.sets else []
+        if opening == "{" and self.after_spaces() in ("<", ">", "="):
+            raise self.syntax_error(
+                "a target after a roll20 group ({3d6}>4) is not supported: "
+                "put it on the dice (3d6>4) or test the total (--dialect rpg-sage '3d6 >= 4')"
+            )
         if opening == "(" and len(items) == 1 and not had_comma:
             inner = items[0]
             return self.set_ops(Group(inner, column), ops) if ops else Group(inner, column)
         if opening == "(" and not self.syntax.sets:
             raise self.syntax_error("expected ')'", ")")
         return SetOf(tuple(items), tuple(ops), column, opening)
+
+    def after_spaces(self) -> str:
+        save = self.pos
+        self.spaces()
+        ch = self.at()
+        self.pos = save
+        return ch
 
     def set_ops(self, node: Node, ops: list[Op]) -> Node:
         """d20: operations after parentheses act on what is inside; on dice, on its dice."""
