@@ -142,6 +142,8 @@ def build_expression(text: str, parsed: Parsed, dialect: str = "fightlog") -> Ex
     the one place every dialect's expression goes through."""
     low, high = bounds(parsed.root, text)
     limits.check_total(text, low, high)
+    if parsed.repeat > 1:
+        limits.check_repeats(text, sum(t.count for t in parsed.terms), parsed.repeat)
     classic = is_classic(parsed.root)
     return Expression(
         text=text,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fightlog.errors import DiceError, DiceSyntaxError
+from fightlog.errors import DiceError, DiceLimitError, DiceSyntaxError
 from fightlog.rules.dice.dialects import DIALECTS, compile_in, roll_all
 from fightlog.rules.dice.dialects import avrae, dice_maiden, roll20, rpg_sage
 from fightlog.rules.dice.dialects.syntax import Syntax
@@ -128,3 +128,16 @@ def test_a_multi_roll_group_keeps_the_highest_roll_total() -> None:
 def test_roll20_group_targets_are_refused_not_read_as_a_label(expr: str) -> None:
     with pytest.raises(DiceSyntaxError, match="target after a roll20 group"):
         compile_in(expr, "roll20")
+
+
+# --------------------------------------------------------------------------- 5: repeats and the dice limit
+
+
+@pytest.mark.parametrize(("expr", "dialect"), [("100#1000d6", "rpg-sage"), ("20 1000d6", "dice-maiden"), ("2#501d6", "rpg-sage")])
+def test_repeats_count_against_the_dice_limit(expr: str, dialect: str) -> None:
+    with pytest.raises(DiceLimitError, match="at most 1000 dice"):
+        compile_in(expr, dialect)
+
+
+def test_repeats_within_the_dice_limit_roll() -> None:
+    assert len(roll_all("2#500d6", FairGenerator(SEED, SCENE, []), 0, dialect="rpg-sage")) == 2
