@@ -141,3 +141,31 @@ def test_repeats_count_against_the_dice_limit(expr: str, dialect: str) -> None:
 
 def test_repeats_within_the_dice_limit_roll() -> None:
     assert len(roll_all("2#500d6", FairGenerator(SEED, SCENE, []), 0, dialect="rpg-sage")) == 2
+
+
+# --------------------------------------------------------------------------- 6: trailing text
+
+
+@pytest.mark.parametrize(
+    ("expr", "dialect", "column"),
+    [
+        ("1d6mi7", "roll20", 5),
+        ("1d20 >= 15 >= 3", "roll20", 6),
+        ("1.5d6", "roll20", 2),
+        ("1d6!!p", "roll20", 6),
+        ("1d6%0", "rpg-sage", 4),
+        ("6#6#3d6", "rpg-sage", 4),
+    ],
+)
+def test_malformed_trailing_text_is_refused_naming_the_column(expr: str, dialect: str, column: int) -> None:
+    with pytest.raises(DiceSyntaxError, match="expected an operator") as caught:
+        compile_in(expr, dialect)
+    assert caught.value.column == column
+
+
+@pytest.mark.parametrize(
+    ("expr", "dialect", "label"),
+    [("1d20+5 Roll for Initiative", "roll20", "Roll for Initiative"), ("1d4 piercing + 2 strength", "rpg-sage", "piercing strength")],
+)
+def test_words_after_the_expression_are_still_its_comment(expr: str, dialect: str, label: str) -> None:
+    assert compile_in(expr, dialect).label == label

@@ -69,6 +69,7 @@ class Reader(TermReader):
         label: str | None = None
         rest = self.text[self.pos :]
         if rest:
+            self.check_words(rest)
             style = self.syntax.comment
             if style == "trailing" or rest.startswith(style):
                 label = (rest if style == "trailing" else rest[1:]).strip(" \t") or None
@@ -78,6 +79,18 @@ class Reader(TermReader):
                 raise self.syntax_error(f"expected an operator{self.got()}", "operator")
         notation = self.text[:end].strip(" \t")
         return Parsed(root, notation, label, tuple(self.terms), test=test)
+
+    def check_words(self, rest: str) -> None:
+        """roll20 and RPG Sage read only words as a comment; refuse other trailing text."""
+        if self.syntax.comment != "trailing" or not self.syntax.words_only:
+            return
+        if self.pos > 0 and self.text[self.pos - 1] in " \t" and rest[0].isalpha():
+            return
+        if rest[0] in ")}":
+            raise self.syntax_error(f"unmatched {rest[0]!r}")
+        raise self.syntax_error(
+            f"expected an operator{self.got()} (a comment is words after a space: 1d20+5 Initiative)", "operator"
+        )
 
     def total_test(self) -> Selector | None:
         """RPG Sage's test of the total: ``>= 15``, ``gte 15`` ... (as written: ``>`` is strict)."""

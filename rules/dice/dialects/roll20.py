@@ -37,6 +37,7 @@ SYNTAX = Syntax(
     upper_d=False,
     annotations=True,
     comment="trailing",
+    words_only=True,
     merge_runs=True,
     mark_ops=frozenset({"cs", "cf", "sa", "sd", "m"}),
 )

@@ -34,6 +34,7 @@ SYNTAX = Syntax(
     successes="none",
     upper_d=True,
     comment="trailing",
+    words_only=True,
     total_test=True,
 )
 
