@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +15,7 @@ from fightlog.rules.dice.dialects import avrae, dice_maiden, roll20, rpg_sage
 from fightlog.rules.dice.dialects.syntax import Syntax
 
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, CombatantJoined, SceneEnded, SceneStarted
-from fightlog.rules.dice import FairGenerator, RollResult, RollVerifier, breakdown, dice_commitment, dice_rolled, roll
+from fightlog.rules.dice import FairGenerator, RollResult, RollVerifier, breakdown, dice_commitment, dice_rolled, read_roll, roll
 from fightlog.events.store import MemoryStore
 
 _SYNTAX: dict[str, Syntax] = {
@@ -169,3 +171,43 @@ def test_malformed_trailing_text_is_refused_naming_the_column(expr: str, dialect
 )
 def test_words_after_the_expression_are_still_its_comment(expr: str, dialect: str, label: str) -> None:
     assert compile_in(expr, dialect).label == label
+
+
+# --------------------------------------------------------------------------- 7: fightlog's own notation
+
+
+def test_an_explosion_ending_in_a_comparison_is_refused_for_a_new_roll_naming_both_readings() -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        roll("3d10!>=8", FairGenerator(SEED, SCENE, []), 0)
+    message = str(caught.value)
+    assert "3d10!>=8mi1" in message and "3d10!10>=8" in message and caught.value.column == 5
+
+
+def test_the_ambiguous_explosion_still_reads_from_an_old_log() -> None:
+    old = roll("3d10!>=8mi1", FairGenerator(SEED, SCENE, []), 0)
+    event = msgspec.structs.replace(dice_rolled(old, roller="bob"), notation="3d10!>=8")
+    assert read_roll(event).total == old.total
+
+
+@pytest.mark.parametrize(
+    ("expr", "hint"),
+    [
+        ("6 3d6", "6 repeats of 3d6"),
+        ("4d6pl1", "write dl1"),
+        ("1d20!p", "--dialect roll20"),
+        ("3d6x", "write !"),
+        ("1d20==20", "1d20=20"),
+        ("7 % 3", "--dialect avrae"),
+        ("1.5", "--dialect avrae"),
+        ("1d20+5attack", "1d20+5 # attack"),
+    ],
+)
+def test_refusals_name_the_nearest_spelling(expr: str, hint: str) -> None:
+    with pytest.raises(DiceSyntaxError, match=re.escape(hint)):
+        roll(expr, FairGenerator(SEED, SCENE, []), 0)
+
+
+def test_roll20_division_says_what_roll20_means() -> None:
+    with pytest.raises(DiceSyntaxError, match="divides exactly") as caught:
+        compile_in("1d6/2", "roll20")
+    assert "//" not in str(caught.value)

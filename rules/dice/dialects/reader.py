@@ -145,7 +145,7 @@ class Reader(TermReader):
             elif self.at() == "%" and self.syntax.modulo:
                 op = "%"
             elif self.at() == "/":
-                raise self.syntax_error("use // for division (it rounds down)", "//")
+                raise self.syntax_error(self.syntax.no_division, "//")
             else:
                 return node
             width = 2 if self.startswith("//") else 1

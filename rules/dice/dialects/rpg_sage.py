@@ -35,6 +35,7 @@ SYNTAX = Syntax(
     upper_d=True,
     comment="trailing",
     words_only=True,
+    no_division="RPG Sage does not read / (this dialect follows it)",
     total_test=True,
 )
 

@@ -46,6 +46,8 @@ class Syntax:
     """Comparisons are arithmetic giving 1 or 0 (avrae ``1 + 2 == 2``)."""
     division: Literal["floor", "exact", "none"] = "none"
     """What a single ``/`` means; ``//`` is always floor division."""
+    no_division: str = "use // for division (it rounds down)"
+    """The refusal of a single ``/`` when ``division`` is ``none``."""
     modulo: bool = False
     decimals: bool = False
     zero_dice: bool = False
