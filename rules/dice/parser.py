@@ -205,20 +205,7 @@ class _Parser:
             raise self.value_error("roll at least 1 die", start.column)
         limits.check_dice(self.text, count)
         side_tok = self.peek()
-        if side_tok.kind == "num":
-            self.take()
-            sides = side_tok.value
-            parts.append(side_tok.text)
-        elif side_tok.kind == "pct":
-            self.take()
-            sides = 100
-            parts.append("%")
-        elif die.text == "D":
-            sides = 6
-        else:
-            raise self.syntax(
-                f"expected the number of sides{_got(side_tok)}", side_tok, expected="number"
-            )
+        sides = self.sides(die, parts)
         if sides < 1:
             raise self.value_error("a die needs at least 1 side", side_tok.column)
         limits.check_sides(self.text, sides, side_tok.column)
@@ -245,6 +232,26 @@ class _Parser:
                 kept -= op.amount
         if ops and ops[-1].kind == "!" and parts[-1][1:3] in (">=", "<=") and self.peek().kind != "cmp":
             self.ambiguous = self.ambiguous or hints.explode_or_count(self.text, ops[-1].column, "".join(parts), sides)
+        target = self.target(parts)
+        return self.add_term(count, sides, tuple(ops), target, None, "".join(parts), start.column)
+
+    def sides(self, die: Token, parts: list[str]) -> int:
+        """The sides after ``d`` (``%`` is 100; ``D`` alone is a d6), added to ``parts``."""
+        side_tok = self.peek()
+        if side_tok.kind == "num":
+            self.take()
+            parts.append(side_tok.text)
+            return side_tok.value
+        if side_tok.kind == "pct":
+            self.take()
+            parts.append("%")
+            return 100
+        if die.text == "D":
+            return 6
+        raise self.syntax(f"expected the number of sides{_got(side_tok)}", side_tok, expected="number")
+
+    def target(self, parts: list[str]) -> Selector | None:
+        """A success count right after the dice (``8d6>=5``); ``parts`` is the term's text so far."""
         target: Selector | None = None
         if self.peek().kind == "cmp":
             cmp_tok = self.take()
@@ -258,7 +265,7 @@ class _Parser:
                 raise hints.strict(self.text, cmp_tok.column, "a success count", cmp_tok.text, num.value, example)
             target = Selector(_comparison(cmp_tok.text), num.value)
             parts.append(cmp_tok.text + num.text)
-        return self.add_term(count, sides, tuple(ops), target, None, "".join(parts), start.column)
+        return target
 
     def op(self, sides: int, kept: int | None, state: str) -> tuple[Op, str]:
         """One operation; ``kept`` dice are kept so far (None: unknown), ``state`` says
