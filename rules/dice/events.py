@@ -42,6 +42,7 @@ def dice_rolled(
         index=result.index,
         for_seq=for_seq,
         label=label if label is not None else result.label,
+        dialect=None if result.expression.dialect == "fightlog" else result.expression.dialect,
     )
 
 

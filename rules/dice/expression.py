@@ -7,11 +7,13 @@ roll plan, and caches the result in an LRU keyed by the exact expression string.
 
 from __future__ import annotations
 
+import copy
+
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fightlog.errors import DiceValueError
+from fightlog.errors import DiceSyntaxError, DiceValueError
 from fightlog.events.model import Modifier
 from fightlog.rules.dice import limits
 from fightlog.rules.dice.ast import DiceTerm, Node, Selector, is_classic
@@ -52,6 +54,8 @@ class Expression:
     dialect: str = "fightlog"
     repeat: int = 1
     test: Selector | None = None
+    ambiguous: DiceSyntaxError | None = None
+    """Raised by ``roll`` (a new roll); recorded rolls of it still verify."""
 
     @property
     def dice(self) -> int:
@@ -101,6 +105,8 @@ def roll(
             compiled = compile_in(expr, dialect)
     else:
         compiled = expr
+    if compiled.ambiguous is not None:
+        raise copy.copy(compiled.ambiguous).with_traceback(None)  # a fresh one each roll
     fast = compiled.fast
     if fast is not None and index >= 0:
         if modifiers:
@@ -142,6 +148,8 @@ def build_expression(text: str, parsed: Parsed, dialect: str = "fightlog") -> Ex
     the one place every dialect's expression goes through."""
     low, high = bounds(parsed.root, text)
     limits.check_total(text, low, high)
+    if parsed.repeat > 1:
+        limits.check_repeats(text, sum(t.count for t in parsed.terms), parsed.repeat)
     classic = is_classic(parsed.root)
     return Expression(
         text=text,
@@ -156,4 +164,5 @@ def build_expression(text: str, parsed: Parsed, dialect: str = "fightlog") -> Ex
         dialect=dialect,
         repeat=parsed.repeat,
         test=parsed.test,
+        ambiguous=parsed.ambiguous,
     )

@@ -59,6 +59,49 @@ def total_test(text: str, column: int) -> DiceSyntaxError:
     )
 
 
+def explode_or_count(text: str, column: int, term: str, sides: int) -> DiceSyntaxError:
+    """``3d10!>=8``: fightlog explodes on 8 or more and sums; Sidekick (and roll20 users
+    writing it) explode the highest face and count the dice meeting ``>=8``."""
+    bang = term.rindex("!")
+    head, cmp = term[:bang], term[bang + 1 :]
+    return _error(
+        text,
+        column,
+        f"{term} is ambiguous: did you mean explode dice {cmp} and sum, {term}mi1 "
+        f"(mi1 changes no face), or explode {sides}s and count dice {cmp}, {head}!{sides}{cmp} "
+        f"(Sidekick's and roll20's reading)?",
+    )
+
+
+def after_number(text: str, tok_kind: str, tok_text: str, column: int) -> DiceSyntaxError | None:
+    """What a bot means by what follows a complete expression: Dice Maiden's repeats
+    (``6 3d6``), avrae's and roll20's modulo (``7 % 3``)."""
+    head = text[: column - 1].strip()
+    if tok_kind in ("num", "die") and head.isdigit():
+        rest = text[column - 1 :].strip()
+        return _error(
+            text,
+            column,
+            f"did you mean {head} repeats of {rest} (Dice Maiden: --dialect dice-maiden '{head} {rest}', "
+            f"RPG Sage: --dialect rpg-sage '{head}#{rest}')? fightlog rolls one expression at a time",
+        )
+    if tok_text == "%":
+        return _error(text, column, "% (modulo) is avrae's and roll20's: --dialect avrae or roll20")
+    return None
+
+
+def double_equals(text: str, column: int) -> DiceSyntaxError:
+    """``1d20==20``: avrae compares (1 or 0); fightlog counts dice with ``=``."""
+    head = text[: column - 1]
+    rest = text[column + 1 :].strip()
+    return _error(
+        text,
+        column,
+        f"did you mean a count of dice showing {rest}, {head}={rest}, or avrae's comparison of the "
+        f"total (1 or 0): --dialect avrae '{text.strip()}'?",
+    )
+
+
 def leading_die(text: str, column: int, sign: str, sides: str) -> DiceSyntaxError:
     """``-d20`` / ``+d20`` at the start: Dice Maiden's disadvantage / advantage."""
     if sign == "-":
@@ -78,6 +121,9 @@ def leading_die(text: str, column: int, sign: str, sides: str) -> DiceSyntaxErro
 
 _NEAR: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"k(\d+)"), "write kh{0} to keep the {0} highest (avrae reads k{0} as keep the dice showing {0}: --dialect avrae)"),
+    (re.compile(r"pl(\d*)"), "write dl{0} to drop the lowest (avrae's pl{0}: --dialect avrae)"),
+    (re.compile(r"ph(\d*)"), "write dh{0} to drop the highest (avrae's ph{0}: --dialect avrae)"),
+    (re.compile(r"x(\d*)"), "write !{0} to explode again and again (RPG Sage's x{0}: --dialect rpg-sage)"),
     (re.compile(r"p(\d+)"), "write dl{0} or dh{0} (avrae's p{0} drops the dice showing {0}: --dialect avrae)"),
     (re.compile(r"d(\d+)"), "write dl{0} to drop the {0} lowest (roll20 and Dice Maiden write d{0})"),
     (re.compile(r"ie(\d*)"), "write !{0} to explode again and again (Dice Maiden's ie{0})"),
@@ -97,6 +143,10 @@ def unexpected(text: str, i: int) -> DiceSyntaxError:
     column = i + 1
     ch = text[i]
     rest = text[i:]
+    if ch == "p" and text[i - 1 : i] == "!":
+        return _error(text, column, "penetrating explosions (!p) are roll20's: --dialect roll20; fightlog's ! adds whole dice")
+    if ch == "." and text[i - 1 : i].isdigit():
+        return _error(text, column, "decimals are avrae's (--dialect avrae); fightlog's numbers are whole (1.5 -> 3//2)")
     if ch.isalpha():
         j = i
         while j > 0 and text[j - 1].isalpha():
@@ -114,6 +164,8 @@ def unexpected(text: str, i: int) -> DiceSyntaxError:
         near = _near(rest)
         if near is not None:
             return _error(text, column, f"unexpected {ch!r}: {near}")
+        if before[-1:].isdigit() and word and len(word.group()) > 1:
+            return _error(text, column, f"did you mean {before} # {text[j:].strip()}? (a comment needs #)", "#")
     if ch == "[":
         return _error(text, column, "tags such as [fire] are avrae's (--dialect avrae); write # fire as the label")
     if ch == ",":

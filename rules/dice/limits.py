@@ -97,6 +97,18 @@ def check_dice(expr: str, dice: int) -> None:
         )
 
 
+def check_repeats(expr: str, dice: int, repeat: int) -> None:
+    """Refuse repeats (RPG Sage ``6#3d6``, Dice Maiden ``6 3d6``) rolling more than
+    ``MAX_DICE`` dice in all."""
+    if dice * repeat > MAX_DICE:
+        raise _refuse(
+            f"{expr} : {repeat} repeats of {dice} dice roll {dice * repeat}; at most {MAX_DICE} dice per expression",
+            limit="dice",
+            value=dice * repeat,
+            maximum=MAX_DICE,
+        )
+
+
 def check_depth(expr: str, depth: int, column: int) -> None:
     """Refuse nesting (parentheses, unary minus) deeper than ``MAX_DEPTH``."""
     if depth > MAX_DEPTH:

@@ -57,6 +57,9 @@ class Parsed:
     terms: tuple[DiceTerm, ...]
     repeat: int = 1
     test: Selector | None = None
+    ambiguous: DiceSyntaxError | None = None
+    """A form a popular bot reads otherwise (``3d10!>=8``): logs that hold it still verify,
+    but a new roll of it is refused with this error (``expression.roll``)."""
 
 
 def parse(text: str) -> Parsed:
@@ -73,6 +76,7 @@ class _Parser:
         self.depth = 0
         self.terms: list[DiceTerm] = []
         self.dice_count = 0
+        self.ambiguous: DiceSyntaxError | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -121,10 +125,13 @@ class _Parser:
                 i = tok.column - 1
                 if self.text[i - 1 : i] in (" ", "\t") or tok.kind == "die":
                     raise hints.unexpected(self.text, i)
+            near = hints.after_number(self.text, tok.kind, tok.text, tok.column)
+            if near is not None:
+                raise near
             raise self.syntax(f"expected an operator{_got(tok)}", tok, expected="operator")
         hash_at = self.text.find("#")
         notation = (self.text if hash_at < 0 else self.text[:hash_at]).strip(" \t")
-        return Parsed(root, notation, label, tuple(self.terms))
+        return Parsed(root, notation, label, tuple(self.terms), ambiguous=self.ambiguous)
 
     def sum(self) -> Node:
         node = self.product()
@@ -198,20 +205,7 @@ class _Parser:
             raise self.value_error("roll at least 1 die", start.column)
         limits.check_dice(self.text, count)
         side_tok = self.peek()
-        if side_tok.kind == "num":
-            self.take()
-            sides = side_tok.value
-            parts.append(side_tok.text)
-        elif side_tok.kind == "pct":
-            self.take()
-            sides = 100
-            parts.append("%")
-        elif die.text == "D":
-            sides = 6
-        else:
-            raise self.syntax(
-                f"expected the number of sides{_got(side_tok)}", side_tok, expected="number"
-            )
+        sides = self.sides(die, parts)
         if sides < 1:
             raise self.value_error("a die needs at least 1 side", side_tok.column)
         limits.check_sides(self.text, sides, side_tok.column)
@@ -236,18 +230,42 @@ class _Parser:
                 kept = min(kept, op.amount)
             elif kept is not None and op.kind in ("dh", "dl"):
                 kept -= op.amount
+        if ops and ops[-1].kind == "!" and parts[-1][1:3] in (">=", "<=") and self.peek().kind != "cmp":
+            self.ambiguous = self.ambiguous or hints.explode_or_count(self.text, ops[-1].column, "".join(parts), sides)
+        target = self.target(parts)
+        return self.add_term(count, sides, tuple(ops), target, None, "".join(parts), start.column)
+
+    def sides(self, die: Token, parts: list[str]) -> int:
+        """The sides after ``d`` (``%`` is 100; ``D`` alone is a d6), added to ``parts``."""
+        side_tok = self.peek()
+        if side_tok.kind == "num":
+            self.take()
+            parts.append(side_tok.text)
+            return side_tok.value
+        if side_tok.kind == "pct":
+            self.take()
+            parts.append("%")
+            return 100
+        if die.text == "D":
+            return 6
+        raise self.syntax(f"expected the number of sides{_got(side_tok)}", side_tok, expected="number")
+
+    def target(self, parts: list[str]) -> Selector | None:
+        """A success count right after the dice (``8d6>=5``); ``parts`` is the term's text so far."""
         target: Selector | None = None
         if self.peek().kind == "cmp":
             cmp_tok = self.take()
             if self.text[cmp_tok.column - 2 : cmp_tok.column - 1] in (" ", "\t"):
                 raise hints.total_test(self.text, cmp_tok.column)
+            if cmp_tok.text == "=" and self.peek().text == "=":
+                raise hints.double_equals(self.text, cmp_tok.column)
             num = self.expect_number()
             if cmp_tok.text in ("<", ">"):
                 example = "".join(parts) + cmp_tok.text + num.text
                 raise hints.strict(self.text, cmp_tok.column, "a success count", cmp_tok.text, num.value, example)
             target = Selector(_comparison(cmp_tok.text), num.value)
             parts.append(cmp_tok.text + num.text)
-        return self.add_term(count, sides, tuple(ops), target, None, "".join(parts), start.column)
+        return target
 
     def op(self, sides: int, kept: int | None, state: str) -> tuple[Op, str]:
         """One operation; ``kept`` dice are kept so far (None: unknown), ``state`` says

@@ -114,7 +114,7 @@ def _node(node: Node, terms: Iterator[tuple[DiceTerm, TermRoll]], markdown: bool
 
 def _set(node: SetOf, terms: Iterator[tuple[DiceTerm, TermRoll]], markdown: bool) -> str:
     """A set with its dropped items bracketed: ``(1d6 (4), [1d6 (2)])kh1``."""
-    from fightlog.rules.dice.walk import fold, set_kept
+    from fightlog.rules.dice.walk import dice_pool, fold, set_kept
 
     shown: list[str] = []
     values = []
@@ -123,7 +123,7 @@ def _set(node: SetOf, terms: Iterator[tuple[DiceTerm, TermRoll]], markdown: bool
         shown.append(_node(item, iter(mine), markdown))
         rolls = iter(roll.value for _, roll in mine)
         values.append(fold(item, lambda term: next(rolls)))
-    kept = set_kept(node, values)
+    kept = [True] if dice_pool(node) is not None else set_kept(node, values)
     items = [text if k else dropped(text, markdown=markdown) for text, k in zip(shown, kept)]
     close = ")" if node.brace == "(" else "}"
     inner = ", ".join(items) + ("," if len(items) == 1 and node.brace == "(" else "")

@@ -27,6 +27,7 @@ from fightlog.rules.dice.ast import (
     Tagged,
 )
 from fightlog.rules.dice.evaluate import FaceStream, Plan, keep_or_drop, roll_term
+from fightlog.rules.dice.operations import term_value as dice_value
 from fightlog.rules.dice.result import TermRoll
 
 Value = int | Fraction
@@ -50,7 +51,14 @@ def walk_plan(root: Node) -> Plan:
             out.append(roll)
             return roll.value
 
-        return int(fold(root, term_value))
+        def pool(node: SetOf, terms: tuple[DiceTerm, ...]) -> int:
+            start = len(out)
+            for term in terms:
+                term_value(term)
+            out[start:] = keep_among(node, terms, out[start:])
+            return sum(r.value for r in out[start:])
+
+        return int(fold(root, term_value, pool))
 
     return plan
 
@@ -60,8 +68,49 @@ def value_of(root: Node, values: Iterator[int]) -> int:
     return int(fold(root, lambda term: next(values)))
 
 
-def fold(node: Node, term_value: Callable[[DiceTerm], int]) -> Value:
-    """The exact value of ``node``; ``term_value`` gives each dice term's value, in order."""
+def dice_pool(node: SetOf) -> tuple[DiceTerm, ...] | None:
+    """The dice terms of a roll20 single-roll group (``{4d6+3d8}k4``): its keeps and drops
+    choose among all the group's dice. None for any other set."""
+    if node.brace != "{" or len(node.items) != 1 or not node.ops:
+        return None
+    terms: list[DiceTerm] = []
+    todo = [node.items[0]]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (Group, Tagged)):
+            todo.append(item.inner)
+        elif isinstance(item, BinaryOp) and item.op == "+":
+            todo += [item.right, item.left]
+        elif isinstance(item, DiceTerm) and item.target is None:
+            terms.append(item)
+        else:
+            return None
+    return tuple(terms)
+
+
+def keep_among(node: SetOf, terms: tuple[DiceTerm, ...], rolls: list[TermRoll]) -> list[TermRoll]:
+    """A single-roll group's keeps and drops applied across all its dice."""
+    faces = [f for r in rolls for f in r.faces]
+    kept = [k for r in rolls for k in (r.kept or (True,) * len(r.faces))]
+    for op in node.ops:
+        keep_or_drop(op.kind, op.amount, faces, kept)
+    out: list[TermRoll] = []
+    at = 0
+    for term, r in zip(terms, rolls):
+        mine = kept[at : at + len(r.faces)]
+        at += len(r.faces)
+        value = dice_value(term, r.faces, mine)
+        out.append(TermRoll(r.faces, value, None if all(mine) else tuple(mine), r.rerolled))
+    return out
+
+
+def fold(
+    node: Node,
+    term_value: Callable[[DiceTerm], int],
+    pool: Callable[[SetOf, tuple[DiceTerm, ...]], int] | None = None,
+) -> Value:
+    """The exact value of ``node``; ``term_value`` gives each dice term's value, in order;
+    ``pool`` rolls a single-roll group (recorded rolls carry its kept dice already)."""
     if isinstance(node, DiceTerm):
         return term_value(node)
     if isinstance(node, Number):
@@ -69,14 +118,17 @@ def fold(node: Node, term_value: Callable[[DiceTerm], int]) -> Value:
     if isinstance(node, Decimal):
         return node.value
     if isinstance(node, (Group, Tagged)):
-        return fold(node.inner, term_value)
+        return fold(node.inner, term_value, pool)
     if isinstance(node, Negate):
-        return -fold(node.operand, term_value)
+        return -fold(node.operand, term_value, pool)
     if isinstance(node, SetOf):
-        items = [fold(item, term_value) for item in node.items]
+        terms = dice_pool(node)
+        if terms is not None:
+            return pool(node, terms) if pool is not None else fold(node.items[0], term_value)
+        items = [fold(item, term_value, pool) for item in node.items]
         kept = set_kept(node, items)
         return sum((v for v, k in zip(items, kept) if k), start=0)
-    return _binary(node, fold(node.left, term_value), fold(node.right, term_value))
+    return _binary(node, fold(node.left, term_value, pool), fold(node.right, term_value, pool))
 
 
 def set_kept(node: SetOf, items: list[Value]) -> list[bool]:

@@ -289,7 +289,7 @@ def test_bounds_of_explosions_are_safe() -> None:
             "1d6!! : compounding explosions (!!) are roll20's: --dialect roll20 (fightlog's ! "
             "adds a die for each explosion) at column 4",
         ),
-        ("1d6x", "1d6x : unexpected character 'x' at column 4"),
+        ("1d6y", "1d6y : unexpected character 'y' at column 4"),
         ("1d6ro", "1d6ro : expected a number at column 6"),
         ("BWkh1", "BWkh1 : BW takes no dice operations at column 3"),
         ("\u0663d6", "\u0663d6 : non-ASCII digit '\u0663' (use 0-9) at column 1"),

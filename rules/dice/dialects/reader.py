@@ -69,6 +69,7 @@ class Reader(TermReader):
         label: str | None = None
         rest = self.text[self.pos :]
         if rest:
+            self.check_words(rest)
             style = self.syntax.comment
             if style == "trailing" or rest.startswith(style):
                 label = (rest if style == "trailing" else rest[1:]).strip(" \t") or None
@@ -78,6 +79,18 @@ class Reader(TermReader):
                 raise self.syntax_error(f"expected an operator{self.got()}", "operator")
         notation = self.text[:end].strip(" \t")
         return Parsed(root, notation, label, tuple(self.terms), test=test)
+
+    def check_words(self, rest: str) -> None:
+        """roll20 and RPG Sage read only words as a comment; refuse other trailing text."""
+        if self.syntax.comment != "trailing" or not self.syntax.words_only:
+            return
+        if self.pos > 0 and self.text[self.pos - 1] in " \t" and rest[0].isalpha():
+            return
+        if rest[0] in ")}":
+            raise self.syntax_error(f"unmatched {rest[0]!r}")
+        raise self.syntax_error(
+            f"expected an operator{self.got()} (a comment is words after a space: 1d20+5 Initiative)", "operator"
+        )
 
     def total_test(self) -> Selector | None:
         """RPG Sage's test of the total: ``>= 15``, ``gte 15`` ... (as written: ``>`` is strict)."""
@@ -132,7 +145,7 @@ class Reader(TermReader):
             elif self.at() == "%" and self.syntax.modulo:
                 op = "%"
             elif self.at() == "/":
-                raise self.syntax_error("use // for division (it rounds down)", "//")
+                raise self.syntax_error(self.syntax.no_division, "//")
             else:
                 return node
             width = 2 if self.startswith("//") else 1
@@ -239,12 +252,24 @@ class Reader(TermReader):
         self.pos += 1
         self.depth -= 1
         ops = self.ops(None) if self.syntax.sets else []
+        if opening == "{" and self.after_spaces() in ("<", ">", "="):
+            raise self.syntax_error(
+                "a target after a roll20 group ({3d6}>4) is not supported: "
+                "put it on the dice (3d6>4) or test the total (--dialect rpg-sage '3d6 >= 4')"
+            )
         if opening == "(" and len(items) == 1 and not had_comma:
             inner = items[0]
             return self.set_ops(Group(inner, column), ops) if ops else Group(inner, column)
         if opening == "(" and not self.syntax.sets:
             raise self.syntax_error("expected ')'", ")")
         return SetOf(tuple(items), tuple(ops), column, opening)
+
+    def after_spaces(self) -> str:
+        save = self.pos
+        self.spaces()
+        ch = self.at()
+        self.pos = save
+        return ch
 
     def set_ops(self, node: Node, ops: list[Op]) -> Node:
         """d20: operations after parentheses act on what is inside; on dice, on its dice."""

@@ -33,10 +33,13 @@ SYNTAX = Syntax(
     failures="f",
     sets="{",
     modulo=True,
+    no_division="roll20's / divides exactly (1d6/2 can be 3.5) and rounds only inside floor() or "
+    "ceil(), which this dialect does not read; fightlog's totals are whole numbers",
     fudge=True,
     upper_d=False,
     annotations=True,
     comment="trailing",
+    words_only=True,
     merge_runs=True,
     mark_ops=frozenset({"cs", "cf", "sa", "sd", "m"}),
 )

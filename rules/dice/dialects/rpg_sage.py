@@ -34,6 +34,8 @@ SYNTAX = Syntax(
     successes="none",
     upper_d=True,
     comment="trailing",
+    words_only=True,
+    no_division="RPG Sage does not read / (this dialect follows it)",
     total_test=True,
 )
 

@@ -46,6 +46,8 @@ class Syntax:
     """Comparisons are arithmetic giving 1 or 0 (avrae ``1 + 2 == 2``)."""
     division: Literal["floor", "exact", "none"] = "none"
     """What a single ``/`` means; ``//`` is always floor division."""
+    no_division: str = "use // for division (it rounds down)"
+    """The refusal of a single ``/`` when ``division`` is ``none``."""
     modulo: bool = False
     decimals: bool = False
     zero_dice: bool = False
@@ -62,6 +64,9 @@ class Syntax:
     comment: Literal["#", "!", "trailing"] = "#"
     """How a comment starts: ``#``, ``!`` (Dice Maiden), or whatever text follows a complete
     expression (avrae)."""
+    words_only: bool = False
+    """With ``trailing`` comments: only words after a space are the comment (roll20's
+    ``1d20+5 Initiative``); other trailing text (``1d6mi7``, ``1.5d6``) is refused."""
     merge_runs: bool = False
     """Consecutive operations of one kind merge into one selection: d20's ``k1k2`` keeps 1s
     and 2s, roll20's ``r1r3`` rerolls 1s and 3s."""

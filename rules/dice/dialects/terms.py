@@ -144,6 +144,12 @@ class TermReader:
                 self.pos = save
                 return out
             prev = out[-1] if out else None
+            if self.syntax.merge_runs and prev is not None and prev.kind == op.kind and op.kind in ("!!", "!p"):
+                raise DiceSyntaxError(
+                    f"{spelling} written twice in a row: one {spelling} per dice term "
+                    f"(write {spelling} once, with a compare point if needed: {spelling}>5)",
+                    expr=self.text, column=column, expected="one " + spelling,
+                )
             if (
                 self.syntax.merge_runs and prev is not None and prev.kind == op.kind
                 and (op.sels is not None or op.selector is not None) and op.kind not in ("mi", "ma")
