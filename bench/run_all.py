@@ -157,11 +157,7 @@ def blocks(records: list[dict[str, Any]], quick: bool, when: str) -> list[tuple[
             out.append((bench.key, bench.title, render_figures(mine, caption(mine, quick, when))))
     costs = [r for r in records if r["kind"] == "cost"]
     if costs:
-        cap = caption(costs, quick, when) + (
-            " Microseconds per event past the fixed cost (the same command's median on a 1k-event "
-            "fight: start-up and the first events), median (range) of the rounds; the last column of "
-            "each build, the largest size's figure over the smallest's (1.00x: linear)."
-        )
+        cap = caption(costs, quick, when) + " Microseconds an event past the fixed cost, median (range) of the rounds."
         out.append((COST_KEY, COST_TITLE, render_costs(costs, cap)))
     return out
 
