@@ -51,13 +51,15 @@ COSTED = ("verify", "verify --dice", "state --no-cache", "audit", "replay")
 """The commands of the cost table."""
 
 
-def measure(path: str, rounds: int) -> Rounds:
+def measure(path: str, rounds: int, warm: bool = False) -> Rounds:
+    """Every command on ``path``, interleaved; ``warm``: each run once first (cached bytecode)."""
     fightlog = fightlog_script()
     runs: dict[str, Callable[[], Run]] = {
         label: command([fightlog, *args, path]) for label, args in COMMANDS.items()
     }
-    for run in runs.values():  # once before the rounds: cached bytecode, a warm page cache
-        run()
+    if warm:
+        for run in runs.values():
+            run()
     return interleaved(runs, rounds)
 
 
@@ -69,7 +71,7 @@ def main() -> int:
     sizes = sorted(int(s) for s in args.sizes.split(","))
     print(f"build: {build_measured()}")
     os.makedirs(OUT, exist_ok=True)
-    small = measure(write_fight(fight_path(SMALL), SMALL), max(args.rounds, 5))
+    small = measure(write_fight(fight_path(SMALL), SMALL), max(args.rounds, 5), warm=True)
     fixed = {label: small.median(label) for label in COMMANDS}
     print("fixed cost (1k events): " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in fixed.items()))
     measured: dict[int, Rounds] = {}
