@@ -27,9 +27,9 @@ from collections.abc import Callable
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from long_fight import OUT, fight_path, write_fight  # noqa: E402
-from figures import events_label, figure, mib, rate  # noqa: E402
+from figures import events_label, figure, peak_figure, rate  # noqa: E402
 from load import busy_core  # noqa: E402
-from measure import build_kind, build_measured, command, interleaved  # noqa: E402
+from measure import build_kind, build_measured, interleaved  # noqa: E402
 
 from fightlog.audit.auditor import Auditor, Report, _fold_checked, _Inbox, _revealed_at_end, audit_log  # noqa: E402
 from fightlog.audit import order  # noqa: E402
@@ -192,13 +192,7 @@ def main() -> int:
         stages(big, args.rounds, n)
 
     me = [sys.executable, os.path.abspath(__file__), "--child-audit"]
-    audit_big, audit_small = command([*me, big]), command([*me, small])
-    audit_small()
-    memory = interleaved({"big": audit_big, "small": audit_small}, 3)
-    figure(
-        f"peak RSS of the audit, {size} vs 1k events", f"the same audit of 1k events, {mib(memory.peak('small'))}",
-        mib(memory.peak("big")), memory.peak_ratio("big", "small"), "", memory.load, 3,
-    )
+    peak_figure(f"peak RSS of the audit, {size} vs 1k events", "the same audit of 1k events", [*me, big], [*me, small], "")
     return 0
 
 

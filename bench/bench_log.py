@@ -22,7 +22,7 @@ import msgspec
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from figures import events_label, figure, mib, rate  # noqa: E402
+from figures import events_label, figure, peak_figure, rate  # noqa: E402
 from measure import build_measured, command, fightlog_script, interleaved  # noqa: E402
 from synth import write_log  # noqa: E402
 
@@ -78,13 +78,8 @@ def main() -> int:
     )
 
     fightlog = fightlog_script()
-    verify_big, verify_small = command([fightlog, "verify", big]), command([fightlog, "verify", small])
-    verify_small()
-    memory = interleaved({"big": verify_big, "small": verify_small}, 3)
-    figure(
-        f"peak RSS of `fightlog verify`, {size} vs 1k events", f"the same on 1k events, {mib(memory.peak('small'))}",
-        mib(memory.peak("big")), memory.peak_ratio("big", "small"), "<= 1.1", memory.load, 3,
-    )
+    peak_figure(f"peak RSS of `fightlog verify`, {size} vs 1k events", "the same on 1k events",
+                [fightlog, "verify", big], [fightlog, "verify", small], "<= 1.1")
 
     imports, ours = command([sys.executable, "-c", "import msgspec, click"]), command([fightlog, "verify", tiny])
     imports(), ours()

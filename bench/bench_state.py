@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from figures import events_label, figure, mib, rate  # noqa: E402
+from figures import events_label, figure, peak_figure, rate  # noqa: E402
 from measure import bench_env, build_measured, command, fightlog_script, interleaved  # noqa: E402
 from synth import write_log  # noqa: E402
 
@@ -68,13 +68,7 @@ def main() -> int:
     )
 
     me = [sys.executable, os.path.abspath(__file__), "--child-fold"]
-    fold_big, fold_small = command([*me, big]), command([*me, small])
-    fold_small()
-    memory = interleaved({"big": fold_big, "small": fold_small}, 3)
-    figure(
-        f"peak RSS of that fold, {size} vs 1k events", f"the same fold of 1k events, {mib(memory.peak('small'))}",
-        mib(memory.peak("big")), memory.peak_ratio("big", "small"), "<= 1.1", memory.load, 3,
-    )
+    peak_figure(f"peak RSS of that fold, {size} vs 1k events", "the same fold of 1k events", [*me, big], [*me, small], "<= 1.1")
 
     fightlog = fightlog_script()
     with tempfile.TemporaryDirectory(dir=OUT) as tmp:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from load import Load
-from measure import Spread, build_kind, build_measured
+from measure import Spread, build_kind, build_measured, command, interleaved
 
 
 @dataclass(frozen=True)
@@ -120,3 +121,13 @@ def events_label(count: int) -> str:
     if count >= 1_000_000 and count % 100_000 == 0:
         return f"{count / 1e6:g}M"
     return f"{count // 1000}k" if count >= 1000 and count % 1000 == 0 else str(count)
+
+
+def peak_figure(name: str, baseline: str, big: Sequence[str], small: Sequence[str], target: str, rounds: int = 3) -> Figure:
+    """Print and record the peak memory of the command ``big`` against that of ``small``, each
+    read from the command alone, interleaved; ``baseline`` says what ``small`` is."""
+    run_big, run_small = command(big), command(small)
+    run_small()
+    memory = interleaved({"big": run_big, "small": run_small}, rounds)
+    return figure(name, f"{baseline}, {mib(memory.peak('small'))}", mib(memory.peak("big")),
+                  memory.peak_ratio("big", "small"), target, memory.load, rounds)
