@@ -38,7 +38,10 @@ def _load(record: Record) -> str:
 
 
 def render_figures(records: Sequence[Record], caption: str) -> str:
-    """A table of figures, one row per figure and build, in the order recorded."""
+    """A table of figures, one row per figure and build: in the order first recorded, the
+    builds of a figure side by side."""
+    first = {name: i for i, name in reversed(list(enumerate(r["name"] for r in records)))}
+    records = sorted(records, key=lambda r: (first[r["name"]], BUILDS.index(r["build"]) if r["build"] in BUILDS else 9))
     rows = [
         caption,
         "",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from fightlog.events.model import Modifier
@@ -98,9 +99,36 @@ def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
     return composite
 
 
+OUTCOME_TABLE = 216
+"""A plain term with at most this many outcomes (``sides ** count``: ``1d100``, ``3d6``) reads
+its ``TermRoll`` from a table built once per shape instead of building one for every roll."""
+
+_Outcomes = tuple[tuple[TermRoll, ...], ...]
+"""(Of any length, not ``tuple[TermRoll]``: mypyc holds a fixed-length tuple unboxed, and would
+build a new one for every result.)"""
+
+
+@lru_cache(maxsize=64)
+def _outcomes(sides: int, count: int) -> _Outcomes:
+    """Every outcome of ``count`` dice of ``sides`` sides as the one-term tuple a result holds,
+    at the index the faces spell as base-``sides`` digits (``face - 1``, first die first).
+    The structs are frozen, so results can share them."""
+    table: list[tuple[TermRoll, ...]] = []
+    for key in range(sides**count):
+        faces: list[int] = []
+        for _ in range(count):
+            key, digit = divmod(key, sides)
+            faces.append(digit + 1)
+        faces.reverse()
+        table.append((TermRoll(tuple(faces), sum(faces)),))
+    return tuple(table)
+
+
 def _single_plain(term: DiceTerm, const: int, coef: int) -> FastPlan:
     """The commonest rolls of all: one plain dice term and numbers (``1d100+15``, ``2d6+2``)."""
     sides, count = term.sides, term.count
+    if sides**count <= OUTCOME_TABLE:
+        return _single_tabled(sides, count, const, coef)
     accept = accept_below(sides)
     suffix, result, term_roll = block_suffix, RollResult, TermRoll
 
@@ -152,6 +180,52 @@ def _single_plain(term: DiceTerm, const: int, coef: int) -> FastPlan:
         )
 
     return single_term
+
+
+def _single_tabled(sides: int, count: int, const: int, coef: int) -> FastPlan:
+    """``_single_plain`` for a term of few outcomes: its ``TermRoll`` read from ``_outcomes``."""
+    accept = accept_below(sides)
+    suffix, result = block_suffix, RollResult
+    outcomes = _outcomes(sides, count)
+
+    if count == 1:
+        unpack_one = _unpack_one()
+
+        def one_die(
+            expr: Expression, gen: FairGenerator, index: int, mods: tuple[Modifier, ...], shift: int
+        ) -> RollResult | None:
+            inner = gen.new_inner()
+            inner.update(suffix(index, 0))
+            outer = gen.new_outer()
+            outer.update(inner.digest())
+            c = unpack_one(outer.digest())[0]
+            if c >= accept:
+                return None
+            digit = c % sides
+            value = const + coef * (digit + 1)
+            return result(expr, outcomes[digit], value, value + shift, mods, index, expr.label)
+
+        return one_die
+
+    unpack = _unpacker(count)
+
+    def few_dice(
+        expr: Expression, gen: FairGenerator, index: int, mods: tuple[Modifier, ...], shift: int
+    ) -> RollResult | None:
+        inner = gen.new_inner()
+        inner.update(suffix(index, 0))
+        outer = gen.new_outer()
+        outer.update(inner.digest())
+        key = 0
+        for c in unpack(outer.digest()):
+            if c >= accept:
+                return None
+            key = key * sides + c % sides
+        rolled = outcomes[key]
+        value = const + coef * rolled[0].value
+        return result(expr, rolled, value, value + shift, mods, index, expr.label)
+
+    return few_dice
 
 
 BlockFaces = Callable[[bytes], "int | tuple[int, ...] | None"]
