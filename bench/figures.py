@@ -13,10 +13,15 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+import datetime
+from dataclasses import asdict, dataclass, field
 
 from load import Load
 from measure import Spread, build_kind, build_measured, command, interleaved
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,8 @@ class Figure:
     rounds: int
     unit: str = "x"
     """``x`` for a ratio; empty for a count (``0`` lost events)."""
+    when: str = field(default_factory=_now)
+    """When it was measured (UTC, to the minute)."""
     kind: str = "figure"
 
     @property
@@ -64,6 +71,7 @@ class Cost:
     build: str
     where: str
     rounds: int
+    when: str = field(default_factory=_now)
     kind: str = "cost"
 
 
