@@ -125,38 +125,13 @@ def _outcomes(sides: int, count: int) -> _Outcomes:
 
 
 def _single_plain(term: DiceTerm, const: int, coef: int) -> FastPlan:
-    """The commonest rolls of all: one plain dice term and numbers (``1d100+15``, ``2d6+2``)."""
+    """The commonest rolls of all: one plain dice term and numbers (``1d100+15``, ``2d6+2``;
+    a die of many sides, ``1d1000``, as a term of one die)."""
     sides, count = term.sides, term.count
     if sides**count <= OUTCOME_TABLE:
         return _single_tabled(sides, count, const, coef)
     accept = accept_below(sides)
     suffix, result, term_roll = block_suffix, RollResult, TermRoll
-
-    if count == 1:
-        unpack_one = _unpack_one()
-
-        def single_die(
-            expr: Expression,
-            gen: FairGenerator,
-            index: int,
-            mods: tuple[Modifier, ...],
-            shift: int,
-        ) -> RollResult | None:
-            inner = gen.new_inner()
-            inner.update(suffix(index, 0))
-            outer = gen.new_outer()
-            outer.update(inner.digest())
-            c = unpack_one(outer.digest())[0]
-            if c >= accept:
-                return None
-            face = c % sides + 1
-            value = const + coef * face
-            return result(
-                expr, (term_roll((face,), face),), value, value + shift, mods, index, expr.label
-            )
-
-        return single_die
-
     unpack = _unpacker(count)
 
     def single_term(
