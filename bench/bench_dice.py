@@ -1,23 +1,32 @@
 """Dice engine throughput against avrae's d20, as same-run ratios (run by hand).
 
-    python bench/bench_dice.py [--rolls N] [--repeats R]
+    python bench/bench_dice.py [--rolls N] [--rounds R]
 
 For each expression it times N rolls of ours (the verifiable generator: HMAC-SHA256 per roll,
-rejection sampling, full result) and N ``d20.roll()`` calls, alternating the two R times and
-keeping the best run of each, so both see the same machine load. Targets: ours >= 5x d20 on
+rejection sampling, full result) and N ``d20.roll()`` calls, interleaved over R rounds (every
+expression, both sides, once a round), and reports the median of the rounds' ratios and
+their range. Targets: ours >= 5x d20 on
 ``1d100+15``, ``3d20kh1+5`` and ``2d6+2``; ``5d6>=5`` within 2x of our ``2d6+2``.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 
 import d20
 
-from fightlog.rules.dice import FairGenerator, roll
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from figures import figure, rate  # noqa: E402
+from measure import build_measured, interleaved  # noqa: E402
+
+from fightlog.rules.dice import FairGenerator, roll  # noqa: E402
 
 VERSUS_D20 = ("1d100+15", "3d20kh1+5", "2d6+2")
 OWN_PAIR = ("5d6>=5", "2d6+2")
@@ -44,36 +53,45 @@ def time_d20(expr: str, rolls: int, start: int) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rolls", type=int, default=50_000)
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    rolls, repeats = args.rolls, args.repeats
-    print(f"python {platform.python_version()} on {platform.machine()}, "
-          f"{rolls} rolls x best of {repeats}")
+    rolls = args.rolls
+    print(f"python {platform.python_version()} on {platform.machine()}, {rolls} rolls a run, "
+          f"{args.rounds} interleaved rounds; build: {build_measured()}")
     exprs = list(dict.fromkeys(VERSUS_D20 + OWN_PAIR))
-    ours: dict[str, float] = {e: float("inf") for e in exprs}
-    theirs: dict[str, float] = {e: float("inf") for e in VERSUS_D20}
     for e in exprs:  # warm caches
         time_ours(e, 1000, 0)
-        if e in theirs:
+        if e in VERSUS_D20:
             time_d20(e, 1000, 0)
-    for run in range(repeats):
-        for e in exprs:
-            start = (run + 1) * rolls  # fresh roll indexes every run
-            ours[e] = min(ours[e], time_ours(e, rolls, start))
-            if e in theirs:
-                theirs[e] = min(theirs[e], time_d20(e, rolls, start))
+    fresh = itertools.count(1)  # fresh roll indexes for every run
+
+    def ours(e: str) -> Callable[[], object]:
+        return lambda: time_ours(e, rolls, next(fresh) * rolls)
+
+    def theirs(e: str) -> Callable[[], object]:
+        return lambda: time_d20(e, rolls, 0)
+
+    runs: dict[str, Callable[[], object]] = {}
+    for e in exprs:
+        runs[f"ours {e}"] = ours(e)
+        if e in VERSUS_D20:
+            runs[f"d20 {e}"] = theirs(e)
+    rounds = interleaved(runs, args.rounds)
     ok = True
-    print(f"{'expression':<12} {'ours rolls/s':>14} {'d20 rolls/s':>13} {'ratio':>7}")
     for e in VERSUS_D20:
-        ratio = theirs[e] / ours[e]
-        ok &= ratio >= TARGET_VS_D20
-        print(f"{e:<12} {rolls / ours[e]:>14,.0f} {rolls / theirs[e]:>13,.0f} {ratio:>6.2f}x"
-              f"  (target >= {TARGET_VS_D20:g}x)")
+        fig = figure(
+            f"dice `{e}`: ours (`fightlog.rules.dice.roll`) vs d20", f"`d20.roll`, {rate(rolls, rounds.median(f'd20 {e}'), 'rolls/s')}",
+            rate(rolls, rounds.median(f"ours {e}"), "rolls/s"), rounds.ratio(f"d20 {e}", f"ours {e}"),
+            f">= {TARGET_VS_D20:g}", rounds.load, args.rounds,
+        )
+        ok &= bool(fig.met)
     slow, fast = OWN_PAIR
-    own = ours[slow] / ours[fast]
-    ok &= own <= TARGET_OWN
-    print(f"{slow} takes {own:.2f}x the time of {fast} (ours; target <= {TARGET_OWN:g}x); "
-          f"{slow}: {rolls / ours[slow]:,.0f} rolls/s")
+    fig = figure(
+        f"dice: time of our `{slow}` vs our `{fast}`", f"our `{fast}`, {rate(rolls, rounds.median(f'ours {fast}'), 'rolls/s')}",
+        rate(rolls, rounds.median(f"ours {slow}"), "rolls/s"), rounds.ratio(f"ours {slow}", f"ours {fast}"),
+        f"<= {TARGET_OWN:g}", rounds.load, args.rounds,
+    )
+    ok &= bool(fig.met)
     print("all targets met" if ok else "TARGET MISSED")
     return 0 if ok else 1
 

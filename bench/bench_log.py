@@ -1,11 +1,12 @@
 """Benchmarks of the log foundation (issue 2), as same-run ratios.
 
-    python bench/bench_log.py [--events 1000000] [--repeat 3]
+    python bench/bench_log.py [--events 1000000] [--rounds 5]
 
 1. verify throughput on a 1M-event log vs bare msgspec decoding of the same lines
-   (target >= 0.5x; the baseline is the faster of typed and untyped decoding, no hashing,
-   no checks);
-2. peak memory of verify on 1M events vs on 1k events (target <= 1.1x: it streams);
+   (target >= 0.5x; the baseline is, each round, the faster of typed and untyped decoding,
+   no hashing, no checks); all three interleaved round by round;
+2. peak memory of ``fightlog verify`` on 1M events vs on 1k events (target <= 1.1x: it
+   streams), each read from the command alone (``memory.py``);
 3. start-up: ``fightlog verify`` on a 10-event log vs ``python -c "import msgspec, click"``
    (target <= 1.3x).
 """
@@ -21,7 +22,8 @@ import msgspec
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from measure import best_time, command_time, peak_rss_kib  # noqa: E402
+from figures import events_label, figure, peak_figure, rate  # noqa: E402
+from measure import build_measured, command, fightlog_script, interleaved  # noqa: E402
 from synth import write_log  # noqa: E402
 
 from fightlog.events.codec import DECODER  # noqa: E402
@@ -49,35 +51,44 @@ def verify(path: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    print(f"build: {build_measured()}")
     os.makedirs(OUT, exist_ok=True)
-    big = write_log(os.path.join(OUT, f"log-{args.events}.jsonl"), args.events)
+    n = args.events
+    big = write_log(os.path.join(OUT, f"log-{n}.jsonl"), n)
     small = write_log(os.path.join(OUT, "log-1000.jsonl"), 1000)
     tiny = write_log(os.path.join(OUT, "log-10.jsonl"), 10)
-    size_mb = os.path.getsize(big) / 1e6
-    print(f"log: {args.events} events, {size_mb:.0f} MB")
+    size = events_label(n)
+    print(f"log: {n} events, {os.path.getsize(big) / 1e6:.0f} MB")
 
-    typed = best_time(lambda: bare_decode(big, DECODER.decode), args.repeat)
-    untyped = best_time(lambda: bare_decode(big, msgspec.json.decode), args.repeat)
-    baseline = min(typed, untyped)
-    checked = best_time(lambda: verify(big), args.repeat)
-    print(f"bare decode: typed {args.events / typed:,.0f}/s, untyped {args.events / untyped:,.0f}/s")
-    print(f"verify:      {args.events / checked:,.0f} events/s")
-    print(f"RATIO verify throughput / bare decode = {baseline / checked:.2f}x (target >= 0.5x)")
+    rounds = interleaved(
+        {
+            "typed": lambda: bare_decode(big, DECODER.decode),
+            "untyped": lambda: bare_decode(big, msgspec.json.decode),
+            "verify": lambda: verify(big),
+        },
+        args.rounds,
+    )
+    base = [min(a, b) for a, b in zip(rounds.seconds["typed"], rounds.seconds["untyped"])]
+    rounds.seconds["decode"] = base
+    figure(
+        f"`verify_log` throughput, {size} events", f"bare decoding (faster of typed, untyped), {rate(n, rounds.median('decode'))}",
+        rate(n, rounds.median("verify")), rounds.ratio("decode", "verify"), ">= 0.5", rounds.load, args.rounds,
+    )
 
-    # The console script installed beside this interpreter (not a pyenv shim on PATH).
-    fightlog = os.path.join(os.path.dirname(sys.executable), "fightlog")
-    rss_big = peak_rss_kib([fightlog, "verify", big])
-    rss_small = peak_rss_kib([fightlog, "verify", small])
-    print(f"peak RSS: verify 1k events {rss_small} KiB, {args.events} events {rss_big} KiB")
-    print(f"RATIO verify peak memory big / 1k = {rss_big / rss_small:.2f}x (target <= 1.1x)")
+    fightlog = fightlog_script()
+    peak_figure(f"peak RSS of `fightlog verify`, {size} vs 1k events", "the same on 1k events",
+                [fightlog, "verify", big], [fightlog, "verify", small], "<= 1.1")
 
-    startup_repeat = max(10, args.repeat * 5)
-    base = command_time([sys.executable, "-c", "import msgspec, click"], startup_repeat)
-    ours = command_time([fightlog, "verify", tiny], startup_repeat)
-    print(f"start-up: python -c 'import msgspec, click' {base * 1000:.1f} ms, fightlog verify (10 events) {ours * 1000:.1f} ms")
-    print(f"RATIO verify start-up / import msgspec+click = {ours / base:.2f}x (target <= 1.3x)")
+    imports, ours = command([sys.executable, "-c", "import msgspec, click"]), command([fightlog, "verify", tiny])
+    imports(), ours()
+    startup_rounds = max(10, args.rounds * 5)
+    startup = interleaved({"imports": imports, "verify": ours}, startup_rounds)
+    figure(
+        "start-up: `fightlog verify` on 10 events", f"`python -c \"import msgspec, click\"`, {startup.median('imports') * 1000:.1f} ms",
+        f"{startup.median('verify') * 1000:.1f} ms", startup.ratio("verify", "imports"), "<= 1.3", startup.load, startup_rounds,
+    )
     return 0
 
 

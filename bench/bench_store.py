@@ -4,8 +4,9 @@
 
 1. appends/s with fsync, one writer (baseline) vs 16 writers on the same log (target: the 16
    writers together >= 0.8x the one writer; the lock must not collapse throughput). The runs
-   alternate (one writer, 16 writers, one writer, ...), best of ``--repeat`` each; writers are
-   forked and start together, so process start-up is not timed;
+   are interleaved round by round (``--repeat`` rounds), the median of the rounds' ratios
+   reported with its range; writers are forked and start together, so process start-up is
+   not timed;
 2. kill -9 at random moments of a child appending (single events and batches, half of the
    trials with writes spread out so the kill lands inside them): trials, acknowledged events,
    losses (target 0), and how each log ended (intact, a newline added, an unfinished append
@@ -22,6 +23,7 @@ import os
 import random
 import shutil
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -30,6 +32,11 @@ from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from figures import figure  # noqa: E402
+from load import LoadWatch  # noqa: E402
+from measure import Spread, interleaved  # noqa: E402
 
 from fightlog.errors import TornTailError  # noqa: E402
 from fightlog.events.integrity import verify_log  # noqa: E402
@@ -70,15 +77,18 @@ def appends_per_second(folder: str, writers: int, total: int) -> float:
 def throughput(folder: str, total: int, repeat: int) -> None:
     one: list[float] = []
     many: list[float] = []
-    for _ in range(repeat):
-        one.append(appends_per_second(folder, 1, total))
-        many.append(appends_per_second(folder, 16, total))
-    a, b = max(one), max(many)
-    print(f"appends/s with fsync: 1 writer {a:,.0f}, 16 writers {b:,.0f}: {b / a:.2f}x (target >= 0.8x)")
-    print(f"  runs: 1 writer {[round(x) for x in one]}, 16 writers {[round(x) for x in many]}")
+    rounds = interleaved({"one": lambda: one.append(appends_per_second(folder, 1, total)),
+                          "many": lambda: many.append(appends_per_second(folder, 16, total))}, repeat)
+    figure(
+        "appends/s with fsync, 16 writers on one log (forked, started together, single-event appends)",
+        f"one writer, the same number of appends, {statistics.median(one):,.0f} appends/s",
+        f"{statistics.median(many):,.0f} appends/s", Spread.of([b / a for a, b in zip(one, many)]), ">= 0.8",
+        rounds.load, repeat,
+    )
 
 
 def kill_trials(folder: str, trials: int) -> None:
+    watch = LoadWatch()
     rng = random.Random(19)
     acked_total = lost = 0
     endings: Counter[str] = Counter()
@@ -125,9 +135,15 @@ def kill_trials(folder: str, trials: int) -> None:
         shutil.rmtree(work)
     print(f"kill -9: {trials} trials, {acked_total:,} acknowledged events, {lost} lost (target 0)")
     print(f"  endings: {dict(sorted(endings.items()))}")
+    figure(
+        "kill -9 at a random moment of an appending child: acknowledged events lost",
+        f"{trials} trials, {acked_total:,} acknowledged events", f"{lost} lost",
+        Spread(lost, lost, lost), "<= 0", watch.load(), trials, unit="",
+    )
 
 
 def long_appenders(folder: str, appends: int) -> None:
+    watch = LoadWatch()
     work = Path(folder) / "long"
     work.mkdir()
     log = work / "shared.jsonl"
@@ -146,6 +162,12 @@ def long_appenders(folder: str, appends: int) -> None:
     print(
         f"16 x {appends} appenders (fsync, mixed batches): {len(acked):,} events acknowledged, {lost} lost, "
         f"{twice} twice, {failed} writers failed, chain {'intact' if result.ok else result.problem}; {elapsed:.1f} s"
+    )
+    wrong = lost + twice + failed + (not result.ok)
+    figure(
+        f"16 processes x {appends} appends (fsync, mixed batches): events lost or twice, writers failed, chain broken",
+        f"{len(acked):,} events acknowledged", f"{lost} lost, {twice} twice, chain {'intact' if result.ok else 'BROKEN'}",
+        Spread(wrong, wrong, wrong), "<= 0", watch.load(), 1, unit="",
     )
 
 

@@ -21,6 +21,11 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import figure  # noqa: E402
+from load import LoadWatch  # noqa: E402
+from measure import Spread  # noqa: E402
 
 from tests.reliability.mutations import MUTATIONS  # noqa: E402
 from tests.reliability.test_tampering import cases, detected, head_of  # noqa: E402
@@ -31,6 +36,7 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=19)
     args = parser.parse_args()
+    watch = LoadWatch()
     total, with_head, without, documented, agree = Counter(), Counter(), Counter(), Counter(), Counter()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "t.jsonl"
@@ -52,6 +58,14 @@ def main() -> int:
           f"{sum(documented.values()):9} {sum(agree.values()):8}")
     print(f"detection with the head: {sum(with_head.values()) / n:.1%}; without: {sum(without.values()) / n:.1%} "
           f"({sum(agree.values())} of {n} verdicts as documented)")
+    load = watch.load()
+    caught = 100 * sum(with_head.values()) / n
+    figure(f"caught by `verify --head SEQ:SHA256` (the original head), {n} mutations, seed {args.seed}", "-",
+           f"{sum(with_head.values())} of {n}", Spread(caught, caught, caught), ">= 100", load, n, unit="%")
+    right = 100 * sum(agree.values()) / n
+    figure(f"verdicts of `verify` without a head as docs/events.md documents them, {n} mutations", "-",
+           f"{sum(agree.values())} of {n}; {sum(without.values())} caught", Spread(right, right, right), ">= 100",
+           load, n, unit="%")
     return 0 if sum(with_head.values()) == n and sum(agree.values()) == n else 1
 
 

@@ -11,12 +11,19 @@ candidates in the same order, so they always agree (the tests compare them).
 
 The HMAC of block 0 is written out in each plan (as ``FairGenerator.block`` computes it)
 because on this path one more Python call costs as much as reading the dice.
+
+The compiled build turns this module into C (mypyc, ``setup.py``), so the plans are written
+for both: what a plan calls is bound in its closure (mypyc looks a module global up in a dict
+at every use, where the interpreter caches it), and the candidates are typed ``int`` (mypyc
+then compares and reduces them as machine integers, not through Python's number protocol).
+Each costs nothing interpreted (``bench/README.md``, "Dice").
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from fightlog.events.model import Modifier
@@ -34,8 +41,21 @@ FastPlan = Callable[
 to fall back to the general plan."""
 
 _TermReader = Callable[[tuple[int, ...]], "TermRoll | None"]
+_Unpack = Callable[[bytes], tuple[int, ...]]
+_UnpackOne = Callable[[bytes], tuple[int]]
 
 BLOCK_CANDIDATES = 8
+
+
+def _unpacker(count: int) -> _Unpack:
+    """The first ``count`` big-endian u32 candidates of a block."""
+    unpack: _Unpack = struct.Struct(f">{count}I").unpack_from
+    return unpack
+
+
+def _unpack_one() -> _UnpackOne:
+    unpack: _UnpackOne = struct.Struct(">I").unpack_from
+    return unpack
 
 
 def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
@@ -55,13 +75,14 @@ def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
         offset += term.count
     if len(terms) == 1 and not terms[0].ops and terms[0].target is None:
         return _single_plain(terms[0], const, readers[0][1])
-    unpack = struct.Struct(f">{dice}I").unpack_from
+    unpack = _unpacker(dice)
+    suffix, result = block_suffix, RollResult
 
     def composite(
         expr: Expression, gen: FairGenerator, index: int, mods: tuple[Modifier, ...], shift: int
     ) -> RollResult | None:
         inner = gen.new_inner()
-        inner.update(block_suffix(index, 0))
+        inner.update(suffix(index, 0))
         outer = gen.new_outer()
         outer.update(inner.digest())
         cands = unpack(outer.digest())
@@ -73,60 +94,113 @@ def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
                 return None
             rolls.append(roll)
             value += coef * roll.value
-        return RollResult(expr, tuple(rolls), value, value + shift, mods, index, expr.label)
+        return result(expr, tuple(rolls), value, value + shift, mods, index, expr.label)
 
     return composite
 
 
+OUTCOME_TABLE = 216
+"""A plain term with at most this many outcomes (``sides ** count``: ``1d100``, ``3d6``) reads
+its ``TermRoll`` from a table built once per shape instead of building one for every roll."""
+
+_Outcomes = tuple[tuple[TermRoll, ...], ...]
+"""(Of any length, not ``tuple[TermRoll]``: mypyc holds a fixed-length tuple unboxed, and would
+build a new one for every result.)"""
+
+
+@lru_cache(maxsize=64)
+def _outcomes(sides: int, count: int) -> _Outcomes:
+    """Every outcome of ``count`` dice of ``sides`` sides as the one-term tuple a result holds,
+    at the index the faces spell as base-``sides`` digits (``face - 1``, first die first).
+    The structs are frozen, so results can share them."""
+    table: list[tuple[TermRoll, ...]] = []
+    for key in range(sides**count):
+        faces: list[int] = []
+        for _ in range(count):
+            key, digit = divmod(key, sides)
+            faces.append(digit + 1)
+        faces.reverse()
+        table.append((TermRoll(tuple(faces), sum(faces)),))
+    return tuple(table)
+
+
 def _single_plain(term: DiceTerm, const: int, coef: int) -> FastPlan:
-    """The commonest rolls of all: one plain dice term and numbers (``1d100+15``, ``2d6+2``)."""
+    """The commonest rolls of all: one plain dice term and numbers (``1d100+15``, ``2d6+2``;
+    a die of many sides, ``1d1000``, as a term of one die)."""
     sides, count = term.sides, term.count
+    if sides**count <= OUTCOME_TABLE:
+        return _single_tabled(sides, count, const, coef)
     accept = accept_below(sides)
-    unpack = struct.Struct(f">{count}I").unpack_from
-
-    if count == 1:
-
-        def single_die(
-            expr: Expression,
-            gen: FairGenerator,
-            index: int,
-            mods: tuple[Modifier, ...],
-            shift: int,
-        ) -> RollResult | None:
-            inner = gen.new_inner()
-            inner.update(block_suffix(index, 0))
-            outer = gen.new_outer()
-            outer.update(inner.digest())
-            (c,) = unpack(outer.digest())
-            if c >= accept:
-                return None
-            face = c % sides + 1
-            value = const + coef * face
-            return RollResult(
-                expr, (TermRoll((face,), face),), value, value + shift, mods, index, expr.label
-            )
-
-        return single_die
+    suffix, result, term_roll = block_suffix, RollResult, TermRoll
+    unpack = _unpacker(count)
 
     def single_term(
         expr: Expression, gen: FairGenerator, index: int, mods: tuple[Modifier, ...], shift: int
     ) -> RollResult | None:
         inner = gen.new_inner()
-        inner.update(block_suffix(index, 0))
+        inner.update(suffix(index, 0))
         outer = gen.new_outer()
         outer.update(inner.digest())
         faces: list[int] = []
+        dice = 0
         for c in unpack(outer.digest()):
             if c >= accept:
                 return None
-            faces.append(c % sides + 1)
-        dice = sum(faces)
+            face = c % sides + 1
+            faces.append(face)
+            dice += face
         value = const + coef * dice
-        return RollResult(
-            expr, (TermRoll(tuple(faces), dice),), value, value + shift, mods, index, expr.label
+        return result(
+            expr, (term_roll(tuple(faces), dice),), value, value + shift, mods, index, expr.label
         )
 
     return single_term
+
+
+def _single_tabled(sides: int, count: int, const: int, coef: int) -> FastPlan:
+    """``_single_plain`` for a term of few outcomes: its ``TermRoll`` read from ``_outcomes``."""
+    accept = accept_below(sides)
+    suffix, result = block_suffix, RollResult
+    outcomes = _outcomes(sides, count)
+
+    if count == 1:
+        unpack_one = _unpack_one()
+
+        def one_die(
+            expr: Expression, gen: FairGenerator, index: int, mods: tuple[Modifier, ...], shift: int
+        ) -> RollResult | None:
+            inner = gen.new_inner()
+            inner.update(suffix(index, 0))
+            outer = gen.new_outer()
+            outer.update(inner.digest())
+            c = unpack_one(outer.digest())[0]
+            if c >= accept:
+                return None
+            digit = c % sides
+            value = const + coef * (digit + 1)
+            return result(expr, outcomes[digit], value, value + shift, mods, index, expr.label)
+
+        return one_die
+
+    unpack = _unpacker(count)
+
+    def few_dice(
+        expr: Expression, gen: FairGenerator, index: int, mods: tuple[Modifier, ...], shift: int
+    ) -> RollResult | None:
+        inner = gen.new_inner()
+        inner.update(suffix(index, 0))
+        outer = gen.new_outer()
+        outer.update(inner.digest())
+        key = 0
+        for c in unpack(outer.digest()):
+            if c >= accept:
+                return None
+            key = key * sides + c % sides
+        rolled = outcomes[key]
+        value = const + coef * rolled[0].value
+        return result(expr, rolled, value, value + shift, mods, index, expr.label)
+
+    return few_dice
 
 
 BlockFaces = Callable[[bytes], "int | tuple[int, ...] | None"]
@@ -146,15 +220,15 @@ def build_block_faces(terms: tuple[DiceTerm, ...]) -> BlockFaces | None:
     if len(sides) == 1:
         (only,) = sides
         accept = accept_below(only)
-        unpack_one = struct.Struct(">I").unpack_from
+        unpack_one = _unpack_one()
 
         def one_face(block: bytes) -> int | None:
-            (c,) = unpack_one(block)
+            c = unpack_one(block)[0]
             return None if c >= accept else c % only + 1
 
         return one_face
     dice = tuple((s, accept_below(s)) for s in sides)
-    unpack = struct.Struct(f">{len(sides)}I").unpack_from
+    unpack = _unpacker(len(sides))
 
     def faces(block: bytes) -> tuple[int, ...] | None:
         out: list[int] = []
@@ -212,6 +286,7 @@ def _term_reader(term: DiceTerm, offset: int) -> _TermReader | None:
     accept = accept_below(sides)
     end = offset + count
     target = term.target
+    term_roll = TermRoll
     # A success target over faces 1..sides is always an interval lo..hi.
     lo, hi = (0, -1) if target is None else _interval(target.cmp, target.value, sides)
     # Explicit loops: on CPython 3.11 they beat comprehensions and map() for a few dice.
@@ -224,7 +299,7 @@ def _term_reader(term: DiceTerm, offset: int) -> _TermReader | None:
                     if c >= accept:
                         return None
                     faces.append(c % sides + 1)
-                return TermRoll(tuple(faces), sum(faces))
+                return term_roll(tuple(faces), sum(faces))
 
             return plain
 
@@ -238,7 +313,7 @@ def _term_reader(term: DiceTerm, offset: int) -> _TermReader | None:
                 faces.append(face)
                 if lo <= face <= hi:
                     hits += 1
-            return TermRoll(tuple(faces), hits)
+            return term_roll(tuple(faces), hits)
 
         return successes
     op = term.ops[0]
@@ -267,7 +342,7 @@ def _term_reader(term: DiceTerm, offset: int) -> _TermReader | None:
         for face, keep in zip(faces, kept):
             if keep and (target is None or lo <= face <= hi):
                 value += 1 if target is not None else face
-        return TermRoll(tuple(faces), value, None if all(kept) else tuple(kept))
+        return term_roll(tuple(faces), value, None if all(kept) else tuple(kept))
 
     return keep_drop
 
