@@ -21,14 +21,22 @@ from fightlog.reducers.fold import Folder, Source, Step
 from fightlog.reducers.state import SceneState
 
 
-def file_source(path: str) -> Source:
-    """``seq -> events from seq on`` for the log at ``path`` (chain checked from line 1)."""
+def file_source(path: str, trusted_until: int | None = None) -> Source:
+    """``seq -> events from seq on`` for the log at ``path`` (chain checked from line 1, or
+    from byte ``trusted_until`` when another process checks the lines before it)."""
 
     def source(seq: int) -> Iterator[AnyEvent]:
         for _, event in read_log(path, from_seq=seq):
             yield event
 
-    return source
+    def trusting(seq: int) -> Iterator[AnyEvent]:
+        from fightlog.events.ranges import read_trusting
+
+        assert trusted_until is not None
+        for _, event in read_trusting(path, trusted_until, from_seq=seq):
+            yield event
+
+    return source if trusted_until is None else trusting
 
 
 class Seen:
@@ -85,11 +93,14 @@ def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool 
     return Seen(state, event, loaded.warning)
 
 
-def replay(path: str | os.PathLike[str], start: int = 1, upto: int | None = None) -> Iterator[Step]:
-    """Each event from ``start`` to ``upto`` with the state before and after it."""
+def replay(
+    path: str | os.PathLike[str], start: int = 1, upto: int | None = None, *, trusted_until: int | None = None
+) -> Iterator[Step]:
+    """Each event from ``start`` to ``upto`` with the state before and after it
+    (``trusted_until``: see ``file_source``)."""
     name = os.fspath(path)
     try:
-        yield from Folder(file_source(name)).steps(start=start, upto=upto)
+        yield from Folder(file_source(name, trusted_until)).steps(start=start, upto=upto)
     except FoldError as exc:
         exc.path = name
         raise
