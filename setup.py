@@ -39,6 +39,7 @@ HOT_MODULES = [
     "fightlog.audit.reading",
     "fightlog.audit.recorded",
     "fightlog.rules.dice.fastpath",
+    "fightlog.rules.dice.recompute",
     "fightlog.rules.roe7.audit",
     "fightlog.rules.roe7.table",
 ]
