@@ -272,7 +272,15 @@ def _undecodable(
     else:
         what = _describe_validation(str(exc))
     cls = InputError if lineno == 1 else LogDamagedError
-    return cls(what, path=path, line=lineno)
+    return cls(_one_line(what), path=path, line=lineno)
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters escaped (``\\n``), so that a value quoted from the
+    line (an unknown kind holding a line break) cannot break the one-line error."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _describe_validation(detail: str) -> str:

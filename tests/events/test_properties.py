@@ -6,7 +6,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fightlog.errors import FightlogError, InputError
@@ -43,6 +43,7 @@ def test_arbitrary_bytes_yield_events_or_one_clean_error(data: bytes) -> None:
 
 
 @given(st.binary(max_size=300), st.integers(min_value=0, max_value=len(VALID)))
+@example(b"\\n", 9)  # an escaped line break inside the kind: the error quoted it raw, on two lines
 def test_bytes_spliced_into_a_valid_log_yield_events_or_one_clean_error(junk: bytes, at: int) -> None:
     _read_all(VALID[:at] + junk + VALID[at:])
 
