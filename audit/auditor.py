@@ -61,6 +61,7 @@ from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, sever
 from fightlog.errors import InputError, LogDamagedError
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
+from fightlog.events.forked import worth_forking
 from fightlog.events.reader import open_log, raw_lines
 from fightlog.events.tail import revealed_in, revealed_seed
 from fightlog.reducers.fold import fold, in_force, plan_of
@@ -412,18 +413,8 @@ def _dice_events(path: str) -> Iterator[AnyEvent]:
 
 
 def _parallel(path: str, workers: int | None, parallel_min_bytes: int | None) -> bool:
-    cores = workers if workers is not None else len(os.sched_getaffinity(0))
-    if cores < 2:
-        return False
     threshold = PARALLEL_MIN_BYTES if parallel_min_bytes is None else parallel_min_bytes
-    try:
-        if not os.path.isfile(path) or os.path.getsize(path) < max(threshold, 1):
-            return False
-    except OSError:
-        return False
-    import multiprocessing  # large logs only: keeps start-up light
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    return worth_forking(path, threshold, workers)
 
 
 def _audit_parallel(name: str, seed: str | None) -> Report | None:

@@ -23,7 +23,7 @@ from fightlog.cli.errors import reports_errors
 from fightlog.cli.narrate import Line, Lookup, kind_of, narrate, one_line
 from fightlog.cli.options import SEQ, format_option, input_log_argument
 from fightlog.errors import FightlogError, InputError
-from fightlog.events.forked import Forked, can_fork, idle_cores
+from fightlog.events.forked import Forked, idle_cores, worth_forking
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, open_log, read_log
@@ -171,18 +171,14 @@ rest, decoding only (this process checks those lines): a fifth of what telling c
 def _split_at(log: str, first: int, last: int) -> tuple[int, int] | None:
     """Where a forked child takes over telling: the seq of its first event and that line's
     byte offset (the start of an append), or ``None`` to tell it all here."""
-    if last - first + 1 < SPLIT_MIN_EVENTS or not can_fork() or len(os.sched_getaffinity(0)) < 2:
-        return None
-    try:
-        if not os.path.isfile(log) or (size := os.path.getsize(log)) < SPLIT_MIN_BYTES:
-            return None
-    except OSError:
+    if last - first + 1 < SPLIT_MIN_EVENTS or not worth_forking(log, SPLIT_MIN_BYTES):
         return None
     if SPLIT_MIN_BYTES and idle_cores() < 1.5:  # this process takes one; the child needs another
         return None
     from fightlog.events.ranges import boundary_after
 
     with open_log(log) as stream:  # the event ``SHARE`` of the way from ``first`` to ``last``
+        size = os.fstat(stream.fileno()).st_size
         offset = boundary_after(stream, _offset_of(stream, first, last, size), size)
         if offset is None:
             return None

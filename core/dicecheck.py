@@ -11,10 +11,9 @@ decode, the chain check has the verdict.
 
 from __future__ import annotations
 
-import os
 
 from fightlog.events.codec import DECODER
-from fightlog.events.forked import ChildLost, Forked, can_fork
+from fightlog.events.forked import ChildLost, Forked, worth_forking
 from fightlog.events.integrity import PARALLEL_MIN_BYTES, EventCheck, PublishedHead, VerifyResult, verify_log
 from fightlog.events.reader import open_log, raw_lines
 from fightlog.events.tail import revealed_seed
@@ -40,9 +39,8 @@ def verify_with_dice(
     intact. ``seed`` (hex) overrides the seeds the log reveals."""
     RollVerifier(seed)  # a seed that is not hex is refused before anything is read
     hint = revealed_seed(log)
-    if published is None and _large(log, parallel_min_bytes):
-        if can_fork() and len(os.sched_getaffinity(0)) >= 2:
-            return _beside(log, seed, hint, parallel_min_bytes)
+    if published is None and worth_forking(log, parallel_min_bytes):
+        return _beside(log, seed, hint, parallel_min_bytes)
     verifier = RollVerifier(seed, hint=hint, hold=False)
     checks: tuple[EventCheck, ...] = (verifier.feed,)
     result = verify_log(log, published=published, checks=checks)
@@ -91,10 +89,3 @@ def _beside(log: str, seed: str | None, hint: str | None, parallel_min_bytes: in
             return result, dice_pass(log, seed, hint)  # the child was killed: check here
     finally:
         child.kill()
-
-
-def _large(log: str, threshold: int) -> bool:
-    try:
-        return os.path.isfile(log) and os.path.getsize(log) >= max(threshold, 1)
-    except OSError:
-        return False

@@ -24,6 +24,19 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
+def worth_forking(path: str, min_bytes: int, workers: int | None = None) -> bool:
+    """Whether reading the log at ``path`` on two processes can pay: this process may fork
+    and use two cores (``workers``, when given, says how many), and the log is a regular
+    file of ``min_bytes`` or more (a pipe's copy, or a small log, is read in one)."""
+    cores = workers if workers is not None else len(os.sched_getaffinity(0))
+    if cores < 2 or not can_fork():
+        return False
+    try:
+        return os.path.isfile(path) and os.path.getsize(path) >= max(min_bytes, 1)
+    except OSError:
+        return False
+
+
 def idle_cores(window: float = 0.05) -> float:
     """How many of this machine's cores sat idle over the next ``window`` seconds (from
     ``/proc/stat``; the cores this process may use when that cannot be read). A command

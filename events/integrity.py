@@ -96,17 +96,12 @@ def _parallel(
     workers: int | None,
     parallel_min_bytes: int | None,
 ) -> bool:
-    if published is not None or checks or _workers(workers) < 2:
+    if published is not None or checks:
         return False
-    threshold = PARALLEL_MIN_BYTES if parallel_min_bytes is None else parallel_min_bytes
-    try:
-        if not os.path.isfile(path) or os.path.getsize(path) < max(threshold, 1):
-            return False
-    except OSError:
-        return False
-    from fightlog.events.forked import can_fork
+    from fightlog.events.forked import worth_forking
 
-    return can_fork()
+    threshold = PARALLEL_MIN_BYTES if parallel_min_bytes is None else parallel_min_bytes
+    return worth_forking(path, threshold, _workers(workers))
 
 
 def _verify_sequential(
