@@ -1,7 +1,7 @@
 """The compiled build: the audit's hot modules turned into C extensions by mypyc.
 
-``pyproject.toml`` holds everything else (metadata, the package layout, the data files);
-this file only adds the extensions. A wheel build (``pip install .``) compiles
+``pyproject.toml`` holds everything else (metadata, the top folders, the data files); this
+file finds the packages below those folders and adds the extensions. A wheel build (``pip install .``) compiles
 ``HOT_MODULES`` with mypyc, unless ``FIGHTLOG_PURE=1`` is set, no C compiler is found, or
 mypyc or the compiler fails (then the wheel is pure Python, and the build log says why). An
 editable install (``pip install -e .``) is never compiled: a compiled module is imported
@@ -35,11 +35,11 @@ HOT_MODULES = [
     "fightlog.reducers.derive",
     "fightlog.audit.order",
     "fightlog.audit.window",
-    "fightlog.audit.dice",
+    "fightlog.audit.dice_checks",
     "fightlog.audit.reading",
     "fightlog.audit.recorded",
-    "fightlog.rules.dice.fastpath",
-    "fightlog.rules.dice.recompute",
+    "fightlog.dice.fastpath",
+    "fightlog.dice.recompute",
     "fightlog.rules.roe7.audit",
     "fightlog.rules.roe7.table",
 ]
@@ -55,21 +55,29 @@ STAGE = ROOT / "build" / "mypyc-src"
 
 
 def _package_dirs() -> dict[str, Path]:
+    """Every package and its folder: the top folders ``[tool.setuptools.package-dir]`` maps,
+    and each folder below them that holds an ``__init__.py`` (found, not listed)."""
     with open(ROOT / "pyproject.toml", "rb") as f:
-        config = tomllib.load(f)["tool"]["setuptools"]
-    return {package: ROOT / folder for package, folder in config["package-dir"].items()}
+        tops = tomllib.load(f)["tool"]["setuptools"]["package-dir"]
+    found: dict[str, Path] = {}
+    for package, folder in tops.items():
+        root = ROOT / folder
+        if not (root / "__init__.py").is_file():
+            continue
+        found[package] = root
+        if package == "fightlog":
+            continue  # the root's subpackages are the other top folders
+        for init in sorted(root.rglob("__init__.py")):
+            inner = init.parent.relative_to(root)
+            if inner.parts and "__pycache__" not in inner.parts:
+                found[".".join((package, *inner.parts))] = init.parent
+    return found
 
 
 def _stage() -> list[str]:
-    """Copy every package's modules into ``STAGE`` as installed; the staged hot modules.
-
-    setuptools reuses ``build/lib.<platform>`` and never prunes it: a module compiled by an
-    earlier build and since dropped from ``HOT_MODULES`` would shadow its source in the
-    wheel, so that folder is emptied first."""
-    for stale in (ROOT / "build").glob("lib.*"):
-        shutil.rmtree(stale, ignore_errors=True)
+    """Copy every package's modules into ``STAGE`` as installed; the staged hot modules."""
     shutil.rmtree(STAGE, ignore_errors=True)
-    for package, folder in _package_dirs().items():
+    for package, folder in PACKAGES.items():
         target = STAGE.joinpath(*package.split("."))
         target.mkdir(parents=True, exist_ok=True)
         for source in folder.glob("*.py"):
@@ -82,9 +90,18 @@ def _has_compiler() -> bool:
     return bool(compiler) and shutil.which(compiler[0]) is not None
 
 
+def _prune() -> None:
+    """setuptools reuses ``build/lib`` and ``build/lib.<platform>`` and never prunes them: a
+    module since moved or deleted (or compiled by an earlier build and since dropped from
+    ``HOT_MODULES``) would slip into the wheel, so a wheel build starts without them."""
+    for stale in (ROOT / "build").glob("lib*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
 def _extensions() -> list[Extension]:
     if "bdist_wheel" not in sys.argv:  # metadata, sdist, editable: nothing to compile
         return []
+    _prune()
     if os.environ.get("FIGHTLOG_PURE") == "1":
         print("fightlog: FIGHTLOG_PURE=1: building pure Python", file=sys.stderr)
         return []
@@ -114,4 +131,6 @@ class BuildExtOrPure(build_ext):
             print(f"fightlog: compiling failed ({str(exc)[:200]}): building pure Python", file=sys.stderr)
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExtOrPure})
+PACKAGES = _package_dirs()
+
+setup(packages=sorted(PACKAGES), ext_modules=_extensions(), cmdclass={"build_ext": BuildExtOrPure})

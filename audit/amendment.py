@@ -35,9 +35,9 @@ from fightlog.audit.auditor import Report, audit_events
 from fightlog.errors import DiceError, FightlogError, FoldError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, RulingMade, SceneEnded, SceneStarted
 from fightlog.events.paths import parse_assignment, parse_path
-from fightlog.rules.dice import as_modifiers, read_roll
-from fightlog.rules.ruleset import ruleset_for
-from fightlog.rules.table import table_for
+from fightlog.dice import as_modifiers, read_roll
+from fightlog.kit.ruleset import ruleset_for
+from fightlog.kit.table import table_for
 
 
 class Reach(Struct, frozen=True):

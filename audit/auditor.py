@@ -4,7 +4,7 @@
 rulings applied (a voided event is not audited, an amended one is audited as amended), calls
 the posting-order checks (``fightlog.audit.order``) and the ruleset's checks
 (``Ruleset.audit_checks``) after each event with the state before and after it, and feeds
-the dice checks (``fightlog.audit.dice``) every event as recorded; when a ruling amends a
+the dice checks (``fightlog.audit.dice_checks``) every event as recorded; when a ruling amends a
 roll, the dice checks run again on the rolls as ruled (``fightlog.audit.ruled``: what they
 find there and not in the log as recorded is ``dice.ruled``). A ruling that *accepts* a
 finding (``action: accept``, ``finding: CODE``, or no code: every finding on that event)
@@ -50,8 +50,8 @@ import msgspec
 from msgspec import Struct
 
 from fightlog.audit import order, scope
-from fightlog.audit.checks import AuditView, Check
-from fightlog.audit.dice import FED, DiceAudit, DiceFinding, DiceReport, FastDice
+from fightlog.kit.checks import AuditView, Check
+from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding, DiceReport, FastDice
 from fightlog.audit.imported import IMPORT_RULE, Pairing
 from fightlog.audit.reading import LINE_LIMIT, checked
 from fightlog.audit.recorded import RecordChecks, record_split
@@ -66,7 +66,7 @@ from fightlog.events.reader import open_log, raw_lines
 from fightlog.events.tail import revealed_in, revealed_seed
 from fightlog.reducers.fold import fold, in_force, plan_of
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.ruleset import GENERIC, Ruleset, rules_for_scene
+from fightlog.kit.ruleset import GENERIC, Ruleset, rules_for_scene
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection

@@ -61,7 +61,7 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from fightlog.reducers.state import SceneState
-from fightlog.rules.dice import commitment, seed_bytes
+from fightlog.dice import commitment, seed_bytes
 
 __all__ = [
     "DISPUTE_MEDIUM",

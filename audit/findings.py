@@ -53,7 +53,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.refused": ("error", "a declaration the rules refuse"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
-    # dice (fightlog.audit.dice, over fightlog.rules.dice.verify)
+    # dice (fightlog.audit.dice_checks, over fightlog.dice.verify)
     "dice.face": ("error", "an impossible die face"),
     "dice.arithmetic": ("error", "a roll total that does not add up"),
     "dice.notation": ("error", "dice that do not fit the notation"),

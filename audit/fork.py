@@ -30,7 +30,7 @@ from fightlog.errors import FoldError, RefusedError
 from fightlog.events.model import AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade, TurnStarted
 from fightlog.reducers.fold import apply_ruling, plan_of, reduce
 from fightlog.reducers.state import EMPTY
-from fightlog.rules.table import Table
+from fightlog.kit.table import Table
 
 
 class Passed(Struct, frozen=True, kw_only=True):

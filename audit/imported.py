@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from fightlog.audit.checks import AuditView, Check
+from fightlog.kit.checks import AuditView, Check
 from fightlog.events.model import (
     DeclarationPosted,
     DiceRolled,

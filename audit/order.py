@@ -25,11 +25,11 @@ from typing import Any, cast
 
 from msgspec.structs import replace
 
-from fightlog.audit.checks import AuditView, Check
+from fightlog.kit.checks import AuditView, Check
 from fightlog.events.model import DeclarationPosted, RoundEnded, RoundStarted, TurnStarted
 from fightlog.reducers.derive import due_to_post, next_to_post
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import Ruleset, rules_for_scene
+from fightlog.kit.ruleset import Ruleset, rules_for_scene
 
 _UNSET = object()
 _NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})

@@ -14,7 +14,7 @@ from typing import BinaryIO
 
 import msgspec
 
-from fightlog.audit.dice import FED
+from fightlog.audit.dice_checks import FED
 from fightlog.events.batches import CLOSED
 from fightlog.events.codec import DECODER, MAX_LINE_BYTES, link_decoder
 from fightlog.events.depth import NESTED_KINDS, too_deep

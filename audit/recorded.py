@@ -11,12 +11,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from fightlog.audit.checks import Check, Clear, RecordSplit
-from fightlog.audit.dice import FED, DiceFinding
+from fightlog.kit.checks import Check, Clear, RecordSplit
+from fightlog.audit.dice_checks import FED, DiceFinding
 from fightlog.events.model import AnyEvent, Event, SceneStarted
 from fightlog.reducers.fold import fold
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.ruleset import Ruleset, rules_for_scene
+from fightlog.kit.ruleset import Ruleset, rules_for_scene
 
 
 def record_split(rules: Ruleset) -> RecordSplit | None:

@@ -22,8 +22,8 @@ from fightlog.errors import FightlogError, FoldError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, DiceRolled, Origin
 from fightlog.reducers.fold import Folder
 from fightlog.reducers.state import SceneState
-from fightlog.rules.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, dice_rolled, read_roll, roll
-from fightlog.rules.table import Scribe
+from fightlog.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, dice_rolled, read_roll, roll
+from fightlog.kit.table import Scribe
 
 STAND_IN_SEED: Final = hashlib.sha256(b"fightlog dispute: a roll the log does not record").hexdigest()
 """The public seed of stand-in rolls (see ``ReplayScribe``): nothing is hidden in them."""

@@ -43,7 +43,7 @@ from fightlog.events.model import (
 )
 from fightlog.reducers.fold import reduce
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
 
 RequestKind = Literal["start", "join", "begin", "post", "end_turn", "open", "ruling", "end"]
 

@@ -1,6 +1,6 @@
 """The dice as ruled: a GM's amendment of a roll is checked like the roll itself.
 
-The dice checks (``fightlog.audit.dice``) read every roll as recorded, as ``fightlog verify
+The dice checks (``fightlog.audit.dice_checks``) read every roll as recorded, as ``fightlog verify
 --dice`` does: what the generator produced. A ruling that amends a roll changes what the
 rules read, so the audit also runs the same checks on the rolls as ruled (every ``amend`` in
 force applied; a void leaves the roll as recorded, since voiding a roll undoes it rather than
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from fightlog.audit.dice import FED, DiceAudit, DiceFinding
+from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding
 from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, RulingMade
 from fightlog.reducers.fold import Plan, apply_ruling

@@ -13,10 +13,10 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
-from fightlog.audit.checks import AuditView, Check
+from fightlog.kit.checks import AuditView, Check
 from fightlog.events.model import SceneStarted
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import GENERIC, installed
+from fightlog.kit.ruleset import GENERIC, installed
 
 
 def unknown(ruleset: str) -> bool:

@@ -33,8 +33,8 @@ from measure import build_kind, build_measured, interleaved  # noqa: E402
 
 from fightlog.audit.auditor import Auditor, Report, _fold_checked, _Inbox, audit_log  # noqa: E402
 from fightlog.audit import order  # noqa: E402
-from fightlog.audit.checks import RecordSplit  # noqa: E402
-from fightlog.audit.dice import FastDice  # noqa: E402
+from fightlog.kit.checks import RecordSplit  # noqa: E402
+from fightlog.audit.dice_checks import FastDice  # noqa: E402
 from fightlog.audit.reading import checked  # noqa: E402
 from fightlog.audit.recorded import RecordChecks  # noqa: E402
 from fightlog.events.codec import DECODER  # noqa: E402

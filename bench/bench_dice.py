@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import figure, rate  # noqa: E402
 from measure import build_measured, interleaved  # noqa: E402
 
-from fightlog.rules.dice import FairGenerator, roll  # noqa: E402
+from fightlog.dice import FairGenerator, roll  # noqa: E402
 
 VERSUS_D20 = ("1d100+15", "3d20kh1+5", "2d6+2")
 OWN_PAIR = ("5d6>=5", "2d6+2")
@@ -80,7 +80,7 @@ def main() -> int:
     ok = True
     for e in VERSUS_D20:
         fig = figure(
-            f"dice `{e}`: ours (`fightlog.rules.dice.roll`) vs d20", f"`d20.roll`, {rate(rolls, rounds.median(f'd20 {e}'), 'rolls/s')}",
+            f"dice `{e}`: ours (`fightlog.dice.roll`) vs d20", f"`d20.roll`, {rate(rolls, rounds.median(f'd20 {e}'), 'rolls/s')}",
             rate(rolls, rounds.median(f"ours {e}"), "rolls/s"), rounds.ratio(f"d20 {e}", f"ours {e}"),
             f">= {TARGET_VS_D20:g}", rounds.load, args.rounds,
         )

@@ -23,10 +23,10 @@ from collections.abc import Callable
 import msgspec
 
 from fightlog.events.model import Die
-from fightlog.rules.dice import FairGenerator, roll
-from fightlog.rules.dice.dialects import DIALECTS
-from fightlog.rules.dice.external import check_event
-from fightlog.rules.dice.replies import BOTS, read_replies
+from fightlog.dice import FairGenerator, roll
+from fightlog.dice.dialects import DIALECTS
+from fightlog.dice.external import check_event
+from fightlog.dice.replies import BOTS, read_replies
 
 TARGET = 50_000
 

@@ -37,11 +37,11 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, AnyEvent, CombatantJoined, SceneStarted
 from fightlog.events.store import FileStore
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.dice import dice_commitment
+from fightlog.dice import dice_commitment
 from fightlog.rules.roe7.sheet import Sheet
 from fightlog.rules.roe7.table import TABLE
 from fightlog.rules.roe7.tokens import parse_token
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out")
 

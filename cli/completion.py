@@ -12,7 +12,7 @@ from click.shell_completion import CompletionItem
 
 def playable_rulesets() -> list[str]:
     """The ids of the installed rulesets that can play a fight (``play start --ruleset``)."""
-    from fightlog.rules.table import _TABLES  # the registry of tables; imports no ruleset
+    from fightlog.kit.table import _TABLES  # the registry of tables; imports no ruleset
 
     return sorted(_TABLES)
 

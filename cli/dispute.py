@@ -249,7 +249,7 @@ def _difference_text(diff: Difference | None) -> str:
 
 def _ending_lines(ending: Ending, name: Any) -> list[str]:
     from fightlog.cli.narrate import pool_name
-    from fightlog.cli.tables import align
+    from fightlog.cli.state_text import align
 
     rows: list[list[str]] = []
     for standing in ending.standings:

@@ -113,8 +113,8 @@ def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast) -> tuple[dict[s
     """The ruleset's options, the combatants joined (from the roster, else bare from the
     cast) and the statuses that take someone out of the posting order."""
     from fightlog.importing.importer import bare_joined
-    from fightlog.rules.ruleset import installed, rules_for_scene
-    from fightlog.rules.table import playable, table_for
+    from fightlog.kit.ruleset import installed, rules_for_scene
+    from fightlog.kit.table import playable, table_for
 
     options: dict[str, object] = {}
     if ruleset not in installed():  # a fight under a rulebook fightlog does not have yet: still worth auditing

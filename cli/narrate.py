@@ -4,7 +4,7 @@
 level deeper, the changes ``fightlog.reducers.diff.changes`` found between the states before
 and after it. Combatants are named by their display name, effects by their name and target.
 The phrases for effects, actions and rulings are shared with the state tables
-(``fightlog.cli.tables``). Nothing here reads files: ``lookup`` (``seq -> event``) is how a
+(``fightlog.cli.state_text``). Nothing here reads files: ``lookup`` (``seq -> event``) is how a
 ruling's target is described, and is given by the caller.
 """
 
@@ -47,8 +47,8 @@ from fightlog.events.model import (
 from fightlog.reducers.diff import Change, changes
 from fightlog.reducers.fold import Step
 from fightlog.reducers.state import EMPTY, ActiveEffect, AppliedRuling, SceneState
-from fightlog.rules.dice import breakdown, read_roll
-from fightlog.rules.dice.render import dropped, tail
+from fightlog.dice import breakdown, read_roll
+from fightlog.dice.render import dropped, tail
 
 Lookup = Callable[[int], AnyEvent | None]
 """``seq -> the event recorded there`` (``None`` when it cannot be found)."""

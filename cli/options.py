@@ -11,7 +11,7 @@ import click
 from fightlog.cli.errors import reports_errors
 from fightlog.errors import DiceSeedError
 from fightlog.events.piped import STDIN, reading
-from fightlog.seeds import seed_hex
+from fightlog.events.seeds import seed_hex
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,7 +79,7 @@ def input_log_argument(*, passes: int | Callable[[dict[str, Any]], int]) -> Call
 
 def seed_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``--seed``: an integer or 64 hex digits, the same mapping everywhere
-    (``fightlog.seeds``), converted to the 64 hex digits a scene commits to."""
+    (``fightlog.events.seeds``), converted to the 64 hex digits a scene commits to."""
     if value is None:
         return None
     try:
@@ -98,7 +98,7 @@ def check_seed_fits(log: str, seed: str | None) -> None:
     from fightlog.events.model import SceneStarted
     from fightlog.events.piped import is_stream
     from fightlog.events.reader import read_log
-    from fightlog.rules.dice import commitment
+    from fightlog.dice import commitment
 
     if is_stream(log):
         return

@@ -30,15 +30,15 @@ from fightlog.cli.replay import render
 from fightlog.errors import DiceSeedError, InputError, RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
 from fightlog.events.store import FileStore
-from fightlog.history import state_at
+from fightlog.history.states import state_at
 from fightlog.reducers.fold import Step, reduce
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.dice import SEED_BYTES, commitment, dice_commitment, new_seed, seed_bytes
-from fightlog.rules.table import Entrant, Post, Scribe, Table, table_for
-from fightlog.seeds import DEFAULT_SCENE
+from fightlog.dice import SEED_BYTES, commitment, dice_commitment, new_seed, seed_bytes
+from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.events.seeds import DEFAULT_SCENE
 
 def _actions(ctx: click.Context, param: click.Parameter, value: Sequence[str]) -> tuple[Action, ...]:
-    from fightlog.rules.actions import parse_action
+    from fightlog.kit.actions import parse_action
 
     actions = []
     for text in value:
@@ -158,7 +158,7 @@ def start(
         raise click.BadParameter(exc.message, param_hint="'--ruleset'") from None
     overrides: dict[str, Any] = {}
     if house is not None:
-        from fightlog.rules.house import read_house_rules
+        from fightlog.kit.house import read_house_rules
 
         overrides = read_house_rules(house).overrides(ruleset, table.option_type)
     options = table.options(overrides, where=house)

@@ -14,7 +14,7 @@ from fightlog.errors import DiceError, InputError
 from fightlog.events.model import DiceRolled, Die
 
 BOT_NAMES = ("avrae", "dice-maiden", "rpg-sage", "sl-hud")
-"""``--bot`` choices: the bots of ``fightlog.rules.dice.replies.BOTS``, as typed."""
+"""``--bot`` choices: the bots of ``fightlog.dice.replies.BOTS``, as typed."""
 
 
 def _faces(dice: list[Die]) -> str:
@@ -33,9 +33,9 @@ def _dice_line(event: DiceRolled) -> str:
     """The roll's dice as ``fightlog roll`` breaks them down (``1d20 (14) + 5``): the
     notation with each term's faces after it; the notation then all faces when the dialect
     cannot rebuild the roll."""
-    from fightlog.rules.dice.events import read_roll as rebuilt
-    from fightlog.rules.dice.render import breakdown, tail
-    from fightlog.rules.dice.replies.dialect import compile_in
+    from fightlog.dice.roll_events import read_roll as rebuilt
+    from fightlog.dice.render import breakdown, tail
+    from fightlog.dice.replies.dialect import compile_in
 
     try:
         result = rebuilt(event, compile_in(event.notation, event.dialect))
@@ -77,8 +77,8 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
     does not add up (a face off its die, dice kept that the notation drops, a reroll the
     notation does not make, a total the dice do not give) is named.
     """
-    from fightlog.rules.dice.external import check_reply
-    from fightlog.rules.dice.replies import BOTS, read_replies
+    from fightlog.dice.external import check_reply
+    from fightlog.dice.replies import BOTS, read_replies
 
     where = "<stdin>" if not text or text == ("-",) else "TEXT"
     reply = sys.stdin.read() if where == "<stdin>" else " ".join(text)

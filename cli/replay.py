@@ -28,7 +28,7 @@ from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, open_log, read_log
 from fightlog.events.tail import last_seq
-from fightlog.history import events_at, replay as replay_steps
+from fightlog.history.states import events_at, replay as replay_steps
 from fightlog.reducers.diff import Change, changes
 from fightlog.reducers.fold import Step
 

@@ -8,9 +8,9 @@ from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import BoundedInt, format_option, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.errors import DiceSeedError, DiceValueError
-from fightlog.rules.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
-from fightlog.rules.dice.dialects import DEFAULT, DIALECTS, roll_all
-from fightlog.rules.dice.limits import MAX_NUMBER_DIGITS
+from fightlog.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
+from fightlog.dice.dialects import DEFAULT, DIALECTS, roll_all
+from fightlog.dice.limits import MAX_NUMBER_DIGITS
 
 
 def _salt(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from fightlog.events.model import AnyEvent, SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
 
 if TYPE_CHECKING:
-    from fightlog.rules.house import HouseRules
+    from fightlog.kit.house import HouseRules
 
 
 @click.command(
@@ -60,8 +60,8 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
     --seed, else the scenario's seed, else a fresh one) to scene_ended (the seed revealed),
     then LOG is written at once (a temporary file renamed over it). See docs/play.md.
     """
-    from fightlog.rules.house import read_house_rules
-    from fightlog.rules.scenario import run_scenario
+    from fightlog.kit.house import read_house_rules
+    from fightlog.kit.scenario import run_scenario
 
     if check is not None:
         if scenario is not None or log is not None or seed is not None or force:
@@ -89,7 +89,7 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
     summary; the exit code (0 all as stored, 1 some changed or unstored, 2 some unusable)."""
     from fightlog.events.compare import describe, field_changes, first_difference
     from fightlog.events.reader import read_log
-    from fightlog.rules.scenario import run_scenario, scenario_seed
+    from fightlog.kit.scenario import run_scenario, scenario_seed
 
     if not os.path.isdir(directory):
         raise InputError("not a directory of scenarios", path=directory)
@@ -155,9 +155,9 @@ def _plain(value: Any) -> str:
 
 
 def write_atomically(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` all at once (``fightlog.replacing``: a temporary file in the
+    """Write ``data`` to ``path`` all at once (``fightlog.events.replacing``: a temporary file in the
     same directory, fsynced, then renamed over ``path``)."""
-    from fightlog.replacing import replacing
+    from fightlog.events.replacing import replacing
 
     with replacing(path) as handle:
         handle.write(data)

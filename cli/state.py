@@ -8,9 +8,9 @@ import msgspec
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import SEQ, format_option, input_log_argument
 from fightlog.cli.output import echo_json
-from fightlog.cli.tables import state_lines, wanted_events
+from fightlog.cli.state_text import state_lines, wanted_events
 from fightlog.cli.terminal import warning_line
-from fightlog.history import events_at, seen_at
+from fightlog.history.states import events_at, seen_at
 from fightlog.reducers.derive import next_to_post, posting_order
 from fightlog.reducers.state import SceneState
 

@@ -16,8 +16,8 @@ from fightlog.events.integrity import PublishedHead, VerifyResult, verify_log
 from fightlog.events.piped import is_stream
 
 if TYPE_CHECKING:
-    from fightlog.dicecheck import DiceVerdict
-    from fightlog.rules.dice.verify import RollFinding
+    from fightlog.audit.dice_verify import DiceVerdict
+    from fightlog.dice.verify import RollFinding
 
 
 def _published(ctx: click.Context, param: click.Parameter, value: str | None) -> PublishedHead | None:
@@ -96,7 +96,7 @@ def verify(
     def check() -> tuple[VerifyResult, DiceVerdict | None]:
         if not wants_dice:
             return verify_log(log, published=published), None
-        from fightlog.dicecheck import verify_with_dice  # only when asked: keeps verify light
+        from fightlog.audit.dice_verify import verify_with_dice  # only when asked: keeps verify light
 
         return verify_with_dice(log, seed=seed, published=published)
 

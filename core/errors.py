@@ -81,6 +81,11 @@ class FoldError(InputError):
     targets a later event or amends a field it may not. ``line`` is the event's ``seq``."""
 
 
+class RulesetError(InputError):
+    """An installed ruleset that cannot be used: its ``fightlog.rulesets`` entry point does
+    not load a ruleset with the id it is registered under."""
+
+
 class RefusedError(InputError):
     """A declaration or table command the ruleset refuses (out of turn, no action left, a
     weapon that needs a reload, a target out of range). Nothing is written. ``path`` and
@@ -101,7 +106,7 @@ class StoreError(FightlogError):
 
 
 class DiceError(FightlogError):
-    """Base for dice notation and dice limit errors (see ``fightlog.rules.dice``)."""
+    """Base for dice notation and dice limit errors (see ``fightlog.dice``)."""
 
 
 class DiceSyntaxError(DiceError):

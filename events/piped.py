@@ -14,7 +14,7 @@ for as long as it runs, and reads it by the name that gives back, with the usual
   input is first copied to a temporary file (mode 0600, removed when the command ends), and
   every read reads the copy.
 
-Nothing is ever written beside such a log (``fightlog.checkpoints.cacheable``), and a
+Nothing is ever written beside such a log (``fightlog.history.checkpoints.cacheable``), and a
 command that appends refuses ``-``.
 """
 

@@ -188,7 +188,7 @@ class FileStore:
         except OSError as exc:
             os.ftruncate(fd, size)  # take back our partial bytes only
             raise StoreError(f"{self.path}: append failed, log unchanged: {exc.strerror}") from None
-        from fightlog.checkpoints import appended  # the cache vouches for our own append
+        from fightlog.events.sidecar import appended  # the cache vouches for our own append
 
         appended(self.path, before, os.fstat(fd))
         return sealed

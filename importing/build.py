@@ -45,7 +45,7 @@ from fightlog.events.model import (
 from fightlog.importing.cast import Cast, Role
 from fightlog.importing.message import Message
 from fightlog.importing.rolls import read_rolls
-from fightlog.rules.dice.replies import ReadReply
+from fightlog.dice.replies import ReadReply
 
 _OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b)", re.IGNORECASE)
 MAX_ID: Final = 200

@@ -23,8 +23,8 @@ from pydantic import StringConstraints, ValidationError
 from fightlog.errors import InputError
 from fightlog.importing.message import Message
 from fightlog.importing.rolls import bot_name, known_bots
-from fightlog.rules.inputs import Seq, Strict, describe, field_path, read_toml_text
-from fightlog.rules.toml_lines import KeyLines
+from fightlog.kit.inputs import Seq, Strict, describe, field_path, read_toml_text
+from fightlog.kit.toml_lines import KeyLines
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 

@@ -37,7 +37,7 @@ from fightlog.importing.cast import Cast, timezone_of
 from fightlog.importing.message import Message
 from fightlog.importing.sniff import FORMATS, looks_like
 from fightlog.importing.source import Warn, open_transcript, sha256_of
-from fightlog.replacing import replacing
+from fightlog.events.replacing import replacing
 
 MEDIUM = {"sl": "sl-chat", "discord-json": "discord", "discord-csv": "discord", "discord-txt": "discord"}
 SL_TIME_ZONE = "America/Los_Angeles"
@@ -155,7 +155,7 @@ def bare_joined(cast: Cast) -> list[AnyEvent]:
 
 def write_log(out: str, first: list[AnyEvent], stream: Iterator[Message], builder: Builder) -> Imported:
     """Seal ``first`` and the events of every message of ``stream`` into ``out`` (a
-    temporary file renamed over it at the end: ``fightlog.replacing``)."""
+    temporary file renamed over it at the end: ``fightlog.events.replacing``)."""
     with replacing(out) as handle:
         sealer = _Sealer(handle, out)
         sealer.add(first)

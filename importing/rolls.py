@@ -1,6 +1,6 @@
 """Dice rolls read out of a message: the one place the importer asks "is this a roll?".
 
-The reading is the bot-reply readers' (``fightlog.rules.dice.replies``: Avrae, Dice Maiden,
+The reading is the bot-reply readers' (``fightlog.dice.replies``: Avrae, Dice Maiden,
 RPG Sage, SL HUD phrasings): ``read_rolls(message, bot)`` hands them the message's text and
 its embeds as the bot wrote them (an Avrae attack embed's title and its To Hit and Damage
 lines), and gives back each roll read. A roll whose printed arithmetic does not add up is
@@ -16,7 +16,7 @@ import re
 from typing import Final
 
 from fightlog.importing.message import Message
-from fightlog.rules.dice.replies import BOTS, ReadReply, bot_named, read_replies
+from fightlog.dice.replies import BOTS, ReadReply, bot_named, read_replies
 
 _FOR: Final = re.compile(r" for (?:an? |the )?(?P<purpose>[A-Za-z][A-Za-z ]{0,30}?)(?=\s*[:(]| and gets )")
 _LABELLED: Final = re.compile(r"\s*(?:\*\*)?[A-Za-z][A-Za-z ()0-9!]*(?:\*\*)?:")

@@ -18,7 +18,7 @@ from fightlog.events.model import (
     TurnStarted,
     WeaponReloaded,
 )
-from fightlog.rules.ruleset import Ruleset
+from fightlog.reducers.fold_rules import FoldRules
 from fightlog.reducers.state import Combatant, WeaponState
 
 Combatants = dict[str, Combatant]
@@ -30,7 +30,7 @@ def _with(combatants: Combatants, actor: str, updated: Combatant) -> Combatants:
     return out
 
 
-def _joined(combatants: Combatants, event: CombatantJoined, rules: Ruleset) -> Combatants:
+def _joined(combatants: Combatants, event: CombatantJoined, rules: FoldRules) -> Combatants:
     weapons = {name: WeaponState() for name in rules.weapons(event.sheet)}
     pool_max = dict(event.pool_max)
     for pool, value in event.pools.items():
@@ -51,7 +51,7 @@ def _joined(combatants: Combatants, event: CombatantJoined, rules: Ruleset) -> C
     return _with(combatants, event.actor, joined)
 
 
-def _damaged(combatants: Combatants, event: DamageApplied, rules: Ruleset) -> Combatants:
+def _damaged(combatants: Combatants, event: DamageApplied, rules: FoldRules) -> Combatants:
     who = combatants.get(event.target)
     if who is None:
         return combatants
@@ -60,7 +60,7 @@ def _damaged(combatants: Combatants, event: DamageApplied, rules: Ruleset) -> Co
     return _with(combatants, event.target, replace(who, pools=pools))
 
 
-def _healed(combatants: Combatants, event: HealingApplied, rules: Ruleset) -> Combatants:
+def _healed(combatants: Combatants, event: HealingApplied, rules: FoldRules) -> Combatants:
     who = combatants.get(event.target)
     if who is None:
         return combatants
@@ -71,7 +71,7 @@ def _healed(combatants: Combatants, event: HealingApplied, rules: Ruleset) -> Co
     return _with(combatants, event.target, replace(who, pools=pools))
 
 
-def _spent(combatants: Combatants, event: ResourceSpent, rules: Ruleset) -> Combatants:
+def _spent(combatants: Combatants, event: ResourceSpent, rules: FoldRules) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -91,7 +91,7 @@ def _spent(combatants: Combatants, event: ResourceSpent, rules: Ruleset) -> Comb
     return _with(combatants, event.actor, replace(who, spent=spent))
 
 
-def _reloaded(combatants: Combatants, event: WeaponReloaded, rules: Ruleset) -> Combatants:
+def _reloaded(combatants: Combatants, event: WeaponReloaded, rules: FoldRules) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -100,7 +100,7 @@ def _reloaded(combatants: Combatants, event: WeaponReloaded, rules: Ruleset) -> 
     return _with(combatants, event.actor, replace(who, weapons=weapons))
 
 
-def _moved(combatants: Combatants, event: Moved, rules: Ruleset) -> Combatants:
+def _moved(combatants: Combatants, event: Moved, rules: FoldRules) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -117,7 +117,7 @@ def _moved(combatants: Combatants, event: Moved, rules: Ruleset) -> Combatants:
     )
 
 
-def _status(combatants: Combatants, event: StatusChanged, rules: Ruleset) -> Combatants:
+def _status(combatants: Combatants, event: StatusChanged, rules: FoldRules) -> Combatants:
     who = combatants.get(event.actor)
     if who is None:
         return combatants
@@ -131,14 +131,14 @@ def _status(combatants: Combatants, event: StatusChanged, rules: Ruleset) -> Com
     return _with(combatants, event.actor, replace(who, statuses=statuses))
 
 
-def _turn_started(combatants: Combatants, event: TurnStarted, rules: Ruleset) -> Combatants:
+def _turn_started(combatants: Combatants, event: TurnStarted, rules: FoldRules) -> Combatants:
     who = combatants.get(event.actor)
     if who is None or who.moved == 0:
         return combatants
     return _with(combatants, event.actor, replace(who, moved=0))
 
 
-def _turn_ended(combatants: Combatants, event: TurnEnded, rules: Ruleset) -> Combatants:
+def _turn_ended(combatants: Combatants, event: TurnEnded, rules: FoldRules) -> Combatants:
     """Weapon cooldowns count down at the end of their owner's turn."""
     who = combatants.get(event.actor)
     if who is None:
@@ -155,7 +155,7 @@ def _turn_ended(combatants: Combatants, event: TurnEnded, rules: Ruleset) -> Com
     return _with(combatants, event.actor, replace(who, weapons=weapons))
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, FoldRules], Any]] = {
     CombatantJoined: _joined,
     DamageApplied: _damaged,
     HealingApplied: _healed,

@@ -1,7 +1,7 @@
 """Combining the slice reducers into one dispatch table (``fightlog.reducers.fold`` runs it).
 
 Each slice module exports ``REDUCERS``: event type -> function ``(slice, event, rules) ->
-slice``, where ``rules`` is the ``Ruleset`` governing the log (the only thing a slice may
+slice``, where ``rules`` is the ``FoldRules`` governing the log (the only thing a slice may
 consult besides its own slice and the event). ``combine`` builds, once, the list of interested slices for every event kind, so an
 event only visits the slices it changes; a slice returned unchanged (``is``) is not replaced.
 Every kind of the event union must appear here (a kind no slice cares about still advances
@@ -17,9 +17,9 @@ from fightlog.errors import FoldError
 from fightlog.events.model import EVENT_TYPES, AnyEvent
 from fightlog.reducers import combatants, declarations, effects, rulings, scene, turns
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import Ruleset
+from fightlog.reducers.fold_rules import FoldRules
 
-SliceReducer = Callable[[Any, Any, Ruleset], Any]
+SliceReducer = Callable[[Any, Any, FoldRules], Any]
 
 SLICES: dict[str, Mapping[type, SliceReducer]] = {
     "scene": scene.REDUCERS,

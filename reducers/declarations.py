@@ -7,13 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from fightlog.events.model import DeclarationPosted, RoundEnded, RoundStarted, TurnEnded, TurnStarted
-from fightlog.rules.ruleset import Ruleset
+from fightlog.reducers.fold_rules import FoldRules
 from fightlog.reducers.state import PendingDeclaration
 
 Pending = tuple[PendingDeclaration, ...]
 
 
-def _posted(pending: Pending, event: DeclarationPosted, rules: Ruleset) -> Pending:
+def _posted(pending: Pending, event: DeclarationPosted, rules: FoldRules) -> Pending:
     if event.ooc:
         return pending
     post = PendingDeclaration(
@@ -22,13 +22,13 @@ def _posted(pending: Pending, event: DeclarationPosted, rules: Ruleset) -> Pendi
     return (*pending, post)
 
 
-def _closed(pending: Pending, event: TurnEnded | RoundEnded | TurnStarted | RoundStarted, rules: Ruleset) -> Pending:
+def _closed(pending: Pending, event: TurnEnded | RoundEnded | TurnStarted | RoundStarted, rules: FoldRules) -> Pending:
     """Posts belong to the turn they were made in: a turn or round ending, or a new one
     starting (after posts made outside any turn), closes them."""
     return () if pending else pending
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, FoldRules], Any]] = {
     DeclarationPosted: _posted,
     TurnEnded: _closed,
     RoundEnded: _closed,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import Ruleset, rules_for_scene
+from fightlog.reducers.fold_rules import FoldRules, rules_for_scene
 
 
 class Slot(Struct, frozen=True):
@@ -19,7 +19,7 @@ class Slot(Struct, frozen=True):
     note: str = ""
 
 
-def rules_of(state: SceneState) -> Ruleset:
+def rules_of(state: SceneState) -> FoldRules:
     scene = state.scene
     return rules_for_scene(None, {}) if scene is None else rules_for_scene(scene.ruleset, scene.options)
 
@@ -55,7 +55,7 @@ def posting_order(state: SceneState) -> list[Slot]:
     return slots
 
 
-def next_to_post(state: SceneState, rules: Ruleset | None = None) -> str | None:
+def next_to_post(state: SceneState, rules: FoldRules | None = None) -> str | None:
     """Who is expected to post next: nobody once the scene has ended; the open turn's actor
     unless they are out (fled during their turn) or holding; else the first combatant in the
     order who has not acted this round and is neither out nor holding (wrapping to the next

@@ -8,13 +8,13 @@ from typing import Any
 from msgspec.structs import replace
 
 from fightlog.events.model import EffectApplied, EffectCountedDown, EffectExpired, EffectTicked
-from fightlog.rules.ruleset import Ruleset
+from fightlog.reducers.fold_rules import FoldRules
 from fightlog.reducers.state import ActiveEffect
 
 Effects = dict[str, ActiveEffect]
 
 
-def _applied(effects: Effects, event: EffectApplied, rules: Ruleset) -> Effects:
+def _applied(effects: Effects, event: EffectApplied, rules: FoldRules) -> Effects:
     out = dict(effects)
     if event.refreshes is not None:
         out.pop(event.refreshes, None)
@@ -34,7 +34,7 @@ def _applied(effects: Effects, event: EffectApplied, rules: Ruleset) -> Effects:
     return out
 
 
-def _ticked(effects: Effects, event: EffectTicked, rules: Ruleset) -> Effects:
+def _ticked(effects: Effects, event: EffectTicked, rules: FoldRules) -> Effects:
     effect = effects.get(event.effect)
     if effect is None:
         return effects
@@ -44,7 +44,7 @@ def _ticked(effects: Effects, event: EffectTicked, rules: Ruleset) -> Effects:
     return out
 
 
-def _counted_down(effects: Effects, event: EffectCountedDown, rules: Ruleset) -> Effects:
+def _counted_down(effects: Effects, event: EffectCountedDown, rules: FoldRules) -> Effects:
     effect = effects.get(event.effect)
     if effect is None:
         return effects
@@ -53,7 +53,7 @@ def _counted_down(effects: Effects, event: EffectCountedDown, rules: Ruleset) ->
     return out
 
 
-def _expired(effects: Effects, event: EffectExpired, rules: Ruleset) -> Effects:
+def _expired(effects: Effects, event: EffectExpired, rules: FoldRules) -> Effects:
     if event.effect not in effects:
         return effects
     out = dict(effects)
@@ -61,7 +61,7 @@ def _expired(effects: Effects, event: EffectExpired, rules: Ruleset) -> Effects:
     return out
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, FoldRules], Any]] = {
     EffectApplied: _applied,
     EffectTicked: _ticked,
     EffectCountedDown: _counted_down,

@@ -26,7 +26,7 @@ from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
 from fightlog.reducers.combine import DISPATCH, out_of_order
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.ruleset import Ruleset, rules_for_scene
+from fightlog.reducers.fold_rules import FoldRules, rules_for_scene
 
 Plan = Mapping[int, RulingMade]
 """Target ``seq`` -> the void or amend ruling in force for it."""
@@ -131,7 +131,7 @@ def fold(
     hooks: Mapping[type, Callable[[SceneState, Any, SceneState, Any], None]] | None = None,
     context: Any = None,
     seen: MutableMapping[int, AnyEvent] | None = None,
-    rules: Ruleset | None = None,
+    rules: FoldRules | None = None,
 ) -> SceneState:
     """Fold ``events`` (which must continue ``start``) under ``plan``, up to ``seq == upto``.
 
@@ -206,7 +206,7 @@ def fold(
     return state
 
 
-KindStep = Callable[[SceneState, Any, Ruleset, int], SceneState]
+KindStep = Callable[[SceneState, Any, FoldRules, int], SceneState]
 """``step(state, event, rules, seq)``: the state after one event of a kind."""
 
 _STEPS: dict[type, KindStep] = {}

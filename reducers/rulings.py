@@ -11,13 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from fightlog.events.model import RulingMade
-from fightlog.rules.ruleset import Ruleset
+from fightlog.reducers.fold_rules import FoldRules
 from fightlog.reducers.state import AppliedRuling
 
 Rulings = tuple[AppliedRuling, ...]
 
 
-def _ruled(rulings: Rulings, event: RulingMade, rules: Ruleset) -> Rulings:
+def _ruled(rulings: Rulings, event: RulingMade, rules: FoldRules) -> Rulings:
     kept = rulings
     if event.action == "withdraw" or (event.action == "void" and any(r.seq == event.target for r in rulings)):
         kept = tuple(r for r in rulings if r.seq != event.target)
@@ -33,4 +33,4 @@ def _ruled(rulings: Rulings, event: RulingMade, rules: Ruleset) -> Rulings:
     return (*kept, applied)
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {RulingMade: _ruled}
+REDUCERS: dict[type, Callable[[Any, Any, FoldRules], Any]] = {RulingMade: _ruled}

@@ -9,11 +9,11 @@ from typing import Any
 from msgspec.structs import replace
 
 from fightlog.events.model import CombatantJoined, DiceRolled, SceneEnded, SceneStarted
-from fightlog.rules.ruleset import Ruleset
+from fightlog.reducers.fold_rules import FoldRules
 from fightlog.reducers.state import SceneInfo
 
 
-def _started(info: SceneInfo | None, event: SceneStarted, rules: Ruleset) -> SceneInfo:
+def _started(info: SceneInfo | None, event: SceneStarted, rules: FoldRules) -> SceneInfo:
     dice = event.dice
     return SceneInfo(
         scene=event.scene,
@@ -27,7 +27,7 @@ def _started(info: SceneInfo | None, event: SceneStarted, rules: Ruleset) -> Sce
     )
 
 
-def _ended(info: SceneInfo | None, event: SceneEnded, rules: Ruleset) -> SceneInfo | None:
+def _ended(info: SceneInfo | None, event: SceneEnded, rules: FoldRules) -> SceneInfo | None:
     if info is None:
         return None
     return replace(
@@ -39,20 +39,20 @@ def _ended(info: SceneInfo | None, event: SceneEnded, rules: Ruleset) -> SceneIn
     )
 
 
-def _joined(info: SceneInfo | None, event: CombatantJoined, rules: Ruleset) -> SceneInfo | None:
+def _joined(info: SceneInfo | None, event: CombatantJoined, rules: FoldRules) -> SceneInfo | None:
     if info is None or event.salt is None:
         return info
     return replace(info, salts=(*info.salts, event.salt))
 
 
-def _rolled(info: SceneInfo | None, event: DiceRolled, rules: Ruleset) -> SceneInfo | None:
+def _rolled(info: SceneInfo | None, event: DiceRolled, rules: FoldRules) -> SceneInfo | None:
     index = event.index
     if info is None or index is None or event.generator != "engine" or index < info.rolls:
         return info
     return replace(info, rolls=index + 1)
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, FoldRules], Any]] = {
     SceneStarted: _started,
     SceneEnded: _ended,
     CombatantJoined: _joined,

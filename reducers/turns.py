@@ -18,11 +18,11 @@ from fightlog.events.model import (
     TurnEnded,
     TurnStarted,
 )
-from fightlog.rules.ruleset import Ruleset
+from fightlog.reducers.fold_rules import FoldRules
 from fightlog.reducers.state import Arrival, TurnState
 
 
-def _initiative(turn: TurnState, event: InitiativeRolled, rules: Ruleset) -> TurnState:
+def _initiative(turn: TurnState, event: InitiativeRolled, rules: FoldRules) -> TurnState:
     initiative = dict(turn.initiative)
     score = (event.score, *event.tiebreak)
     for actor in event.group or [event.actor]:
@@ -30,18 +30,18 @@ def _initiative(turn: TurnState, event: InitiativeRolled, rules: Ruleset) -> Tur
     return replace(turn, initiative=initiative)
 
 
-def _order(turn: TurnState, event: InitiativeSet, rules: Ruleset) -> TurnState:
+def _order(turn: TurnState, event: InitiativeSet, rules: FoldRules) -> TurnState:
     return replace(turn, order=tuple(event.order))
 
 
-def _joined(turn: TurnState, event: CombatantJoined, rules: Ruleset) -> TurnState:
+def _joined(turn: TurnState, event: CombatantJoined, rules: FoldRules) -> TurnState:
     if not event.arrival:
         return turn
     waiting = Arrival(actor=event.actor, after=event.after, round=turn.round + rules.arrival_delay())
     return replace(turn, arrivals=(*turn.arrivals, waiting))
 
 
-def _round_started(turn: TurnState, event: RoundStarted, rules: Ruleset) -> TurnState:
+def _round_started(turn: TurnState, event: RoundStarted, rules: FoldRules) -> TurnState:
     order = turn.order
     waiting: list[Arrival] = []
     for arrival in turn.arrivals:
@@ -68,20 +68,20 @@ def _insert_after(order: tuple[str, ...], actor: str, after: str | None) -> tupl
     return (*order[:at], actor, *order[at:])
 
 
-def _round_ended(turn: TurnState, event: RoundEnded, rules: Ruleset) -> TurnState:
+def _round_ended(turn: TurnState, event: RoundEnded, rules: FoldRules) -> TurnState:
     return replace(turn, in_round=False, current=None)
 
 
-def _turn_started(turn: TurnState, event: TurnStarted, rules: Ruleset) -> TurnState:
+def _turn_started(turn: TurnState, event: TurnStarted, rules: FoldRules) -> TurnState:
     return replace(turn, current=event.actor, spent={}, round=max(turn.round, event.round), started=event.seq)
 
 
-def _turn_ended(turn: TurnState, event: TurnEnded, rules: Ruleset) -> TurnState:
+def _turn_ended(turn: TurnState, event: TurnEnded, rules: FoldRules) -> TurnState:
     acted = turn.acted if event.actor in turn.acted else (*turn.acted, event.actor)
     return replace(turn, current=None, acted=acted, spent={})
 
 
-def _declared(turn: TurnState, event: DeclarationPosted, rules: Ruleset) -> TurnState:
+def _declared(turn: TurnState, event: DeclarationPosted, rules: FoldRules) -> TurnState:
     if not event.actions or event.ooc:
         return turn
     spent = dict(turn.spent)
@@ -92,7 +92,7 @@ def _declared(turn: TurnState, event: DeclarationPosted, rules: Ruleset) -> Turn
     return replace(turn, spent=spent)
 
 
-REDUCERS: dict[type, Callable[[Any, Any, Ruleset], Any]] = {
+REDUCERS: dict[type, Callable[[Any, Any, FoldRules], Any]] = {
     InitiativeRolled: _initiative,
     InitiativeSet: _order,
     CombatantJoined: _joined,

@@ -16,14 +16,14 @@ from typing import Any, Final
 
 import msgspec
 
-from fightlog import seeds
+from fightlog.events import seeds
 from fightlog.errors import DiceSeedError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, SceneEnded
-from fightlog.rules.house import HouseRules, read_house_rules
+from fightlog.kit.house import HouseRules, read_house_rules
 
 Seed = int | str
 """A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits,
-as ``--seed`` takes it (``fightlog.seeds``: a decimal string is an integer)."""
+as ``--seed`` takes it (``fightlog.events.seeds``: a decimal string is an integer)."""
 
 DERIVED_FIELDS: Final = frozenset({"prev", "batch"})
 """Event fields left out of ``Fight.log``: ``prev`` is the hash of the line before, so one
@@ -62,7 +62,7 @@ class Fight:
 
 
 def seed_hex(seed: Seed) -> str:
-    """``seed`` as the 64 hex digits a scene commits to (``fightlog.seeds.seed_hex``);
+    """``seed`` as the 64 hex digits a scene commits to (``fightlog.events.seeds.seed_hex``);
     a bad seed is an ``InputError`` saying what is accepted."""
     try:
         return seeds.seed_hex(seed, what="seed")
@@ -75,8 +75,8 @@ def check_house_rules(path: str | os.PathLike[str]) -> HouseRules:
     against the ruleset it names (its ``ruleset`` key), else against the playable rulesets,
     one of which must take every option it sets. The first problem is an ``InputError``
     naming the file and line (for the ruleset that knows most of its options)."""
-    from fightlog.rules.options import option_fields
-    from fightlog.rules.table import playable, table_for
+    from fightlog.kit.options import option_fields
+    from fightlog.kit.table import playable, table_for
 
     rules = read_house_rules(path)
     if rules.ruleset is not None:
@@ -129,7 +129,7 @@ def play_fight(
     ``options`` overrides. Bad input raises ``InputError`` naming the file and line."""
     from fightlog.audit.auditor import audit_events
     from fightlog.cli.audit import human_lines
-    from fightlog.rules.scenario import run_scenario, scenario_seed
+    from fightlog.kit.scenario import run_scenario, scenario_seed
 
     name = os.fspath(scenario)
     fixed = seed_hex(seed) if seed is not None else scenario_seed(name)

@@ -33,7 +33,7 @@ def test_wheel_installs_only_the_fightlog_namespace(wheel: Path) -> None:
         "fightlog/events/model.py",
         "fightlog/reducers/__init__.py",
         "fightlog/rules/__init__.py",
-        "fightlog/rules/dice/fair.py",
+        "fightlog/dice/fair.py",
         "fightlog/rules/roe7/sheet.py",
         "fightlog/cli/main.py",
         "fightlog/fixtures/roe7/sample-duel.jsonl",

@@ -50,7 +50,7 @@ from fightlog.events.model import (
     WeaponReloaded,
 )
 from fightlog.errors import InputError
-from fightlog.history import state_at
+from fightlog.history.states import state_at
 from fightlog.reducers.fold import reduce
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.rules.roe7.tokens import WeaponToken, parse_token

@@ -21,7 +21,7 @@ from fightlog.rules.d20evasion import conditions, harm
 from fightlog.rules.d20evasion.card import SpellCard, WeaponCard
 from fightlog.rules.d20evasion.fighters import Fighter, Mods, sum_mods
 from fightlog.rules.d20evasion.options import D20Options
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 Gear = WeaponCard | SpellCard
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, cast
 
-from fightlog.audit.checks import AuditView, Check
+from fightlog.kit.checks import AuditView, Check
 from fightlog.errors import FightlogError
 from fightlog.events.model import (
     AttackResolved,
@@ -43,7 +43,7 @@ from fightlog.rules.d20evasion.harm import absorb, alter, damage_percents, is_do
 from fightlog.rules.d20evasion.options import DEFAULTS, D20Options
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE, OUT
 from fightlog.rules.d20evasion.declared import check_declaration
-from fightlog.rules.declared import Noting, by_table
+from fightlog.kit.declared import Noting, by_table
 
 SECTIONS: Final[Mapping[str, str]] = {
     "order.not-in-fight": "Initiative (who is in the fight)",

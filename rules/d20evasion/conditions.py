@@ -19,7 +19,7 @@ from __future__ import annotations
 from fightlog.events.model import EffectApplied, EffectCountedDown, EffectExpired, Scalar
 from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.d20evasion.fighters import Fighter
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def apply(

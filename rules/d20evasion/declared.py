@@ -1,5 +1,5 @@
 """What the ``d20-evasion`` table refuses in a logged declaration, for the audit (and the
-checks of a defensive turn the table makes with it); see ``fightlog.rules.declared``.
+checks of a defensive turn the table makes with it); see ``fightlog.kit.declared``.
 
 Apart from the table (``table``), so that folding and auditing a log never load it.
 """
@@ -17,7 +17,7 @@ from fightlog.rules.d20evasion.allowance import turn_actions
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.plan import plan
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE, OUT
-from fightlog.rules.declared import judged, unknown_action
+from fightlog.kit.declared import judged, unknown_action
 
 
 ATTACKING: Final = frozenset({"attack", "cast", "disarm"})

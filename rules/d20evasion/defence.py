@@ -27,7 +27,7 @@ from fightlog.rules.d20evasion.bands import within
 from fightlog.rules.d20evasion.card import UNARMED_CARD, WeaponCard
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def awaiting(post: PendingDeclaration, defender: str) -> list[Action]:

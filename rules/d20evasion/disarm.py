@@ -12,7 +12,7 @@ from fightlog.events.model import Action, AttackResolved
 from fightlog.rules.d20evasion import conditions
 from fightlog.rules.d20evasion.attack import disarm_outcome
 from fightlog.rules.d20evasion.fighters import Fighter
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def knocked(target: Fighter, action: Action) -> str:

@@ -20,7 +20,7 @@ from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.d20evasion import conditions
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.options import D20Options
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 PIERCING: Final = "piercing"
 """The ``damage_type`` of damage that bypassed armour."""

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from fightlog.events.model import InitiativeRolled
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.options import D20Options
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 class Member(NamedTuple):

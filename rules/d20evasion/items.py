@@ -7,7 +7,7 @@ from __future__ import annotations
 from fightlog.events.model import Action, ResourceSpent
 from fightlog.rules.d20evasion import harm
 from fightlog.rules.d20evasion.fighters import Fighter
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def use_item(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:

@@ -15,7 +15,7 @@ from fightlog.events.model import Action, Moved
 from fightlog.rules.d20evasion.bands import BANDS, Point, approach, band_between, distance, is_band, move_cost
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.options import D20Options
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 class Step(NamedTuple):

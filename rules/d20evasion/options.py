@@ -18,7 +18,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
-from fightlog.rules.options import read_options as read_ruleset_options
+from fightlog.kit.options import read_options as read_ruleset_options
 
 NonNegative = Annotated[int, Meta(ge=0)]
 Positive = Annotated[int, Meta(ge=1)]

@@ -27,7 +27,7 @@ from fightlog.rules.d20evasion.fighters import Fighter, absent
 from fightlog.rules.d20evasion.moves import plan_move
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE
 from fightlog.rules.d20evasion.spells import spell_name
-from fightlog.rules.declared import unknown_action
+from fightlog.kit.declared import unknown_action
 
 
 class _Walk:

@@ -22,8 +22,8 @@ from pydantic import Field, StringConstraints, model_validator
 from fightlog.events.model import CombatantJoined
 from fightlog.rules.d20evasion.card import as_snapshot
 from fightlog.rules.d20evasion.sheet import Armour, Item, OverTime, Sheet, Spell, Stats, Weapon
-from fightlog.rules.inputs import FieldProblem, Seq, Strict
-from fightlog.rules import rosters
+from fightlog.kit.inputs import FieldProblem, Seq, Strict
+from fightlog.kit import rosters
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 

@@ -1,7 +1,7 @@
 """``d20-evasion`` as the shared code sees it: who is out of the posting order, who holds a
 turn, what each action costs, and the names of a sheet's weapons.
 
-Registered with ``fightlog.rules.ruleset`` when a log first names ``d20-evasion``. Light on
+Registered with ``fightlog.kit.ruleset`` when a log first names ``d20-evasion``. Light on
 purpose: the fold imports this, so it imports neither pydantic nor the rules.
 """
 
@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.errors import InputError
 from fightlog.events.model import Action
-from fightlog.rules.ruleset import GenericRules, register
+from fightlog.kit.ruleset import GenericRules, register
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
-    from fightlog.audit.checks import Check
+    from fightlog.kit.checks import Check
 
 RULESET_ID: Final = "d20-evasion"
 

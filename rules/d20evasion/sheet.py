@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field, StringConstraints, field_validator, mode
 
 from fightlog.rules.d20evasion.bands import Band
 from fightlog.rules.d20evasion.card import UNARMED, Card
-from fightlog.rules.inputs import FieldProblem, Seq, Strict
+from fightlog.kit.inputs import FieldProblem, Seq, Strict
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Stat = Annotated[int, Field(ge=1, le=1000)]

@@ -15,7 +15,7 @@ from fightlog.events.model import Action, ResourceSpent, StatusChanged
 from fightlog.rules.d20evasion import conditions, harm
 from fightlog.rules.d20evasion.attack import strike
 from fightlog.rules.d20evasion.fighters import Fighter
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def spell_name(action: Action) -> str | None:

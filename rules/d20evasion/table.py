@@ -1,5 +1,5 @@
 """Live play and scripted fights for ``d20-evasion``: the ``Table`` (see
-``fightlog.rules.table``).
+``fightlog.kit.table``).
 
 A post is one of three things. In one's own turn, movement and actions (``plan`` reads them,
 ``allowance`` bounds them, a handler per action type plays them). In a duel, a defensive
@@ -28,8 +28,8 @@ from fightlog.rules.d20evasion.fighters import Fighter, absent
 from fightlog.rules.d20evasion.options import D20Options, as_data, read_options
 from fightlog.rules.d20evasion.plan import plan
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE, OUT, RULESET_ID
-from fightlog.rules.declared import unknown_action
-from fightlog.rules.table import Entrant, Post, Scribe, check_responds_to
+from fightlog.kit.declared import unknown_action
+from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
 
 Handler = Callable[[Scribe, str, Action, int], None]
 

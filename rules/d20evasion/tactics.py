@@ -10,7 +10,7 @@ turn too (its bonus is the GM's call); a skill used as an action costs one actio
 from __future__ import annotations
 
 from fightlog.events.model import Action, StatusChanged
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def hold(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:

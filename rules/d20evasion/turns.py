@@ -15,7 +15,7 @@ from fightlog.events.model import InitiativeSet, RoundEnded, RoundStarted, Statu
 from fightlog.rules.d20evasion import conditions, defence, harm, initiative
 from fightlog.rules.d20evasion.fighters import Fighter, options_of
 from fightlog.rules.d20evasion.ruleset import OUT, WAITING
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def begin(scribe: Scribe) -> None:

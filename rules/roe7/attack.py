@@ -24,7 +24,7 @@ from fightlog.rules.roe7.options import Roe7Options
 from fightlog.rules.roe7.sheet import Weapon
 from fightlog.rules.roe7.terms import DamageType
 from fightlog.rules.roe7.tokens import WeaponToken
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 MODES: Final = frozenset({"single", "auto", "suppressive", "multi", "aimed", "sneak"})
 AUTO_SHOTS: Final = 3

@@ -41,7 +41,7 @@ from typing import Final, cast
 
 from msgspec.structs import replace
 
-from fightlog.audit.checks import AuditView, Check, Clear, RecordSplit
+from fightlog.kit.checks import AuditView, Check, Clear, RecordSplit
 from fightlog.errors import FightlogError, InputError
 from fightlog.events.model import (
     Action,
@@ -73,7 +73,7 @@ from fightlog.rules.roe7.table import (
     over_allowance,
     turn_breach,
 )
-from fightlog.rules.declared import Noting, by_table
+from fightlog.kit.declared import Noting, by_table
 from fightlog.rules.roe7.tactics import skill_won
 from fightlog.rules.roe7.terms import DamageType
 from fightlog.rules.roe7.tokens import WeaponToken

@@ -22,7 +22,7 @@ from fightlog.events.model import (
 )
 from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.roe7.fighters import Fighter
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 DEBUFFS: Final = frozenset({"bleed", "chemical_burn", "stun", "stun_immunity", "suppressed", "lost_action", "lost_turn"})
 """Effects that count on their target's turns (stun immunity too, though it helps)."""

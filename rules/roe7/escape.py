@@ -28,7 +28,7 @@ from fightlog.rules.roe7.fighters import UNARMED, Breach, Fighter, capped
 from fightlog.rules.roe7.geometry import Band, band
 from fightlog.rules.roe7.tokens import WeaponToken
 from fightlog.rules.roe7.harm import take
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 INTERRUPTIBLE = ("flee", "com_call")
 FLEE_ATTEMPTS = "flee_attempts"

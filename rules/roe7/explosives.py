@@ -19,7 +19,7 @@ from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import Point, distance
 from fightlog.rules.roe7.harm import blast_dodge, dodged, take
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 THROW_RANGE_M = 20
 """Thrown weapons reach 20 m (Throwing Weapons)."""

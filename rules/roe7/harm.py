@@ -13,11 +13,11 @@ from typing import Final
 
 from fightlog.events.model import DamageApplied, EffectTicked, HealingApplied, StatusChanged
 from fightlog.reducers.state import ActiveEffect
-from fightlog.rules.dice import RollResult
+from fightlog.dice import RollResult
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import within
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def take(

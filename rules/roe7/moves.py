@@ -14,7 +14,7 @@ from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import Point, distance, step_away, step_toward
 from fightlog.rules.roe7.harm import take
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def sprinted(scribe: Scribe, actor: str) -> bool:

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from fightlog.rules.options import read_options as read_ruleset_options
+from fightlog.kit.options import read_options as read_ruleset_options
 from fightlog.rules.roe7.tokens import DamageList, TokenOptions
 
 NonNegative = Annotated[int, Meta(ge=0)]

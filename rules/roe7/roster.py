@@ -17,8 +17,8 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from fightlog.events.model import CombatantJoined
-from fightlog.rules.inputs import FieldProblem, Seq, Strict
-from fightlog.rules import rosters
+from fightlog.kit.inputs import FieldProblem, Seq, Strict
+from fightlog.kit import rosters
 from fightlog.rules.roe7.sheet import (
     Attachment,
     DamageReduction,

@@ -1,7 +1,7 @@
 """``roe7`` as the shared code sees it: posting order statuses, what an action costs, when
 an arrival posts, and how each weapon token fires and reloads.
 
-Registered with ``fightlog.rules.ruleset`` when first asked for (a log whose ruleset is
+Registered with ``fightlog.kit.ruleset`` when first asked for (a log whose ruleset is
 ``roe7``). Light on purpose: the fold imports this, so it reads tokens with msgspec only and
 never imports the sheet models (pydantic).
 """
@@ -17,10 +17,10 @@ import msgspec
 from fightlog.errors import InputError
 from fightlog.events.model import Action
 from fightlog.rules.roe7.tokens import DEFAULT_OPTIONS, TokenOptions, WeaponToken, parse_token
-from fightlog.rules.ruleset import GenericRules, register
+from fightlog.kit.ruleset import GenericRules, register
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
-    from fightlog.audit.checks import Check, RecordSplit
+    from fightlog.kit.checks import Check, RecordSplit
 
 OUT: Final = frozenset({"defeated", "wounded", "mortally_wounded", "fled", "left", "reserve"})
 """Statuses that take a combatant out of the posting order (Wounded; Fleeing). ``reserve`` is
@@ -95,7 +95,7 @@ class Roe7Rules(GenericRules):
         and not before: the fold never asks)."""
         from pydantic import ValidationError
 
-        from fightlog.rules.inputs import describe
+        from fightlog.kit.inputs import describe
         from fightlog.rules.roe7.fighters import read_sheet
 
         try:

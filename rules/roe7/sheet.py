@@ -29,7 +29,7 @@ from pydantic import (
 )
 
 from fightlog.errors import InputError
-from fightlog.rules.inputs import FieldProblem, Seq, Strict
+from fightlog.kit.inputs import FieldProblem, Seq, Strict
 from fightlog.rules.roe7 import races
 from fightlog.rules.roe7.races import Racial
 from fightlog.rules.roe7.terms import (

@@ -1,4 +1,4 @@
-"""Live play and scripted fights for ``roe7``: the ``Table`` (see ``fightlog.rules.table``).
+"""Live play and scripted fights for ``roe7``: the ``Table`` (see ``fightlog.kit.table``).
 
 ``post`` is where the rules refuse a declaration: out of turn, no action or movement left, an
 arrival acting in their arrival post, a stunned combatant acting; the action handlers refuse
@@ -16,12 +16,12 @@ from msgspec.structs import replace
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded, StatusChanged
 from fightlog.reducers.state import ActiveEffect, SceneState
-from fightlog.rules.declared import refusal, unknown_action
+from fightlog.kit.declared import refusal, unknown_action
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
 from fightlog.rules.roe7.fighters import Breach, Fighter, absent
 from fightlog.rules.roe7.options import Roe7Options, as_data, read_options
 from fightlog.rules.roe7.ruleset import ACTION_TYPES, OUT, RULES
-from fightlog.rules.table import Entrant, Post, Scribe, check_responds_to
+from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
 
 Handler = Callable[[Scribe, str, Action, int], None]
 
@@ -172,7 +172,7 @@ def check_declaration(state: SceneState, declaration: DeclarationPosted) -> Refu
     """What the table refuses in a logged ``declaration`` (``state``: before it) beyond whose
     turn it is, who may act and the allowance (the audit's order and allowance checks): an
     action type roe7 does not have, then each action as its handler checks it, up to the
-    first die (``fightlog.rules.declared.refusal``). An interrupt is the audit's
+    first die (``fightlog.kit.declared.refusal``). An interrupt is the audit's
     ``escape.interrupt_breach``; ``None`` for a poster not in the fight or out of it, and
     before the fight begins (the posting-order checks report those)."""
     actions = declaration.actions

@@ -11,7 +11,7 @@ from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.attack import gm_modifier
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.terms import RollType
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 
 def aim(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:

@@ -28,7 +28,7 @@ from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.roe7 import conditions, escape, explosives, harm
 from fightlog.rules.roe7.fighters import Fighter, options_of
 from fightlog.rules.roe7.ruleset import OUT, WAITING
-from fightlog.rules.table import Scribe
+from fightlog.kit.table import Scribe
 
 FREE_DRAW: Final = "first-turn free draw"
 """Spent (``resource_spent``) when one's first turn not stunned ends: drawing costs an action

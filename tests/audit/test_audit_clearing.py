@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import fightlog.audit.auditor as auditor_module
 from fightlog.audit.auditor import Auditor, Report, RulingFound, _Inbox, audit_events, audit_log
-from fightlog.audit.dice import FastDice
+from fightlog.audit.dice_checks import FastDice
 from fightlog.audit.reading import checked
 from fightlog.audit.recorded import RecordChecks
 from fightlog.events.model import AnyEvent, AttackResolved, DamageApplied, DiceRolled, EffectTicked, RulingMade

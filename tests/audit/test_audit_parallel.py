@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import fightlog.audit.auditor as auditor_module
 from fightlog.audit.auditor import Report, audit_events, audit_log
-from fightlog.audit.dice import DiceAudit, DiceReport, FastDice
+from fightlog.audit.dice_checks import DiceAudit, DiceReport, FastDice
 from fightlog.errors import FightlogError
 from fightlog.events.codec import decode_line
 from fightlog.events.model import GENESIS, AnyEvent, DiceRolled, RulingMade, SceneEnded

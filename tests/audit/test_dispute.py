@@ -38,8 +38,8 @@ from fightlog.events.reader import read_log
 from fightlog.events.store import MemoryStore
 from fightlog.reducers.fold import Folder
 from fightlog.reducers.state import SceneState
-from fightlog.rules.dice import ModifierLike, RollResult
-from fightlog.rules.table import Post, Scribe, table_for
+from fightlog.dice import ModifierLike, RollResult
+from fightlog.kit.table import Post, Scribe, table_for
 from tests.conftest import FIXTURES
 
 SCENARIOS = FIXTURES / "roe7" / "scenarios"

@@ -29,9 +29,9 @@ from fightlog.events.model import AnyEvent, DeclarationPosted, SceneStarted
 from fightlog.fixtures.audit_fights import by_hand
 from fightlog.fixtures.refused_posts import CASES, SEED, RefusedPost
 from fightlog.reducers.fold import fold
-from fightlog.rules.declared import INCOMPLETE
-from fightlog.rules.dice import dice_commitment
-from fightlog.rules.table import Post, Scribe, table_for
+from fightlog.kit.declared import INCOMPLETE
+from fightlog.dice import dice_commitment
+from fightlog.kit.table import Post, Scribe, table_for
 from tests.rules.d20evasion.test_properties import OPTIONS as D20_OPTIONS
 from tests.rules.d20evasion.test_properties import play as d20_play
 from tests.rules.roe7.test_properties import choose_action as roe7_action

@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from fightlog.audit.auditor import audit_events
 from fightlog.events.model import SceneStarted
-from fightlog.rules.ruleset import installed
+from fightlog.kit.ruleset import installed
 from tests.audit.test_order import changed, duel
 from tests.cli import run
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from fightlog import checkpoints
+from fightlog.history import checkpoints
 from fightlog.cli.main import cli
 from fightlog.events import piped
 from fightlog.events.reader import read_log

@@ -1,4 +1,4 @@
-"""``--seed`` means one thing everywhere: an integer or 64 hex digits (``fightlog.seeds``),
+"""``--seed`` means one thing everywhere: an integer or 64 hex digits (``fightlog.events.seeds``),
 the integer mapped as the pytest plugin maps it; one error message for anything else."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fightlog import seeds
+from fightlog.events import seeds
 from fightlog.errors import DiceSeedError
 from fightlog.events.model import SceneStarted
 from fightlog.events.reader import read_log
 from fightlog.rules import dice
-from fightlog.rules.dice import commitment
+from fightlog.dice import commitment
 from fightlog.testing.fight import seed_hex as plugin_seed
 from tests.cli import SCENARIO_LOGS, assert_usage_error, run
 

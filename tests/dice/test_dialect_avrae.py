@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fightlog.errors import DiceError, DiceLimitError
-from fightlog.rules.dice import FairGenerator
-from fightlog.rules.dice.dialects import compile_in, roll
+from fightlog.dice import FairGenerator
+from fightlog.dice.dialects import compile_in, roll
 
 SUITE = json.loads((Path(__file__).parent / "data" / "d20_suite.json").read_text())
 CASES: list[dict[str, Any]] = SUITE["cases"]

@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner, Result
 
 from fightlog.cli.main import cli
-from fightlog.rules.dice.dialects import DIALECTS
+from fightlog.dice.dialects import DIALECTS
 
 SEED = bytes(range(32)).hex()
 

@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fightlog.errors import DiceError, DiceLimitError, DiceSyntaxError
-from fightlog.rules.dice.dialects import DIALECTS, compile_in, roll_all
-from fightlog.rules.dice.dialects import avrae, dice_maiden, roll20, rpg_sage
-from fightlog.rules.dice.dialects.syntax import Syntax
+from fightlog.dice.dialects import DIALECTS, compile_in, roll_all
+from fightlog.dice.dialects import avrae, dice_maiden, roll20, rpg_sage
+from fightlog.dice.dialects.syntax import Syntax
 
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, CombatantJoined, SceneEnded, SceneStarted
-from fightlog.rules.dice import FairGenerator, RollResult, RollVerifier, breakdown, dice_commitment, dice_rolled, read_roll, roll
+from fightlog.dice import FairGenerator, RollResult, RollVerifier, breakdown, dice_commitment, dice_rolled, read_roll, roll
 from fightlog.events.store import MemoryStore
 
 _SYNTAX: dict[str, Syntax] = {

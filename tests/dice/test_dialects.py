@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fightlog.errors import DiceError, DiceLimitError, DiceValueError
-from fightlog.rules.dice import FairGenerator, compile_expression
-from fightlog.rules.dice import roll as engine_roll
-from fightlog.rules.dice.dialects import DIALECTS, compile_in, roll, roll_all
+from fightlog.dice import FairGenerator, compile_expression
+from fightlog.dice import roll as engine_roll
+from fightlog.dice.dialects import DIALECTS, compile_in, roll, roll_all
 from tests.dice.conftest import ModuloStream, ScriptedStream
 
 EXAMPLES: list[dict[str, Any]] = json.loads(

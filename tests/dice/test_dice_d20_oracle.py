@@ -28,7 +28,7 @@ import d20.expression
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fightlog.rules.dice import compile_expression
+from fightlog.dice import compile_expression
 from tests.dice.conftest import ModuloStream
 
 SIDES = [2, 3, 4, 6, 8, 10, 12, 20, 100]

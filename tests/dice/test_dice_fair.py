@@ -18,7 +18,7 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from fightlog.errors import DiceSeedError, DiceValueError
-from fightlog.rules.dice import (
+from fightlog.dice import (
     FairGenerator,
     as_data,
     commitment,
@@ -28,8 +28,8 @@ from fightlog.rules.dice import (
     roll,
     salts_digest,
 )
-from fightlog.rules.dice.fair import accept_below
-from fightlog.rules.dice.fastpath import build_block_faces
+from fightlog.dice.fair import accept_below
+from fightlog.dice.fastpath import build_block_faces
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "dice.md"
 SEED = bytes(range(32)).hex()
@@ -68,7 +68,7 @@ def test_test_vector(reference: Callable[..., list[int]]) -> None:
     assert gen.faces(1, VECTOR_SIDES) == [8, 6, 5, 1, 58, 52, 6, 1, 1, 2]
     by_hand = reference(SEED, "duel-1", ["a1b2c3d4"], 0, VECTOR_SIDES)
     assert by_hand == [99, 12, 1, 5, 25, 3, 8, 1, 1, 20]
-    from fightlog.rules.dice import breakdown
+    from fightlog.dice import breakdown
 
     result = roll("1d100", gen, 0, [(10, "scope"), (5, "racial")])
     assert breakdown(result) == "1d100 (99) + 15 [scope +10, racial +5] = 114"

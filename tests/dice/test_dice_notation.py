@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fightlog.errors import DiceError, DiceLimitError, DiceSyntaxError, DiceValueError
-from fightlog.rules.dice import compile_expression, limits
-from fightlog.rules.dice import lexer as lexer_module
-from fightlog.rules.dice.expression import Expression
+from fightlog.dice import compile_expression, limits
+from fightlog.dice import lexer as lexer_module
+from fightlog.dice.expression import Expression
 from tests.dice.conftest import ModuloStream, ScriptedStream
 
 
@@ -422,7 +422,7 @@ class _NoDice:
 
 @pytest.mark.parametrize("expr", ["1001d6", "1d1000001", "1d20+" + "9" * 200, "x" * 300])
 def test_limits_are_checked_before_rolling(expr: str) -> None:
-    from fightlog.rules.dice import roll
+    from fightlog.dice import roll
 
     with pytest.raises(DiceLimitError):
         roll(expr, _NoDice(), 0)  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fightlog.rules.dice import as_data, breakdown, compile_expression
+from fightlog.dice import as_data, breakdown, compile_expression
 from tests.dice.conftest import ScriptedStream
 
 

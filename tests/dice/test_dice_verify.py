@@ -20,7 +20,7 @@ from fightlog.events.model import (
     SceneStarted,
 )
 from fightlog.events.store import MemoryStore
-from fightlog.rules.dice import (
+from fightlog.dice import (
     FairGenerator,
     RollFinding,
     RollVerifier,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from fightlog.audit.dice import DiceAudit
-from fightlog.rules.dice.dialects import DIALECTS
+from fightlog.audit.dice_checks import DiceAudit
+from fightlog.dice.dialects import DIALECTS
 from fightlog.events.model import DiceRolled, Die
-from fightlog.rules.dice.external import check_event, check_reply, reevaluated
-from fightlog.rules.dice.replies import read_replies, read_reply
-from fightlog.rules.dice.verify import RollVerifier
+from fightlog.dice.external import check_event, check_reply, reevaluated
+from fightlog.dice.replies import read_replies, read_reply
+from fightlog.dice.verify import RollVerifier
 
 
 def avrae(roll: str, total: int) -> str:

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fightlog.rules.dice import FairGenerator, roll
-from fightlog.rules.dice.dialects import DIALECTS
-from fightlog.rules.dice.external import check_reply
-from fightlog.rules.dice.replies import BOTS, bot_named, read_replies, read_reply
+from fightlog.dice import FairGenerator, roll
+from fightlog.dice.dialects import DIALECTS
+from fightlog.dice.external import check_reply
+from fightlog.dice.replies import BOTS, bot_named, read_replies, read_reply
 
 CORPUS: list[dict[str, Any]] = tomllib.loads(
     (Path(__file__).parent / "data" / "replies.toml").read_text(encoding="utf-8")

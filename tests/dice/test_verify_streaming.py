@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fightlog.events.model import AnyEvent, DiceRolled, Die, SceneEnded
 from fightlog.events.store import MemoryStore
-from fightlog.rules.dice import RollFinding, RollVerifier
+from fightlog.dice import RollFinding, RollVerifier
 from tests.dice.test_dice_verify import OTHER_SEED, SEED, scene_events
 
 replace = msgspec.structs.replace

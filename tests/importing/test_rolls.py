@@ -1,5 +1,5 @@
 """Rolls read out of dice bots' and HUDs' messages (``fightlog.importing.rolls``, over the
-bot-reply readers of ``fightlog.rules.dice.replies``)."""
+bot-reply readers of ``fightlog.dice.replies``)."""
 
 from __future__ import annotations
 

@@ -10,10 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fightlog import cachefile, checkpoints, history
+from fightlog.events import sidecar as cachefile
+from fightlog.history import checkpoints
+from fightlog.history import states as history
 from fightlog.events.model import AnyEvent, DamageApplied, RulingMade
 from fightlog.events.store import FileStore, MemoryStore
-from fightlog.history import state_at
+from fightlog.history.states import state_at
 from tests.reducers.logs import random_log
 
 

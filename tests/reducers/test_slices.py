@@ -36,7 +36,7 @@ from fightlog.reducers.derive import next_to_post, posting_order
 from fightlog.reducers.diff import Change, changes
 from fightlog.reducers.fold import fold
 from fightlog.reducers.state import SceneState
-from fightlog.rules.ruleset import GenericRules, register
+from fightlog.kit.ruleset import GenericRules, register
 
 
 class Shotguns(GenericRules):

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from fightlog import checkpoints, history
+from fightlog.history import checkpoints
+from fightlog.history import states as history
 from fightlog.cli.main import cli
 from fightlog.errors import StoreError
 from fightlog.events.model import AnyEvent, DamageApplied

@@ -3,7 +3,7 @@ from any ruleset's rules: it joins roe7 roster combatants, posts in a fixed orde
 die for a ``shoot`` and refuses what a real table would (a post out of turn, an unknown
 target or weapon, an action of type ``refuse``).
 
-Use it with ``monkeypatch.setitem(fightlog.rules.table._TABLES, "fake", TARGET)`` and a
+Use it with ``monkeypatch.setitem(fightlog.kit.table._TABLES, "fake", TARGET)`` and a
 scene whose ruleset is ``fake``.
 """
 
@@ -28,7 +28,7 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from fightlog.rules.roe7.roster import load_roster
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 
 TARGET = "tests.rules.fake_table:TABLE"
 

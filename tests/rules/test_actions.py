@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fightlog.errors import InputError
 from fightlog.events.model import Action
-from fightlog.rules.actions import FIELDS, RESERVED, format_action, parse_action, parse_actions
+from fightlog.kit.actions import FIELDS, RESERVED, format_action, parse_action, parse_actions
 
 
 def test_every_field_key() -> None:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fightlog.errors import InputError
-from fightlog.rules.house import HouseRules, allowed, read_house_rules, validate
+from fightlog.kit.house import HouseRules, allowed, read_house_rules, validate
 from fightlog.rules.roe7.options import OPTION_NAMES, Roe7Options
 from tests.conftest import FIXTURES
 
@@ -106,7 +106,7 @@ def test_the_same_file_format_serves_every_ruleset(tmp_path: Path) -> None:
 
 def test_a_house_rule_the_ruleset_refuses_as_a_whole_names_the_house_file(tmp_path: Path) -> None:
     """Per-option checks pass, but the d20 table refuses band limits out of order."""
-    from fightlog.rules.scenario import run_scenario
+    from fightlog.kit.scenario import run_scenario
 
     path = tmp_path / "house.toml"
     path.write_text("touch_max_m = 50\n")

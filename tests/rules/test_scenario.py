@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import fightlog.rules.table
+import fightlog.kit.table
 from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import (
     CombatantJoined,
@@ -21,9 +21,9 @@ from fightlog.events.model import (
     SceneStarted,
     TurnEnded,
 )
-from fightlog.rules.dice import commitment
-from fightlog.rules.house import HouseRules
-from fightlog.rules.scenario import DEFAULT_SCENE, ArrivalStep, EndTurnStep, PostStep, load_scenario, run_scenario
+from fightlog.dice import commitment
+from fightlog.kit.house import HouseRules
+from fightlog.kit.scenario import DEFAULT_SCENE, ArrivalStep, EndTurnStep, PostStep, load_scenario, run_scenario
 from tests.conftest import FIXTURES
 from tests.rules.fake_table import TARGET
 
@@ -39,7 +39,7 @@ roster = "{ROSTER}"
 
 @pytest.fixture(autouse=True)
 def fake_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(fightlog.rules.table._TABLES, "fake", TARGET)
+    monkeypatch.setitem(fightlog.kit.table._TABLES, "fake", TARGET)
 
 
 def scenario(tmp_path: Path, body: str, *, head: str = HEAD, name: str = "fight.toml") -> Path:

@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from fightlog.rules.toml_lines import KeyLines
+from fightlog.kit.toml_lines import KeyLines
 
 TEXT = '''\
 ruleset = "roe7"

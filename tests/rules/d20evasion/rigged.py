@@ -18,11 +18,11 @@ import pytest
 from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, CombatantJoined, DeclarationPosted, SceneStarted
 from fightlog.reducers.state import EMPTY, ActiveEffect, SceneState
-from fightlog.rules.actions import parse_actions
+from fightlog.kit.actions import parse_actions
 from fightlog.rules.d20evasion.card import as_snapshot
 from fightlog.rules.d20evasion.sheet import Sheet
 from fightlog.rules.d20evasion.table import TABLE
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 from tests.rules.roe7.rigged import Rigged, kinds, of, plain
 
 __all__ = ["Fight", "Rigged", "PISTOL", "SWORD", "duel", "kinds", "of", "plain", "sheet", "entrant_of"]

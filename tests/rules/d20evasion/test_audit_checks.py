@@ -24,9 +24,9 @@ from fightlog.events.model import (
     EffectTicked,
 )
 from fightlog.fixtures.audit_fights import Tamper
-from fightlog.rules.actions import parse_actions
+from fightlog.kit.actions import parse_actions
 from fightlog.rules.d20evasion.audit import SECTIONS, rule_section
-from fightlog.rules.ruleset import ruleset_for
+from fightlog.kit.ruleset import ruleset_for
 from tests.conftest import FIXTURES
 from tests.rules.d20evasion.rigged import PISTOL, SWORD, Fight, of
 

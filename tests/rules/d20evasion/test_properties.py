@@ -18,14 +18,14 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, AnyEvent, DamageApplied, HealingApplied, SceneStarted
 from fightlog.reducers.fold import fold, reduce
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.actions import parse_actions
+from fightlog.kit.actions import parse_actions
 from fightlog.rules.d20evasion.bands import band_between
 from fightlog.rules.d20evasion.defence import unanswered
 from fightlog.rules.d20evasion.options import DEFAULTS
 from fightlog.rules.d20evasion.ruleset import OUT
 from fightlog.rules.d20evasion.table import TABLE
-from fightlog.rules.dice import dice_commitment
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.dice import dice_commitment
+from fightlog.kit.table import Entrant, Post, Scribe
 from tests.rules.d20evasion.rigged import PISTOL, SWORD, entrant_of
 
 BOLT = {"name": "Bolt", "mp": 10, "damage": 20, "ranges": ["close", "medium-close", "medium"], "cooldown": 1,

@@ -278,7 +278,7 @@ def test_a_list_too_short_counts_its_entries_in_the_plural() -> None:
 
     from pydantic import Field, ValidationError
 
-    from fightlog.rules.inputs import Seq, Strict, describe
+    from fightlog.kit.inputs import Seq, Strict, describe
 
     class Pair(Strict):
         ends: Annotated[Seq[int], Field(min_length=2)]

@@ -225,7 +225,7 @@ def test_folding_and_auditing_a_d20_log_loads_neither_pydantic_nor_the_table() -
     log = SCENARIOS[0].with_suffix(".jsonl")
     code = (
         "import sys\n"
-        "from fightlog.history import state_at\n"
+        "from fightlog.history.states import state_at\n"
         "from fightlog.audit.auditor import audit_log\n"
         f"state_at({str(log)!r}, cache=False)\n"
         f"assert not audit_log({str(log)!r}).findings\n"

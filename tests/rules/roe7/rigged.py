@@ -24,10 +24,10 @@ import pytest
 from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, AnyEvent, CombatantJoined, Scalar, SceneStarted
 from fightlog.reducers.state import EMPTY, ActiveEffect, SceneInfo, SceneState
-from fightlog.rules.dice import ModifierLike, RollResult, compile_expression
+from fightlog.dice import ModifierLike, RollResult, compile_expression
 from fightlog.rules.roe7.sheet import Sheet
 from fightlog.rules.roe7.table import TABLE
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 
 RIFLE = "M_a_Rifle_Class_(Permanent)"
 SEMI_RIFLE = "M_s_Rifle_Class_(Permanent)"

@@ -4,7 +4,7 @@ Each test plays a fight with the engine (rigged dice), asserts that it audits cl
 changes one event (``msgspec.structs.replace``, same ``seq``) the way a careless GM or a
 tampering player might, and asserts the exact finding: its code, the ``seq`` a GM must look
 at, and whom it concerns, and nothing else. Dice findings are left out: a rigged scribe's
-rolls have no seed to recompute them from (``fightlog.audit.dice`` has its own tests).
+rolls have no seed to recompute them from (``fightlog.audit.dice_checks`` has its own tests).
 
 Then: the table's refusals carry the audit's codes; every bundled scenario audits clean; and
 random engine fights (the real seeded scribe, hypothesis choosing every declaration) audit
@@ -41,10 +41,10 @@ from fightlog.events.model import (
     StatusChanged,
     TurnEnded,
 )
-from fightlog.rules.dice import dice_commitment
+from fightlog.dice import dice_commitment
 from fightlog.rules.roe7.ruleset import RULES
 from fightlog.rules.roe7.table import TABLE
-from fightlog.rules.table import Post
+from fightlog.kit.table import Post
 from tests.rules.roe7.rigged import CLUB_M, FLAMER, RIFLE, SHOTGUN, SWORD_M, Fight, act, duel, of
 from tests.rules.roe7.test_properties import choose_action, opened
 

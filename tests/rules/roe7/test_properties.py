@@ -15,10 +15,10 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, AnyEvent, DamageApplied, DiceRolled, HealingApplied, SceneStarted
 from fightlog.reducers.fold import fold, reduce
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.rules.dice import RollVerifier, dice_commitment
+from fightlog.dice import RollVerifier, dice_commitment
 from fightlog.rules.roe7.fighters import capped
 from fightlog.rules.roe7.table import TABLE
-from fightlog.rules.table import Entrant, Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 from tests.rules.roe7.rigged import AMR, BLADE, FLAMER, HPISTOL, MAGIKA, RIFLE, SMG, entrant_of
 
 SEED = "5eed" * 16

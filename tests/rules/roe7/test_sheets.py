@@ -17,7 +17,7 @@ from fightlog.rules.roe7 import races
 from fightlog.rules.roe7.roster import Combatant
 from fightlog.rules.roe7.sheet import Sheet
 from fightlog.rules.roe7.terms import ROLL_TYPES
-from fightlog.rules.ruleset import GENERIC
+from fightlog.kit.ruleset import GENERIC
 
 
 def sheet(**fields: Any) -> Sheet:

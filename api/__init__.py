@@ -1,0 +1,1 @@
+"""The public API: what users' code and ``fightlog.testing`` may import."""

@@ -1,0 +1,126 @@
+"""A logged declaration checked with the table's own rules: what ``play post`` refuses.
+
+A hand-run or imported log was never put to the table, so nothing refused what its posts
+declare. The audit asks the functions the table decides with (``docs/architecture.md``:
+checks are rules, not a second engine):
+
+- ``unknown_action``: an action type the ruleset does not have, the table's first question
+  of a post;
+- ``refusal``: the table's action handlers run on the logged declaration, on a scribe
+  (``DryScribe``) that stops at the first die. Every handler checks its action before it
+  rolls (the target, the weapon carried, the range, the reload...), so what the table would
+  refuse before any roll is the refusal; after the first die the log's own rolls decide
+  what follows, and the rest of the post is not judged here. Nothing is written: the
+  scribe's events are thrown away.
+
+What the table refuses about whose turn it is, who may act and how much (the posting order
+and the allowance) is not asked here: the audit's posting-order and allowance checks report
+those, once each.
+
+A refusal coded ``rules.incomplete`` (``INCOMPLETE``) is no finding: the post says too little
+for the rules to decide it (how far, which of two weapons) or would change nothing (a reload
+not needed, a stance already taken). At the table the player says more; a log written
+without the table's notation is not shown wrong by it.
+
+Declarations the table made are not asked again (``by_table``): the table checked them when
+they were posted, and playing a post's checks again costs about as much as folding it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from typing import NoReturn
+
+from fightlog.errors import FightlogError, RefusedError
+from fightlog.kit.checks import AuditView
+from fightlog.events.model import Action, DeclarationPosted, Event
+from fightlog.reducers.state import SceneInfo, SceneState
+from fightlog.dice import ModifierLike
+from fightlog.kit.table import Scribe
+
+
+INCOMPLETE = "rules.incomplete"
+"""The code of a refusal that shows the post too vague or idle, not against the rules."""
+
+
+def by_table(state: SceneState, declaration: DeclarationPosted) -> bool:
+    """Whether the table made ``declaration``: it has no ``origin`` (the table writes none;
+    a transcript, a chat bot, an import or a hand-kept log gives one), in a scene committed
+    to a dice seed (``state``: before it), as every scene the table plays is. A log without
+    a commitment was not played by the table: all its posts are checked."""
+    scene = state.scene
+    return declaration.origin is None and scene is not None and scene.commitment is not None
+
+
+def unknown_action(actions: Iterable[Action], known: Collection[str]) -> RefusedError | None:
+    """The refusal of the first action whose type is not in ``known`` (the ruleset's action
+    types), or ``None``."""
+    for action in actions:
+        if action.type not in known:
+            return RefusedError(
+                f"unknown action {action.type!r} (actions: {', '.join(sorted(known))})", code="rules.unknown-action"
+            )
+    return None
+
+
+class _Rolled(Exception):
+    """The dry run reached its first die."""
+
+
+class DryScribe(Scribe):
+    """A scribe over a state, for checking: it folds what the handlers emit, and stops them
+    at the first die (``draw``), where the checks before rolling are over."""
+
+    def __init__(self, state: SceneState) -> None:
+        super().__init__(state, None)
+
+    def draw(self, notation: str, modifiers: Iterable[ModifierLike], info: SceneInfo, *, what: str) -> NoReturn:
+        raise _Rolled
+
+
+def refusal(resolve: Callable[[Scribe], None], state: SceneState) -> RefusedError | None:
+    """What the table refuses when ``resolve`` plays a logged declaration on ``state`` (the
+    state before it), up to the first die; ``None`` when nothing is refused before it, when
+    the refusal is ``INCOMPLETE``, or when the log's facts cannot be read by the rules at all
+    (a sheet in another format: nothing to judge)."""
+    try:
+        resolve(DryScribe(state))
+    except RefusedError as refused:
+        return None if refused.code == INCOMPLETE else refused
+    except _Rolled:
+        return None
+    except (FightlogError, ValueError):
+        return None
+    return None
+
+
+def judged(state: SceneState, declaration: DeclarationPosted, check: Callable[[], None]) -> RefusedError | None:
+    """The refusal ``check`` raises (a pure check of the table's, on ``declaration`` in
+    ``state``), or ``None``: also for an ``INCOMPLETE`` one, and when the rules cannot read
+    the log's facts."""
+    try:
+        check()
+    except RefusedError as refused:
+        return None if refused.code == INCOMPLETE else refused
+    except (FightlogError, ValueError):
+        return None
+    return None
+
+
+class Noting:
+    """An ``AuditView`` that notes the codes reported through it: what a ruleset's own
+    checks said of a post, so the table's refusal is not reported again for that reason."""
+
+    def __init__(self, view: AuditView) -> None:
+        self._view = view
+        self.codes: set[str] = set()
+        self.event = view.event
+        self.cleared = view.cleared
+
+    @property
+    def turn_start(self) -> SceneState:
+        return self._view.turn_start
+
+    def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
+        self.codes.add(code)
+        self._view.report(code, event, message, actor=actor)

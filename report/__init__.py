@@ -1,0 +1,1 @@
+"""What a fight says to people: narration, state tables and JSON views, from events and states."""
