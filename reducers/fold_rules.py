@@ -5,7 +5,7 @@ statuses take a combatant out of the posting order, how a declared action is cou
 the turn's allowance, when an arrival starts posting, what a sheet's weapons are, what firing
 one does). The reducers ask these questions through ``FoldRules`` and never branch on a
 ruleset id. The rest of what a ruleset answers (play, the audit, sheets) is the kit's
-``fightlog.rules.kit.ruleset.Ruleset``, which extends this protocol.
+``fightlog.kit.ruleset.Ruleset``, which extends this protocol.
 
 Rulesets are found by id through the ``fightlog.rulesets`` entry-point group
 (``GROUP``), loaded the first time a log names one: folding a log of

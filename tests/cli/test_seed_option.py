@@ -13,7 +13,7 @@ from fightlog.events import seeds
 from fightlog.errors import DiceSeedError
 from fightlog.events.model import SceneStarted
 from fightlog.events.reader import read_log
-from fightlog.rules import dice
+from fightlog import dice
 from fightlog.dice import commitment
 from fightlog.testing.fight import seed_hex as plugin_seed
 from tests.cli import SCENARIO_LOGS, assert_usage_error, run
