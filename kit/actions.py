@@ -52,7 +52,7 @@ def parse_action(text: str) -> Action:
     params: dict[str, Scalar] = {}
     seen: set[str] = set()
     for word in pairs:
-        key, value = _pair(word, seen)
+        key, value = _key_value(word, seen)
         if key == "distance":
             distance = _distance(value)
         elif key == "targets":
@@ -91,7 +91,7 @@ def _words(text: str) -> list[str]:
     return words
 
 
-def _pair(word: str, seen: set[str]) -> tuple[str, str]:
+def _key_value(word: str, seen: set[str]) -> tuple[str, str]:
     """``key=value`` read and checked (a word key, not reserved, not in ``seen``, which it
     joins, with a value)."""
     key, eq, value = word.partition("=")
