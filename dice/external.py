@@ -36,7 +36,7 @@ from fightlog.events.model import DiceRolled, Die
 from fightlog.dice.roll_events import group_dice, read_roll
 from fightlog.dice.render import breakdown
 from fightlog.dice.replies.dialect import compile_in
-from fightlog.dice.replies.model import ReadReply
+from fightlog.dice.replies.read_reply import ReadReply
 from fightlog.dice.recorded_faces import Replay, Short, draws, drawn, hidden_rerolls
 from fightlog.dice.result import RollResult
 from fightlog.dice.roll_discrepancies import Discrepancy as Discrepancy, compare, out_of_range, spelled_out

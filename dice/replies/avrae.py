@@ -30,7 +30,7 @@ import re
 from msgspec.structs import replace
 
 from fightlog.dice.replies.d20_text import read_d20
-from fightlog.dice.replies.model import ReadReply, summed
+from fightlog.dice.replies.read_reply import ReadReply, summed
 from fightlog.dice.replies.numbers import integer
 
 BOT = "Avrae"
