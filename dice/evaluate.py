@@ -128,7 +128,6 @@ def roll_term(term: DiceTerm, stream: FaceStream) -> TermRoll:
 
         return roll_extended(term, stream)
     sides = term.sides
-    draw = stream.draw
     faces = stream.draw_many(sides, term.count)
     kept = [True] * len(faces)
     history: list[list[int]] | None = None
@@ -139,42 +138,17 @@ def roll_term(term: DiceTerm, stream: FaceStream) -> TermRoll:
             keep_or_drop(kind, op.amount, faces, kept)
             continue
         if kind == "mi" or kind == "ma":
-            bound = op.amount
-            for i, face in enumerate(faces):
-                if kept[i] and (face < bound if kind == "mi" else face > bound):
-                    faces[i] = bound
+            _clamp(kind, op.amount, faces, kept)
             continue
         assert op.selector is not None
         test = op.selector.predicate()
         if kind == "!":
             if depth is None:
                 depth = [0] * len(faces)
-            i = 0
-            while i < len(faces):
-                if (
-                    kept[i]
-                    and test(faces[i])
-                    and depth[i] < limits.MAX_CHAIN
-                    and stream.drawn < limits.MAX_DRAWS
-                ):
-                    faces.append(draw(sides))
-                    kept.append(True)
-                    depth.append(depth[i] + 1)
-                    if history is not None:
-                        history.append([])
-                i += 1
+            _explode(faces, kept, depth, history, test, sides, stream)
             continue
         chain = 1 if kind == "ro" else limits.MAX_CHAIN
-        for i in range(len(faces)):
-            rerolls = 0
-            while (
-                kept[i] and rerolls < chain and test(faces[i]) and stream.drawn < limits.MAX_DRAWS
-            ):
-                if history is None:
-                    history = [[] for _ in faces]
-                history[i].append(faces[i])
-                faces[i] = draw(sides)
-                rerolls += 1
+        history = _reroll(faces, kept, history, test, chain, sides, stream)
     target = term.target
     if target is None:
         value = sum(f for f, k in zip(faces, kept) if k)
@@ -187,6 +161,59 @@ def roll_term(term: DiceTerm, stream: FaceStream) -> TermRoll:
         None if all(kept) else tuple(kept),
         None if history is None else tuple(tuple(h) for h in history),
     )
+
+
+def _clamp(kind: str, bound: int, faces: list[int], kept: list[bool]) -> None:
+    """``mi`` raises each kept face below ``bound`` to it; ``ma`` lowers each above it."""
+    for i, face in enumerate(faces):
+        if kept[i] and (face < bound if kind == "mi" else face > bound):
+            faces[i] = bound
+
+
+def _explode(
+    faces: list[int],
+    kept: list[bool],
+    depth: list[int],
+    history: list[list[int]] | None,
+    test: Callable[[int], bool],
+    sides: int,
+    stream: FaceStream,
+) -> None:
+    """``!``: a die for each kept die (new ones included) whose face passes ``test``, up to
+    ``MAX_CHAIN`` per chain and ``MAX_DRAWS`` in all."""
+    draw = stream.draw
+    i = 0
+    while i < len(faces):
+        if kept[i] and test(faces[i]) and depth[i] < limits.MAX_CHAIN and stream.drawn < limits.MAX_DRAWS:
+            faces.append(draw(sides))
+            kept.append(True)
+            depth.append(depth[i] + 1)
+            if history is not None:
+                history.append([])
+        i += 1
+
+
+def _reroll(
+    faces: list[int],
+    kept: list[bool],
+    history: list[list[int]] | None,
+    test: Callable[[int], bool],
+    chain: int,
+    sides: int,
+    stream: FaceStream,
+) -> list[list[int]] | None:
+    """``ro``/``rr``: each kept die whose face passes ``test`` rerolled, up to ``chain``
+    times; the replaced faces (per die, oldest first), started on the first reroll."""
+    draw = stream.draw
+    for i in range(len(faces)):
+        rerolls = 0
+        while kept[i] and rerolls < chain and test(faces[i]) and stream.drawn < limits.MAX_DRAWS:
+            if history is None:
+                history = [[] for _ in faces]
+            history[i].append(faces[i])
+            faces[i] = draw(sides)
+            rerolls += 1
+    return history
 
 
 def keep_or_drop(kind: str, amount: int, faces: list[int], kept: list[bool]) -> None:

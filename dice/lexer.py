@@ -58,59 +58,52 @@ def tokenize(text: str) -> list[Token]:
             raise DiceSyntaxError(
                 f"non-ASCII digit {ch!r} (use 0-9)", expr=text, column=col, expected="number"
             )
-        pair = text[i : i + 2]
-        if pair in _OPS:
-            tokens.append(Token("op", pair, col))
-            i += 2
-            continue
-        if ch in "dD":
-            tokens.append(Token("die", ch, col))
-            i += 1
-            continue
-        if pair in ("BW", "bw"):
-            tokens.append(Token("bw", pair, col))
-            i += 2
-            continue
-        if pair in ("<=", ">="):
-            tokens.append(Token("cmp", pair, col))
-            i += 2
-            continue
-        if ch in "<>=":
-            tokens.append(Token("cmp", ch, col))
-            i += 1
-            continue
-        if pair == "!!":
-            raise DiceSyntaxError(
-                "compounding explosions (!!) are roll20's: --dialect roll20 (fightlog's ! adds "
-                "a die for each explosion)", expr=text, column=col
-            )
-        if ch == "!":
-            tokens.append(Token("bang", ch, col))
-            i += 1
-            continue
-        if pair == "//":
-            tokens.append(Token("//", pair, col))
-            i += 2
-            continue
-        if ch == "/":
-            raise DiceSyntaxError(
-                f"use // for division (it rounds down): {text[:i].rstrip()} //{text[i + 1 :].lstrip()} "
-                "(avrae and roll20 divide exactly: --dialect avrae)",
-                expr=text, column=col, expected="//",
-            )
-        if ch in _SINGLE:
-            tokens.append(Token(_SINGLE[ch], ch, col))
-            i += 1
-            continue
         if ch == "#":
             if i and text[i - 1] in _ASCII_DIGITS and text[:i].strip(" \t").isdigit():
                 raise hints.repeat_or_comment(text, col)
             tokens.append(Token("label", text[i + 1 :].strip(" \t"), col))
-            i = n
-            continue
-        raise hints.unexpected(text, i)
+            break
+        token = _symbol(text, i)
+        tokens.append(token)
+        i += len(token.text)
     tokens.append(Token("end", "", n + 1))
     return tokens
+
+
+def _symbol(text: str, i: int) -> Token:
+    """The operator, die, comparison or bracket at ``text[i]`` (its ``text`` is what it
+    spans); ``DiceSyntaxError`` for anything else."""
+    ch = text[i]
+    col = i + 1
+    pair = text[i : i + 2]
+    if pair in _OPS:
+        return Token("op", pair, col)
+    if ch in "dD":
+        return Token("die", ch, col)
+    if pair in ("BW", "bw"):
+        return Token("bw", pair, col)
+    if pair in ("<=", ">="):
+        return Token("cmp", pair, col)
+    if ch in "<>=":
+        return Token("cmp", ch, col)
+    if pair == "!!":
+        raise DiceSyntaxError(
+            "compounding explosions (!!) are roll20's: --dialect roll20 (fightlog's ! adds "
+            "a die for each explosion)", expr=text, column=col
+        )
+    if ch == "!":
+        return Token("bang", ch, col)
+    if pair == "//":
+        return Token("//", pair, col)
+    if ch == "/":
+        raise DiceSyntaxError(
+            f"use // for division (it rounds down): {text[:i].rstrip()} //{text[i + 1 :].lstrip()} "
+            "(avrae and roll20 divide exactly: --dialect avrae)",
+            expr=text, column=col, expected="//",
+        )
+    if ch in _SINGLE:
+        return Token(_SINGLE[ch], ch, col)
+    raise hints.unexpected(text, i)
 
 
 def check_text(text: str) -> None:

@@ -122,6 +122,7 @@ def check_lines(
     the first line in the file. ``final``: the lines end where the file does, so an append
     still open there is a torn tail (a range of a larger file passes ``False``).
     """
+    # Long on purpose: the per-line loop of every read; a helper per line would cost a call per line.
     decode = DECODER.decode
     sha256 = hashlib.sha256
     expected_prev = GENESIS if after is None else after.digest

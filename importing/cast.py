@@ -182,6 +182,22 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
         raise InputError(describe(errors, fields=FIELDS, place=field_path), path=name, line=lines.line(loc)) from None
     cast = Cast(name, read)
     cast._lines = lines
+    ids = _claim_speakers(cast, read, name, lines)
+    for index, actor in enumerate(read.order):
+        if actor not in ids:
+            raise InputError(f"order[{index}]: unknown actor {actor!r}: not one of the cast's combatants "
+                             f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
+    for action, patterns in read.hints.get(ruleset, {}).items():
+        for pattern in patterns:
+            cast.hints.setdefault(action, []).append((action, _compile(pattern, name, lines.line(("hints", ruleset, action)))))
+    for index, hint in enumerate(read.status):
+        cast.status.append((_compile(hint.pattern, name, lines.line(("status", index, "pattern"))), hint))
+    return cast
+
+
+def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> set[str]:
+    """Give each speaker the cast file names its role (a combatant, the GM, a dice bot, an
+    object; a speaker named twice is refused); the combatants' ids."""
     seen: dict[str, tuple[str | int, ...]] = {}
 
     def claim(speakers: tuple[str, ...], role: Role, where: tuple[str | int, ...]) -> None:
@@ -216,16 +232,7 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
         claim(dice.speakers, Role("dice", bot=bot, tool=tool), ("dice", index, "speakers"))
     for index, obj in enumerate(read.objects):
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
-    for index, actor in enumerate(read.order):
-        if actor not in ids:
-            raise InputError(f"order[{index}]: unknown actor {actor!r}: not one of the cast's combatants "
-                             f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
-    for action, patterns in read.hints.get(ruleset, {}).items():
-        for pattern in patterns:
-            cast.hints.setdefault(action, []).append((action, _compile(pattern, name, lines.line(("hints", ruleset, action)))))
-    for index, hint in enumerate(read.status):
-        cast.status.append((_compile(hint.pattern, name, lines.line(("status", index, "pattern"))), hint))
-    return cast
+    return ids
 
 
 def _compile(pattern: str, name: str, line: int | None) -> re.Pattern[str]:

@@ -45,35 +45,14 @@ _INT_LIMIT: Final = 2**63
 
 def parse_action(text: str) -> Action:
     """The ``Action`` that ``text`` writes (``InputError`` naming the bad part)."""
-    try:
-        words = shlex.split(text)
-    except ValueError as exc:  # "No closing quotation", "No escaped character"
-        raise InputError(f"{str(exc)[:1].lower()}{str(exc)[1:]} in {text!r}") from None
-    if not words:
-        raise InputError("empty action: expected TYPE [key=value ...], e.g. 'attack target=bob'")
-    kind, *pairs = words
-    if "=" in kind:
-        raise InputError(f"expected the action type first (attack, move, flee...), got {kind!r}")
-    if not _NAME.fullmatch(kind):
-        raise InputError(f"action type must be a word (letters, digits, _ and -), got {kind!r}")
+    kind, *pairs = _words(text)
     named: dict[str, str] = {}
     targets: list[str] = []
     distance: int | None = None
     params: dict[str, Scalar] = {}
     seen: set[str] = set()
     for word in pairs:
-        key, eq, value = word.partition("=")
-        if not eq:
-            raise InputError(f"expected key=value, got {word!r}")
-        if not _NAME.fullmatch(key):
-            raise InputError(f"a key is a word (letters, digits, _ and -), got {key!r} in {word!r}")
-        if key in RESERVED:
-            raise InputError(f"{key!r} is not a key: the action type is the first word")
-        if key in seen:
-            raise InputError(f"{key!r} given twice")
-        seen.add(key)
-        if not value:
-            raise InputError(f"{key!r} needs a value, got {word!r}")
+        key, value = _key_value(word, seen)
         if key == "distance":
             distance = _distance(value)
         elif key == "targets":
@@ -94,6 +73,40 @@ def parse_action(text: str) -> Action:
         cost=named.get("cost"),
         params=params,
     )
+
+
+def _words(text: str) -> list[str]:
+    """``text`` split as a shell would, its first word checked as an action type."""
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:  # "No closing quotation", "No escaped character"
+        raise InputError(f"{str(exc)[:1].lower()}{str(exc)[1:]} in {text!r}") from None
+    if not words:
+        raise InputError("empty action: expected TYPE [key=value ...], e.g. 'attack target=bob'")
+    kind = words[0]
+    if "=" in kind:
+        raise InputError(f"expected the action type first (attack, move, flee...), got {kind!r}")
+    if not _NAME.fullmatch(kind):
+        raise InputError(f"action type must be a word (letters, digits, _ and -), got {kind!r}")
+    return words
+
+
+def _key_value(word: str, seen: set[str]) -> tuple[str, str]:
+    """``key=value`` read and checked (a word key, not reserved, not in ``seen``, which it
+    joins, with a value)."""
+    key, eq, value = word.partition("=")
+    if not eq:
+        raise InputError(f"expected key=value, got {word!r}")
+    if not _NAME.fullmatch(key):
+        raise InputError(f"a key is a word (letters, digits, _ and -), got {key!r} in {word!r}")
+    if key in RESERVED:
+        raise InputError(f"{key!r} is not a key: the action type is the first word")
+    if key in seen:
+        raise InputError(f"{key!r} given twice")
+    seen.add(key)
+    if not value:
+        raise InputError(f"{key!r} needs a value, got {word!r}")
+    return key, value
 
 
 def parse_actions(texts: Iterable[str]) -> tuple[Action, ...]:

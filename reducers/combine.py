@@ -5,7 +5,8 @@ slice``, where ``rules`` is the ``FoldRules`` governing the log (the only thing 
 consult besides its own slice and the event). ``combine`` builds, once, the list of interested slices for every event kind, so an
 event only visits the slices it changes; a slice returned unchanged (``is``) is not replaced.
 Every kind of the event union must appear here (a kind no slice cares about still advances
-``seq``); a test checks the table covers the union.
+``seq``); a test checks the table covers the union. To read what a kind changes, see
+``kind_changes.CHANGES`` (the same table written out per kind, held to this one by a test).
 """
 
 from __future__ import annotations

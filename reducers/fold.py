@@ -151,6 +151,7 @@ def fold(
     ``rules``, when given, is ``start``'s ruleset as ``rules_for_scene`` gives it (a caller
     folding one event at a time saves looking it up again for each).
     """
+    # Long on purpose: the hot path of every fold; a helper per event would cost a call per event.
     state = start
     plan = plan if plan is not None else {}
     limit = upto if upto is not None else sys.maxsize

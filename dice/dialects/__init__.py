@@ -1,6 +1,6 @@
 """Dice dialects: the notations of popular dice bots, read into fightlog's one dice engine.
 
-Each dialect is a module holding data (a ``Syntax`` for ``reader.py``) and small functions
+Each dialect is a module holding data (a ``Syntax`` for ``syntax_parser.py``) and small functions
 (prefixes such as repeats); every dialect's expression is compiled by
 ``expression.build_expression``, so the fair generator, the limits and verification are the
 same for all. See docs/dice.md, "Dialects".

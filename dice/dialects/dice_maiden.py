@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from fightlog.errors import DiceValueError
-from fightlog.dice.dialects.reader import read
+from fightlog.dice.dialects.syntax_parser import read
 from fightlog.dice.dialects.registry import Dialect, register
 from fightlog.dice.dialects.syntax import OpSpec, Syntax
 from fightlog.dice.parser import Parsed

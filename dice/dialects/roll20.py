@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from fightlog.dice.dialects.reader import read
+from fightlog.dice.dialects.syntax_parser import read
 from fightlog.dice.dialects.registry import Dialect, register
 from fightlog.dice.dialects.syntax import OpSpec, Syntax
 

@@ -1,4 +1,4 @@
-"""What a dialect's notation looks like, as data: the reader (``reader.py``) is driven by it.
+"""What a dialect's notation looks like, as data: the parser (``syntax_parser.py``) is driven by it.
 
 A ``Syntax`` names the operation spellings after dice, how a selector is written, whether a
 comparison after dice counts successes (and whether ``>`` includes the number), what sets

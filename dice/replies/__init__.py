@@ -19,7 +19,7 @@ from msgspec.structs import replace
 
 from fightlog.dice.limits import MAX_DICE
 from fightlog.dice.replies import avrae, dice_maiden, rpg_sage, sl_hud
-from fightlog.dice.replies.model import ReadReply
+from fightlog.dice.replies.read_reply import ReadReply
 
 Reader = Callable[[str, "str | None"], list[ReadReply]]
 

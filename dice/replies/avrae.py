@@ -30,7 +30,7 @@ import re
 from msgspec.structs import replace
 
 from fightlog.dice.replies.d20_text import read_d20
-from fightlog.dice.replies.model import ReadReply, summed
+from fightlog.dice.replies.read_reply import ReadReply, summed
 from fightlog.dice.replies.numbers import integer
 
 BOT = "Avrae"
@@ -82,6 +82,12 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
         if damage is not None:
             rolls.append(_reply(text, dbody, dtotal, damage, True, roller or who))
         return rolls
+    return _read_lines(text, roller)
+
+
+def _read_lines(text: str, roller: str | None) -> list[ReadReply]:
+    """The rolls of a reply that is not one of the one-match shapes, read line by line: an
+    embed's title names the roller, and each labelled field or ``... = `N``` line is a roll."""
     lines = text.splitlines()
     who = roller
     out: list[ReadReply] = []

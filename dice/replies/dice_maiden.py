@@ -32,7 +32,7 @@ from functools import lru_cache
 from fightlog.errors import DiceError
 from fightlog.events.model import Die
 from fightlog.dice.replies.dialect import compile_in
-from fightlog.dice.replies.model import ReadReply, summed
+from fightlog.dice.replies.read_reply import ReadReply, summed
 from fightlog.dice.replies.numbers import integer
 
 BOT = "Dice Maiden"

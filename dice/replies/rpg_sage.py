@@ -21,7 +21,7 @@ from functools import lru_cache
 from fightlog.errors import DiceError
 from fightlog.events.model import Die
 from fightlog.dice.replies.dialect import compile_in
-from fightlog.dice.replies.model import ReadReply
+from fightlog.dice.replies.read_reply import ReadReply
 from fightlog.dice.replies.numbers import integer
 
 BOT = "RPG Sage"

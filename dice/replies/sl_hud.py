@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 
 from fightlog.events.model import Die, Modifier
-from fightlog.dice.replies.model import ReadReply
+from fightlog.dice.replies.read_reply import ReadReply
 
 BOT = "SL HUD"
 DIALECT = "fightlog"

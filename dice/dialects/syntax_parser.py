@@ -41,7 +41,7 @@ from fightlog.dice.ast import (
     op_text,
 )
 from fightlog.dice.dialects.syntax import Syntax
-from fightlog.dice.dialects.terms import DIGITS, TermReader
+from fightlog.dice.dialects.term_reader import DIGITS, TermReader
 from fightlog.dice.parser import Parsed
 
 _TESTS: tuple[tuple[str, Comparison], ...] = (
