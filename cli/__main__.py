@@ -1,4 +1,4 @@
-"""``python -m fightlog``: the same entry point as the ``fightlog`` console script."""
+"""``python -m fightlog.cli``: the same entry point as the ``fightlog`` console script."""
 
 from fightlog.cli.main import main
 

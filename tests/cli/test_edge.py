@@ -112,7 +112,8 @@ def test_an_unexpected_exception_is_exit_3_with_a_crash_report(
 
 
 def test_a_command_module_that_fails_to_import_is_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(cli_main.COMMANDS, "state", "fightlog.cli.no_such_module:state")
+    broken = cli_main.COMMANDS["state"]._replace(target="fightlog.cli.no_such_module:state")
+    monkeypatch.setitem(cli_main.COMMANDS, "state", broken)
     result = invoke("state", str(SAMPLE))
     assert result.exit_code == 3
     assert one_line(result).startswith("fightlog: internal error: ModuleNotFoundError: No module named")
@@ -152,7 +153,7 @@ def test_replay_into_head_stops_quietly() -> None:
     read_end, write_end = os.pipe()
     fcntl.fcntl(write_end, F_SETPIPE_SZ, 4096)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fightlog", "replay", str(DISPUTED)],
+        [sys.executable, "-m", "fightlog.cli", "replay", str(DISPUTED)],
         stdout=write_end,
         stderr=subprocess.PIPE,
     )
@@ -250,7 +251,7 @@ def test_an_error_on_a_real_terminal(tmp_path: Path, no_color: str, coloured: bo
     env["NO_COLOR"] = no_color
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "fightlog", "verify", str(tmp_path / "nope.jsonl")],
+            [sys.executable, "-m", "fightlog.cli", "verify", str(tmp_path / "nope.jsonl")],
             stdout=subprocess.DEVNULL, stderr=child, env=env, timeout=60, check=False,
         )
         os.close(child)

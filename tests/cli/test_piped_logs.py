@@ -241,7 +241,7 @@ def test_repair_refuses_a_descriptor_name_that_leads_to_a_file(tmp_path: Path) -
     before = torn.read_bytes()
     with torn.open("rb") as stdin:
         done = subprocess.run(
-            [sys.executable, "-m", "fightlog", "verify", "--repair", "/dev/stdin"],
+            [sys.executable, "-m", "fightlog.cli", "verify", "--repair", "/dev/stdin"],
             stdin=stdin, capture_output=True, text=True,
         )
     assert done.returncode == 2, done.stderr

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from fightlog.cli.narrate import (
+from fightlog.report.narration import (
     Scene,
     actions_text,
     effect_text,
