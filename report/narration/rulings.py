@@ -30,8 +30,8 @@ def ruling_text(ruling: RulingMade | AppliedRuling, target: AnyEvent | None, sce
 
 
 def _ruling_verb(ruling: RulingMade | AppliedRuling, target: AnyEvent | None, scene: Scene) -> str:
-    # Imported here: the table of every kind's line (events) holds this module's ``_ruled``.
-    from fightlog.report.narration.events import describe
+    # Imported here: the table of every kind's line (kinds) holds this module's ``_ruled``.
+    from fightlog.report.narration.kinds import describe
 
     about = f"seq {ruling.target}"
     if isinstance(target, RulingMade):

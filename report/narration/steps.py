@@ -6,7 +6,7 @@ from fightlog.events.model import RoundEnded, TurnEnded
 from fightlog.reducers.diff import changes
 from fightlog.reducers.fold import Step
 from fightlog.report.narration.changes import change_text
-from fightlog.report.narration.events import describe
+from fightlog.report.narration.kinds import describe
 from fightlog.report.narration.lines import Line, Lookup, Scene, namer
 
 

@@ -172,7 +172,7 @@ def test_what_may_have_a_checkpoint(long_log: Path, tmp_path: Path) -> None:
 
 def fightlog(shell: str, *, stdin: bytes | None = None, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     """Run ``shell`` in bash with ``fightlog`` meaning this interpreter's fightlog."""
-    script = f'fightlog() {{ "{sys.executable}" -m fightlog "$@"; }}\n{shell}'
+    script = f'fightlog() {{ "{sys.executable}" -m fightlog.cli "$@"; }}\n{shell}'
     done = subprocess.run(["bash", "-c", script], input=stdin, capture_output=True, env={**os.environ, **(env or {})}, timeout=120)
     return done.returncode, done.stdout.decode(), done.stderr.decode()
 
