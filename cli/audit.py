@@ -9,7 +9,7 @@ from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import check_seed_fits, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.terminal import report_line
-from fightlog.cli.wording import plural
+from fightlog.report.audit_text import audit_lines
 
 
 @click.command(
@@ -61,36 +61,8 @@ def audit(log: str, seed: str | None, fmt: str) -> None:
         doc = {"log": log, **msgspec.to_builtins(report)}
         echo_json(doc)
     else:
-        for line in human_lines(report):
+        for line in audit_lines(report):
             report_line(line)
     if report.summary.failed:
         raise SystemExit(EXIT_FINDINGS)
-
-
-def human_lines(report: object) -> list[str]:
-    """The report as text: one line per finding, then the summary."""
-    from fightlog.audit.auditor import Report
-
-    assert isinstance(report, Report)
-    lines: list[str] = []
-    for f in report.findings:
-        label = "accepted" if f.accepted is not None else f.severity
-        who = f"{f.actor}: " if f.actor else ""
-        source = f" (transcript {f.ref})" if f.ref else ""
-        lines.append(f"seq {f.seq:<5} {label:<8} {f.code:<22} {who}{f.message} [{f.rule}]{source}")
-        if f.accepted is not None:
-            why = f": {f.accepted.reason}" if f.accepted.reason else ""
-            lines.append(f"{'':<10}accepted by {f.accepted.by} (ruling at seq {f.accepted.ruling}){why}")
-    s = report.summary
-    counts = [plural(s.errors, "error"), plural(s.warnings, "warning"), f"{s.info} info"]
-    if s.accepted:
-        counts.append(f"{s.accepted} accepted by ruling")
-    verdict = "findings" if s.failed else "clean"
-    checked = f"{plural(s.events, 'event')} checked under {s.ruleset}"
-    if s.voided:
-        checked += f" (and {plural(s.voided, 'event')} voided by ruling, not checked)"
-    lines.append(f"audit: {verdict}: {', '.join(counts)}; {checked}")
-    if s.dice:
-        lines.append(s.dice)
-    return lines
 

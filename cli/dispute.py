@@ -12,7 +12,7 @@ import msgspec
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import SEQ, check_new_log, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
-from fightlog.cli.wording import plural
+from fightlog.report.wording import plural
 from fightlog.errors import InputError
 
 if TYPE_CHECKING:
@@ -248,8 +248,8 @@ def _difference_text(diff: Difference | None) -> str:
 
 
 def _ending_lines(ending: Ending, name: Any) -> list[str]:
-    from fightlog.cli.narrate import pool_name
-    from fightlog.cli.state_text import align
+    from fightlog.report.narration import pool_name
+    from fightlog.report.state_text import align
 
     rows: list[list[str]] = []
     for standing in ending.standings:

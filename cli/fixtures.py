@@ -11,8 +11,8 @@ from importlib.resources.abc import Traversable
 import click
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.wording import plural
 from fightlog.errors import InputError
+from fightlog.report.wording import plural
 
 DATA = (".jsonl", ".toml", ".txt", ".json", ".csv")
 """The bundled data files (the package's modules, which write some of them, are not copied)."""

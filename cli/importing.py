@@ -11,8 +11,8 @@ import click
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import check_new_log
 from fightlog.cli.terminal import warning_line
-from fightlog.cli.wording import plural
 from fightlog.errors import InputError, RefusedError
+from fightlog.report.wording import plural
 
 if TYPE_CHECKING:
     from fightlog.events.model import AnyEvent

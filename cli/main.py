@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -19,39 +19,32 @@ from fightlog.cli.errors import run_guarded
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
-COMMANDS: dict[str, str] = {
-    "verify": "fightlog.cli.verify:verify",
-    "schema": "fightlog.cli.schema:schema",
-    "roll": "fightlog.cli.roll:roll",
-    "state": "fightlog.cli.state:state",
-    "replay": "fightlog.cli.replay:replay",
-    "play": "fightlog.cli.play:play",
-    "run": "fightlog.cli.run:run",
-    "audit": "fightlog.cli.audit:audit",
-    "rule": "fightlog.cli.rule:rule",
-    "dispute": "fightlog.cli.dispute:dispute",
-    "fixtures": "fightlog.cli.fixtures:fixtures",
-    "import": "fightlog.cli.importing:import_",
-    "read-roll": "fightlog.cli.read_roll:read_roll",
-}
-"""Command name -> ``module:attribute`` of its click command."""
 
-HELP: dict[str, str] = {
-    "verify": "Check that a log is intact (chain, seq, every line).",
-    "schema": "Print the JSON Schema of the event format.",
-    "roll": "Roll dice notation (try the notation, quick seeded rolls).",
-    "state": "Show the state after any event: HP, effects, who posts next.",
-    "replay": "Tell the fight event by event, with the state changes each caused.",
-    "play": "Play a fight live: start, join, post, end turns, end (the rules decide).",
-    "run": "Play a scripted fight (a scenario file) into a new log.",
-    "audit": "Check a fight against the posting order, the rules and the dice.",
-    "rule": "Record a GM ruling: void or amend an event, accept a finding.",
-    "dispute": "Fork a fight at an event, change one fact, see what follows.",
-    "fixtures": "Copy the bundled example logs and scenarios here (for the --help examples).",
-    "import": "Import a chat transcript (Second Life, Discord exports) into a new log.",
-    "read-roll": "Read a dice bot's pasted reply as a roll and check that it adds up.",
+class Command(NamedTuple):
+    """Where a subcommand lives and what ``fightlog --help`` says of it."""
+
+    target: str
+    """``module:attribute`` of its click command, imported when the command is used."""
+    summary: str
+    """Its line in ``fightlog --help``, so listing the commands imports none of them."""
+
+
+COMMANDS: dict[str, Command] = {
+    "verify": Command("fightlog.cli.verify:verify", "Check that a log is intact (chain, seq, every line)."),
+    "schema": Command("fightlog.cli.schema:schema", "Print the JSON Schema of the event format."),
+    "roll": Command("fightlog.cli.roll:roll", "Roll dice notation (try the notation, quick seeded rolls)."),
+    "state": Command("fightlog.cli.state:state", "Show the state after any event: HP, effects, who posts next."),
+    "replay": Command("fightlog.cli.replay:replay", "Tell the fight event by event, with the state changes each caused."),
+    "play": Command("fightlog.cli.play:play", "Play a fight live: start, join, post, end turns, end (the rules decide)."),
+    "run": Command("fightlog.cli.run:run", "Play a scripted fight (a scenario file) into a new log."),
+    "audit": Command("fightlog.cli.audit:audit", "Check a fight against the posting order, the rules and the dice."),
+    "rule": Command("fightlog.cli.rule:rule", "Record a GM ruling: void or amend an event, accept a finding."),
+    "dispute": Command("fightlog.cli.dispute:dispute", "Fork a fight at an event, change one fact, see what follows."),
+    "fixtures": Command("fightlog.cli.fixtures:fixtures", "Copy the bundled example logs and scenarios here (for the --help examples)."),
+    "import": Command("fightlog.cli.importing:import_", "Import a chat transcript (Second Life, Discord exports) into a new log."),
+    "read-roll": Command("fightlog.cli.read_roll:read_roll", "Read a dice bot's pasted reply as a roll and check that it adds up."),
 }
-"""One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
+"""Every subcommand: its name -> where it lives and its summary. One entry per command."""
 
 
 class LazyGroup(click.Group):
@@ -84,7 +77,7 @@ class LazyGroup(click.Group):
 
         if incomplete.startswith("-"):
             return super().shell_complete(ctx, incomplete)
-        return [CompletionItem(n, help=HELP.get(n)) for n in self.list_commands(ctx) if n.startswith(incomplete)]
+        return [CompletionItem(n, help=_summary(n)) for n in self.list_commands(ctx) if n.startswith(incomplete)]
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMANDS) | set(self.commands))
@@ -92,10 +85,10 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands:
             return self.commands[cmd_name]
-        target = COMMANDS.get(cmd_name)
-        if target is None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
             return None
-        module, _, attr = target.partition(":")
+        module, _, attr = entry.target.partition(":")
         command = getattr(importlib.import_module(module), attr)
         assert isinstance(command, click.Command)
         return command
@@ -105,9 +98,14 @@ class LazyGroup(click.Group):
             rows = []
             for name in self.list_commands(ctx):
                 eager = self.commands.get(name)
-                summary = eager.get_short_help_str() if eager else HELP.get(name, "")
+                summary = eager.get_short_help_str() if eager else _summary(name) or ""
                 rows.append((name, summary))
             formatter.write_dl(rows)
+
+
+def _summary(name: str) -> str | None:
+    entry = COMMANDS.get(name)
+    return None if entry is None else entry.summary
 
 
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:

@@ -14,74 +14,23 @@ left to keep); an open scene (``--open``) carries it in ``scene_started``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import click
 from msgspec.structs import replace
 
+from fightlog.cli import play_params
 from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.narrate import narrate
-from fightlog.cli.options import MAX_OPTION_INT, SEQ, house_option, log_argument, seed_option
-from fightlog.cli.replay import render
-from fightlog.errors import DiceSeedError, InputError, RefusedError
+from fightlog.cli.options import SEQ, house_option, log_argument, seed_option
+from fightlog.cli.play_moves import act, commit, open_scene, refusals
+from fightlog.cli.seed_file import remove_seed, seed_path, write_seed
+from fightlog.dice import commitment, dice_commitment, new_seed
+from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
-from fightlog.events.store import FileStore
-from fightlog.history.states import state_at
-from fightlog.reducers.fold import Step, reduce
-from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.dice import SEED_BYTES, commitment, dice_commitment, new_seed, seed_bytes
-from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
 from fightlog.events.seeds import DEFAULT_SCENE
-
-def _actions(ctx: click.Context, param: click.Parameter, value: Sequence[str]) -> tuple[Action, ...]:
-    from fightlog.kit.actions import parse_action
-
-    actions = []
-    for text in value:
-        try:
-            actions.append(parse_action(text))
-        except InputError as exc:
-            raise click.BadParameter(f"{text!r}: {exc.message}") from None
-    return tuple(actions)
-
-
-def _positions(ctx: click.Context, param: click.Parameter, value: Sequence[str]) -> dict[str, tuple[int, int]]:
-    placed: dict[str, tuple[int, int]] = {}
-    for text in value:
-        actor, eq, where = text.partition("=")
-        xy = where.split(",")
-        if not eq or not actor or len(xy) != 2 or not all(_is_int(n) for n in xy):
-            raise click.BadParameter(f"expected ID=X,Y in whole metres (alice=0,15), got {text!r}")
-        if any(abs(int(n)) > MAX_OPTION_INT for n in xy):
-            raise click.BadParameter(f"{text!r}: a coordinate is at most {MAX_OPTION_INT} metres either way")
-        if actor in placed:
-            raise click.BadParameter(f"{actor!r} placed twice")
-        placed[actor] = (int(xy[0]), int(xy[1]))
-    return placed
-
-
-def _is_int(text: str) -> bool:
-    digits = text.strip().removeprefix("-")
-    return digits.isascii() and digits.isdigit()
-
-
-def _scene_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and not 1 <= len(value) <= 200:
-        raise click.BadParameter("a scene id has 1 to 200 characters")
-    return value
-
-
-def _salt(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        return seed_bytes(value, what="the salt").hex()
-    except DiceSeedError as exc:
-        raise click.BadParameter(exc.message) from None
+from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.reducers.state import EMPTY
 
 
 # --------------------------------------------------------------------------- the group
@@ -122,7 +71,7 @@ Examples (the other play commands' examples go on from these):
 @log_argument
 @click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).",
               shell_complete=complete_ruleset)
-@click.option("--scene", metavar="ID", callback=_scene_id, help="The scene id, mixed into the dice (default: scene, never the file's name).")
+@click.option("--scene", metavar="ID", callback=play_params.scene_id, help="The scene id, mixed into the dice (default: scene, never the file's name).")
 @click.option("--title", help="The scene's title.")
 @click.option("--gm", metavar="NAME", help="Who runs the scene.")
 @seed_option("The scene's secret dice seed (default: a fresh random one).")
@@ -156,12 +105,7 @@ def start(
         table = table_for(ruleset)
     except RefusedError as exc:
         raise click.BadParameter(exc.message, param_hint="'--ruleset'") from None
-    overrides: dict[str, Any] = {}
-    if house is not None:
-        from fightlog.kit.house import read_house_rules
-
-        overrides = read_house_rules(house).overrides(ruleset, table.option_type)
-    options = table.options(overrides, where=house)
+    options = _options(table, ruleset, house)
     seed = seed or new_seed()
     event = SceneStarted(
         scene=scene or DEFAULT_SCENE,
@@ -172,11 +116,27 @@ def start(
         title=title,
         gm=gm,
     )
-    secret = None if open_mode else _write_seed(log, seed)
+    _begin_log(log, event, seed, keep_seed=not open_mode)
+
+
+def _options(table: Table, ruleset: str, house: str | None) -> dict[str, Any]:
+    """The scene's options: the ruleset's defaults with the house rules over them."""
+    overrides: dict[str, Any] = {}
+    if house is not None:
+        from fightlog.kit.house import read_house_rules
+
+        overrides = read_house_rules(house).overrides(ruleset, table.option_type)
+    return table.options(overrides, where=house)
+
+
+def _begin_log(log: str, event: SceneStarted, seed: str, *, keep_seed: bool) -> None:
+    """Write ``scene_started`` to LOG (the seed to ``LOG.seed`` first when ``keep_seed``: it
+    is removed again if the log cannot be written), and say where the seed is."""
+    secret = write_seed(log, seed) if keep_seed else None
     scribe = Scribe(EMPTY, seed)
     scribe.emit(event)
     try:
-        _commit(log, EMPTY, scribe)
+        commit(log, EMPTY, scribe)
     except BaseException:
         if secret is not None:
             os.unlink(secret)
@@ -200,12 +160,12 @@ Examples (continuing those of `fightlog play start --help`, in order):
 @log_argument
 @click.option("--roster", required=True, metavar="ROSTER.toml", help="The roster file the combatants come from.")
 @click.argument("ids", nargs=-1, metavar="[ID]...")
-@click.option("--at", "at", multiple=True, metavar="ID=X,Y", callback=_positions,
+@click.option("--at", "at", multiple=True, metavar="ID=X,Y", callback=play_params.positions,
               help="Where ID stands, in whole metres (repeatable).")
 @click.option("--arrival", is_flag=True, help="Arriving in a fight in progress (takes a slot next round).")
 @click.option("--after", metavar="ID", help="With --arrival: the slot claimed is right after ID's.")
 @click.option("--reserve", is_flag=True, help="Join off the posting order, until a com call brings them in.")
-@click.option("--salt", metavar="HEX", callback=_salt, help="The joining player's dice salt, mixed into later rolls.")
+@click.option("--salt", metavar="HEX", callback=play_params.salt, help="The joining player's dice salt, mixed into later rolls.")
 @reports_errors
 def join(
     log: str,
@@ -225,7 +185,7 @@ def join(
         raise click.UsageError("--after goes with --arrival")
     if arrival and reserve:
         raise click.UsageError("--arrival and --reserve exclude each other")
-    state, table, seed = _open(log)
+    state, table, seed = open_scene(log)
     entrants = {e.actor: e for e in table.roster(roster)}
     for actor in ids:
         if actor not in entrants:
@@ -239,13 +199,13 @@ def join(
         if actor not in chosen:
             raise click.UsageError(f"--at {actor}: {actor} is not joining here")
     scribe = Scribe(state, seed)
-    with _refusals(log):
+    with refusals(log):
         for actor in chosen:
             entrant = entrants[actor]
             if actor in at:
                 entrant = _placed(entrant, at[actor])
             table.join(scribe, entrant, arrival=arrival, after=after, salt=salt, reserve=reserve)
-    _commit(log, state, scribe)
+    commit(log, state, scribe)
 
 
 def _placed(entrant: Entrant, position: tuple[int, int]) -> Entrant:
@@ -259,7 +219,7 @@ Examples (continuing those of `fightlog play start --help`, in order):
 @reports_errors
 def begin(log: str) -> None:
     """Open the fight: the posting order, round 1, the first turn."""
-    _act(log, lambda table, scribe: table.begin(scribe))
+    act(log, lambda table, scribe: table.begin(scribe))
 
 
 @play.command(
@@ -279,7 +239,7 @@ weapon, mode, range, distance (metres), item, cost; any other key is a parameter
 @log_argument
 @click.argument("actor", metavar="ACTOR")
 @click.argument("text", required=False, default="", metavar="[TEXT]")
-@click.option("--do", "actions", multiple=True, metavar="'ACTION'", callback=_actions,
+@click.option("--do", "actions", multiple=True, metavar="'ACTION'", callback=play_params.actions,
               help="One action of the post, e.g. 'attack target=bob weapon=Rifle' (repeatable).")
 @click.option("--responds-to", type=SEQ, metavar="SEQ",
               help="The seq of the post this one answers (an interrupt, a defence).")
@@ -301,7 +261,7 @@ def post(log: str, actor: str, text: str, actions: tuple[Action, ...], responds_
             )
         table.post(scribe, declared)
 
-    _act(log, move)
+    act(log, move)
 
 
 @play.command("end-turn", epilog="""\b
@@ -315,7 +275,7 @@ def end_turn(log: str) -> None:
     End-of-turn effects count down, pending flees and com calls resolve, and the next
     combatant's start-of-turn effects take hold (as the ruleset says).
     """
-    _act(log, lambda table, scribe: table.end_turn(scribe))
+    act(log, lambda table, scribe: table.end_turn(scribe))
 
 
 @play.command(epilog="""\b
@@ -332,128 +292,18 @@ def end(log: str, reason: str | None) -> None:
     anyone can recompute every roll with `fightlog verify --dice LOG`; LOG.seed, public now,
     is removed.
     """
-    state, table, seed = _open(log)
+    state, table, seed = open_scene(log)
     info = state.scene
     assert info is not None
     if seed is None and info.commitment is not None:
         raise InputError(
-            "no such file: the seed the scene committed to is needed to end it", path=_seed_path(log)
+            "no such file: the seed the scene committed to is needed to end it", path=seed_path(log)
         )
     scribe = Scribe(state, seed)
-    with _refusals(log):
+    with refusals(log):
         table.end(scribe, reveal=seed, reason=reason)
-    _commit(log, state, scribe)
+    commit(log, state, scribe)
     if seed is not None:
         click.echo(f"dice seed revealed: {seed}; check every roll with `fightlog verify --dice {log}`")
     if info.commitment is not None and info.seed is None:
-        click.echo(_remove_seed(log))
-
-
-# --------------------------------------------------------------------------- the steps
-
-
-def _act(log: str, move: Callable[[Table, Scribe], None]) -> None:
-    state, table, seed = _open(log)
-    scribe = Scribe(state, seed)
-    with _refusals(log):
-        move(table, scribe)
-    _commit(log, state, scribe)
-
-
-def _open(log: str) -> tuple[SceneState, Table, str | None]:
-    """The state after LOG's last event, its ruleset's table, and the dice seed (``None``
-    when neither the log nor ``LOG.seed`` has it)."""
-    state = state_at(log, cache=False)
-    info = state.scene
-    if info is None:  # cannot happen: a log starts with scene_started
-        raise InputError("no scene_started: not a scene", path=log)
-    with _refusals(log):
-        table = table_for(info.ruleset)
-    return state, table, _read_seed(log, state)
-
-
-def _commit(log: str, before: SceneState, scribe: Scribe) -> None:
-    """Append what the scribe decided, unless the log moved on since ``before``, and say it."""
-    sealed = FileStore(log).append(scribe.events, expect=before.seq)
-    steps = []
-    state = before
-    for event in sealed:
-        after = reduce(state, event)
-        steps.append(Step(event, state, after))
-        state = after
-    for line in render([line for step in steps for line in narrate(step) if line.seq is not None]):
-        click.echo(line)
-
-
-@contextmanager
-def _refusals(log: str) -> Iterator[None]:
-    """A refusal by the rules, as ``LOG: refused: why``."""
-    try:
-        yield
-    except RefusedError as exc:
-        raise RefusedError(f"refused: {exc.message}", path=log) from None
-
-
-# --------------------------------------------------------------------------- the seed file
-
-
-def _seed_path(log: str) -> str:
-    return log + ".seed"
-
-
-def _write_seed(log: str, seed: str) -> str:
-    """Keep ``seed`` in ``LOG.seed``, readable and writable by the owner only; refuse to
-    replace one (it may be the only copy of another scene's seed)."""
-    path = _seed_path(log)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise InputError("exists already: it may hold another scene's secret seed; move it away first",
-                         path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot create: {exc.strerror}", path=path) from None
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, (seed + "\n").encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    return path
-
-
-def _remove_seed(log: str) -> str:
-    """Remove ``LOG.seed`` once ``scene_ended`` has revealed its seed, and say so (or say
-    why it stays, and that it is public now)."""
-    path = _seed_path(log)
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        return f"{path}: gone already (the seed is public in scene_ended)"
-    except OSError as exc:
-        return f"{path}: could not be removed ({exc.strerror}); the seed in it is public now"
-    return f"removed {path}: the seed is public in scene_ended"
-
-
-def _read_seed(log: str, state: SceneState) -> str | None:
-    """The scene's seed: revealed in the log (open mode, or ended), else from ``LOG.seed``,
-    which must match the commitment in ``scene_started``."""
-    info = state.scene
-    if info is None or info.seed is not None:
-        return None if info is None else info.seed
-    path = _seed_path(log)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(1024)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
-    try:
-        seed = seed_bytes(raw.decode("ascii", "replace"), minimum=SEED_BYTES, what="the seed").hex()
-    except DiceSeedError as exc:
-        raise InputError(exc.message, path=path) from None
-    if info.commitment is not None and commitment(seed) != info.commitment:
-        raise InputError("does not match the dice commitment in scene_started (a seed of another scene?)",
-                         path=path)
-    return seed
-
+        click.echo(remove_seed(log))

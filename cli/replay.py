@@ -20,7 +20,6 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.narrate import Line, Lookup, kind_of, narrate, one_line
 from fightlog.cli.options import SEQ, format_option, input_log_argument
 from fightlog.errors import FightlogError, InputError
 from fightlog.events.forked import Forked, idle_cores, worth_forking
@@ -29,8 +28,10 @@ from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead, open_log, read_log
 from fightlog.events.tail import last_seq
 from fightlog.history.states import events_at, replay as replay_steps
-from fightlog.reducers.diff import Change, changes
+from fightlog.reducers.diff import changes
 from fightlog.reducers.fold import Step
+from fightlog.report.narration import Lookup, kind_of, narrate
+from fightlog.report.replay_text import StepDoc, rendered
 
 
 @click.command(
@@ -116,14 +117,14 @@ def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after:
         width, markdown = style.width, style.markdown
 
         def told(step: Step) -> list[str]:
-            return [_rendered(line, width) for line in narrate(step, lookup, markdown=markdown)]
+            return [rendered(line, width) for line in narrate(step, lookup, markdown=markdown)]
 
     else:
         encode = msgspec.json.Encoder(order="sorted").encode
 
         def told(step: Step) -> list[str]:
             event = step.event
-            return [encode(_StepDoc(event.seq, kind_of(event), event, changes(step.before, step.after))).decode()]
+            return [encode(StepDoc(event.seq, kind_of(event), event, changes(step.before, step.after))).decode()]
 
     chunk: list[str] = []
     wrote = after
@@ -146,15 +147,6 @@ def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after:
     finally:
         if not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
             flush()
-
-
-class _StepDoc(msgspec.Struct, gc=False):
-    """One replayed event as JSON: its seq and kind, the event, the changes it caused."""
-
-    seq: int
-    kind: str
-    event: AnyEvent
-    changes: list[Change]
 
 
 # ----------------------------------------------------------------- two processes
@@ -241,16 +233,6 @@ class _Shown:
         for step in self.steps:
             self.last = step.event.seq
             yield step
-
-
-def render(lines: list[Line]) -> list[str]:
-    """Event lines prefixed by their seq (right-aligned), change lines indented under them."""
-    width = len(str(max((line.seq for line in lines if line.seq is not None), default=0)))
-    return [_rendered(line, width) for line in lines]
-
-
-def _rendered(line: Line, width: int) -> str:
-    return f"{'' if line.seq is None else line.seq:>{width}}  {'  ' * line.depth}{one_line(line.text)}".rstrip()
 
 
 def _check_bounds(log: str, start: int | None, upto: int | None, end: int) -> None:

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fightlog.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, reports_errors
-from fightlog.cli.narrate import namer
 from fightlog.cli.options import check_new_log, house_option, seed_option
-from fightlog.cli.wording import plural
 from fightlog.errors import InputError
 from fightlog.events.model import AnyEvent, SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
+from fightlog.report.narration import namer
+from fightlog.report.wording import plural
 
 if TYPE_CHECKING:
     from fightlog.kit.house import HouseRules
@@ -87,10 +87,6 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
 def check_scenarios(directory: str, house: HouseRules | None) -> int:
     """Play each scenario of ``directory`` against its stored log; print one line each and a
     summary; the exit code (0 all as stored, 1 some changed or unstored, 2 some unusable)."""
-    from fightlog.events.compare import describe, field_changes, first_difference
-    from fightlog.events.reader import read_log
-    from fightlog.kit.scenario import run_scenario, scenario_seed
-
     if not os.path.isdir(directory):
         raise InputError("not a directory of scenarios", path=directory)
     names = sorted(n for n in os.listdir(directory) if n.endswith(".toml"))
@@ -98,36 +94,7 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
         raise InputError("no scenario files (*.toml) here", path=directory)
     tally = {"same": 0, "changed": 0, "unstored": 0, "unusable": 0}
     for name in names:
-        path = os.path.join(directory, name)
-        stored = path[: -len(".toml")] + ".jsonl"
-        try:
-            if not os.path.exists(stored):
-                scenario_seed(path)  # the scenario itself must be usable
-                tally["unstored"] += 1
-                click.echo(f"UNSTORED {name}: no {os.path.basename(stored)} (write it: fightlog run {path} -o {stored})")
-                continue
-            expected = [event for _, event in read_log(stored)]
-            ended = expected[-1] if expected else None
-            revealed = ended.seed if isinstance(ended, SceneEnded) else None
-            seed = scenario_seed(path) or revealed
-            if seed is None:
-                raise InputError("the stored log reveals no seed and the scenario names none", path=stored)
-            actual = [event for _, event in run_scenario(path, seed=seed, house=house).read()]
-        except InputError as exc:
-            tally["unusable"] += 1
-            click.echo(f"UNUSABLE {name}: {exc}")
-            continue
-        if house is not None and expected and actual:
-            rules = field_changes(_options(expected[0]), _options(actual[0]))
-            shown = ", ".join(f"{k} {_plain(a)} -> {_plain(b)}" for k, a, b in rules) or "none"
-            click.echo(f"         {name}: house rules changed: {shown}")
-        diff = first_difference(expected, actual, ignore=frozenset({"options"}) if house is not None else frozenset())
-        if diff is None:
-            tally["same"] += 1
-            click.echo(f"same     {name}: {plural(len(actual), 'event')}")
-        else:
-            tally["changed"] += 1
-            click.echo(f"CHANGED  {name}: {describe(diff)}{_scene_hint(expected, actual)}")
+        tally[_check_one(os.path.join(directory, name), name, house)] += 1
     click.echo(
         f"checked {plural(len(names), 'scenario')}: {tally['same']} same, {tally['changed']} changed, "
         f"{tally['unstored']} without a stored log, {tally['unusable']} unusable"
@@ -135,6 +102,41 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
     if tally["unusable"]:
         return EXIT_BAD_INPUT
     return EXIT_FINDINGS if tally["changed"] or tally["unstored"] else EXIT_OK
+
+
+def _check_one(path: str, name: str, house: HouseRules | None) -> str:
+    """Play the scenario at ``path`` against its stored log and print its line; its verdict:
+    ``same``, ``changed``, ``unstored`` or ``unusable``."""
+    from fightlog.events.compare import describe, field_changes, first_difference
+    from fightlog.events.reader import read_log
+    from fightlog.kit.scenario import run_scenario, scenario_seed
+
+    stored = path[: -len(".toml")] + ".jsonl"
+    try:
+        if not os.path.exists(stored):
+            scenario_seed(path)  # the scenario itself must be usable
+            click.echo(f"UNSTORED {name}: no {os.path.basename(stored)} (write it: fightlog run {path} -o {stored})")
+            return "unstored"
+        expected = [event for _, event in read_log(stored)]
+        ended = expected[-1] if expected else None
+        revealed = ended.seed if isinstance(ended, SceneEnded) else None
+        seed = scenario_seed(path) or revealed
+        if seed is None:
+            raise InputError("the stored log reveals no seed and the scenario names none", path=stored)
+        actual = [event for _, event in run_scenario(path, seed=seed, house=house).read()]
+    except InputError as exc:
+        click.echo(f"UNUSABLE {name}: {exc}")
+        return "unusable"
+    if house is not None and expected and actual:
+        rules = field_changes(_options(expected[0]), _options(actual[0]))
+        shown = ", ".join(f"{k} {_plain(a)} -> {_plain(b)}" for k, a, b in rules) or "none"
+        click.echo(f"         {name}: house rules changed: {shown}")
+    diff = first_difference(expected, actual, ignore=frozenset({"options"}) if house is not None else frozenset())
+    if diff is None:
+        click.echo(f"same     {name}: {plural(len(actual), 'event')}")
+        return "same"
+    click.echo(f"CHANGED  {name}: {describe(diff)}{_scene_hint(expected, actual)}")
+    return "changed"
 
 
 def _scene_hint(expected: list[AnyEvent], actual: list[AnyEvent]) -> str:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import click
-import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import SEQ, format_option, input_log_argument
 from fightlog.cli.output import echo_json
-from fightlog.cli.state_text import state_lines, wanted_events
 from fightlog.cli.terminal import warning_line
 from fightlog.history.states import events_at, seen_at
-from fightlog.reducers.derive import next_to_post, posting_order
-from fightlog.reducers.state import SceneState
+from fightlog.report.state_data import state_data
+from fightlog.report.state_text import state_lines, wanted_events
 
 
 @click.command(
@@ -69,7 +67,7 @@ def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
         warning_line(seen.warning)
     scene = seen.state
     if fmt == "json":
-        echo_json(as_json(scene))
+        echo_json(state_data(scene))
         return
     # Only rulings need earlier lines named; the last event comes with the state.
     events = events_at(log, wanted_events(scene) - {scene.seq})
@@ -78,9 +76,3 @@ def state(log: str, at: int | None, no_cache: bool, fmt: str) -> None:
     for line in state_lines(scene, events):
         click.echo(line)
 
-
-def as_json(scene: SceneState) -> dict[str, object]:
-    """The state as plain data, with the facts derived from it under ``derived``."""
-    doc: dict[str, object] = msgspec.to_builtins(scene)
-    doc["derived"] = {"next": next_to_post(scene), "order": msgspec.to_builtins(posting_order(scene))}
-    return doc

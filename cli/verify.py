@@ -10,14 +10,15 @@ import msgspec
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import check_seed_fits, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
-from fightlog.cli.wording import plural
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import PublishedHead, VerifyResult, verify_log
 from fightlog.events.piped import is_stream
+from fightlog.report.wording import plural
 
 if TYPE_CHECKING:
     from fightlog.audit.dice_verify import DiceVerdict
     from fightlog.dice.verify import RollFinding
+    from fightlog.events.repair import RepairResult
 
 
 def _published(ctx: click.Context, param: click.Parameter, value: str | None) -> PublishedHead | None:
@@ -111,29 +112,28 @@ def verify(
     # nothing can be trusted.
     findings = [] if dice is None else dice.findings
     if fmt == "json":
-        doc = _as_json(result, repaired)
-        if dice is not None:
-            doc["dice"] = {
-                "summary": dice.summary.describe(),
-                "findings": [_finding_json(f) for f in findings],
-            }
-        echo_json(doc)
+        echo_json(_as_json(result, repaired, dice))
     else:
-        if repaired is not None:
-            if repaired.action == "added_newline":
-                click.echo(f"{log}:{repaired.line}: repaired: added the missing newline")
-            else:
-                click.echo(
-                    f"{log}:{repaired.line}: repaired: moved {plural(repaired.moved, 'torn byte')} "
-                    f"to {repaired.side_file}"
-                )
-        click.echo(_as_text(result))
-        if dice is not None:
-            for finding in findings:
-                click.echo(f"{log}:{finding.line}: {finding.message}")
-            click.echo(dice.summary.describe())
+        _echo_text(log, result, repaired, dice)
     if not result.ok or findings:
         raise SystemExit(EXIT_FINDINGS)
+
+
+def _echo_text(log: str, result: VerifyResult, repaired: RepairResult | None, dice: DiceVerdict | None) -> None:
+    """The verdict as text: the repair made, the chain's verdict, the dice findings and summary."""
+    if repaired is not None:
+        if repaired.action == "added_newline":
+            click.echo(f"{log}:{repaired.line}: repaired: added the missing newline")
+        else:
+            click.echo(
+                f"{log}:{repaired.line}: repaired: moved {plural(repaired.moved, 'torn byte')} "
+                f"to {repaired.side_file}"
+            )
+    click.echo(_as_text(result))
+    if dice is not None:
+        for finding in dice.findings:
+            click.echo(f"{log}:{finding.line}: {finding.message}")
+        click.echo(dice.summary.describe())
 
 
 def _finding_json(finding: RollFinding) -> dict[str, object]:
@@ -147,7 +147,7 @@ def _as_text(result: VerifyResult) -> str:
     return f"{result.path}: intact: {plural(head.seq, 'event')}; head {head.seq}:{head.digest}"
 
 
-def _as_json(result: VerifyResult, repaired: msgspec.Struct | None) -> dict[str, object]:
+def _as_json(result: VerifyResult, repaired: msgspec.Struct | None, dice: DiceVerdict | None) -> dict[str, object]:
     out: dict[str, object] = {
         "path": result.path,
         "ok": result.ok,
@@ -165,6 +165,11 @@ def _as_json(result: VerifyResult, repaired: msgspec.Struct | None) -> dict[str,
         }
     if repaired is not None:
         out["repaired"] = msgspec.structs.asdict(repaired)
+    if dice is not None:
+        out["dice"] = {
+            "summary": dice.summary.describe(),
+            "findings": [_finding_json(f) for f in dice.findings],
+        }
     return out
 
 

@@ -16,14 +16,29 @@ from typing import Any, Final
 
 import msgspec
 
-from fightlog.events import seeds
-from fightlog.errors import DiceSeedError, InputError, RefusedError
-from fightlog.events.model import AnyEvent, SceneEnded
-from fightlog.kit.house import HouseRules, read_house_rules
+from fightlog.api import (
+    DiceSeedError,
+    HouseRules,
+    InputError,
+    RefusedError,
+    SceneEnded,
+    audit_events,
+    audit_lines,
+    fold_events,
+    option_fields,
+    playable,
+    read_house_rules,
+    replay_text,
+    run_scenario,
+    scenario_seed,
+    state_data,
+    table_for,
+)
+from fightlog.api import seed_hex as _seed_hex
 
 Seed = int | str
 """A fixed seed: an integer (0 <= seed < 2**256, used as 32 big-endian bytes) or 64 hex digits,
-as ``--seed`` takes it (``fightlog.events.seeds``: a decimal string is an integer)."""
+as ``--seed`` takes it (``fightlog.api.seed_hex``: a decimal string is an integer)."""
 
 DERIVED_FIELDS: Final = frozenset({"prev", "batch"})
 """Event fields left out of ``Fight.log``: ``prev`` is the hash of the line before, so one
@@ -62,10 +77,10 @@ class Fight:
 
 
 def seed_hex(seed: Seed) -> str:
-    """``seed`` as the 64 hex digits a scene commits to (``fightlog.events.seeds.seed_hex``);
-    a bad seed is an ``InputError`` saying what is accepted."""
+    """``seed`` as the 64 hex digits a scene commits to (``fightlog.api.seed_hex``); a bad
+    seed is an ``InputError`` saying what is accepted."""
     try:
-        return seeds.seed_hex(seed, what="seed")
+        return _seed_hex(seed, what="seed")
     except DiceSeedError as exc:
         raise InputError(exc.message) from None
 
@@ -75,9 +90,6 @@ def check_house_rules(path: str | os.PathLike[str]) -> HouseRules:
     against the ruleset it names (its ``ruleset`` key), else against the playable rulesets,
     one of which must take every option it sets. The first problem is an ``InputError``
     naming the file and line (for the ruleset that knows most of its options)."""
-    from fightlog.kit.options import option_fields
-    from fightlog.kit.table import playable, table_for
-
     rules = read_house_rules(path)
     if rules.ruleset is not None:
         try:
@@ -127,10 +139,6 @@ def play_fight(
     """Play ``scenario`` with ``seed`` (else the scenario's own; a fight without a fixed seed
     is refused: its snapshot would never match), under the ``house`` rules file and the
     ``options`` overrides. Bad input raises ``InputError`` naming the file and line."""
-    from fightlog.audit.auditor import audit_events
-    from fightlog.cli.audit import human_lines
-    from fightlog.kit.scenario import run_scenario, scenario_seed
-
     name = os.fspath(scenario)
     fixed = seed_hex(seed) if seed is not None else scenario_seed(name)
     if fixed is None:
@@ -146,10 +154,10 @@ def play_fight(
         seed=fixed,
         options=dict(getattr(events[0], "options", {})),
         log=[_without_derived(line) for line in jsonl.splitlines()],
-        state=_json_data(_state(events)),
-        replay=_replay(events),
+        state=_json_data(state_data(fold_events(events))),
+        replay=replay_text(events),
         findings=_json_data(report.findings),
-        audit="\n".join(human_lines(report)),
+        audit="\n".join(audit_lines(report)),
         winner=ended.winner if isinstance(ended, SceneEnded) else None,
         jsonl=jsonl,
     )
@@ -165,21 +173,3 @@ def _without_derived(line: str) -> dict[str, Any]:
     for field in DERIVED_FIELDS:
         data.pop(field, None)
     return data
-
-
-def _state(events: list[AnyEvent]) -> dict[str, Any]:
-    from fightlog.cli.state import as_json
-    from fightlog.reducers.fold import Folder
-
-    return as_json(Folder(lambda seq: events[seq - 1 :]).run())
-
-
-def _replay(events: list[AnyEvent]) -> str:
-    from fightlog.cli.narrate import Line, narrate
-    from fightlog.cli.replay import render
-    from fightlog.reducers.fold import Folder
-
-    lines: list[Line] = []
-    for step in Folder(lambda seq: events[seq - 1 :]).steps():
-        lines += narrate(step, lambda seq: events[seq - 1] if 0 < seq <= len(events) else None)
-    return "\n".join(render(lines))

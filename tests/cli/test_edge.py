@@ -112,7 +112,8 @@ def test_an_unexpected_exception_is_exit_3_with_a_crash_report(
 
 
 def test_a_command_module_that_fails_to_import_is_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(cli_main.COMMANDS, "state", "fightlog.cli.no_such_module:state")
+    broken = cli_main.COMMANDS["state"]._replace(target="fightlog.cli.no_such_module:state")
+    monkeypatch.setitem(cli_main.COMMANDS, "state", broken)
     result = invoke("state", str(SAMPLE))
     assert result.exit_code == 3
     assert one_line(result).startswith("fightlog: internal error: ModuleNotFoundError: No module named")

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-import fightlog.cli.play
+import fightlog.cli.play_moves
+import fightlog.cli.seed_file
 import fightlog.kit.table
 from fightlog.events.model import DeclarationPosted
 from fightlog.events.store import FileStore
@@ -198,7 +199,7 @@ def test_the_log_moved_on_between_fold_and_append(fight: Path, monkeypatch: pyte
         FileStore(path).append([intruder])
         return folded
 
-    monkeypatch.setattr(fightlog.cli.play, "state_at", fold_then_someone_posts)
+    monkeypatch.setattr(fightlog.cli.play_moves, "state_at", fold_then_someone_posts)
     before = fight.read_bytes()
     result = run("play", "post", str(fight), "alice", "--do", RIFLE)
     assert_one_line_error(result, str(fight), "the log moved on")
@@ -290,7 +291,7 @@ def test_a_seed_file_that_cannot_be_removed_is_said_to_be_public(fight: Path, mo
     def refuse(path: str) -> None:
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(fightlog.cli.play.os, "unlink", refuse)
+    monkeypatch.setattr(fightlog.cli.seed_file.os, "unlink", refuse)
     out = play("end", str(fight))
     assert out.splitlines()[-1] == f"{fight}.seed: could not be removed (Permission denied); the seed in it is public now"
     assert lines(fight)[-1]["seed"] == SEED and Path(f"{fight}.seed").exists()

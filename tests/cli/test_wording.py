@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from fightlog.cli.narrate import Scene, describe, namer
-from fightlog.cli.wording import plural, value_text
 from fightlog.events.model import Action, DeclarationPosted, Moved
+from fightlog.report.narration import Scene, describe, namer
+from fightlog.report.wording import plural, value_text
 from tests.cli import DISPUTED, run
 from tests.conftest import FIXTURES
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from fightlog.cli.narrate import (
+from fightlog.events.model import AnyEvent
+from fightlog.reducers.derive import Slot, next_to_post, posting_order
+from fightlog.reducers.state import Combatant, SceneState, TurnState
+from fightlog.report.narration import (
+    Namer,
     Scene,
     actions_text,
     effect_text,
@@ -19,11 +23,6 @@ from fightlog.cli.narrate import (
     pools_text,
     ruling_text,
 )
-from fightlog.events.model import AnyEvent
-from fightlog.reducers.derive import Slot, next_to_post, posting_order
-from fightlog.reducers.state import Combatant, SceneState, TurnState
-
-Namer = Callable[[str | None], str]
 
 NONE = "-"
 

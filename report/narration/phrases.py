@@ -1,0 +1,50 @@
+"""Phrases several narrations share: pools and the structured reading of a post's actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from fightlog.events.model import Action
+from fightlog.report.wording import value_text
+
+
+def pool_name(pool: str) -> str:
+    return "HP" if pool == "hp" else pool
+
+
+def pools_text(pools: Mapping[str, int], maxima: Mapping[str, int]) -> str:
+    """``hp 84/100, armour 20/20``: HP first, then the other pools by name."""
+    shown = []
+    for pool in sorted(pools, key=lambda p: (p != "hp", p)):
+        ceiling = maxima.get(pool)
+        shown.append(f"{pool} {pools[pool]}" + ("" if ceiling is None else f"/{ceiling}"))
+    return ", ".join(shown)
+
+
+def actions_text(actions: Iterable[Action], who: Callable[[str | None], str]) -> str:
+    """The structured reading of a post: ``move 8 m; attack Bob with X, single, close``."""
+    return "; ".join(_action(a, who) for a in actions)
+
+
+def _action(action: Action, who: Callable[[str | None], str]) -> str:
+    targets = [action.target] if action.target else []
+    targets += [t for t in action.targets if t not in targets]
+    text = action.type
+    if targets:
+        text += " " + ", ".join(who(t) for t in targets)
+    if action.weapon:
+        text += f" with {action.weapon}"
+    if action.item:
+        text += f" ({action.item})"
+    if action.distance is not None:
+        text += f" {action.distance} m"
+    qualifiers = [q for q in (action.mode, action.range) if q]
+    qualifiers += [_param(k, v) for k, v in sorted(action.params.items())]
+    return ", ".join([text, *qualifiers])
+
+
+def _param(key: str, value: object) -> str:
+    """An action's parameter: ``m 8``; a flag as ``cover`` (true) or ``not cover`` (false)."""
+    if isinstance(value, bool):
+        return key if value else f"not {key}"
+    return f"{key} {value_text(value)}"
