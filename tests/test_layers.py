@@ -1,6 +1,6 @@
-"""The layers of docs/architecture.md hold: import-linter checks the contracts in
-pyproject.toml (``[tool.importlinter]``) on an installed copy (grimp, like mypy, reads a
-package from one folder, and the checkout maps several folders into ``fightlog``)."""
+"""The layer contracts of pyproject.toml (``[tool.importlinter]``) catch what they forbid.
+That the code keeps them is checked by ``.ci/typecheck`` (tests/test_typecheck.py); here, on a
+copy of the installed package, an import upward and one between rulesets are each reported."""
 
 from __future__ import annotations
 
@@ -23,13 +23,6 @@ def lint(site: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
     )
-
-
-def test_the_contracts_are_kept(installed: Path) -> None:
-    done = lint(installed)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "broken" not in done.stdout.lower().replace("0 broken", "")
-    assert "5 kept, 0 broken" in done.stdout
 
 
 def test_an_import_upwards_breaks_them(installed: Path, tmp_path: Path) -> None:

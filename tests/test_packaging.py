@@ -172,7 +172,7 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
     # under crashes and concurrent writers, tampering, bad input to the reader). Keeps the
     # suite within its 10 minutes.
     once = (
-        "test_packaging.py", "test_typecheck.py", "test_docs_commands.py", "cli/test_help_examples.py",
+        "test_packaging.py", "test_typecheck.py", "test_layers.py", "test_docs_commands.py", "cli/test_help_examples.py",
         "bench", "importing", "dice/test_dialect_avrae.py", "dice/test_dialect_cli.py",
         "dice/test_dialect_fixes.py", "dice/test_dialects.py", "dice/test_replies.py",
         "dice/test_external.py", "reliability",
