@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "fixtures": "fightlog.cli.fixtures:fixtures",
     "import": "fightlog.cli.importing:import_",
     "read-roll": "fightlog.cli.read_roll:read_roll",
+    "rulesets": "fightlog.cli.rulesets:rulesets",
 }
 """Command name -> ``module:attribute`` of its click command."""
 
@@ -50,6 +51,7 @@ HELP: dict[str, str] = {
     "fixtures": "Copy the bundled example logs and scenarios here (for the --help examples).",
     "import": "Import a chat transcript (Second Life, Discord exports) into a new log.",
     "read-roll": "Read a dice bot's pasted reply as a roll and check that it adds up.",
+    "rulesets": "List the installed rulesets: options, defaults, whether each can play.",
 }
 """One-line summaries for ``fightlog --help``, so listing commands imports none of them."""
 

@@ -45,8 +45,8 @@ KIT = Path(__file__).resolve().parents[2] / "kit"
 PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion"}
 """Playable ruleset -> its package under ``rules/``."""
 
-SHARED = ("declared.py", "table.py")
-"""The modules every table decides with (``kit/``)."""
+SHARED = ("declared.py", "table.py", "table_base.py", "fighters.py", "turn_keeping.py")
+"""The modules every table decides with (the ruleset kit, ``kit/``)."""
 
 NOT_THE_TABLE = frozenset({"audit.py"})
 """Modules of a ruleset's package that are the audit's, not the table's."""
