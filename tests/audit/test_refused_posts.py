@@ -48,7 +48,7 @@ PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion"}
 SHARED = ("declared.py", "table.py", "table_base.py", "fighters.py", "turn_keeping.py")
 """The modules every table decides with (the ruleset kit, ``kit/``)."""
 
-NOT_THE_TABLE = frozenset({"audit.py"})
+NOT_THE_TABLE = frozenset({"audit.py", "findings.py"})
 """Modules of a ruleset's package that are the audit's, not the table's."""
 
 NO_FINDING = {

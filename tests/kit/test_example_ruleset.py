@@ -1,6 +1,6 @@
 """docs/rulesets/HOWTO.md, proved: a ruleset written outside fightlog from the kit alone
 (``tests/kit/example_ruleset/fightlog_example``: one attack action, HP) plays, replays and
-audits a fight, registered in this process (``fightlog.kit.ruleset.register``) and installed
+audits (and disputes) a fight, registered in this process (``fightlog.kit.ruleset.register``) and installed
 as a plugin (an entry point in the ``fightlog.rulesets`` group, run in a subprocess), with no
 edit to any fightlog file."""
 
@@ -101,11 +101,11 @@ knows of the example, it found through the entry point."""
 def test_installed_as_a_plugin(tmp_path: Path) -> None:
     env = _plugin(tmp_path)
     commands = [["rulesets", "--format", "json"], ["run", "duel.toml", "-o", "duel.jsonl"], ["replay", "duel.jsonl"],
-                ["audit", "duel.jsonl"]]
+                ["audit", "duel.jsonl"], ["dispute", "duel.jsonl", "--at", "15", "--set", "dice[0].face=20"]]
     ran = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(commands)], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
-    (listed, rulesets), (played, run), (replayed, replay), (audited, audit) = json.loads(ran.stdout)
+    (listed, rulesets), (played, run), (replayed, replay), (audited, audit), (disputed, dispute) = json.loads(ran.stdout)
     assert listed == 0, rulesets
     found = {r["id"]: r for r in json.loads(rulesets)["rulesets"]}
     assert set(found) == {"d20-evasion", "example", "roe7"}
@@ -116,3 +116,4 @@ def test_installed_as_a_plugin(tmp_path: Path) -> None:
     assert (tmp_path / "duel.jsonl").is_file()
     assert replayed == 0 and "Bo gains status defeated" in replay, replay
     assert audited == 0 and "checked under example" in audit, audit
+    assert disputed == 0 and "winner: red -> blue" in dispute, dispute  # Bo's 6 made a 20: the table again
