@@ -28,11 +28,11 @@ def starting(state: SceneState, out: frozenset[str]) -> list[str]:
     return fighters
 
 
-def eligible(state: SceneState, actor: str, passed: frozenset[str]) -> bool:
-    """Whether ``actor`` is in the fight and may take a turn now: no status in ``passed``
-    (out of the fight, or waiting: holding a turn)."""
-    who = state.combatants.get(actor)
-    return who is not None and passed.isdisjoint(who.statuses)
+def takers(state: SceneState, passed: frozenset[str]) -> list[str]:
+    """Who in the posting order may take a turn now, in order: in the fight, no status in
+    ``passed`` (out of the fight, or waiting: holding a turn)."""
+    combatants = state.combatants
+    return [a for a in state.turn.order if a in combatants and passed.isdisjoint(combatants[a].statuses)]
 
 
 def open_turn(state: SceneState) -> str:

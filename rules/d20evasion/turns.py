@@ -17,7 +17,7 @@ from fightlog.rules.d20evasion import conditions, defence, harm, initiative
 from fightlog.rules.d20evasion.fighters import Fighter, options_of
 from fightlog.rules.d20evasion.ruleset import OUT, WAITING
 from fightlog.kit.table import Scribe
-from fightlog.kit.turn_keeping import eligible, open_turn, starting
+from fightlog.kit.turn_keeping import open_turn, starting, takers
 
 
 def begin(scribe: Scribe) -> None:
@@ -33,16 +33,12 @@ _PASSED: Final = OUT | WAITING
 """Who takes no turn now: out of the fight, or holding one."""
 
 
-def _eligible(scribe: Scribe, actor: str) -> bool:
-    return eligible(scribe.state, actor, _PASSED)
-
-
 def open_next(scribe: Scribe) -> None:
     """Open the next turn: the first combatant in order who has not acted this round and
     can; a new round when everyone has."""
     for _ in range(4 * len(scribe.state.combatants) + 4):
         turn = scribe.state.turn
-        eligible = [a for a in turn.order if _eligible(scribe, a)]
+        eligible = takers(scribe.state, _PASSED)
         waiting = [a for a in eligible if a not in turn.acted]
         if not waiting:
             if not eligible and not _summoned(scribe):

@@ -28,7 +28,7 @@ from fightlog.rules.roe7 import conditions, escape, explosives, harm
 from fightlog.rules.roe7.fighters import Fighter, options_of
 from fightlog.rules.roe7.ruleset import OUT, WAITING
 from fightlog.kit.table import Scribe
-from fightlog.kit.turn_keeping import eligible, open_turn, starting
+from fightlog.kit.turn_keeping import open_turn, starting, takers
 
 FREE_DRAW: Final = "first-turn free draw"
 """Spent (``resource_spent``) when one's first turn not stunned ends: drawing costs an action
@@ -57,16 +57,12 @@ _PASSED: Final = OUT | WAITING
 """Who takes no turn now: out of the fight, or holding one."""
 
 
-def _eligible(scribe: Scribe, actor: str) -> bool:
-    return eligible(scribe.state, actor, _PASSED)
-
-
 def open_next(scribe: Scribe) -> None:
     """Open the next turn: the first combatant in order who has not posted this round and
     can; a new round when everyone has."""
     for _ in range(4 * len(scribe.state.combatants) + 4):
         turn = scribe.state.turn
-        eligible = [a for a in turn.order if _eligible(scribe, a)]
+        eligible = takers(scribe.state, _PASSED)
         if not eligible:
             return
         waiting = [a for a in eligible if a not in turn.acted]
@@ -91,7 +87,7 @@ def open_next(scribe: Scribe) -> None:
 def _first_waiting(scribe: Scribe) -> str:
     """Who posts next this round (called allies who just took their slot included)."""
     turn = scribe.state.turn
-    return next(a for a in turn.order if _eligible(scribe, a) and a not in turn.acted)
+    return next(a for a in takers(scribe.state, _PASSED) if a not in turn.acted)
 
 
 def end_turn(scribe: Scribe) -> None:

@@ -17,7 +17,7 @@ from fightlog.kit.options import SceneOptions, read_options
 from fightlog.kit.rosters import RosterFormat
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.table_base import TableBase
-from fightlog.kit.turn_keeping import eligible, open_turn, starting
+from fightlog.kit.turn_keeping import open_turn, starting, takers
 from fightlog_example.ruleset import ACTION_TYPES, OUT
 
 
@@ -73,11 +73,11 @@ class ExampleTable(TableBase):
 
     def _next(self, scribe: Scribe) -> None:
         turn = scribe.state.turn
-        waiting = [a for a in turn.order if eligible(scribe.state, a, OUT) and a not in turn.acted]
+        waiting = [a for a in takers(scribe.state, OUT) if a not in turn.acted]
         if not waiting:
             scribe.emit(RoundEnded(round=turn.round))
             scribe.emit(RoundStarted(round=turn.round + 1))
-            waiting = [a for a in turn.order if eligible(scribe.state, a, OUT)]
+            waiting = takers(scribe.state, OUT)
         scribe.emit(TurnStarted(actor=waiting[0], round=scribe.state.turn.round))
 
     def play(self, scribe: Scribe, post: Post) -> None:
