@@ -9,7 +9,7 @@ held turn, answering any post of the round (an interrupt, when it answers an ene
 moved but not attacked). A defensive or held turn that names no post answers the latest one
 it can (the attack post waiting for the defender; the open turn's last post). A refusal
 leaves the scribe as it was. The kit's skeleton (``fightlog.kit.table_base``) refuses what
-every ruleset refuses before ``_post`` is asked.
+every ruleset refuses before ``play`` is asked.
 """
 
 from __future__ import annotations
@@ -79,49 +79,45 @@ class D20Table(TableBase):
         turns.end_turn(scribe)
 
     def play(self, scribe: Scribe, post: Post) -> None:
-        _post(scribe, post)
-
-
-def _post(scribe: Scribe, post: Post) -> None:
-    """A post past the kit's shared checks (``TableBase.post``): a defensive turn, a held
-    turn, or one's own turn."""
-    state = scribe.state
-    who = Fighter(state, post.actor)
-    if who.out:
-        gone = ", ".join(s for s in who.who.statuses if s in OUT)
-        raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
-    types = {a.type for a in post.actions}
-    if types & DEFENSIVE:
-        _respond(scribe, who, post)
-        return
-    held = post.responds_to is not None or state.turn.current != post.actor
-    if held and not who.has("holding"):
-        current = state.turn.current
-        if current == post.actor:
-            raise RefusedError("a post in one's own turn answers nothing (responds_to is for defensive turns and "
-                               "held turns)", code="order.out-of-turn")
-        raise RefusedError(f"out of turn: it is {current or 'nobody'}'s turn to post", code="order.out-of-turn")
-    if held:
-        if post.responds_to is None and state.pending:  # the open turn's latest post
-            post = replace(post, responds_to=state.pending[-1].seq)
-        check_interrupt(state, post.actor, post.responds_to)
-    earlier = turn_actions(state, post.actor, post.responds_to)
-    actions = plan(state, who, post.actions, earlier)
-    found = breach(who, earlier, actions)
-    if found is not None:
-        raise RefusedError(found.message, code=found.code)
-    if held and any(a.type == "hold" for a in actions):
-        raise RefusedError("a held turn cannot be held again")
-    declaration = scribe.emit(
-        DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=post.responds_to)
-    )
-    if held:
-        scribe.emit(StatusChanged(actor=post.actor, status="holding", on=False, cause=declaration,
-                                  note="takes the held turn"))
-    for action in actions:
-        handler = HANDLERS.get(action.type)
-        if handler is not None:
-            handler(scribe, post.actor, action, declaration)
+        """A post past the kit's shared checks (``TableBase.post``): a defensive turn, a held
+        turn, or one's own turn."""
+        state = scribe.state
+        who = Fighter(state, post.actor)
+        if who.out:
+            gone = ", ".join(s for s in who.who.statuses if s in OUT)
+            raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
+        types = {a.type for a in post.actions}
+        if types & DEFENSIVE:
+            _respond(scribe, who, post)
+            return
+        held = post.responds_to is not None or state.turn.current != post.actor
+        if held and not who.has("holding"):
+            current = state.turn.current
+            if current == post.actor:
+                raise RefusedError("a post in one's own turn answers nothing (responds_to is for defensive turns and "
+                                   "held turns)", code="order.out-of-turn")
+            raise RefusedError(f"out of turn: it is {current or 'nobody'}'s turn to post", code="order.out-of-turn")
+        if held:
+            if post.responds_to is None and state.pending:  # the open turn's latest post
+                post = replace(post, responds_to=state.pending[-1].seq)
+            check_interrupt(state, post.actor, post.responds_to)
+        earlier = turn_actions(state, post.actor, post.responds_to)
+        actions = plan(state, who, post.actions, earlier)
+        found = breach(who, earlier, actions)
+        if found is not None:
+            raise RefusedError(found.message, code=found.code)
+        if held and any(a.type == "hold" for a in actions):
+            raise RefusedError("a held turn cannot be held again")
+        declaration = scribe.emit(
+            DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=post.responds_to)
+        )
+        if held:
+            scribe.emit(StatusChanged(actor=post.actor, status="holding", on=False, cause=declaration,
+                                      note="takes the held turn"))
+        for action in actions:
+            handler = HANDLERS.get(action.type)
+            if handler is not None:
+                handler(scribe, post.actor, action, declaration)
 
 
 def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:

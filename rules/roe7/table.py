@@ -83,38 +83,34 @@ class Roe7Table(TableBase):
         turns.end_turn(scribe)
 
     def play(self, scribe: Scribe, post: Post) -> None:
-        _post(scribe, post)
-
-
-def _post(scribe: Scribe, post: Post) -> None:
-    """A post past the kit's shared checks (``TableBase.post``): who may act, whose turn it
-    is, the allowance, then each action."""
-    state = scribe.state
-    who = Fighter(state, post.actor)
-    if who.out or who.has("reserve"):
-        raise RefusedError(
-            f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})",
-            code="order.cannot-act",
+        """A post past the kit's shared checks (``TableBase.post``): who may act, whose turn it
+        is, the allowance, then each action."""
+        state = scribe.state
+        who = Fighter(state, post.actor)
+        if who.out or who.has("reserve"):
+            raise RefusedError(
+                f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})",
+                code="order.cannot-act",
+            )
+        interrupting = any(a.type == "interrupt" for a in post.actions) and all(
+            a.type in ("interrupt", "say") for a in post.actions
         )
-    interrupting = any(a.type == "interrupt" for a in post.actions) and all(
-        a.type in ("interrupt", "say") for a in post.actions
-    )
-    responds_to = post.responds_to
-    if not interrupting and any(a.type == "interrupt" for a in post.actions):
-        raise RefusedError("an interrupt is a post of its own (interrupt, and say if wanted)")
-    if interrupting:
-        responds_to = escape.pending_call(scribe, responds_to).seq
-    elif state.turn.current != post.actor:
-        current = state.turn.current or "nobody's (end the turn to open the next)"
-        raise RefusedError(f"out of turn: it is {current} turn to post" if state.turn.current is None
-                           else f"out of turn: it is {current}'s turn to post", code="order.out-of-turn")
-    else:
-        _check_allowance(scribe, who, post.actions)
-    actions = list(post.actions) if interrupting else free_costs(who, post.actions)
-    declaration = scribe.emit(
-        DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
-    )
-    _play(scribe, post.actor, actions, declaration, responds_to)
+        responds_to = post.responds_to
+        if not interrupting and any(a.type == "interrupt" for a in post.actions):
+            raise RefusedError("an interrupt is a post of its own (interrupt, and say if wanted)")
+        if interrupting:
+            responds_to = escape.pending_call(scribe, responds_to).seq
+        elif state.turn.current != post.actor:
+            current = state.turn.current or "nobody's (end the turn to open the next)"
+            raise RefusedError(f"out of turn: it is {current} turn to post" if state.turn.current is None
+                               else f"out of turn: it is {current}'s turn to post", code="order.out-of-turn")
+        else:
+            _check_allowance(scribe, who, post.actions)
+        actions = list(post.actions) if interrupting else free_costs(who, post.actions)
+        declaration = scribe.emit(
+            DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
+        )
+        _play(scribe, post.actor, actions, declaration, responds_to)
 
 
 def _play(scribe: Scribe, actor: str, actions: Sequence[Action], declaration: int, responds_to: int | None) -> None:
