@@ -4,6 +4,7 @@ plays; exit 0, and 2 for bad usage."""
 from __future__ import annotations
 
 import json
+from importlib.metadata import EntryPoint
 
 import pytest
 from click.testing import CliRunner
@@ -64,3 +65,19 @@ def test_bad_usage_exits_2() -> None:
     assert code == 2 and "Invalid value for '--format'" in err
     code, _, err = run("roe7")
     assert code == 2 and "unexpected extra argument" in err.lower()
+
+
+def test_a_broken_plugin_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry point that does not load a ruleset with its name as id."""
+    real = fold_rules.entry_points
+    wrong = EntryPoint("wrong", "fightlog.rules.roe7.ruleset:RULES", fold_rules.GROUP)
+
+    def points(*, group: str, name: str | None = None) -> list[EntryPoint]:
+        found = [*real(group=group), wrong] if group == fold_rules.GROUP else list(real(group=group))
+        return [p for p in found if name is None or p.name == name]
+
+    monkeypatch.setattr(fold_rules, "entry_points", points)
+    code, out, err = run()
+    assert code == 2 and out == ""
+    assert err == ("fightlog: <input>: entry point fightlog.rulesets:wrong (fightlog.rules.roe7.ruleset:RULES) "
+                   "is not a ruleset with id 'wrong'\n")  # <input>: how cli/errors words an error of no file
