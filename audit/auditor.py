@@ -247,7 +247,7 @@ class Auditor:
         self.findings.append(
             Finding(
                 code=code,
-                severity=severity_of(code),
+                severity=severity_of(code, self.rules),
                 seq=seq,
                 line=seq,
                 message=message,

@@ -5,6 +5,11 @@ actor it concerns, says in one sentence what is wrong in words a player would ac
 names the rulebook section it rests on. Codes are stable: bots and GM rulings
 (``ruling_made`` with ``action: accept`` and ``finding: CODE``) refer to them.
 
+``CODES`` holds the shared codes: the posting order, the dice, what the audit can judge,
+imported fights, and the refusals the ruleset kit words for every ruleset. A ruleset declares
+its own codes (``Ruleset.findings``, ``fightlog.kit.sections``); ``severity_of`` asks the
+scene's ruleset for them, and ``known_codes`` lists them all.
+
 Severities: ``error`` (the rules or the posting order were broken), ``warning`` (something
 cannot be trusted or checked, such as a seed never revealed), ``info`` (worth knowing, not
 wrong: external rolls whose honesty cannot be checked). Errors and warnings that no ruling
@@ -14,11 +19,11 @@ accepted make ``fightlog audit`` exit 1; info never does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Literal
 
 from msgspec import Struct
 
-Severity = Literal["error", "warning", "info"]
+from fightlog.kit.ruleset import Ruleset, installed, ruleset_for
+from fightlog.kit.sections import Severity
 
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
@@ -32,24 +37,9 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "order.arrival-acted": ("error", "an arrival acting in their arrival post"),
     "order.round-not-ended": ("error", "a round started before the one before it ended"),
     "order.round-number": ("error", "a round number repeated, skipped or counted back"),
-    # the rules (each ruleset's checks)
-    "rules.modifier-cap": ("error", "modifiers beyond the cap"),
-    "rules.dr-cap": ("error", "damage reduction beyond the cap"),
-    "rules.damage": ("error", "wrong damage arithmetic"),
-    "rules.critical": ("error", "a critical rule misapplied"),
-    "rules.tie-to-attacker": ("error", "a tie given to the attacker"),
-    "rules.outcome": ("error", "an attack outcome the rolls do not give"),
-    "rules.tick-missing": ("error", "an effect tick that should have happened and did not"),
-    "rules.tick-extra": ("error", "an effect tick the rules do not give"),
-    "rules.tick-wrong": ("error", "an effect tick with the wrong amount or timing"),
-    "rules.expired-effect": ("error", "an effect applied after it expired"),
-    "rules.allowance": ("error", "actions beyond the turn's allowance"),
-    "rules.reload": ("error", "firing a weapon that needs a reload"),
-    "rules.flee-limit": ("error", "a flee attempt beyond the limit"),
+    # the refusals the ruleset kit words for every ruleset (fightlog.kit.declared, fightlog.kit.fighters)
     "rules.unknown-action": ("error", "an action type the ruleset does not have"),
-    "rules.not-carried": ("error", "a weapon, spell or item the fighter does not have"),
     "rules.target": ("error", "a target not in the fight, or one that cannot be targeted"),
-    "rules.range": ("error", "a target out of the action's range"),
     "rules.refused": ("error", "a declaration the rules refuse"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
@@ -73,7 +63,8 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "import.roll-edited": ("warning", "a dice bot's or HUD's message edited after it was sent"),
     "import.post-edited": ("info", "a post edited after it was sent"),
 }
-"""Every finding code -> its severity and what it means (``docs/audit.md`` lists them)."""
+"""Every shared finding code -> its severity and what it means (``docs/audit.md`` lists
+them, and each ruleset's own codes)."""
 
 
 class Acceptance(Struct, frozen=True, kw_only=True):
@@ -104,10 +95,24 @@ class Finding(Struct, frozen=True, kw_only=True, omit_defaults=True):
         return self.accepted is None and self.severity != "info"
 
 
-def severity_of(code: str) -> Severity:
-    """The severity of a code (``error`` for a code a ruleset added without registering)."""
+def severity_of(code: str, rules: Ruleset | None = None) -> Severity:
+    """The severity of a code: a shared one's, else the one ``rules`` (the scene's ruleset)
+    declares; ``error`` for a code nobody declares."""
     known = CODES.get(code)
-    return "error" if known is None else known[0]
+    if known is not None:
+        return known[0]
+    own = None if rules is None else rules.findings().get(code)
+    return "error" if own is None else own.severity
+
+
+def known_codes() -> dict[str, tuple[Severity, str]]:
+    """Every finding code this fightlog knows -> its severity and meaning: the shared ones,
+    and those of every installed ruleset (loading each ruleset's light module)."""
+    known = dict(CODES)
+    for ruleset_id in installed():
+        for code, declared in ruleset_for(ruleset_id).findings().items():
+            known.setdefault(code, (declared.severity, declared.meaning))
+    return known
 
 
 class Summary(Struct, frozen=True, kw_only=True):

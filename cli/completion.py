@@ -12,9 +12,9 @@ from click.shell_completion import CompletionItem
 
 def playable_rulesets() -> list[str]:
     """The ids of the installed rulesets that can play a fight (``play start --ruleset``)."""
-    from fightlog.kit.table import _TABLES  # the registry of tables; imports no ruleset
+    from fightlog.kit.ruleset import playable  # each ruleset's light module, no table
 
-    return sorted(_TABLES)
+    return list(playable())
 
 
 def complete_ruleset(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:

@@ -1,22 +1,25 @@
 """A ruleset's named options: one frozen msgspec ``Struct`` of int, bool, str and ``Literal``
 fields with defaults (``Roe7Options``...), what ``scene_started.options`` records.
 
-Shared by every ruleset and by house-rules files (``rules/house.py``): reading options back
-from a log or a file with one clear refusal per problem, and saying what an option accepts.
+Shared by every ruleset and by house-rules files (``kit/house.py``): reading options back
+from a log or a file with one clear refusal per problem, saying what an option accepts,
+recording them (``as_data``), and reading a scene's (``SceneOptions``).
 msgspec only: the fold reads options, and the fold must not import pydantic.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any, Generic, TypeVar
 
 import msgspec
 import msgspec.inspect
 from msgspec import Struct
 
 from fightlog.errors import InputError
+from fightlog.reducers.state import SceneState
 
 O = TypeVar("O", bound=Struct)
 
@@ -60,3 +63,35 @@ def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str,
                 f"{ruleset} option {name!r}: expected {allowed(option_type, name)}, got {data[name]!r}", path=where
             ) from None
     return msgspec.convert(dict(data), option_type)
+
+
+def as_data(options: Struct) -> dict[str, Any]:
+    """Every option, defaults included, as plain JSON for ``scene_started.options``."""
+    out: dict[str, Any] = msgspec.to_builtins(options)
+    return out
+
+
+class SceneOptions(Generic[O]):
+    """A ruleset's options reader: ``options_of(state)`` gives the options a scene was started
+    with (``read``: its ``read_options``), read once per distinct options (cached). With a
+    ``fallback``, options that do not read give it (a log still folds and audits); without,
+    the ``InputError`` is raised."""
+
+    def __init__(self, read: Callable[[Mapping[str, Any]], O], *, fallback: O | None = None) -> None:
+        self.fallback = fallback
+
+        @lru_cache(maxsize=16)
+        def decoded(encoded: bytes) -> O:
+            return read(msgspec.json.decode(encoded))
+
+        self._decoded = decoded
+
+    def __call__(self, state: SceneState) -> O:
+        scene = state.scene
+        raw = {} if scene is None else scene.options
+        if self.fallback is None:
+            return self._decoded(msgspec.json.encode(raw))
+        try:
+            return self._decoded(msgspec.json.encode(raw))
+        except InputError:
+            return self.fallback

@@ -1,27 +1,72 @@
 """Roster files, whatever the ruleset: a TOML file of ``[[combatants]]``, each with a
 ``[combatants.sheet]`` table or a ``sheet_file`` path (relative to the roster) to a sheet
-TOML file of its own. A ruleset gives its pydantic models and its field names; the reading,
-the ``sheet_file`` resolution and the one-line errors are the same for all.
+TOML file of its own. A ruleset gives its pydantic models (``RosterFormat``); the reading,
+the ``sheet_file`` resolution, the one-line errors and distinct ids (``distinct_ids``) are the
+same for all.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from fightlog.errors import InputError
-from fightlog.kit.inputs import describe, field_path, first_problem, got, read_toml_text
+from fightlog.kit.inputs import FieldProblem, describe, field_path, first_problem, got, read_toml_text
 from fightlog.kit.toml_lines import KeyLines
 
 R = TypeVar("R", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
 
 Loc = tuple[str | int, ...]
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+def distinct_ids(combatants: Sequence[_Identified]) -> dict[str, int]:
+    """Each combatant's id -> its index; a ``FieldProblem`` at the second of two combatants
+    with one id (for a roster model's validator)."""
+    seen: dict[str, int] = {}
+    for index, combatant in enumerate(combatants):
+        if combatant.id in seen:
+            raise FieldProblem(
+                ("combatants", index, "id"), f"{combatant.id!r} is already the id of combatants[{seen[combatant.id]}]"
+            )
+        seen[combatant.id] = index
+    return seen
+
+
+class RosterFormat(Generic[R, S]):
+    """A ruleset's roster format: its roster and sheet models, and every model a roster
+    holds (their field names make the "did you mean" of an unknown key; ``extra``: names
+    given by alias, such as ``class``)."""
+
+    def __init__(self, roster: type[R], sheet: type[S], models: Iterable[type[BaseModel]],
+                 extra: Iterable[str] = ()) -> None:
+        self.roster = roster
+        self.sheet = sheet
+        self.models = tuple(models)
+        self.extra = frozenset(extra)
+
+    @cached_property
+    def fields(self) -> frozenset[str]:
+        return frozenset(name for model in self.models for name in model.model_fields) | self.extra
+
+    def load_roster(self, path: str | os.PathLike[str]) -> R:
+        """Read and validate a roster TOML file; every problem is an ``InputError``."""
+        return load_roster(path, self.roster, self.sheet, self.fields)
+
+    def load_sheet(self, path: str | os.PathLike[str]) -> S:
+        """Read and validate one sheet TOML file (the format of a ``sheet_file``)."""
+        return load_sheet(path, self.sheet, self.fields)
 
 
 def load_roster(path: str | os.PathLike[str], roster: type[R], sheet: type[BaseModel], fields: Iterable[str]) -> R:

@@ -2,25 +2,47 @@
 generic default.
 
 ``Ruleset`` extends what the fold asks (``fightlog.reducers.fold_rules.FoldRules``) with
-sheets, the audit's checks and the rulebook sections of findings. Shared code asks these
-questions and never branches on a ruleset id; a ruleset overrides what differs from
-``GenericRules``. Rulesets are found through the ``fightlog.rulesets`` entry points
-(``fold_rules.GROUP``); ``register`` adds one that is not installed.
+sheets, the audit's checks, the finding codes a ruleset declares and the rulebook sections
+of findings, and the table that plays it. Shared code asks these questions and never
+branches on a ruleset id; a ruleset overrides what differs from ``GenericRules``. Rulesets
+are found through the ``fightlog.rulesets`` entry points (``fold_rules.GROUP``); ``register``
+adds one that is not installed. ``docs/rulesets/HOWTO.md`` says how to write one.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fightlog.reducers import fold_rules
 from fightlog.reducers.fold_rules import FoldRules, GenericFoldRules
 from fightlog.kit.checks import Check, RecordSplit
+from fightlog.kit.sections import AUDIT_SECTION, DICE_SECTION, Code, Sections
+
+if TYPE_CHECKING:  # the table imports the fold; the fold asks this module's rulesets
+    from fightlog.kit.table import Table
 
 
 class Ruleset(FoldRules, Protocol):
     """Questions shared code asks a ruleset: the fold's (``FoldRules``), and those of play,
     amendments and the audit."""
+
+    @property
+    def table_module(self) -> str | None:
+        """The module whose ``TABLE`` plays this ruleset (``fightlog.rules.roe7.table``),
+        imported by ``table()`` on first use so that folding stays light; ``None`` for a
+        ruleset that folds and audits but does not play."""
+        ...
+
+    def table(self) -> Table | None:
+        """The ``Table`` that plays this ruleset (``fightlog.kit.table``), or ``None``."""
+        ...
+
+    def findings(self) -> Mapping[str, Code]:
+        """The finding codes this ruleset's checks report beyond the shared ones
+        (``fightlog.audit.findings.CODES``): severity, meaning, rulebook section."""
+        ...
 
     def with_options(self, options: Mapping[str, Any]) -> Ruleset:
         """This ruleset under a scene's options (``scene_started.options``)."""
@@ -51,7 +73,22 @@ class Ruleset(FoldRules, Protocol):
 
 
 class GenericRules(GenericFoldRules):
-    """Defaults that suit a log whose ruleset fightlog does not know (or does not need)."""
+    """Defaults that suit a log whose ruleset fightlog does not know (or does not need).
+
+    A ruleset subclasses it and fills in what it has: ``sections`` (its finding codes and
+    the sections findings rest on, ``fightlog.kit.sections``), ``table_module``."""
+
+    sections: Sections | None = None
+    table_module: str | None = None
+
+    def table(self) -> Table | None:
+        if self.table_module is None:
+            return None
+        table: Table = importlib.import_module(self.table_module).TABLE
+        return table
+
+    def findings(self) -> Mapping[str, Code]:
+        return {} if self.sections is None else self.sections.findings
 
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         return None
@@ -66,22 +103,29 @@ class GenericRules(GenericFoldRules):
         return RecordSplit(self.audit_checks(), {}, frozenset(), {})
 
     def rule_section(self, code: str) -> str:
+        if self.sections is not None:
+            return self.sections.section(code)
         if code.startswith("order."):
             return "posting order (no ruleset: initiative order, the out skipped)"
         if code.startswith("dice."):
-            return "fightlog dice (docs/dice.md)"
+            return DICE_SECTION
         if code.startswith("scene."):
-            return "what the audit can check (docs/audit.md)"
+            return AUDIT_SECTION
         return "no ruleset section (generic log)"
 
 
 GENERIC = GenericRules()
 
 
-
 def installed() -> tuple[str, ...]:
     """The ruleset ids this fightlog knows, sorted (``generic`` among them)."""
     return tuple(sorted({GENERIC.id, *fold_rules.installed()}))
+
+
+def playable() -> tuple[str, ...]:
+    """The ids of the installed rulesets that have a table, sorted (loading each ruleset's
+    light module, none of their tables)."""
+    return tuple(r for r in installed() if getattr(ruleset_for(r), "table_module", None) is not None)
 
 
 def register(ruleset: Ruleset) -> None:

@@ -16,7 +16,6 @@ same events, byte for byte.
 from __future__ import annotations
 
 import difflib
-import importlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -28,6 +27,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AnyEvent, DiceRolled, Json
 from fightlog.reducers.fold import reduce
 from fightlog.reducers.state import SceneInfo, SceneState
+from fightlog.kit.ruleset import playable, ruleset_for
 from fightlog.dice import FairGenerator, ModifierLike, RollResult, dice_rolled, roll
 
 
@@ -124,6 +124,9 @@ class Scribe:
         return roll(notation, gen, info.rolls, modifiers)
 
 
+__all__ = ["Entrant", "Post", "Scribe", "Table", "check_responds_to", "playable", "table_for"]
+
+
 class Table(Protocol):
     """What live play and scripted fights ask of a ruleset."""
 
@@ -164,24 +167,12 @@ class Table(Protocol):
         ...
 
 
-_TABLES: dict[str, str] = {
-    "roe7": "fightlog.rules.roe7.table:TABLE",
-    "d20-evasion": "fightlog.rules.d20evasion.table:TABLE",
-}
-
-
-def playable() -> tuple[str, ...]:
-    """The ids of the rulesets that have a table, sorted."""
-    return tuple(sorted(_TABLES))
-
-
 def table_for(ruleset: str) -> Table:
-    """The table of a ruleset id; ``RefusedError`` for an id no installed ruleset plays."""
-    target = _TABLES.get(ruleset)
-    if target is None:
+    """The table of a ruleset id (``Ruleset.table``); ``RefusedError`` for an id no installed
+    ruleset plays."""
+    table = ruleset_for(ruleset).table()
+    if table is None:
         close = difflib.get_close_matches(ruleset, playable(), n=1)
         hint = f": did you mean {close[0]}?" if close else ""
         raise RefusedError(f"no installed ruleset {ruleset!r}{hint} (installed: {', '.join(playable())})")
-    module, _, name = target.partition(":")
-    table: Table = getattr(importlib.import_module(module), name)
     return table

@@ -21,7 +21,7 @@ Checks return at once when there is nothing to check; options are read once per 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final, cast
+from typing import cast
 
 from fightlog.kit.checks import AuditView, Check
 from fightlog.errors import FightlogError
@@ -44,40 +44,6 @@ from fightlog.rules.d20evasion.options import DEFAULTS, D20Options
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE, OUT
 from fightlog.rules.d20evasion.declared import check_declaration
 from fightlog.kit.declared import Noting, by_table
-
-SECTIONS: Final[Mapping[str, str]] = {
-    "order.not-in-fight": "Initiative (who is in the fight)",
-    "order.out-of-turn": "Actions (posting order); Defensive Turns; Holding a Turn",
-    "order.double-post": "Actions (one turn a round)",
-    "order.skipped": "Initiative (posting order)",
-    "order.cannot-act": "Mortally Wounded (no actions)",
-    "order.arrival-acted": "Minions (from the turn after summoning)",
-    "order.round-not-ended": "Actions (rounds)",
-    "order.round-number": "Actions (rounds)",
-    "rules.outcome": "Attacking; Evasion; Defensive Turns; Disarming",
-    "rules.damage": "Damage (armour first, piercing, altered damage to the nearest 5)",
-    "rules.tick-missing": "Damage (ongoing damage at the start of the target's turn)",
-    "rules.tick-extra": "Damage (ongoing damage at the start of the target's turn)",
-    "rules.tick-wrong": "Damage (ongoing damage); Status Effects",
-    "rules.expired-effect": "Status Effects (durations)",
-    "rules.allowance": "Actions (a move and two actions); Movement; Sprinting; Items; Casting Spells",
-    "rules.unknown-action": "Actions (the actions there are)",
-    "rules.not-carried": "Weapons; Casting Spells; Items (what a character carries and knows)",
-    "rules.target": "Attacking (a target in the fight)",
-    "rules.range": "Ranges",
-    "scene.unknown-ruleset": "what the audit can check (docs/audit.md)",
-    "rules.refused": "the declared action's section (docs/rulesets/d20-evasion.md)",
-}
-"""Every finding code -> the section of the d20 evasion rulebook it rests on."""
-
-DICE_SECTION: Final = "fightlog dice (docs/dice.md)"
-
-
-def rule_section(code: str) -> str:
-    if code.startswith("dice."):
-        return DICE_SECTION
-    return SECTIONS.get(code, "d20 evasion: Quests and Duels")
-
 
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``D20Rules.audit_checks``)."""

@@ -7,67 +7,41 @@ position) plus their sheet card, read under the scene's options.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from typing import Final, NamedTuple
+from functools import cached_property
+from typing import Final
 
-import msgspec
-
-from fightlog.errors import InputError, RefusedError
-from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+from fightlog.errors import RefusedError
+from fightlog.kit.fighters import Breach, FighterBase, Mods, absent, sum_mods
+from fightlog.kit.options import SceneOptions
+from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.d20evasion import stats
-from fightlog.rules.d20evasion.bands import Band, Point, band_between
+from fightlog.rules.d20evasion.bands import Band, band_between
 from fightlog.rules.d20evasion.card import UNARMED, UNARMED_CARD, Card, ItemCard, Kind, SpellCard, WeaponCard, read_card
 from fightlog.rules.d20evasion.options import DEFAULTS, D20Options, read_options
 from fightlog.rules.d20evasion.ruleset import OUT
 
-Mods = list[tuple[int, str]]
+__all__ = ["STAT_OF", "Breach", "Fighter", "Mods", "absent", "options_of", "sum_mods"]
 
 STAT_OF: Final[dict[Kind, str]] = {"ranged": "perception", "melee": "strength", "magic": "willpower"}
 """The stat a weapon's damage and to-hit come from (Damage; Bonuses)."""
 
 
-class Breach(NamedTuple):
-    """A post beyond what its poster may do: the finding code the audit gives for it and the
-    reason the table refuses it with."""
-
-    code: str
-    message: str
-
-
-@lru_cache(maxsize=16)
-def _options(encoded: bytes) -> D20Options:
-    return read_options(msgspec.json.decode(encoded))
-
-
-def options_of(state: SceneState) -> D20Options:
-    """The options the scene was started with (the defaults for a log whose options do not
-    read: it still folds and audits)."""
-    raw = {} if state.scene is None else state.scene.options
-    try:
-        return _options(msgspec.json.encode(raw))
-    except InputError:
-        return DEFAULTS
-
-
-def absent(state: SceneState, actor: str, *, code: str = "rules.target") -> RefusedError:
-    known = ", ".join(sorted(state.combatants)) or "nobody yet"
-    return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
+options_of: Final = SceneOptions(read_options, fallback=DEFAULTS)
+"""The options the scene was started with (the defaults for a log whose options do not
+read: it still folds and audits)."""
 
 
 def _nonzero(mods: Mods) -> Mods:
     return [(v, s) for v, s in mods if v]
 
 
-class Fighter:
+class Fighter(FighterBase):
     """One combatant's rules view."""
 
+    out_statuses = OUT
+
     def __init__(self, state: SceneState, actor: str, options: D20Options | None = None) -> None:
-        who = state.combatants.get(actor)
-        if who is None:
-            raise absent(state, actor)
-        self.state = state
-        self.actor = actor
-        self.who: Combatant = who
+        super().__init__(state, actor)
         if options is not None:
             self.__dict__["options"] = options
 
@@ -82,10 +56,6 @@ class Fighter:
     # ------------------------------------------------------------------ standing
 
     @property
-    def hp(self) -> int:
-        return self.who.pools.get("hp", 0)
-
-    @property
     def armour(self) -> int:
         return self.who.pools.get("armour", 0)
 
@@ -94,37 +64,8 @@ class Fighter:
         return self.who.pools.get("mp", 0)
 
     @property
-    def out(self) -> bool:
-        return not OUT.isdisjoint(self.who.statuses)
-
-    def has(self, status: str) -> bool:
-        return status in self.who.statuses
-
-    @property
     def side(self) -> str:
         return self.who.side or self.actor
-
-    @property
-    def position(self) -> Point | None:
-        return self.who.position
-
-    def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
-        """Effects on this combatant (``on``) or counting on them (``on=False``), by id."""
-        actor = self.actor
-        found = [
-            e
-            for e in self.state.effects.values()
-            if (e.target == actor if on else e.counts_on == actor) and (name is None or e.name == name)
-        ]
-        found.sort(key=lambda e: e.effect)
-        return found
-
-    def effect(self, name: str) -> ActiveEffect | None:
-        found = self.effects(name)
-        return found[0] if found else None
-
-    def at_turn_start(self, effect: ActiveEffect) -> bool:
-        return effect.applied < self.state.turn.started
 
     def injuries(self) -> list[ActiveEffect]:
         return self.effects("injury")
@@ -291,7 +232,3 @@ class Fighter:
         if here is None or there is None:
             return None
         return band_between(here, there, self.options)
-
-
-def sum_mods(mods: Mods) -> int:
-    return sum(v for v, _ in mods)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal
 
-import msgspec
 from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
@@ -138,9 +137,3 @@ def band_limits(options: D20Options) -> tuple[int, int, int, int, int]:
     """The outer edge of each band but the last, in metres, nearest first."""
     return (options.touch_max_m, options.close_max_m, options.medium_close_max_m, options.medium_max_m,
             options.far_max_m)
-
-
-def as_data(options: D20Options) -> dict[str, Any]:
-    """Every option, defaults included, as plain JSON for ``scene_started.options``."""
-    out: dict[str, Any] = msgspec.to_builtins(options)
-    return out

@@ -12,9 +12,7 @@ fault, the combatant by id, the field path and what was expected
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from functools import cache
 from typing import Annotated, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
@@ -61,13 +59,8 @@ class Roster(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Roster:
-        seen: dict[str, int] = {}
+        seen = rosters.distinct_ids(self.combatants)
         for index, combatant in enumerate(self.combatants):
-            if combatant.id in seen:
-                raise FieldProblem(
-                    ("combatants", index, "id"), f"{combatant.id!r} is already the id of combatants[{seen[combatant.id]}]"
-                )
-            seen[combatant.id] = index
             if combatant.sheet.race not in self.races and combatant.sheet.race not in RACES:
                 known = ", ".join(sorted({*RACES, *self.races}))
                 raise FieldProblem(
@@ -115,17 +108,12 @@ class Roster(Strict):
         )
 
 
-def load_roster(path: str | os.PathLike[str]) -> Roster:
-    """Read and validate a roster TOML file; every problem is an ``InputError``."""
-    return rosters.load_roster(path, Roster, Sheet, _field_names())
+FORMAT: Final = rosters.RosterFormat(
+    Roster, Sheet, (Roster, Race, Combatant, Sheet, Stats, Weapon, Spell, Item, Armour, OverTime), extra={"class"}
+)
 
+load_roster: Final = FORMAT.load_roster
+"""Read and validate a roster TOML file; every problem is an ``InputError``."""
 
-def load_sheet(path: str | os.PathLike[str]) -> Sheet:
-    """Read and validate one sheet TOML file (the format of a ``sheet_file``)."""
-    return rosters.load_sheet(path, Sheet, _field_names())
-
-
-@cache
-def _field_names() -> frozenset[str]:
-    models = (Roster, Race, Combatant, Sheet, Stats, Weapon, Spell, Item, Armour, OverTime)
-    return frozenset(name for model in models for name in model.model_fields) | {"class"}
+load_sheet: Final = FORMAT.load_sheet
+"""Read and validate one sheet TOML file (the format of a ``sheet_file``)."""

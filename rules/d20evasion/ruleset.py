@@ -1,7 +1,7 @@
 """``d20-evasion`` as the shared code sees it: who is out of the posting order, who holds a
 turn, what each action costs, and the names of a sheet's weapons.
 
-Registered with ``fightlog.kit.ruleset`` when a log first names ``d20-evasion``. Light on
+Found through its ``fightlog.rulesets`` entry point when a log first names ``d20-evasion``. Light on
 purpose: the fold imports this, so it imports neither pydantic nor the rules.
 """
 
@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.errors import InputError
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, register
+from fightlog.kit.ruleset import GenericRules
+from fightlog.rules.d20evasion.findings import SECTIONS
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
     from fightlog.kit.checks import Check
@@ -65,6 +66,8 @@ class D20Rules(GenericRules):
     """The ``Ruleset`` of d20 evasion quests and duels."""
 
     id = RULESET_ID
+    sections = SECTIONS
+    table_module = "fightlog.rules.d20evasion.table"
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT
@@ -111,11 +114,5 @@ class D20Rules(GenericRules):
 
         return audit.checks()
 
-    def rule_section(self, code: str) -> str:
-        from fightlog.rules.d20evasion import audit
-
-        return audit.rule_section(code)
-
 
 RULES: Final = D20Rules()
-register(RULES)

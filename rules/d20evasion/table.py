@@ -8,7 +8,8 @@ turn: an answer (``responds_to``) to the post that attacked the poster, with ``d
 held turn, answering any post of the round (an interrupt, when it answers an enemy who has
 moved but not attacked). A defensive or held turn that names no post answers the latest one
 it can (the attack post waiting for the defender; the open turn's last post). A refusal
-leaves the scribe as it was.
+leaves the scribe as it was. The kit's skeleton (``fightlog.kit.table_base``) refuses what
+every ruleset refuses before ``play`` is asked.
 """
 
 from __future__ import annotations
@@ -19,17 +20,17 @@ from typing import Any, Final
 from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded, StatusChanged
-from fightlog.reducers.state import PendingDeclaration, SceneState
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, StatusChanged
+from fightlog.reducers.state import PendingDeclaration
 from fightlog.rules.d20evasion import attack, defence, disarm, items, moves, spells, tactics, turns
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
 from fightlog.rules.d20evasion.declared import check_defence, check_interrupt, pending
-from fightlog.rules.d20evasion.fighters import Fighter, absent
-from fightlog.rules.d20evasion.options import D20Options, as_data, read_options
+from fightlog.rules.d20evasion.fighters import Fighter
+from fightlog.rules.d20evasion.options import D20Options, read_options
 from fightlog.rules.d20evasion.plan import plan
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE, OUT, RULESET_ID
-from fightlog.kit.declared import unknown_action
-from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
+from fightlog.kit.table import Entrant, Post, Scribe
+from fightlog.kit.table_base import TableBase
 
 Handler = Callable[[Scribe, str, Action, int], None]
 
@@ -48,123 +49,75 @@ HANDLERS: Final[Mapping[str, Handler]] = {
 }
 
 
-class D20Table:
+class D20Table(TableBase):
+    """The kit's table skeleton (``fightlog.kit.table_base``) filled in for d20-evasion."""
+
     id = RULESET_ID
     option_type = D20Options
+    action_types = ACTION_TYPES
+    out = OUT
 
-    def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
-        return as_data(read_options(overrides, where=where))
+    def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> D20Options:
+        return read_options(overrides, where=where)
 
-    def roster(self, path: str) -> Sequence[Entrant]:
+    def joins(self, path: str) -> Sequence[CombatantJoined]:
         from fightlog.rules.d20evasion.roster import load_roster
 
         roster = load_roster(path)
-        return [Entrant(actor=c.id, joined=roster.joined(c)) for c in roster.combatants]
+        return [roster.joined(c) for c in roster.combatants]
 
-    def join(
-        self,
-        scribe: Scribe,
-        entrant: Entrant,
-        *,
-        arrival: bool = False,
-        after: str | None = None,
-        salt: str | None = None,
-        reserve: bool = False,
-    ) -> None:
-        state = scribe.state
-        if state.scene is None or state.scene.ended:
-            raise RefusedError("no scene is open")
-        if entrant.actor in state.combatants:
-            raise RefusedError(f"{entrant.actor} has joined already")
-        if after is not None and after not in state.combatants:
-            raise RefusedError(f"after={after}: {after} is not in the fight")
-        joined = entrant.joined
-        assert isinstance(joined, CombatantJoined)
-        arrival = arrival or (state.turn.round > 0 and not reserve)
-        seq = scribe.emit(replace(joined, arrival=arrival, after=after, salt=salt))
-        if entrant.position is not None:
-            x, y = entrant.position
-            scribe.emit(Moved(actor=entrant.actor, x=x, y=y, cause=seq))
+    def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
+               reserve: bool) -> None:
         if reserve:
             note = "a minion waiting to be summoned" if joined.owner else "waiting off the fight"
             scribe.emit(StatusChanged(actor=entrant.actor, status="reserve", cause=seq, note=note))
 
-    def begin(self, scribe: Scribe) -> None:
-        with scribe.attempt():
-            turns.begin(scribe)
+    def open_fight(self, scribe: Scribe) -> None:
+        turns.begin(scribe)
 
-    def end_turn(self, scribe: Scribe) -> None:
-        with scribe.attempt():
-            turns.end_turn(scribe)
+    def close_turn(self, scribe: Scribe) -> None:
+        turns.end_turn(scribe)
 
-    def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
+    def play(self, scribe: Scribe, post: Post) -> None:
+        """A post past the kit's shared checks (``TableBase.post``): a defensive turn, a held
+        turn, or one's own turn."""
         state = scribe.state
-        if state.scene is None or state.scene.ended:
-            raise RefusedError("no scene is open")
-        standing = sorted(
-            {c.side or c.actor for c in state.combatants.values() if OUT.isdisjoint(c.statuses)}
+        who = Fighter(state, post.actor)
+        if who.out:
+            gone = ", ".join(s for s in who.who.statuses if s in OUT)
+            raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
+        types = {a.type for a in post.actions}
+        if types & DEFENSIVE:
+            _respond(scribe, who, post)
+            return
+        held = post.responds_to is not None or state.turn.current != post.actor
+        if held and not who.has("holding"):
+            current = state.turn.current
+            if current == post.actor:
+                raise RefusedError("a post in one's own turn answers nothing (responds_to is for defensive turns and "
+                                   "held turns)", code="order.out-of-turn")
+            raise RefusedError(f"out of turn: it is {current or 'nobody'}'s turn to post", code="order.out-of-turn")
+        if held:
+            if post.responds_to is None and state.pending:  # the open turn's latest post
+                post = replace(post, responds_to=state.pending[-1].seq)
+            check_interrupt(state, post.actor, post.responds_to)
+        earlier = turn_actions(state, post.actor, post.responds_to)
+        actions = plan(state, who, post.actions, earlier)
+        found = breach(who, earlier, actions)
+        if found is not None:
+            raise RefusedError(found.message, code=found.code)
+        if held and any(a.type == "hold" for a in actions):
+            raise RefusedError("a held turn cannot be held again")
+        declaration = scribe.emit(
+            DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=post.responds_to)
         )
-        winner = standing[0] if len(standing) == 1 else None
-        scribe.emit(SceneEnded(seed=reveal, winner=winner, reason=reason))
-
-    def post(self, scribe: Scribe, post: Post) -> None:
-        with scribe.attempt():
-            _post(scribe, post)
-
-
-def _post(scribe: Scribe, post: Post) -> None:
-    state = scribe.state
-    if state.scene is None or state.scene.ended:
-        raise RefusedError("no scene is open")
-    check_responds_to(state, post)
-    if post.actor not in state.combatants:
-        raise absent(state, post.actor, code="order.not-in-fight")
-    unknown = unknown_action(post.actions, ACTION_TYPES)
-    if unknown is not None:
-        raise unknown
-    if post.ooc:
-        if post.actions:
-            raise RefusedError("an out-of-character post carries no actions")
-        scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, ooc=True))
-        return
-    if state.turn.round == 0:
-        raise RefusedError("the fight has not begun (begin it first)", code="order.out-of-turn")
-    who = Fighter(state, post.actor)
-    if who.out:
-        gone = ", ".join(s for s in who.who.statuses if s in OUT)
-        raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
-    types = {a.type for a in post.actions}
-    if types & DEFENSIVE:
-        _respond(scribe, who, post)
-        return
-    held = post.responds_to is not None or state.turn.current != post.actor
-    if held and not who.has("holding"):
-        current = state.turn.current
-        if current == post.actor:
-            raise RefusedError("a post in one's own turn answers nothing (responds_to is for defensive turns and "
-                               "held turns)", code="order.out-of-turn")
-        raise RefusedError(f"out of turn: it is {current or 'nobody'}'s turn to post", code="order.out-of-turn")
-    if held:
-        if post.responds_to is None and state.pending:  # the open turn's latest post
-            post = replace(post, responds_to=state.pending[-1].seq)
-        check_interrupt(state, post.actor, post.responds_to)
-    earlier = turn_actions(state, post.actor, post.responds_to)
-    actions = plan(state, who, post.actions, earlier)
-    found = breach(who, earlier, actions)
-    if found is not None:
-        raise RefusedError(found.message, code=found.code)
-    if held and any(a.type == "hold" for a in actions):
-        raise RefusedError("a held turn cannot be held again")
-    declaration = scribe.emit(
-        DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=post.responds_to)
-    )
-    if held:
-        scribe.emit(StatusChanged(actor=post.actor, status="holding", on=False, cause=declaration,
-                                  note="takes the held turn"))
-    for action in actions:
-        handler = HANDLERS.get(action.type)
-        if handler is not None:
-            handler(scribe, post.actor, action, declaration)
+        if held:
+            scribe.emit(StatusChanged(actor=post.actor, status="holding", on=False, cause=declaration,
+                                      note="takes the held turn"))
+        for action in actions:
+            handler = HANDLERS.get(action.type)
+            if handler is not None:
+                handler(scribe, post.actor, action, declaration)
 
 
 def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:

@@ -10,35 +10,27 @@ down (and kill), and minions summoned last round take the slot after their summo
 
 from __future__ import annotations
 
-from fightlog.errors import RefusedError
+from typing import Final
+
 from fightlog.events.model import InitiativeSet, RoundEnded, RoundStarted, StatusChanged, TurnEnded, TurnStarted
 from fightlog.rules.d20evasion import conditions, defence, harm, initiative
 from fightlog.rules.d20evasion.fighters import Fighter, options_of
 from fightlog.rules.d20evasion.ruleset import OUT, WAITING
 from fightlog.kit.table import Scribe
+from fightlog.kit.turn_keeping import open_turn, starting, takers
 
 
 def begin(scribe: Scribe) -> None:
     state = scribe.state
-    if state.turn.round > 0:
-        raise RefusedError("the fight has begun already")
-    waiting = {a.actor for a in state.turn.arrivals}
-    fighters = [
-        Fighter(state, c.actor)
-        for c in sorted(state.combatants.values(), key=lambda c: c.joined)
-        if c.actor not in waiting and OUT.isdisjoint(c.statuses)
-    ]
-    if len(fighters) < 2:
-        raise RefusedError("a fight needs at least two combatants in it")
+    fighters = [Fighter(state, actor) for actor in starting(state, OUT)]
     order, reason = initiative.decide(scribe, [initiative.member(f) for f in fighters], options_of(state))
     scribe.emit(InitiativeSet(order=order, reason=reason))
     scribe.emit(RoundStarted(round=1))
     open_next(scribe)
 
 
-def _eligible(scribe: Scribe, actor: str) -> bool:
-    who = scribe.state.combatants.get(actor)
-    return who is not None and (OUT | WAITING).isdisjoint(who.statuses)
+_PASSED: Final = OUT | WAITING
+"""Who takes no turn now: out of the fight, or holding one."""
 
 
 def open_next(scribe: Scribe) -> None:
@@ -46,7 +38,7 @@ def open_next(scribe: Scribe) -> None:
     can; a new round when everyone has."""
     for _ in range(4 * len(scribe.state.combatants) + 4):
         turn = scribe.state.turn
-        eligible = [a for a in turn.order if _eligible(scribe, a)]
+        eligible = takers(scribe.state, _PASSED)
         waiting = [a for a in eligible if a not in turn.acted]
         if not waiting:
             if not eligible and not _summoned(scribe):
@@ -98,9 +90,7 @@ def _summoned(scribe: Scribe) -> list[tuple[str, str]]:
 def end_turn(scribe: Scribe) -> None:
     """Close the open turn: attacks nobody answered are rolled, effects count down; open the
     next."""
-    actor = scribe.state.turn.current
-    if actor is None:
-        raise RefusedError("no turn is open (begin the fight first)")
+    actor = open_turn(scribe.state)
     for post, defender in defence.unanswered(scribe.state):
         defence.resolve(scribe, post, defender, None)
     conditions.end_of_turn(scribe, actor)

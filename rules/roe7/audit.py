@@ -78,40 +78,6 @@ from fightlog.rules.roe7.tactics import skill_won
 from fightlog.rules.roe7.terms import DamageType
 from fightlog.rules.roe7.tokens import WeaponToken
 
-SECTIONS: Final[Mapping[str, str]] = {
-    "order.not-in-fight": "Entering a Combat in Progress",
-    "order.out-of-turn": "Parts of a Turn (posting order)",
-    "order.double-post": "Parts of a Turn (one post a round)",
-    "order.skipped": "Parts of a Turn (posting order)",
-    "order.cannot-act": "Stun; Critical Success or Failure; Wounded",
-    "order.arrival-acted": "Entering a Combat in Progress",
-    "order.round-not-ended": "Parts of a Turn (rounds)",
-    "order.round-number": "Parts of a Turn (rounds)",
-    "rules.modifier-cap": "Modifiers (+30 cap)",
-    "rules.dr-cap": "Armor (DR caps at 30)",
-    "rules.damage": "Steps of a Combat Turn; Armor",
-    "rules.critical": "Critical Success or Failure",
-    "rules.tie-to-attacker": "Basic Contested Roll (ties to the defender)",
-    "rules.outcome": "Basic Contested Roll",
-    "rules.tick-missing": "Steps of a Combat Turn; Debuffs",
-    "rules.tick-extra": "Steps of a Combat Turn; Debuffs",
-    "rules.tick-wrong": "Debuffs; Bleed; Chemical Burn",
-    "rules.expired-effect": "Buffs; Debuffs (durations)",
-    "rules.allowance": "Parts of a Turn (one movement phase, one action)",
-    "rules.reload": "Weapon Special Rules; Multiple/Automatic Shots (reloading)",
-    "rules.flee-limit": "Fleeing (two attempts per combat)",
-    "rules.unknown-action": "Parts of a Turn (the actions there are)",
-    "rules.not-carried": "Changing Weapons; Throwing Weapons (what a character carries)",
-    "rules.target": "Basic Contested Roll (a target in the fight)",
-    "rules.range": "Ranges; Weapon Special Rules (reach); Throwing Weapons",
-    "scene.unknown-ruleset": "what the audit can check (docs/audit.md)",
-    "rules.refused": "the declared action's section (docs/rulesets/roe7.md)",
-}
-"""Every finding code -> the RoE 7th Edition section it rests on (``Roe7Rules.rule_section``;
-the ``dice.*`` codes rest on fightlog's dice, not the rulebook)."""
-
-DICE_SECTION: Final = "fightlog dice (docs/dice.md)"
-
 EFFECT_MODIFIERS: Final[Mapping[str, str]] = {"suppressed": "suppressed", "magika surge": "magika_surge"}
 """Modifier source -> the effect on the roller that grants it (``attack.accuracy``,
 ``Fighter.damage_mods``)."""
@@ -126,13 +92,6 @@ _NONE: Final[tuple[ActiveEffect, ...]] = ()
 
 _MEMORY: Final = 4096
 """How many ended effects are remembered for messages (the oldest half is dropped beyond)."""
-
-
-def rule_section(code: str) -> str:
-    """The section a finding ``code`` rests on (``Roe7Rules.rule_section``)."""
-    if code.startswith("dice."):
-        return DICE_SECTION
-    return SECTIONS.get(code, "RoE 7th Edition Dice Operations")
 
 
 def checks() -> Mapping[type, Check]:

@@ -8,14 +8,15 @@ per distinct snapshot (cached). Modifier lists are ``(value, source)`` pairs rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cached_property, lru_cache
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 import msgspec
 
 from fightlog.errors import RefusedError
-from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+from fightlog.kit.fighters import Breach, FighterBase, Mods, absent, sum_mods
+from fightlog.kit.options import SceneOptions
 from fightlog.rules.roe7 import handkept
 from fightlog.rules.roe7.options import Roe7Options, read_options
 from fightlog.rules.roe7.ruleset import OUT, token
@@ -23,7 +24,8 @@ from fightlog.rules.roe7.sheet import Sheet, Weapon
 from fightlog.rules.roe7.terms import DamageType, RollType
 from fightlog.rules.roe7.tokens import WeaponToken
 
-Mods = list[tuple[int, str]]
+__all__ = ["UNARMED", "UNARMED_TOKEN", "Breach", "Fighter", "Mods", "absent", "capped", "options_of", "read_sheet",
+           "sum_mods"]
 
 UNARMED: Final = "unarmed"
 UNARMED_TOKEN: Final = WeaponToken(
@@ -57,15 +59,8 @@ def _sheet(encoded: bytes) -> Sheet:
     return Sheet.from_snapshot(snapshot)
 
 
-@lru_cache(maxsize=16)
-def _options(encoded: bytes) -> Roe7Options:
-    return read_options(msgspec.json.decode(encoded))
-
-
-def options_of(state: SceneState) -> Roe7Options:
-    """The options the scene was started with."""
-    raw = {} if state.scene is None else state.scene.options
-    return _options(msgspec.json.encode(raw))
+options_of: Final = SceneOptions(read_options)
+"""The options a scene was started with (``options_of(state)``)."""
 
 
 def capped(mods: Mods, cap: int) -> Mods:
@@ -81,36 +76,10 @@ def _label(value: int, source: str, origin: str | None) -> tuple[int, str]:
     return value, f"{origin} ({source})" if origin else source
 
 
-class Breach(NamedTuple):
-    """A post beyond what its poster may do: the rule broken, in the audit's terms
-    (``rules.allowance``, ``order.cannot-act``, ``order.arrival-acted``...), and the reason
-    the table gives when it refuses the post."""
-
-    code: str
-    message: str
-
-
-def _effect_id(effect: ActiveEffect) -> str:
-    return effect.effect
-
-
-def absent(state: SceneState, actor: str, *, code: str = "rules.target") -> RefusedError:
-    """The refusal for naming ``actor``, who has not joined the fight (as a target, unless
-    ``code`` says otherwise)."""
-    known = ", ".join(sorted(state.combatants)) or "nobody yet"
-    return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
-
-
-class Fighter:
+class Fighter(FighterBase):
     """One combatant's rules view."""
 
-    def __init__(self, state: SceneState, actor: str) -> None:
-        who = state.combatants.get(actor)
-        if who is None:
-            raise absent(state, actor)
-        self.state = state
-        self.actor = actor
-        self.who: Combatant = who
+    out_statuses = OUT
 
     @cached_property
     def sheet(self) -> Sheet:
@@ -123,44 +92,6 @@ class Fighter:
         return options_of(self.state)
 
     # ------------------------------------------------------------------ standing
-
-    @property
-    def hp(self) -> int:
-        return self.who.pools.get("hp", 0)
-
-    @property
-    def out(self) -> bool:
-        return bool(OUT.intersection(self.who.statuses))
-
-    def has(self, status: str) -> bool:
-        return status in self.who.statuses
-
-    def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
-        """Effects on this combatant (``on``) or counting on them (``on=False``), by id."""
-        effects = self.state.effects
-        if not effects:
-            return []
-        actor = self.actor
-        found = [
-            e
-            for e in effects.values()
-            if (e.target == actor if on else e.counts_on == actor) and (name is None or e.name == name)
-        ]
-        if len(found) > 1:
-            found.sort(key=_effect_id)  # the effects slice is keyed by effect id
-        return found
-
-    def effect(self, name: str) -> ActiveEffect | None:
-        found = self.effects(name)
-        return found[0] if found else None
-
-    def at_turn_start(self, effect: ActiveEffect) -> bool:
-        """Whether ``effect`` was in place when the open turn started."""
-        return effect.applied < self.state.turn.started
-
-    @property
-    def position(self) -> tuple[int, int] | None:
-        return self.who.position
 
     @property
     def side(self) -> str | None:
@@ -291,8 +222,4 @@ class Fighter:
     @property
     def racial(self) -> str:
         return self.sheet.racial
-
-
-def sum_mods(mods: Iterable[tuple[int, str]]) -> int:
-    return sum(v for v, _ in mods)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal
 
-import msgspec
 from msgspec import Meta, Struct
 
 from fightlog.kit.options import read_options as read_ruleset_options
@@ -157,9 +156,3 @@ def read_options(data: Mapping[str, Any], *, where: str | None = None) -> Roe7Op
     """Options from ``scene_started.options`` or a house-rule file. An unknown name (with the
     closest known one) or a value of the wrong kind (with what is allowed) is refused."""
     return read_ruleset_options(Roe7Options, data, ruleset="roe7", where=where)
-
-
-def as_data(options: Roe7Options) -> dict[str, Any]:
-    """Every option, defaults included, as plain JSON for ``scene_started.options``."""
-    out: dict[str, Any] = msgspec.to_builtins(options)
-    return out

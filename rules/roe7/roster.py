@@ -10,14 +10,12 @@ the combatant by id, the field path and what was expected (``bob: sheet.hp: must
 
 from __future__ import annotations
 
-import os
-from functools import cache
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
 from fightlog.events.model import CombatantJoined
-from fightlog.kit.inputs import FieldProblem, Seq, Strict
+from fightlog.kit.inputs import Seq, Strict
 from fightlog.kit import rosters
 from fightlog.rules.roe7.sheet import (
     Attachment,
@@ -66,28 +64,16 @@ class Roster(Strict):
 
     @model_validator(mode="after")
     def _distinct_ids(self) -> Roster:
-        seen: dict[str, int] = {}
-        for index, combatant in enumerate(self.combatants):
-            if combatant.id in seen:
-                raise FieldProblem(
-                    ("combatants", index, "id"),
-                    f"{combatant.id!r} is already the id of combatants[{seen[combatant.id]}]",
-                )
-            seen[combatant.id] = index
+        rosters.distinct_ids(self.combatants)
         return self
 
 
-def load_roster(path: str | os.PathLike[str]) -> Roster:
-    """Read and validate a roster TOML file; every problem is an ``InputError``."""
-    return rosters.load_roster(path, Roster, Sheet, _field_names())
+FORMAT: Final = rosters.RosterFormat(
+    Roster, Sheet, (Roster, Combatant, Sheet, Modifier, ItemModifier, SlotItem, Attachment, Weapon, DamageReduction, Grenade)
+)
 
+load_roster: Final = FORMAT.load_roster
+"""Read and validate a roster TOML file; every problem is an ``InputError``."""
 
-def load_sheet(path: str | os.PathLike[str]) -> Sheet:
-    """Read and validate one sheet TOML file (the format of a ``sheet_file``)."""
-    return rosters.load_sheet(path, Sheet, _field_names())
-
-
-@cache
-def _field_names() -> frozenset[str]:
-    models = (Roster, Combatant, Sheet, Modifier, ItemModifier, SlotItem, Attachment, Weapon, DamageReduction, Grenade)
-    return frozenset(name for model in models for name in model.model_fields)
+load_sheet: Final = FORMAT.load_sheet
+"""Read and validate one sheet TOML file (the format of a ``sheet_file``)."""

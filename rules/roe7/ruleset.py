@@ -1,8 +1,8 @@
 """``roe7`` as the shared code sees it: posting order statuses, what an action costs, when
 an arrival posts, and how each weapon token fires and reloads.
 
-Registered with ``fightlog.kit.ruleset`` when first asked for (a log whose ruleset is
-``roe7``). Light on purpose: the fold imports this, so it reads tokens with msgspec only and
+Found through its ``fightlog.rulesets`` entry point when first asked for (a log whose
+ruleset is ``roe7``). Light on purpose: the fold imports this, so it reads tokens with msgspec only and
 never imports the sheet models (pydantic).
 """
 
@@ -16,8 +16,9 @@ import msgspec
 
 from fightlog.errors import InputError
 from fightlog.events.model import Action
+from fightlog.rules.roe7.findings import SECTIONS
 from fightlog.rules.roe7.tokens import DEFAULT_OPTIONS, TokenOptions, WeaponToken, parse_token
-from fightlog.kit.ruleset import GenericRules, register
+from fightlog.kit.ruleset import GenericRules
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
     from fightlog.kit.checks import Check, RecordSplit
@@ -68,6 +69,8 @@ class Roe7Rules(GenericRules):
     """The ``Ruleset`` of RoE 7th Edition, under one scene's token options."""
 
     id = "roe7"
+    sections = SECTIONS
+    table_module = "fightlog.rules.roe7.table"
 
     def __init__(self, tokens: TokenOptions = DEFAULT_OPTIONS) -> None:
         self.tokens = tokens
@@ -117,12 +120,6 @@ class Roe7Rules(GenericRules):
 
         return audit.split_checks()
 
-    def rule_section(self, code: str) -> str:
-        """The RoE 7th Edition section a finding ``code`` rests on."""
-        from fightlog.rules.roe7 import audit
-
-        return audit.rule_section(code)
-
     def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
         """Weapon Special Rules; Multiple/Automatic Shots. ``amount`` is the shots of one
         action: chainfed guns fire three actions between reloads; a sniper works the bolt
@@ -156,4 +153,3 @@ def _configured(encoded: bytes) -> Roe7Rules:
 
 
 RULES: Final = Roe7Rules()
-register(RULES)

@@ -1,6 +1,7 @@
 """Live play and scripted fights for ``roe7``: the ``Table`` (see ``fightlog.kit.table``).
 
-``post`` is where the rules refuse a declaration: out of turn, no action or movement left, an
+The kit's skeleton (``fightlog.kit.table_base``) refuses what every ruleset refuses; ``post``
+is where roe7's rules refuse a declaration: out of turn, no action or movement left, an
 arrival acting in their arrival post, a stunned combatant acting; the action handlers refuse
 the rest (a weapon that needs a reload, a target out of range, a missing combatant or weapon).
 A refusal leaves the scribe as it was: nothing of the post is kept.
@@ -14,14 +15,15 @@ from typing import Any, Final
 from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded, StatusChanged
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, StatusChanged
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.kit.declared import refusal, unknown_action
+from fightlog.kit.table_base import TableBase
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
-from fightlog.rules.roe7.fighters import Breach, Fighter, absent
-from fightlog.rules.roe7.options import Roe7Options, as_data, read_options
+from fightlog.rules.roe7.fighters import Breach, Fighter
+from fightlog.rules.roe7.options import Roe7Options, read_options
 from fightlog.rules.roe7.ruleset import ACTION_TYPES, OUT, RULES
-from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
+from fightlog.kit.table import Entrant, Post, Scribe
 
 Handler = Callable[[Scribe, str, Action, int], None]
 
@@ -46,113 +48,69 @@ HANDLERS: Final[Mapping[str, Handler]] = {
 
 ARRIVAL_ACTIONS: Final = frozenset({"say", "draw"})
 
-class Roe7Table:
+class Roe7Table(TableBase):
+    """The kit's table skeleton (``fightlog.kit.table_base``) filled in for roe7."""
+
     id = "roe7"
     option_type = Roe7Options
+    action_types = ACTION_TYPES
+    out = OUT
 
-    def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
+    def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> Roe7Options:
         """Every option with ``overrides`` applied (the fold reads the token options from
         ``scene_started`` too, through ``Roe7Rules.with_options``)."""
-        return as_data(read_options(overrides, where=where))
+        return read_options(overrides, where=where)
 
-    def roster(self, path: str) -> Sequence[Entrant]:
+    def joins(self, path: str) -> Sequence[CombatantJoined]:
         from fightlog.rules.roe7.roster import load_roster
 
-        return [Entrant(actor=c.id, joined=c.joined()) for c in load_roster(path).combatants]
+        return [c.joined() for c in load_roster(path).combatants]
 
-    def join(
-        self,
-        scribe: Scribe,
-        entrant: Entrant,
-        *,
-        arrival: bool = False,
-        after: str | None = None,
-        salt: str | None = None,
-        reserve: bool = False,
-    ) -> None:
-        state = scribe.state
-        if state.scene is None or state.scene.ended:
-            raise RefusedError("no scene is open")
-        if entrant.actor in state.combatants:
-            raise RefusedError(f"{entrant.actor} has joined already")
-        if after is not None and after not in state.turn.order and after not in state.combatants:
-            raise RefusedError(f"after={after}: {after} is not in the fight")
-        joined = entrant.joined
-        assert isinstance(joined, CombatantJoined)
-        arrival = arrival or (state.turn.round > 0 and not reserve)
-        seq = scribe.emit(replace(joined, arrival=arrival, after=after, salt=salt))
-        if entrant.position is not None:
-            x, y = entrant.position
-            scribe.emit(Moved(actor=entrant.actor, x=x, y=y, cause=seq))
+    def placed(self, state: SceneState, actor: str) -> bool:
+        return actor in state.turn.order or actor in state.combatants
+
+    def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
+               reserve: bool) -> None:
         if reserve:
             scribe.emit(StatusChanged(actor=entrant.actor, status="reserve", cause=seq, note="waiting for a com call"))
         elif arrival:
             scribe.emit(StatusChanged(actor=entrant.actor, status="arriving", cause=seq, note="first post is the arrival only"))
 
-    def begin(self, scribe: Scribe) -> None:
+    def open_fight(self, scribe: Scribe) -> None:
         turns.begin(scribe)
 
-    def end_turn(self, scribe: Scribe) -> None:
-        with scribe.attempt():
-            turns.end_turn(scribe)
+    def close_turn(self, scribe: Scribe) -> None:
+        turns.end_turn(scribe)
 
-    def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
+    def play(self, scribe: Scribe, post: Post) -> None:
+        """A post past the kit's shared checks (``TableBase.post``): who may act, whose turn it
+        is, the allowance, then each action."""
         state = scribe.state
-        if state.scene is None or state.scene.ended:
-            raise RefusedError("no scene is open")
-        standing = sorted(
-            {c.side or c.actor for c in state.combatants.values() if not OUT.intersection(c.statuses)}
+        who = Fighter(state, post.actor)
+        if who.out or who.has("reserve"):
+            raise RefusedError(
+                f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})",
+                code="order.cannot-act",
+            )
+        interrupting = any(a.type == "interrupt" for a in post.actions) and all(
+            a.type in ("interrupt", "say") for a in post.actions
         )
-        winner = standing[0] if len(standing) == 1 else None
-        scribe.emit(SceneEnded(seed=reveal, winner=winner, reason=reason))
-
-    def post(self, scribe: Scribe, post: Post) -> None:
-        with scribe.attempt():
-            _post(scribe, post)
-
-
-def _post(scribe: Scribe, post: Post) -> None:
-    state = scribe.state
-    if state.scene is None or state.scene.ended:
-        raise RefusedError("no scene is open")
-    check_responds_to(state, post)
-    if post.actor not in state.combatants:
-        raise absent(state, post.actor, code="order.not-in-fight")
-    who = Fighter(state, post.actor)
-    unknown = unknown_action(post.actions, ACTION_TYPES)
-    if unknown is not None:
-        raise unknown
-    if post.ooc:
-        if post.actions:
-            raise RefusedError("an out-of-character post carries no actions")
-        scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, ooc=True))
-        return
-    if state.turn.round == 0:
-        raise RefusedError("the fight has not begun (begin it first)", code="order.out-of-turn")
-    if who.out or who.has("reserve"):
-        raise RefusedError(
-            f"{post.actor} is out of the fight ({', '.join(s for s in who.who.statuses if s in OUT)})",
-            code="order.cannot-act",
+        responds_to = post.responds_to
+        if not interrupting and any(a.type == "interrupt" for a in post.actions):
+            raise RefusedError("an interrupt is a post of its own (interrupt, and say if wanted)")
+        if interrupting:
+            responds_to = escape.pending_call(scribe, responds_to).seq
+        elif state.turn.current != post.actor:
+            current = state.turn.current or "nobody's (end the turn to open the next)"
+            raise RefusedError(f"out of turn: it is {current} turn to post" if state.turn.current is None
+                               else f"out of turn: it is {current}'s turn to post", code="order.out-of-turn")
+        else:
+            _check_allowance(scribe, who, post.actions)
+        actions = list(post.actions) if interrupting else free_costs(who, post.actions)
+        declaration = scribe.emit(
+            DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
         )
-    interrupting = any(a.type == "interrupt" for a in post.actions) and all(
-        a.type in ("interrupt", "say") for a in post.actions
-    )
-    responds_to = post.responds_to
-    if not interrupting and any(a.type == "interrupt" for a in post.actions):
-        raise RefusedError("an interrupt is a post of its own (interrupt, and say if wanted)")
-    if interrupting:
-        responds_to = escape.pending_call(scribe, responds_to).seq
-    elif state.turn.current != post.actor:
-        current = state.turn.current or "nobody's (end the turn to open the next)"
-        raise RefusedError(f"out of turn: it is {current} turn to post" if state.turn.current is None
-                           else f"out of turn: it is {current}'s turn to post", code="order.out-of-turn")
-    else:
-        _check_allowance(scribe, who, post.actions)
-    actions = list(post.actions) if interrupting else free_costs(who, post.actions)
-    declaration = scribe.emit(
-        DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)
-    )
-    _play(scribe, post.actor, actions, declaration, responds_to)
+        _play(scribe, post.actor, actions, declaration, responds_to)
 
 
 def _play(scribe: Scribe, actor: str, actions: Sequence[Action], declaration: int, responds_to: int | None) -> None:

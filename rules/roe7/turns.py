@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from fightlog.errors import RefusedError
 from fightlog.events.model import (
     InitiativeRolled,
     InitiativeSet,
@@ -29,6 +28,7 @@ from fightlog.rules.roe7 import conditions, escape, explosives, harm
 from fightlog.rules.roe7.fighters import Fighter, options_of
 from fightlog.rules.roe7.ruleset import OUT, WAITING
 from fightlog.kit.table import Scribe
+from fightlog.kit.turn_keeping import open_turn, starting, takers
 
 FREE_DRAW: Final = "first-turn free draw"
 """Spent (``resource_spent``) when one's first turn not stunned ends: drawing costs an action
@@ -37,16 +37,7 @@ from then on."""
 
 def begin(scribe: Scribe) -> None:
     state = scribe.state
-    if state.turn.round > 0:
-        raise RefusedError("the fight has begun already")
-    waiting = {a.actor for a in state.turn.arrivals}
-    fighters = [
-        c.actor
-        for c in sorted(state.combatants.values(), key=lambda c: c.joined)
-        if c.actor not in waiting and not OUT.intersection(c.statuses)
-    ]
-    if len(fighters) < 2:
-        raise RefusedError("a fight needs at least two combatants in it")
+    fighters = starting(state, OUT)
     if options_of(state).initiative == "d100":
         scores: list[tuple[int, int, str]] = []
         for place, actor in enumerate(fighters):
@@ -62,9 +53,8 @@ def begin(scribe: Scribe) -> None:
     open_next(scribe)
 
 
-def _eligible(scribe: Scribe, actor: str) -> bool:
-    who = scribe.state.combatants.get(actor)
-    return who is not None and not (OUT | WAITING).intersection(who.statuses)
+_PASSED: Final = OUT | WAITING
+"""Who takes no turn now: out of the fight, or holding one."""
 
 
 def open_next(scribe: Scribe) -> None:
@@ -72,7 +62,7 @@ def open_next(scribe: Scribe) -> None:
     can; a new round when everyone has."""
     for _ in range(4 * len(scribe.state.combatants) + 4):
         turn = scribe.state.turn
-        eligible = [a for a in turn.order if _eligible(scribe, a)]
+        eligible = takers(scribe.state, _PASSED)
         if not eligible:
             return
         waiting = [a for a in eligible if a not in turn.acted]
@@ -97,15 +87,13 @@ def open_next(scribe: Scribe) -> None:
 def _first_waiting(scribe: Scribe) -> str:
     """Who posts next this round (called allies who just took their slot included)."""
     turn = scribe.state.turn
-    return next(a for a in turn.order if _eligible(scribe, a) and a not in turn.acted)
+    return next(a for a in takers(scribe.state, _PASSED) if a not in turn.acted)
 
 
 def end_turn(scribe: Scribe) -> None:
     """Close the open turn: pending flees and calls are rolled, fused explosives go off, the
     first-turn free draw is spent (if not stunned), effects count down; open the next."""
-    actor = scribe.state.turn.current
-    if actor is None:
-        raise RefusedError("no turn is open (begin the fight first)")
+    actor = open_turn(scribe.state)
     escape.resolve(scribe, actor)
     explosives.fuses(scribe, actor)
     _spend_free_draw(scribe, actor)

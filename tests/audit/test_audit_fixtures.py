@@ -30,11 +30,13 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from fightlog.audit.auditor import Report, audit_log
-from fightlog.audit.findings import CODES
+from fightlog.audit.findings import known_codes
 from fightlog.events.codec import decode_line
 from fightlog.events.model import DiceRolled
 from fightlog.fixtures import audit_fights
 from tests.conftest import FIXTURES
+
+CODES = known_codes()  # the shared codes and every installed ruleset's
 
 AUDIT_DIR = FIXTURES / "roe7" / "audit"
 README = AUDIT_DIR / "README.md"

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from fightlog.audit.auditor import audit_events
-from fightlog.audit.findings import CODES
+from fightlog.audit.findings import known_codes
 from fightlog.errors import RefusedError
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent, DeclarationPosted, SceneStarted
@@ -37,16 +37,18 @@ from tests.rules.d20evasion.test_properties import play as d20_play
 from tests.rules.roe7.test_properties import choose_action as roe7_action
 from tests.rules.roe7.test_properties import opened as roe7_opened
 
+CODES = known_codes()  # the shared codes and every installed ruleset's
+
 RULES = Path(__file__).resolve().parents[2] / "rules"
 KIT = Path(__file__).resolve().parents[2] / "kit"
 
 PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion"}
 """Playable ruleset -> its package under ``rules/``."""
 
-SHARED = ("declared.py", "table.py")
-"""The modules every table decides with (``kit/``)."""
+SHARED = ("declared.py", "table.py", "table_base.py", "fighters.py", "turn_keeping.py")
+"""The modules every table decides with (the ruleset kit, ``kit/``)."""
 
-NOT_THE_TABLE = frozenset({"audit.py"})
+NOT_THE_TABLE = frozenset({"audit.py", "findings.py"})
 """Modules of a ruleset's package that are the audit's, not the table's."""
 
 NO_FINDING = {

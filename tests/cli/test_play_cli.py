@@ -14,14 +14,13 @@ import pytest
 
 import fightlog.cli.play_moves
 import fightlog.cli.seed_file
-import fightlog.kit.table
 from fightlog.events.model import DeclarationPosted
 from fightlog.events.store import FileStore
 from fightlog.history.states import state_at
 from fightlog.dice import commitment
 from tests.cli import assert_one_line_error, assert_usage_error, run
 from tests.conftest import FIXTURES
-from tests.rules.fake_table import TARGET
+from tests.rules.fake_table import install as install_fake
 
 ROSTER = str(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml")
 SEED = "5eed" * 16
@@ -372,7 +371,7 @@ def test_help_lists_the_subcommands() -> None:
 
 def test_play_drives_any_table(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The commands know nothing of RoE: the fake table plays the same way."""
-    monkeypatch.setitem(fightlog.kit.table._TABLES, "fake", TARGET)
+    install_fake(monkeypatch)
     play("start", str(log), "--ruleset", "fake", "--seed", SEED)
     play("join", str(log), "--roster", ROSTER, "alice", "bob")
     play("begin", str(log))

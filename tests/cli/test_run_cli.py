@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import fightlog.kit.table
 from fightlog.kit.scenario import run_scenario
 from tests.cli import assert_one_line_error, assert_usage_error, run
 from tests.conftest import FIXTURES
-from tests.rules.fake_table import TARGET
+from tests.rules.fake_table import install as install_fake
 
 ROSTER = FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml"
 SEED = "5eed" * 16
@@ -267,7 +266,7 @@ def test_house_options(tmp_path: Path) -> None:
 
 
 def test_the_winner_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(fightlog.kit.table._TABLES, "fake", TARGET)
+    install_fake(monkeypatch)
     path = scenario(tmp_path, f'ruleset = "fake"\nroster = "{ROSTER}"\n')
     result = run("run", str(path), "-o", str(tmp_path / "f.jsonl"), "--seed", SEED)
     assert result.exit_code == 0, result.output

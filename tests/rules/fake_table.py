@@ -3,8 +3,8 @@ from any ruleset's rules: it joins roe7 roster combatants, posts in a fixed orde
 die for a ``shoot`` and refuses what a real table would (a post out of turn, an unknown
 target or weapon, an action of type ``refuse``).
 
-Use it with ``monkeypatch.setitem(fightlog.kit.table._TABLES, "fake", TARGET)`` and a
-scene whose ruleset is ``fake``.
+Use it with ``install(monkeypatch)`` (the ``fake`` ruleset, whose table this is, registered
+for the test) and a scene whose ruleset is ``fake``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pytest
 from msgspec import Struct
 from msgspec.structs import replace
 
@@ -28,9 +29,21 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from fightlog.rules.roe7.roster import load_roster
+from fightlog.kit.ruleset import GenericRules
 from fightlog.kit.table import Entrant, Post, Scribe
+from fightlog.reducers import fold_rules
 
-TARGET = "tests.rules.fake_table:TABLE"
+
+class FakeRules(GenericRules):
+    """The ``fake`` ruleset: the generic answers, and this module's table."""
+
+    id = "fake"
+    table_module = __name__
+
+
+def install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the ``fake`` ruleset for one test (``kit.ruleset.register``, undone after)."""
+    monkeypatch.setitem(fold_rules._REGISTRY, "fake", FakeRules())
 
 
 class FakeOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

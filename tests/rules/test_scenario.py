@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import fightlog.kit.table
 from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import (
     CombatantJoined,
@@ -25,7 +24,7 @@ from fightlog.dice import commitment
 from fightlog.kit.house import HouseRules
 from fightlog.kit.scenario import DEFAULT_SCENE, ArrivalStep, EndTurnStep, PostStep, load_scenario, run_scenario
 from tests.conftest import FIXTURES
-from tests.rules.fake_table import TARGET
+from tests.rules.fake_table import install as install_fake
 
 ROSTER = FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml"
 SEED = "5eed" * 16
@@ -39,7 +38,7 @@ roster = "{ROSTER}"
 
 @pytest.fixture(autouse=True)
 def fake_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(fightlog.kit.table._TABLES, "fake", TARGET)
+    install_fake(monkeypatch)
 
 
 def scenario(tmp_path: Path, body: str, *, head: str = HEAD, name: str = "fight.toml") -> Path:

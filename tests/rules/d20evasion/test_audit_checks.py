@@ -15,7 +15,7 @@ import pytest
 from msgspec.structs import replace
 
 from fightlog.audit.auditor import audit_events, audit_log
-from fightlog.audit.findings import CODES
+from fightlog.audit.findings import known_codes
 from fightlog.events.model import (
     AnyEvent,
     AttackResolved,
@@ -25,7 +25,7 @@ from fightlog.events.model import (
 )
 from fightlog.fixtures.audit_fights import Tamper
 from fightlog.kit.actions import parse_actions
-from fightlog.rules.d20evasion.audit import SECTIONS, rule_section
+from fightlog.rules.d20evasion.findings import FINDINGS, SHARED
 from fightlog.kit.ruleset import ruleset_for
 from tests.conftest import FIXTURES
 from tests.rules.d20evasion.rigged import PISTOL, SWORD, Fight, of
@@ -286,11 +286,13 @@ def test_a_defensive_answer_to_a_post_that_attacked_nobody() -> None:
 
 def test_every_code_has_a_rulebook_section() -> None:
     rules = ruleset_for("d20-evasion")
-    for code in CODES:
+    codes = known_codes()
+    for code in codes:
         section = rules.rule_section(code)
         assert section and not section.startswith("no ruleset"), code
-    assert set(SECTIONS) <= set(CODES)
-    assert rule_section("dice.seed").startswith("fightlog dice")
+    assert set(SHARED) | set(FINDINGS) <= set(codes)
+    assert rules.findings() is FINDINGS and not set(FINDINGS) & set(SHARED)
+    assert rules.rule_section("dice.seed").startswith("fightlog dice")
 
 
 LOGS = sorted((FIXTURES / "d20-evasion" / "scenarios").glob("*.jsonl"))

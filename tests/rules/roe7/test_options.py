@@ -19,7 +19,8 @@ from fightlog.events.model import (
     SceneStarted,
 )
 from fightlog.reducers.fold import fold
-from fightlog.rules.roe7.options import DEFAULTS, OPTION_NAMES, as_data, read_options
+from fightlog.kit.options import as_data
+from fightlog.rules.roe7.options import DEFAULTS, OPTION_NAMES, read_options
 from fightlog.rules.roe7.table import TABLE
 from tests.rules.roe7.rigged import CLUB_M, FLAMER, MAGIKA, PIERCE_M, RIFLE, SWORD_M, Fight, act, duel, of
 

@@ -1,0 +1,82 @@
+"""``fightlog rulesets``: the installed rulesets, each with its options and their defaults,
+whether it can play a fight, and the finding codes it declares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from fightlog.cli.options import format_option
+from fightlog.cli.output import echo_json, json_text
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  fightlog rulesets                    # each ruleset, whether it plays, its options
+  fightlog rulesets --format json      # the same for scripts
+
+\b
+Rulesets are plugins found through the fightlog.rulesets entry points, the
+built-in ones too; docs/rulesets/HOWTO.md says how to add one. A house-rules file
+(fightlog run --options, fightlog play start --options) sets the options listed."""
+)
+@format_option
+def rulesets(fmt: str) -> None:
+    """List the installed rulesets: options, defaults, whether each can play.
+
+    A ruleset that plays has a table: fightlog play and fightlog run can play it, and its
+    options are what a house-rules file may set. Every ruleset folds, replays and audits
+    the logs that name it.
+    """
+    found = [_describe(ruleset_id) for ruleset_id in _installed()]
+    if fmt == "json":
+        echo_json({"rulesets": found})
+        return
+    for number, ruleset in enumerate(found):
+        if number:
+            click.echo()
+        click.echo(_human(ruleset))
+
+
+def _installed() -> list[str]:
+    from fightlog.kit.ruleset import GENERIC, installed
+
+    return [r for r in installed() if r != GENERIC.id]
+
+
+def _describe(ruleset_id: str) -> dict[str, Any]:
+    """One ruleset as plain data: ``id``, ``plays``, ``options`` (name, default, accepts),
+    ``findings`` (its own codes: code, severity, meaning, section)."""
+    from fightlog.kit.options import allowed, as_data
+    from fightlog.kit.ruleset import ruleset_for
+
+    rules = ruleset_for(ruleset_id)
+    table = rules.table()
+    options: list[dict[str, Any]] = []
+    if table is not None:
+        defaults = as_data(table.option_type())
+        options = [
+            {"name": name, "default": value, "accepts": allowed(table.option_type, name)}
+            for name, value in defaults.items()
+        ]
+    findings = [
+        {"code": code, "severity": found.severity, "meaning": found.meaning, "section": found.section}
+        for code, found in sorted(rules.findings().items())
+    ]
+    return {"id": ruleset_id, "plays": table is not None, "options": options, "findings": findings}
+
+
+def _human(ruleset: dict[str, Any]) -> str:
+    plays = "plays fights (fightlog play, fightlog run)" if ruleset["plays"] else "folds and audits; cannot play"
+    codes = len(ruleset["findings"])
+    lines = [f"{ruleset['id']}: {plays}; {codes} finding code{'' if codes == 1 else 's'} of its own"]
+    if ruleset["options"]:
+        lines.append("  options (default; accepts):")
+        width = max(len(option["name"]) for option in ruleset["options"])
+        lines += [
+            f"    {option['name']:<{width}} = {json_text(option['default'])}  ({option['accepts']})"
+            for option in ruleset["options"]
+        ]
+    return "\n".join(lines)

@@ -1,0 +1,97 @@
+"""Fighter lookup, the same for every ruleset: a combatant's standing in the folded state
+(pools, statuses, effects, position), the refusal for naming someone not in the fight, and the
+shape of modifier lists and allowance breaches.
+
+A ruleset's ``Fighter`` subclasses ``FighterBase`` (naming ``out_statuses``, its statuses
+that take a combatant out of the fight) and adds what its sheets give: weapons, modifiers,
+defences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar, NamedTuple
+
+from fightlog.errors import RefusedError
+from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+
+Mods = list[tuple[int, str]]
+"""Modifiers as ``(value, source)`` pairs, ready for a ``dice_rolled`` event."""
+
+
+class Breach(NamedTuple):
+    """A post beyond what its poster may do: the rule broken, in the audit's terms
+    (``rules.allowance``, ``order.cannot-act``, ``order.arrival-acted``...), and the reason
+    the table gives when it refuses the post."""
+
+    code: str
+    message: str
+
+
+def sum_mods(mods: Iterable[tuple[int, str]]) -> int:
+    return sum(v for v, _ in mods)
+
+
+def absent(state: SceneState, actor: str, *, code: str = "rules.target") -> RefusedError:
+    """The refusal for naming ``actor``, who has not joined the fight (as a target, unless
+    ``code`` says otherwise)."""
+    known = ", ".join(sorted(state.combatants)) or "nobody yet"
+    return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
+
+
+def _effect_id(effect: ActiveEffect) -> str:
+    return effect.effect
+
+
+class FighterBase:
+    """One combatant's standing, as every ruleset reads it; ``absent`` refused when
+    ``actor`` has not joined."""
+
+    out_statuses: ClassVar[frozenset[str]] = frozenset()
+    """The statuses that take a combatant out of the fight (the ruleset's ``OUT``)."""
+
+    def __init__(self, state: SceneState, actor: str) -> None:
+        who = state.combatants.get(actor)
+        if who is None:
+            raise absent(state, actor)
+        self.state = state
+        self.actor = actor
+        self.who: Combatant = who
+
+    @property
+    def hp(self) -> int:
+        return self.who.pools.get("hp", 0)
+
+    @property
+    def out(self) -> bool:
+        return not self.out_statuses.isdisjoint(self.who.statuses)
+
+    def has(self, status: str) -> bool:
+        return status in self.who.statuses
+
+    @property
+    def position(self) -> tuple[int, int] | None:
+        return self.who.position
+
+    def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
+        """Effects on this combatant (``on``) or counting on them (``on=False``), by id."""
+        effects = self.state.effects
+        if not effects:
+            return []
+        actor = self.actor
+        found = [
+            e
+            for e in effects.values()
+            if (e.target == actor if on else e.counts_on == actor) and (name is None or e.name == name)
+        ]
+        if len(found) > 1:
+            found.sort(key=_effect_id)  # the effects slice is keyed by effect id
+        return found
+
+    def effect(self, name: str) -> ActiveEffect | None:
+        found = self.effects(name)
+        return found[0] if found else None
+
+    def at_turn_start(self, effect: ActiveEffect) -> bool:
+        """Whether ``effect`` was in place when the open turn started."""
+        return effect.applied < self.state.turn.started

@@ -1,0 +1,163 @@
+"""The skeleton of a ruleset's ``Table`` (``fightlog.kit.table``): what every ruleset's table
+does the same way, once, with the places a ruleset fills in.
+
+A ruleset's table subclasses ``TableBase``, names its ``id``, ``option_type`` (the options
+Struct), ``action_types`` (every action type and its cost, the ruleset's ``ACTION_TYPES``)
+and ``out`` (the statuses that take a combatant out of the fight), and fills in:
+
+- ``read_options``: overrides read and validated as its options Struct;
+- ``joins``: the ``combatant_joined`` events of a roster file (its roster module);
+- ``open_fight``, ``close_turn``: its turn bookkeeping (the posting order, round 1 and the
+  first turn; closing the open turn and opening the next);
+- ``play``: a declaration once the shared checks passed (whose turn, the allowance, the
+  actions);
+- optionally ``joined`` (statuses a combatant joins with: reserve, arriving) and ``placed``
+  (who an arrival may be placed after).
+
+The skeleton keeps the rest the same for every ruleset: a join refused when no scene is open,
+for a combatant already in, or after someone not in the fight; a refused ``begin``,
+``end_turn`` or ``post`` leaves the scribe as it was (``Scribe.attempt``); a post by someone
+not in the fight, of an action type the ruleset does not have, or before the fight begins is
+refused before the ruleset is asked, and an out-of-character post carries no actions; the
+winner of a scene is the one side still standing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded
+from fightlog.kit.declared import unknown_action
+from fightlog.kit.fighters import absent
+from fightlog.kit.options import as_data
+from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
+from fightlog.reducers.state import SceneState
+
+
+def require_open(state: SceneState) -> None:
+    """Refuse unless a scene is open (started and not ended)."""
+    if state.scene is None or state.scene.ended:
+        raise RefusedError("no scene is open")
+
+
+class TableBase:
+    """A ``Table`` but for what a ruleset fills in (see the module docstring)."""
+
+    id: str
+    option_type: type[Struct]
+    action_types: Mapping[str, str | None]
+    out: frozenset[str]
+
+    # ------------------------------------------------------------------ filled in by a ruleset
+
+    def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> Struct:
+        """``overrides`` read as the ruleset's options Struct; ``InputError`` at ``where``."""
+        raise NotImplementedError
+
+    def joins(self, path: str) -> Sequence[CombatantJoined]:
+        """The ``combatant_joined`` events of the roster file at ``path``."""
+        raise NotImplementedError
+
+    def open_fight(self, scribe: Scribe) -> None:
+        """Open the fight: the posting order, round 1, the first turn."""
+        raise NotImplementedError
+
+    def close_turn(self, scribe: Scribe) -> None:
+        """Close the open turn and open the next."""
+        raise NotImplementedError
+
+    def play(self, scribe: Scribe, post: Post) -> None:
+        """Resolve an in-character post by a combatant in the fight, of action types the
+        ruleset has, once the fight has begun: refuse it, or emit its declaration and what
+        follows."""
+        raise NotImplementedError
+
+    def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
+               reserve: bool) -> None:
+        """What follows the ``combatant_joined`` at ``seq`` (and its position): statuses for a
+        reserve or an arrival. Nothing by default."""
+
+    def placed(self, state: SceneState, actor: str) -> bool:
+        """Whether a newcomer may be placed after ``actor`` (``join --after``)."""
+        return actor in state.combatants
+
+    # ------------------------------------------------------------------ the Table
+
+    def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
+        """Every option with ``overrides`` applied, validated, as ``scene_started.options``
+        records them."""
+        return as_data(self.read_options(overrides, where=where))
+
+    def roster(self, path: str) -> Sequence[Entrant]:
+        return [Entrant(actor=joined.actor, joined=joined) for joined in self.joins(path)]
+
+    def join(
+        self,
+        scribe: Scribe,
+        entrant: Entrant,
+        *,
+        arrival: bool = False,
+        after: str | None = None,
+        salt: str | None = None,
+        reserve: bool = False,
+    ) -> None:
+        state = scribe.state
+        require_open(state)
+        if entrant.actor in state.combatants:
+            raise RefusedError(f"{entrant.actor} has joined already")
+        if after is not None and not self.placed(state, after):
+            raise RefusedError(f"after={after}: {after} is not in the fight")
+        joined = entrant.joined
+        assert isinstance(joined, CombatantJoined)
+        arrival = arrival or (state.turn.round > 0 and not reserve)
+        seq = scribe.emit(replace(joined, arrival=arrival, after=after, salt=salt))
+        if entrant.position is not None:
+            x, y = entrant.position
+            scribe.emit(Moved(actor=entrant.actor, x=x, y=y, cause=seq))
+        self.joined(scribe, entrant, joined, seq, arrival=arrival, reserve=reserve)
+
+    def begin(self, scribe: Scribe) -> None:
+        with scribe.attempt():
+            self.open_fight(scribe)
+
+    def end_turn(self, scribe: Scribe) -> None:
+        with scribe.attempt():
+            self.close_turn(scribe)
+
+    def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
+        state = scribe.state
+        require_open(state)
+        out = self.out
+        standing = sorted({c.side or c.actor for c in state.combatants.values() if out.isdisjoint(c.statuses)})
+        winner = standing[0] if len(standing) == 1 else None
+        scribe.emit(SceneEnded(seed=reveal, winner=winner, reason=reason))
+
+    def post(self, scribe: Scribe, post: Post) -> None:
+        with scribe.attempt():
+            if self._shared_checks(scribe, post):
+                self.play(scribe, post)
+
+    def _shared_checks(self, scribe: Scribe, post: Post) -> bool:
+        """Refuse what every ruleset refuses in a post; emit an out-of-character one. Whether
+        the ruleset's ``play`` is to resolve the post."""
+        state = scribe.state
+        require_open(state)
+        check_responds_to(state, post)
+        if post.actor not in state.combatants:
+            raise absent(state, post.actor, code="order.not-in-fight")
+        unknown = unknown_action(post.actions, self.action_types)
+        if unknown is not None:
+            raise unknown
+        if post.ooc:
+            if post.actions:
+                raise RefusedError("an out-of-character post carries no actions")
+            scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, ooc=True))
+            return False
+        if state.turn.round == 0:
+            raise RefusedError("the fight has not begun (begin it first)", code="order.out-of-turn")
+        return True

@@ -1,0 +1,52 @@
+"""The ``d20-evasion`` finding codes, and the section of the d20 evasion rulebook each
+finding rests on.
+
+``FINDINGS``: the codes the d20-evasion checks report beyond the shared ones
+(``fightlog.audit.findings``); ``SHARED``: the section the shared codes rest on in a
+d20-evasion scene. Light: ``D20Rules`` answers ``findings`` and ``rule_section`` from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from fightlog.kit.sections import AUDIT_SECTION, Code, Sections
+
+_TICKS: Final = "Damage (ongoing damage at the start of the target's turn)"
+
+FINDINGS: Final[Mapping[str, Code]] = {
+    "rules.outcome": Code("error", "an attack outcome the rolls do not give",
+                          "Attacking; Evasion; Defensive Turns; Disarming"),
+    "rules.damage": Code("error", "wrong damage arithmetic",
+                         "Damage (armour first, piercing, altered damage to the nearest 5)"),
+    "rules.tick-missing": Code("error", "an effect tick that should have happened and did not", _TICKS),
+    "rules.tick-extra": Code("error", "an effect tick the rules do not give", _TICKS),
+    "rules.tick-wrong": Code("error", "an effect tick with the wrong amount or timing",
+                             "Damage (ongoing damage); Status Effects"),
+    "rules.expired-effect": Code("error", "an effect applied after it expired", "Status Effects (durations)"),
+    "rules.allowance": Code("error", "actions beyond the turn's allowance",
+                            "Actions (a move and two actions); Movement; Sprinting; Items; Casting Spells"),
+    "rules.not-carried": Code("error", "a weapon, spell or item the fighter does not have",
+                              "Weapons; Casting Spells; Items (what a character carries and knows)"),
+    "rules.range": Code("error", "a target out of the action's range", "Ranges"),
+}
+"""The codes the d20-evasion checks report beyond the shared ones."""
+
+SHARED: Final[Mapping[str, str]] = {
+    "order.not-in-fight": "Initiative (who is in the fight)",
+    "order.out-of-turn": "Actions (posting order); Defensive Turns; Holding a Turn",
+    "order.double-post": "Actions (one turn a round)",
+    "order.skipped": "Initiative (posting order)",
+    "order.cannot-act": "Mortally Wounded (no actions)",
+    "order.arrival-acted": "Minions (from the turn after summoning)",
+    "order.round-not-ended": "Actions (rounds)",
+    "order.round-number": "Actions (rounds)",
+    "rules.unknown-action": "Actions (the actions there are)",
+    "rules.target": "Attacking (a target in the fight)",
+    "scene.unknown-ruleset": AUDIT_SECTION,
+    "rules.refused": "the declared action's section (docs/rulesets/d20-evasion.md)",
+}
+"""The section of the d20 evasion rulebook each shared code rests on."""
+
+SECTIONS: Final = Sections(FINDINGS, SHARED, "d20 evasion: Quests and Duels")

@@ -1,0 +1,56 @@
+"""The ``roe7`` finding codes, and the RoE 7th Edition section each finding rests on.
+
+``FINDINGS``: the codes roe7's checks report beyond the shared ones
+(``fightlog.audit.findings``); ``SHARED``: the section the shared codes rest on in a roe7
+scene. Light: ``Roe7Rules`` answers ``findings`` and ``rule_section`` from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from fightlog.kit.sections import AUDIT_SECTION, Code, Sections
+
+FINDINGS: Final[Mapping[str, Code]] = {
+    "rules.modifier-cap": Code("error", "modifiers beyond the cap", "Modifiers (+30 cap)"),
+    "rules.dr-cap": Code("error", "damage reduction beyond the cap", "Armor (DR caps at 30)"),
+    "rules.damage": Code("error", "wrong damage arithmetic", "Steps of a Combat Turn; Armor"),
+    "rules.critical": Code("error", "a critical rule misapplied", "Critical Success or Failure"),
+    "rules.tie-to-attacker": Code("error", "a tie given to the attacker", "Basic Contested Roll (ties to the defender)"),
+    "rules.outcome": Code("error", "an attack outcome the rolls do not give", "Basic Contested Roll"),
+    "rules.tick-missing": Code("error", "an effect tick that should have happened and did not",
+                               "Steps of a Combat Turn; Debuffs"),
+    "rules.tick-extra": Code("error", "an effect tick the rules do not give", "Steps of a Combat Turn; Debuffs"),
+    "rules.tick-wrong": Code("error", "an effect tick with the wrong amount or timing", "Debuffs; Bleed; Chemical Burn"),
+    "rules.expired-effect": Code("error", "an effect applied after it expired", "Buffs; Debuffs (durations)"),
+    "rules.allowance": Code("error", "actions beyond the turn's allowance",
+                            "Parts of a Turn (one movement phase, one action)"),
+    "rules.reload": Code("error", "firing a weapon that needs a reload",
+                         "Weapon Special Rules; Multiple/Automatic Shots (reloading)"),
+    "rules.flee-limit": Code("error", "a flee attempt beyond the limit", "Fleeing (two attempts per combat)"),
+    "rules.not-carried": Code("error", "a weapon, spell or item the fighter does not have",
+                              "Changing Weapons; Throwing Weapons (what a character carries)"),
+    "rules.range": Code("error", "a target out of the action's range",
+                        "Ranges; Weapon Special Rules (reach); Throwing Weapons"),
+}
+"""The codes roe7's checks report beyond the shared ones, by severity, meaning and section."""
+
+SHARED: Final[Mapping[str, str]] = {
+    "order.not-in-fight": "Entering a Combat in Progress",
+    "order.out-of-turn": "Parts of a Turn (posting order)",
+    "order.double-post": "Parts of a Turn (one post a round)",
+    "order.skipped": "Parts of a Turn (posting order)",
+    "order.cannot-act": "Stun; Critical Success or Failure; Wounded",
+    "order.arrival-acted": "Entering a Combat in Progress",
+    "order.round-not-ended": "Parts of a Turn (rounds)",
+    "order.round-number": "Parts of a Turn (rounds)",
+    "rules.unknown-action": "Parts of a Turn (the actions there are)",
+    "rules.target": "Basic Contested Roll (a target in the fight)",
+    "scene.unknown-ruleset": AUDIT_SECTION,
+    "rules.refused": "the declared action's section (docs/rulesets/roe7.md)",
+}
+"""The RoE 7th Edition section each shared code rests on (the ``dice.*`` codes rest on
+fightlog's dice, not the rulebook)."""
+
+SECTIONS: Final = Sections(FINDINGS, SHARED, "RoE 7th Edition Dice Operations")
