@@ -103,7 +103,7 @@ def dispute(
     from fightlog.audit.dispute import Change, dispute as fork_at
     from fightlog.events.reader import read_log
     from fightlog.events.store import MemoryStore
-    from fightlog.kit.table import table_for  # the one lookup: the dispute is given it
+    from fightlog.kit.table import table_for  # the table lookup, given to the dispute
 
     if sum((bool(sets), void, withdraw)) != 1:
         raise click.UsageError("give exactly one change: --set PATH=VALUE (repeatable), --void or --withdraw")

@@ -121,7 +121,7 @@ def _changes(log: str, target: int, event: Any, scene: Any, assignments: tuple[s
     """What ``amend`` changes: each field ``--set`` changes, with its value as amended;
     refused as ``fightlog.audit.amendment`` refuses it, or when nothing changes."""
     from fightlog.audit.amendment import amend, parse_sets, ruling_reach
-    from fightlog.kit.table import table_for  # the one lookup: the amendment is given it
+    from fightlog.kit.table import table_for  # the table lookup, given to the amendment
 
     if not assignments:
         raise click.UsageError("amend needs at least one --set PATH=VALUE")

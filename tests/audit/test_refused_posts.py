@@ -42,8 +42,10 @@ RULES = Path(__file__).resolve().parents[2] / "rules"
 PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion"}
 """Playable ruleset -> its package under ``rules/``."""
 
+KIT = RULES.parent / "kit"
+
 SHARED = ("declared.py", "table.py")
-"""The modules every table decides with (``rules/``)."""
+"""The modules every table decides with (the ruleset kit, ``kit/``)."""
 
 NOT_THE_TABLE = frozenset({"audit.py"})
 """Modules of a ruleset's package that are the audit's, not the table's."""
@@ -61,7 +63,7 @@ def refusal_codes(ruleset: str) -> set[str]:
     """The finding codes the ruleset's table refuses with, read from its source."""
     package = RULES / PACKAGES[ruleset]
     modules = [p for p in sorted(package.glob("*.py")) if p.name not in NOT_THE_TABLE]
-    modules += [RULES / name for name in SHARED]
+    modules += [KIT / name for name in SHARED]
     codes: set[str] = set()
     for module in modules:
         tree = ast.parse(module.read_text(), str(module))
