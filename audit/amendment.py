@@ -13,7 +13,8 @@ the event's ``seq``). ``amend`` checks, in this order:
   must be a valid event of its kind (its msgspec Struct, constraints included);
 - a roll whose dice, modifiers, notation or total change: every face on its die, the dice
   fitting the notation, the total what they add up to (recomputed when not set);
-- a scene's options: options its ruleset accepts (``Table.options``, as ``play start``);
+- a scene's options: options its ruleset accepts (``Table.options``, as ``play start``; the
+  table found by the caller's ``table_for``);
 - a combatant's sheet: one its ruleset can read (``Ruleset.sheet_problem``), if the sheet
   recorded was one.
 
@@ -24,7 +25,7 @@ audit (findings are the log's business; an error is the ruling's).
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Final, Union, get_args, get_origin
 
 import msgspec
@@ -37,7 +38,12 @@ from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, RulingM
 from fightlog.events.paths import parse_assignment, parse_path
 from fightlog.dice import as_modifiers, read_roll
 from fightlog.kit.ruleset import ruleset_for
-from fightlog.kit.table import table_for
+from fightlog.kit.table import Table
+
+TableFor = Callable[[str], Table]
+"""How a ruleset id becomes its ``Table``, ``RefusedError`` for one without live play: the
+caller's lookup (the CLI passes ``fightlog.kit.table.table_for``), so the audit never looks
+a ruleset's table up itself."""
 
 
 class Reach(Struct, frozen=True):
@@ -95,11 +101,18 @@ def parse_sets(texts: Sequence[str]) -> tuple[tuple[str, Any], ...]:
 
 
 def amend(
-    event: AnyEvent, sets: Sequence[tuple[str, Any]], reach: Reach, *, scene: AnyEvent | None, name: str
+    event: AnyEvent,
+    sets: Sequence[tuple[str, Any]],
+    reach: Reach,
+    *,
+    scene: AnyEvent | None,
+    name: str,
+    table_for: TableFor,
 ) -> AnyEvent:
     """``event`` with ``sets`` (``(PATH, VALUE)`` pairs) applied and checked (see the module
     docstring); ``scene`` is the log's ``scene_started`` (its ruleset reads options and
-    sheets). ``InputError`` at the event's ``seq`` when the change is refused."""
+    sheets; ``table_for`` finds its table). ``InputError`` at the event's ``seq`` when the
+    change is refused."""
     seq, kind = event.seq, type(event)
     data = msgspec.to_builtins(event)
     for path, value in sets:
@@ -112,7 +125,7 @@ def amend(
     if isinstance(amended, DiceRolled) and tops.keys() & {"dice", "modifiers", "notation", "total"}:
         amended = _checked_roll(amended, tops.get("total"), name, seq)
     if isinstance(amended, SceneStarted) and "options" in tops:
-        _check_options(amended, tops["options"], name, seq)
+        _check_options(amended, tops["options"], name, seq, table_for)
     if isinstance(amended, CombatantJoined) and isinstance(event, CombatantJoined) and "sheet" in tops:
         _check_sheet(event, amended, scene, tops["sheet"], name, seq)
     return amended
@@ -280,7 +293,7 @@ def _checked_roll(roll: DiceRolled, total_path: str | None, name: str, seq: int)
     return replace(roll, total=result.total)
 
 
-def _check_options(scene: SceneStarted, path: str, name: str, seq: int) -> None:
+def _check_options(scene: SceneStarted, path: str, name: str, seq: int, table_for: TableFor) -> None:
     """Options the scene's ruleset accepts (a ruleset without a table takes any)."""
     try:
         table = table_for(scene.ruleset)

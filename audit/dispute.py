@@ -8,11 +8,14 @@ stops fitting the fork, the state at the end (pools, statuses, the winner) and t
 findings that appear or disappear. Pure: events in, events out; the CLI (``fightlog
 dispute``) reads the log and writes the fork. See ``docs/dispute.md``.
 
-The parts: ``fightlog.audit.requests`` splits the log into the requests that produced it and
+The parts: ``fightlog.audit.dispute_change`` checks the change (the fact and its ``--set``
+paths); ``fightlog.audit.requests`` splits the log into the requests that produced it and
 notes where the recorded log departs from the rules (a hand-run fight, rules changed since);
-``fightlog.audit.fork`` replays the requests from the one holding the change;
-``fightlog.audit.divergence`` says where the recorded history stops fitting the fork. This
-module checks the change, finds the seed and compares.
+``fightlog.audit.fork`` replays the requests from the one holding the change (each through
+the table, ``fightlog.audit.replay_request``); ``fightlog.audit.divergence`` says where the
+recorded history stops fitting the fork; ``fightlog.audit.dispute_outcome`` compares the
+ends and the audits. This module finds the seed, runs the fork (and the baseline) and
+compares. The ruleset's table is found by the caller's ``table_for`` (the CLI's lookup).
 
 **The baseline.** Everything before the request holding the change is kept as recorded, even
 where it departs from the rules. A fork is compared with the *original*: the recorded log
@@ -26,42 +29,30 @@ changed roll keeps the dice and modifiers given (the total recomputed): an engin
 its index with faces the seed does not give and ``origin.medium`` ``dispute``; a changed
 external roll stays external. External rolls of the original (dice bots, HUDs) are reused, in
 order within their request, for the rolls of the same dice, roller and purpose; a roll the original
-did not make is drawn from the seed, or, in a log with no seed (every roll made elsewhere),
-cannot be made: the request that needs it is dropped.
+did not make is drawn from the seed (``Scribe.roll``), or, in a log with no seed (every roll
+made elsewhere), stands in: drawn from a public seed and marked so (``docs/dispute.md``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple, TypeVar
 
-import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fightlog.audit.amendment import Reach, amend
-from fightlog.audit.auditor import audit_events
+from fightlog.audit.amendment import TableFor
+from fightlog.audit.dispute_change import DISPUTE_MEDIUM, FACTS, Change, amended_fact, fact_data
+from fightlog.audit.dispute_outcome import Ending, FindingChange, Standing, ending, finding_changes
 from fightlog.audit.divergence import Divergence, Dropped
-from fightlog.audit.findings import Finding
 from fightlog.audit.fork import Forker, Passed
-from fightlog.audit.replay import as_json, event_kind, refold
-from fightlog.audit.requests import Departure, Request, RequestKind, requests_of, split, table_of
-from fightlog.errors import DiceError, InputError
-from fightlog.events.compare import Difference, field_changes, first_difference
-from fightlog.events.model import (
-    AnyEvent,
-    CombatantJoined,
-    DeclarationPosted,
-    DiceRolled,
-    Origin,
-    RulingMade,
-    SceneEnded,
-    SceneStarted,
-    TurnStarted,
-)
-from fightlog.reducers.state import SceneState
+from fightlog.audit.replay_request import event_kind, refold
+from fightlog.audit.requests import Departure, Request, RequestKind, Split, requests_of, split
 from fightlog.dice import commitment, seed_bytes
+from fightlog.errors import DiceError, InputError, RefusedError
+from fightlog.events.compare import Difference, field_changes, first_difference
+from fightlog.events.model import AnyEvent, DiceRolled, SceneEnded, SceneStarted
+from fightlog.kit.table import Table
 
 __all__ = [
     "DISPUTE_MEDIUM",
@@ -77,70 +68,12 @@ __all__ = [
     "Request",
     "RequestKind",
     "Standing",
+    "TableFor",
     "dice_seed",
     "dispute",
     "requests_of",
     "split",
 ]
-
-
-class Change(Struct, frozen=True, kw_only=True):
-    """The fact changed: the event at ``seq``, with ``sets`` (``(PATH, VALUE)`` pairs:
-    ``dice[0].face``, 55), or ``void`` (as if it had not happened: a declaration or a
-    ruling), or ``withdraw`` (a ruling, as if it had not been made)."""
-
-    seq: int
-    sets: tuple[tuple[str, Any], ...] = ()
-    void: bool = False
-    withdraw: bool = False
-
-    def text(self) -> str:
-        """The change as written on the command line."""
-        if self.void:
-            return "--void"
-        if self.withdraw:
-            return "--withdraw"
-        return " ".join(f"{path}={_json(value)}" for path, value in self.sets)
-
-
-class Standing(Struct, frozen=True, kw_only=True):
-    """One combatant at the end, original against fork: every pool as ``(original, fork)``
-    (``None``: not there), statuses gained and lost in the fork, and whether they are in each
-    fight at all."""
-
-    actor: str
-    name: str
-    pools: dict[str, tuple[int | None, int | None]]
-    gained: tuple[str, ...] = ()
-    lost: tuple[str, ...] = ()
-    present: tuple[bool, bool] = (True, True)
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.gained or self.lost or self.present[0] != self.present[1]) or any(
-            a != b for a, b in self.pools.values()
-        )
-
-
-class Ending(Struct, frozen=True, kw_only=True):
-    """The end of both fights: each combatant's standing, the winner, whether the scene
-    ended, the round reached and the number of events, each as ``(original, fork)``."""
-
-    standings: tuple[Standing, ...]
-    winner: tuple[str | None, str | None]
-    ended: tuple[bool, bool]
-    round: tuple[int, int]
-    events: tuple[int, int]
-
-
-class FindingChange(Struct, frozen=True, kw_only=True):
-    """An audit finding that appears in the fork (``appeared``) or disappears from it;
-    ``on_change`` marks a finding on the changed fact itself (the changed engine roll is one
-    the seed does not give)."""
-
-    appeared: bool
-    finding: Finding
-    on_change: bool = False
 
 
 class Dispute(Struct, frozen=True, kw_only=True):
@@ -175,22 +108,27 @@ class Dispute(Struct, frozen=True, kw_only=True):
 
     @property
     def kind(self) -> str:
-        return _kind(self.target)
+        return event_kind(self.target)
 
 
 _METADATA: Final = frozenset({"origin"})
 """Not compared between the original and the fork: the changed fact's ``origin`` says it
 is the dispute's."""
 
-DISPUTE_MEDIUM: Final = "dispute"
-"""``origin.medium`` of a fork's changed fact."""
-
 
 # --------------------------------------------------------------------------- the entry point
 
 
-def dispute(events: Sequence[AnyEvent], change: Change, *, seed: str | None = None, name: str = "<log>") -> Dispute:
-    """Fork ``events`` at ``change`` and compare (see the module docstring). ``seed`` is the
+def dispute(
+    events: Sequence[AnyEvent],
+    change: Change,
+    *,
+    table_for: TableFor,
+    seed: str | None = None,
+    name: str = "<log>",
+) -> Dispute:
+    """Fork ``events`` at ``change`` and compare (see the module docstring). ``table_for``
+    finds the scene's ruleset's table (``fightlog.kit.table.table_for``); ``seed`` is the
     scene's seed when the log does not reveal it (checked against the commitment);
     ``name`` locates errors (``InputError`` with the ``seq`` as line)."""
     events = list(events)
@@ -199,55 +137,91 @@ def dispute(events: Sequence[AnyEvent], change: Change, *, seed: str | None = No
     if not 1 <= change.seq <= len(events):
         raise InputError(f"--at {change.seq}: the log has seq 1 to {len(events)}", path=name)
     target = events[change.seq - 1]
-    amended = _amend(events, target, change, name)
+    amended = amended_fact(events, target, change, name, table_for)
     secret = dice_seed(events, seed, name=name)
-    table = table_of(events[0], name)
+    table = _scene_table(events[0], name, table_for)
     parts = split(events, secret, table=table, name=name)
-    requests = parts.requests
-    at = next(r for r, req in enumerate(requests) if req.first < change.seq <= req.stop)
-    restart = events[requests[at].first].seq
-    ordinal = sum(1 for e in events[requests[at].first : change.seq - 1] if type(e) is DiceRolled)
-    forker = Forker(events, parts, table, secret, name)
-    fork = forker.run(at, change.seq, amended, ordinal)
-    baseline: list[AnyEvent] | None = None
-    original = events
-    dropped, divergences, passed = tuple(forker.dropped), tuple(forker.divergences), tuple(forker.passed)
-    if any(d.seq >= restart for d in parts.departures):
-        # The rules do not give back the recorded log from here: compare with the original as
-        # they re-derive it (the same replay without the change).
-        unchanged_run = Forker(events, parts, table, secret, name)
-        original = baseline = unchanged_run.run(at, change.seq, target, ordinal, baseline=True)
-        dropped = _marked(dropped, unchanged_run.dropped)
-        divergences = _marked(divergences, unchanged_run.divergences)
-        passed = _marked(passed, unchanged_run.passed)
-    changed_at = forker.hypothetical if isinstance(target, DiceRolled) else forker.mapped.get(change.seq)
-    unchanged = amended is not None and _data(amended) == _data(target)
-    difference = first_difference(original, fork, ignore=_METADATA)
-    consequence = None
-    if (amended is not None and not unchanged and difference is not None and changed_at is not None
-            and difference.seq == changed_at and changed_at <= len(original)):
-        # The changed event itself differs, by construction: what is the first thing after it?
-        put_back = [*fork[: changed_at - 1], original[changed_at - 1], *fork[changed_at:]]
-        consequence = first_difference(original, put_back, ignore=_METADATA)
+    runs = _run(events, parts, table, secret, name, change.seq, target, amended)
+    original = runs.baseline if runs.baseline is not None else events
+    difference, consequence = _differences(original, runs.fork, target, amended, runs.changed_at)
     return Dispute(
         change=change,
         target=target,
         amended=amended,
-        fields=tuple(field_changes(_data(target), _data(amended))) if amended is not None else (),
-        restart=restart,
+        fields=tuple(field_changes(fact_data(target), fact_data(amended))) if amended is not None else (),
+        restart=runs.restart,
         seed=secret,
         original=events,
-        baseline=baseline,
-        fork=fork,
+        baseline=runs.baseline,
+        fork=runs.fork,
         difference=difference,
         consequence=consequence,
-        dropped=dropped,
-        passed=passed,
-        divergences=divergences,
+        dropped=runs.dropped,
+        passed=runs.passed,
+        divergences=runs.divergences,
         departures=parts.departures,
-        ending=_ending(refold(original, name), refold(fork, name), len(original), len(fork)),
-        findings=_findings(original, fork, secret, forker.hypothetical),
+        ending=ending(refold(original, name), refold(runs.fork, name), len(original), len(runs.fork)),
+        findings=finding_changes(original, runs.fork, secret, runs.hypothetical),
     )
+
+
+def _scene_table(start: AnyEvent, name: str, table_for: TableFor) -> Table:
+    """The table of the scene's ruleset; ``InputError`` for one without live play."""
+    assert isinstance(start, SceneStarted)
+    try:
+        return table_for(start.ruleset)
+    except RefusedError as exc:
+        raise InputError(f"cannot re-derive this fight: {exc.message}", path=name, line=1) from None
+
+
+class _Runs(NamedTuple):
+    """The fork, and the baseline (``None``: the recorded log), with what they found."""
+
+    fork: list[AnyEvent]
+    baseline: list[AnyEvent] | None
+    restart: int
+    changed_at: int | None
+    """Where the changed fact stands in the fork (``None``: not there)."""
+    hypothetical: int | None
+    dropped: tuple[Dropped, ...]
+    divergences: tuple[Divergence, ...]
+    passed: tuple[Passed, ...]
+
+
+def _run(events: list[AnyEvent], parts: Split, table: Table, secret: str | None, name: str, seq: int,
+         target: AnyEvent, amended: AnyEvent | None) -> _Runs:
+    """The fork from the request holding the change at ``seq``; and where the rules do not
+    give back the recorded log from there, the baseline: the same replay without the change
+    (what both find is marked ``unchanged``)."""
+    requests = parts.requests
+    at = next(r for r, req in enumerate(requests) if req.first < seq <= req.stop)
+    restart = events[requests[at].first].seq
+    ordinal = sum(1 for e in events[requests[at].first : seq - 1] if type(e) is DiceRolled)
+    forker = Forker(events, parts, table, secret, name)
+    fork = forker.run(at, seq, amended, ordinal)
+    baseline: list[AnyEvent] | None = None
+    dropped, divergences, passed = tuple(forker.dropped), tuple(forker.divergences), tuple(forker.passed)
+    if any(d.seq >= restart for d in parts.departures):
+        unchanged_run = Forker(events, parts, table, secret, name)
+        baseline = unchanged_run.run(at, seq, target, ordinal, baseline=True)
+        dropped = _marked(dropped, unchanged_run.dropped)
+        divergences = _marked(divergences, unchanged_run.divergences)
+        passed = _marked(passed, unchanged_run.passed)
+    changed_at = forker.hypothetical if isinstance(target, DiceRolled) else forker.mapped.get(seq)
+    return _Runs(fork, baseline, restart, changed_at, forker.hypothetical, dropped, divergences, passed)
+
+
+def _differences(original: list[AnyEvent], fork: list[AnyEvent], target: AnyEvent, amended: AnyEvent | None,
+                 changed_at: int | None) -> tuple[Difference | None, Difference | None]:
+    """The first event of the fork that differs from ``original``, and the first after the
+    changed event itself (which differs by construction), if that is the first."""
+    unchanged = amended is not None and fact_data(amended) == fact_data(target)
+    difference = first_difference(original, fork, ignore=_METADATA)
+    if (amended is None or unchanged or difference is None or changed_at is None
+            or difference.seq != changed_at or changed_at > len(original)):
+        return difference, None
+    put_back = [*fork[: changed_at - 1], original[changed_at - 1], *fork[changed_at:]]
+    return difference, first_difference(original, put_back, ignore=_METADATA)
 
 
 _Marked = TypeVar("_Marked", Dropped, Divergence, Passed)
@@ -308,148 +282,3 @@ def dice_seed(events: Sequence[AnyEvent], given: str | None, *, name: str = "<lo
         raise InputError("the seed revealed here does not match the dice commitment in scene_started",
                          path=name, line=seq)
     return seed
-
-
-_table = table_of
-
-
-# --------------------------------------------------------------------------- the change
-
-
-FACTS: Final[Mapping[type, frozenset[str]]] = {
-    DiceRolled: frozenset({"dice", "modifiers"}),
-    DeclarationPosted: frozenset({"actor", "text", "actions", "responds_to", "ooc"}),
-    RulingMade: frozenset({"by", "action", "target", "reason", "changes", "finding"}),
-}
-"""The kinds of event a dispute can change, and the fields ``--set`` may reach."""
-
-_EXAMPLES: Final[Mapping[type, str]] = {
-    DiceRolled: "dice[0].face, modifiers[1].value",
-    DeclarationPosted: "actions[0].target, actions[0].weapon, text",
-    RulingMade: "action, target, changes",
-}
-
-
-
-def _amend(events: Sequence[AnyEvent], target: AnyEvent, change: Change, name: str) -> AnyEvent | None:
-    """The event at ``change.seq`` as changed (``None``: voided or withdrawn), or the
-    ``InputError`` that says why it cannot be."""
-    seq, kind = change.seq, _kind(target)
-    modes = sum((bool(change.sets), change.void, change.withdraw))
-    if modes != 1:
-        raise InputError("give exactly one change: --set PATH=VALUE (repeatable), --void or --withdraw", path=name)
-    if type(target) not in FACTS:
-        raise InputError(f"--at {seq}: {_not_a_fact(events, target)}", path=name, line=seq)
-    if change.withdraw and type(target) is not RulingMade:
-        raise InputError(f"--at {seq}: --withdraw takes a ruling (seq {seq} is {kind}); use --set or --void",
-                         path=name, line=seq)
-    if change.void and type(target) is DiceRolled:
-        raise InputError(f"--at {seq}: a roll cannot be voided (the rules need it): change its dice with "
-                         "--set dice[0].face=N", path=name, line=seq)
-    if change.void or change.withdraw:
-        return None
-    reach = Reach(FACTS[type(target)], _EXAMPLES[type(target)])
-    amended = amend(target, change.sets, reach, scene=events[0], name=name)
-    if isinstance(amended, RulingMade) and amended.target >= seq:
-        raise InputError(f"--set: bad VALUE: target {amended.target}: a ruling targets an earlier event "
-                         f"(before seq {seq})", path=name, line=seq)
-    if _data(amended) != _data(target):
-        amended = replace(amended, origin=Origin(medium=DISPUTE_MEDIUM, ref=f"seq {seq}", raw=change.text()))
-    return amended
-
-
-def _not_a_fact(events: Sequence[AnyEvent], target: AnyEvent) -> str:
-    kind = _kind(target)
-    if type(target) in (SceneStarted, SceneEnded, CombatantJoined):
-        return f"seq {target.seq} is {kind}, not a fact a dispute can change (a roll, a declaration or a ruling)"
-    facts = _facts_behind(events, target.seq)
-    behind = f" ({', '.join(f'{k} at seq {s}' for s, k in facts)})" if facts else ""
-    return (f"seq {target.seq} is {kind}, which the rules derive: change the roll or the declaration that "
-            f"produced it{behind}")
-
-
-def _facts_behind(events: Sequence[AnyEvent], seq: int) -> list[tuple[int, str]]:
-    """The declaration before ``seq`` in its turn and the (last three) rolls after it."""
-    rolls: list[tuple[int, str]] = []
-    post: list[tuple[int, str]] = []
-    for event in reversed(events[: seq - 1]):
-        if type(event) is DiceRolled:
-            rolls.append((event.seq, "dice_rolled"))
-        elif type(event) is DeclarationPosted:
-            post.append((event.seq, "declaration_posted"))
-            break
-        elif type(event) is TurnStarted:
-            break
-    return post + sorted(rolls[:3])
-
-
-# --------------------------------------------------------------------------- comparing
-
-
-def _ending(before: SceneState, after: SceneState, count: int, forked: int) -> Ending:
-    joined = {a: c.joined for a, c in after.combatants.items()} | {a: c.joined for a, c in before.combatants.items()}
-    standings = []
-    for actor in sorted(joined, key=lambda a: (joined[a], a)):
-        old, new = before.combatants.get(actor), after.combatants.get(actor)
-        known = old or new
-        assert known is not None
-        old_pools = old.pools if old else {}
-        new_pools = new.pools if new else {}
-        pools = {p: (old_pools.get(p), new_pools.get(p)) for p in sorted(old_pools.keys() | new_pools.keys())}
-        old_s, new_s = set(old.statuses if old else ()), set(new.statuses if new else ())
-        standings.append(Standing(
-            actor=actor,
-            name=known.name,
-            pools=pools,
-            gained=tuple(sorted(new_s - old_s)),
-            lost=tuple(sorted(old_s - new_s)),
-            present=(old is not None, new is not None),
-        ))
-    bs, as_ = before.scene, after.scene
-    return Ending(
-        standings=tuple(standings),
-        winner=(bs.winner if bs else None, as_.winner if as_ else None),
-        ended=(bool(bs and bs.ended), bool(as_ and as_.ended)),
-        round=(before.turn.round, after.turn.round),
-        events=(count, forked),
-    )
-
-
-def _findings(
-    original: Sequence[AnyEvent], fork: Sequence[AnyEvent], seed: str | None, changed: int | None
-) -> tuple[FindingChange, ...]:
-    """Findings of the fork's audit not in the original's (and the reverse), matched by
-    code, actor and message (not by seq: the fork's events may sit elsewhere)."""
-    before = audit_events(list(original), seed=seed).findings
-    after = audit_events(list(fork), seed=seed).findings
-    left = Counter(_key(f) for f in before)
-    out: list[FindingChange] = []
-    for finding in after:
-        if left[_key(finding)] > 0:
-            left[_key(finding)] -= 1
-        else:
-            out.append(FindingChange(appeared=True, finding=finding, on_change=finding.seq == changed))
-    gone = Counter(_key(f) for f in after)
-    for finding in before:
-        if gone[_key(finding)] > 0:
-            gone[_key(finding)] -= 1
-        else:
-            out.append(FindingChange(appeared=False, finding=finding))
-    return tuple(out)
-
-
-def _key(finding: Finding) -> tuple[str, str | None, str]:
-    return finding.code, finding.actor, finding.message
-
-
-# --------------------------------------------------------------------------- small helpers
-
-_kind = event_kind
-_json = as_json
-
-
-def _data(event: AnyEvent | None) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(event) if event is not None else {}
-    for name in ("seq", "prev", "origin", "batch"):
-        data.pop(name, None)
-    return data

@@ -46,51 +46,56 @@ def checks(rules: Ruleset) -> dict[type, Check]:
     poster's own open turn, the turn of whoever is due opened) return at once; who is due
     is worked out as ``next_to_post`` does, under the ruleset of the state before the event,
     looked up again only when the scene's ruleset or options change (the scene slice changes
-    with every roll; they do not).
+    with every roll; they do not): ``_Due``.
     """
-    # the scene's ruleset id and options, and the statuses they skip in the order
-    known_ruleset: Any = _UNSET
-    known_options: Any = None
-    skip: frozenset[str] = frozenset()
+    due = _Due(rules)
+    return {
+        DeclarationPosted: due.post_check,
+        TurnStarted: due.turn_check,
+        RoundStarted: cast(Check, round_opened),
+        RoundEnded: cast(Check, round_closed),
+    }
 
-    def due(state: SceneState) -> str | None:
-        nonlocal known_ruleset, known_options, skip
+
+class _Due:
+    """Who is due to post next, under the ruleset of the scene (its id and options, and the
+    statuses they skip in the order, kept until they change), and the two checks that ask."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.known_ruleset: Any = _UNSET
+        self.known_options: Any = None
+        self.skip: frozenset[str] = frozenset()
+
+    def due(self, state: SceneState) -> str | None:
         scene = state.scene
         if scene is None:
             ruleset, options = None, _NO_OPTIONS
         else:
             ruleset, options = scene.ruleset, scene.options
-        if ruleset is not known_ruleset or options is not known_options:
+        if ruleset is not self.known_ruleset or options is not self.known_options:
             found = rules_for_scene(ruleset, options)
-            known_ruleset, known_options = ruleset, options
-            skip = found.out_of_order_statuses() | found.waiting_statuses()
-        return due_to_post(state, skip)
+            self.known_ruleset, self.known_options = ruleset, options
+            self.skip = found.out_of_order_statuses() | found.waiting_statuses()
+        return due_to_post(state, self.skip)
 
-    def post_check(before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+    def post_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         if event.ooc or event.responds_to is not None or event.actor == before.turn.current:
             return
-        posted(before, event, view, rules, due=due)
+        posted(before, event, view, self.rules, due=self.due)
 
-    def turn_check(before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
-        nonlocal known_ruleset, known_options, skip
+    def turn_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         scene = before.scene  # ``due``, written out: it runs at every turn opening
         if scene is None:
             ruleset, options = None, _NO_OPTIONS
         else:
             ruleset, options = scene.ruleset, scene.options
-        if ruleset is not known_ruleset or options is not known_options:
+        if ruleset is not self.known_ruleset or options is not self.known_options:
             found = rules_for_scene(ruleset, options)
-            known_ruleset, known_options = ruleset, options
-            skip = found.out_of_order_statuses() | found.waiting_statuses()
-        if event.actor != due_to_post(before, skip):
-            turn_opened(before, event, view, rules, due=due)
-
-    return {
-        DeclarationPosted: post_check,
-        TurnStarted: turn_check,
-        RoundStarted: cast(Check, round_opened),
-        RoundEnded: cast(Check, round_closed),
-    }
+            self.known_ruleset, self.known_options = ruleset, options
+            self.skip = found.out_of_order_statuses() | found.waiting_statuses()
+        if event.actor != due_to_post(before, self.skip):
+            turn_opened(before, event, view, self.rules, due=self.due)
 
 
 def round_opened(before: SceneState, event: RoundStarted, after: SceneState, view: AuditView) -> None:

@@ -48,6 +48,8 @@ def checked(
     others as their ``seq`` and ``prev`` (``link_decoder``), for a caller that decodes every
     line in full elsewhere (what is yielded is then not an event for those kinds).
     """
+    # Long on purpose: the audit's hot loop, every check of a usual line inline (a call per
+    # line costs more than the checks); the hand-over to ``check_lines`` ends it.
     if feeds is None:
         feeds = {} if feed is None else dict.fromkeys(FED, feed)
     reader_of = feeds.get

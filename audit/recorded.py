@@ -1,6 +1,6 @@
 """The ruleset's checks of the events as recorded, for the audit's child process.
 
-An audit on two processes (``fightlog.audit.auditor``) splits the ruleset's checks
+An audit on two processes (``fightlog.audit.two_process``) splits the ruleset's checks
 (``Ruleset.audit_record_checks``, ``record_split``): the ones that need no folded state run
 in the child on every event as recorded (``RecordChecks``), beside the chain and the dice;
 the ``Clear`` tests run there too, and what they clear is sent to the main process as it goes.
@@ -50,7 +50,7 @@ class RecordChecks:
     After about every ``send_every`` events, and at ``finish``, ``send`` is given
     ``("clear", upto, unclear)``: every event of a tested kind up to ``seq`` ``upto`` was
     tested, and ``unclear`` lists those not cleared since the last message (the main
-    process's ``_Inbox``, in ``fightlog.audit.auditor``, reads it).
+    process's ``Inbox``, in ``fightlog.audit.two_process``, reads it).
 
     ``feeds`` maps each kind to read to what reads it (for ``checked``; grown in place at
     ``scene_started``, as ``checked`` reads it as it goes): ``also``, given, is fed the kinds

@@ -16,7 +16,7 @@ events that open a turn on their own (a GM who ends a turn, lets someone join, t
 next) form an ``open`` request, which no table call makes.
 
 Also here: the table call that makes a request (``call_for``); the ``Scribe`` it is replayed
-with is ``fightlog.audit.replay.ReplayScribe``.
+with is ``fightlog.audit.replay_request.ReplayScribe``.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from typing import Any, Final, Literal
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fightlog.audit.replay import ReplayScribe, as_json, event_kind, externals, refold, run_call
-from fightlog.errors import InputError, RefusedError
+from fightlog.audit.replay_request import ReplayScribe, as_json, event_kind, externals, refold, run_call
+from fightlog.errors import RefusedError
 from fightlog.events.compare import Difference, first_difference
 from fightlog.events.model import (
     AnyEvent,
@@ -37,13 +37,12 @@ from fightlog.events.model import (
     Moved,
     RulingMade,
     SceneEnded,
-    SceneStarted,
     StatusChanged,
     TurnEnded,
 )
 from fightlog.reducers.fold import reduce
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.kit.table import Entrant, Post, Scribe, Table
 
 RequestKind = Literal["start", "join", "begin", "post", "end_turn", "open", "ruling", "end"]
 
@@ -93,10 +92,9 @@ _CUTS: Final = (*_MARKERS, TurnEnded)
 Call = Callable[[Table, Scribe], None]
 
 
-def split(events: Sequence[AnyEvent], seed: str | None, *, table: Table | None = None,
-          name: str = "<log>") -> Split:
-    """The requests that produced ``events`` (see the module docstring)."""
-    table = table or table_of(events[0], name)
+def split(events: Sequence[AnyEvent], seed: str | None, *, table: Table, name: str = "<log>") -> Split:
+    """The requests that produced ``events`` (see the module docstring), re-derived by
+    ``table``, the scene's ruleset's."""
     out: list[Request] = [Request("start", 0, 1)]
     departures: list[Departure] = []
     state = reduce(EMPTY, events[0])
@@ -144,19 +142,9 @@ def split(events: Sequence[AnyEvent], seed: str | None, *, table: Table | None =
     return Split(requests=out, departures=tuple(departures))
 
 
-def requests_of(events: Sequence[AnyEvent], seed: str | None, *, table: Table | None = None,
-                name: str = "<log>") -> list[Request]:
+def requests_of(events: Sequence[AnyEvent], seed: str | None, *, table: Table, name: str = "<log>") -> list[Request]:
     """The requests of ``events`` (``split(...).requests``)."""
     return split(events, seed, table=table, name=name).requests
-
-
-def table_of(start: AnyEvent, name: str) -> Table:
-    """The table of the scene's ruleset; ``InputError`` for one without live play."""
-    assert isinstance(start, SceneStarted)
-    try:
-        return table_for(start.ruleset)
-    except RefusedError as exc:
-        raise InputError(f"cannot re-derive this fight: {exc.message}", path=name, line=1) from None
 
 
 def _next_marker(events: Sequence[AnyEvent], i: int) -> int:

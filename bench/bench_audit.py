@@ -31,7 +31,9 @@ from figures import events_label, figure, peak_figure, rate  # noqa: E402
 from load import busy_core  # noqa: E402
 from measure import build_kind, build_measured, interleaved  # noqa: E402
 
-from fightlog.audit.auditor import Auditor, Report, _fold_checked, _Inbox, audit_log  # noqa: E402
+from fightlog.audit.auditor import Report, audit_log  # noqa: E402
+from fightlog.audit.one_pass import Auditor  # noqa: E402
+from fightlog.audit.two_process import Inbox, fold_checked  # noqa: E402
 from fightlog.audit import order  # noqa: E402
 from fightlog.kit.checks import RecordSplit  # noqa: E402
 from fightlog.audit.dice_checks import FastDice  # noqa: E402
@@ -96,9 +98,9 @@ def stages(path: str, repeat: int, count: int) -> None:
 
     def main_process(checks: bool = True) -> Callable[[], None]:
         def run() -> None:  # what the main process does: decode, fold, check
-            inbox = _Inbox(Replayed([*sent, ("done", None)]))
+            inbox = Inbox(Replayed([*sent, ("done", None)]))
             auditor = Auditor(unruled=True, recorded_elsewhere=True, cleared=inbox.cleared)  # as ``audit_log``'s
-            _fold_checked(path, auditor)
+            fold_checked(path, auditor)
 
         if checks:
             return run

@@ -103,6 +103,7 @@ def dispute(
     from fightlog.audit.dispute import Change, dispute as fork_at
     from fightlog.events.reader import read_log
     from fightlog.events.store import MemoryStore
+    from fightlog.kit.table import table_for  # the table lookup, given to the dispute
 
     if sum((bool(sets), void, withdraw)) != 1:
         raise click.UsageError("give exactly one change: --set PATH=VALUE (repeatable), --void or --withdraw")
@@ -111,7 +112,8 @@ def dispute(
     if output is not None:
         check_new_log(output, force)
     events = [event for _, event in read_log(log)]
-    outcome = fork_at(events, Change(seq=at, sets=sets, void=void, withdraw=withdraw), seed=seed, name=log)
+    change = Change(seq=at, sets=sets, void=void, withdraw=withdraw)
+    outcome = fork_at(events, change, table_for=table_for, seed=seed, name=log)
     if output is not None:
         from fightlog.cli.run import write_atomically
 

@@ -86,20 +86,17 @@ def rule(
     replay and audit honour rulings from then on (fightlog state --at shows the fight as it
     stood before one).
     """
-    from fightlog.audit.amendment import amend as amended_event
-    from fightlog.audit.amendment import audit_ruled, parse_sets, ruling_reach
-    from fightlog.events.model import RulingMade, SceneStarted
+    from fightlog.audit.amendment import audit_ruled
+    from fightlog.events.model import RulingMade
     from fightlog.events.reader import read_log
     from fightlog.events.store import FileStore
-    from fightlog.reducers.fold import in_force
 
     events = [event for _, event in read_log(log)]
     head = events[-1].seq
     if target > head:
         raise InputError(f"SEQ {target}: the log ends at seq {head}", path=log)
     event = events[target - 1]
-    scene = events[0]
-    gm = getattr(scene, "gm", None)
+    gm = getattr(events[0], "gm", None)
     who = by or gm
     if not who:
         raise InputError("the scene names no GM: give --by NAME", path=log)
@@ -107,42 +104,63 @@ def rule(
         raise click.UsageError("--set is for amend")
     if finding is not None and action != "accept":
         raise click.UsageError("--finding is for accept")
-    changes: dict[str, Any] = {}
-    if action == "amend":
-        if not assignments:
-            raise click.UsageError("amend needs at least one --set PATH=VALUE")
-        try:
-            sets = parse_sets(assignments)
-        except InputError as exc:
-            raise click.BadParameter(exc.message, param_hint="'--set'") from None
-        amended = amended_event(event, sets, ruling_reach(type(event)), scene=scene, name=log)
-        before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
-        changes = {  # a field set back to its default is not in ``after``: its value, named
-            k: msgspec.to_builtins(getattr(amended, k))
-            for k in type(amended).__struct_fields__
-            if before.get(k) != after.get(k)
-        }
-        if not changes:
-            raise InputError(f"--set {sets[0][0]}: seq {target} records that already: nothing to amend",
-                             path=log, line=target)
-    if action == "void" and isinstance(event, SceneStarted):
-        raise InputError("the scene_started event cannot be voided: the whole log is its scene "
-                         "(amend its title, gm or options instead)", path=log, line=target)
-    if action == "withdraw" and not isinstance(event, RulingMade):
-        raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
+    changes = _changes(log, target, event, events[0], assignments) if action == "amend" else {}
+    _check_target(log, action, target, event)
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
-    rulings = [e for e in events if isinstance(e, RulingMade)]
-    if action in ("amend", "void"):
-        _refuse_a_second_ruling(log, target, in_force(rulings))
-    if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
-        raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
+    _check_rulings(log, action, target, [e for e in events if isinstance(e, RulingMade)])
     report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
     if action == "accept":
         _check_finding(log, target, finding, {f.code for f in report.findings if f.seq == target})
     sealed = FileStore(log).append([ruling], expect=head)[0]
     click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
+
+
+def _changes(log: str, target: int, event: Any, scene: Any, assignments: tuple[str, ...]) -> dict[str, Any]:
+    """What ``amend`` changes: each field ``--set`` changes, with its value as amended;
+    refused as ``fightlog.audit.amendment`` refuses it, or when nothing changes."""
+    from fightlog.audit.amendment import amend, parse_sets, ruling_reach
+    from fightlog.kit.table import table_for  # the table lookup, given to the amendment
+
+    if not assignments:
+        raise click.UsageError("amend needs at least one --set PATH=VALUE")
+    try:
+        sets = parse_sets(assignments)
+    except InputError as exc:
+        raise click.BadParameter(exc.message, param_hint="'--set'") from None
+    amended = amend(event, sets, ruling_reach(type(event)), scene=scene, name=log, table_for=table_for)
+    before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
+    changes = {  # a field set back to its default is not in ``after``: its value, named
+        k: msgspec.to_builtins(getattr(amended, k))
+        for k in type(amended).__struct_fields__
+        if before.get(k) != after.get(k)
+    }
+    if not changes:
+        raise InputError(f"--set {sets[0][0]}: seq {target} records that already: nothing to amend",
+                         path=log, line=target)
+    return changes
+
+
+def _check_target(log: str, action: str, target: int, event: Any) -> None:
+    """``void`` takes anything but the scene's start; ``withdraw`` takes a ruling."""
+    from fightlog.events.model import RulingMade, SceneStarted
+
+    if action == "void" and isinstance(event, SceneStarted):
+        raise InputError("the scene_started event cannot be voided: the whole log is its scene "
+                         "(amend its title, gm or options instead)", path=log, line=target)
+    if action == "withdraw" and not isinstance(event, RulingMade):
+        raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
+
+
+def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> None:
+    """No second amend or void in force on one event; a withdraw of a ruling in force."""
+    from fightlog.reducers.fold import in_force
+
+    if action in ("amend", "void"):
+        _refuse_a_second_ruling(log, target, in_force(rulings))
+    if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
+        raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
 
 
 def _refuse_a_second_ruling(log: str, target: int, standing: Iterable[Any]) -> None:

@@ -19,8 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import fightlog.audit.auditor as auditor_module
-from fightlog.audit.auditor import Auditor, Report, RulingFound, _Inbox, audit_events, audit_log
+from fightlog.audit.auditor import audit_events, audit_log
+from fightlog.audit.one_pass import Auditor, Report, RulingFound
+from fightlog.audit.one_process import dice_events, or_exact
+from fightlog.audit.two_process import Inbox, fold_checked
 from fightlog.audit.dice_checks import FastDice
 from fightlog.audit.reading import checked
 from fightlog.audit.recorded import RecordChecks
@@ -34,7 +36,7 @@ OUTCOME_CODES = frozenset({"rules.outcome", "rules.critical", "rules.tie-to-atta
 
 
 class Replayed:
-    """A connection handing out messages already sent (``_Inbox`` reads it)."""
+    """A connection handing out messages already sent (``Inbox`` reads it)."""
 
     def __init__(self, messages: list[object]) -> None:
         self._messages = deque(messages)
@@ -60,10 +62,10 @@ def child_run(path: Path) -> tuple[list[tuple[str, int, list[int]]], RecordCheck
 
 def main_run(path: Path, messages: list[object], record: RecordChecks, dice: FastDice) -> Report:
     """What the main process does, with ``messages`` from the child as they would arrive."""
-    inbox = _Inbox(Replayed([*messages, ("done", None)]))  # type: ignore[arg-type]
+    inbox = Inbox(Replayed([*messages, ("done", None)]))  # type: ignore[arg-type]
     auditor = Auditor(unruled=True, recorded_elsewhere=True, cleared=inbox.cleared)
-    auditor_module._fold_checked(str(path), auditor)
-    report = auditor_module._or_exact(dice, None, lambda: auditor_module._dice_events(str(path)))  # as the child
+    fold_checked(str(path), auditor)
+    report = or_exact(dice, None, lambda: dice_events(str(path)))  # as the child
     return auditor.finish(report, record.findings)
 
 

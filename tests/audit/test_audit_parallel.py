@@ -21,7 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fightlog.audit.auditor as auditor_module
+import fightlog.audit.two_process as two_process
 from fightlog.audit.auditor import Report, audit_events, audit_log
+from fightlog.audit.one_process import read_rulings
 from fightlog.audit.dice_checks import DiceAudit, DiceReport, FastDice
 from fightlog.errors import FightlogError
 from fightlog.events.codec import decode_line
@@ -65,14 +67,14 @@ def resealed(events: Sequence[AnyEvent]) -> tuple[list[AnyEvent], bytes]:
 def parallel_taken(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Records, for each parallel attempt, whether it returned a report (not a fallback)."""
     taken: list[bool] = []
-    real = auditor_module._audit_parallel
+    real = auditor_module.audit_parallel
 
     def spy(name: str, seed: str | None) -> Report | None:
         report = real(name, seed)
         taken.append(report is not None)
         return report
 
-    monkeypatch.setattr(auditor_module, "_audit_parallel", spy)
+    monkeypatch.setattr(auditor_module, "audit_parallel", spy)
     return taken
 
 
@@ -240,7 +242,7 @@ def test_rulings_read_from_the_mapped_file(tmp_path: Path, parallel_taken: list[
     sealed, data = resealed([*events[:30], rulings[0], *events[30:60], rulings[1], *events[60:]])
     path = tmp_path / "ruled.jsonl"
     path.write_bytes(data)
-    assert auditor_module._rulings_scanned(str(path)) == auditor_module._rulings(str(path))
+    assert two_process.rulings_scanned(str(path)) == read_rulings(str(path))
     sequential, parallel = both_paths(path)
     assert parallel == sequential
     assert outcome(lambda: audit_events(sealed)) == sequential
@@ -256,10 +258,10 @@ def test_rulings_across_block_edges(block: int, tmp_path: Path, monkeypatch: pyt
     _, data = resealed(ruled)
     path = tmp_path / "ruled.jsonl"
     path.write_bytes(data)
-    monkeypatch.setattr(auditor_module, "_SCAN_BYTES", block)
-    monkeypatch.setattr(auditor_module, "LINE_LIMIT", 4096)
-    found = auditor_module._rulings_scanned(str(path))
-    assert found == auditor_module._rulings(str(path))
+    monkeypatch.setattr(two_process, "_SCAN_BYTES", block)
+    monkeypatch.setattr(two_process, "LINE_LIMIT", 4096)
+    found = two_process.rulings_scanned(str(path))
+    assert found == read_rulings(str(path))
     assert len(found) == 7
 
 

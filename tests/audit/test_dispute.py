@@ -63,7 +63,7 @@ def plain(events: Iterable[AnyEvent]) -> list[dict[str, Any]]:
 
 
 def fork(events: Sequence[AnyEvent], seq: int, *sets: tuple[str, Any], **mode: bool) -> Dispute:
-    return dispute(events, Change(seq=seq, sets=sets, **mode), name="fight.jsonl")
+    return dispute(events, Change(seq=seq, sets=sets, **mode), table_for=table_for, name="fight.jsonl")
 
 
 def alley(seq: int, *sets: tuple[str, Any], **mode: bool) -> Dispute:
@@ -121,7 +121,7 @@ def test_every_bundled_fight_splits_into_requests_that_tile_it(path: Path) -> No
     events = log(path)
     end = events[-1]
     assert isinstance(end, SceneEnded) and end.seed is not None
-    requests = requests_of(events, end.seed)
+    requests = requests_of(events, end.seed, table=table_for("roe7"))
     assert requests[0].first == 0 and requests[-1].stop == len(events)
     assert all(a.stop == b.first for a, b in zip(requests, requests[1:]))
     kinds = [r.kind for r in requests]
@@ -359,8 +359,8 @@ def test_an_unrevealed_seed_must_be_given_and_match() -> None:
     with pytest.raises(InputError, match="no dice seed: the scene has not revealed it yet; give it with --seed HEX"):
         fork(unfinished(), 41, ("dice[0].face", 10))
     with pytest.raises(InputError, match="--seed does not match the dice commitment"):
-        dispute(unfinished(), Change(seq=41, sets=(("dice[0].face", 10),)), seed="ab" * 32)
-    outcome = dispute(unfinished(), Change(seq=41, sets=(("dice[0].face", 10),)), seed=end.seed)
+        dispute(unfinished(), Change(seq=41, sets=(("dice[0].face", 10),)), table_for=table_for, seed="ab" * 32)
+    outcome = dispute(unfinished(), Change(seq=41, sets=(("dice[0].face", 10),)), table_for=table_for, seed=end.seed)
     assert plain(outcome.fork[:40]) == plain(unfinished()[:40])
     assert not any(isinstance(e, SceneEnded) for e in outcome.fork)
 

@@ -24,6 +24,7 @@ from fightlog.cli.dispute import as_json
 from fightlog.errors import RefusedError
 from fightlog.events.model import AnyEvent, DeclarationPosted, DiceRolled, SceneEnded, SceneStarted
 from fightlog.events.reader import read_log
+from fightlog.kit.table import table_for
 from tests.conftest import FIXTURES
 
 DUEL = FIXTURES / "roe7" / "disputed-duel.jsonl"
@@ -37,7 +38,7 @@ def log(path: Path) -> tuple[AnyEvent, ...]:
 
 
 def fork(path: Path, seq: int, *sets: tuple[str, Any], **mode: bool) -> Dispute:
-    return dispute(log(path), Change(seq=seq, sets=sets, **mode), name=path.name)
+    return dispute(log(path), Change(seq=seq, sets=sets, **mode), table_for=table_for, name=path.name)
 
 
 def test_the_hand_run_duel_has_no_seed_and_is_disputed_at_a_roll(snapshot: SnapshotAssertion) -> None:
@@ -145,9 +146,9 @@ def alley_by_hand() -> tuple[AnyEvent, ...]:
 
 def test_a_hand_run_post_by_a_fighter_down_in_the_fork_names_both_seqs() -> None:
     events = alley_by_hand()
-    same = dispute(events, Change(seq=43, sets=(("dice[0].face", 28),)))
+    same = dispute(events, Change(seq=43, sets=(("dice[0].face", 28),)), table_for=table_for)
     assert same.baseline is None and same.difference is None  # the rules give the log back
-    outcome = dispute(events, Change(seq=43, sets=(("dice[0].face", 40),)))
+    outcome = dispute(events, Change(seq=43, sets=(("dice[0].face", 40),)), table_for=table_for)
     assert outcome.seed is None
     down = [(d.seq, d.actor, d.since) for d in outcome.dropped if d.request == "post"]
     assert down == [(48, "rook", 45), (64, "rook", 45)]

@@ -5,8 +5,10 @@
 for the same purpose, with the same dice; one roll may be replaced by a changed one; in a log
 with no seed, a roll the log does not record is a *stand-in*, drawn from a public seed and
 marked so. ``run_call`` runs a table call, turning a ruleset that breaks on data it was not
-written for into a refusal. Also here: the fold with rulings honoured, and the small helpers
-the split, the fork and the dispute share.
+written for into a refusal. A roll the rules ask for that the log does not record is made by
+``Scribe.roll`` itself (from the scene's seed, or the stand-ins' public one: ``draw``). Also
+here: the fold with rulings honoured, and the small helpers the split, the fork and the
+dispute share.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from msgspec.structs import replace
 from fightlog.errors import FightlogError, FoldError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, DiceRolled, Origin
 from fightlog.reducers.fold import Folder
-from fightlog.reducers.state import SceneState
-from fightlog.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, dice_rolled, read_roll, roll
+from fightlog.reducers.state import SceneInfo, SceneState
+from fightlog.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, read_roll, roll
 from fightlog.kit.table import Scribe
 
 STAND_IN_SEED: Final = hashlib.sha256(b"fightlog dispute: a roll the log does not record").hexdigest()
@@ -55,6 +57,8 @@ class ReplayScribe(Scribe):
         self._amended = amended
         self._stamp = stamp
         self._rolled = 0
+        self._standing_in: str | None = None
+        """The notation of the stand-in ``draw`` just drew, until ``emit`` records it."""
         self.hypothetical: int | None = None
         self.stand_ins: list[int] = []
         self.reused: dict[int, int] = {}
@@ -69,7 +73,16 @@ class ReplayScribe(Scribe):
         if stamp is not None and type(event) is type(stamp):
             event = replace(event, at=stamp.at, origin=stamp.origin)
             self._stamp = None
-        return super().emit(event)
+        notation = self._standing_in
+        if notation is None:
+            return super().emit(event)
+        self._standing_in = None  # ``event`` is the roll ``draw`` just drew: a stand-in
+        assert isinstance(event, DiceRolled)
+        raw = f"{notation}: not in the log; drawn by the dispute"
+        seq = super().emit(replace(event, generator="external", index=None, tool=STAND_IN_TOOL,
+                                   origin=Origin(medium="dispute", ref="stand-in", raw=raw)))
+        self.stand_ins.append(seq)
+        return seq
 
     def roll(
         self,
@@ -81,50 +94,58 @@ class ReplayScribe(Scribe):
         for_seq: int | None = None,
         label: str | None = None,
     ) -> tuple[RollResult, int]:
+        """The changed roll, a recorded external roll reused, or (``Scribe.roll``) a roll
+        drawn from the seed, or a stand-in when there is none (``draw``, ``emit``)."""
         info = self.state.scene
         if info is None:
             raise RefusedError("no scene has started")
         ordinal = self._rolled
         self._rolled += 1
         recorded = self._recorded(notation, roller, purpose)
-        amended = self._amended
-        if amended is not None and self._stands_in(ordinal, recorded):
-            changed = amended[1]
-            if changed.generator == "engine":
-                changed = replace(changed, index=info.rolls)
-            elif recorded is not None:
-                self._externals.remove(recorded)  # the recorded roll it stands for
-            self._amended = None
-            seq = self.emit(replace(changed, seq=0, prev="", for_seq=for_seq))
-            self.hypothetical = self.reused[changed.seq] = seq
-            return read_roll(changed), seq
+        if self._amended is not None and self._stands_in(ordinal, recorded):
+            return self._changed(recorded, for_seq, rolls=info.rolls)
         if recorded is not None:
-            self._externals.remove(recorded)
-            mods = list(as_modifiers(modifiers))
-            result = read_roll(replace(recorded, modifiers=mods))
-            event = replace(recorded, seq=0, prev="", modifiers=mods, total=result.total, for_seq=for_seq,
-                            label=label if label is not None else recorded.label)
-            seq = self.reused[recorded.seq] = self.emit(event)
-            return result, seq
-        if self.seed is None:
-            return self._stand_in(notation, roller=roller, purpose=purpose, modifiers=modifiers, for_seq=for_seq,
-                                  label=label, scene=info.scene)
-        return super().roll(notation, roller=roller, purpose=purpose, modifiers=modifiers, for_seq=for_seq, label=label)
+            return self._reused(recorded, modifiers, for_seq, label)
+        try:
+            return super().roll(notation, roller=roller, purpose=purpose, modifiers=modifiers, for_seq=for_seq,
+                                label=label)
+        finally:
+            self._standing_in = None  # ``emit`` took it, unless the roll failed on the way
 
-    def _stand_in(self, notation: str, *, roller: str, purpose: str, modifiers: Iterable[ModifierLike],
-                  for_seq: int | None, label: str | None, scene: str) -> tuple[RollResult, int]:
-        """A roll the log does not record, in a log with no seed: drawn by the dispute (from a
-        fixed public seed, at the ``seq`` it gets, so the same dispute draws the same faces),
-        recorded as an external roll whose origin says so."""
-        result = roll(notation, FairGenerator(STAND_IN_SEED, scene), self.next_seq, modifiers)
-        event = replace(
-            dice_rolled(result, roller=roller, purpose=purpose, for_seq=for_seq, label=label),
-            generator="external", index=None, tool=STAND_IN_TOOL,
-            origin=Origin(medium="dispute", ref="stand-in", raw=f"{notation}: not in the log; drawn by the dispute"),
-        )
-        seq = self.emit(event)
-        self.stand_ins.append(seq)
+    def _changed(self, recorded: DiceRolled | None, for_seq: int | None, *, rolls: int) -> tuple[RollResult, int]:
+        """The changed roll, in place of the one it changes (an engine roll at the scene's
+        next roll index)."""
+        assert self._amended is not None
+        changed = self._amended[1]
+        if changed.generator == "engine":
+            changed = replace(changed, index=rolls)
+        elif recorded is not None:
+            self._externals.remove(recorded)  # the recorded roll it stands for
+        self._amended = None
+        seq = self.emit(replace(changed, seq=0, prev="", for_seq=for_seq))
+        self.hypothetical = self.reused[changed.seq] = seq
+        return read_roll(changed), seq
+
+    def _reused(self, recorded: DiceRolled, modifiers: Iterable[ModifierLike], for_seq: int | None,
+                label: str | None) -> tuple[RollResult, int]:
+        """A recorded external roll, reused with the modifiers the rules give now."""
+        self._externals.remove(recorded)
+        mods = list(as_modifiers(modifiers))
+        result = read_roll(replace(recorded, modifiers=mods))
+        event = replace(recorded, seq=0, prev="", modifiers=mods, total=result.total, for_seq=for_seq,
+                        label=label if label is not None else recorded.label)
+        seq = self.reused[recorded.seq] = self.emit(event)
         return result, seq
+
+    def draw(self, notation: str, modifiers: Iterable[ModifierLike], info: SceneInfo, *, what: str) -> RollResult:
+        """A roll the log does not record, in a log with no seed, is a stand-in: drawn by the
+        dispute (from a fixed public seed, at the ``seq`` it gets, so the same dispute draws
+        the same faces); ``emit`` records it as an external roll whose origin says so."""
+        if self.seed is not None:
+            return super().draw(notation, modifiers, info, what=what)
+        result = roll(notation, FairGenerator(STAND_IN_SEED, info.scene), self.next_seq, modifiers)
+        self._standing_in = notation
+        return result
 
     def _recorded(self, notation: str, roller: str, purpose: str) -> DiceRolled | None:
         """The first recorded external roll left that this roll reuses: same notation, same
