@@ -36,7 +36,10 @@ from fightlog.reducers.derive import next_to_post, posting_order
 from fightlog.reducers.diff import Change, changes
 from fightlog.reducers.fold import fold
 from fightlog.reducers.state import SceneState
-from fightlog.kit.ruleset import GenericRules, register
+import pytest
+
+from fightlog.kit.ruleset import GenericRules
+from fightlog.reducers import fold_rules
 
 
 class Shotguns(GenericRules):
@@ -54,7 +57,12 @@ class Shotguns(GenericRules):
         return 2
 
 
-register(Shotguns())
+
+
+@pytest.fixture(autouse=True)
+def _shotguns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test ruleset is registered for this module's tests only (no other test sees it)."""
+    monkeypatch.setitem(fold_rules._REGISTRY, Shotguns.id, Shotguns())
 
 
 def scene(*events: AnyEvent, ruleset: str = "generic") -> SceneState:
