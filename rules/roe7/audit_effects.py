@@ -231,8 +231,8 @@ class EffectChecks(RollChecks):
 
     def _close(self, before: SceneState, event: Event, view: AuditView) -> None:
         """The start-of-turn phase is over (the turn's first post, or its end): every damaging
-        debuff on the actor at the turn's start must have ticked by now. (The callers write
-        out the common case: no damaging debuff applied to the actor.)"""
+        debuff on the actor at the turn's start must have ticked by now. Called once a turn;
+        returns at once when no damaging debuff was applied to the actor (the common case)."""
         turn = before.turn
         self._closed = turn.started
         actor = turn.current

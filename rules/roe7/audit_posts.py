@@ -65,11 +65,7 @@ class PostChecks(AttackChecks):
         (by someone in the fight and able to act, with actions)."""
         turn = before.turn
         if self._closed != turn.started:
-            current = turn.current
-            if current is not None and self._damaging.get(current):
-                self._close(before, event, view)
-            else:
-                self._closed = turn.started
+            self._close(before, event, view)
         actor = event.actor
         actions = event.actions
         if event.ooc:
@@ -204,11 +200,7 @@ class PostChecks(AttackChecks):
     def turn_ended(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         turn = before.turn
         if self._closed != turn.started:
-            current = turn.current
-            if current is not None and self._damaging.get(current):
-                self._close(before, event, view)
-            else:
-                self._closed = turn.started
+            self._close(before, event, view)
         if self._owed:
             self._settle(before, view)
         elif self._lost:

@@ -38,15 +38,17 @@ from tests.rules.roe7.test_properties import choose_action as roe7_action
 from tests.rules.roe7.test_properties import opened as roe7_opened
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
+KIT = RULES.parent / "kit"
 
 PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion"}
 """Playable ruleset -> its package under ``rules/``."""
 
 SHARED = ("declared.py", "table.py")
-"""The modules every table decides with (``rules/``)."""
+"""The modules every table decides with (``kit/``)."""
 
 NOT_THE_TABLE = frozenset({"audit.py"})
-"""Modules of a ruleset's package that are the audit's, not the table's."""
+"""Modules of a ruleset's package that are the audit's, not the table's (and the ``audit_*``
+modules the audit is written in)."""
 
 NO_FINDING = {
     INCOMPLETE: "the post says too little for the rules to decide it (how far, which of two weapons) or would "
@@ -60,8 +62,8 @@ UNREACHABLE: dict[str, dict[str, str]] = {"roe7": dict(NO_FINDING), "d20-evasion
 def refusal_codes(ruleset: str) -> set[str]:
     """The finding codes the ruleset's table refuses with, read from its source."""
     package = RULES / PACKAGES[ruleset]
-    modules = [p for p in sorted(package.glob("*.py")) if p.name not in NOT_THE_TABLE]
-    modules += [RULES / name for name in SHARED]
+    modules = [p for p in sorted(package.glob("*.py")) if p.name not in NOT_THE_TABLE and not p.name.startswith("audit_")]
+    modules += [KIT / name for name in SHARED]
     codes: set[str] = set()
     for module in modules:
         tree = ast.parse(module.read_text(), str(module))
