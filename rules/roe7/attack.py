@@ -54,7 +54,6 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     _after(scribe, a, volley, shots, declaration, aimed=aimed)
 
 
-
 def _attacked_while_wounded(scribe: Scribe, a: Fighter, t: Fighter, declaration: int) -> None:
     """Wounded: a wounded character who is attacked is downed again, four more hours."""
     scribe.emit(
@@ -65,7 +64,6 @@ def _attacked_while_wounded(scribe: Scribe, a: Fighter, t: Fighter, declaration:
             note=f"attacked while wounded: downed again, {a.options.wound_hours} more real hours",
         )
     )
-
 
 
 def _after(

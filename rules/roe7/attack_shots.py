@@ -22,6 +22,7 @@ AUTO_SHOTS: Final = 3
 SHOTGUN_SPRAY_M: Final = 10
 """Firing into Melee: beyond 10 m a shotgun counts as automatic fire."""
 
+
 @dataclass
 class Shot:
     """One attack roll of an action."""
@@ -34,7 +35,6 @@ class Shot:
     band: Band
     index: int
     metres: int
-
 
 
 def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
@@ -164,7 +164,6 @@ def volley_of(a: Fighter, t: Fighter, mode: str, action: Action) -> tuple[list[t
     return volley, a.options.dual_penalty(larger)
 
 
-
 def aim_shots(
     scribe: Scribe, a: Fighter, volley: list[tuple[WeaponToken, Weapon | None, str]], mode: str, action: Action
 ) -> list[Shot]:
@@ -199,6 +198,7 @@ def _spraying(shot: Shot, mode: str) -> bool:
 
 
 def check_secondaries(shots: list[Shot], mode: str, action: Action) -> None:
+    """``secondaries=A,B`` only for fire that sprays (``into_melee.bystanders``)."""
     if "secondaries" in action.params and not _spraying(shots[0], mode):
         raise RefusedError("secondaries are for automatic fire (or a shotgun beyond 10 m) into a melee")
 

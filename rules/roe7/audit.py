@@ -88,6 +88,7 @@ the ``dice.*`` codes rest on fightlog's dice, not the rulebook)."""
 
 DICE_SECTION: Final = "fightlog dice (docs/dice.md)"
 
+
 def rule_section(code: str) -> str:
     """The section a finding ``code`` rests on (``Roe7Rules.rule_section``)."""
     if code.startswith("dice."):

@@ -96,7 +96,8 @@ class PostChecks(AttackChecks):
         return True
 
     def _allowance(
-        self, before: SceneState, event: DeclarationPosted, after: SceneState, statuses: tuple[str, ...], view: AuditView
+        self, before: SceneState, event: DeclarationPosted, after: SceneState, statuses: tuple[str, ...],
+        view: AuditView,
     ) -> None:
         """``_posted``'s allowance, for a post with actions by the turn's actor, in the fight:
         a flee beyond the limit, an action claimed free, what the turn has used (this post

@@ -62,7 +62,9 @@ UNREACHABLE: dict[str, dict[str, str]] = {"roe7": dict(NO_FINDING), "d20-evasion
 def refusal_codes(ruleset: str) -> set[str]:
     """The finding codes the ruleset's table refuses with, read from its source."""
     package = RULES / PACKAGES[ruleset]
-    modules = [p for p in sorted(package.glob("*.py")) if p.name not in NOT_THE_TABLE and not p.name.startswith("audit_")]
+    modules = [
+        p for p in sorted(package.glob("*.py")) if p.name not in NOT_THE_TABLE and not p.name.startswith("audit_")
+    ]
     modules += [KIT / name for name in SHARED]
     codes: set[str] = set()
     for module in modules:
