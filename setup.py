@@ -41,6 +41,12 @@ HOT_MODULES = [
     "fightlog.dice.fastpath",
     "fightlog.dice.recompute",
     "fightlog.rules.roe7.audit",
+    "fightlog.rules.roe7.audit_scene",
+    "fightlog.rules.roe7.audit_rolls",
+    "fightlog.rules.roe7.audit_effects",
+    "fightlog.rules.roe7.audit_damage",
+    "fightlog.rules.roe7.audit_attacks",
+    "fightlog.rules.roe7.audit_posts",
     "fightlog.rules.roe7.table",
 ]
 """What the audit spends its time in (``bench/README.md``): the fold and its reducers, the

@@ -15,6 +15,7 @@ answered are rolled without a defence when the turn ends.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from msgspec.structs import replace
 
@@ -26,6 +27,7 @@ from fightlog.rules.d20evasion.attack import Defence, Gear, attack_roll, defende
 from fightlog.rules.d20evasion.bands import within
 from fightlog.rules.d20evasion.card import UNARMED_CARD, WeaponCard
 from fightlog.rules.d20evasion.fighters import Fighter
+from fightlog.rules.d20evasion.options import D20Options
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE
 from fightlog.kit.table import Scribe
 
@@ -140,7 +142,9 @@ def _parry_weapon(defender: Fighter, attacker: Fighter, attack: Action, action: 
 
 def resolve(scribe: Scribe, post: PendingDeclaration, defender: str, response: PendingDeclaration | None) -> None:
     """Roll and resolve the attacks of ``post`` on ``defender`` with their answers
-    (``response``; ``None``: no defence)."""
+    (``response``; ``None``: no defence): each attack roll, then its defences
+    (``_defend``), then the attack lands (a successful parry stops the attacker's next
+    counter), then each counter lands on the attacker."""
     attacks = awaiting(post, defender)
     guard = Fighter(scribe.state, defender)
     opts = guard.options
@@ -154,50 +158,72 @@ def resolve(scribe: Scribe, post: PendingDeclaration, defender: str, response: P
             break
         gear: Gear = gear_of(attacker, action.weapon)
         face, total, roll = attack_roll(scribe, attacker, gear, purpose="attack", for_seq=post.seq)
-        rolls = [roll]
-        defences: list[Defence] = []
-        counters: list[tuple[int, int, int, WeaponCard]] = []
-        extra: list[int] = []
-        notes: list[str] = []
-        for answer in assignment.get(number, ()):
-            kind = answer.type
-            if kind == "take":
-                continue
-            guard = Fighter(scribe.state, defender)
-            for_seq = None if response is None else response.seq
-            if kind == "counter":
-                weapon = guard.weapon(answer.weapon)
-                c_face, c_total, c_seq = attack_roll(scribe, guard, weapon, purpose="counter", for_seq=for_seq)
-                rolls.append(c_seq)
-                counters.append((c_face, c_total, c_seq, weapon))
-                if fumbled(c_face, opts):
-                    extra.append(opts.counter_fumble_damage_percent)
-                    notes.append(f"fumbled counterattack: {opts.counter_fumble_damage_percent}% damage")
-                continue
-            weapon = guard.weapon(answer.weapon) if kind == "parry" else UNARMED_CARD
-            mods = guard.parry_mods(weapon) if kind == "parry" else guard.dex_level_mods("dodge")
-            rolled, seq = scribe.roll("1d20", roller=defender, purpose=kind, modifiers=mods, for_seq=for_seq)
-            rolls.append(seq)
-            d_face = rolled.dice[0].face
-            defences.append(Defence(kind, d_face, rolled.total))
-            if fumbled(d_face, opts):
-                if kind == "dodge":
-                    conditions.apply(scribe, "lost_move", defender, source="fumbled dodge", duration=1, cause=seq)
-                else:
-                    conditions.apply(scribe, "parry_fumble", defender, source="fumbled parry",
-                                     cause=seq, params={"penalty": opts.parry_fumble_penalty})
+        answered = _defend(scribe, defender, assignment.get(number, ()), response, roll, opts)
         lowered = 0
-        if countering and (opts.counter_penalty_scope == "defensive-turn" or counters):
+        if countering and (opts.counter_penalty_scope == "defensive-turn" or answered.counters):
             lowered = opts.counter_evasion_penalty
         resolved, hit = land(
-            scribe, Fighter(scribe.state, post.actor), defender, gear, face=face, total=total, rolls=rolls,
-            declaration=post.seq, defences=defences, lowered=lowered, extra=extra, notes=notes,
+            scribe, Fighter(scribe.state, post.actor), defender, gear, face=face, total=total, rolls=answered.rolls,
+            declaration=post.seq, defences=answered.defences, lowered=lowered, extra=answered.extra,
+            notes=answered.notes,
         )
-        if any(d.kind == "parry" and defended_by(d, total, opts) for d in defences):
+        if any(d.kind == "parry" and defended_by(d, total, opts) for d in answered.defences):
             conditions.apply(scribe, "no_counter", post.actor, source=f"{guard.who.name}'s parry", cause=resolved)
-        for c_face, c_total, c_seq, weapon in counters:
+        for c_face, c_total, c_seq, weapon in answered.counters:
             counter_by = Fighter(scribe.state, defender)
             land(scribe, counter_by, post.actor, weapon, face=c_face, total=c_total, rolls=[c_seq],
                  declaration=None if response is None else response.seq, notes=["counterattack"])
     if no_counter is not None and no_counter.effect in scribe.state.effects:
         conditions.expire(scribe, no_counter, "defensive turn over")
+
+
+@dataclass
+class _Answered:
+    """What a defender's answers to one attack rolled (``_defend``)."""
+
+    rolls: list[int]
+    """The attack roll's seq, then each defence's and counter's."""
+    defences: list[Defence] = field(default_factory=list)
+    counters: list[tuple[int, int, int, WeaponCard]] = field(default_factory=list)
+    """Each counterattack's natural face, total, seq and weapon, to land after the attack."""
+    extra: list[int] = field(default_factory=list)
+    """Damage percents the attack gains (a fumbled counter)."""
+    notes: list[str] = field(default_factory=list)
+
+
+def _defend(
+    scribe: Scribe, defender: str, answers: Sequence[Action], response: PendingDeclaration | None, roll: int,
+    opts: D20Options,
+) -> _Answered:
+    """Roll ``defender``'s answers to the attack rolled at ``roll``: a counter's attack roll
+    (a fumble: the attack deals more), a dodge's or a parry's DEX/LVL roll (a fumble: the
+    next movement lost, or a penalty on the next attack roll); ``take`` rolls nothing."""
+    out = _Answered(rolls=[roll])
+    for answer in answers:
+        kind = answer.type
+        if kind == "take":
+            continue
+        guard = Fighter(scribe.state, defender)
+        for_seq = None if response is None else response.seq
+        if kind == "counter":
+            weapon = guard.weapon(answer.weapon)
+            c_face, c_total, c_seq = attack_roll(scribe, guard, weapon, purpose="counter", for_seq=for_seq)
+            out.rolls.append(c_seq)
+            out.counters.append((c_face, c_total, c_seq, weapon))
+            if fumbled(c_face, opts):
+                out.extra.append(opts.counter_fumble_damage_percent)
+                out.notes.append(f"fumbled counterattack: {opts.counter_fumble_damage_percent}% damage")
+            continue
+        weapon = guard.weapon(answer.weapon) if kind == "parry" else UNARMED_CARD
+        mods = guard.parry_mods(weapon) if kind == "parry" else guard.dex_level_mods("dodge")
+        rolled, seq = scribe.roll("1d20", roller=defender, purpose=kind, modifiers=mods, for_seq=for_seq)
+        out.rolls.append(seq)
+        d_face = rolled.dice[0].face
+        out.defences.append(Defence(kind, d_face, rolled.total))
+        if fumbled(d_face, opts):
+            if kind == "dodge":
+                conditions.apply(scribe, "lost_move", defender, source="fumbled dodge", duration=1, cause=seq)
+            else:
+                conditions.apply(scribe, "parry_fumble", defender, source="fumbled parry",
+                                 cause=seq, params={"penalty": opts.parry_fumble_penalty})
+    return out

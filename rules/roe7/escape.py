@@ -14,16 +14,8 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.reducers.state import PendingDeclaration
 from fightlog.rules.roe7 import conditions
-from fightlog.rules.roe7.attack import (
-    accuracy,
-    attack_die,
-    can_crit,
-    check_reach,
-    check_ready,
-    measure,
-    nearest_m,
-    outcome,
-)
+from fightlog.rules.roe7.attack_rolls import accuracy, attack_die, can_crit, outcome
+from fightlog.rules.roe7.attack_shots import check_reach, check_ready, measure, nearest_m
 from fightlog.rules.roe7.fighters import UNARMED, Breach, Fighter, capped
 from fightlog.rules.roe7.geometry import Band, band
 from fightlog.rules.roe7.tokens import WeaponToken

@@ -8,7 +8,7 @@ from typing import get_args
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, StatusChanged, WeaponReloaded
 from fightlog.rules.roe7 import conditions
-from fightlog.rules.roe7.attack import gm_modifier
+from fightlog.rules.roe7.attack_rolls import gm_modifier
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.terms import RollType
 from fightlog.kit.table import Scribe

@@ -40,7 +40,7 @@ from tests.rules.roe7.test_properties import opened as roe7_opened
 CODES = known_codes()  # the shared codes and every installed ruleset's
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
-KIT = Path(__file__).resolve().parents[2] / "kit"
+KIT = RULES.parent / "kit"
 
 PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion"}
 """Playable ruleset -> its package under ``rules/``."""
@@ -49,7 +49,8 @@ SHARED = ("declared.py", "table.py", "table_base.py", "fighters.py", "turn_keepi
 """The modules every table decides with (the ruleset kit, ``kit/``)."""
 
 NOT_THE_TABLE = frozenset({"audit.py", "findings.py"})
-"""Modules of a ruleset's package that are the audit's, not the table's."""
+"""Modules of a ruleset's package that are the audit's, not the table's (and the ``audit_*``
+modules the audit is written in)."""
 
 NO_FINDING = {
     INCOMPLETE: "the post says too little for the rules to decide it (how far, which of two weapons) or would "
@@ -63,7 +64,9 @@ UNREACHABLE: dict[str, dict[str, str]] = {"roe7": dict(NO_FINDING), "d20-evasion
 def refusal_codes(ruleset: str) -> set[str]:
     """The finding codes the ruleset's table refuses with, read from its source."""
     package = RULES / PACKAGES[ruleset]
-    modules = [p for p in sorted(package.glob("*.py")) if p.name not in NOT_THE_TABLE]
+    modules = [
+        p for p in sorted(package.glob("*.py")) if p.name not in NOT_THE_TABLE and not p.name.startswith("audit_")
+    ]
     modules += [KIT / name for name in SHARED]
     codes: set[str] = set()
     for module in modules:

@@ -1,0 +1,204 @@
+"""Declaring an attack (ranges; Weapon Special Rules; Multiple/Automatic Shots; Dual
+Wielding; Aimed Shots; Firing into Melee; Unarmed): the weapons used and at whom, how far,
+reach and readiness, and every attack roll the action makes, refusing what the rules forbid
+before any die is rolled."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action
+from fightlog.rules.roe7.attack_rolls import attack_die
+from fightlog.rules.roe7.fighters import UNARMED, Fighter
+from fightlog.rules.roe7.geometry import CLOSE_MAX_M, LONG_MIN_M, Band, band, distance
+from fightlog.rules.roe7.sheet import Weapon
+from fightlog.rules.roe7.tokens import WeaponToken
+from fightlog.kit.table import Scribe
+
+MODES: Final = frozenset({"single", "auto", "suppressive", "multi", "aimed", "sneak"})
+AUTO_SHOTS: Final = 3
+SHOTGUN_SPRAY_M: Final = 10
+"""Firing into Melee: beyond 10 m a shotgun counts as automatic fire."""
+
+
+@dataclass
+class Shot:
+    """One attack roll of an action."""
+
+    token: WeaponToken
+    weapon: Weapon | None
+    target: str
+    sides: int
+    damage_sides: int
+    band: Band
+    index: int
+    metres: int
+
+
+def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
+    """Metres between attacker and target: from positions, else the action's ``distance``,
+    else the band named in ``range``."""
+    if a.position is not None and t.position is not None:
+        return distance(a.position, t.position)
+    if action.distance is not None:
+        return action.distance
+    named = {"close": 10, "medium": 30, "long": 60, "melee": 1}.get(action.range or "")
+    if named is None:
+        raise RefusedError(f"how far is {t.actor} from {a.actor}? give positions, distance=METRES or range=close|medium|long",
+                           code="rules.incomplete")
+    return named
+
+
+NEAREST_M: Final = {"melee": 0, "close": 0, "medium": CLOSE_MAX_M + 1, "long": LONG_MIN_M}
+"""The nearest a named band can be, in metres."""
+
+
+def nearest_m(a: Fighter, t: Fighter, action: Action) -> int | None:
+    """How near the target may be when ``measure`` took the distance from a named band
+    (``range=close`` is 10 m to it, but anything within the band); ``None`` when positions
+    or ``distance`` give it exactly."""
+    if (a.position is not None and t.position is not None) or action.distance is not None:
+        return None
+    return NEAREST_M.get(action.range or "")
+
+
+def check_reach(a: Fighter, token: WeaponToken, metres: int, target: str, *, nearest: int | None = None) -> None:
+    """Melee reach (3 m, 6 m for shafted weapons and whips), a flamer's 8 m, magika's close
+    range: weapons useful only at close range do not work beyond it. ``nearest``: how near
+    the target may be when ``metres`` came from a named band (``nearest_m``): within reach,
+    the post is refused as too vague (``rules.incomplete``), not as out of range."""
+    if token.max_range_m is not None and metres > token.max_range_m:
+        if nearest is not None and nearest <= token.max_range_m:
+            raise RefusedError(
+                f"how far is {target}? range={band(metres)} is taken as {metres} m, beyond the reach of "
+                f"{token.text} ({token.max_range_m} m): give distance=METRES, range=melee or positions",
+                code="rules.incomplete",
+            )
+        what = {
+            "melee": "melee reach",
+            "magika": "magika's close range",
+            "firearm": "a flamer's reach",
+        }[token.family]
+        raise RefusedError(
+            f"target out of range: {target} is {metres} m away, beyond {what} of {token.max_range_m} m ({token.text})",
+            code="rules.range",
+        )
+
+
+def check_ready(a: Fighter, token: WeaponToken) -> None:
+    """A weapon that must be reloaded (or its bolt worked) or is still racking cannot fire."""
+    state = a.who.weapons.get(token.text)
+    if state is None:
+        return
+    if state.needs_reload:
+        what = "work the bolt" if token.sniper else "reload"
+        raise RefusedError(
+            f"{token.text} needs a reload first ({what}: one action{', two for chainfed' if token.chainfed else ''})",
+            code="rules.reload",
+        )
+    if state.cooldown > 0:
+        why = "the shotgun is racking the next shell" if token.shotgun else "a heavy pistol fires once per turn"
+        raise RefusedError(f"{token.text} cannot fire yet: {why}", code="rules.reload")
+
+
+def _shots(token: WeaponToken, mode: str, where: Band, action: Action) -> tuple[int, int]:
+    """(attack rolls, damage die sides) for one weapon's part of the action."""
+    requested = action.params.get("shots")
+    if token.family == "melee":
+        return _swings(token, mode, requested), token.damage_sides
+    if token.family == "magika":
+        return 1, token.damage_sides
+    if mode in ("auto", "suppressive"):
+        if token.fire_mode != "automatic":
+            raise RefusedError(f"{token.text} is not automatic: no {mode} fire")
+        sides = token.damage_sides // 2 if mode == "suppressive" else token.damage_sides
+        return AUTO_SHOTS, max(1, sides)
+    if token.shotgun:
+        if where == "close":
+            return 1, token.close_range_damage_sides or token.damage_sides
+        return AUTO_SHOTS, token.damage_sides
+    if token.fires_twice:
+        count = requested if isinstance(requested, int) else (2 if mode == "multi" else 1)
+        if not 1 <= count <= 2:
+            raise RefusedError(f"{token.text} fires once or twice per turn, not {count} times")
+        return count, token.damage_sides
+    if mode == "multi" or (isinstance(requested, int) and requested != 1):
+        raise RefusedError(f"{token.text} fires one shot per action (automatic weapons: mode=auto)")
+    return 1, token.damage_sides
+
+
+def _swings(token: WeaponToken, mode: str, requested: object) -> int:
+    """Medium melee swings twice, small (and unarmed) three times; an aimed or sneak attack
+    is one basic attack."""
+    if mode in ("aimed", "sneak"):
+        return 1
+    if not isinstance(requested, int):
+        return token.swings
+    if not 1 <= requested <= token.swings:
+        allowed = "once" if token.swings == 1 else f"1 to {token.swings} times"
+        raise RefusedError(f"{token.text} swings {allowed} per action, not {requested}")
+    return requested
+
+
+def volley_of(a: Fighter, t: Fighter, mode: str, action: Action) -> tuple[list[tuple[WeaponToken, Weapon | None, str]], int]:
+    """The weapons used and at whom, and the dual-wielding penalty (0 with one weapon)."""
+    token, weapon = a.weapon(action.weapon)
+    volley: list[tuple[WeaponToken, Weapon | None, str]] = [(token, weapon, t.actor)]
+    offhand_ref = action.params.get("offhand")
+    if not isinstance(offhand_ref, str):
+        return volley, 0
+    second, second_weapon = a.weapon(offhand_ref)
+    if token.text == UNARMED or second.text == UNARMED:
+        raise RefusedError("unarmed attacks cannot be dual wielded")
+    if weapon is None or second_weapon is None or weapon is second_weapon:
+        raise RefusedError("dual wielding needs two different weapons")
+    if not a.sheet.can_dual_wield(weapon, second_weapon):
+        raise RefusedError(f"a {a.sheet.size_class} character cannot dual wield {token.text} and {second.text}")
+    if mode in ("aimed", "sneak"):
+        raise RefusedError(f"{mode} attacks give no bonus when dual wielding: declare a plain dual attack")
+    other = action.params.get("offhand_target")
+    volley.append((second, second_weapon, other if isinstance(other, str) else t.actor))
+    larger = max(a.sheet.handling_size(weapon), a.sheet.handling_size(second_weapon), key="SMLH".index)
+    return volley, a.options.dual_penalty(larger)
+
+
+def aim_shots(
+    scribe: Scribe, a: Fighter, volley: list[tuple[WeaponToken, Weapon | None, str]], mode: str, action: Action
+) -> list[Shot]:
+    """Every attack roll of the action, checked: reach, readiness, shots per weapon, and
+    that aimed and sneak attacks are single basic attacks."""
+    shots: list[Shot] = []
+    for tok, wpn, who in volley:
+        target = Fighter(scribe.state, who)
+        if target.out or target.has("fled") or target.has("reserve") or who == a.actor:
+            raise RefusedError(f"{who} cannot be attacked now", code="rules.target")
+        metres = measure(scribe, a, target, action)
+        nearest = nearest_m(a, target, action)
+        if nearest is not None and tok.max_range_m is not None and nearest <= tok.max_range_m < metres:
+            metres = tok.max_range_m  # a named band the weapon can reach: the attacker is within its reach
+        where = band(metres)
+        check_reach(a, tok, metres, who, nearest=nearest)
+        check_ready(a, tok)
+        count, damage_sides = _shots(tok, mode, where, action)
+        if mode in ("aimed", "sneak"):
+            if tok.family == "magika":
+                raise RefusedError(f"{mode} attacks are basic attacks: not with magika")
+            if count > 1:
+                raise RefusedError(f"{mode} attacks are single shots (not automatic, dual or multiple)")
+        sides = attack_die(tok, where)
+        shots.extend(Shot(tok, wpn, who, sides, damage_sides, where, i, metres) for i in range(count))
+    return shots
+
+
+def _spraying(shot: Shot, mode: str) -> bool:
+    """Automatic (or suppressive) fire, or a shotgun beyond 10 m (Firing into Melee)."""
+    return mode in ("auto", "suppressive") or (shot.token.shotgun and shot.metres > SHOTGUN_SPRAY_M)
+
+
+def check_secondaries(shots: list[Shot], mode: str, action: Action) -> None:
+    """``secondaries=A,B`` only for fire that sprays (``into_melee.bystanders``)."""
+    if "secondaries" in action.params and not _spraying(shots[0], mode):
+        raise RefusedError("secondaries are for automatic fire (or a shotgun beyond 10 m) into a melee")
+

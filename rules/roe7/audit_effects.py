@@ -1,0 +1,287 @@
+"""The RoE audit's checks of effects (``audit.Roe7Audit``), and what the checks remember of
+them: which stuns, lost actions and damaging debuffs were applied to whom, when an effect
+ended, whether the open turn's start-of-turn phase is over, and the lost actions natural 1s
+owe.
+
+- ``effect_ticked`` / ``effect_counted_down``: ticks only for damaging debuffs
+  (``harm.DAMAGING``), once, at the start of the victim's turn, of an effect still active;
+  a tick missed is reported when the start-of-turn phase ends (``_close``: the turn's first
+  post, or its end).
+- a natural 1 (on an attack, a dodge, a skill roll) costs its roller their next action: a
+  lost action (an effect, or a status in a hand-kept log) must follow before the turn ends
+  (``_owe``, ``_settle``; Critical Success or Failure).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fightlog.events.model import (
+    AttackResolved,
+    EffectApplied,
+    EffectCountedDown,
+    EffectExpired,
+    EffectTicked,
+    Event,
+    StatusChanged,
+)
+from fightlog.kit.checks import AuditView
+from fightlog.reducers.state import ActiveEffect, SceneState
+from fightlog.rules.roe7.audit_rolls import RollChecks
+from fightlog.rules.roe7.harm import DAMAGING
+from fightlog.rules.roe7.ruleset import OUT
+from fightlog.rules.roe7.table import RESTRICTING
+
+LOST: Final = frozenset({"lost_action", "lost_turn"})
+"""The effects a natural 1 leaves (``conditions.lose_action``)."""
+
+LOST_STATUSES: Final = frozenset({"lost_action", "lost_turn", "action_lost"})
+"""The same written as a status, as hand-kept logs do."""
+
+_MEMORY: Final = 4096
+"""How many ended effects are remembered for messages (the oldest half is dropped beyond)."""
+
+
+class EffectChecks(RollChecks):
+    """The checks of effects and ticks, the start-of-turn phase, and the lost actions
+    natural 1s owe."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._closed = -1
+        """``turn.started`` of the turn whose start-of-turn phase is over."""
+        self._ended: dict[str, tuple[int, str]] = {}
+        """Effect id -> (seq, why) it ended (expired, removed or replaced)."""
+        self._lost: set[str] = set()
+        """Who lost an action (an effect, or a status in a hand-kept log) this turn."""
+        self._owed: dict[str, tuple[AttackResolved, str, tuple[object, ...]]] = {}
+        """Who owes a lost action this turn -> the outcome whose natural 1 costs it, and why
+        (a template and its values, see ``_owe``)."""
+        self._restricting: dict[str, dict[str, None]] = {}
+        """Victim -> the stuns and lost actions or turns applied to them (effect ids), pruned
+        once they end."""
+        self._damaging: dict[str, dict[str, None]] = {}
+        """Victim -> the damaging debuffs applied to them (effect ids), pruned once they end."""
+        self._flagged: set[int] = set()
+        """Ticks already reported as of an effect no longer active (their damage is not)."""
+
+    def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
+        if event.refreshes is not None:
+            self._end(event.refreshes, event.seq, f"replaced by {event.effect}")
+        name = event.name
+        if name in RESTRICTING:
+            self._restricting.setdefault(event.target, {})[event.effect] = None
+            if name in LOST:
+                self._lost.add(event.target)
+        elif name in DAMAGING:
+            self._damaging.setdefault(event.target, {})[event.effect] = None
+
+    def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
+        """A lost action written as a status (hand-kept logs) settles a natural 1 too."""
+        if event.on and event.status in LOST_STATUSES:
+            self._lost.add(event.actor)
+
+    # ------------------------------------------------------------------ lost actions
+
+    def _owe(self, actor: str, event: AttackResolved, why: str, *args: object) -> None:
+        """A natural 1 costs ``actor`` their next action: a lost action must follow before the
+        turn ends (checked by ``turn_ended``). ``why`` is a ``str.format`` template of
+        ``args``, written out only if a finding needs it."""
+        owed = self._owed
+        if actor not in owed:
+            owed[actor] = (event, why, args)
+
+    def _settle(self, before: SceneState, view: AuditView) -> None:
+        for actor, (event, why_format, args) in self._owed.items():
+            if actor in self._lost:
+                continue
+            who = before.combatants.get(actor)
+            if who is None or OUT.intersection(who.statuses):
+                continue  # no debuff lands on someone out of the fight
+            why = why_format.format(*args)
+            view.report(
+                "rules.critical", event,
+                f"{why}, which costs {actor} their next action, but no lost action followed", actor=actor,
+            )
+        self._owed.clear()
+        self._lost.clear()
+
+    # ------------------------------------------------------------------ ticks
+
+    def ticked(self, before: SceneState, event: EffectTicked, after: SceneState, view: AuditView) -> None:
+        """A tick: of an active damaging debuff, once, at the start of its victim's turn."""
+        victim = event.target
+        effect = before.effects.get(event.effect)
+        if effect is None:
+            self._flag(event.seq)
+            view.report(
+                "rules.expired-effect", event, f"{event.effect} ticked on {victim} {self._gone(event.effect)}",
+                actor=victim,
+            )
+            return
+        name = effect.name
+        if name not in DAMAGING:
+            view.report(
+                "rules.tick-extra", event,
+                f"{event.effect} ({name.replace('_', ' ')}) ticked on {victim}, but only damaging debuffs tick "
+                "(bleed, chemical burn)",
+                actor=victim,
+            )
+            return
+        if effect.target != victim:
+            view.report(
+                "rules.tick-wrong", event, f"the tick names {victim}, but {event.effect} is on {effect.target}",
+                actor=victim,
+            )
+            return
+        if self._untimely(before, event, effect, view):
+            return
+        self._tick_on(before, event, effect, view)
+
+    def _untimely(self, before: SceneState, event: EffectTicked, effect: ActiveEffect, view: AuditView) -> bool:
+        """``ticked``: a tick outside its victim's start-of-turn phase, of an effect applied
+        after the turn began, or a second one in the turn (reported: ``True``)."""
+        victim, name = event.target, effect.name
+        turn = before.turn
+        if turn.current != victim or self._closed == turn.started:
+            when = (
+                f"after {victim}'s turn had begun (ticks come before the post)" if turn.current == victim
+                else f"in {turn.current}'s turn" if turn.current is not None else "between turns"
+            )
+            view.report(
+                "rules.tick-extra", event,
+                f"{event.effect} ({name.replace('_', ' ')}) ticked on {victim} {when}: it ticks at the start of "
+                f"{victim}'s turn",
+                actor=victim,
+            )
+            return True
+        if effect.applied > turn.started:
+            view.report(
+                "rules.tick-extra", event,
+                f"{event.effect} was applied at seq {effect.applied}, after {victim}'s turn began: it first ticks "
+                f"at the start of {victim}'s next turn",
+                actor=victim,
+            )
+            return True
+        start = view.turn_start.effects.get(event.effect)
+        if start is not None and effect.ticks > start.ticks:
+            view.report(
+                "rules.tick-extra", event,
+                f"{event.effect} ({name.replace('_', ' ')}) ticked twice at the start of {victim}'s turn "
+                f"(round {turn.round}): once a turn",
+                actor=victim,
+            )
+            return True
+        return False
+
+    def _tick_on(self, before: SceneState, event: EffectTicked, effect: ActiveEffect, view: AuditView) -> None:
+        """``ticked``, in its time: not on someone out of the fight, with the turns left."""
+        victim = event.target
+        who = before.combatants.get(victim)
+        if who is not None:
+            gone = OUT.intersection(who.statuses)
+            if gone:
+                view.report(
+                    "rules.tick-extra", event,
+                    f"{event.effect} ticked on {victim}, who is out of the fight ({', '.join(sorted(gone))}): "
+                    "ticks stop",
+                    actor=victim,
+                )
+                return
+        if event.remaining is not None and event.remaining != effect.remaining:
+            view.report(
+                "rules.tick-wrong", event,
+                f"the tick of {event.effect} on {victim} records {event.remaining} turn{'s' if event.remaining != 1 else ''} left; it has "
+                f"{effect.remaining}",
+                actor=victim,
+            )
+
+    def counted_down(self, before: SceneState, event: EffectCountedDown, after: SceneState, view: AuditView) -> None:
+        if event.effect in before.effects:
+            return
+        view.report(
+            "rules.expired-effect", event,
+            f"{event.effect} on {event.target} was counted down {self._gone(event.effect)}", actor=event.target,
+        )
+
+    def expired(self, before: SceneState, event: EffectExpired, after: SceneState, view: AuditView) -> None:
+        ended = self._ended  # ``_end``, written out
+        if len(ended) >= _MEMORY:
+            for old in list(ended)[: _MEMORY // 2]:
+                del ended[old]
+        ended[event.effect] = (event.seq, event.reason)
+
+    def _end(self, effect: str, seq: int, why: str) -> None:
+        ended = self._ended
+        if len(ended) >= _MEMORY:
+            for old in list(ended)[: _MEMORY // 2]:
+                del ended[old]
+        ended[effect] = (seq, why)
+
+    def _gone(self, effect: str) -> str:
+        ended = self._ended.get(effect)
+        if ended is None:
+            return "although it is not active (never applied, or ended long before)"
+        return f"after it had ended at seq {ended[0]} ({ended[1]})"
+
+    def _flag(self, seq: int) -> None:
+        if len(self._flagged) > 64:
+            self._flagged.clear()
+        self._flagged.add(seq)
+
+    def _close(self, before: SceneState, event: Event, view: AuditView) -> None:
+        """The start-of-turn phase is over (the turn's first post, or its end): every damaging
+        debuff on the actor at the turn's start must have ticked by now. Called once a turn;
+        returns at once when no damaging debuff was applied to the actor (the common case)."""
+        turn = before.turn
+        self._closed = turn.started
+        actor = turn.current
+        if actor is None:
+            return
+        damaging = self._damaging.get(actor)
+        if not damaging:
+            return
+        start = view.turn_start
+        if start.turn.started != turn.started:
+            return
+        for eid in list(damaging):
+            now = before.effects.get(eid)
+            if now is None or now.name not in DAMAGING or now.target != actor:
+                del damaging[eid]  # ended
+                continue
+            effect = start.effects.get(eid)
+            if effect is None or now.ticks > effect.ticks:
+                continue
+            who = before.combatants.get(actor)
+            if who is None or OUT.intersection(who.statuses):
+                return  # ticks stop once the victim is out
+            view.report(
+                "rules.tick-missing", event,
+                f"{eid} ({effect.name.replace('_', ' ')}) on {actor} did not tick at the start of {actor}'s turn "
+                f"(round {turn.round}, seq {turn.started}): its damage comes before the post",
+                actor=actor,
+            )
+
+    # ------------------------------------------------------------------ stuns and lost actions
+
+    def _restricting_on(self, state: SceneState, actor: str) -> list[ActiveEffect]:
+        """The ``RESTRICTING`` effects on ``actor`` (stun, a lost action or turn), by id, from
+        those applied in the scene (pruned once they end)."""
+        memo = self._restricting.get(actor)
+        if not memo:
+            return []
+        found: list[ActiveEffect] = []
+        effects = state.effects
+        for eid in list(memo):
+            effect = effects.get(eid)
+            if effect is None or effect.name not in RESTRICTING or effect.target != actor:
+                del memo[eid]  # ended
+            else:
+                found.append(effect)
+        if len(found) > 1:
+            found.sort(key=_effect_id)
+        return found
+
+
+def _effect_id(effect: ActiveEffect) -> str:
+    return effect.effect

@@ -1,0 +1,99 @@
+"""The RoE audit's checks of ``dice_rolled`` (``audit.Roe7Audit``): the +30 cap on a roll's
+modifiers (``fighters.capped``; Modifiers), and a modifier from an effect that is no longer
+on the roller (suppressed, magika surge: Buffs; Debuffs)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from fightlog.events.model import DiceRolled
+from fightlog.kit.checks import AuditView
+from fightlog.reducers.state import SceneState
+from fightlog.rules.roe7.audit_scene import SceneFacts
+
+EFFECT_MODIFIERS: Final[Mapping[str, str]] = {"suppressed": "suppressed", "magika surge": "magika_surge"}
+"""Modifier source -> the effect on the roller that grants it (``attack_rolls.accuracy``,
+``Fighter.damage_mods``)."""
+
+
+class RollChecks(SceneFacts):
+    """The checks of ``dice_rolled`` (``rolled``; split in two for the audit on two
+    processes: ``granted`` beside the state, ``capped`` beside the fold)."""
+
+    def rolled(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
+        """Modifiers beyond the cap (Modifiers); a modifier an effect no longer grants."""
+        mods = event.modifiers
+        if not mods:
+            return
+        if len(mods) == 1:  # the most common case with modifiers
+            only = mods[0]
+            total = only.value
+            granted = only.source in EFFECT_MODIFIERS
+        else:
+            total = 0
+            granted = False
+            sources = EFFECT_MODIFIERS
+            for m in mods:
+                total += m.value
+                if m.source in sources:
+                    granted = True
+        if granted:
+            self._granted(before, event, view)
+        if total <= 0:
+            return
+        scene = before.scene
+        cap = (self._opts if scene is not None and scene.options is self._raw else self.options(before)).modifier_cap
+        if total > cap:
+            self._over_cap(event, total, cap, view)
+
+    def granted(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
+        """``rolled`` without the modifier cap (``split_checks``): a modifier an effect no
+        longer grants."""
+        mods = event.modifiers
+        if not mods:
+            return
+        sources = EFFECT_MODIFIERS
+        for m in mods:
+            if m.source in sources:
+                self._granted(before, event, view)
+                return
+
+    def capped(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
+        """``rolled``'s modifier cap alone (``split_checks``): it reads only ``event`` and the
+        scene's options."""
+        mods = event.modifiers
+        if not mods:
+            return
+        total = 0
+        for m in mods:
+            total += m.value
+        if total <= 0:
+            return
+        scene = before.scene
+        cap = (self._opts if scene is not None and scene.options is self._raw else self.options(before)).modifier_cap
+        if total > cap:
+            self._over_cap(event, total, cap, view)
+
+    def _over_cap(self, event: DiceRolled, total: int, cap: int, view: AuditView) -> None:
+        parts = ", ".join(f"{m.source} {m.value:+d}" for m in event.modifiers)
+        view.report(
+            "rules.modifier-cap", event,
+            f"{event.roller}'s {event.purpose} roll carries {total:+d} in modifiers ({parts}): the cap is +{cap}",
+            actor=event.roller,
+        )
+
+    def _granted(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
+        roller = event.roller
+        for m in event.modifiers:
+            name = EFFECT_MODIFIERS.get(m.source)
+            if name is None:
+                continue
+            if any(e.target == roller and e.name == name for e in before.effects.values()):
+                continue
+            view.report(
+                "rules.expired-effect", event,
+                f"{roller}'s {event.purpose} roll counts {m.source} {m.value:+d}, but no {name.replace('_', ' ')} "
+                f"effect is on {roller} any more",
+                actor=roller,
+            )
