@@ -53,7 +53,7 @@ HOT_MODULES = [
 posting-order checks and the window of recent events (the main process); the chain-checked
 read, the dice recomputation and the checks of events as recorded (the child); roe7's checks
 and its table (both). The modules that define msgspec Structs stay interpreted (mypyc cannot
-compile them), and so do the ones tests or benches patch or subclass (``auditor``,
+compile them), and so do the ones tests or benches patch or subclass (``auditor``, ``one_pass``, ``two_process``,
 ``Roe7Rules``, ``FairGenerator``): a compiled function's calls are bound when compiled."""
 
 ROOT = Path(__file__).resolve().parent
