@@ -28,16 +28,19 @@ def rulesets(fmt: str) -> None:
 
     A ruleset that plays has a table: fightlog play and fightlog run can play it, and its
     options are what a house-rules file may set. Every ruleset folds, replays and audits
-    the logs that name it.
+    the logs that name it. An installed ruleset that does not load is listed as broken,
+    with the reason, and the exit code is 1.
     """
     found = [_describe(ruleset_id) for ruleset_id in _installed()]
     if fmt == "json":
         echo_json({"rulesets": found})
-        return
-    for number, ruleset in enumerate(found):
-        if number:
-            click.echo()
-        click.echo(_human(ruleset))
+    else:
+        for number, ruleset in enumerate(found):
+            if number:
+                click.echo()
+            click.echo(_human(ruleset))
+    if any("broken" in ruleset for ruleset in found):
+        raise SystemExit(1)  # a finding: an installed ruleset that cannot be used
 
 
 def _installed() -> list[str]:
@@ -49,11 +52,15 @@ def _installed() -> list[str]:
 def _describe(ruleset_id: str) -> dict[str, Any]:
     """One ruleset as plain data: ``id``, ``plays``, ``options`` (name, default, accepts),
     ``findings`` (its own codes: code, severity, meaning, section)."""
+    from fightlog.errors import RulesetError
     from fightlog.kit.options import allowed, as_data
     from fightlog.kit.ruleset import ruleset_for
 
-    rules = ruleset_for(ruleset_id)
-    table = rules.table()
+    try:
+        rules = ruleset_for(ruleset_id)
+        table = rules.table()
+    except RulesetError as exc:
+        return {"id": ruleset_id, "plays": False, "options": [], "findings": [], "broken": exc.message}
     options: list[dict[str, Any]] = []
     if table is not None:
         defaults = as_data(table.option_type())
@@ -69,6 +76,8 @@ def _describe(ruleset_id: str) -> dict[str, Any]:
 
 
 def _human(ruleset: dict[str, Any]) -> str:
+    if "broken" in ruleset:
+        return f"{ruleset['id']}: broken: {ruleset['broken']}"
     plays = "plays fights (fightlog play, fightlog run)" if ruleset["plays"] else "folds and audits; cannot play"
     codes = len(ruleset["findings"])
     lines = [f"{ruleset['id']}: {plays}; {codes} finding code{'' if codes == 1 else 's'} of its own"]

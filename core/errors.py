@@ -81,9 +81,10 @@ class FoldError(InputError):
     targets a later event or amends a field it may not. ``line`` is the event's ``seq``."""
 
 
-class RulesetError(InputError):
-    """An installed ruleset that cannot be used: its ``fightlog.rulesets`` entry point does
-    not load a ruleset with the id it is registered under."""
+class RulesetError(FightlogError):
+    """An installed ruleset that cannot be used: its ``fightlog.rulesets`` entry point (or
+    its table module) does not import, or does not load a ruleset with the id it is
+    registered under. Bad input (exit 2): the installation, not the log, is at fault."""
 
 
 class RefusedError(InputError):

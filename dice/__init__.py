@@ -2,7 +2,7 @@
 
 The pipeline, one module per step: ``lexer`` -> ``parser`` (-> ``ast``) -> ``bounds`` and
 ``evaluate`` (compiled and cached by ``expression``) -> ``result`` -> ``render``. Faces come
-from ``fair`` (the scene's HMAC-SHA256 generator); ``events`` turns results into
+from ``fair`` (the scene's HMAC-SHA256 generator); ``roll_events`` turns results into
 ``dice_rolled`` events and back; ``verify`` checks the rolls of a log; ``limits`` holds every
 limit.
 

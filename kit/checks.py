@@ -10,7 +10,7 @@ A check is called for every event of its kind, so it is the hot path of ``fightl
 it should return at once when there is nothing to check.
 
 On a big log without rulings the audit runs part of the work in a second process, beside the
-fold (``fightlog.audit.auditor``): a ruleset says which part in a ``RecordSplit``. Checks of
+fold (``fightlog.audit.two_process``): a ruleset says which part in a ``RecordSplit``. Checks of
 the events as recorded move there whole; a check that needs the folded state only in part
 keeps its state part and lets a ``Clear`` test run the rest there, asking
 ``AuditView.cleared`` whether that rest found nothing.

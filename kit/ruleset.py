@@ -15,6 +15,7 @@ import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from fightlog.errors import RulesetError
 from fightlog.reducers import fold_rules
 from fightlog.reducers.fold_rules import FoldRules, GenericFoldRules
 from fightlog.kit.checks import Check, RecordSplit
@@ -61,7 +62,7 @@ class Ruleset(FoldRules, Protocol):
 
     def audit_record_checks(self) -> RecordSplit:
         """``audit_checks`` split for a big log without rulings, which the audit checks on
-        two processes (``fightlog.audit.auditor``): the checks that need the folded state,
+        two processes (``fightlog.audit.two_process``): the checks that need the folded state,
         those that read only the event as recorded, the scene's options and recent events,
         and tests standing for part of a state check (``fightlog.kit.checks.RecordSplit``).
         The second and third share run in the second process, beside the dice."""
@@ -84,7 +85,12 @@ class GenericRules(GenericFoldRules):
     def table(self) -> Table | None:
         if self.table_module is None:
             return None
-        table: Table = importlib.import_module(self.table_module).TABLE
+        try:
+            table: Table = importlib.import_module(self.table_module).TABLE
+        except Exception as exc:  # noqa: BLE001 - a plugin's import may fail in any way
+            raise RulesetError(
+                f"ruleset {self.id!r}: its table ({self.table_module}.TABLE) does not load: {type(exc).__name__}: {exc}"
+            ) from None
         return table
 
     def findings(self) -> Mapping[str, Code]:
@@ -125,7 +131,16 @@ def installed() -> tuple[str, ...]:
 def playable() -> tuple[str, ...]:
     """The ids of the installed rulesets that have a table, sorted (loading each ruleset's
     light module, none of their tables)."""
-    return tuple(r for r in installed() if getattr(ruleset_for(r), "table_module", None) is not None)
+    return tuple(r for r in installed() if _has_table(r))
+
+
+def _has_table(ruleset_id: str) -> bool:
+    """Whether a ruleset names a table; ``False`` for one whose entry point does not load
+    (``fightlog rulesets`` says why: a hint or a completion must not fail for it)."""
+    try:
+        return getattr(ruleset_for(ruleset_id), "table_module", None) is not None
+    except RulesetError:
+        return False
 
 
 def register(ruleset: Ruleset) -> None:

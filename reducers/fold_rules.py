@@ -137,9 +137,18 @@ def ruleset_for(ruleset_id: str | None) -> FoldRules | None:
     found = _REGISTRY.get(ruleset_id)
     if found is None:
         for point in entry_points(group=GROUP, name=ruleset_id):
-            loaded = point.load()
+            try:
+                loaded = point.load()
+            except Exception as exc:  # noqa: BLE001 - a plugin's import may fail in any way
+                raise RulesetError(
+                    f"ruleset {ruleset_id!r}: its entry point {GROUP}:{ruleset_id} ({point.value}) does not load: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from None
             if getattr(loaded, "id", None) != ruleset_id:
-                raise RulesetError(f"entry point {GROUP}:{ruleset_id} ({point.value}) is not a ruleset with id {ruleset_id!r}")
+                raise RulesetError(
+                    f"ruleset {ruleset_id!r}: its entry point {GROUP}:{ruleset_id} ({point.value}) is not a ruleset "
+                    f"with id {ruleset_id!r}"
+                )
             _REGISTRY[ruleset_id] = found = loaded
             break
     return found

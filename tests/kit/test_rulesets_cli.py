@@ -1,15 +1,18 @@
 """``fightlog rulesets``: the installed rulesets, their options and defaults, whether each
-plays; exit 0, and 2 for bad usage."""
+plays; exit 0, 1 when an installed one is broken, and 2 for bad usage."""
 
 from __future__ import annotations
 
 import json
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from fightlog.cli.main import cli
+from fightlog.events import FORMAT_VERSION, RoundStarted, SceneStarted
+from fightlog.events.store import FileStore
 from fightlog.kit.ruleset import GenericRules
 from fightlog.reducers import fold_rules
 from fightlog.rules.d20evasion.options import D20Options
@@ -67,17 +70,65 @@ def test_bad_usage_exits_2() -> None:
     assert code == 2 and "unexpected extra argument" in err.lower()
 
 
-def test_a_broken_plugin_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An entry point that does not load a ruleset with its name as id."""
+def _with_points(monkeypatch: pytest.MonkeyPatch, *extra: EntryPoint) -> None:
+    """The installed entry points and ``extra`` (a plugin installed badly)."""
     real = fold_rules.entry_points
-    wrong = EntryPoint("wrong", "fightlog.rules.roe7.ruleset:RULES", fold_rules.GROUP)
 
     def points(*, group: str, name: str | None = None) -> list[EntryPoint]:
-        found = [*real(group=group), wrong] if group == fold_rules.GROUP else list(real(group=group))
+        found = [*real(group=group), *extra] if group == fold_rules.GROUP else list(real(group=group))
         return [p for p in found if name is None or p.name == name]
 
     monkeypatch.setattr(fold_rules, "entry_points", points)
+
+
+class BadTable(GenericRules):
+    id = "bad-table"
+    table_module = "no_such_module_for_fightlog.table"
+
+
+BAD_TABLE = BadTable()
+
+
+@pytest.mark.parametrize(
+    ("point", "why"),
+    [
+        (EntryPoint("wrong", "fightlog.rules.roe7.ruleset:RULES", fold_rules.GROUP),
+         "ruleset 'wrong': its entry point fightlog.rulesets:wrong (fightlog.rules.roe7.ruleset:RULES) is not a "
+         "ruleset with id 'wrong'"),
+        (EntryPoint("missing", "no_such_module_for_fightlog.ruleset:RULES", fold_rules.GROUP),
+         "ruleset 'missing': its entry point fightlog.rulesets:missing (no_such_module_for_fightlog.ruleset:RULES) "
+         "does not load: ModuleNotFoundError: No module named 'no_such_module_for_fightlog'"),
+        (EntryPoint("bad-table", "tests.kit.test_rulesets_cli:BAD_TABLE", fold_rules.GROUP),
+         "ruleset 'bad-table': its table (no_such_module_for_fightlog.table.TABLE) does not load: "
+         "ModuleNotFoundError: No module named 'no_such_module_for_fightlog'"),
+    ],
+    ids=["wrong-id", "missing-module", "missing-table"],
+)
+def test_a_broken_plugin_is_listed_as_broken_and_exits_1(monkeypatch: pytest.MonkeyPatch, point: EntryPoint,
+                                                        why: str) -> None:
+    """The others are listed as ever; the broken one says why; exit 1 (a finding)."""
+    _with_points(monkeypatch, point)
     code, out, err = run()
-    assert code == 2 and out == ""
-    assert err == ("fightlog: <input>: entry point fightlog.rulesets:wrong (fightlog.rules.roe7.ruleset:RULES) "
-                   "is not a ruleset with id 'wrong'\n")  # <input>: how cli/errors words an error of no file
+    assert code == 1 and err == ""
+    assert f"{point.name}: broken: {why}" in out.split("\n")
+    assert "roe7: plays fights" in out
+    code, out, _ = run("--format", "json")
+    assert code == 1
+    (listed,) = [r for r in json.loads(out)["rulesets"] if r["id"] == point.name]
+    assert listed["broken"] == why and listed["plays"] is False
+
+
+def test_a_log_naming_a_broken_plugin_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A command that needs the ruleset says why it cannot have it (no traceback, no crash
+    report), and commands that do not need it (the hints of play start) are not troubled."""
+    _with_points(monkeypatch, EntryPoint("missing", "no_such_module_for_fightlog.ruleset:RULES", fold_rules.GROUP))
+    log = tmp_path / "fight.jsonl"
+    FileStore(str(log)).append([SceneStarted(scene="s", ruleset="missing", format=FORMAT_VERSION), RoundStarted(round=1)])
+    for command in ("audit", "state", "replay"):
+        result = CliRunner().invoke(cli, [command, str(log)])
+        assert result.exit_code == 2, (command, result.output)
+        assert result.stderr.splitlines()[-1] + "\n" == ("fightlog: ruleset 'missing': its entry point fightlog.rulesets:missing "
+                                 "(no_such_module_for_fightlog.ruleset:RULES) does not load: ModuleNotFoundError: "
+                                 "No module named 'no_such_module_for_fightlog'\n"), command
+    result = CliRunner().invoke(cli, ["play", "start", str(tmp_path / "new.jsonl"), "--ruleset", "rooe7"])
+    assert result.exit_code == 2 and "roe7" in result.stderr and "missing" not in result.stderr
