@@ -84,21 +84,23 @@ def test_verify_path_imports_neither_pydantic_nor_rulesets() -> None:
     assert "HEAVY []" in done.stdout
 
 
-def test_every_package_directory_is_listed_in_pyproject() -> None:
-    """A new subpackage must be listed in pyproject.toml (setuptools would otherwise ship its
-    files only as deprecated package data)."""
-    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    listed = set(config["packages"])
-    mapped = {name: REPO / path for name, path in config["package-dir"].items()}
-    assert listed == set(mapped)
+def test_every_package_directory_ships_in_the_wheel(wheel: Path) -> None:
+    """Packages are found, not listed: every folder with an ``__init__.py`` under the top
+    folders ``pyproject.toml`` maps is a package of the wheel (``setup.py: _package_dirs``),
+    a new ruleset under ``rules/`` included, with no line to add."""
+    tops = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    assert "packages" not in tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {name for name in archive.namelist() if name.endswith("/__init__.py")}
     on_disk = set()
-    for name, root in mapped.items():
-        if name.count(".") == 1 or name == "fightlog":
-            for init in root.rglob("__init__.py"):
-                relative = init.parent.relative_to(root).parts
-                if "__pycache__" not in relative:
-                    on_disk.add(".".join((name, *relative)))
-    assert sorted(on_disk - listed) == []
+    for name, folder in tops.items():
+        root = REPO / folder
+        for init in ([root / "__init__.py"] if name == "fightlog" else root.rglob("__init__.py")):
+            relative = init.parent.relative_to(root).parts
+            if "__pycache__" not in relative:
+                on_disk.add("/".join((*name.split("."), *relative, "__init__.py")))
+    assert "fightlog/rules/roe7/__init__.py" in on_disk
+    assert sorted(on_disk - shipped) == []
 
 
 def hot_modules() -> list[str]:
@@ -169,13 +171,16 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
     # (it would build and install the wheel again), the docs' and the help pages' command lines;
     # and for what runs no compiled module (setup.py's HOT_MODULES): the bench harness, the
     # transcript importer, the dice dialects and bot replies, the reliability suite (the store
-    # under crashes and concurrent writers, tampering, bad input to the reader). Keeps the
+    # under crashes and concurrent writers, tampering, bad input to the reader), the pytest
+    # plugin's and the example plugin's sessions in fresh processes (plugin loading; the fights
+    # they play are played compiled by test_scenarios), and logs read from pipes (the reading is
+    # interpreted code; the commands' output is compared on both builds elsewhere). Keeps the
     # suite within its 10 minutes.
     once = (
         "test_packaging.py", "test_typecheck.py", "test_layers.py", "test_docs_commands.py", "cli/test_help_examples.py",
         "bench", "importing", "dice/test_dialect_avrae.py", "dice/test_dialect_cli.py",
         "dice/test_dialect_fixes.py", "dice/test_dialects.py", "dice/test_replies.py",
-        "dice/test_external.py", "reliability",
+        "dice/test_external.py", "reliability", "testing", "kit", "cli/test_piped_logs.py",
     )
     skip = [arg for name in once for arg in ("--ignore", f"tests/{name}")]
     done = subprocess.run(

@@ -79,6 +79,7 @@ def _with_points(monkeypatch: pytest.MonkeyPatch, *extra: EntryPoint) -> None:
         return [p for p in found if name is None or p.name == name]
 
     monkeypatch.setattr(fold_rules, "entry_points", points)
+    monkeypatch.setattr(fold_rules, "_REGISTRY", dict(fold_rules._REGISTRY))  # what loads here is forgotten after
 
 
 class BadTable(GenericRules):
