@@ -174,13 +174,19 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
     # under crashes and concurrent writers, tampering, bad input to the reader), the pytest
     # plugin's and the example plugin's sessions in fresh processes (plugin loading; the fights
     # they play are played compiled by test_scenarios), and logs read from pipes (the reading is
-    # interpreted code; the commands' output is compared on both builds elsewhere). Keeps the
+    # interpreted code; the commands' output is compared on both builds elsewhere), the log's
+    # reader and store (interpreted), and the command line's edges, wording, JSON style and
+    # completion (the commands that fold, audit and play run compiled in the CLI tests kept:
+    # audit, dispute, replay, state, run, play, rule). Keeps the
     # suite within its 10 minutes.
     once = (
         "test_packaging.py", "test_typecheck.py", "test_layers.py", "test_docs_commands.py", "cli/test_help_examples.py",
         "bench", "importing", "dice/test_dialect_avrae.py", "dice/test_dialect_cli.py",
         "dice/test_dialect_fixes.py", "dice/test_dialects.py", "dice/test_replies.py",
-        "dice/test_external.py", "reliability", "testing", "kit", "cli/test_piped_logs.py",
+        "dice/test_external.py", "reliability", "testing", "kit", "cli/test_piped_logs.py", "events",
+        "cli/test_command_table.py", "cli/test_completion.py", "cli/test_edge.py", "cli/test_json_output.py",
+        "cli/test_narration.py", "cli/test_no_traceback.py", "cli/test_read_roll_cli.py", "cli/test_run_check.py",
+        "cli/test_seed_option.py", "cli/test_wording.py",
     )
     skip = [arg for name in once for arg in ("--ignore", f"tests/{name}")]
     done = subprocess.run(
