@@ -48,11 +48,22 @@ HOT_MODULES = [
     "fightlog.rules.roe7.audit_attacks",
     "fightlog.rules.roe7.audit_posts",
     "fightlog.rules.roe7.table",
+    "fightlog.report.narration.lines",
+    "fightlog.report.narration.steps",
+    "fightlog.report.narration.kinds",
+    "fightlog.report.narration.course",
+    "fightlog.report.narration.rolls",
+    "fightlog.report.narration.combat",
+    "fightlog.report.narration.effects",
+    "fightlog.report.narration.rulings",
+    "fightlog.report.narration.changes",
+    "fightlog.report.narration.phrases",
 ]
 """What the audit spends its time in (``bench/README.md``): the fold and its reducers, the
 posting-order checks and the window of recent events (the main process); the chain-checked
 read, the dice recomputation and the checks of events as recorded (the child); roe7's checks
-and its table (both). The modules that define msgspec Structs stay interpreted (mypyc cannot
+and its table (both); and the words ``replay`` tells each event in (``report/narration``,
+about 40% of its time). The modules that define msgspec Structs stay interpreted (mypyc cannot
 compile them), and so do the ones tests or benches patch or subclass (``auditor``, ``one_pass``, ``two_process``,
 ``Roe7Rules``, ``FairGenerator``): a compiled function's calls are bound when compiled."""
 

@@ -43,9 +43,13 @@ from fightlog.dice.result import RollResult, TermRoll
 
 def breakdown(result: RollResult, *, markdown: bool = False) -> str:
     """The one-line breakdown of a roll (``markdown``: dropped dice struck through)."""
-    terms = iter(zip(result.expression.terms, result.terms))
-    line = _node(result.expression.root, terms, markdown)
-    return line + tail(result.modifiers, result.total - result.value, result.total, result.label)
+    return dice_part(result, markdown=markdown) + tail(result.modifiers, result.total - result.value, result.total, result.label)
+
+
+def dice_part(result: RollResult, *, markdown: bool = False) -> str:
+    """The breakdown's expression with each dice term's faces, before the modifiers:
+    ``3d20kh1 (17, [4], [9]) + 5``."""
+    return _node(result.expression.root, iter(zip(result.expression.terms, result.terms)), markdown)
 
 
 def tail(modifiers: Sequence[Modifier], shift: int, total: int, label: str | None) -> str:

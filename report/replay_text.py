@@ -33,7 +33,11 @@ def render(lines: list[Line]) -> list[str]:
 
 def rendered(line: Line, width: int) -> str:
     """One line, its seq right-aligned in ``width`` columns, indented by its depth."""
-    return f"{'' if line.seq is None else line.seq:>{width}}  {'  ' * line.depth}{one_line(line.text)}".rstrip()
+    seq, depth, text = line
+    head = " " * (width + 2) if seq is None else f"{seq:>{width}}  "
+    if "\n" in text or "\r" in text:
+        text = one_line(text)
+    return f"{head}{'  ' * depth}{text}".rstrip()
 
 
 def replay_text(events: Sequence[AnyEvent]) -> str:

@@ -7,8 +7,8 @@ from typing import Any
 
 import msgspec
 
-from fightlog.dice import breakdown, read_roll
-from fightlog.dice.render import dropped, tail
+from fightlog.dice import read_roll
+from fightlog.dice.render import dice_part, dropped, tail
 from fightlog.errors import DiceError
 from fightlog.events.model import DiceRolled
 from fightlog.report.narration.lines import Scene
@@ -28,30 +28,40 @@ def roll_text(event: DiceRolled, *, markdown: bool = False) -> str:
     that the dice do not add up to is shown as recorded, with what they add up to.
     Dropped dice show as ``[4]``, or ``~~4~~`` with ``markdown``.
 
-    Remembered by what the text depends on (notation, label, total, dice, modifiers): a
-    long fight repeats the same rolls, and reading one back through the dice engine costs
-    more than the rest of its replay line."""
-    key = (event.notation, event.label, event.total, markdown, _ROLL_KEY((event.dice, event.modifiers)))
-    text = _ROLL_TEXTS.get(key)
-    if text is not None:
-        return text
-    try:
-        result = read_roll(event)
-    except DiceError:
-        text = _faces_text(event, markdown)
-    else:
-        text = breakdown(result, markdown=markdown)
-        if result.total != event.total:
-            text += f" (recorded total {event.total})"
-    if len(_ROLL_TEXTS) >= _ROLL_TEXTS_MAX:
-        _ROLL_TEXTS.clear()
-    _ROLL_TEXTS[key] = text
+    The dice part (``1d100 (57)``) and the value it adds up to are remembered by what they
+    depend on (notation and dice): a long fight repeats the same dice under many different
+    modifiers, and reading dice back through the dice engine costs more than the rest of
+    the replay line. The modifiers, total and label that follow are written each time."""
+    key = (event.notation, markdown, _DICE_KEY(event.dice))
+    known = _DICE_TEXTS.get(key)
+    if known is None:
+        known = _dice_text(event, markdown)
+        if len(_DICE_TEXTS) >= _DICE_TEXTS_MAX:
+            _DICE_TEXTS.clear()
+        _DICE_TEXTS[key] = known
+    dice, value = known
+    if value is None:  # notation the engine does not read: the recorded faces
+        return _faces_text(event, markdown)
+    shift = sum(m.value for m in event.modifiers)
+    text = dice + tail(event.modifiers, shift, value + shift, event.label)
+    if value + shift != event.total:
+        text += f" (recorded total {event.total})"
     return text
 
 
-_ROLL_KEY = msgspec.json.Encoder().encode
-_ROLL_TEXTS: dict[tuple[str, str | None, int, bool, bytes], str] = {}
-_ROLL_TEXTS_MAX = 1 << 11
+def _dice_text(event: DiceRolled, markdown: bool) -> tuple[str, int | None]:
+    """The dice part of the breakdown and the value the dice add up to (``None``: the
+    notation does not read, or the dice do not fit it)."""
+    try:
+        result = read_roll(event)
+    except DiceError:
+        return "", None
+    return dice_part(result, markdown=markdown), result.value
+
+
+_DICE_KEY = msgspec.json.Encoder().encode
+_DICE_TEXTS: dict[tuple[str, bool, bytes], tuple[str, int | None]] = {}
+_DICE_TEXTS_MAX = 1 << 11
 
 
 def _faces_text(event: DiceRolled, markdown: bool) -> str:

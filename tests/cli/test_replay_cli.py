@@ -252,10 +252,32 @@ def test_two_processes_tell_the_same_bytes(fmt: str, share: float, monkeypatch: 
     expected = {log: run("replay", str(log), *_formatted(fmt)) for log in [*logs, damaged]}
     monkeypatch.setattr(module, "SPLIT_MIN_BYTES", 0)
     monkeypatch.setattr(module, "SPLIT_MIN_EVENTS", 2)
-    monkeypatch.setattr(module, "SHARE", share)
+    monkeypatch.setattr(module, "SHARE", dict.fromkeys(module.SHARE, share))
     for log in [*logs, damaged]:
         got = run("replay", str(log), *_formatted(fmt))
         assert (got.exit_code, got.stdout, got.stderr) == (expected[log].exit_code, expected[log].stdout, expected[log].stderr)
     split = run("replay", str(DISPUTED), "--from", "30", "--to", "90", *_formatted(fmt))
     monkeypatch.setattr(module, "SPLIT_MIN_EVENTS", 10**9)
     assert split.stdout == run("replay", str(DISPUTED), "--from", "30", "--to", "90", *_formatted(fmt)).stdout
+
+
+@pytest.mark.parametrize("has_buffer", [True, False], ids=["bytes under the text layer", "text only"])
+def test_the_childs_spool_is_copied_whole_in_small_blocks(has_buffer: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child's part is copied a small block at a time (1 MiB blocks read, decoded and
+    encoded again added 3-4 MiB to the peak): every byte once, in order, after what this
+    process wrote, and a character cut by a block's edge whole."""
+    import io
+
+    import fightlog.cli.replay as module
+
+    monkeypatch.setattr(module, "_COPY_BLOCK", 7)
+    told = "".join(f"{seq:>3}  Ünna rolls 1d100 — ✓ {seq}\n" for seq in range(1, 40))
+    spool = io.BytesIO(told.encode("utf-8"))
+    spool.seek(0, io.SEEK_END)  # where the child left it
+    raw = io.BytesIO()
+    out: Any = io.TextIOWrapper(raw, encoding="utf-8", newline="\n") if has_buffer else io.StringIO()
+    out.write("mine\n")
+    module._copy_out(spool, out)
+    out.flush()
+    got = raw.getvalue().decode("utf-8") if has_buffer else out.getvalue()
+    assert got == "mine\n" + told
