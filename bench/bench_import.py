@@ -24,12 +24,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from figures import figure, mib, rate  # noqa: E402
+from measure import build_measured, interleaved  # noqa: E402
+from memory import Run  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out"
 CAST = Path(__file__).resolve().parents[1] / "fixtures" / "import" / "discord" / "dockside.cast.toml"
@@ -91,7 +96,8 @@ def synthesise(count: int) -> Path:
 
 
 def child(code: str, *args: str) -> tuple[float, int]:
-    """Run ``code`` in a child Python: the seconds it printed and its peak RSS (KiB)."""
+    """Run ``code`` in a child Python: the seconds it printed (its own work, without the
+    interpreter's start-up) and its peak RSS (KiB, ``wait4``: that child alone)."""
     proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
     out = proc.stdout.read() if proc.stdout is not None else ""
     _, status, usage = os.wait4(proc.pid, 0)
@@ -101,11 +107,6 @@ def child(code: str, *args: str) -> tuple[float, int]:
     return float(out.strip().splitlines()[-1]), usage.ru_maxrss
 
 
-def summary(name: str, ratios: list[float], target: str) -> None:
-    print(f"{name}: median {statistics.median(ratios):.2f}x (range {min(ratios):.2f}x-{max(ratios):.2f}x, "
-          f"{len(ratios)} rounds); target {target}")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=100_000)
@@ -113,27 +114,32 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 
+    print(f"build: {build_measured()}")
     export = synthesise(args.messages)
     log = OUT / "import-bench.jsonl"
     print(f"export: {export.name}, {export.stat().st_size / 1e6:.0f} MB, {args.messages:,} messages")
-    ratios = []
-    for _ in range(args.rounds):
-        base, _ = child(DECODE, str(export))
-        took, _ = child(IMPORT, str(export), str(log), str(CAST))
-        ratios.append(took / base)
-        print(f"  msgspec.json.decode {base:.2f} s   fightlog import {took:.2f} s   "
-              f"({args.messages / took:,.0f} messages/s)   {took / base:.2f}x")
-    summary("throughput, import vs msgspec decode", ratios, "<= 3x")
+    rounds = interleaved({
+        "decode": lambda: Run(*child(DECODE, str(export))),
+        "import": lambda: Run(*child(IMPORT, str(export), str(log), str(CAST))),
+    }, args.rounds)
+    figure(
+        f"`fightlog import discord-json`, {args.messages:,} messages, against msgspec decoding the export",
+        f"`msgspec.json.decode` of the whole file, {rate(args.messages, rounds.median('decode'), 'messages/s')}",
+        rate(args.messages, rounds.median("import"), "messages/s"), rounds.ratio("import", "decode"),
+        "<= 3", rounds.load, args.rounds,
+    )
 
     small, large = (synthesise(n) for n in args.memory)
-    memory = []
-    for _ in range(max(1, args.rounds // 2)):
-        _, rss_small = child(IMPORT, str(small), str(log), str(CAST))
-        _, rss_large = child(IMPORT, str(large), str(log), str(CAST))
-        memory.append(rss_large / rss_small)
-        print(f"  peak RSS {args.memory[0]:,} messages {rss_small / 1024:.1f} MB   "
-              f"{args.memory[1]:,} messages {rss_large / 1024:.1f} MB   {rss_large / rss_small:.2f}x")
-    summary(f"peak RSS, {args.memory[1]:,} vs {args.memory[0]:,} messages", memory, "<= 1.2x")
+    count = max(1, args.rounds // 2)
+    memory = interleaved({
+        "small": lambda: Run(*child(IMPORT, str(small), str(log), str(CAST))),
+        "large": lambda: Run(*child(IMPORT, str(large), str(log), str(CAST))),
+    }, count)
+    figure(
+        f"peak RSS of that import, {args.memory[1]:,} vs {args.memory[0]:,} messages",
+        f"the same import of {args.memory[0]:,} messages, {mib(memory.peak('small'))}", mib(memory.peak("large")),
+        memory.peak_ratio("large", "small"), "<= 1.2", memory.load, count,
+    )
     log.unlink(missing_ok=True)
     return 0
 

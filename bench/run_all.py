@@ -82,9 +82,12 @@ BENCHES = [
     Bench("bench_store.py", "Store: concurrent appends and crashes (issue 19)",
           (), ("--appends", "200", "--repeat", "2", "--trials", "5", "--long-appends", "50"), builds=("pure",)),
     Bench("bench_tamper.py", "Tampering (`verify` against mutated logs)", (), ("--count", "100"), builds=("pure",)),
+    Bench("bench_replies.py", "Reading bot replies (issue 21)", (), ("--replies", "2000", "--rounds", "3"), builds=("pure",)),
+    Bench("bench_import.py", "Importing a Discord export (issue 22)",
+          (), ("--messages", "5000", "--memory", "1000", "20000", "--rounds", "2"), builds=("pure",)),
 ]
-"""Every bench, in the order run. Issue 20's other benches join here (``bench_replies.py``,
-``bench_import.py``): one entry each."""
+"""Every bench, in the order run: one entry each. The reply readers and the importer run on
+the pure build only (mypyc compiles none of their code)."""
 
 COST_KEY = "cost"
 COST_TITLE = "Cost per event (`bench_commands.py`)"
