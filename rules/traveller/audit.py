@@ -1,0 +1,162 @@
+"""The ``traveller`` audit: each attack's DMs, outcome and damage recomputed with the
+table's own functions, aims held to the cap, and declarations the table did not make
+played by its checks (``declared``).
+
+A check runs for every event of its kind (``fightlog.kit.checks``) and returns at once when
+there is nothing to judge: a roll or sheet it cannot read is no finding here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+from fightlog.errors import FightlogError
+from fightlog.events.model import AnyEvent, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied
+from fightlog.kit.checks import AuditView, Check
+from fightlog.kit.declared import Noting, by_table
+from fightlog.reducers.state import SceneState
+from fightlog.rules.traveller.attack import protection
+from fightlog.rules.traveller.checks import effect
+from fightlog.rules.traveller.declared import check_declaration
+from fightlog.rules.traveller.fighters import AIM, INCOMING, Fighter
+from fightlog.rules.traveller.harm import split
+from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
+
+
+def checks() -> Mapping[type, Check]:
+    return {
+        AttackResolved: cast(Check, resolved),
+        DamageApplied: cast(Check, damaged),
+        EffectApplied: cast(Check, aimed),
+        DeclarationPosted: cast(Check, posted),
+    }
+
+
+def _roll(view: AuditView, seq: int) -> DiceRolled | None:
+    found = view.event(seq)
+    return found if isinstance(found, DiceRolled) else None
+
+
+def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+    """An attack: its roll's DMs (``modifiers.attack_mods``), hit on 8+, Effect."""
+    if len(event.rolls) != 1 or event.declaration is None:
+        return  # a grapple's opposed check: its two rolls are the dice checks'
+    roll = _roll(view, event.rolls[0])
+    if roll is None or roll.purpose != "attack":
+        return
+    try:
+        attacker, target = Fighter(before, event.attacker), Fighter(before, event.target)
+        weapon = attacker.card.weapon(event.weapon)
+        if weapon is None:
+            return
+        metres = _metres(before, event, attacker, target, view)
+        expected = attack_mods(attacker, target, weapon, metres, _reaction(before, event))
+    except FightlogError:
+        return
+    got = sum(m.value for m in roll.modifiers)
+    want = sum(v for v, _ in expected)
+    if got != want:
+        shown = ", ".join(f"{v:+d} {s}" for v, s in expected) or "none"
+        view.report("rules.attack-dm", event, f"{event.attacker}'s attack on {event.target} was rolled with DM "
+                    f"{got:+d}; the rules give {want:+d} ({shown})", actor=event.attacker)
+    options = attacker.options
+    if event.hit != (roll.total >= options.target) or event.score != roll.total or (
+            event.margin is not None and event.margin != effect(roll.total, options)):
+        view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
+                    f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
+                    actor=event.attacker)
+
+
+def _metres(before: SceneState, event: AttackResolved, attacker: Fighter, target: Fighter, view: AuditView) -> int:
+    waiting = before.effects.get(f"{INCOMING}-{event.declaration}")
+    if waiting is not None:
+        return int(str(waiting.params.get("metres", 0)))
+    declared = view.event(event.declaration or 0)
+    if isinstance(declared, DeclarationPosted):
+        for action in declared.actions:
+            if action.type == "attack" and action.target == event.target:
+                return distance(attacker, target, action)
+    return 0
+
+
+def _reaction(before: SceneState, event: AttackResolved) -> Reaction | None:
+    for post in reversed(before.pending):
+        if post.responds_to == event.declaration and post.actor == event.target and post.actions:
+            action = post.actions[0]
+            if action.type in ("dodge", "parry", "dive"):
+                return Reaction(action.type, into_cover=action.params.get("cover") is not None)
+            return None
+    return None
+
+
+def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+    """Damage of an attack: the roll's DMs (STR DM in melee, the Effect), armour and cover,
+    END first."""
+    cause = view.event(event.cause or 0)
+    if not isinstance(cause, AttackResolved) or len(cause.rolls) != 1 or event.target not in before.combatants:
+        return
+    roll = next((r for r in (_roll(view, event.seq - k) for k in range(1, 4)) if r is not None), None)
+    try:
+        target = Fighter(before, event.target)
+        attacker = Fighter(before, cause.attacker)
+        weapon = attacker.card.weapon(cause.weapon)
+    except FightlogError:
+        return
+    if weapon is None or roll is None:
+        return
+    if roll.purpose == "damage" and roll.for_seq == event.cause:
+        _first(before, event, cause, roll, target, attacker, view)
+        return
+    want = [(p, t) for p, t in split(target.who.pools, event.raw, target.options) if t][:1]
+    if want and want[0] != (event.pool, event.taken):
+        view.report("rules.damage", event, f"{event.target} took {event.taken} from {event.pool}; the rules take "
+                    f"{want[0][1]} from {want[0][0]} (END first, then the higher of STR and DEX)", actor=cause.attacker)
+
+
+def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll: DiceRolled, target: Fighter,
+           attacker: Fighter, view: AuditView) -> None:
+    weapon = attacker.card.weapon(cause.weapon)
+    assert weapon is not None
+    dms = (attacker.dm("STR") if weapon.kind == "melee" else 0) + (cause.margin or 0)
+    got = sum(m.value for m in roll.modifiers)
+    armour = protection(target, weapon)
+    problems = []
+    if got != dms:
+        problems.append(f"the damage roll's DMs are {got:+d}, the rules give {dms:+d} (STR DM in melee + Effect)")
+    if event.raw != roll.total or event.reduced_by != min(armour, roll.total):
+        problems.append(f"{roll.total} less protection {armour}, recorded as {event.raw} less {event.reduced_by}")
+    want = split(target.who.pools, max(0, roll.total - armour), target.options)[0]
+    if (event.pool, event.taken) != want:
+        problems.append(f"{event.taken} from {event.pool}, the rules take {want[1]} from {want[0]} first")
+    if problems:
+        view.report("rules.damage", event, f"{cause.attacker}'s hit on {event.target}: " + "; ".join(problems),
+                    actor=cause.attacker)
+
+
+def aimed(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
+    """An aim: DM+1 more than the aim it renews, up to the cap."""
+    if event.name != AIM or event.target not in before.combatants:
+        return
+    try:
+        who = Fighter(before, event.target)
+    except FightlogError:
+        return
+    earlier = before.effects.get(event.refreshes or "")
+    want = min((earlier.magnitude or 0) + 1 if earlier is not None else 1, who.options.aim_max)
+    if event.magnitude != want:
+        view.report("rules.aim", event, f"{event.target}'s aim is DM{event.magnitude or 0:+d}; consecutive aiming "
+                    f"gives DM{want:+d} (DM+1 each, at most DM+{who.options.aim_max})", actor=event.target)
+
+
+def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+    """A post the table did not make, played by the table's checks."""
+    if by_table(before, event):
+        return
+    noting = Noting(view)
+    found = check_declaration(before, event)
+    if found is not None and found.code not in noting.codes:
+        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+
+
+__all__ = ["AnyEvent", "checks"]
