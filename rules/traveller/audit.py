@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import cast
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import AnyEvent, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied
+from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import Noting, by_table
 from fightlog.reducers.state import SceneState
@@ -96,16 +96,16 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     cause = view.event(event.cause or 0)
     if not isinstance(cause, AttackResolved) or len(cause.rolls) != 1 or event.target not in before.combatants:
         return
-    roll = next((r for r in (_roll(view, event.seq - k) for k in range(1, 4)) if r is not None), None)
+    roll = _roll(view, event.seq - 1)
     try:
         target = Fighter(before, event.target)
         attacker = Fighter(before, cause.attacker)
         weapon = attacker.card.weapon(cause.weapon)
     except FightlogError:
         return
-    if weapon is None or roll is None:
+    if weapon is None:
         return
-    if roll.purpose == "damage" and roll.for_seq == event.cause:
+    if roll is not None and roll.purpose == "damage" and roll.for_seq == event.cause:
         _first(before, event, cause, roll, target, attacker, view)
         return
     want = [(p, t) for p, t in split(target.who.pools, event.raw, target.options) if t][:1]
@@ -158,5 +158,3 @@ def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view
     if found is not None and found.code not in noting.codes:
         view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
 
-
-__all__ = ["AnyEvent", "checks"]

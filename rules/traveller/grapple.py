@@ -59,7 +59,7 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     ident = held_by(scribe, actor, target.actor) or f"{GRAPPLE}-{actor}-{target.actor}"
     held = ident in scribe.state.effects
     if won:
-        if not held:
+        if not held and choice != "escape":
             scribe.emit(EffectApplied(effect=ident, name=GRAPPLE, target=target.actor, source=actor, cause=resolved))
         winner_choice(scribe, actor, target.actor, choice, effect(mine.total, attacker.options), resolved, ident)
     elif theirs.total > mine.total and held and target.options.grapple_defender_choice == "escape":
@@ -90,7 +90,7 @@ def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: 
         harm.damage(scribe, loser, hurt.total, Fighter(scribe.state, loser).card.armour, cause, "throw")
     elif choice == "damage":
         harm.damage(scribe, loser, max(0, 2 + margin), Fighter(scribe.state, loser).card.armour, cause, "grapple")
-    elif choice == "escape":
+    elif choice == "escape" and ident in scribe.state.effects:
         scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="let go"))
     elif choice == "drag":
         scribe.emit(Moved(actor=loser, metres=3, cause=cause))
