@@ -51,11 +51,18 @@ class Weapon(Strict):
 
     name: Name
     kind: Literal["melee", "ranged", "thrown"]
-    damage: Annotated[str, StringConstraints(pattern=DAMAGE.pattern)]
+    damage: str
     range_m: Annotated[int, Field(ge=1, le=100_000)] | None = None
     skill: str | None = None
     scoped: bool = False
     magazine: Annotated[int, Field(ge=0, le=1000)] = 0
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, damage: str) -> str:
+        if DAMAGE.match(damage) is None:
+            raise ValueError(f"expected Traveller dice such as 3D, 2D+2 or 1D-1, got {damage!r}")
+        return damage
 
     @model_validator(mode="after")
     def _ranged_has_range(self) -> Weapon:

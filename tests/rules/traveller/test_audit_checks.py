@@ -1,0 +1,40 @@
+"""The Traveller audit on the flawed hand-run fights of ``fixtures/traveller/audit``: it
+finds exactly the flaws ``fixtures/traveller_fights.py`` made (their code and ``seq``), its
+reports are snapshots, and the script still writes the committed bytes."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.json import JSONSnapshotExtension
+
+from fightlog.audit.one_process import audit_events
+from fightlog.events.codec import decode_line
+from fightlog.fixtures.traveller_fights import FIGHTS, ROOT, to_bytes
+
+NAMES = sorted(FIGHTS)
+
+
+@pytest.fixture
+def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(JSONSnapshotExtension)
+
+
+def test_the_three_flaws_the_issue_names_are_there() -> None:
+    assert {"the-dodge-that-cost-nothing.jsonl", "the-seventh-aim.jsonl", "the-shot-from-the-ground.jsonl"} <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_script_writes_the_committed_bytes(name: str) -> None:
+    assert to_bytes(FIGHTS[name]().events) == (ROOT / "audit" / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_audit_finds_exactly_the_flaws(name: str, snapshot_json: SnapshotAssertion) -> None:
+    built = FIGHTS[name]()
+    events = [decode_line(line) for line in (ROOT / "audit" / name).read_bytes().splitlines()]
+    report = audit_events(events)
+    found = sorted((f.seq, f.code) for f in report.findings if f.severity != "info")
+    assert found == [(flaw.seq, flaw.code) for flaw in built.flaws]
+    assert [msgspec.to_builtins(f) for f in report.findings if f.severity != "info"] == snapshot_json
