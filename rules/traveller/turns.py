@@ -52,8 +52,6 @@ def open_next(scribe: Scribe) -> None:
         who = Fighter(scribe.state, actor)
         if who.has("delaying"):
             scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, note="takes the deferred turn"))
-            for found in who.effects(DEFERRED):
-                scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="taken"))
         if who.has("dived"):
             scribe.emit(StatusChanged(actor=actor, status="dived", on=False, note="the turn lost to the dive"))
             close(scribe, actor)
@@ -82,8 +80,11 @@ def _next(scribe: Scribe, waiting: list[str]) -> str:
 def new_round(scribe: Scribe) -> None:
     round_ = scribe.state.turn.round
     for actor in sorted(scribe.state.combatants):
-        if Fighter(scribe.state, actor).has("delaying"):
+        who = Fighter(scribe.state, actor)
+        if who.has("delaying"):
             scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, note="the deferred turn was not taken"))
+        for found in who.effects(DEFERRED):
+            scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the round is over"))
     scribe.emit(RoundEnded(round=round_))
     scribe.emit(RoundStarted(round=round_ + 1))
     _wake(scribe)

@@ -386,3 +386,56 @@ def test_grappling_an_opposed_melee_check_and_the_winners_choice() -> None:
     fight.end_turn()
     fight.post("bob", "grapple target=alice choice=damage", faces=[1, 1, 6, 6])
     assert fight.effects("bob", "grapple") == []  # alice won as defender: her choice, escape by default
+
+
+@pytest.mark.parametrize(("choice", "faces", "check"), [
+    ("disarm", [6, 6, 1, 1], "dropped"),
+    ("throw", [6, 6, 1, 1, 3, 2], "thrown"),
+    ("drag", [6, 6, 1, 1], "dragged"),
+    ("escape", [6, 6, 1, 1], "none"),
+])
+def test_the_grapple_winners_other_choices(choice: str, faces: list[int], check: str) -> None:
+    fight = duel(distance=1)
+    fight.post("alice", f"grapple target=bob choice={choice}", faces=faces)
+    if check == "dropped":
+        assert fight.effects("bob", "dropped")[0].params == {"weapon": "Rifle", "taken": False}  # Effect 5: kept
+        fight.end_turn()
+        assert "knocked away" in fight.refused("bob", "draw weapon=Rifle").message
+    elif check == "thrown":
+        assert fight.effects("bob", "grapple") == [] and fight.pool("bob", "END") == 7 - 2
+    elif check == "dragged":
+        assert fight.state.combatants["bob"].moved == 3 and fight.effects("bob", "grapple")
+    else:
+        assert fight.effects("bob", "grapple") == []
+
+
+def test_defer_waits_until_after_the_named_combatant() -> None:
+    fight = Fight()
+    fight.join("alice", side="a").join("carl", (0, 2), side="a").join("bob", (30, 0), side="b")
+    fight.begin([6, 6, 5, 5, 1, 1])
+    assert fight.state.turn.order == ("alice", "carl", "bob")
+    fight.post("alice", "defer target=bob")
+    assert fight.current == "carl" and "delaying" in fight.statuses("alice")
+    fight.post("carl", "say")
+    fight.end_turn()
+    assert fight.current == "bob"
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert fight.current == "alice" and "delaying" not in fight.statuses("alice")
+    assert "once a round" in fight.refused("alice", "defer").message
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[1, 1])
+    assert fight.state.turn.round == 2
+
+
+def test_healing_over_days_is_recorded_by_hand_and_folds() -> None:
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import Origin
+
+    fight = duel()
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 2, 2, 2])
+    fight.scribe.emit(HealingApplied(target="bob", amount=3, pool="END", source="natural healing, two days",
+                                     origin=Origin(medium="manual", author="GM")))
+    assert fight.pool("bob", "END") == 3
+    assert not [f for f in audit_events(fight.scribe.events).findings if not f.code.startswith("dice.")]
