@@ -88,8 +88,23 @@ def damage_notation(damage: str) -> str:
 
 
 def read_card(snapshot: Mapping[str, Any]) -> Card:
-    """The card of a sheet snapshot (cached by its bytes); ``InputError`` naming the field
-    when the snapshot is not a Traveller card."""
+    """The card of a sheet snapshot (cached by its bytes, and by the snapshot object itself:
+    a folded state keeps each combatant's one dict); ``InputError`` naming the field when
+    the snapshot is not a Traveller card."""
+    known = _BY_OBJECT.get(id(snapshot))
+    if known is not None and known[0] is snapshot:
+        return known[1]
+    card = _read(snapshot)
+    if len(_BY_OBJECT) >= 256:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(snapshot)] = (snapshot, card)  # holding the snapshot keeps its id unique
+    return card
+
+
+_BY_OBJECT: dict[int, tuple[Mapping[str, Any], Card]] = {}
+
+
+def _read(snapshot: Mapping[str, Any]) -> Card:
     try:
         return _card(msgspec.json.encode(snapshot))
     except msgspec.ValidationError as exc:

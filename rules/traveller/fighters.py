@@ -16,7 +16,21 @@ from fightlog.rules.traveller.checks import characteristic_dm
 from fightlog.rules.traveller.options import TravellerOptions, read_options
 from fightlog.rules.traveller.ruleset import OUT
 
-options_of: Final = SceneOptions(lambda data: read_options(data))
+_read_options: Final = SceneOptions(lambda data: read_options(data))
+_OPTIONS: dict[int, tuple[object, TravellerOptions]] = {}
+
+
+def options_of(state: SceneState) -> TravellerOptions:
+    """The scene's options (read once per options object: a scene keeps its one dict)."""
+    raw = None if state.scene is None else state.scene.options
+    known = _OPTIONS.get(id(raw))
+    if known is not None and known[0] is raw:
+        return known[1]
+    options = _read_options(state)
+    if len(_OPTIONS) >= 16:
+        _OPTIONS.clear()
+    _OPTIONS[id(raw)] = (raw, options)
+    return options
 
 AIM: Final = "aim"
 REACTED: Final = "reacted"

@@ -76,6 +76,8 @@ def held_by(scribe: Scribe, one: str, other: str) -> str | None:
 
 def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: int, cause: int, ident: str) -> None:
     if choice == "prone" and not Fighter(scribe.state, loser).has("prone"):
+        if Fighter(scribe.state, loser).has("crouched"):
+            scribe.emit(StatusChanged(actor=loser, status="crouched", on=False, cause=cause))
         scribe.emit(StatusChanged(actor=loser, status="prone", cause=cause, note=f"forced down by {winner}"))
     elif choice == "disarm":
         weapon = Fighter(scribe.state, loser).in_hand()

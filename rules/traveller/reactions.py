@@ -98,6 +98,8 @@ def _dived(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     who = Fighter(scribe.state, actor)
     metres = min(action.distance if action.distance is not None else who.options.dive_m, who.options.dive_m)
     scribe.emit(Moved(actor=actor, metres=metres, cause=cause))
+    if who.has("crouched"):
+        scribe.emit(StatusChanged(actor=actor, status="crouched", on=False, cause=cause))
     if not who.has("prone"):
         scribe.emit(StatusChanged(actor=actor, status="prone", cause=cause, note="dived for cover"))
     scribe.emit(StatusChanged(actor=actor, status="dived", cause=cause, note="loses the next turn"))

@@ -107,6 +107,7 @@ def check_new_events(before: SceneState, events: list[Any]) -> None:
             old = state.combatants.get(actor)
             if old is None:
                 continue
+            assert not {"prone", "crouched"} <= set(who.statuses), f"{actor} both prone and crouched"
             for pool in PHYSICAL:
                 value = who.pools.get(pool, 0)
                 assert value >= 0, f"{actor} {pool} below zero"
