@@ -45,6 +45,7 @@ FIRST_AIDED: Final = "first_aided"
 LEADERSHIP: Final = "leadership"
 GRAPPLE: Final = "grapple"
 DEFERRED: Final = "deferred"
+FALLING: Final = "falling"
 
 
 class Fighter(FighterBase):

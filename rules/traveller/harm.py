@@ -14,7 +14,8 @@ from fightlog.events.model import DamageApplied, EffectApplied, EffectExpired, H
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.card import PHYSICAL
-from fightlog.rules.traveller.fighters import INJURED, KNOCKED_OUT, Fighter
+from fightlog.rules.traveller.fighters import FALLING, INJURED, KNOCKED_OUT, Fighter
+from fightlog.rules.traveller.initiative import together
 from fightlog.rules.traveller.options import TravellerOptions
 
 
@@ -61,9 +62,15 @@ def mark(scribe: Scribe, target: str, name: str, cause: int, magnitude: int = 0)
 
 def condition(scribe: Scribe, target: str, cause: int | None) -> None:
     """Unconscious at two characteristics at zero, dead at three (or unconscious); awake
-    again below two."""
+    again below two. One taken out by someone of their own initiative slot who has not yet
+    acted this round falls when their own turn ends (``simultaneous``: ``together``)."""
     who = Fighter(scribe.state, target)
     zero = who.zeroed()
+    if zero >= 2 and _held_back(scribe.state, who):
+        if f"{FALLING}-{target}" not in scribe.state.effects:
+            scribe.emit(EffectApplied(effect=f"{FALLING}-{target}", name=FALLING, target=target, cause=cause,
+                                      source=scribe.state.turn.current, params={"round": scribe.state.turn.round}))
+        return
     if zero >= 3 and who.options.dead_at_three_zero:
         if not who.has("dead"):
             scribe.emit(StatusChanged(actor=target, status="dead", cause=cause, note="STR, DEX and END at zero"))
@@ -75,6 +82,25 @@ def condition(scribe: Scribe, target: str, cause: int | None) -> None:
             mark(scribe, target, KNOCKED_OUT, cause)
     elif zero < 2 and who.has("unconscious"):
         wake(scribe, target, cause, "fewer than two characteristics at zero")
+
+
+def _held_back(state: SceneState, who: Fighter) -> bool:
+    current = state.turn.current
+    if who.options.simultaneous != "together" or current is None or current == who.actor:
+        return False
+    if who.actor in state.turn.acted or who.out or who.actor not in state.turn.order:
+        return False
+    return together(state, current, who.actor)
+
+
+def fall(scribe: Scribe, target: str) -> None:
+    """A combatant held back by simultaneous action falls now (their turn is over)."""
+    ident = f"{FALLING}-{target}"
+    held = scribe.state.effects.get(ident)
+    if held is None:
+        return
+    scribe.emit(EffectExpired(effect=ident, target=target, reason="the slot is over"))
+    condition(scribe, target, held.applied)
 
 
 def wake(scribe: Scribe, target: str, cause: int | None, note: str) -> None:

@@ -9,7 +9,7 @@ round only, ambushers add DM+6 and the ambushed DM-6.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from fightlog.events.model import InitiativeRolled
 from fightlog.kit.table import Scribe
@@ -62,18 +62,26 @@ def _tactics(scribe: Scribe, actors: Sequence[str], options: TravellerOptions) -
 def order(state: SceneState, actors: Sequence[str], *, first_round: bool) -> list[str]:
     """The posting order: initiative (with the ambush DM in the first round), then DEX, then
     as joined."""
-    options_ambush = _ambush(state)
-    scores: Mapping[str, tuple[int, ...]] = state.turn.initiative
+    return sorted(actors, key=lambda actor: (*slot(state, actor, first_round=first_round),
+                                             state.combatants[actor].joined))
 
-    def key(actor: str) -> tuple[int, int, int]:
-        score = scores.get(actor, (0, 0))
-        shift = 0
-        if first_round and options_ambush[0]:
-            shift = options_ambush[1] if side_of(state, actor) == options_ambush[0] else -options_ambush[1]
-        dex = score[1] if len(score) > 1 else 0
-        return (-(score[0] + shift), -dex, state.combatants[actor].joined)
 
-    return sorted(actors, key=key)
+def slot(state: SceneState, actor: str, *, first_round: bool) -> tuple[int, int]:
+    """An initiative slot's sort key: minus the initiative (with the ambush DM in the first
+    round), minus DEX. Combatants with one key act simultaneously."""
+    score: tuple[int, ...] = state.turn.initiative.get(actor, (0, 0))
+    ambush, dm = _ambush(state)
+    shift = 0
+    if first_round and ambush:
+        shift = dm if side_of(state, actor) == ambush else -dm
+    dex = score[1] if len(score) > 1 else 0
+    return (-(score[0] + shift), -dex)
+
+
+def together(state: SceneState, one: str, other: str) -> bool:
+    """Whether ``one`` and ``other`` act in one initiative slot now."""
+    first = state.turn.round <= 1
+    return slot(state, one, first_round=first) == slot(state, other, first_round=first)
 
 
 def _ambush(state: SceneState) -> tuple[str, int]:

@@ -29,13 +29,14 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
     # Pre-combat (Ambush; Initiative; Tactics): the ambushing side (none by default), the
     # characteristic DM initiative adds ("DEX or INT": the better of the two unless a house
-    # rule fixes one), the ambush DM, whether Tactics is rolled, and who is first of
-    # combatants still tied after DEX (the sheet says "simultaneous").
+    # rule fixes one), the ambush DM, whether Tactics is rolled, and combatants still tied
+    # after DEX ("simultaneous": they post in the order joined, and one taken out by a
+    # slot-mate still acts before falling; "joined": one after the other, no more).
     ambush: str = ""
     ambush_dm: NonNegative = 6
     initiative_characteristic: Literal["better", "DEX", "INT"] = "better"
     tactics: bool = True
-    simultaneous: Literal["joined"] = "joined"
+    simultaneous: Literal["together", "joined"] = "together"
     # Checks: the target number, the DM of a check without the skill (unskilled).
     target: Positive = 8
     unskilled_dm: Dm = -3

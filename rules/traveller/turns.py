@@ -85,6 +85,8 @@ def new_round(scribe: Scribe) -> None:
             scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, note="the deferred turn was not taken"))
         for found in who.effects(DEFERRED):
             scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the round is over"))
+    for actor in sorted(scribe.state.combatants):
+        harm.fall(scribe, actor)
     scribe.emit(RoundEnded(round=round_))
     scribe.emit(RoundStarted(round=round_ + 1))
     _wake(scribe)
@@ -134,6 +136,7 @@ def close(scribe: Scribe, actor: str) -> None:
     aim = who.effect(AIM)
     if aim is not None and who.at_turn_start(aim):
         scribe.emit(EffectExpired(effect=aim.effect, target=actor, reason="not kept up"))
+    harm.fall(scribe, actor)
     scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))
 
 

@@ -439,3 +439,28 @@ def test_healing_over_days_is_recorded_by_hand_and_folds() -> None:
                                      origin=Origin(medium="manual", author="GM")))
     assert fight.pool("bob", "END") == 3
     assert not [f for f in audit_events(fight.scribe.events).findings if not f.code.startswith("dice.")]
+
+
+def test_simultaneous_slot_mates_both_act_before_either_falls() -> None:
+    fight = Fight()
+    fight.join("alice", side="a").join("bob", (30, 0), side="b", characteristics={"STR": 1, "END": 1})
+    fight.begin([3, 3, 3, 3])  # both -2, DEX 7: one slot
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 1, 1, 1])  # Effect 5: 3 + 5 = 8: END 1, DEX 7
+    assert fight.pool("bob", "DEX") == 0 and "unconscious" not in fight.statuses("bob")
+    assert fight.current == "bob"
+    roll = rolls(fight.post("bob", "attack target=alice"), "attack")
+    assert roll == []  # waits for alice's reaction
+    events = fight.end_turn(faces=[1, 1])
+    assert mods(rolls(events, "attack")[0])["DEX DM"] == -3
+    assert "unconscious" in fight.statuses("bob")
+
+
+def test_simultaneous_joined_takes_the_slot_mate_out_at_once() -> None:
+    fight = Fight({"simultaneous": "joined"})
+    fight.join("alice", side="a").join("bob", (30, 0), side="b", characteristics={"STR": 1, "END": 1})
+    fight.begin([3, 3, 3, 3])
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 1, 1, 1])
+    assert "unconscious" in fight.statuses("bob")
+    assert fight.current == "alice" and fight.state.turn.round == 2
