@@ -28,6 +28,15 @@ CHARACTERISTICS: Final = ("STR", "DEX", "END", "INT", "EDU", "SOC")
 
 UNARMED: Final = "unarmed"
 
+SKILLS: Final = frozenset({
+    "admin", "advocate", "animals", "art", "astrogation", "athletics", "broker", "carouse", "deception",
+    "diplomat", "drive", "electronics", "engineer", "explosives", "flyer", "gambler", "gunner", "gun_combat",
+    "heavy_weapons", "investigate", "jack_of_all_trades", "language", "leadership", "mechanic", "medic",
+    "melee", "navigation", "persuade", "pilot", "profession", "recon", "science", "seafarer", "stealth",
+    "steward", "streetwise", "survival", "tactics", "vacc_suit",
+})
+"""The skills a sheet may list (Traveller's, specialities folded into their skill)."""
+
 DAMAGE: Final = re.compile(r"^([1-9][0-9]?)D([+-][0-9]{1,2})?$")
 """Traveller damage: ``3D``, ``2D+2``, ``1D-1`` (D is a six-sided die)."""
 

@@ -16,7 +16,7 @@ from fightlog.events.model import Action, DeclarationPosted
 from fightlog.kit.declared import refusal, unknown_action
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import SceneState
-from fightlog.rules.traveller import attack, grapple, healing, leadership, minor, reactions
+from fightlog.rules.traveller import attack, extended, grapple, healing, leadership, minor, reactions
 from fightlog.rules.traveller.allowance import check_allowance, turn_actions
 from fightlog.rules.traveller.fighters import options_of
 from fightlog.rules.traveller.ruleset import ACTION_TYPES, OUT, REACTIONS
@@ -29,6 +29,7 @@ HANDLERS: Final[Mapping[str, Handler]] = {
     "encourage": leadership.encourage,
     "first_aid": healing.first_aid,
     "grapple": grapple.grapple,
+    "task": extended.task,
     "move": minor.move,
     "aim": minor.aim,
     "stance": minor.stance,

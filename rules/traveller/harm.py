@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from fightlog.events.model import DamageApplied, EffectApplied, EffectExpired, HealingApplied, StatusChanged
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import SceneState
+from fightlog.rules.traveller import extended
 from fightlog.rules.traveller.card import PHYSICAL
 from fightlog.rules.traveller.fighters import FALLING, INJURED, KNOCKED_OUT, Fighter
 from fightlog.rules.traveller.initiative import together
@@ -50,6 +51,8 @@ def damage(scribe: Scribe, target: str, total: int, protection: int, cause: int,
     if amount > 0:
         mark(scribe, target, INJURED, cause)
     condition(scribe, target, cause)
+    if amount > 0 and not Fighter(scribe.state, target).out:
+        extended.damaged(scribe, target, amount, cause)
 
 
 def mark(scribe: Scribe, target: str, name: str, cause: int, magnitude: int = 0) -> None:

@@ -35,6 +35,7 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     "leadership": "significant",
     "first_aid": "significant",
     "grapple": "significant",
+    "task": "significant",
     # minor actions
     "move": "minor",
     "aim": "minor",

@@ -18,7 +18,7 @@ from pydantic import Field, StringConstraints, field_validator, model_validator
 from fightlog.events.model import CombatantJoined
 from fightlog.kit.inputs import FieldProblem, Seq, Strict
 from fightlog.kit.rosters import RosterFormat, distinct_ids
-from fightlog.rules.traveller.card import (DAMAGE, PHYSICAL, UNARMED, Card, Characteristics, WeaponCard,
+from fightlog.rules.traveller.card import (DAMAGE, PHYSICAL, SKILLS, UNARMED, Card, Characteristics, WeaponCard,
                                            as_snapshot)
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -26,14 +26,7 @@ CHARACTERISTIC_MAX: Final = 15
 Characteristic = Annotated[int, Field(ge=0, le=CHARACTERISTIC_MAX)]
 Level = Annotated[int, Field(ge=0, le=6)]
 
-SKILLS: Final = frozenset({
-    "admin", "advocate", "animals", "art", "astrogation", "athletics", "broker", "carouse", "deception",
-    "diplomat", "drive", "electronics", "engineer", "explosives", "flyer", "gambler", "gunner", "gun_combat",
-    "heavy_weapons", "investigate", "jack_of_all_trades", "language", "leadership", "mechanic", "medic",
-    "melee", "navigation", "persuade", "pilot", "profession", "recon", "science", "seafarer", "stealth",
-    "steward", "streetwise", "survival", "tactics", "vacc_suit",
-})
-"""The skills a sheet may list (Traveller's, specialities folded into their skill)."""
+
 
 
 class Chars(Strict):

@@ -67,7 +67,7 @@ OPTIONS = st.fixed_dictionaries({}, optional={
 })
 
 KINDS = ["attack", "attack", "attack", "move", "aim", "stance", "draw", "reload", "cover", "grapple", "leadership",
-         "encourage", "first_aid", "pick_up", "defer", "say"]
+         "encourage", "first_aid", "pick_up", "defer", "say", "task"]
 
 
 def one(rnd: random.Random, state: SceneState, actor: str) -> str:
@@ -94,6 +94,8 @@ def one(rnd: random.Random, state: SceneState, actor: str) -> str:
         return f"grapple target={target} choice={rnd.choice(['prone', 'disarm', 'throw', 'damage', 'drag'])}"
     if kind == "encourage":
         return f"encourage target={rnd.choice(friends)}"
+    if kind == "task":
+        return rnd.choice(["task skill=electronics characteristic=INT rounds=2", "task"])
     if kind == "first_aid":
         return f"first_aid target={rnd.choice([*friends, actor])}"
     return kind

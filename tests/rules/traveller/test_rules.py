@@ -464,3 +464,49 @@ def test_simultaneous_joined_takes_the_slot_mate_out_at_once() -> None:
     fight.end_turn(faces=[6, 6, 1, 1, 1])
     assert "unconscious" in fight.statuses("bob")
     assert fight.current == "alice" and fight.state.turn.round == 2
+
+
+def test_an_extended_task_interrupted_by_damage_rechecks_with_the_damage_as_dm() -> None:
+    fight = duel(b={"skills": {"electronics": 2}, "characteristics": {"END": 15, "STR": 15, "DEX": 15}})
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "task skill=electronics characteristic=INT rounds=3", faces=[4, 3])  # 7 + 2: started
+    assert fight.effects("bob", "task")[0].remaining == 3
+    fight.end_turn()
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "task")  # a round of progress
+    assert fight.effects("bob", "task")[0].remaining == 2
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")  # round 3: bob's progress was in round 2, none lost
+    events = fight.end_turn(faces=[4, 4, 1, 1, 1, 6, 5])  # 9: Effect 1; 3 + 1 = 4 damage; recheck 11 + 2 - 4
+    task = rolls(events, "task")[0]
+    assert mods(task) == {"electronics 2": 2, "damage": -4}
+    assert fight.effects("bob", "task")[0].remaining == 2
+    fight.post("bob", "task")
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[4, 4, 1, 1, 1, 2, 2])  # recheck 4 + 2 - 4 = 2: Effect -6: the task is spoiled
+    assert fight.effects("bob", "task") == []
+
+
+def test_a_failed_recheck_loses_this_rounds_progress() -> None:
+    fight = Fight()
+    fight.join("alice", (0, 0))
+    fight.join("bob", (30, 0), skills={"electronics": 2}, characteristics={"END": 15, "STR": 15, "DEX": 15})
+    fight.begin([1, 1, 6, 6])
+    assert fight.current == "bob"
+    fight.post("bob", "task skill=electronics characteristic=INT rounds=3", faces=[4, 3])
+    fight.end_turn()
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "task")  # round 2's progress
+    fight.end_turn()
+    assert fight.effects("bob", "task")[0].remaining == 2
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[4, 4, 1, 1, 1, 2, 3])  # 4 damage; recheck 5 + 2 - 4 = 3: Effect -5
+    assert fight.effects("bob", "task")[0].remaining == 3
+
+
+def test_a_task_with_an_unknown_skill_is_refused() -> None:
+    assert "no such Traveller skill" in duel().refused("alice", "task skill=hacking characteristic=INT").message
