@@ -55,6 +55,18 @@ class Fighter(FighterBase):
         super().__init__(state, actor)
         self.card: Card = read_card(self.who.sheet)
         self.options: TravellerOptions = options_of(state)
+        self._mine: list[ActiveEffect] | None = None
+
+    def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
+        """Effects on this combatant by name (the effects slice read once per ``Fighter``)."""
+        if not on:
+            return super().effects(name, on=on)
+        mine = self._mine
+        if mine is None:
+            actor = self.actor
+            mine = self._mine = sorted((e for e in self.state.effects.values() if e.target == actor),
+                                       key=lambda e: e.effect)
+        return [e for e in mine if name is None or e.name == name]
 
     # ------------------------------------------------------------------ characteristics
 

@@ -4,7 +4,7 @@
 DM+1 (a ``leadership`` effect whose remaining count is what is left), handed out one at a
 time with ``encourage target=ALLY`` (talking: free): the ally's next check takes DM+1. On
 failure the other side's first standing combatant holds the negative Effect's worth instead
-(``leadership_failure``).
+(``leadership_failure``). DM+1s not handed out lapse when the next round ends (``turns``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def lead(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     if margin == 0:
         return
     scribe.emit(EffectApplied(effect=f"{LEADERSHIP}-{seq}", name=LEADERSHIP, target=holder, source=actor,
-                              duration=abs(margin), cause=seq, params={"effect": margin}))
+                              duration=abs(margin), cause=seq,
+                              params={"effect": margin, "round": scribe.state.turn.round}))
 
 
 def encourage(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:

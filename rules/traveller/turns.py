@@ -18,7 +18,7 @@ from fightlog.kit.table import Scribe
 from fightlog.kit.turn_keeping import open_turn, starting, takers
 from fightlog.rules.traveller import harm, initiative, reactions
 from fightlog.rules.traveller.checks import effect
-from fightlog.rules.traveller.fighters import AIM, DEFERRED, KNOCKED_OUT, REACTED, Fighter, options_of
+from fightlog.rules.traveller.fighters import AIM, DEFERRED, KNOCKED_OUT, LEADERSHIP, REACTED, Fighter, options_of
 from fightlog.rules.traveller.ruleset import OUT
 
 _LIMIT: Final = 8
@@ -87,6 +87,9 @@ def new_round(scribe: Scribe) -> None:
             scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the round is over"))
     for actor in sorted(scribe.state.combatants):
         harm.fall(scribe, actor)
+    for found in sorted(scribe.state.effects.values(), key=lambda e: e.effect):
+        if found.name == LEADERSHIP and int(str(found.params.get("round", round_))) < round_:
+            scribe.emit(EffectExpired(effect=found.effect, target=found.target, reason="not handed out in time"))
     scribe.emit(RoundEnded(round=round_))
     scribe.emit(RoundStarted(round=round_ + 1))
     _wake(scribe)

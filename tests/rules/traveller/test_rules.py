@@ -510,3 +510,17 @@ def test_a_failed_recheck_loses_this_rounds_progress() -> None:
 
 def test_a_task_with_an_unknown_skill_is_refused() -> None:
     assert "no such Traveller skill" in duel().refused("alice", "task skill=hacking characteristic=INT").message
+
+
+def test_leadership_dm_1s_not_handed_out_lapse_when_the_next_round_ends() -> None:
+    fight = duel(a={"skills": {"leadership": 2}})
+    fight.post("alice", "leadership", faces=[5, 4])
+    fight.end_turn()
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert fight.effects("alice", "leadership")  # round 2: still held
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert fight.effects("alice", "leadership") == []
