@@ -37,15 +37,15 @@ def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEf
     return waiting[-1]
 
 
-def check(state: SceneState, actor: str, actions: Sequence[Action], responds_to: int | None) -> ActiveEffect:
-    """The attack a reaction post answers, refused unless it is one reaction that suits it."""
+def check(state: SceneState, actor: str, actions: Sequence[Action], responds_to: int | None) -> str:
+    """The kind of attack (melee, ranged, thrown) a reaction post answers, refused unless it
+    is one reaction that suits it."""
     if len(actions) != 1 or actions[0].type not in REACTIONS:
         raise RefusedError("a reaction is one of dodge, dive, parry or take, alone", code="rules.reaction")
     who = Fighter(state, actor)
     if who.out:
-        raise RefusedError(f"{actor} cannot react ({', '.join(who.who.statuses)})", code="order.cannot-act")
-    found = incoming(state, actor, responds_to)
-    kind, action = str(found.params.get("kind")), actions[0]
+        raise RefusedError(f"{actor} cannot act ({', '.join(who.who.statuses)})", code="order.cannot-act")
+    kind, action = _kind(state, actor, responds_to), actions[0]
     if action.type == "parry" and kind != "melee":
         raise RefusedError("a parry answers a melee attack", code="rules.reaction")
     if action.type == "dive" and kind == "melee":
@@ -53,11 +53,26 @@ def check(state: SceneState, actor: str, actions: Sequence[Action], responds_to:
     cover = action.params.get("cover")
     if action.type == "dive" and cover is not None and cover not in COVER_VALUES:
         raise RefusedError(f"cover {cover!r}: one of {', '.join(COVER_VALUES)}")
-    return found
+    return kind
+
+
+def _kind(state: SceneState, actor: str, responds_to: int | None) -> str:
+    """The kind of the attack answered: from the table's ``incoming`` effect, or (a log the
+    table did not play) from the attack declared in the post answered."""
+    try:
+        return str(incoming(state, actor, responds_to).params.get("kind"))
+    except RefusedError:
+        post = next((p for p in state.pending if p.seq == responds_to), None)
+        attack_on = [a for a in post.actions if a.type == "attack" and a.target == actor] if post else []
+        if not attack_on or post is None:
+            raise
+        weapon = Fighter(state, post.actor).card.weapon(attack_on[0].weapon)
+        return "ranged" if weapon is None else weapon.kind
 
 
 def react(scribe: Scribe, post: Post) -> None:
-    found = check(scribe.state, post.actor, post.actions, post.responds_to)
+    check(scribe.state, post.actor, post.actions, post.responds_to)
+    found = incoming(scribe.state, post.actor, post.responds_to)
     action = post.actions[0]
     declared = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                              responds_to=_declaration(found)))

@@ -38,3 +38,23 @@ def test_the_audit_finds_exactly_the_flaws(name: str, snapshot_json: SnapshotAss
     found = sorted((f.seq, f.code) for f in report.findings if f.severity != "info")
     assert found == [(flaw.seq, flaw.code) for flaw in built.flaws]
     assert [msgspec.to_builtins(f) for f in report.findings if f.severity != "info"] == snapshot_json
+
+
+def test_a_hand_run_reaction_answers_the_attack_it_responds_to_without_the_tables_marks() -> None:
+    """A log the table did not play has no ``incoming`` effect: a reaction answers the attack
+    declared in the post it responds to (a parry against a shot is still refused)."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import DeclarationPosted, EffectApplied, EffectExpired
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run("dive-behind-the-wall")
+    marks = [e for e in log.events if isinstance(e, (EffectApplied, EffectExpired)) and e.effect.startswith("incoming")]
+    log.drop(*marks)
+    events = log.done().events
+    assert not [f for f in audit_events(events).findings if f.severity != "info"]
+    dive = next(e for e in events if isinstance(e, DeclarationPosted) and e.actions and e.actions[0].type == "dive")
+    parried = [replace(dive, actions=[replace(dive.actions[0], type="parry", params={})]) if e is dive else e
+               for e in events]
+    found = [(f.code, f.seq) for f in audit_events(parried).findings if f.severity != "info"]
+    assert ("rules.reaction", dive.seq) in found
