@@ -60,7 +60,7 @@ def mark(scribe: Scribe, target: str, name: str, cause: int, magnitude: int = 0)
     ident = f"{name}-{target}"
     refreshes = ident if ident in scribe.state.effects else None
     scribe.emit(EffectApplied(effect=ident, name=name, target=target, refreshes=refreshes, cause=cause,
-                              magnitude=magnitude, params={"round": scribe.state.turn.round}))
+                              magnitude=magnitude or None, params={"round": scribe.state.turn.round}))
 
 
 def condition(scribe: Scribe, target: str, cause: int | None) -> None:
