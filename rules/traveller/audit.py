@@ -12,14 +12,16 @@ from collections.abc import Mapping
 from typing import cast
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
+                                   HealingApplied)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import Noting, by_table
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.attack import protection
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
-from fightlog.rules.traveller.fighters import AIM, INCOMING, Fighter
+from fightlog.rules.traveller.audit_healing import healed
+from fightlog.rules.traveller.fighters import AIM, INCOMING, REACTED, Fighter
 from fightlog.rules.traveller.harm import split
 from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
 
@@ -28,7 +30,8 @@ def checks() -> Mapping[type, Check]:
     return {
         AttackResolved: cast(Check, resolved),
         DamageApplied: cast(Check, damaged),
-        EffectApplied: cast(Check, aimed),
+        EffectApplied: cast(Check, applied),
+        HealingApplied: cast(Check, healed),
         DeclarationPosted: cast(Check, posted),
     }
 
@@ -40,8 +43,11 @@ def _roll(view: AuditView, seq: int) -> DiceRolled | None:
 
 def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
     """An attack: its roll's DMs (``modifiers.attack_mods``), hit on 8+, Effect."""
+    if len(event.rolls) == 2:
+        _opposed(event, view)
+        return
     if len(event.rolls) != 1 or event.declaration is None:
-        return  # a grapple's opposed check: its two rolls are the dice checks'
+        return
     roll = _roll(view, event.rolls[0])
     if roll is None or roll.purpose != "attack":
         return
@@ -66,6 +72,17 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
                     f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
                     actor=event.attacker)
+
+
+def _opposed(event: AttackResolved, view: AuditView) -> None:
+    """A grapple: the higher total wins (a tie: nobody)."""
+    mine, theirs = _roll(view, event.rolls[0]), _roll(view, event.rolls[1])
+    if mine is None or theirs is None or mine.purpose != "grapple" or theirs.purpose != "grapple":
+        return
+    if (event.score, event.against) != (mine.total, theirs.total) or event.hit != (mine.total > theirs.total):
+        view.report("rules.outcome", event, f"{event.attacker}'s grapple: {mine.total} against {event.target}'s "
+                    f"{theirs.total} recorded as {event.score} against {event.against}, "
+                    f"{'won' if event.hit else 'lost'} (the higher total wins)", actor=event.attacker)
 
 
 def _metres(before: SceneState, event: AttackResolved, attacker: Fighter, target: Fighter, view: AuditView) -> int:
@@ -134,9 +151,13 @@ def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll
                     actor=cause.attacker)
 
 
-def aimed(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
-    """An aim: DM+1 more than the aim it renews, up to the cap."""
-    if event.name != AIM or event.target not in before.combatants:
+def applied(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
+    """An aim (DM+1 more than the aim it renews, up to the cap); a reaction's DM-1."""
+    name = event.name
+    if name == REACTED:
+        _reacted(before, event, view)
+        return
+    if name != AIM or event.target not in before.combatants:
         return
     try:
         who = Fighter(before, event.target)
@@ -147,6 +168,15 @@ def aimed(before: SceneState, event: EffectApplied, after: SceneState, view: Aud
     if event.magnitude != want:
         view.report("rules.aim", event, f"{event.target}'s aim is DM{event.magnitude or 0:+d}; consecutive aiming "
                     f"gives DM{want:+d} (DM+1 each, at most DM+{who.options.aim_max})", actor=event.target)
+
+
+def _reacted(before: SceneState, event: EffectApplied, view: AuditView) -> None:
+    if event.target not in before.combatants:
+        return
+    want = Fighter(before, event.target).options.reaction_dm
+    if event.magnitude != want:
+        view.report("rules.reaction", event, f"{event.target}'s reaction costs DM{event.magnitude or 0:+d} on the "
+                    f"next actions; the rules give DM{want:+d}", actor=event.target)
 
 
 def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:

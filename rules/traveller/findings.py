@@ -28,8 +28,11 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.not-carried": Code("error", "a weapon or skill the sheet does not have", "Combat (the sheet's weapons)"),
     "rules.range": Code("error", "a target beyond the weapon's reach (four times its range, melee reach)",
                         "Weapon Range"),
-    "rules.reaction": Code("error", "a reaction that answers no attack, or not one of its kind",
+    "rules.reaction": Code("error", "a reaction that answers no attack, or not one of its kind, or that costs "
+                                    "other than DM-1 on the next actions",
                            "Reaction (Dodge; Dive for cover: ranged; Parry: melee)"),
+    "rules.healing": Code("error", "first aid healing more than max(Effect, 1), or anything on a failure",
+                          "Healing: First Aid"),
 }
 """The codes the Traveller checks report beyond the shared ones."""
 

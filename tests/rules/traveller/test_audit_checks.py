@@ -9,7 +9,11 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from collections.abc import Callable
+
 from fightlog.audit.one_process import audit_events
+from fightlog.events.model import AnyEvent
+from fightlog.fixtures.tampering import Tamper
 from fightlog.events.codec import decode_line
 from fightlog.fixtures.traveller_fights import FIGHTS, ROOT, to_bytes
 
@@ -58,3 +62,42 @@ def test_a_hand_run_reaction_answers_the_attack_it_responds_to_without_the_table
                for e in events]
     found = [(f.code, f.seq) for f in audit_events(parried).findings if f.severity != "info"]
     assert ("rules.reaction", dive.seq) in found
+
+
+def _flawed(name: str, change: Callable[[Tamper], AnyEvent]) -> list[tuple[str, int]]:
+    """The findings of a scenario's hand-run log after ``change``."""
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run(name)
+    change(log)
+    return [(f.code, f.seq) for f in audit_events(log.done().events).findings if f.severity != "info"]
+
+
+def test_a_grapple_given_to_the_lower_total_is_an_outcome_finding() -> None:
+    from fightlog.events.model import AttackResolved
+
+    def flip(log: Tamper) -> AnyEvent:
+        grapple = next(e for e in log.all(AttackResolved) if len(e.rolls) == 2 and not e.hit)
+        return log.change(grapple, hit=True)
+
+    assert [code for code, _ in _flawed("knives-in-the-galley", flip)] == ["rules.outcome"]
+
+
+def test_a_reaction_that_cost_nothing_is_a_reaction_finding() -> None:
+    from fightlog.events.model import EffectApplied
+
+    def free(log: Tamper) -> AnyEvent:
+        return log.change(log.all(EffectApplied, name="reacted")[0], magnitude=0)
+
+    codes = [code for code, _ in _flawed("knives-in-the-galley", free)]
+    assert codes[0] == "rules.reaction"  # and the attacks it should have cost DM-1 on
+    assert set(codes) <= {"rules.reaction", "rules.attack-dm"}
+
+
+def test_first_aid_healing_too_much_is_a_healing_finding() -> None:
+    from fightlog.events.model import HealingApplied
+
+    def more(log: Tamper) -> AnyEvent:
+        return log.change(log.find(HealingApplied), amount=3)
+
+    assert [code for code, _ in _flawed("first-aid-on-the-ramp", more)] == ["rules.healing"]
