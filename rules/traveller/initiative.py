@@ -54,7 +54,8 @@ def _tactics(scribe: Scribe, actors: Sequence[str], options: TravellerOptions) -
     for side, (level, actor) in sorted(best.items(), key=lambda kv: scribe.state.combatants[kv[1][1]].joined):
         if options.ambush and side != options.ambush:
             continue  # Skip if being ambushed
-        rolled, _ = scribe.roll("2d6", roller=actor, purpose="tactics", modifiers=[(level, f"tactics {level}")] if level else [])
+        mods = [(level, f"tactics {level}")] if level else []
+        rolled, _ = scribe.roll("2d6", roller=actor, purpose="tactics", modifiers=mods)
         out[side] = effect(rolled.total, options)
     return out
 

@@ -17,7 +17,6 @@ from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, DROPPED, HAND, Fighter
 from fightlog.rules.traveller.reactions import take_cover
 
-INCOMPLETE = "rules.incomplete"
 STANCES = {"stand": (), "crouch": ("crouched",), "prone": ("prone",)}
 
 
@@ -42,7 +41,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     elif action.distance is not None:
         metres, x, y = action.distance, None, None
     else:
-        raise RefusedError("how far? (move distance=METRES, or x= y= with positions)", code=INCOMPLETE)
+        raise RefusedError("how far? (move distance=METRES, or x= y= with positions)", code="rules.incomplete")
     most = limit(who, action)
     if metres > most:
         raise RefusedError(f"{actor} moves at most {most} m in a minor action ({who.stance}"
@@ -69,7 +68,7 @@ def stance(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     if wanted not in STANCES:
         raise RefusedError(f"stance to={wanted or '?'}: one of stand, crouch, prone")
     if wanted == who.stance:
-        raise RefusedError(f"{actor} is already {wanted}", code=INCOMPLETE)
+        raise RefusedError(f"{actor} is already {wanted}", code="rules.incomplete")
     for status in ("prone", "crouched"):
         if who.has(status) and status not in STANCES[wanted]:
             scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=declaration))
@@ -86,7 +85,7 @@ def draw(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         raise RefusedError(f"{actor}'s {weapon.name} was knocked away (pick it up first)")
     held = who.in_hand()
     if held is not None and held.name == weapon.name:
-        raise RefusedError(f"{weapon.name} is in hand already", code=INCOMPLETE)
+        raise RefusedError(f"{weapon.name} is in hand already", code="rules.incomplete")
     ident = f"{HAND}-{actor}"
     scribe.emit(EffectApplied(effect=ident, name=HAND, target=actor, cause=declaration, params={"weapon": weapon.name},
                               refreshes=ident if ident in scribe.state.effects else None))
@@ -99,7 +98,7 @@ def reload(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
         raise RefusedError(f"{actor} does not carry {action.weapon!r}", code="rules.not-carried")
     fired = who.who.weapons.get(weapon.name)
     if not weapon.magazine or fired is None or fired.fired == 0:
-        raise RefusedError(f"{weapon.name} needs no reload", code=INCOMPLETE)
+        raise RefusedError(f"{weapon.name} needs no reload", code="rules.incomplete")
     scribe.emit(WeaponReloaded(actor=actor, weapon=weapon.name, cause=declaration))
 
 
@@ -109,7 +108,7 @@ def cover(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     if kind == "none":
         found = who.cover()
         if found is None:
-            raise RefusedError(f"{actor} is in no cover", code=INCOMPLETE)
+            raise RefusedError(f"{actor} is in no cover", code="rules.incomplete")
         scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="left cover"))
         return
     if kind not in COVER_VALUES:

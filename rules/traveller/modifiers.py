@@ -20,7 +20,6 @@ from fightlog.rules.traveller.card import WeaponCard
 from fightlog.rules.traveller.checks import BANDS, band
 from fightlog.rules.traveller.fighters import Fighter
 
-INCOMPLETE = "rules.incomplete"
 
 
 class Reaction(NamedTuple):
@@ -40,7 +39,7 @@ def distance(attacker: Fighter, target: Fighter, action: Action) -> int:
         return root if root * root == squared else root + 1
     if action.distance is not None:
         return action.distance
-    raise RefusedError(f"how far is {target.actor}? (give distance=METRES, or positions)", code=INCOMPLETE)
+    raise RefusedError(f"how far is {target.actor}? (give distance=METRES, or positions)", code="rules.incomplete")
 
 
 def reach(attacker: Fighter, weapon: WeaponCard, metres: int) -> str | None:
