@@ -6,7 +6,7 @@ leader's encouragement). ``options_of(state)`` gives a scene's options.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from fightlog.kit.fighters import FighterBase, Mods
 from fightlog.kit.options import SceneOptions
@@ -48,6 +48,32 @@ DEFERRED: Final = "deferred"
 FALLING: Final = "falling"
 
 
+_INDEX: list[Any] = [None, {}]
+"""The last effects slice seen and its effects by target, by id (the checks of one event,
+and the table's handlers of one post, mostly read one slice: it is indexed once)."""
+
+
+def _by_target(effects: dict[str, ActiveEffect]) -> dict[str, list[ActiveEffect]]:
+    if _INDEX[0] is not effects:
+        index: dict[str, list[ActiveEffect]] = {}
+        for found in effects.values():
+            mine = index.get(found.target)
+            if mine is None:
+                index[found.target] = [found]
+            else:
+                mine.append(found)
+        for mine in index.values():
+            if len(mine) > 1:
+                mine.sort(key=_effect_id)  # the slice's own order is its history's
+        _INDEX[0], _INDEX[1] = effects, index  # holding the slice keeps its identity unique
+    index_now: dict[str, list[ActiveEffect]] = _INDEX[1]
+    return index_now
+
+
+def _effect_id(effect: ActiveEffect) -> str:
+    return effect.effect
+
+
 class Fighter(FighterBase):
     out_statuses = OUT
 
@@ -63,9 +89,7 @@ class Fighter(FighterBase):
             return super().effects(name, on=on)
         mine = self._mine
         if mine is None:
-            actor = self.actor
-            mine = self._mine = sorted((e for e in self.state.effects.values() if e.target == actor),
-                                       key=lambda e: e.effect)
+            mine = self._mine = _by_target(self.state.effects).get(self.actor, [])
         return [e for e in mine if name is None or e.name == name]
 
     # ------------------------------------------------------------------ characteristics

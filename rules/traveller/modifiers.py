@@ -74,8 +74,9 @@ def attack_mods(attacker: Fighter, target: Fighter, weapon: WeaponCard, metres: 
         bands = reach(attacker, weapon, metres)
         if bands is not None and BANDS[bands]:
             mods.append((BANDS[bands], f"{bands} range"))
-    if attacker.aim():
-        mods.append((attacker.aim(), "aim"))
+    aim = attacker.aim()
+    if aim:
+        mods.append((aim, "aim"))
     mods.extend(_stances(attacker, target, weapon, reaction))
     mods.extend(_reaction(target, weapon, reaction))
     mods.extend(attacker.check_mods())
