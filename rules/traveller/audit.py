@@ -21,7 +21,7 @@ from fightlog.rules.traveller.attack import protection
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
 from fightlog.rules.traveller.audit_healing import healed
-from fightlog.rules.traveller.fighters import AIM, INCOMING, REACTED, Fighter
+from fightlog.rules.traveller.fighters import AIM, INCOMING, REACTED, Fighter, options_of
 from fightlog.rules.traveller.harm import split
 from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
 
@@ -111,21 +111,25 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     """Damage of an attack: the roll's DMs (STR DM in melee, the Effect), armour and cover,
     END first."""
     cause = view.event(event.cause or 0)
-    if not isinstance(cause, AttackResolved) or len(cause.rolls) != 1 or event.target not in before.combatants:
+    if not isinstance(cause, AttackResolved) or len(cause.rolls) != 1:
+        return
+    who = before.combatants.get(event.target)
+    if who is None:
         return
     roll = _roll(view, event.seq - 1)
+    if roll is not None and roll.purpose == "damage" and roll.for_seq == event.cause:
+        try:
+            target, attacker = Fighter(before, event.target), Fighter(before, cause.attacker)
+        except FightlogError:
+            return
+        if attacker.card.weapon(cause.weapon) is not None:
+            _first(before, event, cause, roll, target, attacker, view)
+        return
     try:
-        target = Fighter(before, event.target)
-        attacker = Fighter(before, cause.attacker)
-        weapon = attacker.card.weapon(cause.weapon)
+        options = options_of(before)
     except FightlogError:
         return
-    if weapon is None:
-        return
-    if roll is not None and roll.purpose == "damage" and roll.for_seq == event.cause:
-        _first(before, event, cause, roll, target, attacker, view)
-        return
-    want = [(p, t) for p, t in split(target.who.pools, event.raw, target.options) if t][:1]
+    want = [(p, t) for p, t in split(who.pools, event.raw, options) if t][:1]
     if want and want[0] != (event.pool, event.taken):
         view.report("rules.damage", event, f"{event.target} took {event.taken} from {event.pool}; the rules take "
                     f"{want[0][1]} from {want[0][0]} (END first, then the higher of STR and DEX)", actor=cause.attacker)

@@ -6,9 +6,9 @@ leader's encouragement). ``options_of(state)`` gives a scene's options.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from fightlog.kit.fighters import FighterBase, Mods
+from fightlog.kit.fighters import FighterBase, Mods, absent
 from fightlog.kit.options import SceneOptions
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.traveller.card import PHYSICAL, Card, WeaponCard, read_card
@@ -48,28 +48,6 @@ DEFERRED: Final = "deferred"
 FALLING: Final = "falling"
 
 
-_INDEX: list[Any] = [None, {}]
-"""The last effects slice seen and its effects by target, by id (the checks of one event,
-and the table's handlers of one post, mostly read one slice: it is indexed once)."""
-
-
-def _by_target(effects: dict[str, ActiveEffect]) -> dict[str, list[ActiveEffect]]:
-    if _INDEX[0] is not effects:
-        index: dict[str, list[ActiveEffect]] = {}
-        for found in effects.values():
-            mine = index.get(found.target)
-            if mine is None:
-                index[found.target] = [found]
-            else:
-                mine.append(found)
-        for mine in index.values():
-            if len(mine) > 1:
-                mine.sort(key=_effect_id)  # the slice's own order is its history's
-        _INDEX[0], _INDEX[1] = effects, index  # holding the slice keeps its identity unique
-    index_now: dict[str, list[ActiveEffect]] = _INDEX[1]
-    return index_now
-
-
 def _effect_id(effect: ActiveEffect) -> str:
     return effect.effect
 
@@ -78,19 +56,29 @@ class Fighter(FighterBase):
     out_statuses = OUT
 
     def __init__(self, state: SceneState, actor: str) -> None:
-        super().__init__(state, actor)
-        self.card: Card = read_card(self.who.sheet)
+        who = state.combatants.get(actor)
+        if who is None:
+            raise absent(state, actor)
+        self.state = state  # what FighterBase.__init__ sets, without the call (the audit's hot path)
+        self.actor = actor
+        self.who = who
+        self.card: Card = read_card(who.sheet)
         self.options: TravellerOptions = options_of(state)
         self._mine: list[ActiveEffect] | None = None
 
     def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
-        """Effects on this combatant by name (the effects slice read once per ``Fighter``)."""
+        """Effects on this combatant by name, by id (the effects slice read once per ``Fighter``)."""
         if not on:
             return super().effects(name, on=on)
         mine = self._mine
         if mine is None:
-            mine = self._mine = _by_target(self.state.effects).get(self.actor, [])
-        return [e for e in mine if name is None or e.name == name]
+            actor = self.actor
+            mine = self._mine = [e for e in self.state.effects.values() if e.target == actor]
+            if len(mine) > 1:
+                mine.sort(key=_effect_id)  # the slice's own order is its history's
+        if name is None:
+            return mine
+        return [e for e in mine if e.name == name]
 
     # ------------------------------------------------------------------ characteristics
 
@@ -152,7 +140,13 @@ class Fighter(FighterBase):
     def check_mods(self) -> Mods:
         """What every check of this combatant carries: the DM of each earlier reaction
         (until their next turn's actions are over) and one leader's DM+1."""
-        mods: Mods = [(e.magnitude or 0, f"reaction at {e.applied}") for e in self.effects(REACTED)]
-        if self.effects(ENCOURAGED):
+        mods: Mods = []
+        encouraged = False
+        for found in self.effects():
+            if found.name == REACTED:
+                mods.append((found.magnitude or 0, f"reaction at {found.applied}"))
+            elif found.name == ENCOURAGED:
+                encouraged = True
+        if encouraged:
             mods.append((1, "leadership"))
         return mods
