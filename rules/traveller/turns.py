@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from msgspec.structs import replace
+
 from fightlog.events.model import (EffectApplied, EffectExpired, InitiativeSet, RoundEnded, RoundStarted,
                                    StatusChanged, TurnEnded, TurnStarted)
 from fightlog.kit.table import Scribe
@@ -94,9 +96,13 @@ def new_round(scribe: Scribe) -> None:
     scribe.emit(RoundStarted(round=round_ + 1))
     _wake(scribe)
     actors = [a for a in scribe.state.turn.order if a in scribe.state.combatants]
+    arrived = [a for a in actors if a not in scribe.state.turn.initiative]
+    if arrived:  # arrivals roll when they take their place (no Tactics: the fight is on)
+        initiative.roll_all(scribe, arrived, replace(options_of(scribe.state), tactics=False))
     wanted = initiative.order(scribe.state, actors, first_round=False)
     if wanted != list(scribe.state.turn.order):
-        scribe.emit(InitiativeSet(order=wanted, reason="initiative (after the first round)"))
+        reason = "initiative, with arrivals" if arrived else "initiative (after the first round)"
+        scribe.emit(InitiativeSet(order=wanted, reason=reason))
 
 
 def _wake(scribe: Scribe) -> None:

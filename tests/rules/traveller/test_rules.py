@@ -524,3 +524,25 @@ def test_leadership_dm_1s_not_handed_out_lapse_when_the_next_round_ends() -> Non
     fight.post("bob", "say")
     fight.end_turn()
     assert fight.effects("alice", "leadership") == []
+
+
+def test_an_arrival_rolls_initiative_when_it_takes_its_place() -> None:
+    from fightlog.rules.traveller.table import TABLE
+    from tests.rules.traveller.rigged import entrant_of
+
+    fight = duel()
+    TABLE.join(fight.scribe, entrant_of("carl", (0, 3), side="alice"), arrival=True, after="alice")
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "say")
+    events = fight.end_turn(faces=[5, 5])  # round 2: Carl rolls 10, initiative 2
+    assert [r.roller for r in rolls(events, "initiative")] == ["carl"]
+    assert fight.state.turn.initiative["carl"] == (2, 7)
+    assert fight.state.turn.order == ("alice", "carl", "bob")
+    from fightlog.audit.one_process import audit_events
+
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("carl", "attack target=bob")
+    fight.end_turn(faces=[1, 1])
+    assert not [f for f in audit_events(fight.scribe.events).findings if not f.code.startswith("dice.")]
