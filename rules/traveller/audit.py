@@ -13,7 +13,7 @@ from typing import cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   HealingApplied)
+                                   HealingApplied, InitiativeRolled, InitiativeSet)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import Noting, by_table
 from fightlog.reducers.state import SceneState
@@ -21,6 +21,7 @@ from fightlog.rules.traveller.attack import protection
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
 from fightlog.rules.traveller.audit_healing import healed
+from fightlog.rules.traveller.audit_initiative import ordered, rolled
 from fightlog.rules.traveller.fighters import AIM, INCOMING, REACTED, Fighter, options_of
 from fightlog.rules.traveller.harm import split
 from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
@@ -32,6 +33,8 @@ def checks() -> Mapping[type, Check]:
         DamageApplied: cast(Check, damaged),
         EffectApplied: cast(Check, applied),
         HealingApplied: cast(Check, healed),
+        InitiativeRolled: cast(Check, rolled),
+        InitiativeSet: cast(Check, ordered),
         DeclarationPosted: cast(Check, posted),
     }
 

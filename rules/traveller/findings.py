@@ -31,6 +31,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.reaction": Code("error", "a reaction that answers no attack, or not one of its kind, or that costs "
                                     "other than DM-1 on the next actions",
                            "Reaction (Dodge; Dive for cover: ranged; Parry: melee)"),
+    "rules.initiative": Code("error", "an initiative or posting order the rolls do not give (the DEX or INT DM, "
+                                      "Tactics, the ambush in the first round only, DEX on a tie)",
+                             "Pre-combat (Ambush; Initiative; Tactics)"),
     "rules.healing": Code("error", "first aid healing more than max(Effect, 1), or anything on a failure",
                           "Healing: First Aid"),
 }

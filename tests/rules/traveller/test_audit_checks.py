@@ -102,3 +102,25 @@ def test_first_aid_healing_too_much_is_a_healing_finding() -> None:
         return log.change(log.find(HealingApplied), amount=3)
 
     assert [code for code, _ in _flawed("first-aid-on-the-ramp", more)] == ["rules.healing"]
+
+
+def test_an_initiative_score_the_roll_does_not_give_is_an_initiative_finding() -> None:
+    from fightlog.events.model import InitiativeRolled
+
+    def raised(log: Tamper) -> AnyEvent:
+        first = log.all(InitiativeRolled)[0]
+        return log.change(first, score=first.score + 3)
+
+    codes = [code for code, _ in _flawed("dive-behind-the-wall", raised)]
+    assert codes and set(codes) == {"rules.initiative"}  # the score, and the order that no longer follows it
+
+
+def test_an_ambush_order_kept_past_the_first_round_or_ignored_in_it_is_an_initiative_finding() -> None:
+    from fightlog.events.model import InitiativeSet
+
+    def ignored(log: Tamper) -> AnyEvent:
+        first = log.all(InitiativeSet)[0]
+        return log.change(first, order=list(reversed(first.order)))
+
+    found = _flawed("ambush-at-the-landing-pad", ignored)
+    assert found and found[0][0] == "rules.initiative"
