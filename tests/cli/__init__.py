@@ -21,11 +21,13 @@ DISPUTED = FIXTURES / "roe7" / "disputed-duel.jsonl"
 SEEDED = FIXTURES / "dice" / "seeded-rolls.jsonl"
 SCENARIO_LOGS = FIXTURES / "roe7" / "scenarios"
 AUDIT_LOGS = FIXTURES / "roe7" / "audit"
-_SNAPSHOTTED_ELSEWHERE = tuple(FIXTURES / ruleset / kind for ruleset in ("roe7", "d20-evasion") for kind in ("scenarios", "audit"))
+_SNAPSHOTTED_ELSEWHERE = tuple(FIXTURES / ruleset / kind for ruleset in ("roe7", "d20-evasion", "traveller")
+                                for kind in ("scenarios", "audit"))
 ALL_LOGS = sorted(
     p for p in FIXTURES.rglob("*.jsonl") if not any(folder in p.parents for folder in _SNAPSHOTTED_ELSEWHERE)
 )
-"""Every bundled log but the scenario fights (``tests/test_scenarios.py`` snapshots those)
+"""Every bundled log but the scenario fights (``tests/test_scenarios.py`` and, for traveller,
+``tests/rules/traveller/test_scenarios.py`` snapshot those)
 and the flawed fights (``tests/audit/test_audit_fixtures.py``)."""
 
 

@@ -233,7 +233,7 @@ def test_bad_steps_name_their_line(tmp_path: Path, case: str) -> None:
     [
         ('titel = "x"\n' + HEAD, "titel: unknown field (did you mean 'title'?)"),
         ('ruleset = "roe7"\nroster = "missing.toml"\n', "roster: no such roster file"),
-        ('ruleset = "traveller"\n' + f'roster = "{ROSTER}"\n', "ruleset: no installed ruleset 'traveller'"),
+        ('ruleset = "gurps"\n' + f'roster = "{ROSTER}"\n', "ruleset: no installed ruleset 'gurps'"),
         (HEAD.replace('"bob"]', '"zed"]'), "join[1]: 'zed' is not in the roster (alice, bob, mira, kestrel)"),
         ("options = { speed = 3 }\n" + HEAD, "option 'speed'"),
     ],

@@ -16,6 +16,7 @@ from fightlog.events.store import FileStore
 from fightlog.kit.ruleset import GenericRules
 from fightlog.reducers import fold_rules
 from fightlog.rules.d20evasion.options import D20Options
+from fightlog.rules.traveller.options import TravellerOptions
 from fightlog.rules.roe7.findings import FINDINGS as ROE7_FINDINGS
 from fightlog.rules.roe7.options import Roe7Options
 
@@ -33,7 +34,7 @@ def test_human_lists_each_ruleset_with_its_options() -> None:
     code, out, _ = run()
     assert code == 0
     blocks = out.split("\n\n")
-    assert [b.split(":")[0] for b in blocks] == ["d20-evasion", "roe7"]
+    assert [b.split(":")[0] for b in blocks] == ["d20-evasion", "roe7", "traveller"]
     roe7 = blocks[1].splitlines()
     assert roe7[0] == f"roe7: plays fights (fightlog play, fightlog run); {len(ROE7_FINDINGS)} finding codes of its own"
     assert roe7[1] == "  options (default; accepts):"
@@ -46,7 +47,12 @@ def test_json_gives_options_defaults_and_findings() -> None:
     code, out, _ = run("--format", "json")
     assert code == 0 and out.count("\n") == 1
     found = {r["id"]: r for r in json.loads(out)["rulesets"]}
-    assert set(found) == {"roe7", "d20-evasion"}
+    assert set(found) == {"roe7", "d20-evasion", "traveller"}
+    traveller = found["traveller"]
+    assert traveller["plays"] is True
+    assert {o["name"]: o["default"] for o in traveller["options"]}["aim_max"] == 6
+    assert [o["name"] for o in traveller["options"]] == list(TravellerOptions.__struct_fields__)
+    assert "rules.attack-dm" in {f["code"] for f in traveller["findings"]}
     d20 = found["d20-evasion"]
     assert d20["plays"] is True
     assert [o["name"] for o in d20["options"]] == list(D20Options.__struct_fields__)

@@ -325,11 +325,11 @@ def test_names_the_roster_lacks(tmp_path: Path, body: str, message: str) -> None
 
 
 def test_unplayable_ruleset(tmp_path: Path) -> None:
-    path = scenario(tmp_path, "", head=f'ruleset = "traveller"\nroster = "{ROSTER}"\n')
+    path = scenario(tmp_path, "", head=f'ruleset = "gurps"\nroster = "{ROSTER}"\n')
     with pytest.raises(InputError) as caught:
         run_scenario(path)
     assert type(caught.value) is InputError and caught.value.path == str(path)
-    assert caught.value.message.startswith("ruleset: no installed ruleset 'traveller' (installed: d20-evasion, ")
+    assert caught.value.message.startswith("ruleset: no installed ruleset 'gurps' (installed: d20-evasion, ")
 
 
 def test_overrides(tmp_path: Path) -> None:

@@ -1,0 +1,197 @@
+"""The ``traveller`` audit: each attack's DMs, outcome and damage recomputed with the
+table's own functions, aims held to the cap, and declarations the table did not make
+played by its checks (``declared``).
+
+A check runs for every event of its kind (``fightlog.kit.checks``) and returns at once when
+there is nothing to judge: a roll or sheet it cannot read is no finding here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+from fightlog.errors import FightlogError
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
+                                   HealingApplied, InitiativeRolled, InitiativeSet)
+from fightlog.kit.checks import AuditView, Check
+from fightlog.kit.declared import Noting, by_table
+from fightlog.reducers.state import SceneState
+from fightlog.rules.traveller.attack import protection
+from fightlog.rules.traveller.checks import effect
+from fightlog.rules.traveller.declared import check_declaration
+from fightlog.rules.traveller.audit_healing import healed
+from fightlog.rules.traveller.audit_initiative import ordered, rolled
+from fightlog.rules.traveller.fighters import AIM, INCOMING, REACTED, Fighter, options_of
+from fightlog.rules.traveller.harm import split
+from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
+
+
+def checks() -> Mapping[type, Check]:
+    return {
+        AttackResolved: cast(Check, resolved),
+        DamageApplied: cast(Check, damaged),
+        EffectApplied: cast(Check, applied),
+        HealingApplied: cast(Check, healed),
+        InitiativeRolled: cast(Check, rolled),
+        InitiativeSet: cast(Check, ordered),
+        DeclarationPosted: cast(Check, posted),
+    }
+
+
+def _roll(view: AuditView, seq: int) -> DiceRolled | None:
+    found = view.event(seq)
+    return found if isinstance(found, DiceRolled) else None
+
+
+def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+    """An attack: its roll's DMs (``modifiers.attack_mods``), hit on 8+, Effect."""
+    if len(event.rolls) == 2:
+        _opposed(event, view)
+        return
+    if len(event.rolls) != 1 or event.declaration is None:
+        return
+    roll = _roll(view, event.rolls[0])
+    if roll is None or roll.purpose != "attack":
+        return
+    try:
+        attacker, target = Fighter(before, event.attacker), Fighter(before, event.target)
+        weapon = attacker.card.weapon(event.weapon)
+        if weapon is None:
+            return
+        metres = _metres(before, event, attacker, target, view)
+        expected = attack_mods(attacker, target, weapon, metres, _reaction(before, event))
+    except FightlogError:
+        return
+    got = sum(m.value for m in roll.modifiers)
+    want = sum(v for v, _ in expected)
+    if got != want:
+        shown = ", ".join(f"{v:+d} {s}" for v, s in expected) or "none"
+        view.report("rules.attack-dm", event, f"{event.attacker}'s attack on {event.target} was rolled with DM "
+                    f"{got:+d}; the rules give {want:+d} ({shown})", actor=event.attacker)
+    options = attacker.options
+    if event.hit != (roll.total >= options.target) or event.score != roll.total or (
+            event.margin is not None and event.margin != effect(roll.total, options)):
+        view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
+                    f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
+                    actor=event.attacker)
+
+
+def _opposed(event: AttackResolved, view: AuditView) -> None:
+    """A grapple: the higher total wins (a tie: nobody)."""
+    mine, theirs = _roll(view, event.rolls[0]), _roll(view, event.rolls[1])
+    if mine is None or theirs is None or mine.purpose != "grapple" or theirs.purpose != "grapple":
+        return
+    if (event.score, event.against) != (mine.total, theirs.total) or event.hit != (mine.total > theirs.total):
+        view.report("rules.outcome", event, f"{event.attacker}'s grapple: {mine.total} against {event.target}'s "
+                    f"{theirs.total} recorded as {event.score} against {event.against}, "
+                    f"{'won' if event.hit else 'lost'} (the higher total wins)", actor=event.attacker)
+
+
+def _metres(before: SceneState, event: AttackResolved, attacker: Fighter, target: Fighter, view: AuditView) -> int:
+    waiting = before.effects.get(f"{INCOMING}-{event.declaration}")
+    if waiting is not None:
+        return int(str(waiting.params.get("metres", 0)))
+    declared = view.event(event.declaration or 0)
+    if isinstance(declared, DeclarationPosted):
+        for action in declared.actions:
+            if action.type == "attack" and action.target == event.target:
+                return distance(attacker, target, action)
+    return 0
+
+
+def _reaction(before: SceneState, event: AttackResolved) -> Reaction | None:
+    for post in reversed(before.pending):
+        if post.responds_to == event.declaration and post.actor == event.target and post.actions:
+            action = post.actions[0]
+            if action.type in ("dodge", "parry", "dive"):
+                return Reaction(action.type, into_cover=action.params.get("cover") is not None)
+            return None
+    return None
+
+
+def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+    """Damage of an attack: the roll's DMs (STR DM in melee, the Effect), armour and cover,
+    END first."""
+    cause = view.event(event.cause or 0)
+    if not isinstance(cause, AttackResolved) or len(cause.rolls) != 1:
+        return
+    who = before.combatants.get(event.target)
+    if who is None:
+        return
+    roll = _roll(view, event.seq - 1)
+    if roll is not None and roll.purpose == "damage" and roll.for_seq == event.cause:
+        try:
+            target, attacker = Fighter(before, event.target), Fighter(before, cause.attacker)
+        except FightlogError:
+            return
+        if attacker.card.weapon(cause.weapon) is not None:
+            _first(before, event, cause, roll, target, attacker, view)
+        return
+    try:
+        options = options_of(before)
+    except FightlogError:
+        return
+    want = [(p, t) for p, t in split(who.pools, event.raw, options) if t][:1]
+    if want and want[0] != (event.pool, event.taken):
+        view.report("rules.damage", event, f"{event.target} took {event.taken} from {event.pool}; the rules take "
+                    f"{want[0][1]} from {want[0][0]} (END first, then the higher of STR and DEX)", actor=cause.attacker)
+
+
+def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll: DiceRolled, target: Fighter,
+           attacker: Fighter, view: AuditView) -> None:
+    weapon = attacker.card.weapon(cause.weapon)
+    assert weapon is not None
+    dms = (attacker.dm("STR") if weapon.kind == "melee" else 0) + (cause.margin or 0)
+    got = sum(m.value for m in roll.modifiers)
+    armour = protection(target, weapon)
+    problems = []
+    if got != dms:
+        problems.append(f"the damage roll's DMs are {got:+d}, the rules give {dms:+d} (STR DM in melee + Effect)")
+    if event.raw != roll.total or event.reduced_by != min(armour, roll.total):
+        problems.append(f"{roll.total} less protection {armour}, recorded as {event.raw} less {event.reduced_by}")
+    want = split(target.who.pools, max(0, roll.total - armour), target.options)[0]
+    if (event.pool, event.taken) != want:
+        problems.append(f"{event.taken} from {event.pool}, the rules take {want[1]} from {want[0]} first")
+    if problems:
+        view.report("rules.damage", event, f"{cause.attacker}'s hit on {event.target}: " + "; ".join(problems),
+                    actor=cause.attacker)
+
+
+def applied(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
+    """An aim (DM+1 more than the aim it renews, up to the cap); a reaction's DM-1."""
+    name = event.name
+    if name == REACTED:
+        _reacted(before, event, view)
+        return
+    if name != AIM or event.target not in before.combatants:
+        return
+    try:
+        who = Fighter(before, event.target)
+    except FightlogError:
+        return
+    earlier = before.effects.get(event.refreshes or "")
+    want = min((earlier.magnitude or 0) + 1 if earlier is not None else 1, who.options.aim_max)
+    if event.magnitude != want:
+        view.report("rules.aim", event, f"{event.target}'s aim is DM{event.magnitude or 0:+d}; consecutive aiming "
+                    f"gives DM{want:+d} (DM+1 each, at most DM+{who.options.aim_max})", actor=event.target)
+
+
+def _reacted(before: SceneState, event: EffectApplied, view: AuditView) -> None:
+    if event.target not in before.combatants:
+        return
+    want = Fighter(before, event.target).options.reaction_dm
+    if event.magnitude != want:
+        view.report("rules.reaction", event, f"{event.target}'s reaction costs DM{event.magnitude or 0:+d} on the "
+                    f"next actions; the rules give DM{want:+d}", actor=event.target)
+
+
+def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+    """A post the table did not make, played by the table's checks."""
+    if by_table(before, event):
+        return
+    noting = Noting(view)
+    found = check_declaration(before, event)
+    if found is not None and found.code not in noting.codes:
+        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+

@@ -1,0 +1,132 @@
+"""The sheet as the rules read it: msgspec Structs over the snapshot a combatant joined with
+(``combatant_joined.sheet``).
+
+The sheet a player writes is validated with pydantic (``sheet``); the log keeps its plain
+snapshot, read back here with msgspec only (the fold must not load pydantic, and the audit
+reads sheets often). Characteristics are the six of Traveller; the physical ones (STR, DEX,
+END) are also the combatant's pools, which damage lowers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, Final, Literal
+
+import msgspec
+from msgspec import Struct
+
+from fightlog.errors import InputError
+
+Kind = Literal["melee", "ranged", "thrown"]
+
+PHYSICAL: Final = ("STR", "DEX", "END")
+"""The physical characteristics: the pools damage takes from (END first)."""
+
+CHARACTERISTICS: Final = ("STR", "DEX", "END", "INT", "EDU", "SOC")
+
+UNARMED: Final = "unarmed"
+
+SKILLS: Final = frozenset({
+    "admin", "advocate", "animals", "art", "astrogation", "athletics", "broker", "carouse", "deception",
+    "diplomat", "drive", "electronics", "engineer", "explosives", "flyer", "gambler", "gunner", "gun_combat",
+    "heavy_weapons", "investigate", "jack_of_all_trades", "language", "leadership", "mechanic", "medic",
+    "melee", "navigation", "persuade", "pilot", "profession", "recon", "science", "seafarer", "stealth",
+    "steward", "streetwise", "survival", "tactics", "vacc_suit",
+})
+"""The skills a sheet may list (Traveller's, specialities folded into their skill)."""
+
+DAMAGE: Final = re.compile(r"^([1-9][0-9]?)D([+-][0-9]{1,2})?$")
+"""Traveller damage: ``3D``, ``2D+2``, ``1D-1`` (D is a six-sided die)."""
+
+
+class Characteristics(Struct, frozen=True, kw_only=True):
+    STR: int
+    DEX: int
+    END: int
+    INT: int
+    EDU: int
+    SOC: int
+
+
+class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A weapon: its damage dice (``3D``), its range in metres (ranged and thrown), the skill
+    a ranged attack adds, whether it is scoped, and its magazine (0: it never reloads)."""
+
+    name: str
+    kind: Kind
+    damage: str
+    range_m: int = 0
+    skill: str = "melee"
+    scoped: bool = False
+    magazine: int = 0
+
+
+class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One combatant's sheet snapshot."""
+
+    characteristics: Characteristics
+    skills: dict[str, int] = {}
+    weapons: tuple[WeaponCard, ...] = ()
+    armour: int = 0
+    armour_name: str = ""
+    gear: tuple[str, ...] = ()
+
+    def weapon(self, name: str | None) -> WeaponCard | None:
+        """The weapon of that name (any case); bare hands for ``unarmed``; the first weapon
+        for ``None`` (bare hands when there is none)."""
+        if name is None:
+            return self.weapons[0] if self.weapons else UNARMED_CARD
+        wanted = name.casefold()
+        if wanted == UNARMED:
+            return UNARMED_CARD
+        return next((w for w in self.weapons if w.name.casefold() == wanted), None)
+
+
+UNARMED_CARD: Final = WeaponCard(name=UNARMED, kind="melee", damage="1D", skill="melee")
+"""Bare hands: melee, 1D."""
+
+
+def damage_notation(damage: str) -> str:
+    """Traveller damage as fightlog dice: ``3D`` -> ``3d6``, ``2D+2`` -> ``2d6+2``."""
+    found = DAMAGE.match(damage)
+    if found is None:
+        raise InputError(f"damage {damage!r}: expected dice such as 3D or 2D+2")
+    return f"{found.group(1)}d6{found.group(2) or ''}"
+
+
+def read_card(snapshot: Mapping[str, Any]) -> Card:
+    """The card of a sheet snapshot (cached by its bytes, and by the snapshot object itself:
+    a folded state keeps each combatant's one dict); ``InputError`` naming the field when
+    the snapshot is not a Traveller card."""
+    known = _BY_OBJECT.get(id(snapshot))
+    if known is not None and known[0] is snapshot:
+        return known[1]
+    card = _read(snapshot)
+    if len(_BY_OBJECT) >= 256:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(snapshot)] = (snapshot, card)  # holding the snapshot keeps its id unique
+    return card
+
+
+_BY_OBJECT: dict[int, tuple[Mapping[str, Any], Card]] = {}
+
+
+def _read(snapshot: Mapping[str, Any]) -> Card:
+    try:
+        return _card(msgspec.json.encode(snapshot))
+    except msgspec.ValidationError as exc:
+        message, _, where = str(exc).rpartition(" - at `$")
+        raise InputError(f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}") from None
+
+
+@lru_cache(maxsize=256)
+def _card(encoded: bytes) -> Card:
+    return msgspec.json.decode(encoded, type=Card)
+
+
+def as_snapshot(card: Card) -> dict[str, Any]:
+    """The plain JSON a card is recorded as (``combatant_joined.sheet``)."""
+    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))
+    return out

@@ -1,0 +1,152 @@
+"""A Traveller combatant as the rules read them: the card, current characteristics (the
+physical ones are pools that damage lowers), their DMs, skills, stance, the weapon in hand,
+and the effects that change their checks (aim, cover, the DM-1 of earlier reactions, a
+leader's encouragement). ``options_of(state)`` gives a scene's options.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fightlog.kit.fighters import FighterBase, Mods, absent
+from fightlog.kit.options import SceneOptions
+from fightlog.reducers.state import ActiveEffect, SceneState
+from fightlog.rules.traveller.card import PHYSICAL, Card, WeaponCard, read_card
+from fightlog.rules.traveller.checks import characteristic_dm
+from fightlog.rules.traveller.options import TravellerOptions, read_options
+from fightlog.rules.traveller.ruleset import OUT
+
+_read_options: Final = SceneOptions(lambda data: read_options(data))
+_OPTIONS: dict[int, tuple[object, TravellerOptions]] = {}
+
+
+def options_of(state: SceneState) -> TravellerOptions:
+    """The scene's options (read once per options object: a scene keeps its one dict)."""
+    raw = None if state.scene is None else state.scene.options
+    known = _OPTIONS.get(id(raw))
+    if known is not None and known[0] is raw:
+        return known[1]
+    options = _read_options(state)
+    if len(_OPTIONS) >= 16:
+        _OPTIONS.clear()
+    _OPTIONS[id(raw)] = (raw, options)
+    return options
+
+AIM: Final = "aim"
+REACTED: Final = "reacted"
+COVER: Final = "cover"
+ENCOURAGED: Final = "encouraged"
+INCOMING: Final = "incoming"
+HAND: Final = "hand"
+DROPPED: Final = "dropped"
+INJURED: Final = "injured"
+KNOCKED_OUT: Final = "knocked_out"
+FIRST_AIDED: Final = "first_aided"
+LEADERSHIP: Final = "leadership"
+GRAPPLE: Final = "grapple"
+DEFERRED: Final = "deferred"
+FALLING: Final = "falling"
+
+
+def _effect_id(effect: ActiveEffect) -> str:
+    return effect.effect
+
+
+class Fighter(FighterBase):
+    out_statuses = OUT
+
+    def __init__(self, state: SceneState, actor: str) -> None:
+        who = state.combatants.get(actor)
+        if who is None:
+            raise absent(state, actor)
+        self.state = state  # what FighterBase.__init__ sets, without the call (the audit's hot path)
+        self.actor = actor
+        self.who = who
+        self.card: Card = read_card(who.sheet)
+        self.options: TravellerOptions = options_of(state)
+        self._mine: list[ActiveEffect] | None = None
+
+    def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
+        """Effects on this combatant by name, by id (the effects slice read once per ``Fighter``)."""
+        if not on:
+            return super().effects(name, on=on)
+        mine = self._mine
+        if mine is None:
+            actor = self.actor
+            mine = self._mine = [e for e in self.state.effects.values() if e.target == actor]
+            if len(mine) > 1:
+                mine.sort(key=_effect_id)  # the slice's own order is its history's
+        if name is None:
+            return mine
+        return [e for e in mine if e.name == name]
+
+    # ------------------------------------------------------------------ characteristics
+
+    def value(self, name: str) -> int:
+        """A characteristic now: the pool for STR, DEX and END, the sheet for the rest."""
+        if name in PHYSICAL:
+            return self.who.pools.get(name, 0)
+        value: int = getattr(self.card.characteristics, name)
+        return value
+
+    def dm(self, name: str) -> int:
+        return characteristic_dm(self.value(name))
+
+    def best(self, *names: str) -> tuple[int, str]:
+        """The best DM of ``names`` and the characteristic giving it (the first on a tie)."""
+        return max(((self.dm(n), n) for n in names), key=lambda pair: pair[0])
+
+    def skill(self, name: str) -> tuple[int, str]:
+        """A skill's DM: its level, or the unskilled DM when the sheet lacks it."""
+        level = self.card.skills.get(name)
+        if level is None:
+            return self.options.unskilled_dm, f"unskilled ({name})"
+        return level, f"{name} {level}"
+
+    def zeroed(self) -> int:
+        """How many physical characteristics are at zero."""
+        return sum(1 for name in PHYSICAL if self.who.pools.get(name, 0) <= 0)
+
+    # ------------------------------------------------------------------ stance, weapons
+
+    @property
+    def stance(self) -> str:
+        if self.has("prone"):
+            return "prone"
+        return "crouch" if self.has("crouched") else "stand"
+
+    def in_hand(self) -> WeaponCard | None:
+        """The weapon in hand: the last drawn, else the sheet's first; ``None`` when it was
+        dropped (bare hands are always at hand)."""
+        drawn = self.effect(HAND)
+        name = None if drawn is None else str(drawn.params.get("weapon"))
+        weapon = self.card.weapon(name)
+        if weapon is not None and self.dropped(weapon.name):
+            return None
+        return weapon
+
+    def dropped(self, weapon: str) -> bool:
+        return any(str(e.params.get("weapon", "")).casefold() == weapon.casefold() for e in self.effects(DROPPED))
+
+    # ------------------------------------------------------------------ what changes checks
+
+    def aim(self) -> int:
+        found = self.effect(AIM)
+        return 0 if found is None or found.magnitude is None else min(found.magnitude, self.options.aim_max)
+
+    def cover(self) -> ActiveEffect | None:
+        return self.effect(COVER)
+
+    def check_mods(self) -> Mods:
+        """What every check of this combatant carries: the DM of each earlier reaction
+        (until their next turn's actions are over) and one leader's DM+1."""
+        mods: Mods = []
+        encouraged = False
+        for found in self.effects():
+            if found.name == REACTED:
+                mods.append((found.magnitude or 0, f"reaction at {found.applied}"))
+            elif found.name == ENCOURAGED:
+                encouraged = True
+        if encouraged:
+            mods.append((1, "leadership"))
+        return mods

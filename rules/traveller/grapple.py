@@ -1,0 +1,99 @@
+"""Grappling (Unarmed Combat or Grappling).
+
+``grapple target=ID choice=C``: both make an opposed Melee (unarmed) check, 2D + Melee +
+STR or DEX DM; the higher total wins (a tie: nothing happens). An attacker who wins holds
+the target (a ``grapple`` effect) and takes the choice: ``prone`` (force the opponent
+prone), ``disarm`` (Effect 6+: take the weapon), ``throw`` (1D metres, 1D damage, ends the
+grapple), ``damage`` (2 + Effect), ``escape`` (ends the grapple), ``drag`` (up to 3 m),
+``continue``. A defender who wins takes ``grapple_defender_choice`` (escape, by default).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, AttackResolved, EffectApplied, EffectExpired, Moved, StatusChanged
+from fightlog.kit.fighters import Mods
+from fightlog.kit.table import Scribe
+from fightlog.rules.traveller import harm
+from fightlog.rules.traveller.attack import used_up
+from fightlog.rules.traveller.checks import effect
+from fightlog.rules.traveller.fighters import DROPPED, GRAPPLE, Fighter
+from fightlog.rules.traveller.modifiers import distance
+
+CHOICES: Final = ("prone", "disarm", "throw", "damage", "escape", "drag", "continue")
+
+
+def melee_mods(who: Fighter) -> Mods:
+    mods: Mods = [who.skill("melee")]
+    if who.options.melee_characteristic == "better":
+        dm, name = who.best("STR", "DEX")
+    else:
+        name = who.options.melee_characteristic
+        dm = who.dm(name)
+    mods.append((dm, f"{name} DM"))
+    return [m for m in mods if m[0]]
+
+
+def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    state = scribe.state
+    attacker, target = Fighter(state, actor), Fighter(state, action.target or "")
+    choice = str(action.params.get("choice", action.mode or "continue"))
+    if choice not in CHOICES:
+        raise RefusedError(f"grapple choice={choice}: one of {', '.join(CHOICES)}")
+    if target.actor == actor or target.has("dead"):
+        raise RefusedError(f"{target.actor} cannot be grappled", code="rules.target")
+    if distance(attacker, target, action) > attacker.options.melee_reach_m:
+        raise RefusedError(f"{target.actor} is out of reach for a grapple", code="rules.range")
+    mine, seq = scribe.roll("2d6", roller=actor, purpose="grapple",
+                            modifiers=[*melee_mods(attacker), *attacker.check_mods()], for_seq=declaration)
+    theirs, their_seq = scribe.roll("2d6", roller=target.actor, purpose="grapple",
+                                    modifiers=[*melee_mods(target), *target.check_mods()], for_seq=declaration)
+    used_up(scribe, Fighter(scribe.state, actor))
+    won = mine.total > theirs.total
+    resolved = scribe.emit(AttackResolved(attacker=actor, target=target.actor, hit=won, score=mine.total,
+                                          against=theirs.total, margin=mine.total - theirs.total,
+                                          rolls=[seq, their_seq], weapon="unarmed", declaration=declaration,
+                                          notes=[f"choice: {choice}"]))
+    ident = held_by(scribe, actor, target.actor) or f"{GRAPPLE}-{actor}-{target.actor}"
+    held = ident in scribe.state.effects
+    if won:
+        if not held and choice != "escape":
+            scribe.emit(EffectApplied(effect=ident, name=GRAPPLE, target=target.actor, source=actor, cause=resolved))
+        winner_choice(scribe, actor, target.actor, choice, effect(mine.total, attacker.options), resolved, ident)
+    elif theirs.total > mine.total and held and target.options.grapple_defender_choice == "escape":
+        scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="escaped"))
+
+
+def held_by(scribe: Scribe, one: str, other: str) -> str | None:
+    """The grapple between the two, whoever holds whom."""
+    for ident in (f"{GRAPPLE}-{one}-{other}", f"{GRAPPLE}-{other}-{one}"):
+        if ident in scribe.state.effects:
+            return ident
+    return None
+
+
+def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: int, cause: int, ident: str) -> None:
+    if choice == "prone" and not Fighter(scribe.state, loser).has("prone"):
+        if Fighter(scribe.state, loser).has("crouched"):
+            scribe.emit(StatusChanged(actor=loser, status="crouched", on=False, cause=cause))
+        scribe.emit(StatusChanged(actor=loser, status="prone", cause=cause, note=f"forced down by {winner}"))
+    elif choice == "disarm":
+        weapon = Fighter(scribe.state, loser).in_hand()
+        if weapon is not None and weapon.name != "unarmed":
+            scribe.emit(EffectApplied(effect=f"{DROPPED}-{loser}-{cause}", name=DROPPED, target=loser, source=winner,
+                                      cause=cause, params={"weapon": weapon.name, "taken": margin >= 6}))
+    elif choice == "throw":
+        metres, _ = scribe.roll("1d6", roller=winner, purpose="throw", for_seq=cause)
+        scribe.emit(Moved(actor=loser, metres=metres.total, cause=cause))
+        hurt, _ = scribe.roll("1d6", roller=winner, purpose="damage", for_seq=cause)
+        scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="thrown"))
+        harm.damage(scribe, loser, hurt.total, Fighter(scribe.state, loser).card.armour, cause, "throw")
+    elif choice == "damage":
+        harm.damage(scribe, loser, max(0, 2 + margin), Fighter(scribe.state, loser).card.armour, cause, "grapple")
+    elif choice == "escape" and ident in scribe.state.effects:
+        scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="let go"))
+    elif choice == "drag":
+        scribe.emit(Moved(actor=loser, metres=3, cause=cause))
+        scribe.emit(Moved(actor=winner, metres=3, cause=cause))

@@ -1,0 +1,126 @@
+"""The Traveller audit on the flawed hand-run fights of ``fixtures/traveller/audit``: it
+finds exactly the flaws ``fixtures/traveller_fights.py`` made (their code and ``seq``), its
+reports are snapshots, and the script still writes the committed bytes."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.json import JSONSnapshotExtension
+
+from collections.abc import Callable
+
+from fightlog.audit.one_process import audit_events
+from fightlog.events.model import AnyEvent
+from fightlog.fixtures.tampering import Tamper
+from fightlog.events.codec import decode_line
+from fightlog.fixtures.traveller_fights import FIGHTS, ROOT, to_bytes
+
+NAMES = sorted(FIGHTS)
+
+
+@pytest.fixture
+def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(JSONSnapshotExtension)
+
+
+def test_the_three_flaws_the_issue_names_are_there() -> None:
+    named = {"the-dodge-that-cost-nothing.jsonl", "the-seventh-aim.jsonl", "the-shot-from-the-ground.jsonl"}
+    assert named <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_script_writes_the_committed_bytes(name: str) -> None:
+    assert to_bytes(FIGHTS[name]().events) == (ROOT / "audit" / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_audit_finds_exactly_the_flaws(name: str, snapshot_json: SnapshotAssertion) -> None:
+    built = FIGHTS[name]()
+    events = [decode_line(line) for line in (ROOT / "audit" / name).read_bytes().splitlines()]
+    report = audit_events(events)
+    found = sorted((f.seq, f.code) for f in report.findings if f.severity != "info")
+    assert found == [(flaw.seq, flaw.code) for flaw in built.flaws]
+    assert [msgspec.to_builtins(f) for f in report.findings if f.severity != "info"] == snapshot_json
+
+
+def test_a_hand_run_reaction_answers_the_attack_it_responds_to_without_the_tables_marks() -> None:
+    """A log the table did not play has no ``incoming`` effect: a reaction answers the attack
+    declared in the post it responds to (a parry against a shot is still refused)."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import DeclarationPosted, EffectApplied, EffectExpired
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run("dive-behind-the-wall")
+    marks = [e for e in log.events if isinstance(e, (EffectApplied, EffectExpired)) and e.effect.startswith("incoming")]
+    log.drop(*marks)
+    events = log.done().events
+    assert not [f for f in audit_events(events).findings if f.severity != "info"]
+    dive = next(e for e in events if isinstance(e, DeclarationPosted) and e.actions and e.actions[0].type == "dive")
+    parried = [replace(dive, actions=[replace(dive.actions[0], type="parry", params={})]) if e is dive else e
+               for e in events]
+    found = [(f.code, f.seq) for f in audit_events(parried).findings if f.severity != "info"]
+    assert ("rules.reaction", dive.seq) in found
+
+
+def _flawed(name: str, change: Callable[[Tamper], AnyEvent]) -> list[tuple[str, int]]:
+    """The findings of a scenario's hand-run log after ``change``."""
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run(name)
+    change(log)
+    return [(f.code, f.seq) for f in audit_events(log.done().events).findings if f.severity != "info"]
+
+
+def test_a_grapple_given_to_the_lower_total_is_an_outcome_finding() -> None:
+    from fightlog.events.model import AttackResolved
+
+    def flip(log: Tamper) -> AnyEvent:
+        grapple = next(e for e in log.all(AttackResolved) if len(e.rolls) == 2 and not e.hit)
+        return log.change(grapple, hit=True)
+
+    assert [code for code, _ in _flawed("knives-in-the-galley", flip)] == ["rules.outcome"]
+
+
+def test_a_reaction_that_cost_nothing_is_a_reaction_finding() -> None:
+    from fightlog.events.model import EffectApplied
+
+    def free(log: Tamper) -> AnyEvent:
+        return log.change(log.all(EffectApplied, name="reacted")[0], magnitude=0)
+
+    codes = [code for code, _ in _flawed("knives-in-the-galley", free)]
+    assert codes[0] == "rules.reaction"  # and the attacks it should have cost DM-1 on
+    assert set(codes) <= {"rules.reaction", "rules.attack-dm"}
+
+
+def test_first_aid_healing_too_much_is_a_healing_finding() -> None:
+    from fightlog.events.model import HealingApplied
+
+    def more(log: Tamper) -> AnyEvent:
+        return log.change(log.find(HealingApplied), amount=3)
+
+    assert [code for code, _ in _flawed("first-aid-on-the-ramp", more)] == ["rules.healing"]
+
+
+def test_an_initiative_score_the_roll_does_not_give_is_an_initiative_finding() -> None:
+    from fightlog.events.model import InitiativeRolled
+
+    def raised(log: Tamper) -> AnyEvent:
+        first = log.all(InitiativeRolled)[0]
+        return log.change(first, score=first.score + 3)
+
+    codes = [code for code, _ in _flawed("dive-behind-the-wall", raised)]
+    assert codes and set(codes) == {"rules.initiative"}  # the score, and the order that no longer follows it
+
+
+def test_an_ambush_order_kept_past_the_first_round_or_ignored_in_it_is_an_initiative_finding() -> None:
+    from fightlog.events.model import InitiativeSet
+
+    def ignored(log: Tamper) -> AnyEvent:
+        first = log.all(InitiativeSet)[0]
+        return log.change(first, order=list(reversed(first.order)))
+
+    found = _flawed("ambush-at-the-landing-pad", ignored)
+    assert found and found[0][0] == "rules.initiative"

@@ -1,0 +1,548 @@
+"""The Traveller combat sheet's rules, each on a rigged fight (``rigged``), and its worked
+cases exact: the characteristic DM table, aim capped at DM+6, every range band, every cover
+value, the reaction DM-1 carried over, Effect-based damage."""
+
+from __future__ import annotations
+
+import pytest
+
+from fightlog.events.model import AttackResolved, DamageApplied, HealingApplied, InitiativeSet, StatusChanged
+from fightlog.rules.traveller.checks import BANDS, COVER, band, characteristic_dm
+from fightlog.rules.traveller.options import DEFAULTS
+from tests.rules.traveller.rigged import Fight, duel, mods, of, rolls
+
+
+@pytest.mark.parametrize(("value", "dm"), [(0, -3), (1, -2), (2, -2), (3, -1), (5, -1), (6, 0), (8, 0), (9, 1),
+                                           (11, 1), (12, 2), (14, 2), (15, 3), (20, 3)])
+def test_the_characteristic_dm_table(value: int, dm: int) -> None:
+    assert characteristic_dm(value) == dm
+
+
+# --------------------------------------------------------------------------- range bands
+
+
+@pytest.mark.parametrize(("metres", "expected"), [(1, "short"), (24, "short"), (25, "normal"), (99, "normal"),
+                                                  (100, "long"), (199, "long"), (200, "extreme"), (399, "extreme"),
+                                                  (400, None)])
+def test_every_range_band_of_a_100_m_weapon(metres: int, expected: str | None) -> None:
+    assert band(metres, 100, True, DEFAULTS) == expected
+
+
+def test_the_band_dms() -> None:
+    assert BANDS == {"short": 1, "normal": 0, "long": -2, "extreme": -4}
+
+
+def test_an_unscoped_weapon_beyond_100_m_is_at_extreme_range() -> None:
+    assert band(120, 600, False, DEFAULTS) == "extreme"
+    assert band(120, 600, True, DEFAULTS) == "short"
+
+
+@pytest.mark.parametrize(("metres", "dm"), [(10, 1), (50, 0), (150, -2), (300, -4)])
+def test_the_band_dm_is_on_the_attack_roll(metres: int, dm: int) -> None:
+    fight = duel(a={"weapons": [{"name": "Rifle", "kind": "ranged", "damage": "3D", "range_m": 100, "scoped": True}]},
+                 distance=metres)
+    fight.post("alice", "attack target=bob")
+    roll = rolls(fight.end_turn(faces=[1, 1]), "attack")[0]
+    assert mods(roll) == {"gun_combat 1": 1, **({} if dm == 0 else {
+        {1: "short range", -2: "long range", -4: "extreme range"}[dm]: dm})}
+
+
+def test_an_attack_beyond_four_times_the_range_is_refused() -> None:
+    fight = duel(distance=400)
+    refused = fight.refused("alice", "attack target=bob")
+    assert refused.code == "rules.range"
+    assert "four times" in refused.message
+
+
+# --------------------------------------------------------------------------- aiming
+
+
+def test_aiming_adds_dm_1_a_turn_up_to_dm_6() -> None:
+    fight = duel()
+    for _ in range(7):
+        fight.post("alice", "aim", "aim")  # two minor actions: the significant one traded
+        fight.end_turn()
+        fight.post("bob", "say")
+        fight.end_turn()
+    assert fight.effects("alice", "aim")[0].magnitude == 6
+    fight.post("alice", "attack target=bob")
+    roll = rolls(fight.end_turn(faces=[1, 1, 1, 1, 1]), "attack")[0]  # 2 + 1 + 6: a hit
+    assert mods(roll)["aim"] == 6
+    assert fight.effects("alice", "aim") == []  # used
+
+
+def test_aiming_while_doing_something_else_is_refused() -> None:
+    fight = duel()
+    assert fight.refused("alice", "aim", "move distance=3").code == "rules.aim"
+    fight.post("alice", "move distance=3")
+    assert fight.refused("alice", "aim").code == "rules.aim"
+
+
+def test_an_aim_is_lost_by_doing_anything_else_the_next_turn() -> None:
+    fight = duel()
+    fight.post("alice", "aim")
+    fight.end_turn()
+    fight.post("bob", "say")
+    fight.end_turn()
+    fight.post("alice", "move distance=2")
+    assert fight.effects("alice", "aim") == []
+
+
+# --------------------------------------------------------------------------- cover
+
+
+@pytest.mark.parametrize(("kind", "armour"), list(COVER.items()))
+def test_every_cover_value_is_armour_and_dm_2_to_shoot_into(kind: str, armour: int) -> None:
+    assert {"vegetation": 2, "tree_trunk": 6, "stone_wall": 8, "civilian_vehicle": 10, "armoured_vehicle": 15,
+            "fortifications": 20}[kind] == armour
+    fight = duel(b={"characteristics": {"END": 15, "STR": 15, "DEX": 15}})
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", f"cover behind={kind}")
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")
+    events = fight.end_turn(faces=[6, 6, 6, 6, 6])  # 12 + 1 - 2 = 11: Effect 3; damage 18 + 3
+    roll = rolls(events, "attack")[0]
+    assert mods(roll) == {"gun_combat 1": 1, "shooting into cover": -2}
+    damage = of(events, DamageApplied)[0]
+    assert (damage.raw, damage.reduced_by, damage.taken) == (21, armour, min(21 - armour, 15))
+
+
+# --------------------------------------------------------------------------- reactions
+
+
+def test_a_reaction_costs_dm_1_on_the_next_set_of_actions_cumulative_then_cleared() -> None:
+    fight = duel(b={"skills": {"gun_combat": 1, "athletics": 2}})
+    fight.post("alice", "attack target=bob")
+    fight.react("bob", "dodge", faces=[1, 1])  # a miss: 2 + 1 - 2
+    fight.end_turn()
+    fight.post("bob", "attack target=alice")
+    fight.react("alice", "take", faces=[1, 1])
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")
+    fight.react("bob", "dodge", faces=[1, 1])
+    fight.end_turn()
+    # two reactions: one made before bob's last turn (cleared at its end), one after
+    assert [e.magnitude for e in fight.effects("bob", "reacted")] == [-1]
+    fight.post("bob", "attack target=alice")
+    roll = rolls(fight.react("alice", "take", faces=[1, 1]), "attack")[0]
+    assert sum(v for s, v in mods(roll).items() if s.startswith("reaction")) == -1
+    fight.end_turn()
+    assert fight.effects("bob", "reacted") == []
+
+
+def test_reactions_in_one_round_add_up() -> None:
+    fight = Fight()
+    fight.join("alice", (0, 0), side="a").join("carl", (0, 5), side="a").join("bob", (30, 0), side="b")
+    fight.begin([6, 6, 6, 5, 1, 1])
+    assert fight.current == "alice"
+    fight.post("alice", "attack target=bob")
+    fight.react("bob", "dodge", faces=[1, 1])
+    fight.end_turn()
+    fight.post("carl", "attack target=bob")
+    fight.react("bob", "dodge", faces=[1, 1])
+    fight.end_turn()
+    assert fight.current == "bob"
+    fight.post("bob", "attack target=alice")
+    roll = rolls(fight.react("alice", "take", faces=[1, 1]), "attack")[0]
+    assert sum(v for s, v in mods(roll).items() if s.startswith("reaction")) == -2
+
+
+def test_dodge_is_minus_the_better_of_dex_dm_and_athletics() -> None:
+    fight = duel(b={"characteristics": {"DEX": 12}, "skills": {"athletics": 1}})
+    fight.post("alice", "attack target=bob")
+    roll = rolls(fight.react("bob", "dodge", faces=[1, 1]), "attack")[0]
+    assert mods(roll)["dodge"] == -2
+
+
+def test_parry_is_minus_the_melee_skill_against_melee_only() -> None:
+    fight = duel(b={"skills": {"melee": 3}}, distance=1)
+    fight.post("alice", "draw weapon=Blade", "attack target=bob weapon=Blade")
+    roll = rolls(fight.react("bob", "parry", faces=[1, 1]), "attack")[0]
+    assert mods(roll)["parry"] == -3
+    fight.end_turn()
+    fight.post("bob", "attack target=alice")
+    assert fight.refused("alice", "parry").code == "rules.reaction"
+
+
+def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_lost() -> None:
+    fight = duel()
+    fight.post("alice", "attack target=bob")
+    events = fight.react("bob", "dive cover=stone_wall", faces=[1, 1])
+    assert mods(rolls(events, "attack")[0])["dived for cover"] == -2
+    assert {"prone", "dived"} <= set(fight.statuses("bob"))
+    assert fight.effects("bob", "cover")[0].magnitude == 8
+    events = fight.end_turn()
+    assert fight.current == "alice"  # bob's turn was lost
+    assert [s.note for s in of(events, StatusChanged) if s.status == "dived"] == ["the turn lost to the dive"]
+    fight2 = duel()
+    fight2.post("alice", "attack target=bob")
+    assert mods(rolls(fight2.react("bob", "dive", faces=[1, 1]), "attack")[0])["dived prone"] == -1
+
+
+def test_a_reaction_without_an_incoming_attack_is_refused() -> None:
+    fight = duel()
+    refused = fight.refused("bob", "dodge")
+    assert refused.code == "rules.reaction"
+
+
+# --------------------------------------------------------------------------- damage
+
+
+def test_damage_is_the_dice_plus_effect_less_armour_end_first_then_the_higher() -> None:
+    fight = duel(b={"armour": 2, "characteristics": {"STR": 6, "DEX": 9, "END": 4}})
+    fight.post("alice", "attack target=bob")
+    events = fight.end_turn(faces=[6, 5, 4, 4, 4])  # 11 + 1 = 12: Effect 4; damage 12 + 4 = 16, less 2 = 14
+    hit = of(events, AttackResolved)[0]
+    assert (hit.hit, hit.score, hit.margin) == (True, 12, 4)
+    assert mods(rolls(events, "damage")[0]) == {"Effect": 4}
+    assert [(d.pool, d.taken) for d in of(events, DamageApplied)] == [("END", 4), ("DEX", 9), ("STR", 1)]
+    assert "unconscious" in fight.statuses("bob")
+
+
+def test_melee_damage_adds_the_str_dm() -> None:
+    fight = duel(a={"characteristics": {"STR": 12}}, distance=1)
+    fight.post("alice", "draw weapon=Blade", "attack target=bob weapon=Blade")
+    events = fight.end_turn(faces=[4, 4, 3])  # 8 + melee 1 + STR 2 = 11: Effect 3; 3 + 2 + 2 + 3
+    assert mods(rolls(events, "attack")[0]) == {"melee 1": 1, "STR DM": 2}
+    assert rolls(events, "damage")[0].total == 10
+
+
+def test_all_three_at_zero_is_death() -> None:
+    fight = duel(b={"characteristics": {"STR": 1, "DEX": 1, "END": 1}})
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 6, 6, 6])
+    assert "dead" in fight.statuses("bob")
+
+
+def test_unconscious_when_dead_at_three_zero_is_off() -> None:
+    fight = duel({"dead_at_three_zero": False}, b={"characteristics": {"STR": 1, "DEX": 1, "END": 1}})
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 6, 6, 6])
+    assert "unconscious" in fight.statuses("bob") and "dead" not in fight.statuses("bob")
+
+
+# --------------------------------------------------------------------------- initiative
+
+
+def test_initiative_is_the_effect_of_2d_plus_the_better_of_dex_and_int() -> None:
+    fight = Fight()
+    fight.join("alice", characteristics={"DEX": 9, "INT": 12}).join("bob", (5, 0))
+    events = fight.begin([4, 4, 5, 5])
+    assert fight.state.turn.initiative == {"alice": (2, 9), "bob": (2, 7)}  # 8 + 2 - 8; 10 - 8
+    assert of(events, InitiativeSet)[0].order == ["alice", "bob"]  # tied: the higher DEX
+
+
+def test_an_ambush_is_dm_6_and_dm_minus_6_in_the_first_round_only_and_no_tactics_for_the_ambushed() -> None:
+    fight = Fight({"ambush": "b"})
+    fight.join("alice", side="a", skills={"tactics": 2}).join("bob", (5, 0), side="b")
+    fight.begin([6, 6, 1, 2])  # alice 12 (Effect 4), bob 3 (-5): ambush: 4 - 6 < -5 + 6
+    assert fight.state.turn.order == ("bob", "alice")
+    fight.post("bob", "say")
+    fight.end_turn()
+    fight.post("alice", "say")
+    fight.end_turn()
+    assert fight.state.turn.order == ("alice", "bob")
+    assert fight.current == "alice"
+
+
+def test_tactics_adds_its_effect_to_the_whole_side() -> None:
+    fight = Fight()
+    fight.join("alice", side="a", skills={"tactics": 2}).join("carl", (0, 3), side="a").join("bob", (5, 0), side="b")
+    fight.begin([5, 5, 3, 3, 3, 3, 3, 3])  # tactics 10 + 2: Effect 4
+    assert fight.state.turn.initiative["carl"][0] == 6 - 8 + 4
+
+
+# --------------------------------------------------------------------------- actions of a turn
+
+
+def test_a_significant_action_may_be_traded_for_a_minor_one_but_no_more() -> None:
+    fight = duel()
+    assert fight.refused("alice", "move distance=3", "move distance=3", "move distance=3").code == "rules.allowance"
+    assert fight.refused("alice", "move distance=3", "stance to=crouch", "attack target=bob").code == "rules.allowance"
+    fight.post("alice", "move distance=6", "stance to=prone")
+
+
+def test_movement_is_6_m_half_in_difficult_terrain_a_quarter_prone() -> None:
+    fight = duel()
+    assert fight.refused("alice", "move distance=7").code == "rules.allowance"
+    assert fight.refused("alice", "move distance=4 terrain=difficult").code == "rules.allowance"
+    fight.post("alice", "stance to=prone")
+    assert fight.refused("alice", "move distance=2").code == "rules.allowance"
+
+
+def test_melee_from_prone_and_at_a_prone_target() -> None:
+    fight = duel(distance=1)
+    fight.post("alice", "draw weapon=Blade")
+    fight.end_turn()
+    fight.post("bob", "draw weapon=Blade")
+    fight.end_turn()
+    fight.post("alice", "stance to=prone", "attack target=bob weapon=Blade")
+    roll = rolls(fight.react("bob", "take", faces=[1, 1]), "attack")[0]
+    assert mods(roll)["attacking from prone"] == -2
+    fight.end_turn()
+    fight.post("bob", "attack target=alice weapon=Blade")
+    assert mods(rolls(fight.react("alice", "take", faces=[1, 1]), "attack")[0])["target prone"] == 1
+
+
+def test_an_unknown_weapon_is_refused() -> None:
+    assert duel().refused("alice", "attack target=bob weapon=Laser").code == "rules.not-carried"
+
+
+def test_draw_then_reload() -> None:
+    fight = duel(a={"weapons": [{"name": "Pistol", "kind": "ranged", "damage": "3D-3", "range_m": 10, "magazine": 1},
+                                {"name": "Knife", "kind": "melee", "damage": "1D"}]}, distance=5)
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[1, 1])
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert "reload first" in fight.refused("alice", "attack target=bob").message
+    assert "draw it first" in fight.refused("alice", "attack target=bob weapon=Knife").message
+    fight.post("alice", "reload weapon=Pistol", "draw weapon=Knife")
+
+
+# --------------------------------------------------------------------------- healing
+
+
+def test_first_aid_heals_max_effect_1_once_within_ten_rounds() -> None:
+    fight = duel(a={"gear": ["medikit"], "skills": {"gun_combat": 1, "medic": 1}}, distance=2)
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 2, 2, 2])  # 13: Effect 5; damage 6 + 5 = 11: END 7, STR 4
+    fight.post("bob", "say")
+    fight.end_turn()
+    events = fight.post("alice", "first_aid target=bob STR=1", faces=[4, 3])  # 7 + medic 1 = 8: Effect 0 -> 1
+    assert [(h.pool, h.amount) for h in of(events, HealingApplied)] == [("STR", 1)]
+    fight.end_turn()
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert "once" in fight.refused("alice", "first_aid target=bob").message
+
+
+def test_first_aid_after_ten_rounds_is_refused() -> None:
+    fight = duel(a={"gear": ["medikit"]}, distance=2)
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 2, 2, 2])
+    for _ in range(11):
+        fight.post("bob", "say")
+        fight.end_turn()
+        fight.post("alice", "say")
+        fight.end_turn()
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert "within 10 rounds" in fight.refused("alice", "first_aid target=bob").message
+
+
+def test_regaining_consciousness_once_per_ten_rounds_dm_1_per_failure() -> None:
+    fight = Fight()
+    fight.join("alice", side="a").join("bob", (30, 0), side="b", characteristics={"END": 1, "STR": 3, "DEX": 8})
+    fight.join("carl", (0, 2), side="a")
+    fight.begin([6, 6, 1, 1, 5, 5])
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[4, 4, 1, 1, 1])  # Effect 1: damage 4: END 1, then the higher (DEX 8) 3
+    fight.post("carl", "attack target=bob")
+    fight.end_turn(faces=[4, 4, 2, 2, 2])  # 6 + 1: DEX 5 -> 0, STR 3 -> 1
+    assert "unconscious" in fight.statuses("bob")
+    faces = {10: [1, 1], 20: [6, 6]}
+    for round_ in range(2, 21):  # each loop's last turn opens round round_ + 1
+        wake = faces.get(round_, [])
+        fight.post("alice", "say")
+        fight.end_turn()
+        events = fight.post("carl", "say")
+        events = fight.end_turn(faces=wake)
+        tried = rolls(events, "consciousness")
+        if round_ == 20:
+            assert mods(tried[0]) == {"END DM": -3, "earlier failures": 1}
+    assert "unconscious" not in fight.statuses("bob")
+
+
+# --------------------------------------------------------------------------- leadership, grappling, defer
+
+
+def test_leadership_effect_gives_dm_1s_handed_out_one_per_check() -> None:
+    fight = Fight()
+    fight.join("alice", side="a", skills={"leadership": 2}).join("carl", (0, 2), side="a")
+    fight.join("bob", (30, 0), side="b")
+    fight.begin([6, 6, 5, 5, 1, 1])
+    fight.post("alice", "leadership", "encourage target=carl", faces=[5, 4])  # 9 + 2 = 11: Effect 3
+    assert fight.effects("alice", "leadership")[0].remaining == 2
+    fight.end_turn()
+    fight.post("carl", "attack target=bob")
+    roll = rolls(fight.end_turn(faces=[1, 1]), "attack")[0]
+    assert mods(roll)["leadership"] == 1
+    assert fight.effects("carl", "encouraged") == []
+
+
+def test_a_failed_leadership_check_gives_the_other_side_its_effect() -> None:
+    fight = duel(a={"skills": {"leadership": 0}})
+    fight.post("alice", "leadership", faces=[1, 2])
+    assert fight.effects("bob", "leadership")[0].remaining == 5
+
+
+def test_grappling_an_opposed_melee_check_and_the_winners_choice() -> None:
+    fight = duel(distance=1)
+    events = fight.post("alice", "grapple target=bob choice=prone", faces=[5, 5, 2, 2])
+    assert of(events, AttackResolved)[0].hit
+    assert fight.effects("bob", "grapple") and "prone" in fight.statuses("bob")
+    fight.end_turn()
+    fight.post("bob", "grapple target=alice choice=damage", faces=[1, 1, 6, 6])
+    assert fight.effects("bob", "grapple") == []  # alice won as defender: her choice, escape by default
+
+
+@pytest.mark.parametrize(("choice", "faces", "check"), [
+    ("disarm", [6, 6, 1, 1], "dropped"),
+    ("throw", [6, 6, 1, 1, 3, 2], "thrown"),
+    ("drag", [6, 6, 1, 1], "dragged"),
+    ("escape", [6, 6, 1, 1], "none"),
+])
+def test_the_grapple_winners_other_choices(choice: str, faces: list[int], check: str) -> None:
+    fight = duel(distance=1)
+    fight.post("alice", f"grapple target=bob choice={choice}", faces=faces)
+    if check == "dropped":
+        assert fight.effects("bob", "dropped")[0].params == {"weapon": "Rifle", "taken": False}  # Effect 5: kept
+        fight.end_turn()
+        assert "knocked away" in fight.refused("bob", "draw weapon=Rifle").message
+    elif check == "thrown":
+        assert fight.effects("bob", "grapple") == [] and fight.pool("bob", "END") == 7 - 2
+    elif check == "dragged":
+        assert fight.state.combatants["bob"].moved == 3 and fight.effects("bob", "grapple")
+    else:
+        assert fight.effects("bob", "grapple") == []
+
+
+def test_defer_waits_until_after_the_named_combatant() -> None:
+    fight = Fight()
+    fight.join("alice", side="a").join("carl", (0, 2), side="a").join("bob", (30, 0), side="b")
+    fight.begin([6, 6, 5, 5, 1, 1])
+    assert fight.state.turn.order == ("alice", "carl", "bob")
+    fight.post("alice", "defer target=bob")
+    assert fight.current == "carl" and "delaying" in fight.statuses("alice")
+    fight.post("carl", "say")
+    fight.end_turn()
+    assert fight.current == "bob"
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert fight.current == "alice" and "delaying" not in fight.statuses("alice")
+    assert "once a round" in fight.refused("alice", "defer").message
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[1, 1])
+    assert fight.state.turn.round == 2
+
+
+def test_healing_over_days_is_recorded_by_hand_and_folds() -> None:
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import Origin
+
+    fight = duel()
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 2, 2, 2])
+    fight.scribe.emit(HealingApplied(target="bob", amount=3, pool="END", source="natural healing, two days",
+                                     origin=Origin(medium="manual", author="GM")))
+    assert fight.pool("bob", "END") == 3
+    assert not [f for f in audit_events(fight.scribe.events).findings if not f.code.startswith("dice.")]
+
+
+def test_simultaneous_slot_mates_both_act_before_either_falls() -> None:
+    fight = Fight()
+    fight.join("alice", side="a").join("bob", (30, 0), side="b", characteristics={"STR": 1, "END": 1})
+    fight.begin([3, 3, 3, 3])  # both -2, DEX 7: one slot
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 1, 1, 1])  # Effect 5: 3 + 5 = 8: END 1, DEX 7
+    assert fight.pool("bob", "DEX") == 0 and "unconscious" not in fight.statuses("bob")
+    assert fight.current == "bob"
+    roll = rolls(fight.post("bob", "attack target=alice"), "attack")
+    assert roll == []  # waits for alice's reaction
+    events = fight.end_turn(faces=[1, 1])
+    assert mods(rolls(events, "attack")[0])["DEX DM"] == -3
+    assert "unconscious" in fight.statuses("bob")
+
+
+def test_simultaneous_joined_takes_the_slot_mate_out_at_once() -> None:
+    fight = Fight({"simultaneous": "joined"})
+    fight.join("alice", side="a").join("bob", (30, 0), side="b", characteristics={"STR": 1, "END": 1})
+    fight.begin([3, 3, 3, 3])
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 1, 1, 1])
+    assert "unconscious" in fight.statuses("bob")
+    assert fight.current == "alice" and fight.state.turn.round == 2
+
+
+def test_an_extended_task_interrupted_by_damage_rechecks_with_the_damage_as_dm() -> None:
+    fight = duel(b={"skills": {"electronics": 2}, "characteristics": {"END": 15, "STR": 15, "DEX": 15}})
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "task skill=electronics characteristic=INT rounds=3", faces=[4, 3])  # 7 + 2: started
+    assert fight.effects("bob", "task")[0].remaining == 3
+    fight.end_turn()
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "task")  # a round of progress
+    assert fight.effects("bob", "task")[0].remaining == 2
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")  # round 3: bob's progress was in round 2, none lost
+    events = fight.end_turn(faces=[4, 4, 1, 1, 1, 6, 5])  # 9: Effect 1; 3 + 1 = 4 damage; recheck 11 + 2 - 4
+    task = rolls(events, "task")[0]
+    assert mods(task) == {"electronics 2": 2, "damage": -4}
+    assert fight.effects("bob", "task")[0].remaining == 2
+    fight.post("bob", "task")
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[4, 4, 1, 1, 1, 2, 2])  # recheck 4 + 2 - 4 = 2: Effect -6: the task is spoiled
+    assert fight.effects("bob", "task") == []
+
+
+def test_a_failed_recheck_loses_this_rounds_progress() -> None:
+    fight = Fight()
+    fight.join("alice", (0, 0))
+    fight.join("bob", (30, 0), skills={"electronics": 2}, characteristics={"END": 15, "STR": 15, "DEX": 15})
+    fight.begin([1, 1, 6, 6])
+    assert fight.current == "bob"
+    fight.post("bob", "task skill=electronics characteristic=INT rounds=3", faces=[4, 3])
+    fight.end_turn()
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "task")  # round 2's progress
+    fight.end_turn()
+    assert fight.effects("bob", "task")[0].remaining == 2
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[4, 4, 1, 1, 1, 2, 3])  # 4 damage; recheck 5 + 2 - 4 = 3: Effect -5
+    assert fight.effects("bob", "task")[0].remaining == 3
+
+
+def test_a_task_with_an_unknown_skill_is_refused() -> None:
+    assert "no such Traveller skill" in duel().refused("alice", "task skill=hacking characteristic=INT").message
+
+
+def test_leadership_dm_1s_not_handed_out_lapse_when_the_next_round_ends() -> None:
+    fight = duel(a={"skills": {"leadership": 2}})
+    fight.post("alice", "leadership", faces=[5, 4])
+    fight.end_turn()
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert fight.effects("alice", "leadership")  # round 2: still held
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "say")
+    fight.end_turn()
+    assert fight.effects("alice", "leadership") == []
+
+
+def test_an_arrival_rolls_initiative_when_it_takes_its_place() -> None:
+    from fightlog.rules.traveller.table import TABLE
+    from tests.rules.traveller.rigged import entrant_of
+
+    fight = duel()
+    TABLE.join(fight.scribe, entrant_of("carl", (0, 3), side="alice"), arrival=True, after="alice")
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "say")
+    events = fight.end_turn(faces=[5, 5])  # round 2: Carl rolls 10, initiative 2
+    assert [r.roller for r in rolls(events, "initiative")] == ["carl"]
+    assert fight.state.turn.initiative["carl"] == (2, 7)
+    assert fight.state.turn.order == ("alice", "carl", "bob")
+    from fightlog.audit.one_process import audit_events
+
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("carl", "attack target=bob")
+    fight.end_turn(faces=[1, 1])
+    assert not [f for f in audit_events(fight.scribe.events).findings if not f.code.startswith("dice.")]
