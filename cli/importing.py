@@ -54,7 +54,7 @@ On any error LOG is left as it was. 3 internal error (a bug: the error line name
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMATS))
 @click.argument("transcript", metavar="TRANSCRIPT")
 @click.option("-o", "--output", "log", metavar="LOG", help="The log file to write.")
-@click.option("--ruleset", metavar="ID", help="The ruleset the fight was played under (roe7, d20-evasion...).")
+@click.option("--ruleset", metavar="ID", help="The ruleset the fight was played under: an installed one (`fightlog rulesets` lists them), or another, audited for posting order and dice only.")
 @click.option("--roster", metavar="R.toml", help="The combatants' sheets (the ruleset's roster file).")
 @click.option("--cast", "cast_path", metavar="CAST.toml", help="Who is who in the transcript (docs/import.md).")
 @click.option("--from", "start", metavar="TIME", callback=_time, help="Only messages from this time on (ISO 8601).")

@@ -69,7 +69,7 @@ Examples (the other play commands' examples go on from these):
   fightlog play start house.jsonl --ruleset roe7 --options fixtures/roe7/house-rules.toml"""
 )
 @log_argument
-@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight (roe7, d20-evasion).",
+@click.option("--ruleset", required=True, metavar="ID", help="The ruleset that plays the fight: an installed one (`fightlog rulesets` lists them).",
               shell_complete=complete_ruleset)
 @click.option("--scene", metavar="ID", callback=play_params.scene_id, help="The scene id, mixed into the dice (default: scene, never the file's name).")
 @click.option("--title", help="The scene's title.")
