@@ -18,6 +18,7 @@ from fightlog.rules.traveller import harm
 from fightlog.rules.traveller.card import UNARMED, WeaponCard, damage_notation
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.fighters import AIM, ENCOURAGED, INCOMING, Fighter
+from fightlog.rules.traveller.holds import may_attack
 from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance, reach
 
 
@@ -51,6 +52,7 @@ def checked(scribe: Scribe, actor: str, action: Action) -> tuple[Fighter, Fighte
         raise RefusedError(f"{target.actor} is dead", code="rules.target")
     if target.actor == actor:
         raise RefusedError("an attack needs someone else as its target", code="rules.target")
+    may_attack(state, actor, target.actor)
     weapon = weapon_of(attacker, action)
     metres = distance(attacker, target, action)
     reach(attacker, weapon, metres)

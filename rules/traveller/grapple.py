@@ -4,8 +4,11 @@
 STR or DEX DM; the higher total wins (a tie: nothing happens). An attacker who wins holds
 the target (a ``grapple`` effect) and takes the choice: ``prone`` (force the opponent
 prone), ``disarm`` (Effect 6+: take the weapon), ``throw`` (1D metres, 1D damage, ends the
-grapple), ``damage`` (2 + Effect), ``escape`` (ends the grapple), ``drag`` (up to 3 m),
-``continue``. A defender who wins takes ``grapple_defender_choice`` (escape, by default).
+grapple), ``damage`` (2 + Effect), ``escape`` (a normal movement away, ``x= y=`` or
+``metres=``, ending the grapple), ``drag`` (``metres=`` up to ``drag_m``, 3 by default;
+``x= y=`` with positions: both go there), ``continue``. A defender who wins takes
+``grapple_defender_choice`` (escape, by default). While grappled, what one may not do is
+``holds``'s.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from fightlog.rules.traveller import harm
 from fightlog.rules.traveller.attack import used_up
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.fighters import DROPPED, GRAPPLE, Fighter
+from fightlog.rules.traveller.holds import may_attack
+from fightlog.rules.traveller.minor import far, limit, relocate
 from fightlog.rules.traveller.modifiers import distance
 
 CHOICES: Final = ("prone", "disarm", "throw", "damage", "escape", "drag", "continue")
@@ -44,8 +49,10 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
         raise RefusedError(f"grapple choice={choice}: one of {', '.join(CHOICES)}")
     if target.actor == actor or target.has("dead"):
         raise RefusedError(f"{target.actor} cannot be grappled", code="rules.target")
+    may_attack(state, actor, target.actor)
     if distance(attacker, target, action) > attacker.options.melee_reach_m:
         raise RefusedError(f"{target.actor} is out of reach for a grapple", code="rules.range")
+    _check_choice(attacker, choice, action)
     mine, seq = scribe.roll("2d6", roller=actor, purpose="grapple",
                             modifiers=[*melee_mods(attacker), *attacker.check_mods()], for_seq=declaration)
     theirs, their_seq = scribe.roll("2d6", roller=target.actor, purpose="grapple",
@@ -61,9 +68,20 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     if won:
         if not held and choice != "escape":
             scribe.emit(EffectApplied(effect=ident, name=GRAPPLE, target=target.actor, source=actor, cause=resolved))
-        winner_choice(scribe, actor, target.actor, choice, effect(mine.total, attacker.options), resolved, ident)
+        winner_choice(scribe, actor, target.actor, choice, effect(mine.total, attacker.options), resolved, ident,
+                      action)
     elif theirs.total > mine.total and held and target.options.grapple_defender_choice == "escape":
         scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="escaped"))
+
+
+def _check_choice(attacker: Fighter, choice: str, action: Action) -> None:
+    """Refuse, before any die, a drag beyond ``drag_m`` or an escape beyond a movement."""
+    metres = action.params.get("metres")
+    if metres is not None and (not isinstance(metres, int) or metres < 0):
+        raise RefusedError(f"grapple metres={metres}: whole metres, 0 or more")
+    most = attacker.options.drag_m if choice == "drag" else limit(attacker, action)
+    if choice in ("drag", "escape") and isinstance(metres, int) and metres > most:
+        raise RefusedError(f"a {choice} goes at most {most} m; asked {metres} m", code="rules.allowance")
 
 
 def held_by(scribe: Scribe, one: str, other: str) -> str | None:
@@ -74,7 +92,8 @@ def held_by(scribe: Scribe, one: str, other: str) -> str | None:
     return None
 
 
-def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: int, cause: int, ident: str) -> None:
+def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: int, cause: int, ident: str,
+                  action: Action) -> None:
     if choice == "prone" and not Fighter(scribe.state, loser).has("prone"):
         if Fighter(scribe.state, loser).has("crouched"):
             scribe.emit(StatusChanged(actor=loser, status="crouched", on=False, cause=cause))
@@ -92,8 +111,41 @@ def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: 
         harm.damage(scribe, loser, hurt.total, Fighter(scribe.state, loser).card.armour, cause, "throw")
     elif choice == "damage":
         harm.damage(scribe, loser, max(0, 2 + margin), Fighter(scribe.state, loser).card.armour, cause, "grapple")
-    elif choice == "escape" and ident in scribe.state.effects:
-        scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="let go"))
+    elif choice == "escape":
+        if ident in scribe.state.effects:
+            scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="escaped"))
+        _escape(scribe, winner, action, cause)
     elif choice == "drag":
-        scribe.emit(Moved(actor=loser, metres=3, cause=cause))
-        scribe.emit(Moved(actor=winner, metres=3, cause=cause))
+        _drag(scribe, winner, loser, action, cause)
+
+
+def _escape(scribe: Scribe, winner: str, action: Action, cause: int) -> None:
+    """Move away as a normal movement (``x= y=`` or ``metres=``; none: only let go)."""
+    metres = action.params.get("metres")
+    if "x" in action.params or isinstance(metres, int):
+        relocate(scribe, winner, Action(type="move", distance=metres if isinstance(metres, int) else None,
+                                        params={k: v for k, v in action.params.items() if k in ("x", "y", "terrain")}),
+                 cause)
+
+
+def _drag(scribe: Scribe, winner: str, loser: str, action: Action, cause: int) -> None:
+    """Both go ``metres=`` (up to ``drag_m``, all of it by default); with positions, to
+    ``x= y=`` (the dragged keeps their place beside the dragger)."""
+    who = Fighter(scribe.state, winner)
+    x, y = action.params.get("x"), action.params.get("y")
+    metres = action.params.get("metres", who.options.drag_m)
+    if not isinstance(metres, int):
+        metres = who.options.drag_m
+    if isinstance(x, int) and isinstance(y, int) and who.position is not None:
+        at = who.position
+        metres = far(at, (x, y))
+        if metres > who.options.drag_m:
+            raise RefusedError(f"a drag goes at most {who.options.drag_m} m; ({x}, {y}) is {metres} m away",
+                               code="rules.allowance")
+        other = Fighter(scribe.state, loser).position or at
+        dx, dy = x - at[0], y - at[1]
+        scribe.emit(Moved(actor=loser, metres=metres, cause=cause, x=other[0] + dx, y=other[1] + dy))
+        scribe.emit(Moved(actor=winner, metres=metres, cause=cause, x=x, y=y))
+        return
+    scribe.emit(Moved(actor=loser, metres=metres, cause=cause))
+    scribe.emit(Moved(actor=winner, metres=metres, cause=cause))

@@ -15,6 +15,7 @@ from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, S
 from fightlog.kit.table import Scribe
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, DROPPED, HAND, Fighter
+from fightlog.rules.traveller.holds import no_moving
 from fightlog.rules.traveller.reactions import take_cover
 
 STANCES = {"stand": (), "crouch": ("crouched",), "prone": ("prone",)}
@@ -30,14 +31,25 @@ def limit(who: Fighter, action: Action) -> int:
     return metres
 
 
+def far(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Whole metres from ``a`` to ``b`` (rounded up)."""
+    squared = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+    root = isqrt(squared)
+    return root if root * root == squared else root + 1
+
+
 def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    no_moving(scribe.state, actor, "move")
+    relocate(scribe, actor, action, declaration)
+
+
+def relocate(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    """A normal movement (``move``, a grapple's escape): to ``x``, ``y`` or ``distance``."""
     who = Fighter(scribe.state, actor)
     x, y = action.params.get("x"), action.params.get("y")
     at = who.position
     if isinstance(x, int) and isinstance(y, int) and at is not None:
-        squared = (x - at[0]) ** 2 + (y - at[1]) ** 2
-        root = isqrt(squared)
-        metres = root if root * root == squared else root + 1
+        metres = far(at, (x, y))
     elif action.distance is not None:
         metres, x, y = action.distance, None, None
     else:

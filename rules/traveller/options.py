@@ -68,8 +68,11 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     dead_at_three_zero: bool = True
     # Leadership: what a failed check gives ("Other side gets effect").
     leadership_failure: Literal["other-side", "none"] = "other-side"
-    # Grappling: the choice of a defender who wins the opposed check.
+    # Grappling: the choice of a defender who wins the opposed check; whom a grappled
+    # combatant may attack (the partner only, by default); how far a drag goes (up to 3 m).
     grapple_defender_choice: Literal["escape", "continue"] = "escape"
+    grappled_attacks: Literal["partner", "any"] = "partner"
+    drag_m: Metres = 3
     # Healing: first aid within so many rounds of the injury, once; needs a medikit;
     # regaining consciousness once per so many rounds.
     first_aid_rounds: Positive = 10

@@ -19,6 +19,7 @@ from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.traveller import attack
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, COVER, INCOMING, REACTED, Fighter
+from fightlog.rules.traveller.holds import no_moving
 from fightlog.rules.traveller.modifiers import Reaction
 from fightlog.rules.traveller.ruleset import REACTIONS
 
@@ -50,6 +51,8 @@ def check(state: SceneState, actor: str, actions: Sequence[Action], responds_to:
         raise RefusedError("a parry answers a melee attack", code="rules.reaction")
     if action.type == "dive" and kind == "melee":
         raise RefusedError("a dive for cover answers a ranged or thrown attack", code="rules.reaction")
+    if action.type == "dive":
+        no_moving(state, actor, "dive")
     cover = action.params.get("cover")
     if action.type == "dive" and cover is not None and cover not in COVER_VALUES:
         raise RefusedError(f"cover {cover!r}: one of {', '.join(COVER_VALUES)}")

@@ -124,3 +124,20 @@ def test_an_ambush_order_kept_past_the_first_round_or_ignored_in_it_is_an_initia
 
     found = _flawed("ambush-at-the-landing-pad", ignored)
     assert found and found[0][0] == "rules.initiative"
+
+
+def test_a_logged_move_away_from_a_grapple_is_a_grappled_finding() -> None:
+    """The audit plays a logged post by the table's checks: moving away while held (or
+    shooting past the partner) is refused there, so it is a ``rules.grappled`` finding."""
+    from fightlog.events.model import Action, DeclarationPosted
+    from fightlog.rules.traveller.declared import check_declaration
+    from tests.rules.traveller.test_rules import _held
+
+    state = _held().state
+    moved = DeclarationPosted(actor="bob", text="Bob walks off.", actions=[Action(type="move", params={"x": 5, "y": 0})],
+                              origin="chat")
+    found = check_declaration(state, moved)
+    assert found is not None and found.code == "rules.grappled"
+    shot = DeclarationPosted(actor="bob", actions=[Action(type="attack", target="carl")], origin="chat")
+    found = check_declaration(state, shot)
+    assert found is not None and found.code == "rules.grappled"

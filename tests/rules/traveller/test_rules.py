@@ -546,3 +546,96 @@ def test_an_arrival_rolls_initiative_when_it_takes_its_place() -> None:
     fight.post("carl", "attack target=bob")
     fight.end_turn(faces=[1, 1])
     assert not [f for f in audit_events(fight.scribe.events).findings if not f.code.startswith("dice.")]
+
+
+# --------------------------------------------------------------------------- a grapple holds
+
+
+def _held(**options: object) -> Fight:
+    """Alice holds Bob (won with 12 against 4), Carl 20 m off; Bob's turn."""
+    fight = Fight(dict(options))
+    fight.join("alice", (0, 0), side="a").join("bob", (1, 0), side="b").join("carl", (20, 0), side="c")
+    fight.begin([6, 6, 5, 5, 1, 1])
+    fight.post("alice", "grapple target=bob choice=continue", faces=[6, 6, 2, 2])
+    fight.end_turn()
+    assert fight.current == "bob" and fight.effects("bob", "grapple")
+    return fight
+
+
+def _to(fight: Fight, actor: str) -> None:
+    """Pass the turns (``say``) until ``actor``'s."""
+    while fight.current != actor:
+        fight.post(fight.current or "", "say")
+        fight.end_turn()
+
+
+def test_a_grappled_combatant_may_not_move_away() -> None:
+    fight = _held()
+    refused = fight.refused("bob", "move x=5 y=0")
+    assert refused.code == "rules.grappled" and "escape" in refused.message
+
+
+def test_the_holder_may_not_move_away_either() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "move x=0 y=5").code == "rules.grappled"
+
+
+def test_a_grappled_combatant_attacks_only_the_partner_by_default() -> None:
+    fight = _held()
+    assert fight.refused("bob", "attack target=carl").code == "rules.grappled"
+    fight.post("bob", "attack target=alice")
+    fight.end_turn(faces=[1, 1])
+
+
+def test_grappled_attacks_any_allows_shooting_someone_else() -> None:
+    fight = _held(grappled_attacks="any")
+    fight.post("bob", "attack target=carl")
+
+
+def test_a_grappled_combatant_may_not_dive_away() -> None:
+    fight = _held()
+    _to(fight, "carl")
+    fight.post("carl", "attack target=bob")
+    assert fight.refused("bob", "dive").code == "rules.grappled"
+
+
+def test_the_escape_choice_moves_the_escaper_and_ends_the_grapple() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    fight.post("alice", "grapple target=bob choice=escape x=0 y=6", faces=[6, 6, 1, 1])
+    assert fight.effects("bob", "grapple") == [] and fight.state.combatants["alice"].position == (0, 6)
+
+
+def test_an_escape_beyond_a_movement_is_refused() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "grapple target=bob choice=escape metres=7").code == "rules.allowance"
+
+
+def test_a_drag_goes_up_to_3_m_and_takes_both_along() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "grapple target=bob choice=drag metres=4").code == "rules.allowance"
+    fight.post("alice", "grapple target=bob choice=drag x=0 y=2", faces=[6, 6, 1, 1])
+    assert fight.state.combatants["alice"].position == (0, 2)
+    assert fight.state.combatants["bob"].position == (1, 2) and fight.effects("bob", "grapple")
+
+
+def test_a_shorter_drag() -> None:
+    fight = Fight()
+    fight.join("alice", None).join("bob", None)
+    fight.begin([6, 6, 1, 1])
+    fight.post("alice", "grapple target=bob choice=drag metres=2 distance=1", faces=[6, 6, 1, 1])
+    assert fight.state.combatants["bob"].moved == 2
+
+
+def test_a_grapple_ends_when_one_is_taken_out() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    fight.post("alice", "grapple target=bob choice=damage", faces=[6, 6, 1, 1])  # Effect 5: 7 damage
+    fight.end_turn()
+    _to(fight, "alice")
+    fight.post("alice", "grapple target=bob choice=damage", faces=[6, 6, 1, 1])
+    assert "unconscious" in fight.statuses("bob") or "dead" in fight.statuses("bob")
+    assert fight.effects("bob", "grapple") == []
