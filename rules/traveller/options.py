@@ -62,6 +62,8 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     reaction_dm: Dm = -1
     dive_m: NonNegative = 1
     dive_cover_dm: Dm = -2
+    # ...and whether the cover dived into protects (as armour) against the attack dived from.
+    dive_cover_armour: bool = True
     # Damage (Unconsciousness): where damage goes once END is 0 ("STR or DEX": the higher
     # by default), and whether all three at zero is death.
     after_end: Literal["higher", "STR", "DEX"] = "higher"

@@ -82,7 +82,7 @@ def react(scribe: Scribe, post: Post) -> None:
     reactor = Fighter(scribe.state, post.actor)
     reaction = None
     if action.type != "take":
-        reaction = Reaction(action.type, into_cover=action.params.get("cover") is not None)
+        reaction = Reaction(action.type, cover=str(action.params.get("cover") or ""))
         scribe.emit(EffectApplied(effect=f"{REACTED}-{declared}", name=REACTED, target=post.actor, cause=declared,
                                   magnitude=reactor.options.reaction_dm, params={"reaction": action.type}))
         aim = reactor.effect(AIM)

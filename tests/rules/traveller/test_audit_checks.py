@@ -141,3 +141,15 @@ def test_a_logged_move_away_from_a_grapple_is_a_grappled_finding() -> None:
     shot = DeclarationPosted(actor="bob", actions=[Action(type="attack", target="carl")], origin="chat")
     found = check_declaration(state, shot)
     assert found is not None and found.code == "rules.grappled"
+
+
+def test_a_dive_into_cover_whose_armour_was_left_off_the_shot_is_a_damage_finding() -> None:
+    """The ambush: Vance dives into vegetation from Kesh's shotgun, which hits; the damage
+    logged without the vegetation's 2 is a ``rules.damage`` finding."""
+    from fightlog.events.model import DamageApplied
+
+    def bare(log: Tamper) -> AnyEvent:
+        hit = log.all(DamageApplied, target="vance")[0]
+        return log.change(hit, reduced_by=hit.reduced_by - 2)
+
+    assert "rules.damage" in [code for code, _ in _flawed("ambush-at-the-landing-pad", bare)]

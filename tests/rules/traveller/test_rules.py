@@ -180,6 +180,16 @@ def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_l
     assert mods(rolls(fight2.react("bob", "dive", faces=[1, 1]), "attack")[0])["dived prone"] == -1
 
 
+@pytest.mark.parametrize(("armour", "reduced"), [(True, 8), (False, 0)])
+def test_the_cover_dived_into_protects_against_the_shot_dived_from(armour: bool, reduced: int) -> None:
+    fight = duel({"dive_cover_armour": armour}, b={"characteristics": {"END": 15, "STR": 15, "DEX": 15}})
+    fight.post("alice", "attack target=bob")
+    events = fight.react("bob", "dive cover=stone_wall", faces=[6, 6, 6, 6, 6])  # 12 + 1 - 2 = 11: Effect 3
+    damage = of(events, DamageApplied)[0]
+    assert (damage.raw, damage.reduced_by) == (21, reduced)
+    assert fight.effects("bob", "cover")[0].magnitude == 8  # and the wall stays for the next shots
+
+
 def test_a_reaction_without_an_incoming_attack_is_refused() -> None:
     fight = duel()
     refused = fight.refused("bob", "dodge")
