@@ -14,6 +14,7 @@ from typing import Final
 
 from msgspec.structs import replace
 
+from fightlog.errors import RefusedError
 from fightlog.events.model import (EffectApplied, EffectExpired, InitiativeSet, RoundEnded, RoundStarted,
                                    StatusChanged, TurnEnded, TurnStarted)
 from fightlog.kit.table import Scribe
@@ -29,12 +30,22 @@ _LIMIT: Final = 8
 def begin(scribe: Scribe) -> None:
     actors = starting(scribe.state, OUT)
     options = options_of(scribe.state)
+    _ambushers(scribe, options.ambush)
     initiative.roll_all(scribe, actors, options)
     first = initiative.order(scribe.state, actors, first_round=True)
     reason = f"initiative; ambush by {options.ambush} (first round)" if options.ambush else "initiative"
     scribe.emit(InitiativeSet(order=first, reason=reason))
     scribe.emit(RoundStarted(round=1))
     open_next(scribe)
+
+
+def _ambushers(scribe: Scribe, side: str) -> None:
+    """Refuse an ``ambush`` naming a side nobody in the fight is on (the sides are first
+    known here)."""
+    sides = sorted({c.side or c.actor for c in scribe.state.combatants.values()})
+    if side and side not in sides:
+        raise RefusedError(f"option ambush = {side!r}: nobody in the fight is on that side "
+                           f"(sides: {', '.join(sides) or 'none'})")
 
 
 def open_next(scribe: Scribe) -> None:
