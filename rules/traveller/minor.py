@@ -22,13 +22,14 @@ STANCES = {"stand": (), "crouch": ("crouched",), "prone": ("prone",)}
 
 
 def limit(who: Fighter, action: Action) -> int:
-    """How far one minor action moves: 6 m, half in difficult terrain, a quarter prone."""
+    """How far one minor action moves: 6 m, half in difficult terrain, a quarter prone;
+    never under ``movement_min_m`` (1 m: a crawl through rubble still gets somewhere)."""
     metres = who.options.movement_m
     if action.params.get("terrain") == "difficult":
         metres //= 2
     if who.stance == "prone":
         metres //= 4
-    return metres
+    return max(metres, who.options.movement_min_m)
 
 
 def far(a: tuple[int, int], b: tuple[int, int]) -> int:

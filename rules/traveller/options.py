@@ -44,6 +44,7 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     # be traded for one more), movement, aiming.
     minor_actions: Positive = 1
     movement_m: Metres = 6
+    movement_min_m: NonNegative = 1
     aim_max: Positive = 6
     # Melee: the characteristic of a melee attack ("STR or DEX DM": the better by default),
     # how near a melee attack reaches, a prone attacker's and a prone target's DMs.

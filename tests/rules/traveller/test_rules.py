@@ -281,6 +281,25 @@ def test_movement_is_6_m_half_in_difficult_terrain_a_quarter_prone() -> None:
     assert fight.refused("alice", "move distance=2").code == "rules.allowance"
 
 
+def _unplaced(options: dict[str, object] | None = None) -> Fight:
+    """Alice and Bob with no positions kept (``distance=`` moves), Alice first."""
+    fight = Fight(options)
+    fight.join("alice", None).join("bob", None)
+    fight.begin([6, 6, 1, 1])
+    return fight
+
+
+@pytest.mark.parametrize(("least", "allowed"), [(None, 1), (0, 0), (2, 2)])
+def test_prone_in_difficult_terrain_still_moves_at_least_1_m(least: int | None, allowed: int) -> None:
+    fight = _unplaced(None if least is None else {"movement_min_m": least})
+    fight.post("alice", "stance to=prone")
+    refused = fight.refused("alice", f"move distance={allowed + 1} terrain=difficult")
+    assert refused.code == "rules.allowance" and f"at most {allowed} m" in refused.message
+    if allowed:
+        fight.post("alice", f"move distance={allowed} terrain=difficult")
+        assert fight.state.combatants["alice"].moved == allowed
+
+
 def test_melee_from_prone_and_at_a_prone_target() -> None:
     fight = duel(distance=1)
     fight.post("alice", "draw weapon=Blade")
