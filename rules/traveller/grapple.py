@@ -6,7 +6,9 @@ the target (a ``grapple`` effect) and takes the choice: ``prone`` (force the opp
 prone), ``disarm`` (Effect 6+: take the weapon), ``throw`` (1D metres, 1D damage, ends the
 grapple), ``damage`` (2 + Effect), ``escape`` (a normal movement away, ``x= y=`` or
 ``metres=``, ending the grapple), ``drag`` (``metres=`` up to ``drag_m``, 3 by default;
-``x= y=`` with positions: both go there), ``continue``. A defender who wins takes
+``x= y=`` with positions: both go there), ``continue``. Where positions are kept, an escape
+or a drag names the spot (``x= y=``; ``metres=`` is refused) and a throw lands the loser
+straight away from the thrower. A defender who wins takes
 ``grapple_defender_choice`` (escape, by default). While grappled, what one may not do is
 ``holds``'s.
 """
@@ -24,7 +26,7 @@ from fightlog.rules.traveller.attack import used_up
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.fighters import DROPPED, GRAPPLE, Fighter
 from fightlog.rules.traveller.holds import may_attack
-from fightlog.rules.traveller.minor import far, limit, relocate
+from fightlog.rules.traveller.minor import far, kept, limit, relocate
 from fightlog.rules.traveller.modifiers import distance
 
 CHOICES: Final = ("prone", "disarm", "throw", "damage", "escape", "drag", "continue")
@@ -75,13 +77,24 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
 
 
 def _check_choice(attacker: Fighter, choice: str, action: Action) -> None:
-    """Refuse, before any die, a drag beyond ``drag_m`` or an escape beyond a movement."""
+    """Refuse, before any die, an escape or drag the winner could not make: beyond a
+    movement (escape) or ``drag_m`` (drag), or by ``metres=`` where positions are kept."""
+    if choice not in ("drag", "escape"):
+        return
     metres = action.params.get("metres")
     if metres is not None and (not isinstance(metres, int) or metres < 0):
         raise RefusedError(f"grapple metres={metres}: whole metres, 0 or more")
+    x, y = action.params.get("x"), action.params.get("y")
+    at = attacker.position
+    if at is not None and metres is not None:
+        raise RefusedError(kept(attacker.actor, f"grapple choice={choice}"), code="rules.incomplete")
+    if at is not None and isinstance(x, int) and isinstance(y, int):
+        metres = far(at, (x, y))
     most = attacker.options.drag_m if choice == "drag" else limit(attacker, action)
-    if choice in ("drag", "escape") and isinstance(metres, int) and metres > most:
+    if isinstance(metres, int) and metres > most:
         raise RefusedError(f"a {choice} goes at most {most} m; asked {metres} m", code="rules.allowance")
+    if choice == "drag" and at is not None and not (isinstance(x, int) and isinstance(y, int)):
+        raise RefusedError(kept(attacker.actor, "grapple choice=drag"), code="rules.incomplete")
 
 
 def held_by(scribe: Scribe, one: str, other: str) -> str | None:
@@ -105,7 +118,9 @@ def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: 
                                       cause=cause, params={"weapon": weapon.name, "taken": margin >= 6}))
     elif choice == "throw":
         metres, _ = scribe.roll("1d6", roller=winner, purpose="throw", for_seq=cause)
-        scribe.emit(Moved(actor=loser, metres=metres.total, cause=cause))
+        lands = thrown_to(Fighter(scribe.state, winner), Fighter(scribe.state, loser), metres.total)
+        scribe.emit(Moved(actor=loser, metres=metres.total, cause=cause, x=lands[0] if lands else None,
+                          y=lands[1] if lands else None))
         hurt, _ = scribe.roll("1d6", roller=winner, purpose="damage", for_seq=cause)
         scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="thrown"))
         harm.damage(scribe, loser, hurt.total, Fighter(scribe.state, loser).card.armour, cause, "throw")
@@ -120,32 +135,45 @@ def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: 
 
 
 def _escape(scribe: Scribe, winner: str, action: Action, cause: int) -> None:
-    """Move away as a normal movement (``x= y=`` or ``metres=``; none: only let go)."""
+    """Move away as a normal movement (``x= y=``, or ``metres=`` without positions; none:
+    only let go)."""
     metres = action.params.get("metres")
-    if "x" in action.params or isinstance(metres, int):
-        relocate(scribe, winner, Action(type="move", distance=metres if isinstance(metres, int) else None,
-                                        params={k: v for k, v in action.params.items() if k in ("x", "y", "terrain")}),
-                 cause)
+    x, y = action.params.get("x"), action.params.get("y")
+    if Fighter(scribe.state, winner).position is not None:
+        if isinstance(x, int) and isinstance(y, int):
+            relocate(scribe, winner, Action(type="move", params={"x": x, "y": y}), cause)
+    elif isinstance(metres, int):
+        relocate(scribe, winner, Action(type="move", distance=metres), cause)
 
 
 def _drag(scribe: Scribe, winner: str, loser: str, action: Action, cause: int) -> None:
     """Both go ``metres=`` (up to ``drag_m``, all of it by default); with positions, to
-    ``x= y=`` (the dragged keeps their place beside the dragger)."""
+    ``x= y=`` (the dragged keeps their place beside the dragger). Checked before the dice
+    (``_check_choice``)."""
     who = Fighter(scribe.state, winner)
     x, y = action.params.get("x"), action.params.get("y")
-    metres = action.params.get("metres", who.options.drag_m)
-    if not isinstance(metres, int):
-        metres = who.options.drag_m
-    if isinstance(x, int) and isinstance(y, int) and who.position is not None:
-        at = who.position
+    at = who.position
+    if isinstance(x, int) and isinstance(y, int) and at is not None:
         metres = far(at, (x, y))
-        if metres > who.options.drag_m:
-            raise RefusedError(f"a drag goes at most {who.options.drag_m} m; ({x}, {y}) is {metres} m away",
-                               code="rules.allowance")
         other = Fighter(scribe.state, loser).position or at
         dx, dy = x - at[0], y - at[1]
         scribe.emit(Moved(actor=loser, metres=metres, cause=cause, x=other[0] + dx, y=other[1] + dy))
         scribe.emit(Moved(actor=winner, metres=metres, cause=cause, x=x, y=y))
         return
+    given = action.params.get("metres")
+    metres = given if isinstance(given, int) else who.options.drag_m
     scribe.emit(Moved(actor=loser, metres=metres, cause=cause))
     scribe.emit(Moved(actor=winner, metres=metres, cause=cause))
+
+
+def thrown_to(thrower: Fighter, loser: Fighter, metres: int) -> tuple[int, int] | None:
+    """Where a throw of ``metres`` lands the loser, straight away from the thrower (along
+    +x when they share a spot), or ``None`` without positions."""
+    a, b = thrower.position, loser.position
+    if a is None or b is None:
+        return None
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if dx == 0 and dy == 0:
+        dx = 1
+    length = (dx * dx + dy * dy) ** 0.5
+    return b[0] + round(dx * metres / length), b[1] + round(dy * metres / length)

@@ -2,7 +2,8 @@
 taking cover (Hiding), picking up a dropped weapon.
 
 Movement is 6 m a minor action (half in difficult terrain, a quarter prone), to ``x,y``
-when positions are kept (``move x=3 y=4``) or ``distance=`` metres; moving leaves cover.
+when positions are kept (``move x=3 y=4``; ``distance=`` is refused there: it would move
+nobody on the map), else ``distance=`` metres; moving leaves cover.
 Aiming adds DM+1 to the next attack, cumulative with consecutive aiming up to DM+6.
 """
 
@@ -39,6 +40,12 @@ def far(a: tuple[int, int], b: tuple[int, int]) -> int:
     return root if root * root == squared else root + 1
 
 
+def kept(actor: str, what: str) -> str:
+    """Why a ``distance=`` is refused where positions are kept."""
+    return (f"{what}: {actor}'s position is kept in this scene: give x= y= (where to; distance= would move "
+            "nobody on the map)")
+
+
 def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     no_moving(scribe.state, actor, "move")
     relocate(scribe, actor, action, declaration)
@@ -51,6 +58,8 @@ def relocate(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
     at = who.position
     if isinstance(x, int) and isinstance(y, int) and at is not None:
         metres = far(at, (x, y))
+    elif at is not None:
+        raise RefusedError(kept(actor, "move"), code="rules.incomplete")
     elif action.distance is not None:
         metres, x, y = action.distance, None, None
     else:

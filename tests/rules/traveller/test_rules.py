@@ -73,8 +73,8 @@ def test_aiming_adds_dm_1_a_turn_up_to_dm_6() -> None:
 
 def test_aiming_while_doing_something_else_is_refused() -> None:
     fight = duel()
-    assert fight.refused("alice", "aim", "move distance=3").code == "rules.aim"
-    fight.post("alice", "move distance=3")
+    assert fight.refused("alice", "aim", "move x=3 y=0").code == "rules.aim"
+    fight.post("alice", "move x=3 y=0")
     assert fight.refused("alice", "aim").code == "rules.aim"
 
 
@@ -84,7 +84,7 @@ def test_an_aim_is_lost_by_doing_anything_else_the_next_turn() -> None:
     fight.end_turn()
     fight.post("bob", "say")
     fight.end_turn()
-    fight.post("alice", "move distance=2")
+    fight.post("alice", "move x=2 y=0")
     assert fight.effects("alice", "aim") == []
 
 
@@ -168,7 +168,7 @@ def test_parry_is_minus_the_melee_skill_against_melee_only() -> None:
 def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_lost() -> None:
     fight = duel()
     fight.post("alice", "attack target=bob")
-    events = fight.react("bob", "dive cover=stone_wall", faces=[1, 1])
+    events = fight.react("bob", "dive cover=stone_wall x=30 y=1", faces=[1, 1])
     assert mods(rolls(events, "attack")[0])["dived for cover"] == -2
     assert {"prone", "dived"} <= set(fight.statuses("bob"))
     assert fight.effects("bob", "cover")[0].magnitude == 8
@@ -177,14 +177,14 @@ def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_l
     assert [s.note for s in of(events, StatusChanged) if s.status == "dived"] == ["the turn lost to the dive"]
     fight2 = duel()
     fight2.post("alice", "attack target=bob")
-    assert mods(rolls(fight2.react("bob", "dive", faces=[1, 1]), "attack")[0])["dived prone"] == -1
+    assert mods(rolls(fight2.react("bob", "dive x=30 y=1", faces=[1, 1]), "attack")[0])["dived prone"] == -1
 
 
 @pytest.mark.parametrize(("armour", "reduced"), [(True, 8), (False, 0)])
 def test_the_cover_dived_into_protects_against_the_shot_dived_from(armour: bool, reduced: int) -> None:
     fight = duel({"dive_cover_armour": armour}, b={"characteristics": {"END": 15, "STR": 15, "DEX": 15}})
     fight.post("alice", "attack target=bob")
-    events = fight.react("bob", "dive cover=stone_wall", faces=[6, 6, 6, 6, 6])  # 12 + 1 - 2 = 11: Effect 3
+    events = fight.react("bob", "dive cover=stone_wall x=30 y=1", faces=[6, 6, 6, 6, 6])  # 12 + 1 - 2 = 11: Effect 3
     damage = of(events, DamageApplied)[0]
     assert (damage.raw, damage.reduced_by) == (21, reduced)
     assert fight.effects("bob", "cover")[0].magnitude == 8  # and the wall stays for the next shots
@@ -268,17 +268,17 @@ def test_tactics_adds_its_effect_to_the_whole_side() -> None:
 
 def test_a_significant_action_may_be_traded_for_a_minor_one_but_no_more() -> None:
     fight = duel()
-    assert fight.refused("alice", "move distance=3", "move distance=3", "move distance=3").code == "rules.allowance"
-    assert fight.refused("alice", "move distance=3", "stance to=crouch", "attack target=bob").code == "rules.allowance"
-    fight.post("alice", "move distance=6", "stance to=prone")
+    assert fight.refused("alice", "move x=3 y=0", "move x=3 y=0", "move x=3 y=0").code == "rules.allowance"
+    assert fight.refused("alice", "move x=3 y=0", "stance to=crouch", "attack target=bob").code == "rules.allowance"
+    fight.post("alice", "move x=6 y=0", "stance to=prone")
 
 
 def test_movement_is_6_m_half_in_difficult_terrain_a_quarter_prone() -> None:
     fight = duel()
-    assert fight.refused("alice", "move distance=7").code == "rules.allowance"
-    assert fight.refused("alice", "move distance=4 terrain=difficult").code == "rules.allowance"
+    assert fight.refused("alice", "move x=7 y=0").code == "rules.allowance"
+    assert fight.refused("alice", "move x=4 y=0 terrain=difficult").code == "rules.allowance"
     fight.post("alice", "stance to=prone")
-    assert fight.refused("alice", "move distance=2").code == "rules.allowance"
+    assert fight.refused("alice", "move x=2 y=0").code == "rules.allowance"
 
 
 def _unplaced(options: dict[str, object] | None = None) -> Fight:
@@ -425,7 +425,7 @@ def test_grappling_an_opposed_melee_check_and_the_winners_choice() -> None:
 ])
 def test_the_grapple_winners_other_choices(choice: str, faces: list[int], check: str) -> None:
     fight = duel(distance=1)
-    fight.post("alice", f"grapple target=bob choice={choice}", faces=faces)
+    fight.post("alice", f"grapple target=bob choice={choice}{' x=0 y=3' if choice == 'drag' else ''}", faces=faces)
     if check == "dropped":
         assert fight.effects("bob", "dropped")[0].params == {"weapon": "Rifle", "taken": False}  # Effect 5: kept
         fight.end_turn()
@@ -639,13 +639,13 @@ def test_the_escape_choice_moves_the_escaper_and_ends_the_grapple() -> None:
 def test_an_escape_beyond_a_movement_is_refused() -> None:
     fight = _held()
     _to(fight, "alice")
-    assert fight.refused("alice", "grapple target=bob choice=escape metres=7").code == "rules.allowance"
+    assert fight.refused("alice", "grapple target=bob choice=escape x=0 y=7").code == "rules.allowance"
 
 
 def test_a_drag_goes_up_to_3_m_and_takes_both_along() -> None:
     fight = _held()
     _to(fight, "alice")
-    assert fight.refused("alice", "grapple target=bob choice=drag metres=4").code == "rules.allowance"
+    assert fight.refused("alice", "grapple target=bob choice=drag x=0 y=4").code == "rules.allowance"
     fight.post("alice", "grapple target=bob choice=drag x=0 y=2", faces=[6, 6, 1, 1])
     assert fight.state.combatants["alice"].position == (0, 2)
     assert fight.state.combatants["bob"].position == (1, 2) and fight.effects("bob", "grapple")
@@ -668,3 +668,43 @@ def test_a_grapple_ends_when_one_is_taken_out() -> None:
     fight.post("alice", "grapple target=bob choice=damage", faces=[6, 6, 1, 1])
     assert "unconscious" in fight.statuses("bob") or "dead" in fight.statuses("bob")
     assert fight.effects("bob", "grapple") == []
+
+
+# --------------------------------------------------------------------------- positions kept
+
+
+def test_where_positions_are_kept_a_move_names_the_spot_not_a_distance() -> None:
+    fight = duel()
+    refused = fight.refused("alice", "move distance=3")
+    assert refused.code == "rules.incomplete" and "x= y=" in refused.message and "move" in refused.message
+    fight.post("alice", "move x=3 y=4")
+    assert fight.state.combatants["alice"].position == (3, 4)
+
+
+def test_where_positions_are_kept_a_dive_names_its_spot_up_to_dive_m() -> None:
+    fight = duel()
+    fight.post("alice", "attack target=bob")
+    assert fight.refused("bob", "dive cover=stone_wall").code == "rules.incomplete"
+    assert fight.refused("bob", "dive cover=stone_wall x=32 y=0").code == "rules.allowance"
+    fight.react("bob", "dive cover=stone_wall x=31 y=0", faces=[1, 1])
+    assert fight.state.combatants["bob"].position == (31, 0)
+
+
+def test_a_dive_without_positions_moves_its_metres() -> None:
+    fight = _unplaced()
+    fight.post("alice", "attack target=bob distance=30")
+    fight.react("bob", "dive", faces=[1, 1])
+    assert fight.state.combatants["bob"].moved == 1
+
+
+def test_a_throw_lands_the_loser_straight_away_from_the_thrower() -> None:
+    fight = duel(distance=1)
+    fight.post("alice", "grapple target=bob choice=throw", faces=[6, 6, 1, 1, 3, 2])  # thrown 3 m
+    assert fight.state.combatants["bob"].position == (4, 0) and fight.effects("bob", "grapple") == []
+
+
+def test_where_positions_are_kept_an_escape_or_drag_names_the_spot() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "grapple target=bob choice=escape metres=3").code == "rules.incomplete"
+    assert fight.refused("alice", "grapple target=bob choice=drag").code == "rules.incomplete"
