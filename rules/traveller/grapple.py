@@ -8,8 +8,9 @@ grapple), ``damage`` (2 + Effect), ``escape`` (a normal movement away, ``x= y=``
 ``metres=``, ending the grapple), ``drag`` (``metres=`` up to ``drag_m``, 3 by default;
 ``x= y=`` with positions: both go there), ``continue``. Where positions are kept, an escape
 or a drag names the spot (``x= y=``; ``metres=`` is refused) and a throw lands the loser
-straight away from the thrower. A defender who wins takes
-``grapple_defender_choice`` (escape, by default). While grappled, what one may not do is
+straight away from the thrower. A defender who wins (in a grapple already) picks too
+(``grapple_defender_choice``: ``picks``): they post ``grapple choice=C`` out of turn
+(``pick``) before the attacker's turn ends, else the grapple continues. While grappled, what one may not do is
 ``holds``'s.
 """
 
@@ -18,13 +19,15 @@ from __future__ import annotations
 from typing import Final
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import Action, AttackResolved, EffectApplied, EffectExpired, Moved, StatusChanged
+from fightlog.events.model import (Action, AttackResolved, DeclarationPosted, EffectApplied, EffectExpired, Moved,
+                                   StatusChanged)
 from fightlog.kit.fighters import Mods
-from fightlog.kit.table import Scribe
+from fightlog.kit.table import Post, Scribe
+from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller import harm
 from fightlog.rules.traveller.attack import used_up
 from fightlog.rules.traveller.checks import effect
-from fightlog.rules.traveller.fighters import DROPPED, GRAPPLE, Fighter
+from fightlog.rules.traveller.fighters import DROPPED, GRAPPLE, GRAPPLE_WON, Fighter
 from fightlog.rules.traveller.holds import may_attack
 from fightlog.rules.traveller.minor import far, kept, limit, relocate
 from fightlog.rules.traveller.modifiers import distance
@@ -72,8 +75,55 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
             scribe.emit(EffectApplied(effect=ident, name=GRAPPLE, target=target.actor, source=actor, cause=resolved))
         winner_choice(scribe, actor, target.actor, choice, effect(mine.total, attacker.options), resolved, ident,
                       action)
-    elif theirs.total > mine.total and held and target.options.grapple_defender_choice == "escape":
-        scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="escaped"))
+    elif theirs.total > mine.total and held:
+        _defender_won(scribe, target, actor, ident, effect(theirs.total, target.options), resolved, declaration)
+
+
+def _defender_won(scribe: Scribe, defender: Fighter, attacker: str, ident: str, margin: int, resolved: int,
+                  declaration: int) -> None:
+    """The defender in a grapple won: they pick (``picks``: a ``grapple_won`` effect waits
+    for their post, ``pick``), or the house rule's fixed choice is made."""
+    rule = defender.options.grapple_defender_choice
+    if rule == "picks":
+        scribe.emit(EffectApplied(effect=f"{GRAPPLE_WON}-{declaration}", name=GRAPPLE_WON, target=defender.actor,
+                                  source=attacker, cause=resolved,
+                                  params={"margin": margin, "grapple": ident, "declaration": declaration}))
+    else:
+        winner_choice(scribe, defender.actor, attacker, rule, margin, resolved, ident, Action(type="grapple"))
+
+
+def check_pick(state: SceneState, actor: str, action: Action) -> str:
+    """The choice a defender's pick post makes, refused unless it is one of the seven (and
+    an escape or drag the defender can make)."""
+    choice = str(action.params.get("choice", action.mode or ""))
+    if choice not in CHOICES:
+        raise RefusedError(f"grapple choice={choice or '?'}: the winner picks one of {', '.join(CHOICES)}")
+    _check_choice(Fighter(state, actor), choice, action)
+    return choice
+
+
+def pick(scribe: Scribe, post: Post) -> None:
+    """The defender who won posts their choice, out of turn (``grapple choice=C``)."""
+    waiting = Fighter(scribe.state, post.actor).effects(GRAPPLE_WON)
+    if len(post.actions) != 1 or post.actions[0].type != "grapple" or not waiting:
+        raise RefusedError(f"{post.actor} has no grapple won to pick a choice for", code="order.out-of-turn")
+    found, action = waiting[-1], post.actions[0]
+    choice = check_pick(scribe.state, post.actor, action)
+    declared = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
+                                             responds_to=int(str(found.params.get("declaration")))))
+    scribe.emit(EffectExpired(effect=found.effect, target=post.actor, reason="picked"))
+    ident = str(found.params.get("grapple"))
+    if ident in scribe.state.effects:
+        winner_choice(scribe, post.actor, found.source or "", choice, int(str(found.params.get("margin", 0))),
+                      declared, ident, action)
+
+
+def unpicked(scribe: Scribe, attacker: str) -> None:
+    """The attacker's turn ends: a defender's pick not posted is ``continue``."""
+    for found in sorted(scribe.state.effects.values(), key=lambda e: e.effect):
+        if found.name == GRAPPLE_WON and found.source == attacker:
+            scribe.emit(EffectExpired(effect=found.effect, target=found.target,
+                                      reason="no choice posted: the grapple continues"))
 
 
 def _check_choice(attacker: Fighter, choice: str, action: Action) -> None:

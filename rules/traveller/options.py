@@ -71,9 +71,10 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     dead_at_three_zero: bool = True
     # Leadership: what a failed check gives ("Other side gets effect").
     leadership_failure: Literal["other-side", "none"] = "other-side"
-    # Grappling: the choice of a defender who wins the opposed check; whom a grappled
+    # Grappling: the choice of a defender who wins the opposed check (``picks``: they post
+    # it, as the sheet's "the winner picks"; or a fixed one, a house rule); whom a grappled
     # combatant may attack (the partner only, by default); how far a drag goes (up to 3 m).
-    grapple_defender_choice: Literal["escape", "continue"] = "escape"
+    grapple_defender_choice: Literal["picks", "prone", "disarm", "throw", "damage", "escape", "continue"] = "picks"
     grappled_attacks: Literal["partner", "any"] = "partner"
     drag_m: Metres = 3
     # Healing: first aid within so many rounds of the injury, once; needs a medikit;

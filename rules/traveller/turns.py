@@ -19,7 +19,7 @@ from fightlog.events.model import (EffectApplied, EffectExpired, InitiativeSet, 
                                    StatusChanged, TurnEnded, TurnStarted)
 from fightlog.kit.table import Scribe
 from fightlog.kit.turn_keeping import open_turn, starting, takers
-from fightlog.rules.traveller import harm, initiative, reactions
+from fightlog.rules.traveller import grapple, harm, initiative, reactions
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.fighters import AIM, DEFERRED, KNOCKED_OUT, LEADERSHIP, REACTED, Fighter, options_of
 from fightlog.rules.traveller.ruleset import OUT
@@ -142,6 +142,7 @@ def end_turn(scribe: Scribe) -> None:
     actor = open_turn(scribe.state)
     for found in reactions.unanswered(scribe.state, actor):
         reactions.roll(scribe, found, None)
+    grapple.unpicked(scribe, actor)
     close(scribe, actor)
     open_next(scribe)
 

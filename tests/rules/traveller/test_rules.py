@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from fightlog.events.model import AttackResolved, DamageApplied, HealingApplied, InitiativeSet, StatusChanged
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, EffectExpired, HealingApplied,
+                                   InitiativeSet, StatusChanged)
 from fightlog.rules.traveller.checks import BANDS, COVER, band, characteristic_dm
 from fightlog.rules.traveller.options import DEFAULTS
 from tests.rules.traveller.rigged import Fight, duel, mods, of, rolls
@@ -414,7 +415,42 @@ def test_grappling_an_opposed_melee_check_and_the_winners_choice() -> None:
     assert fight.effects("bob", "grapple") and "prone" in fight.statuses("bob")
     fight.end_turn()
     fight.post("bob", "grapple target=alice choice=damage", faces=[1, 1, 6, 6])
-    assert fight.effects("bob", "grapple") == []  # alice won as defender: her choice, escape by default
+    assert fight.effects("alice", "grapple_won")  # alice won as defender: she picks
+    fight.post("alice", "grapple target=bob choice=escape x=0 y=5")
+    assert fight.effects("bob", "grapple") == [] and fight.state.combatants["alice"].position == (0, 5)
+
+
+@pytest.mark.parametrize("choice", ["prone", "disarm", "throw", "damage", "escape", "drag", "continue"])
+def test_a_defender_who_wins_picks_any_of_the_seven(choice: str) -> None:
+    fight = _held()
+    faces = [3, 2] if choice == "throw" else []
+    spot = {"escape": " x=1 y=5", "drag": " x=0 y=3"}.get(choice, "")
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])  # alice 12 + Melee 1 as defender: Effect 5
+    assert fight.refused("bob", "say").message.startswith("alice won bob's grapple and picks first")
+    events = fight.post("alice", f"grapple target=bob choice={choice}{spot}", faces=faces)
+    assert of(events, DeclarationPosted)[0].responds_to is not None
+    assert fight.effects("alice", "grapple_won") == []
+    held = bool(fight.effects("bob", "grapple"))
+    assert held == (choice not in ("throw", "escape"))
+    if choice == "damage":
+        assert of(events, DamageApplied)[0].raw == 2 + 5
+    if choice == "drag":
+        assert fight.state.combatants["alice"].position == (0, 3) and fight.state.combatants["bob"].position == (1, 3)
+
+
+def test_a_defender_who_posts_no_pick_continues_the_grapple() -> None:
+    fight = _held()
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])
+    events = fight.end_turn()
+    assert [e.reason for e in of(events, EffectExpired) if e.effect.startswith("grapple_won")] == [
+        "no choice posted: the grapple continues"]
+    assert fight.effects("bob", "grapple")
+
+
+def test_a_fixed_defender_choice_is_a_house_rule() -> None:
+    fight = _held(grapple_defender_choice="escape")
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])
+    assert fight.effects("bob", "grapple") == [] and fight.effects("alice", "grapple_won") == []
 
 
 @pytest.mark.parametrize(("choice", "faces", "check"), [
