@@ -169,3 +169,18 @@ def test_a_logged_defenders_pick_that_is_no_choice_is_refused_by_the_audit() -> 
     fine = DeclarationPosted(actor="alice", responds_to=17, origin=Origin(medium="manual", author="Gemma"),
                              actions=[Action(type="grapple", target="bob", params={"choice": "damage"})])
     assert check_declaration(state, fine) is None
+
+
+def test_an_ambush_by_a_side_nobody_is_on_is_an_initiative_finding() -> None:
+    from fightlog.events.model import SceneStarted
+
+    def pirates(log: Tamper) -> AnyEvent:
+        started = log.find(SceneStarted)
+        return log.change(started, options={**started.options, "ambush": "pirates"})
+
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run("ambush-at-the-landing-pad")
+    pirates(log)
+    found = [f for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
+    assert any("ambush = 'pirates'" in f.message and "sides: crew, raiders" in f.message for f in found)
