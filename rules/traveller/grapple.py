@@ -10,8 +10,8 @@ grapple), ``damage`` (2 + Effect), ``escape`` (a normal movement away, ``x= y=``
 or a drag names the spot (``x= y=``; ``metres=`` is refused) and a throw lands the loser
 straight away from the thrower. A defender who wins (in a grapple already) picks too
 (``grapple_defender_choice``: ``picks``): they post ``grapple choice=C`` out of turn
-(``pick``) before the attacker's turn ends, else the grapple continues. While grappled, what one may not do is
-``holds``'s.
+(``pick``) before the attacker's turn ends, else the grapple continues. What a grapple
+forbids while it lasts is ``holds``'s.
 """
 
 from __future__ import annotations

@@ -134,8 +134,8 @@ def test_a_logged_move_away_from_a_grapple_is_a_grappled_finding() -> None:
     from tests.rules.traveller.test_rules import _held
 
     state = _held().state
-    moved = DeclarationPosted(actor="bob", text="Bob walks off.", actions=[Action(type="move", params={"x": 5, "y": 0})],
-                              origin=Origin(medium="manual", author="Gemma"))
+    moved = DeclarationPosted(actor="bob", text="Bob walks off.",
+                              actions=[Action(type="move", params={"x": 5, "y": 0})], origin=Origin(medium="manual", author="Gemma"))
     found = check_declaration(state, moved)
     assert found is not None and found.code == "rules.grappled"
     shot = DeclarationPosted(actor="bob", actions=[Action(type="attack", target="carl")],

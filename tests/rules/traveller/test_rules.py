@@ -425,7 +425,8 @@ def test_a_defender_who_wins_picks_any_of_the_seven(choice: str) -> None:
     fight = _held()
     faces = [3, 2] if choice == "throw" else []
     spot = {"escape": " x=1 y=5", "drag": " x=0 y=3"}.get(choice, "")
-    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])  # alice 12 + Melee 1 as defender: Effect 5
+    # alice 12 + Melee 1 as the defender: Effect 5
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])
     assert fight.refused("bob", "say").message.startswith("alice won bob's grapple and picks first")
     events = fight.post("alice", f"grapple target=bob choice={choice}{spot}", faces=faces)
     assert of(events, DeclarationPosted)[0].responds_to is not None
