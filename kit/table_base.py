@@ -41,8 +41,10 @@ from fightlog.reducers.state import SceneState
 
 def require_open(state: SceneState) -> None:
     """Refuse unless a scene is open (started and not ended)."""
-    if state.scene is None or state.scene.ended:
+    if state.scene is None:
         raise RefusedError("no scene is open")
+    if state.scene.ended:
+        raise RefusedError(f"the scene {state.scene.scene!r} has ended: nothing more can be written to it")
 
 
 class TableBase:

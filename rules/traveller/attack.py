@@ -16,8 +16,10 @@ from fightlog.kit.fighters import Mods
 from fightlog.kit.table import Scribe
 from fightlog.rules.traveller import harm
 from fightlog.rules.traveller.card import UNARMED, WeaponCard, damage_notation
+from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.fighters import AIM, ENCOURAGED, INCOMING, Fighter
+from fightlog.rules.traveller.holds import may_attack
 from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance, reach
 
 
@@ -51,6 +53,7 @@ def checked(scribe: Scribe, actor: str, action: Action) -> tuple[Fighter, Fighte
         raise RefusedError(f"{target.actor} is dead", code="rules.target")
     if target.actor == actor:
         raise RefusedError("an attack needs someone else as its target", code="rules.target")
+    may_attack(state, actor, target.actor)
     weapon = weapon_of(attacker, action)
     metres = distance(attacker, target, action)
     reach(attacker, weapon, metres)
@@ -90,11 +93,13 @@ def resolve(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, metr
     if incoming in scribe.state.effects:
         scribe.emit(EffectExpired(effect=incoming, target=target_id, reason="resolved"))
     if landed:
-        hurt(scribe, actor, target_id, weapon, margin, resolved)
+        hurt(scribe, actor, target_id, weapon, margin, resolved, reaction)
 
 
-def hurt(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, margin: int, resolved: int) -> None:
-    """Damage of a hit: the dice + STR DM (melee) + Effect, less armour and cover."""
+def hurt(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, margin: int, resolved: int,
+         reaction: Reaction | None = None) -> None:
+    """Damage of a hit: the dice + STR DM (melee) + Effect, less armour and cover (the
+    cover dived into, too: ``protection``)."""
     attacker, target = Fighter(scribe.state, actor), Fighter(scribe.state, target_id)
     mods: Mods = []
     if weapon.kind == "melee":
@@ -102,14 +107,19 @@ def hurt(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, margin:
     mods.append((margin, "Effect"))
     rolled, _ = scribe.roll(damage_notation(weapon.damage), roller=actor, purpose="damage",
                             modifiers=[m for m in mods if m[0]], for_seq=resolved)
-    harm.damage(scribe, target_id, rolled.total, protection(target, weapon), resolved, weapon.name)
+    harm.damage(scribe, target_id, rolled.total, protection(target, weapon, reaction), resolved, weapon.name)
 
 
-def protection(target: Fighter, weapon: WeaponCard) -> int:
-    """Armour, plus cover against ranged and thrown attacks."""
+def protection(target: Fighter, weapon: WeaponCard, reaction: Reaction | None = None) -> int:
+    """Armour, plus cover against ranged and thrown attacks: the cover the target dived
+    into against this very attack (``dive_cover_armour``) in place of any cover held."""
+    if weapon.kind == "melee":
+        return target.card.armour
+    if reaction is not None and reaction.kind == "dive" and reaction.cover in COVER_VALUES \
+            and target.options.dive_cover_armour:
+        return target.card.armour + COVER_VALUES[reaction.cover]
     cover = target.cover()
-    extra = cover.magnitude or 0 if cover is not None and weapon.kind != "melee" else 0
-    return target.card.armour + extra
+    return target.card.armour + (cover.magnitude or 0 if cover is not None else 0)
 
 
 def _used(scribe: Scribe, attacker: Fighter) -> None:

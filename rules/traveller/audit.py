@@ -105,7 +105,7 @@ def _reaction(before: SceneState, event: AttackResolved) -> Reaction | None:
         if post.responds_to == event.declaration and post.actor == event.target and post.actions:
             action = post.actions[0]
             if action.type in ("dodge", "parry", "dive"):
-                return Reaction(action.type, into_cover=action.params.get("cover") is not None)
+                return Reaction(action.type, cover=str(action.params.get("cover") or ""))
             return None
     return None
 
@@ -144,7 +144,7 @@ def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll
     assert weapon is not None
     dms = (attacker.dm("STR") if weapon.kind == "melee" else 0) + (cause.margin or 0)
     got = sum(m.value for m in roll.modifiers)
-    armour = protection(target, weapon)
+    armour = protection(target, weapon, _reaction(before, cause))
     problems = []
     if got != dms:
         problems.append(f"the damage roll's DMs are {got:+d}, the rules give {dms:+d} (STR DM in melee + Effect)")

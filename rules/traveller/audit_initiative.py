@@ -13,7 +13,7 @@ from fightlog.events.model import DiceRolled, InitiativeRolled, InitiativeSet
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.checks import effect
-from fightlog.rules.traveller.fighters import Fighter
+from fightlog.rules.traveller.fighters import Fighter, options_of
 from fightlog.rules.traveller.initiative import order, side_of
 
 
@@ -64,8 +64,13 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
         return
     try:
         want = order(before, actors, first_round=before.turn.round == 0)
+        ambush = options_of(before).ambush
     except FightlogError:
         return
+    sides = sorted({c.side or c.actor for c in before.combatants.values()})
+    if before.turn.round == 0 and ambush and ambush not in sides:
+        view.report("rules.initiative", event, f"option ambush = {ambush!r}: nobody in the fight is on that side "
+                    f"(sides: {', '.join(sides)}); the table refuses to begin")
     if want != actors:
         view.report("rules.initiative", event, f"the posting order {', '.join(actors)}; initiative, then DEX, then "
                     f"the order joined give {', '.join(want)}")

@@ -65,6 +65,9 @@ def check_declaration(state: SceneState, declaration: DeclarationPosted) -> Refu
         if any(a.type in REACTIONS for a in actions):
             reactions.check(scribe.state, actor, actions, declaration.responds_to)
             return
+        if declaration.responds_to is not None and [a.type for a in actions] == ["grapple"]:
+            grapple.check_pick(scribe.state, actor, actions[0])  # a defender's pick
+            return
         check_allowance(turn_actions(scribe.state, actor), actions, options_of(scribe.state))
         seq = scribe.emit(DeclarationPosted(actor=actor, text=declaration.text, actions=list(actions)))
         play_actions(scribe, actor, list(actions), seq)

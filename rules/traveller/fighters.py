@@ -44,6 +44,7 @@ KNOCKED_OUT: Final = "knocked_out"
 FIRST_AIDED: Final = "first_aided"
 LEADERSHIP: Final = "leadership"
 GRAPPLE: Final = "grapple"
+GRAPPLE_WON: Final = "grapple_won"
 DEFERRED: Final = "deferred"
 FALLING: Final = "falling"
 

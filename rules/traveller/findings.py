@@ -34,6 +34,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.initiative": Code("error", "an initiative or posting order the rolls do not give (the DEX or INT DM, "
                                       "Tactics, the ambush in the first round only, DEX on a tie)",
                              "Pre-combat (Ambush; Initiative; Tactics)"),
+    "rules.grappled": Code("error", "a combatant in a grapple moving or diving away (other than by the escape "
+                                    "choice), or attacking someone other than the grapple partner",
+                           "Unarmed Combat or Grappling"),
     "rules.healing": Code("error", "first aid healing more than max(Effect, 1), or anything on a failure",
                           "Healing: First Aid"),
 }

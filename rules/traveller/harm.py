@@ -16,6 +16,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller import extended
 from fightlog.rules.traveller.card import PHYSICAL
 from fightlog.rules.traveller.fighters import FALLING, INJURED, KNOCKED_OUT, Fighter
+from fightlog.rules.traveller.holds import release
 from fightlog.rules.traveller.initiative import together
 from fightlog.rules.traveller.options import TravellerOptions
 
@@ -77,10 +78,12 @@ def condition(scribe: Scribe, target: str, cause: int | None) -> None:
     if zero >= 3 and who.options.dead_at_three_zero:
         if not who.has("dead"):
             scribe.emit(StatusChanged(actor=target, status="dead", cause=cause, note="STR, DEX and END at zero"))
+            release(scribe, target, "taken out")
         return
     if zero >= 2 and not who.has("unconscious"):
         scribe.emit(StatusChanged(actor=target, status="unconscious", cause=cause,
                                   note="two characteristics at zero"))
+        release(scribe, target, "taken out")
         if cause is not None:
             mark(scribe, target, KNOCKED_OUT, cause)
     elif zero < 2 and who.has("unconscious"):

@@ -2,7 +2,8 @@
 taking cover (Hiding), picking up a dropped weapon.
 
 Movement is 6 m a minor action (half in difficult terrain, a quarter prone), to ``x,y``
-when positions are kept (``move x=3 y=4``) or ``distance=`` metres; moving leaves cover.
+when positions are kept (``move x=3 y=4``; ``distance=`` is refused there: it would move
+nobody on the map), else ``distance=`` metres; moving leaves cover.
 Aiming adds DM+1 to the next attack, cumulative with consecutive aiming up to DM+6.
 """
 
@@ -15,29 +16,50 @@ from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, S
 from fightlog.kit.table import Scribe
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, DROPPED, HAND, Fighter
+from fightlog.rules.traveller.holds import no_moving
 from fightlog.rules.traveller.reactions import take_cover
 
 STANCES = {"stand": (), "crouch": ("crouched",), "prone": ("prone",)}
 
 
 def limit(who: Fighter, action: Action) -> int:
-    """How far one minor action moves: 6 m, half in difficult terrain, a quarter prone."""
+    """How far one minor action moves: 6 m, half in difficult terrain, a quarter prone;
+    never under ``movement_min_m`` (1 m: a crawl through rubble still gets somewhere)."""
     metres = who.options.movement_m
     if action.params.get("terrain") == "difficult":
         metres //= 2
     if who.stance == "prone":
         metres //= 4
-    return metres
+    return max(metres, who.options.movement_min_m)
+
+
+def far(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Whole metres from ``a`` to ``b`` (rounded up)."""
+    squared = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+    root = isqrt(squared)
+    return root if root * root == squared else root + 1
+
+
+def kept(actor: str, what: str) -> str:
+    """Why a ``distance=`` is refused where positions are kept."""
+    return (f"{what}: {actor}'s position is kept in this scene: give x= y= (where to; distance= would move "
+            "nobody on the map)")
 
 
 def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    no_moving(scribe.state, actor, "move")
+    relocate(scribe, actor, action, declaration)
+
+
+def relocate(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
+    """A normal movement (``move``, a grapple's escape): to ``x``, ``y`` or ``distance``."""
     who = Fighter(scribe.state, actor)
     x, y = action.params.get("x"), action.params.get("y")
     at = who.position
     if isinstance(x, int) and isinstance(y, int) and at is not None:
-        squared = (x - at[0]) ** 2 + (y - at[1]) ** 2
-        root = isqrt(squared)
-        metres = root if root * root == squared else root + 1
+        metres = far(at, (x, y))
+    elif at is not None:
+        raise RefusedError(kept(actor, "move"), code="rules.incomplete")
     elif action.distance is not None:
         metres, x, y = action.distance, None, None
     else:

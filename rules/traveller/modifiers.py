@@ -23,10 +23,15 @@ from fightlog.rules.traveller.fighters import Fighter
 
 
 class Reaction(NamedTuple):
-    """The target's reaction to the attack: ``dodge``, ``parry``, ``dive`` (``into_cover``)."""
+    """The target's reaction to the attack: ``dodge``, ``parry``, ``dive`` (``into_cover``:
+    the cover's kind, or empty)."""
 
     kind: str
-    into_cover: bool = False
+    cover: str = ""
+
+    @property
+    def into_cover(self) -> bool:
+        return bool(self.cover)
 
 
 def distance(attacker: Fighter, target: Fighter, action: Action) -> int:

@@ -44,6 +44,7 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     # be traded for one more), movement, aiming.
     minor_actions: Positive = 1
     movement_m: Metres = 6
+    movement_min_m: NonNegative = 1
     aim_max: Positive = 6
     # Melee: the characteristic of a melee attack ("STR or DEX DM": the better by default),
     # how near a melee attack reaches, a prone attacker's and a prone target's DMs.
@@ -62,14 +63,20 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     reaction_dm: Dm = -1
     dive_m: NonNegative = 1
     dive_cover_dm: Dm = -2
+    # ...and whether the cover dived into protects (as armour) against the attack dived from.
+    dive_cover_armour: bool = True
     # Damage (Unconsciousness): where damage goes once END is 0 ("STR or DEX": the higher
     # by default), and whether all three at zero is death.
     after_end: Literal["higher", "STR", "DEX"] = "higher"
     dead_at_three_zero: bool = True
     # Leadership: what a failed check gives ("Other side gets effect").
     leadership_failure: Literal["other-side", "none"] = "other-side"
-    # Grappling: the choice of a defender who wins the opposed check.
-    grapple_defender_choice: Literal["escape", "continue"] = "escape"
+    # Grappling: the choice of a defender who wins the opposed check (``picks``: they post
+    # it, as the sheet's "the winner picks"; or a fixed one, a house rule); whom a grappled
+    # combatant may attack (the partner only, by default); how far a drag goes (up to 3 m).
+    grapple_defender_choice: Literal["picks", "prone", "disarm", "throw", "damage", "escape", "continue"] = "picks"
+    grappled_attacks: Literal["partner", "any"] = "partner"
+    drag_m: Metres = 3
     # Healing: first aid within so many rounds of the injury, once; needs a medikit;
     # regaining consciousness once per so many rounds.
     first_aid_rounds: Positive = 10

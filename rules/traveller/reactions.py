@@ -1,8 +1,9 @@
 """Reactions (Reaction): answers to an incoming attack, posted by its target out of turn.
 
 ``dodge`` (any attack: a negative DM of max(DEX DM, Athletics)), ``parry`` (melee: the Melee
-skill as a negative DM), ``dive`` for cover (ranged and thrown: up to 1.5 m, prone, the next
-turn lost; the attacker's DM-2 into cover, DM-1 without), or ``take`` (no reaction). Each
+skill as a negative DM), ``dive`` for cover (ranged and thrown: up to 1.5 m, to ``x= y=``
+where positions are kept, prone, the next turn lost; the attacker's DM-2 into cover, DM-1
+without), or ``take`` (no reaction). Each
 reaction but ``take`` puts a DM-1 (``reaction_dm``) on the reactor's next set of actions:
 an effect cleared when their next turn ends (``turns``). An attack nobody answers is rolled
 when the attacker's turn ends.
@@ -19,6 +20,7 @@ from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.traveller import attack
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, COVER, INCOMING, REACTED, Fighter
+from fightlog.rules.traveller.holds import no_moving
 from fightlog.rules.traveller.modifiers import Reaction
 from fightlog.rules.traveller.ruleset import REACTIONS
 
@@ -50,10 +52,29 @@ def check(state: SceneState, actor: str, actions: Sequence[Action], responds_to:
         raise RefusedError("a parry answers a melee attack", code="rules.reaction")
     if action.type == "dive" and kind == "melee":
         raise RefusedError("a dive for cover answers a ranged or thrown attack", code="rules.reaction")
+    if action.type == "dive":
+        no_moving(state, actor, "dive")
+        _dive_spot(who, action)
     cover = action.params.get("cover")
     if action.type == "dive" and cover is not None and cover not in COVER_VALUES:
         raise RefusedError(f"cover {cover!r}: one of {', '.join(COVER_VALUES)}")
     return kind
+
+
+def _dive_spot(who: Fighter, action: Action) -> tuple[int, int] | None:
+    """Where a dive lands where positions are kept (``x= y=``, up to ``dive_m`` away;
+    ``distance=`` refused there: it would move nobody on the map), else ``None``."""
+    at = who.position
+    if at is None:
+        return None
+    x, y = action.params.get("x"), action.params.get("y")
+    if not isinstance(x, int) or not isinstance(y, int):
+        raise RefusedError(f"dive: {who.actor}'s position is kept in this scene: give x= y= (where to, up to "
+                           f"{who.options.dive_m} m; distance= would move nobody on the map)", code="rules.incomplete")
+    squared = (x - at[0]) ** 2 + (y - at[1]) ** 2
+    if squared > who.options.dive_m ** 2:
+        raise RefusedError(f"a dive goes up to {who.options.dive_m} m: ({x}, {y}) is further", code="rules.allowance")
+    return x, y
 
 
 def _kind(state: SceneState, actor: str, responds_to: int | None) -> str:
@@ -79,7 +100,7 @@ def react(scribe: Scribe, post: Post) -> None:
     reactor = Fighter(scribe.state, post.actor)
     reaction = None
     if action.type != "take":
-        reaction = Reaction(action.type, into_cover=action.params.get("cover") is not None)
+        reaction = Reaction(action.type, cover=str(action.params.get("cover") or ""))
         scribe.emit(EffectApplied(effect=f"{REACTED}-{declared}", name=REACTED, target=post.actor, cause=declared,
                                   magnitude=reactor.options.reaction_dm, params={"reaction": action.type}))
         aim = reactor.effect(AIM)
@@ -111,8 +132,14 @@ def unanswered(state: SceneState, attacker: str) -> list[ActiveEffect]:
 
 def _dived(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     who = Fighter(scribe.state, actor)
-    metres = min(action.distance if action.distance is not None else who.options.dive_m, who.options.dive_m)
-    scribe.emit(Moved(actor=actor, metres=metres, cause=cause))
+    spot = _dive_spot(who, action)
+    if spot is not None and who.position is not None:
+        squared = (spot[0] - who.position[0]) ** 2 + (spot[1] - who.position[1]) ** 2
+        metres = 0 if squared == 0 else who.options.dive_m
+        scribe.emit(Moved(actor=actor, metres=metres, cause=cause, x=spot[0], y=spot[1]))
+    else:
+        metres = min(action.distance if action.distance is not None else who.options.dive_m, who.options.dive_m)
+        scribe.emit(Moved(actor=actor, metres=metres, cause=cause))
     if who.has("crouched"):
         scribe.emit(StatusChanged(actor=actor, status="crouched", on=False, cause=cause))
     if not who.has("prone"):

@@ -17,10 +17,10 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import CombatantJoined, DeclarationPosted, EffectExpired
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.table_base import TableBase
-from fightlog.rules.traveller import reactions, turns
+from fightlog.rules.traveller import grapple, reactions, turns
 from fightlog.rules.traveller.declared import play_actions
 from fightlog.rules.traveller.allowance import KEEPS_AIM, check_allowance, turn_actions
-from fightlog.rules.traveller.fighters import AIM, Fighter
+from fightlog.rules.traveller.fighters import AIM, GRAPPLE_WON, Fighter
 from fightlog.rules.traveller.options import RULESET_ID, TravellerOptions, read_options
 from fightlog.rules.traveller.ruleset import ACTION_TYPES, OUT, REACTIONS
 
@@ -53,6 +53,9 @@ class TravellerTable(TableBase):
         if any(a.type in REACTIONS for a in post.actions):
             reactions.react(scribe, post)
             return
+        if who.effects(GRAPPLE_WON) and state.turn.current != post.actor:
+            grapple.pick(scribe, post)
+            return
         own_turn(scribe, who, post)
 
 
@@ -69,6 +72,9 @@ def own_turn(scribe: Scribe, who: Fighter, post: Post) -> None:
     if waiting and post.actions:
         raise RefusedError(f"{post.actor}'s attack on {waiting[0].target} waits for {waiting[0].target}'s reaction "
                            "(or the end of the turn)")
+    picking = [e for e in state.effects.values() if e.name == GRAPPLE_WON and e.source == post.actor]
+    if picking and post.actions:
+        raise RefusedError(f"{picking[0].target} won {post.actor}'s grapple and picks first (or the turn ends)")
     earlier = turn_actions(state, post.actor)
     check_allowance(earlier, post.actions, who.options)
     defer = [a for a in post.actions if a.type == "defer"]

@@ -14,11 +14,12 @@ from typing import Final
 
 from msgspec.structs import replace
 
+from fightlog.errors import RefusedError
 from fightlog.events.model import (EffectApplied, EffectExpired, InitiativeSet, RoundEnded, RoundStarted,
                                    StatusChanged, TurnEnded, TurnStarted)
 from fightlog.kit.table import Scribe
 from fightlog.kit.turn_keeping import open_turn, starting, takers
-from fightlog.rules.traveller import harm, initiative, reactions
+from fightlog.rules.traveller import grapple, harm, initiative, reactions
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.fighters import AIM, DEFERRED, KNOCKED_OUT, LEADERSHIP, REACTED, Fighter, options_of
 from fightlog.rules.traveller.ruleset import OUT
@@ -29,12 +30,22 @@ _LIMIT: Final = 8
 def begin(scribe: Scribe) -> None:
     actors = starting(scribe.state, OUT)
     options = options_of(scribe.state)
+    _ambushers(scribe, options.ambush)
     initiative.roll_all(scribe, actors, options)
     first = initiative.order(scribe.state, actors, first_round=True)
     reason = f"initiative; ambush by {options.ambush} (first round)" if options.ambush else "initiative"
     scribe.emit(InitiativeSet(order=first, reason=reason))
     scribe.emit(RoundStarted(round=1))
     open_next(scribe)
+
+
+def _ambushers(scribe: Scribe, side: str) -> None:
+    """Refuse an ``ambush`` naming a side nobody in the fight is on (the sides are first
+    known here)."""
+    sides = sorted({c.side or c.actor for c in scribe.state.combatants.values()})
+    if side and side not in sides:
+        raise RefusedError(f"option ambush = {side!r}: nobody in the fight is on that side "
+                           f"(sides: {', '.join(sides) or 'none'})")
 
 
 def open_next(scribe: Scribe) -> None:
@@ -131,6 +142,7 @@ def end_turn(scribe: Scribe) -> None:
     actor = open_turn(scribe.state)
     for found in reactions.unanswered(scribe.state, actor):
         reactions.roll(scribe, found, None)
+    grapple.unpicked(scribe, actor)
     close(scribe, actor)
     open_next(scribe)
 

@@ -186,7 +186,8 @@ def test_a_refusal_writes_nothing(fight: Path, args: list[str], message: str) ->
 def test_a_post_after_the_end_is_refused(fight: Path) -> None:
     play("end", str(fight))
     before = fight.read_bytes()
-    assert_one_line_error(run("play", "post", str(fight), "alice", "--do", RIFLE), str(fight), "refused: no scene is open")
+    assert_one_line_error(run("play", "post", str(fight), "alice", "--do", RIFLE), str(fight), "refused: the scene ")
+    assert "has ended" in run("play", "post", str(fight), "alice", "--do", RIFLE).output
     assert fight.read_bytes() == before
 
 

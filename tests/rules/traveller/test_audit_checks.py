@@ -124,3 +124,63 @@ def test_an_ambush_order_kept_past_the_first_round_or_ignored_in_it_is_an_initia
 
     found = _flawed("ambush-at-the-landing-pad", ignored)
     assert found and found[0][0] == "rules.initiative"
+
+
+def test_a_logged_move_away_from_a_grapple_is_a_grappled_finding() -> None:
+    """The audit plays a logged post by the table's checks: moving away while held (or
+    shooting past the partner) is refused there, so it is a ``rules.grappled`` finding."""
+    from fightlog.events.model import Action, DeclarationPosted, Origin
+    from fightlog.rules.traveller.declared import check_declaration
+    from tests.rules.traveller.test_rules import _held
+
+    state = _held().state
+    moved = DeclarationPosted(actor="bob", text="Bob walks off.",
+                              actions=[Action(type="move", params={"x": 5, "y": 0})], origin=Origin(medium="manual", author="Gemma"))
+    found = check_declaration(state, moved)
+    assert found is not None and found.code == "rules.grappled"
+    shot = DeclarationPosted(actor="bob", actions=[Action(type="attack", target="carl")],
+                             origin=Origin(medium="manual", author="Gemma"))
+    found = check_declaration(state, shot)
+    assert found is not None and found.code == "rules.grappled"
+
+
+def test_a_dive_into_cover_whose_armour_was_left_off_the_shot_is_a_damage_finding() -> None:
+    """The ambush: Vance dives into vegetation from Kesh's shotgun, which hits; the damage
+    logged without the vegetation's 2 is a ``rules.damage`` finding."""
+    from fightlog.events.model import DamageApplied
+
+    def bare(log: Tamper) -> AnyEvent:
+        hit = log.all(DamageApplied, target="vance")[0]
+        return log.change(hit, reduced_by=hit.reduced_by - 2)
+
+    assert "rules.damage" in [code for code, _ in _flawed("ambush-at-the-landing-pad", bare)]
+
+
+def test_a_logged_defenders_pick_that_is_no_choice_is_refused_by_the_audit() -> None:
+    from fightlog.events.model import Action, DeclarationPosted, Origin
+    from fightlog.rules.traveller.declared import check_declaration
+    from tests.rules.traveller.test_rules import _held
+
+    state = _held().state
+    picked = DeclarationPosted(actor="alice", responds_to=17, origin=Origin(medium="manual", author="Gemma"),
+                               actions=[Action(type="grapple", target="bob", params={"choice": "fly"})])
+    found = check_declaration(state, picked)
+    assert found is not None and "the winner picks one of" in found.message
+    fine = DeclarationPosted(actor="alice", responds_to=17, origin=Origin(medium="manual", author="Gemma"),
+                             actions=[Action(type="grapple", target="bob", params={"choice": "damage"})])
+    assert check_declaration(state, fine) is None
+
+
+def test_an_ambush_by_a_side_nobody_is_on_is_an_initiative_finding() -> None:
+    from fightlog.events.model import SceneStarted
+
+    def pirates(log: Tamper) -> AnyEvent:
+        started = log.find(SceneStarted)
+        return log.change(started, options={**started.options, "ambush": "pirates"})
+
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run("ambush-at-the-landing-pad")
+    pirates(log)
+    found = [f for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
+    assert any("ambush = 'pirates'" in f.message and "sides: crew, raiders" in f.message for f in found)

@@ -87,3 +87,17 @@ def test_a_refused_post_is_one_line_exit_2_and_the_log_unchanged(tmp_path: Path,
     assert code == 2, output
     assert len(output.strip().splitlines()) == 1 and message in output
     assert log.read_bytes() == before
+
+
+def test_an_ambush_by_a_side_nobody_is_on_is_refused_at_begin_exit_2_nothing_written(tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('ambush = "pirates"\n')
+    log = tmp_path / "fight.jsonl"
+    assert run("play", "start", str(log), "--ruleset", "traveller", "--options", str(house))[0] == 0
+    assert run("play", "join", str(log), "--roster", str(ROSTERS_DIR / "crew.toml"), "vance", "dorn")[0] == 0
+    before = log.read_bytes()
+    code, output = run("play", "begin", str(log))
+    lines = output.strip().splitlines()
+    assert code == 2 and len(lines) == 1
+    assert "ambush = 'pirates'" in lines[0] and "sides: crew, raiders" in lines[0]
+    assert log.read_bytes() == before

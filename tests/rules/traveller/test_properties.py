@@ -61,7 +61,7 @@ OPTIONS = st.fixed_dictionaries({}, optional={
     "dead_at_three_zero": st.booleans(),
     "band_edges_inclusive": st.booleans(),
     "melee_characteristic": st.sampled_from(["better", "STR", "DEX"]),
-    "grapple_defender_choice": st.sampled_from(["escape", "continue"]),
+    "grapple_defender_choice": st.sampled_from(["picks", "escape", "continue", "damage", "throw"]),
     "first_aid_needs_kit": st.booleans(),
     "wake_rounds": st.integers(1, 10),
 })

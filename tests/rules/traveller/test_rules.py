@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from fightlog.events.model import AttackResolved, DamageApplied, HealingApplied, InitiativeSet, StatusChanged
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, EffectExpired, HealingApplied,
+                                   InitiativeSet, StatusChanged)
 from fightlog.rules.traveller.checks import BANDS, COVER, band, characteristic_dm
 from fightlog.rules.traveller.options import DEFAULTS
 from tests.rules.traveller.rigged import Fight, duel, mods, of, rolls
@@ -73,8 +74,8 @@ def test_aiming_adds_dm_1_a_turn_up_to_dm_6() -> None:
 
 def test_aiming_while_doing_something_else_is_refused() -> None:
     fight = duel()
-    assert fight.refused("alice", "aim", "move distance=3").code == "rules.aim"
-    fight.post("alice", "move distance=3")
+    assert fight.refused("alice", "aim", "move x=3 y=0").code == "rules.aim"
+    fight.post("alice", "move x=3 y=0")
     assert fight.refused("alice", "aim").code == "rules.aim"
 
 
@@ -84,7 +85,7 @@ def test_an_aim_is_lost_by_doing_anything_else_the_next_turn() -> None:
     fight.end_turn()
     fight.post("bob", "say")
     fight.end_turn()
-    fight.post("alice", "move distance=2")
+    fight.post("alice", "move x=2 y=0")
     assert fight.effects("alice", "aim") == []
 
 
@@ -168,7 +169,7 @@ def test_parry_is_minus_the_melee_skill_against_melee_only() -> None:
 def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_lost() -> None:
     fight = duel()
     fight.post("alice", "attack target=bob")
-    events = fight.react("bob", "dive cover=stone_wall", faces=[1, 1])
+    events = fight.react("bob", "dive cover=stone_wall x=30 y=1", faces=[1, 1])
     assert mods(rolls(events, "attack")[0])["dived for cover"] == -2
     assert {"prone", "dived"} <= set(fight.statuses("bob"))
     assert fight.effects("bob", "cover")[0].magnitude == 8
@@ -177,7 +178,17 @@ def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_l
     assert [s.note for s in of(events, StatusChanged) if s.status == "dived"] == ["the turn lost to the dive"]
     fight2 = duel()
     fight2.post("alice", "attack target=bob")
-    assert mods(rolls(fight2.react("bob", "dive", faces=[1, 1]), "attack")[0])["dived prone"] == -1
+    assert mods(rolls(fight2.react("bob", "dive x=30 y=1", faces=[1, 1]), "attack")[0])["dived prone"] == -1
+
+
+@pytest.mark.parametrize(("armour", "reduced"), [(True, 8), (False, 0)])
+def test_the_cover_dived_into_protects_against_the_shot_dived_from(armour: bool, reduced: int) -> None:
+    fight = duel({"dive_cover_armour": armour}, b={"characteristics": {"END": 15, "STR": 15, "DEX": 15}})
+    fight.post("alice", "attack target=bob")
+    events = fight.react("bob", "dive cover=stone_wall x=30 y=1", faces=[6, 6, 6, 6, 6])  # 12 + 1 - 2 = 11: Effect 3
+    damage = of(events, DamageApplied)[0]
+    assert (damage.raw, damage.reduced_by) == (21, reduced)
+    assert fight.effects("bob", "cover")[0].magnitude == 8  # and the wall stays for the next shots
 
 
 def test_a_reaction_without_an_incoming_attack_is_refused() -> None:
@@ -258,17 +269,36 @@ def test_tactics_adds_its_effect_to_the_whole_side() -> None:
 
 def test_a_significant_action_may_be_traded_for_a_minor_one_but_no_more() -> None:
     fight = duel()
-    assert fight.refused("alice", "move distance=3", "move distance=3", "move distance=3").code == "rules.allowance"
-    assert fight.refused("alice", "move distance=3", "stance to=crouch", "attack target=bob").code == "rules.allowance"
-    fight.post("alice", "move distance=6", "stance to=prone")
+    assert fight.refused("alice", "move x=3 y=0", "move x=3 y=0", "move x=3 y=0").code == "rules.allowance"
+    assert fight.refused("alice", "move x=3 y=0", "stance to=crouch", "attack target=bob").code == "rules.allowance"
+    fight.post("alice", "move x=6 y=0", "stance to=prone")
 
 
 def test_movement_is_6_m_half_in_difficult_terrain_a_quarter_prone() -> None:
     fight = duel()
-    assert fight.refused("alice", "move distance=7").code == "rules.allowance"
-    assert fight.refused("alice", "move distance=4 terrain=difficult").code == "rules.allowance"
+    assert fight.refused("alice", "move x=7 y=0").code == "rules.allowance"
+    assert fight.refused("alice", "move x=4 y=0 terrain=difficult").code == "rules.allowance"
     fight.post("alice", "stance to=prone")
-    assert fight.refused("alice", "move distance=2").code == "rules.allowance"
+    assert fight.refused("alice", "move x=2 y=0").code == "rules.allowance"
+
+
+def _unplaced(options: dict[str, object] | None = None) -> Fight:
+    """Alice and Bob with no positions kept (``distance=`` moves), Alice first."""
+    fight = Fight(options)
+    fight.join("alice", None).join("bob", None)
+    fight.begin([6, 6, 1, 1])
+    return fight
+
+
+@pytest.mark.parametrize(("least", "allowed"), [(None, 1), (0, 0), (2, 2)])
+def test_prone_in_difficult_terrain_still_moves_at_least_1_m(least: int | None, allowed: int) -> None:
+    fight = _unplaced(None if least is None else {"movement_min_m": least})
+    fight.post("alice", "stance to=prone")
+    refused = fight.refused("alice", f"move distance={allowed + 1} terrain=difficult")
+    assert refused.code == "rules.allowance" and f"at most {allowed} m" in refused.message
+    if allowed:
+        fight.post("alice", f"move distance={allowed} terrain=difficult")
+        assert fight.state.combatants["alice"].moved == allowed
 
 
 def test_melee_from_prone_and_at_a_prone_target() -> None:
@@ -385,7 +415,43 @@ def test_grappling_an_opposed_melee_check_and_the_winners_choice() -> None:
     assert fight.effects("bob", "grapple") and "prone" in fight.statuses("bob")
     fight.end_turn()
     fight.post("bob", "grapple target=alice choice=damage", faces=[1, 1, 6, 6])
-    assert fight.effects("bob", "grapple") == []  # alice won as defender: her choice, escape by default
+    assert fight.effects("alice", "grapple_won")  # alice won as defender: she picks
+    fight.post("alice", "grapple target=bob choice=escape x=0 y=5")
+    assert fight.effects("bob", "grapple") == [] and fight.state.combatants["alice"].position == (0, 5)
+
+
+@pytest.mark.parametrize("choice", ["prone", "disarm", "throw", "damage", "escape", "drag", "continue"])
+def test_a_defender_who_wins_picks_any_of_the_seven(choice: str) -> None:
+    fight = _held()
+    faces = [3, 2] if choice == "throw" else []
+    spot = {"escape": " x=1 y=5", "drag": " x=0 y=3"}.get(choice, "")
+    # alice 12 + Melee 1 as the defender: Effect 5
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])
+    assert fight.refused("bob", "say").message.startswith("alice won bob's grapple and picks first")
+    events = fight.post("alice", f"grapple target=bob choice={choice}{spot}", faces=faces)
+    assert of(events, DeclarationPosted)[0].responds_to is not None
+    assert fight.effects("alice", "grapple_won") == []
+    held = bool(fight.effects("bob", "grapple"))
+    assert held == (choice not in ("throw", "escape"))
+    if choice == "damage":
+        assert of(events, DamageApplied)[0].raw == 2 + 5
+    if choice == "drag":
+        assert fight.state.combatants["alice"].position == (0, 3) and fight.state.combatants["bob"].position == (1, 3)
+
+
+def test_a_defender_who_posts_no_pick_continues_the_grapple() -> None:
+    fight = _held()
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])
+    events = fight.end_turn()
+    assert [e.reason for e in of(events, EffectExpired) if e.effect.startswith("grapple_won")] == [
+        "no choice posted: the grapple continues"]
+    assert fight.effects("bob", "grapple")
+
+
+def test_a_fixed_defender_choice_is_a_house_rule() -> None:
+    fight = _held(grapple_defender_choice="escape")
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])
+    assert fight.effects("bob", "grapple") == [] and fight.effects("alice", "grapple_won") == []
 
 
 @pytest.mark.parametrize(("choice", "faces", "check"), [
@@ -396,7 +462,7 @@ def test_grappling_an_opposed_melee_check_and_the_winners_choice() -> None:
 ])
 def test_the_grapple_winners_other_choices(choice: str, faces: list[int], check: str) -> None:
     fight = duel(distance=1)
-    fight.post("alice", f"grapple target=bob choice={choice}", faces=faces)
+    fight.post("alice", f"grapple target=bob choice={choice}{' x=0 y=3' if choice == 'drag' else ''}", faces=faces)
     if check == "dropped":
         assert fight.effects("bob", "dropped")[0].params == {"weapon": "Rifle", "taken": False}  # Effect 5: kept
         fight.end_turn()
@@ -546,3 +612,136 @@ def test_an_arrival_rolls_initiative_when_it_takes_its_place() -> None:
     fight.post("carl", "attack target=bob")
     fight.end_turn(faces=[1, 1])
     assert not [f for f in audit_events(fight.scribe.events).findings if not f.code.startswith("dice.")]
+
+
+# --------------------------------------------------------------------------- a grapple holds
+
+
+def _held(**options: object) -> Fight:
+    """Alice holds Bob (won with 12 against 4), Carl 20 m off; Bob's turn."""
+    fight = Fight(dict(options))
+    fight.join("alice", (0, 0), side="a").join("bob", (1, 0), side="b").join("carl", (20, 0), side="c")
+    fight.begin([6, 6, 5, 5, 1, 1])
+    fight.post("alice", "grapple target=bob choice=continue", faces=[6, 6, 2, 2])
+    fight.end_turn()
+    assert fight.current == "bob" and fight.effects("bob", "grapple")
+    return fight
+
+
+def _to(fight: Fight, actor: str) -> None:
+    """Pass the turns (``say``) until ``actor``'s."""
+    while fight.current != actor:
+        fight.post(fight.current or "", "say")
+        fight.end_turn()
+
+
+def test_a_grappled_combatant_may_not_move_away() -> None:
+    fight = _held()
+    refused = fight.refused("bob", "move x=5 y=0")
+    assert refused.code == "rules.grappled" and "escape" in refused.message
+
+
+def test_the_holder_may_not_move_away_either() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "move x=0 y=5").code == "rules.grappled"
+
+
+def test_a_grappled_combatant_attacks_only_the_partner_by_default() -> None:
+    fight = _held()
+    assert fight.refused("bob", "attack target=carl").code == "rules.grappled"
+    fight.post("bob", "attack target=alice")
+    fight.end_turn(faces=[1, 1])
+
+
+def test_grappled_attacks_any_allows_shooting_someone_else() -> None:
+    fight = _held(grappled_attacks="any")
+    fight.post("bob", "attack target=carl")
+
+
+def test_a_grappled_combatant_may_not_dive_away() -> None:
+    fight = _held()
+    _to(fight, "carl")
+    fight.post("carl", "attack target=bob")
+    assert fight.refused("bob", "dive").code == "rules.grappled"
+
+
+def test_the_escape_choice_moves_the_escaper_and_ends_the_grapple() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    fight.post("alice", "grapple target=bob choice=escape x=0 y=6", faces=[6, 6, 1, 1])
+    assert fight.effects("bob", "grapple") == [] and fight.state.combatants["alice"].position == (0, 6)
+
+
+def test_an_escape_beyond_a_movement_is_refused() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "grapple target=bob choice=escape x=0 y=7").code == "rules.allowance"
+
+
+def test_a_drag_goes_up_to_3_m_and_takes_both_along() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "grapple target=bob choice=drag x=0 y=4").code == "rules.allowance"
+    fight.post("alice", "grapple target=bob choice=drag x=0 y=2", faces=[6, 6, 1, 1])
+    assert fight.state.combatants["alice"].position == (0, 2)
+    assert fight.state.combatants["bob"].position == (1, 2) and fight.effects("bob", "grapple")
+
+
+def test_a_shorter_drag() -> None:
+    fight = Fight()
+    fight.join("alice", None).join("bob", None)
+    fight.begin([6, 6, 1, 1])
+    fight.post("alice", "grapple target=bob choice=drag metres=2 distance=1", faces=[6, 6, 1, 1])
+    assert fight.state.combatants["bob"].moved == 2
+
+
+def test_a_grapple_ends_when_one_is_taken_out() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    fight.post("alice", "grapple target=bob choice=damage", faces=[6, 6, 1, 1])  # Effect 5: 7 damage
+    fight.end_turn()
+    _to(fight, "alice")
+    fight.post("alice", "grapple target=bob choice=damage", faces=[6, 6, 1, 1])
+    assert "unconscious" in fight.statuses("bob") or "dead" in fight.statuses("bob")
+    assert fight.effects("bob", "grapple") == []
+
+
+# --------------------------------------------------------------------------- positions kept
+
+
+def test_where_positions_are_kept_a_move_names_the_spot_not_a_distance() -> None:
+    fight = duel()
+    refused = fight.refused("alice", "move distance=3")
+    assert refused.code == "rules.incomplete" and "x= y=" in refused.message and "move" in refused.message
+    fight.post("alice", "move x=3 y=4")
+    assert fight.state.combatants["alice"].position == (3, 4)
+
+
+def test_where_positions_are_kept_a_dive_names_its_spot_up_to_dive_m() -> None:
+    fight = duel()
+    fight.post("alice", "attack target=bob")
+    assert fight.refused("bob", "dive cover=stone_wall").code == "rules.incomplete"
+    assert fight.refused("bob", "dive cover=stone_wall x=32 y=0").code == "rules.allowance"
+    fight.react("bob", "dive cover=stone_wall x=31 y=0", faces=[1, 1])
+    assert fight.state.combatants["bob"].position == (31, 0)
+
+
+def test_a_dive_without_positions_moves_its_metres() -> None:
+    fight = _unplaced()
+    fight.post("alice", "attack target=bob distance=30")
+    fight.react("bob", "dive", faces=[1, 1])
+    assert fight.state.combatants["bob"].moved == 1
+
+
+def test_a_throw_lands_the_loser_straight_away_from_the_thrower() -> None:
+    fight = duel(distance=1)
+    fight.post("alice", "grapple target=bob choice=throw", faces=[6, 6, 1, 1, 3, 2])  # thrown 3 m
+    assert fight.state.combatants["bob"].position == (4, 0) and fight.effects("bob", "grapple") == []
+
+
+def test_where_positions_are_kept_an_escape_or_drag_names_the_spot() -> None:
+    fight = _held()
+    _to(fight, "alice")
+    assert fight.refused("alice", "grapple target=bob choice=escape metres=3").code == "rules.incomplete"
+    assert fight.refused("alice", "grapple target=bob choice=drag").code == "rules.incomplete"

@@ -82,3 +82,16 @@ def test_the_scenarios_show_their_rules() -> None:
     assert any(isinstance(e, StatusChanged) and e.status == "unconscious" for e in events)
     assert any(isinstance(e, AttackResolved) and e.hit for e in events)
     assert any(isinstance(e, DeclarationPosted) and e.responds_to is not None for e in events)
+
+
+def test_the_ambush_dm_is_gone_in_round_2_and_the_order_changes() -> None:
+    """The landing-pad ambush: round 1 in the ambush order (the raiders first), round 2 by
+    initiative alone: Vance (tied with Dorn, the better DEX) first, and he acts first."""
+    events = events_of(FIXTURES / "traveller" / "scenarios" / "ambush-at-the-landing-pad.toml")
+    orders = [e for e in events if isinstance(e, InitiativeSet)]
+    assert [o.reason for o in orders] == ["initiative; ambush by raiders (first round)",
+                                          "initiative (after the first round)"]
+    assert orders[0].order == ["dorn", "kesh", "vance", "ilsa"]
+    assert orders[1].order == ["vance", "dorn", "ilsa", "kesh"]
+    round_2 = [e for e in events if isinstance(e, DeclarationPosted) and e.seq > orders[1].seq]
+    assert round_2[0].actor == "vance"
