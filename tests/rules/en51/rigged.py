@@ -83,7 +83,8 @@ class Fight:
 
     def turn(self, actor: str, *do: str, faces: Sequence[int] = ()) -> list[AnyEvent]:
         """``actor`` posts in their turn and the turn ends; the events of both."""
-        return self.post(actor, *do) + self.end_turn(faces)
+        post = Post(actor=actor, actions=parse_actions(do))
+        return self._new(lambda: (TABLE.post(self.scribe, post), TABLE.end_turn(self.scribe)), faces)
 
     def end(self) -> list[AnyEvent]:
         return self._new(lambda: TABLE.end(self.scribe, reveal=None), ())
