@@ -130,6 +130,8 @@ def wound(scribe: Scribe, struck: Struck, cause: int, rolled: bool) -> None:
 def notes_for(struck: Struck, scribe: Scribe) -> list[str]:
     options = options_of(scribe.state)
     aim, faces = struck.aim, struck.faces
+    if not hits(faces, aim.skill, aim.against, options.die_succeeds):
+        return [f"black {faces.black}, white {faces.white}"]
     die = damage_die(faces, aim.skill, aim.against, options.die_succeeds)
     return [f"black {faces.black}, white {faces.white}; Damage from the {die} die"]
 

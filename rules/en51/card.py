@@ -91,7 +91,7 @@ def read_card(sheet: Mapping[str, Any]) -> Card:
 
 def as_snapshot(card: Card) -> dict[str, Any]:
     """The plain snapshot ``combatant_joined.sheet`` records."""
-    out: dict[str, Any] = msgspec.to_builtins(card)
+    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))  # lists, as the log reads back
     return out
 
 
