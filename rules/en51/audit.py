@@ -147,7 +147,7 @@ class En51Audit:
             view.report("rules.armour", event, f"{event.target}'s Damage {raw} is reduced by {event.reduced_by}; the "
                         f"white die {faces.white} strikes {struck} (Protection {hurt.protection})"
                         + (f" and rolling with it takes {hurt.rolled}" if hurt.rolled else "")
-                        + f": {raw - hurt.left}", actor=cause.attacker)
+                        + f": the reduction is {raw - hurt.left}", actor=cause.attacker)
             return
         self._wound(before, event, hurt, view)
 
