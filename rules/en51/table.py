@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from msgspec.structs import replace
+
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectExpired
 from fightlog.kit.table import Post, Scribe
@@ -88,6 +90,8 @@ class En51Table(TableBase):
         held = state.turn.current != post.actor
         if held:
             _held(scribe, who, other, move)
+            if post.responds_to is None:  # what it cuts in on: the open turn's latest post, or the turn itself
+                post = replace(post, responds_to=state.pending[-1].seq if state.pending else state.turn.started)
         else:
             _own(scribe, who, post.actions)
         if other is not None and other.type == "attack":

@@ -1,0 +1,70 @@
+"""Properties of random en51 fights played by the engine (``fightlog.fixtures.en51_fights``):
+the log folds to the engine's state, the same seeds give the same bytes, every engine fight
+audits clean, and a refused post changes nothing."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fightlog.audit.one_process import audit_events
+from fightlog.errors import RefusedError
+from fightlog.events.codec import decode_line
+from fightlog.events.store import MemoryStore
+from fightlog.fixtures.en51_fights import opened, play, turn
+from fightlog.kit.actions import parse_actions
+from fightlog.kit.table import Post
+from fightlog.reducers.fold import fold
+from fightlog.rules.en51.table import TABLE
+
+POLICIES = st.integers(min_value=0, max_value=10_000)
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1).map(lambda n: f"{n:08x}" * 8)
+FEW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def logged(turns: int, policy: int, seed: str) -> bytes:
+    store = MemoryStore()
+    store.append(play(turns, policy=policy, seed=seed).events)
+    return store.to_bytes()
+
+
+@FEW
+@given(POLICIES, SEEDS)
+def test_the_log_folds_to_the_engines_state_and_audits_clean(policy: int, seed: str) -> None:
+    scribe = play(80, policy=policy, seed=seed)
+    assert fold(scribe.events) == scribe.state
+    store = MemoryStore()
+    store.append(scribe.events)
+    events = [decode_line(line) for line in store.to_bytes().splitlines()]
+    assert [(f.code, f.seq, f.message) for f in audit_events(events).findings] == []
+
+
+@FEW
+@given(POLICIES, SEEDS)
+def test_the_same_seeds_give_the_same_bytes(policy: int, seed: str) -> None:
+    assert logged(30, policy, seed) == logged(30, policy, seed)
+
+
+BAD = [
+    "attack target=nobody weapon=Club", "attack target=dag weapon=Lance", "move distance=50", "move distance=4 aim",
+    "counter weapon=Knife", "attack target=dag weapon=Rifle distance=100000", "aim", "recover", "wait then=move",
+    "cover value=0", "sneak target=dag distance=3 metres=9", "take",
+]
+
+
+@FEW
+@given(POLICIES, st.integers(min_value=0, max_value=60), st.lists(st.sampled_from(BAD), min_size=1, max_size=4))
+def test_a_refused_post_changes_nothing(policy: int, turns: int, posts: list[str]) -> None:
+    rng = random.Random(policy)
+    scribe = opened()
+    for _ in range(turns):
+        turn(rng, scribe)
+    for do in posts:
+        for actor in ("ana", "dag", scribe.state.turn.current or "ana"):
+            before, count = scribe.state, len(scribe.events)
+            try:
+                TABLE.post(scribe, Post(actor=actor, actions=parse_actions([do])))
+            except RefusedError:
+                assert scribe.state == before and len(scribe.events) == count
