@@ -46,7 +46,7 @@ def flag(action: Action, name: str) -> bool:
 def distance_step(action: Action, options: En51Options) -> int:
     if action.distance is None:
         raise RefusedError("a ranged attack names the distance to the target in metres (distance=N)",
-                           code="rules.refused")
+                           code="rules.incomplete")
     return step(action.distance, options.range_scale)
 
 

@@ -31,12 +31,12 @@ class Fighter(FighterBase):
         card = self.card
         if name is None:
             if not card.weapons:
-                raise RefusedError(f"{self.actor} carries no weapon: name one (weapon=NAME)", code="rules.refused")
+                raise RefusedError(f"{self.actor} carries no weapon: name one (weapon=NAME)", code="rules.incomplete")
             return card.weapons[0]
         found = card.weapon(name)
         if found is None:
             carried = ", ".join(w.name for w in card.weapons) or "none"
-            raise RefusedError(f"{self.actor} carries no weapon {name!r} (carried: {carried})", code="rules.refused")
+            raise RefusedError(f"{self.actor} carries no weapon {name!r} (carried: {carried})", code="rules.not-carried")
         return found
 
     def effects_named(self, name: str) -> list[ActiveEffect]:

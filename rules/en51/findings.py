@@ -19,6 +19,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.ammo": Code("error", "a shot from an empty weapon", "Ammunition (type C capacity; Auto's ammo check)"),
     "rules.counter": Code("error", "a counterattack by someone who already acted this turn", "Melee attack"),
     "rules.combined": Code("error", "a move with an action it cannot be combined with, or too far", "Movement"),
+    "rules.not-carried": Code("error", "a weapon the fighter does not carry", "Melee attack; Ranged attack (the sheet's weapons)"),
+    "rules.allowance": Code("error", "more than one combat action in a turn", "Combat (one combat action each turn)"),
     "rules.range": Code("error", "a shot beyond five steps above the weapon's Range", "Ranged attack"),
 }
 

@@ -32,7 +32,7 @@ def check(who: Fighter, actions: Sequence[Action]) -> tuple[Action | None, Actio
         raise RefusedError("one move action a turn", code="rules.combined")
     if len(others) > 1:
         raise RefusedError(f"one combat action a turn, not {len(others)} ({', '.join(a.type for a in others)})",
-                           code="order.double-post")
+                           code="rules.allowance")
     move = moves[0] if moves else None
     other = others[0] if others else None
     if move is None:
@@ -42,7 +42,7 @@ def check(who: Fighter, actions: Sequence[Action]) -> tuple[Action | None, Actio
                            code="rules.combined")
     metres = move.distance
     if metres is None or metres < 1:
-        raise RefusedError("a move names its metres (distance=N)", code="rules.refused")
+        raise RefusedError("a move names its metres (distance=N)", code="rules.incomplete")
     limit = who.card.agility
     if other is not None and (other.type != "attack" or who.weapon(other.weapon).kind == "ranged"):
         limit //= 2

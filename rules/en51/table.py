@@ -47,7 +47,7 @@ def _held(scribe: Scribe, who: Fighter, other: Action | None, move: Action | Non
 def _own(scribe: Scribe, who: Fighter, actions: Sequence[Action]) -> None:
     if plan.combat(actions) and any(p.actor == who.actor and p.responds_to is None and plan.combat(p.actions)
                                     for p in scribe.state.pending):
-        raise RefusedError(f"{who.actor} has taken this turn's combat action", code="order.double-post")
+        raise RefusedError(f"{who.actor} has taken this turn's combat action", code="rules.allowance")
 
 
 class En51Table(TableBase):

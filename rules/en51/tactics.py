@@ -45,7 +45,7 @@ def reload(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     who = Fighter(scribe.state, actor)
     weapon = who.weapon(action.weapon)
     if not weapon.capacity and not weapon.auto:
-        raise RefusedError(f"{weapon.name} is neither type C nor an A-type: nothing to reload", code="rules.refused")
+        raise RefusedError(f"{weapon.name} is neither type C nor an A-type: nothing to reload", code="rules.incomplete")
     scribe.emit(WeaponReloaded(actor=actor, weapon=weapon.name, cause=declaration))
     empty = who.weapon_effect("empty", weapon.name)
     if empty is not None:
@@ -70,7 +70,7 @@ def cover(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """A firing position worth ``value`` (the penalty to shots at the one in it)."""
     value = param(action, "value")
     if value < 1:
-        raise RefusedError("Cover names its penalty (value=N, from the Tables)", code="rules.refused")
+        raise RefusedError("Cover names its penalty (value=N, from the Tables)", code="rules.incomplete")
     leave_cover(scribe, actor, declaration)
     scribe.emit(EffectApplied(effect=f"cover-{scribe.next_seq}", name="cover", target=actor, source=actor,
                               magnitude=value, cause=declaration))
@@ -80,7 +80,7 @@ def wait(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """Pass, holding one declared action that may cut in later this turn."""
     then = action.params.get("then")
     if not isinstance(then, str) or ACTION_TYPES.get(then) != "action" or then == "wait":
-        raise RefusedError("waiting declares the one action it holds (then=attack, then=hide...)", code="rules.refused")
+        raise RefusedError("waiting declares the one action it holds (then=attack, then=hide...)", code="rules.incomplete")
     scribe.emit(EffectApplied(effect=f"waiting-{scribe.next_seq}", name="waiting", target=actor, source=actor,
                               cause=declaration, params={"then": then}))
 
@@ -92,7 +92,7 @@ def sneak(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     if action.target is None or action.target not in state.combatants:
         raise absent(state, str(action.target))
     if action.distance is None:
-        raise RefusedError("sneaking names the distance to the observer (distance=N)", code="rules.refused")
+        raise RefusedError("sneaking names the distance to the observer (distance=N)", code="rules.incomplete")
     metres = param(action, "metres")
     if not 0 <= metres <= action.distance:
         raise RefusedError(f"a sneaker moves no faster than the distance to the observer ({action.distance} m)",

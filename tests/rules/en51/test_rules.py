@@ -54,9 +54,9 @@ def test_the_surprise_roll_adds_traits_and_a_draw_goes_to_the_players() -> None:
 
 def test_one_combat_action_a_turn() -> None:
     fight = duel()
-    assert fight.refused("ana", "attack target=bo weapon=Sword", "aim").code == "order.double-post"
+    assert fight.refused("ana", "attack target=bo weapon=Sword", "aim").code == "rules.allowance"
     fight.post("ana", "aim")
-    assert fight.refused("ana", "attack target=bo weapon=Sword").code == "order.double-post"
+    assert fight.refused("ana", "attack target=bo weapon=Sword").code == "rules.allowance"
     assert fight.refused("bo", "aim").code == "order.out-of-turn"
 
 
