@@ -205,10 +205,16 @@ def ranged(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None, *, m
 def resolve(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None, *, moved: bool = False) -> None:
     """Resolve a declared attack (the target still in the fight, else nothing happens)."""
     state = scribe.state
-    if swing.target not in state.combatants or Fighter(state, swing.attacker).out:
+    if swing.target not in state.combatants or swing.attacker not in state.combatants:
         return
-    weapon = Fighter(state, swing.attacker).weapon(swing.action.weapon)
-    if weapon.kind == "melee":
-        melee(scribe, swing, answer)
-    else:
-        ranged(scribe, swing, answer, moved=moved)
+    if Fighter(state, swing.attacker).out:
+        return
+    try:
+        with scribe.attempt():  # a logged attack the table would have refused resolves to nothing
+            _, weapon = check(Fighter(state, swing.attacker), swing.action, moving=moved)
+            if weapon.kind == "melee":
+                melee(scribe, swing, answer)
+            else:
+                ranged(scribe, swing, answer, moved=moved)
+    except RefusedError:
+        return
