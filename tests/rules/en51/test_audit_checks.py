@@ -48,3 +48,17 @@ def test_the_findings(name: str, snapshot_json: SnapshotAssertion) -> None:
 def test_each_flaw_kind_is_there() -> None:
     codes = {f.code for make in FIGHTS.values() for f in make().flaws}
     assert codes == {"rules.damage", "rules.armour", "rules.ammo"}
+
+
+def test_an_outcome_and_a_wound_the_dice_do_not_give() -> None:
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("tavern-melee")
+    cut = log.find(AttackResolved, attacker="mira", score=13)
+    log.change(cut, hit=False)
+    dealt = log.after(log.find(AttackResolved, attacker="tobin", hit=True), DamageApplied)
+    log.change(dealt, pool="w2")
+    built = log.done()
+    errors = sorted((f.code, f.seq) for f in audit_events(built.events).findings if f.severity == "error")
+    assert [code for code, _ in errors] == ["rules.outcome", "rules.wound"]

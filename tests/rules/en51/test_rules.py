@@ -293,3 +293,19 @@ def test_medicine_stops_bleeding_and_adds_to_the_next_recovery() -> None:
     assert roll.notes[0] == "Toughness 13" and roll.score == 13 and fight.wounds("bo") == []
     fight.end()
     assert "bleeding_slowly" not in fight.statuses("bo")
+
+
+def test_single_shots_of_an_a_type_do_not_count() -> None:
+    from fightlog.events.model import ResourceSpent
+
+    fight = duel()
+    events = fight.turn("ana", "attack target=bo weapon=SMG distance=4", faces=[20, 20])
+    assert not of(events, ResourceSpent)
+    assert fight.state.combatants["ana"].weapons["SMG"].fired == 0
+
+
+def test_ignoring_an_attack_is_defense_0() -> None:
+    fight = duel()
+    fight.post("ana", "attack target=bo weapon=Sword")
+    [hit] = resolved(fight.post("bo", "ignore", faces=[1, 20]))
+    assert hit.against == 0 and hit.hit
