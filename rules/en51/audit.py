@@ -30,7 +30,7 @@ from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51 import harm
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, last_digit
-from fightlog.rules.en51.card import Card, WeaponCard, read_card, wound_pool
+from fightlog.rules.en51.card import TRACK, WOUND_POOLS, Card, WeaponCard, read_card, wound_pool
 from fightlog.rules.en51.options import options_of
 
 
@@ -139,8 +139,10 @@ class En51Audit:
                         f"(black {faces.black}, white {faces.white}) and {weapon.name}'s Damage {weapon.damage} give "
                         f"{raw}", actor=cause.attacker)
             return
-        rolled_with = any(isinstance(e, StatusChanged) and e.status == "rolling" and e.cause == cause.seq
-                          for e in (view.event(s) for s in range(cause.seq + 1, event.seq)))
+        target = before.combatants.get(event.target)
+        rolled_with = target is not None and "rolling" in target.statuses and any(
+            isinstance(e, StatusChanged) and e.status == "rolling" and e.cause == cause.seq
+            for e in (view.event(s) for s in range(cause.seq + 1, event.seq)))
         hurt = harm.harm(raw, faces.white, card.armour, options_of(before).roll_with_it if rolled_with else 0)
         if event.reduced_by != raw - hurt.left:
             struck = ", ".join(hurt.struck) or "no layer"
@@ -156,8 +158,9 @@ class En51Audit:
         who = before.combatants.get(event.target)
         if who is None or hurt.left <= 0:
             return
-        marked = [c for c in range(1, 21) if who.pools.get(wound_pool(c), 1) <= 0]
-        circle = harm.wound_circle(marked, hurt.left)
+        pools = who.pools
+        circle = next((c for c in range(min(hurt.left, TRACK), TRACK + 1) if pools.get(WOUND_POOLS[c - 1], 1) > 0),
+                      None)
         if circle is not None and (event.pool != wound_pool(circle) or event.taken != 1):
             view.report("rules.wound", event, f"{event.target}'s Wound of {hurt.left} marks circle {circle}, "
                         f"not {event.pool}", actor=event.target)

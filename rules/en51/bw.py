@@ -71,6 +71,8 @@ def armour_struck(white: int, coverage: int) -> bool:
 
 def faces_of(dice: Sequence[Die]) -> Faces:
     """The black and white faces of a ``BW`` roll's dice (by label; black first otherwise)."""
+    if len(dice) == 2 and dice[0].label == "black" and dice[1].label == "white":
+        return Faces(dice[0].face, dice[1].face)
     black = next((d.face for d in dice if d.label == "black"), dice[0].face if dice else 0)
     white = next((d.face for d in dice if d.label == "white"), dice[1].face if len(dice) > 1 else 0)
     return Faces(black, white)

@@ -81,12 +81,24 @@ def _decoded(encoded: bytes) -> Card:
     return _DECODER.decode(encoded)
 
 
+_BY_OBJECT: dict[int, tuple[Mapping[str, Any], Card]] = {}
+"""Cards by the snapshot object they were read from (kept, so its id is not reused): the
+folded state shares one snapshot per combatant, so a card is read once, not encoded again."""
+
+
 def read_card(sheet: Mapping[str, Any]) -> Card:
     """The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""
+    known = _BY_OBJECT.get(id(sheet))
+    if known is not None and known[0] is sheet:
+        return known[1]
     try:
-        return _decoded(msgspec.json.encode(sheet))
+        card = _decoded(msgspec.json.encode(sheet))
     except msgspec.ValidationError as exc:
         raise InputError(f"en51 sheet: {exc}") from None
+    if len(_BY_OBJECT) >= 256:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(sheet)] = (sheet, card)
+    return card
 
 
 def as_snapshot(card: Card) -> dict[str, Any]:
