@@ -48,16 +48,17 @@ def _arrive(scribe: Scribe, effect: ActiveEffect) -> None:
     actor = effect.target
     declaration = int(effect.params.get("declaration", 0))
     who = Fighter(scribe.state, actor)
-    able = not who.out and not who.has("rolling")
-    scribe.emit(EffectExpired(effect=effect.effect, target=actor, reason="arrived" if able else "stopped"))
+    rolled = who.has("rolling")  # rolling with a hit replaces the move after half the distance (Roll with it)
+    scribe.emit(EffectExpired(effect=effect.effect, target=actor,
+                              reason="stopped" if who.out else "rolled with a hit" if rolled else "arrived"))
     scribe.emit(StatusChanged(actor=actor, status="moving", on=False, cause=declaration))
-    if not able:
+    if who.out:
         return
     metres = int(effect.params.get("metres", 0))
-    scribe.emit(Moved(actor=actor, metres=metres, cause=declaration))
+    scribe.emit(Moved(actor=actor, metres=metres // 2 if rolled else metres, cause=declaration))
     tactics.leave_cover(scribe, actor, declaration)
     then = _then(effect)
-    if then is None:
+    if then is None or rolled:
         return
     if then.type == "attack" and then.target is not None:
         attack.resolve(scribe, attack.Swing(actor, then.target, then, declaration), None, moved=True)

@@ -309,3 +309,13 @@ def test_ignoring_an_attack_is_defense_0() -> None:
     fight.post("ana", "attack target=bo weapon=Sword")
     [hit] = resolved(fight.post("bo", "ignore", faces=[1, 20]))
     assert hit.against == 0 and hit.hit
+
+
+def test_rolling_with_it_while_moving_stops_after_half_the_distance() -> None:
+    fight = duel()
+    fight.turn("ana", "move distance=10", "attack target=bo weapon=Sword")
+    fight.post("bo", "attack target=ana weapon=Sword")
+    fight.post("ana", "take roll=true", faces=[3, 11])
+    events = fight.end_turn()
+    assert [(m.actor, m.metres) for m in of(events, Moved)] == [("ana", 5)]
+    assert not resolved(events)  # the attack combined with the move is replaced
