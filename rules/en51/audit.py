@@ -110,12 +110,12 @@ class En51Audit:
             view.report("rules.ammo", event, f"{event.attacker} fires {event.weapon} again after its magazine ran "
                         "dry in this automatic fire", actor=event.attacker)
             return
-        posted = view.event(declaration)
-        if not isinstance(posted, DeclarationPosted) or not any(a.mode == "auto" for a in posted.actions):
-            return
         weapon = _weapon(before, event.attacker, event.weapon)
         who = before.combatants.get(event.attacker)
         if weapon is None or who is None or not weapon.auto:
+            return
+        posted = view.event(declaration)
+        if not isinstance(posted, DeclarationPosted) or not any(a.mode == "auto" for a in posted.actions):
             return
         state = who.weapons.get(weapon.name)
         fresh = state is None or state.fired <= 1
