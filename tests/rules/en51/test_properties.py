@@ -21,7 +21,16 @@ from fightlog.rules.en51.table import TABLE
 
 POLICIES = st.integers(min_value=0, max_value=10_000)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1).map(lambda n: f"{n:08x}" * 8)
-FEW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+OPTIONS = st.fixed_dictionaries({}, optional={
+    "surprise": st.sampled_from(["none", "roll"]),
+    "die_succeeds": st.sampled_from(["at_most", "below"]),
+    "ambush_unaware": st.booleans(),
+    "moving_target_penalty": st.integers(0, 4),
+    "irreversible_death": st.booleans(),
+    "failed_recovery_reads": st.sampled_from(["either", "black"]),
+    "roll_with_it": st.integers(0, 3),
+}) | st.just({"surprise": "side", "surprising_side": "b"})
+FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def logged(turns: int, policy: int, seed: str) -> bytes:
@@ -31,9 +40,9 @@ def logged(turns: int, policy: int, seed: str) -> bytes:
 
 
 @FEW
-@given(POLICIES, SEEDS)
-def test_the_log_folds_to_the_engines_state_and_audits_clean(policy: int, seed: str) -> None:
-    scribe = play(80, policy=policy, seed=seed)
+@given(POLICIES, SEEDS, OPTIONS)
+def test_the_log_folds_to_the_engines_state_and_audits_clean(policy: int, seed: str, options: dict[str, object]) -> None:
+    scribe = play(80, policy=policy, seed=seed, options=options)
     assert fold(scribe.events) == scribe.state
     store = MemoryStore()
     store.append(scribe.events)
