@@ -41,16 +41,16 @@ class Struck(NamedTuple):
     roll: int
 
 
-def check(state_fighter: Fighter, action: Action, *, moving: bool) -> tuple[Fighter, WeaponCard]:
+def check(who: Fighter, action: Action) -> tuple[Fighter, WeaponCard]:
     """Refuse an attack the rules do not allow before it is declared: the target, the
     weapon, its ammunition, its reach, the line of sight."""
-    state = state_fighter.state
+    state = who.state
     if action.target is None or action.target not in state.combatants:
         raise absent(state, str(action.target))
     target = Fighter(state, action.target)
     if target.out:
         raise RefusedError(f"{target.actor} is out of the fight", code="rules.target")
-    weapon = state_fighter.weapon(action.weapon)
+    weapon = who.weapon(action.weapon)
     auto = action.mode == "auto"
     if auto and weapon.auto == 0:
         raise RefusedError(f"{weapon.name} has no automatic fire (an A-type)", code="rules.refused")
@@ -58,9 +58,9 @@ def check(state_fighter: Fighter, action: Action, *, moving: bool) -> tuple[Figh
         check_reach(weapon, distance_step(action, options_of(state)))
         if target.has("hidden"):
             raise RefusedError(f"{target.actor} is hiding: no line of sight", code="rules.target")
-        if state_fighter.has("hidden"):
-            raise RefusedError(f"{state_fighter.actor} is hiding: take Cover first to shoot", code="rules.refused")
-    empty = loaded_problem(state_fighter, weapon)
+        if who.has("hidden"):
+            raise RefusedError(f"{who.actor} is hiding: take Cover first to shoot", code="rules.refused")
+    empty = loaded_problem(who, weapon)
     if empty is not None:
         raise RefusedError(empty, code="rules.ammo")
     return target, weapon
@@ -211,7 +211,7 @@ def resolve(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None, *, 
         return
     try:
         with scribe.attempt():  # a logged attack the table would have refused resolves to nothing
-            _, weapon = check(Fighter(state, swing.attacker), swing.action, moving=moved)
+            _, weapon = check(Fighter(state, swing.attacker), swing.action)
             if weapon.kind == "melee":
                 melee(scribe, swing, answer)
             else:

@@ -39,9 +39,6 @@ class Fighter(FighterBase):
             raise RefusedError(f"{self.actor} carries no weapon {name!r} (carried: {carried})", code="rules.not-carried")
         return found
 
-    def effects_named(self, name: str) -> list[ActiveEffect]:
-        return self.effects(name)
-
     def weapon_effect(self, name: str, weapon: str) -> ActiveEffect | None:
         for effect in self.effects(name):
             if effect.params.get("weapon") == weapon:

@@ -95,7 +95,7 @@ class En51Table(TableBase):
         else:
             _own(scribe, who, post.actions)
         if other is not None and other.type == "attack":
-            attack.check(who, other, moving=move is not None)
+            attack.check(who, other)
         declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                                     responds_to=post.responds_to))
         if held:

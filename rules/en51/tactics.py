@@ -11,7 +11,7 @@ from fightlog.events.model import Action, AttackResolved, EffectApplied, EffectE
 from fightlog.kit.fighters import absent
 from fightlog.kit.table import Scribe
 from fightlog.rules.en51.aiming import param
-from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, success
+from fightlog.rules.en51.bw import NOTATION, faces_of, success
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import options_of
 from fightlog.rules.en51.ranges import step
