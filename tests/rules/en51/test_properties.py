@@ -30,7 +30,7 @@ OPTIONS = st.fixed_dictionaries({}, optional={
     "failed_recovery_reads": st.sampled_from(["either", "black"]),
     "roll_with_it": st.integers(0, 3),
 }) | st.just({"surprise": "side", "surprising_side": "b"})
-FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def logged(turns: int, policy: int, seed: str) -> bytes:
@@ -42,7 +42,7 @@ def logged(turns: int, policy: int, seed: str) -> bytes:
 @FEW
 @given(POLICIES, SEEDS, OPTIONS)
 def test_the_log_folds_to_the_engines_state_and_audits_clean(policy: int, seed: str, options: dict[str, object]) -> None:
-    scribe = play(80, policy=policy, seed=seed, options=options)
+    scribe = play(200, policy=policy, seed=seed, options=options)
     assert fold(scribe.events) == scribe.state
     store = MemoryStore()
     store.append(scribe.events)
@@ -78,3 +78,18 @@ def test_a_refused_post_changes_nothing(policy: int, turns: int, posts: list[tup
                 TABLE.post(scribe, Post(actor=actor, actions=parse_actions(list(do))))
             except RefusedError:
                 assert scribe.state == before and len(scribe.events) == count
+
+
+@FEW
+@given(POLICIES, SEEDS, OPTIONS)
+def test_random_fights_run_by_hand_pass_the_tables_checks(policy: int, seed: str, options: dict[str, object]) -> None:
+    """Every post checked again as the table would (a hand-run log: no commitment, every roll
+    external): the table's own posts give no finding."""
+    from datetime import datetime, timezone
+
+    from fightlog.fixtures.roe7_playing import by_hand
+
+    scribe = play(150, policy=policy, seed=seed, options=options)
+    events = by_hand(scribe.events, "random.txt", datetime(2025, 1, 1, tzinfo=timezone.utc), hud="BW dice bot")
+    found = [(f.code, f.seq, f.message) for f in audit_events(events).findings if f.severity != "info"]
+    assert found == []
