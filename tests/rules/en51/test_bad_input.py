@@ -80,12 +80,18 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_a_bad_roster_joins_nobody(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"type": "A20"}, "an A-type is A5 to A19"),
+    ({"coverage": 21}, "coverage: must be at most 20"),
+    ({"protection": 21}, "protection: must be at most 20"),
+])
+def test_a_bad_roster_joins_nobody(tmp_path: Path, fields: dict[str, object], said: str) -> None:
     log = tmp_path / "fight.jsonl"
     assert run("play", "start", str(log), "--ruleset", "en51")[0] == 0
     before = log.read_bytes()
-    code, out = run("play", "join", str(log), "--roster", str(roster(tmp_path, type="A20")), "ana", "bo")
-    assert code == 2 and len(out.strip().splitlines()) == 1 and "A5 to A19" in out
+    path = roster(tmp_path, **fields)  # type: ignore[arg-type]
+    code, out = run("play", "join", str(log), "--roster", str(path), "ana", "bo")
+    assert code == 2 and len(out.strip().splitlines()) == 1 and said in out and str(path) in out
     assert log.read_bytes() == before
 
 
