@@ -23,14 +23,14 @@ from typing import cast
 
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
                                    StatusChanged)
-from fightlog.errors import FightlogError
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
 from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51 import harm
+from fightlog.rules.en51.audit_against import card_of, expected_against, weapon_of
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, last_digit
-from fightlog.rules.en51.card import TRACK, WOUND_POOLS, Card, WeaponCard, read_card, wound_pool
+from fightlog.rules.en51.card import TRACK, WOUND_POOLS, wound_pool
 from fightlog.rules.en51.options import options_of
 
 
@@ -48,21 +48,6 @@ def missed_die(faces: Faces, score: int, against: int) -> str:
     if hit_by(faces.black, score, against) and not hit_by(faces.white, score, against):
         return "white"
     return "black"
-
-
-def _card(state: SceneState, actor: str) -> Card | None:
-    who = state.combatants.get(actor)
-    if who is None:
-        return None
-    try:
-        return read_card(who.sheet)
-    except FightlogError:
-        return None
-
-
-def _weapon(state: SceneState, actor: str, name: str | None) -> WeaponCard | None:
-    card = _card(state, actor)
-    return None if card is None else card.weapon(name)
 
 
 class En51Audit:
@@ -100,6 +85,11 @@ class En51Audit:
             said, should = ("a hit", "a miss") if event.hit else ("a miss", "a hit")
             view.report("rules.outcome", event, f"{event.attacker}'s Success {event.score} against {event.against} is "
                         f"recorded as {said}; it is {should}", actor=event.attacker)
+        else:
+            against = expected_against(before, event, view)
+            if against is not None and against != event.against:
+                view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is recorded against "
+                            f"{event.against}; the rules give {against}", actor=event.attacker)
         self._ammo(before, event, faces, view)
 
     def _ammo(self, before: SceneState, event: AttackResolved, faces: Faces, view: AuditView) -> None:
@@ -110,7 +100,7 @@ class En51Audit:
             view.report("rules.ammo", event, f"{event.attacker} fires {event.weapon} again after its magazine ran "
                         "dry in this automatic fire", actor=event.attacker)
             return
-        weapon = _weapon(before, event.attacker, event.weapon)
+        weapon = weapon_of(before, event.attacker, event.weapon)
         who = before.combatants.get(event.attacker)
         if weapon is None or who is None or not weapon.auto:
             return
@@ -127,8 +117,8 @@ class En51Audit:
         if not isinstance(cause, AttackResolved):
             return
         rolled = self._roll(cause, view)
-        weapon = _weapon(before, cause.attacker, cause.weapon)
-        card = _card(before, event.target)
+        weapon = weapon_of(before, cause.attacker, cause.weapon)
+        card = card_of(before, event.target)
         if rolled is None or weapon is None or card is None:
             return
         faces = faces_of(rolled.dice)
@@ -166,7 +156,7 @@ class En51Audit:
                         f"not {event.pool}", actor=event.target)
 
     def spent(self, before: SceneState, event: ResourceSpent, after: SceneState, view: AuditView) -> None:
-        weapon = _weapon(before, event.actor, event.resource)
+        weapon = weapon_of(before, event.actor, event.resource)
         who = before.combatants.get(event.actor)
         if weapon is None or who is None:
             return

@@ -62,3 +62,16 @@ def test_an_outcome_and_a_wound_the_dice_do_not_give() -> None:
     built = log.done()
     errors = sorted((f.code, f.seq) for f in audit_events(built.events).findings if f.severity == "error")
     assert [code for code, _ in errors] == ["rules.outcome", "rules.wound"]
+
+
+def test_an_attack_recorded_against_the_wrong_defense() -> None:
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("tavern-melee")
+    back = log.find(AttackResolved, attacker="rask")  # Rask's counterattack: against Mira's Sabre, Defense 7
+    assert back.against == 7 and not back.hit
+    log.change(back, against=8)
+    built = log.done()
+    found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert found == [("rules.outcome", "rask's attack on mira is recorded against 8; the rules give 7")]
