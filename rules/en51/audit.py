@@ -1,9 +1,10 @@
 """The audit's ``en51`` checks: what each logged event should have been, recomputed from the
 black and white faces with the engine's own pure functions (``bw``, ``harm``).
 
-- ``attack_resolved``: the Success is a face (or 0 for none) and the hit is a Success higher
-  than what it had to beat (``rules.outcome``); no attack from a magazine emptied earlier in
-  the same automatic fire (``rules.ammo``).
+- ``attack_resolved``: the Success is a face (or 0 for none), the hit is a Success higher
+  than what it had to beat, and that is what the rules give (``audit_against``:
+  ``rules.outcome``); no attack from a magazine emptied earlier in the same automatic fire
+  (``rules.ammo``).
 - ``damage_applied`` of a hit: the Damage read from the die that missed (both hit: the black)
   plus the weapon's (``rules.damage``); the Protection of exactly the layers the white die
   struck, and rolling with it, off it (``rules.armour``); the circle marked (``rules.wound``).
