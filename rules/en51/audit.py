@@ -31,7 +31,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.en51 import harm
 from fightlog.rules.en51.audit_against import card_of, expected_against, weapon_of
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, last_digit
-from fightlog.rules.en51.card import TRACK, WOUND_POOLS, wound_pool
+from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
 from fightlog.rules.en51.options import options_of
 
 
@@ -79,6 +79,9 @@ class En51Audit:
         if rolled is None:
             return
         faces = faces_of(rolled.dice)
+        found = view.event(event.declaration) if event.declaration is not None else None
+        posted = found if isinstance(found, DeclarationPosted) else None
+        weapon = weapon_of(before, event.attacker, event.weapon)
         if event.score not in (0, faces.black, faces.white):
             view.report("rules.outcome", event, f"{event.attacker}'s Success is recorded as {event.score}, but the dice "
                         f"are black {faces.black}, white {faces.white}", actor=event.attacker)
@@ -87,13 +90,14 @@ class En51Audit:
             view.report("rules.outcome", event, f"{event.attacker}'s Success {event.score} against {event.against} is "
                         f"recorded as {said}; it is {should}", actor=event.attacker)
         else:
-            against = expected_against(before, event, view)
+            against = expected_against(before, event, posted, weapon, view)
             if against is not None and against != event.against:
                 view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is recorded against "
                             f"{event.against}; the rules give {against}", actor=event.attacker)
-        self._ammo(before, event, faces, view)
+        self._ammo(before, event, faces, posted, weapon, view)
 
-    def _ammo(self, before: SceneState, event: AttackResolved, faces: Faces, view: AuditView) -> None:
+    def _ammo(self, before: SceneState, event: AttackResolved, faces: Faces, posted: DeclarationPosted | None,
+              weapon: WeaponCard | None, view: AuditView) -> None:
         declaration = event.declaration
         if declaration is None:
             return
@@ -101,12 +105,10 @@ class En51Audit:
             view.report("rules.ammo", event, f"{event.attacker} fires {event.weapon} again after its magazine ran "
                         "dry in this automatic fire", actor=event.attacker)
             return
-        weapon = weapon_of(before, event.attacker, event.weapon)
         who = before.combatants.get(event.attacker)
         if weapon is None or who is None or not weapon.auto:
             return
-        posted = view.event(declaration)
-        if not isinstance(posted, DeclarationPosted) or not any(a.mode == "auto" for a in posted.actions):
+        if posted is None or not any(a.mode == "auto" for a in posted.actions):
             return
         state = who.weapons.get(weapon.name)
         fresh = state is None or state.fired <= 1

@@ -64,11 +64,11 @@ def _melee(before: SceneState, event: AttackResolved, action: Action, options: E
     return card.unarmed_defense if guard is None else guard.magnitude or 0
 
 
-def expected_against(before: SceneState, event: AttackResolved, view: AuditView) -> int | None:
-    """What ``event`` had to beat, or ``None`` when the log does not say."""
-    posted = view.event(event.declaration) if event.declaration is not None else None
-    weapon = weapon_of(before, event.attacker, event.weapon)
-    if not isinstance(posted, DeclarationPosted) or weapon is None:
+def expected_against(before: SceneState, event: AttackResolved, posted: DeclarationPosted | None,
+                     weapon: WeaponCard | None, view: AuditView) -> int | None:
+    """What ``event`` had to beat (``posted``: its declaration, ``weapon``: the attacker's), or
+    ``None`` when the log does not say."""
+    if posted is None or weapon is None:
         return None
     if any(a.type == "counter" for a in posted.actions):
         return _countered(before, posted, view)
