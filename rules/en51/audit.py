@@ -32,7 +32,7 @@ from fightlog.rules.en51 import harm
 from fightlog.rules.en51.audit_against import card_of, expected_against, weapon_of
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, last_digit
 from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
-from fightlog.rules.en51.options import options_of
+from fightlog.rules.en51.options import DEFAULTS, En51Options, options_of
 
 
 def checks() -> Mapping[type, Check]:
@@ -56,6 +56,30 @@ class En51Audit:
 
     def __init__(self) -> None:
         self._dry: set[int] = set()
+        self._raw: object = None
+        self._options: En51Options = DEFAULTS
+        self._weapons: dict[tuple[str, str | None], tuple[object, WeaponCard | None]] = {}
+
+    def weapon(self, state: SceneState, actor: str, name: str | None) -> WeaponCard | None:
+        """``actor``'s weapon ``name``, read from the sheet once (while the sheet is the same)."""
+        who = state.combatants.get(actor)
+        if who is None:
+            return None
+        key = (actor, name)
+        known = self._weapons.get(key)
+        if known is not None and known[0] is who.sheet:
+            return known[1]
+        weapon = weapon_of(state, actor, name)
+        self._weapons[key] = (who.sheet, weapon)
+        return weapon
+
+    def options(self, state: SceneState) -> En51Options:
+        """The scene's options, read again only when the scene's options change."""
+        raw = None if state.scene is None else state.scene.options
+        if raw is not self._raw:
+            self._raw = raw
+            self._options = options_of(state)
+        return self._options
 
     def checks(self) -> Mapping[type, Check]:
         return {
@@ -75,13 +99,13 @@ class En51Audit:
         return None
 
     def resolved(self, before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
-        rolled = self._roll(event, view)
-        if rolled is None:
+        rolled = view.event(event.rolls[0]) if event.rolls else None
+        if not isinstance(rolled, DiceRolled) or rolled.notation != NOTATION or rolled.purpose != "attack":
             return
         faces = faces_of(rolled.dice)
         found = view.event(event.declaration) if event.declaration is not None else None
         posted = found if isinstance(found, DeclarationPosted) else None
-        weapon = weapon_of(before, event.attacker, event.weapon)
+        weapon = self.weapon(before, event.attacker, event.weapon)
         if event.score not in (0, faces.black, faces.white):
             view.report("rules.outcome", event, f"{event.attacker}'s Success is recorded as {event.score}, but the dice "
                         f"are black {faces.black}, white {faces.white}", actor=event.attacker)
@@ -90,7 +114,7 @@ class En51Audit:
             view.report("rules.outcome", event, f"{event.attacker}'s Success {event.score} against {event.against} is "
                         f"recorded as {said}; it is {should}", actor=event.attacker)
         else:
-            against = expected_against(before, event, posted, weapon, view)
+            against = expected_against(before, event, posted, weapon, self.options(before), view)
             if against is not None and against != event.against:
                 view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is recorded against "
                             f"{event.against}; the rules give {against}", actor=event.attacker)
@@ -120,7 +144,7 @@ class En51Audit:
         if not isinstance(cause, AttackResolved):
             return
         rolled = self._roll(cause, view)
-        weapon = weapon_of(before, cause.attacker, cause.weapon)
+        weapon = self.weapon(before, cause.attacker, cause.weapon)
         card = card_of(before, event.target)
         if rolled is None or weapon is None or card is None:
             return
@@ -136,7 +160,7 @@ class En51Audit:
         rolled_with = target is not None and "rolling" in target.statuses and any(
             isinstance(e, StatusChanged) and e.status == "rolling" and e.cause == cause.seq
             for e in (view.event(s) for s in range(cause.seq + 1, event.seq)))
-        hurt = harm.harm(raw, faces.white, card.armour, options_of(before).roll_with_it if rolled_with else 0)
+        hurt = harm.harm(raw, faces.white, card.armour, self.options(before).roll_with_it if rolled_with else 0)
         if event.reduced_by != raw - hurt.left:
             struck = ", ".join(hurt.struck) or "no layer"
             view.report("rules.armour", event, f"{event.target}'s Damage {raw} is reduced by {event.reduced_by}; the "
@@ -159,7 +183,7 @@ class En51Audit:
                         f"not {event.pool}", actor=event.target)
 
     def spent(self, before: SceneState, event: ResourceSpent, after: SceneState, view: AuditView) -> None:
-        weapon = weapon_of(before, event.actor, event.resource)
+        weapon = self.weapon(before, event.actor, event.resource)
         who = before.combatants.get(event.actor)
         if weapon is None or who is None:
             return

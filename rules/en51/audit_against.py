@@ -11,7 +11,7 @@ from fightlog.events.model import Action, AttackResolved, DeclarationPosted
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import Card, WeaponCard, read_card
-from fightlog.rules.en51.options import En51Options, options_of
+from fightlog.rules.en51.options import En51Options
 from fightlog.rules.en51.ranges import step
 from fightlog.rules.en51.ruleset import ANSWERS
 
@@ -65,9 +65,9 @@ def _melee(before: SceneState, event: AttackResolved, action: Action, options: E
 
 
 def expected_against(before: SceneState, event: AttackResolved, posted: DeclarationPosted | None,
-                     weapon: WeaponCard | None, view: AuditView) -> int | None:
-    """What ``event`` had to beat (``posted``: its declaration, ``weapon``: the attacker's), or
-    ``None`` when the log does not say."""
+                     weapon: WeaponCard | None, options: En51Options, view: AuditView) -> int | None:
+    """What ``event`` had to beat (``posted``: its declaration, ``weapon``: the attacker's,
+    ``options``: the scene's), or ``None`` when the log does not say."""
     if posted is None or weapon is None:
         return None
     if any(a.type == "counter" for a in posted.actions):
@@ -75,7 +75,6 @@ def expected_against(before: SceneState, event: AttackResolved, posted: Declarat
     action = _attack(posted, event.target)
     if action is None or any(a.type == "move" for a in posted.actions):
         return None
-    options = options_of(before)
     if weapon.kind == "ranged":
         return None if action.distance is None else step(action.distance, options.range_scale)
     return _melee(before, event, action, options)
