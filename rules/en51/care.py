@@ -1,6 +1,6 @@
-"""After the hits (The aftermath; Recovery; Using Medicine): bleeding at the end of the fight,
-Medicine stopping it and adding to the next Recovery, and Recovery rolls with their
-complications."""
+"""After the hits (The aftermath; Recovery; Using Medicine): Medicine stopping the bleeding and
+adding to the next Recovery, and Recovery rolls with their complications (the bleeding itself
+is kept with the Wounds: ``harm.update_bleeding``)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from fightlog.rules.en51.aiming import param
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, success
 from fightlog.rules.en51.card import TRACK, wound_pool
 from fightlog.rules.en51.fighters import Fighter
+from fightlog.rules.en51.harm import BLEEDING, update_bleeding
 from fightlog.rules.en51.options import options_of
 
-BLEEDING = ("bleeding_slowly", "bleeding_badly")
 
 
 class Recovery(NamedTuple):
@@ -47,26 +47,6 @@ def recovery(wounds: Sequence[int], toughness: int, faces: Faces, rule: str, rea
     new = highest - best
     healed = tuple(w for w in sorted(wounds) if new < w <= highest)
     return Recovery(best, None, healed, new if new >= 1 and new not in marked else None)
-
-
-def bleeding(wounds: Sequence[int], toughness: int) -> str | None:
-    """The aftermath of a fight: a Wound above Toughness bleeds badly, one equal to it slowly."""
-    if any(w > toughness for w in wounds):
-        return "bleeding_badly"
-    if toughness in wounds:
-        return "bleeding_slowly"
-    return None
-
-
-def aftermath(scribe: Scribe) -> None:
-    """Each survivor's bleeding at the end of the fight (none once Medicine stopped it)."""
-    for actor in sorted(scribe.state.combatants):
-        who = Fighter(scribe.state, actor)
-        if who.has("dead") or who.effect("treated") is not None:
-            continue
-        status = bleeding(who.wounds(), who.card.toughness)
-        if status is not None and not who.has(status):
-            scribe.emit(StatusChanged(actor=actor, status=status, note="the aftermath"))
 
 
 def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
@@ -121,9 +101,11 @@ def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     if out.complication is not None:
         scribe.emit(DamageApplied(target=actor, raw=out.complication, taken=1, pool=wound_pool(out.complication),
                                   source="complication", cause=resolved))
+        update_bleeding(scribe, actor, resolved)
         return
     for circle in reversed(out.healed):
         scribe.emit(HealingApplied(target=actor, amount=1, pool=wound_pool(circle), source="recovery", cause=resolved))
     if out.lowered_to is not None:
         scribe.emit(DamageApplied(target=actor, raw=out.lowered_to, taken=1, pool=wound_pool(out.lowered_to),
                                   source="recovery", cause=resolved))
+    update_bleeding(scribe, actor, resolved)

@@ -2,7 +2,9 @@
 The aftermath): armour layers struck by the white die take their Protection off the Damage,
 rolling with it takes 2 more, and what is left marks the Wounds circle below it, or the
 nearest empty one to the right. A Wound higher than Toughness incapacitates; more than 5
-above kills (``irreversible_death``)."""
+above kills (``irreversible_death``). The bleeding the fight leaves (The aftermath) is kept
+with the Wounds: a Wound equal to Toughness bleeds slowly, a higher one badly, unless Medicine
+stopped it since the last Wound (``update_bleeding``)."""
 
 from __future__ import annotations
 
@@ -49,6 +51,31 @@ def wound_circle(marked: Iterable[int], damage: int) -> int | None:
     return None
 
 
+BLEEDING = ("bleeding_slowly", "bleeding_badly")
+
+
+def bleeding(wounds: Iterable[int], toughness: int) -> str | None:
+    """The aftermath of a fight: a Wound above Toughness bleeds badly, one equal to it slowly."""
+    marked = list(wounds)
+    if any(w > toughness for w in marked):
+        return "bleeding_badly"
+    if toughness in marked:
+        return "bleeding_slowly"
+    return None
+
+
+def update_bleeding(scribe: Scribe, actor: str, cause: int | None) -> None:
+    """``actor``'s bleeding statuses after their Wounds changed: what the Wounds give, none
+    for the dead or once Medicine stopped it (an effect ``treated``)."""
+    who = Fighter(scribe.state, actor)
+    now = None if who.has("dead") or who.effect("treated") is not None else bleeding(who.wounds(), who.card.toughness)
+    for status in BLEEDING:
+        if who.has(status) and status != now:
+            scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=cause))
+    if now is not None and not who.has(now):
+        scribe.emit(StatusChanged(actor=actor, status=now, cause=cause, note="the aftermath: bleeding after the fight"))
+
+
 def condition(wound: int, toughness: int, options: En51Options) -> str | None:
     """The status a Wound gives: ``dead`` more than 5 above Toughness (with
     ``irreversible_death``), ``incapacitated`` above it, else none."""
@@ -75,3 +102,4 @@ def wound(scribe: Scribe, target: str, hurt: Harm, cause: int, source: str, opti
     if status is not None and not who.has(status) and not who.has("dead"):
         note = f"Wound {circle or left} against Toughness {who.card.toughness}"
         scribe.emit(StatusChanged(actor=target, status=status, cause=cause, note=note))
+    update_bleeding(scribe, target, cause)

@@ -4,7 +4,8 @@ A post is one of three things: in one's own turn, one combat action or a move wi
 combines with (``plan``); an answer to an attack on the poster (``answers``); or, for one
 waiting, the held action cutting in during another's turn (Waiting). Attacks are resolved
 when answered or when the turn ends (``turns``); moves at the end of the en5.1 turn
-(``moves``). The kit's skeleton refuses what every ruleset refuses before ``play``.
+(``moves``). The kit's skeleton refuses what every ruleset refuses before ``play``, and ends
+the scene (the aftermath's bleeding is kept with the Wounds: ``harm``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from msgspec.structs import replace
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectExpired
 from fightlog.kit.table import Post, Scribe
-from fightlog.kit.table_base import TableBase, require_open
+from fightlog.kit.table_base import TableBase
 from fightlog.rules.en51 import answers, attack, care, moves, plan, tactics, turns
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import En51Options, read_options
@@ -71,11 +72,6 @@ class En51Table(TableBase):
 
     def close_turn(self, scribe: Scribe) -> None:
         turns.end_turn(scribe)
-
-    def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
-        require_open(scribe.state)
-        care.aftermath(scribe)
-        super().end(scribe, reveal=reveal, reason=reason)
 
     def play(self, scribe: Scribe, post: Post) -> None:
         state = scribe.state

@@ -265,7 +265,7 @@ def test_a_wound_above_toughness_incapacitates_and_more_than_5_above_kills() -> 
     assert "dead" in fight.statuses("bo")
     fight = duel({"irreversible_death": False}, b={"toughness": 1})
     fight.turn("ana", "attack target=bo weapon=Sword", faces=[3, 11])
-    assert fight.statuses("bo") == ("incapacitated",)
+    assert fight.statuses("bo") == ("bleeding_badly", "incapacitated")
 
 
 def test_rolling_with_it_takes_2_and_the_next_action() -> None:
@@ -279,10 +279,25 @@ def test_rolling_with_it_takes_2_and_the_next_action() -> None:
 
 
 def test_the_aftermath_bleeding() -> None:
-    fight = Fight().join("ana", wounds=[8]).join("bo", wounds=[9]).join("cy", wounds=[3]).begin()
+    # Sword against Unarmed Defense 5: black 4 missed, white 11 hit: 4 + 4 = Wound 8.
+    fight = Fight({"irreversible_death": False}).join("ana").join("bo").join("cy", toughness=9).begin()
+    fight.turn("ana", "attack target=bo weapon=Sword", faces=[4, 11])
+    assert fight.wounds("bo") == [8] and "bleeding_slowly" in fight.statuses("bo")  # equal to Toughness 8
+    fight.turn("bo", "attack target=cy weapon=Sword", faces=[3, 11])
+    assert fight.statuses("cy") == ()  # Wound 7, below Toughness 9
+    fight.turn("cy", "attack target=bo weapon=Sword", faces=[4, 11])
+    assert fight.wounds("bo") == [8, 9]
+    assert fight.statuses("bo") == ("bleeding_badly", "incapacitated")  # 9 is above Toughness
     fight.end()
-    assert "bleeding_slowly" in fight.statuses("ana") and "bleeding_badly" in fight.statuses("bo")
-    assert fight.statuses("cy") == ()
+    assert fight.statuses("bo") == ("bleeding_badly", "incapacitated")
+
+
+def test_recovery_updates_the_bleeding() -> None:
+    fight = Fight().join("ana").join("bo").begin()
+    fight.turn("ana", "attack target=bo weapon=Sword", faces=[4, 11])
+    assert "bleeding_slowly" in fight.statuses("bo")
+    fight.turn("bo", "recover", faces=[20, 3])  # a Success of 3: Wound 8 lowered to 5
+    assert fight.wounds("bo") == [5] and "bleeding_slowly" not in fight.statuses("bo")
 
 
 def test_medicine_stops_bleeding_and_adds_to_the_next_recovery() -> None:
