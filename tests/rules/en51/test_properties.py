@@ -93,3 +93,17 @@ def test_random_fights_run_by_hand_pass_the_tables_checks(policy: int, seed: str
     events = by_hand(scribe.events, "random.txt", datetime(2025, 1, 1, tzinfo=timezone.utc), hud="BW dice bot")
     found = [(f.code, f.seq, f.message) for f in audit_events(events).findings if f.severity != "info"]
     assert found == []
+
+
+@FEW
+@given(POLICIES, SEEDS, OPTIONS)
+def test_random_fights_split_back_into_the_tables_requests(policy: int, seed: str, options: dict[str, object]) -> None:
+    """``fightlog dispute`` re-derives a log request by request: an engine fight gives back
+    exactly what was recorded."""
+    from fightlog.audit.requests import split
+
+    scribe = play(60, policy=policy, seed=seed, options=options)
+    store = MemoryStore()
+    store.append(scribe.events)
+    events = [decode_line(line) for line in store.to_bytes().splitlines()]
+    assert split(events, seed, table=TABLE).departures == ()

@@ -65,3 +65,19 @@ def test_the_events(path: Path, snapshot_json: SnapshotAssertion) -> None:
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_the_final_state(path: Path, snapshot_json: SnapshotAssertion) -> None:
     assert msgspec.to_builtins(fold(committed(path))) == snapshot_json
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_the_table_re_derives_every_request_of_the_log(path: Path) -> None:
+    """What ``fightlog dispute`` rests on: the log splits back into the table's requests, each
+    giving back exactly the events recorded (no departure from the rules)."""
+    from fightlog.audit.requests import split
+    from fightlog.events.model import SceneEnded
+    from fightlog.rules.en51.table import TABLE
+
+    events = committed(path)
+    ended = events[-1]
+    assert isinstance(ended, SceneEnded)
+    found = split(events, ended.seed, table=TABLE, name=path.name)
+    assert found.departures == ()
+    assert found.requests[-1].kind == "end"
