@@ -1,0 +1,211 @@
+"""The audit's ``en51`` checks: what each logged event should have been, recomputed from the
+black and white faces with the engine's own pure functions (``bw``, ``harm``).
+
+- ``attack_resolved``: the Success is a face (or 0 for none), the hit is a Success higher
+  than what it had to beat, and that is what the rules give (``audit_against``:
+  ``rules.outcome``); no attack from a magazine emptied earlier in the same automatic fire
+  (``rules.ammo``).
+- ``damage_applied`` of a hit: the Damage read from the die that missed (both hit: the black)
+  plus the weapon's (``rules.damage``); the Protection of exactly the layers the white die
+  struck, and rolling with it, off it (``rules.armour``); the circle marked (``rules.wound``).
+- ``resource_spent``: no shot from a type C weapon fired to capacity, or from an empty
+  magazine (``rules.ammo``).
+- ``declaration_posted`` not made by the table: what the table would refuse
+  (``fightlog.kit.declared``).
+
+Which die succeeded is read from the Success alone: a die succeeded when it is at most the
+Success (the highest succeeding die), so the checks need no skill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
+                                   StatusChanged)
+from fightlog.kit.checks import AuditView, Check
+from fightlog.kit.declared import by_table, refusal
+from fightlog.kit.table import Post
+from fightlog.reducers.state import SceneState
+from fightlog.rules.en51 import harm
+from fightlog.rules.en51.audit_against import card_of, expected_against, weapon_of
+from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, last_digit
+from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
+from fightlog.rules.en51.options import DEFAULTS, En51Options, options_of
+
+
+def checks() -> Mapping[type, Check]:
+    return En51Audit().checks()
+
+
+def hit_by(face: int, score: int, against: int) -> bool:
+    """Whether a die hit, from the Success: it succeeded (at most the Success) and beat
+    ``against``."""
+    return 0 < score and face <= score and face > against
+
+
+def missed_die(faces: Faces, score: int, against: int) -> str:
+    if hit_by(faces.black, score, against) and not hit_by(faces.white, score, against):
+        return "white"
+    return "black"
+
+
+class En51Audit:
+    """The checks of one audited scene; ``_dry`` the automatic fire whose magazine ran dry."""
+
+    def __init__(self) -> None:
+        self._dry: set[int] = set()
+        self._raw: object = None
+        self._options: En51Options = DEFAULTS
+        self._weapons: dict[tuple[str, str | None], tuple[object, WeaponCard | None]] = {}
+
+    def weapon(self, state: SceneState, actor: str, name: str | None) -> WeaponCard | None:
+        """``actor``'s weapon ``name``, read from the sheet once (while the sheet is the same)."""
+        who = state.combatants.get(actor)
+        if who is None:
+            return None
+        key = (actor, name)
+        known = self._weapons.get(key)
+        if known is not None and known[0] is who.sheet:
+            return known[1]
+        weapon = weapon_of(state, actor, name)
+        self._weapons[key] = (who.sheet, weapon)
+        return weapon
+
+    def options(self, state: SceneState) -> En51Options:
+        """The scene's options, read again only when the scene's options change."""
+        raw = None if state.scene is None else state.scene.options
+        if raw is not self._raw:
+            self._raw = raw
+            self._options = options_of(state)
+        return self._options
+
+    def checks(self) -> Mapping[type, Check]:
+        return {
+            AttackResolved: cast(Check, self.resolved),
+            DamageApplied: cast(Check, self.damaged),
+            ResourceSpent: cast(Check, self.spent),
+            DeclarationPosted: cast(Check, self.posted),
+        }
+
+    @staticmethod
+    def _roll(event: AttackResolved, view: AuditView) -> DiceRolled | None:
+        if not event.rolls:
+            return None
+        rolled = view.event(event.rolls[0])
+        if isinstance(rolled, DiceRolled) and rolled.notation == NOTATION and rolled.purpose == "attack":
+            return rolled
+        return None
+
+    def resolved(self, before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+        rolled = view.event(event.rolls[0]) if event.rolls else None
+        if not isinstance(rolled, DiceRolled) or rolled.notation != NOTATION or rolled.purpose != "attack":
+            return
+        faces = faces_of(rolled.dice)
+        found = view.event(event.declaration) if event.declaration is not None else None
+        posted = found if isinstance(found, DeclarationPosted) else None
+        weapon = self.weapon(before, event.attacker, event.weapon)
+        if event.score not in (0, faces.black, faces.white):
+            view.report("rules.outcome", event, f"{event.attacker}'s Success is recorded as {event.score}, but the dice "
+                        f"are black {faces.black}, white {faces.white}", actor=event.attacker)
+        elif event.hit != (event.score > event.against):
+            said, should = ("a hit", "a miss") if event.hit else ("a miss", "a hit")
+            view.report("rules.outcome", event, f"{event.attacker}'s Success {event.score} against {event.against} is "
+                        f"recorded as {said}; it is {should}", actor=event.attacker)
+        else:
+            against = expected_against(before, event, posted, weapon, self.options(before), view)
+            if against is not None and against != event.against:
+                view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is recorded against "
+                            f"{event.against}; the rules give {against}", actor=event.attacker)
+        self._ammo(before, event, faces, posted, weapon, view)
+
+    def _ammo(self, before: SceneState, event: AttackResolved, faces: Faces, posted: DeclarationPosted | None,
+              weapon: WeaponCard | None, view: AuditView) -> None:
+        declaration = event.declaration
+        if declaration is None:
+            return
+        if declaration in self._dry:
+            view.report("rules.ammo", event, f"{event.attacker} fires {event.weapon} again after its magazine ran "
+                        "dry in this automatic fire", actor=event.attacker)
+            return
+        who = before.combatants.get(event.attacker)
+        if weapon is None or who is None or not weapon.auto:
+            return
+        if posted is None or not any(a.mode == "auto" for a in posted.actions):
+            return
+        state = who.weapons.get(weapon.name)
+        fresh = state is None or state.fired <= 1
+        if not fresh and faces.black > weapon.auto:
+            self._dry.add(declaration)
+
+    def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+        cause = view.event(event.cause) if event.cause is not None else None
+        if not isinstance(cause, AttackResolved):
+            return
+        rolled = self._roll(cause, view)
+        weapon = self.weapon(before, cause.attacker, cause.weapon)
+        card = card_of(before, event.target)
+        if rolled is None or weapon is None or card is None:
+            return
+        faces = faces_of(rolled.dice)
+        die = missed_die(faces, cause.score, cause.against)
+        raw = last_digit(faces.white if die == "white" else faces.black) + weapon.damage
+        if event.raw != raw:
+            view.report("rules.damage", event, f"{event.target}'s Damage is recorded as {event.raw}; the {die} die "
+                        f"(black {faces.black}, white {faces.white}) and {weapon.name}'s Damage {weapon.damage} give "
+                        f"{raw}", actor=cause.attacker)
+            return
+        target = before.combatants.get(event.target)
+        rolled_with = target is not None and "rolling" in target.statuses and any(
+            isinstance(e, StatusChanged) and e.status == "rolling" and e.cause == cause.seq
+            for e in (view.event(s) for s in range(cause.seq + 1, event.seq)))
+        hurt = harm.harm(raw, faces.white, card.armour, self.options(before).roll_with_it if rolled_with else 0)
+        if event.reduced_by != raw - hurt.left:
+            struck = ", ".join(hurt.struck) or "no layer"
+            view.report("rules.armour", event, f"{event.target}'s Damage {raw} is reduced by {event.reduced_by}; the "
+                        f"white die {faces.white} strikes {struck} (Protection {hurt.protection})"
+                        + (f" and rolling with it takes {hurt.rolled}" if hurt.rolled else "")
+                        + f": the reduction is {raw - hurt.left}", actor=cause.attacker)
+            return
+        self._wound(before, event, hurt, view)
+
+    @staticmethod
+    def _wound(before: SceneState, event: DamageApplied, hurt: harm.Harm, view: AuditView) -> None:
+        who = before.combatants.get(event.target)
+        if who is None or hurt.left <= 0:
+            return
+        pools = who.pools
+        circle = next((c for c in range(min(hurt.left, TRACK), TRACK + 1) if pools.get(WOUND_POOLS[c - 1], 1) > 0),
+                      None)
+        if circle is not None and (event.pool != wound_pool(circle) or event.taken != 1):
+            view.report("rules.wound", event, f"{event.target}'s Wound of {hurt.left} marks circle {circle}, "
+                        f"not {event.pool}", actor=event.target)
+
+    def spent(self, before: SceneState, event: ResourceSpent, after: SceneState, view: AuditView) -> None:
+        weapon = self.weapon(before, event.actor, event.resource)
+        who = before.combatants.get(event.actor)
+        if weapon is None or who is None:
+            return
+        fired = who.weapons.get(weapon.name)
+        if weapon.capacity and fired is not None and fired.fired >= weapon.capacity:
+            view.report("rules.ammo", event, f"{event.actor} fires {weapon.name} (C{weapon.capacity}) with no round "
+                        "left: it needed a reload", actor=event.actor)
+        elif weapon.auto and any(e.name == "empty" and e.target == event.actor and e.params.get("weapon") == weapon.name
+                                 for e in before.effects.values()):
+            view.report("rules.ammo", event, f"{event.actor} fires {weapon.name} with an empty magazine: it needed a "
+                        "reload", actor=event.actor)
+
+    @staticmethod
+    def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+        if event.ooc or by_table(before, event):
+            return
+        from fightlog.rules.en51.table import TABLE
+
+        post = Post(actor=event.actor, text=event.text, actions=tuple(event.actions), responds_to=event.responds_to)
+        refused = refusal(lambda scribe: TABLE.post(scribe, post), before)
+        if refused is None:
+            return
+        if refused.code.startswith("order.") and event.responds_to is None and event.actor != before.turn.current:
+            return  # the shared posting-order checks report a post out of its turn
+        view.report(refused.code, event, f"the table refuses {event.actor}'s post: {refused.message}", actor=event.actor)

@@ -1,0 +1,80 @@
+"""What an attack had to beat, recomputed for the audit from the log's facts (Melee attack;
+Ranged attack): the distance step of a shot; for a melee attack 0 when unaware or ignored,
+the Defense of the counterattack's weapon, the Defense of a melee attack the defender made
+this turn, else Unarmed Defense; for a counterattack, the Defense of the attack it answers.
+``None`` when the log does not say enough (a declaration out of the audit's window)."""
+
+from __future__ import annotations
+
+from fightlog.errors import FightlogError
+from fightlog.events.model import Action, AttackResolved, DeclarationPosted
+from fightlog.kit.checks import AuditView
+from fightlog.reducers.state import SceneState
+from fightlog.rules.en51.card import Card, WeaponCard, read_card
+from fightlog.rules.en51.options import En51Options
+from fightlog.rules.en51.ranges import step
+from fightlog.rules.en51.ruleset import ANSWERS
+
+
+def card_of(state: SceneState, actor: str) -> Card | None:
+    who = state.combatants.get(actor)
+    if who is None:
+        return None
+    try:
+        return read_card(who.sheet)
+    except FightlogError:
+        return None
+
+
+def weapon_of(state: SceneState, actor: str, name: str | None) -> WeaponCard | None:
+    card = card_of(state, actor)
+    return None if card is None else card.weapon(name)
+
+
+def _attack(post: DeclarationPosted, target: str | None = None) -> Action | None:
+    return next((a for a in post.actions if a.type == "attack" and (target is None or a.target == target)), None)
+
+
+def _countered(before: SceneState, posted: DeclarationPosted, view: AuditView) -> int | None:
+    """A counterattack must beat the Defense of the attack it answers."""
+    answered = view.event(posted.responds_to) if posted.responds_to is not None else None
+    if not isinstance(answered, DeclarationPosted):
+        return None
+    action = _attack(answered)
+    weapon = weapon_of(before, answered.actor, action.weapon) if action is not None else None
+    return None if weapon is None else weapon.defense
+
+
+def _melee(before: SceneState, event: AttackResolved, action: Action, options: En51Options) -> int | None:
+    card = card_of(before, event.target)
+    target = before.combatants.get(event.target)
+    if card is None or target is None:
+        return None
+    if action.params.get("unaware") is True or (options.ambush_unaware and "surprised" in target.statuses):
+        return 0
+    for post in before.pending:
+        if post.responds_to == event.declaration and post.actor == event.target:
+            reply = next((a for a in post.actions if a.type in ANSWERS), None)
+            if reply is not None and reply.type == "ignore":
+                return 0
+            if reply is not None and reply.type == "counter":
+                weapon = card.weapon(reply.weapon)
+                return None if weapon is None else weapon.defense
+    guard = next((e for e in before.effects.values() if e.name == "guard" and e.target == event.target), None)
+    return card.unarmed_defense if guard is None else guard.magnitude or 0
+
+
+def expected_against(before: SceneState, event: AttackResolved, posted: DeclarationPosted | None,
+                     weapon: WeaponCard | None, options: En51Options, view: AuditView) -> int | None:
+    """What ``event`` had to beat (``posted``: its declaration, ``weapon``: the attacker's,
+    ``options``: the scene's), or ``None`` when the log does not say."""
+    if posted is None or weapon is None:
+        return None
+    if any(a.type == "counter" for a in posted.actions):
+        return _countered(before, posted, view)
+    action = _attack(posted, event.target)
+    if action is None or any(a.type == "move" for a in posted.actions):
+        return None
+    if weapon.kind == "ranged":
+        return None if action.distance is None else step(action.distance, options.range_scale)
+    return _melee(before, event, action, options)

@@ -1,0 +1,120 @@
+"""The sheet as the rules read it: msgspec Structs over the snapshot a combatant joined with
+(``combatant_joined.sheet``).
+
+The sheet a player writes is validated with pydantic (``sheet``, ``roster``); the log keeps
+its plain snapshot, read back here with msgspec only (the fold must not load pydantic, and the
+table and the audit read cards often: ``read_card`` is cached on the snapshot's bytes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, Final, Literal
+
+import msgspec
+from msgspec import Struct
+
+from fightlog.errors import InputError
+
+TRACK: Final = 20
+"""The Wounds track: circles 1 to 20 (Marking Wounds)."""
+
+Kind = Literal["melee", "ranged"]
+
+
+class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A weapon: Attack and Defense (the skill rolled with it), Damage, Range (in steps of the
+    range scale, ranged weapons), and its type: ``capacity`` rounds before a reload (type C:
+    C is 1, C2 is 2; 0 for none), ``auto`` the ammo check of automatic fire (A5-A19; 0 for
+    none)."""
+
+    name: str
+    kind: Kind
+    attack: int
+    defense: int
+    damage: int
+    range: int = 0
+    capacity: int = 0
+    auto: int = 0
+
+
+class ArmourCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One layer of armour: Coverage 1-20 (20: sealed) and Protection."""
+
+    name: str
+    coverage: int
+    protection: int
+
+
+class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A sheet snapshot: the skills the rules roll (``skills`` by name, Medicine among them),
+    Agility, Perception, Stealth, Toughness, Unarmed Defense, the surprise traits' bonus, the
+    weapons, the armour layers (outermost first) and the wounds already marked."""
+
+    toughness: int
+    agility: int
+    perception: int
+    stealth: int
+    unarmed_defense: int
+    skills: dict[str, int] = {}
+    surprise: int = 0
+    weapons: tuple[WeaponCard, ...] = ()
+    armour: tuple[ArmourCard, ...] = ()
+    wounds: tuple[int, ...] = ()
+
+    def weapon(self, name: str | None) -> WeaponCard | None:
+        for weapon in self.weapons:
+            if weapon.name == name:
+                return weapon
+        return None
+
+    def skill(self, name: str) -> int:
+        return self.skills.get(name, 0)
+
+
+_DECODER: Final = msgspec.json.Decoder(Card)
+
+
+@lru_cache(maxsize=256)
+def _decoded(encoded: bytes) -> Card:
+    return _DECODER.decode(encoded)
+
+
+_BY_OBJECT: dict[int, tuple[Mapping[str, Any], Card]] = {}
+"""Cards by the snapshot object they were read from (kept, so its id is not reused): the
+folded state shares one snapshot per combatant, so a card is read once, not encoded again."""
+
+
+def read_card(sheet: Mapping[str, Any]) -> Card:
+    """The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""
+    known = _BY_OBJECT.get(id(sheet))
+    if known is not None and known[0] is sheet:
+        return known[1]
+    try:
+        card = _decoded(msgspec.json.encode(sheet))
+    except msgspec.ValidationError as exc:
+        raise InputError(f"en51 sheet: {exc}") from None
+    if len(_BY_OBJECT) >= 256:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(sheet)] = (sheet, card)
+    return card
+
+
+def as_snapshot(card: Card) -> dict[str, Any]:
+    """The plain snapshot ``combatant_joined.sheet`` records."""
+    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))  # lists, as the log reads back
+    return out
+
+
+def wound_pool(circle: int) -> str:
+    """The pool of Wounds circle ``circle``: 1 while empty, 0 once marked."""
+    return f"w{circle}"
+
+
+WOUND_POOLS: Final = tuple(wound_pool(c) for c in range(1, TRACK + 1))
+
+
+def track_pools(marked: tuple[int, ...]) -> dict[str, int]:
+    """The Wounds track as pools, ``marked`` circles filled."""
+    return {wound_pool(c): 0 if c in marked else 1 for c in range(1, TRACK + 1)}

@@ -1,0 +1,51 @@
+"""A combatant as the en5.1 rules see them: folded state (the Wounds track as pools,
+statuses, effects) plus their sheet card."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from fightlog.errors import RefusedError
+from fightlog.kit.fighters import FighterBase
+from fightlog.reducers.state import ActiveEffect
+from fightlog.rules.en51.card import TRACK, Card, WeaponCard, read_card, wound_pool
+from fightlog.rules.en51.ruleset import OUT
+
+
+class Fighter(FighterBase):
+    """One combatant's rules view."""
+
+    out_statuses = OUT
+
+    @cached_property
+    def card(self) -> Card:
+        return read_card(self.who.sheet)
+
+    def wounds(self) -> list[int]:
+        """The marked circles of the Wounds track, lowest first."""
+        pools = self.who.pools
+        return [c for c in range(1, TRACK + 1) if pools.get(wound_pool(c), 1) <= 0]
+
+    def weapon(self, name: str | None) -> WeaponCard:
+        """The weapon ``name`` (the first one when ``None``); refused when not carried."""
+        card = self.card
+        if name is None:
+            if not card.weapons:
+                raise RefusedError(f"{self.actor} carries no weapon: name one (weapon=NAME)", code="rules.incomplete")
+            return card.weapons[0]
+        found = card.weapon(name)
+        if found is None:
+            carried = ", ".join(w.name for w in card.weapons) or "none"
+            raise RefusedError(f"{self.actor} carries no weapon {name!r} (carried: {carried})", code="rules.not-carried")
+        return found
+
+    def weapon_effect(self, name: str, weapon: str) -> ActiveEffect | None:
+        for effect in self.effects(name):
+            if effect.params.get("weapon") == weapon:
+                return effect
+        return None
+
+    def acted(self) -> bool:
+        """Whether this combatant has used their combat action this turn: taken their turn
+        (or waited), or spent it on a counterattack."""
+        return self.actor in self.state.turn.acted or self.has("spent") or self.state.turn.current == self.actor

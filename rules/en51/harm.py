@@ -1,0 +1,105 @@
+"""From a hit to a Wound (Damage; Armor; Marking Wounds; The Immediate Effects; Roll with it;
+The aftermath): armour layers struck by the white die take their Protection off the Damage,
+rolling with it takes 2 more, and what is left marks the Wounds circle below it, or the
+nearest empty one to the right. A Wound higher than Toughness incapacitates; more than 5
+above kills (``irreversible_death``). The bleeding the fight leaves (The aftermath) is kept
+with the Wounds: a Wound equal to Toughness bleeds slowly, a higher one badly, unless Medicine
+stopped it since the last Wound (``update_bleeding``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from fightlog.events.model import DamageApplied, EffectExpired, StatusChanged
+from fightlog.kit.table import Scribe
+from fightlog.rules.en51.bw import armour_struck
+from fightlog.rules.en51.card import TRACK, ArmourCard, wound_pool
+from fightlog.rules.en51.fighters import Fighter
+from fightlog.rules.en51.options import En51Options
+
+
+class Harm(NamedTuple):
+    """What a hit does: the Damage before armour, what armour and rolling with it take off,
+    the layers struck, the Damage left."""
+
+    raw: int
+    protection: int
+    rolled: int
+    struck: tuple[str, ...]
+
+    @property
+    def left(self) -> int:
+        return max(0, self.raw - self.protection - self.rolled)
+
+
+def harm(raw: int, white: int, armour: Iterable[ArmourCard], rolled: int) -> Harm:
+    """The Damage ``raw`` through the armour layers the white die strikes, less ``rolled``."""
+    struck = [layer for layer in armour if armour_struck(white, layer.coverage)]
+    return Harm(raw, sum(layer.protection for layer in struck), rolled, tuple(layer.name for layer in struck))
+
+
+def wound_circle(marked: Iterable[int], damage: int) -> int | None:
+    """The circle a Wound of ``damage`` marks: the one below the Damage, or the nearest empty
+    one to the right; ``None`` for no Damage or no empty circle left."""
+    if damage <= 0:
+        return None
+    taken = set(marked)
+    for circle in range(min(damage, TRACK), TRACK + 1):
+        if circle not in taken:
+            return circle
+    return None
+
+
+BLEEDING = ("bleeding_slowly", "bleeding_badly")
+
+
+def bleeding(wounds: Iterable[int], toughness: int) -> str | None:
+    """The aftermath of a fight: a Wound above Toughness bleeds badly, one equal to it slowly."""
+    marked = list(wounds)
+    if any(w > toughness for w in marked):
+        return "bleeding_badly"
+    if toughness in marked:
+        return "bleeding_slowly"
+    return None
+
+
+def update_bleeding(scribe: Scribe, actor: str, cause: int | None) -> None:
+    """``actor``'s bleeding statuses after their Wounds changed: what the Wounds give, none
+    for the dead or once Medicine stopped it (an effect ``treated``)."""
+    who = Fighter(scribe.state, actor)
+    now = None if who.has("dead") or who.effect("treated") is not None else bleeding(who.wounds(), who.card.toughness)
+    for status in BLEEDING:
+        if who.has(status) and status != now:
+            scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=cause))
+    if now is not None and not who.has(now):
+        scribe.emit(StatusChanged(actor=actor, status=now, cause=cause, note="the aftermath: bleeding after the fight"))
+
+
+def condition(wound: int, toughness: int, options: En51Options) -> str | None:
+    """The status a Wound gives: ``dead`` more than 5 above Toughness (with
+    ``irreversible_death``), ``incapacitated`` above it, else none."""
+    if options.irreversible_death and wound > toughness + 5:
+        return "dead"
+    if wound > toughness:
+        return "incapacitated"
+    return None
+
+
+def wound(scribe: Scribe, target: str, hurt: Harm, cause: int, source: str, options: En51Options) -> None:
+    """Mark the Wound ``hurt`` leaves on ``target`` and its immediate effects."""
+    who = Fighter(scribe.state, target)
+    left = hurt.left
+    circle = wound_circle(who.wounds(), left)
+    pool = wound_pool(circle if circle is not None else max(1, min(left, TRACK)))
+    scribe.emit(DamageApplied(target=target, raw=hurt.raw, reduced_by=hurt.raw - left, taken=1 if circle else 0,
+                              pool=pool, source=source, cause=cause))
+    if left <= 0:
+        return
+    for effect in who.effects("treated"):  # a new Wound: bleeding again (Using Medicine)
+        scribe.emit(EffectExpired(effect=effect.effect, target=target, reason="a new Wound"))
+    status = condition(circle if circle is not None else left, who.card.toughness, options)
+    if status is not None and not who.has(status) and not who.has("dead"):
+        note = f"Wound {circle or left} against Toughness {who.card.toughness}"
+        scribe.emit(StatusChanged(actor=target, status=status, cause=cause, note=note))
+    update_bleeding(scribe, target, cause)

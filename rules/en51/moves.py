@@ -1,0 +1,66 @@
+"""Move actions (Movement): declared in one's turn, the mover a moving target at once, and all
+resolved together at the end of the turn, in the order declared: those still able to arrive,
+then carry out what they combined with the move (a melee attack, a ranged attack using
+Defense, Cover or Hide)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, StatusChanged
+from fightlog.kit.table import Scribe
+from fightlog.reducers.state import ActiveEffect
+from fightlog.rules.en51 import attack, tactics
+from fightlog.rules.en51.fighters import Fighter
+
+_KEPT = ("target", "weapon", "mode", "distance")
+
+
+def declare(scribe: Scribe, actor: str, move: Action, then: Action | None, declaration: int) -> None:
+    """The move as declared: the mover is a moving target; it waits for the end of the turn."""
+    params: dict[str, Any] = {"metres": move.distance or 0, "declaration": declaration}
+    if then is not None:
+        params["then"] = then.type
+        params.update({k: getattr(then, k) for k in _KEPT if getattr(then, k) is not None})
+        params.update({f"p_{k}": v for k, v in then.params.items()})
+    scribe.emit(StatusChanged(actor=actor, status="moving", cause=declaration))
+    scribe.emit(EffectApplied(effect=f"move-{scribe.next_seq}", name="move", target=actor, source=actor,
+                              cause=declaration, params=params))
+
+
+def _then(effect: ActiveEffect) -> Action | None:
+    kind = effect.params.get("then")
+    if not isinstance(kind, str):
+        return None
+    fields = {k: effect.params[k] for k in _KEPT if k in effect.params}
+    params = {k[2:]: v for k, v in effect.params.items() if k.startswith("p_")}
+    return Action(type=kind, params=params, **fields)
+
+
+def resolve_all(scribe: Scribe) -> None:
+    """Every move of the turn, in the order declared."""
+    moves = sorted((e for e in scribe.state.effects.values() if e.name == "move"), key=lambda e: e.applied)
+    for effect in moves:
+        _arrive(scribe, effect)
+
+
+def _arrive(scribe: Scribe, effect: ActiveEffect) -> None:
+    actor = effect.target
+    declaration = int(effect.params.get("declaration", 0))
+    who = Fighter(scribe.state, actor)
+    rolled = who.has("rolling")  # rolling with a hit replaces the move after half the distance (Roll with it)
+    scribe.emit(EffectExpired(effect=effect.effect, target=actor,
+                              reason="stopped" if who.out else "rolled with a hit" if rolled else "arrived"))
+    scribe.emit(StatusChanged(actor=actor, status="moving", on=False, cause=declaration))
+    if who.out:
+        return
+    metres = int(effect.params.get("metres", 0))
+    scribe.emit(Moved(actor=actor, metres=metres // 2 if rolled else metres, cause=declaration))
+    tactics.leave_cover(scribe, actor, declaration)
+    then = _then(effect)
+    if then is None or rolled:
+        return
+    if then.type == "attack" and then.target is not None:
+        attack.resolve(scribe, attack.Swing(actor, then.target, then, declaration), None, moved=True)
+    elif then.type in ("cover", "hide"):
+        tactics.TACTICS[then.type](scribe, actor, then, declaration)

@@ -1,0 +1,107 @@
+"""Live play and scripted fights for ``en51``: the ``Table`` (``fightlog.kit.table``).
+
+A post is one of three things: in one's own turn, one combat action or a move with what it
+combines with (``plan``); an answer to an attack on the poster (``answers``); or, for one
+waiting, the held action cutting in during another's turn (Waiting). Attacks are resolved
+when answered or when the turn ends (``turns``); moves at the end of the en5.1 turn
+(``moves``). The kit's skeleton refuses what every ruleset refuses before ``play``, and ends
+the scene (the aftermath's bleeding is kept with the Wounds: ``harm``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from msgspec.structs import replace
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectExpired
+from fightlog.kit.table import Post, Scribe
+from fightlog.kit.table_base import TableBase
+from fightlog.rules.en51 import answers, attack, care, moves, plan, tactics, turns
+from fightlog.rules.en51.fighters import Fighter
+from fightlog.rules.en51.options import En51Options, read_options
+from fightlog.rules.en51.ruleset import ACTION_TYPES, ANSWERS, OUT, RULESET_ID
+
+Handler = Callable[[Scribe, str, Action, int], None]
+
+HANDLERS: Final[Mapping[str, Handler]] = {**tactics.TACTICS, "medicine": care.medicine, "recover": care.recover}
+
+
+def _held(scribe: Scribe, who: Fighter, other: Action | None, move: Action | None) -> None:
+    """A waiting combatant's post in another's turn: the held action cuts in; any other
+    action waits for the event it reacts to (the open turn's post)."""
+    effect = who.effect("waiting")
+    if effect is None:
+        current = scribe.state.turn.current
+        raise RefusedError(f"out of turn: it is {current or 'nobody'}'s turn to post", code="order.out-of-turn")
+    if move is not None or other is None:
+        raise RefusedError("a waiting combatant cuts in with one action, not a move", code="rules.combined")
+    current = scribe.state.turn.current
+    posted = any(p.actor == current for p in scribe.state.pending)
+    if other.type != effect.params.get("then") and not posted:
+        raise RefusedError(f"{other.type} is not the action held ({effect.params.get('then')}): it comes after "
+                           f"{current}'s post", code="order.out-of-turn")
+
+
+def _own(scribe: Scribe, who: Fighter, actions: Sequence[Action]) -> None:
+    if plan.combat(actions) and any(p.actor == who.actor and p.responds_to is None and plan.combat(p.actions)
+                                    for p in scribe.state.pending):
+        raise RefusedError(f"{who.actor} has taken this turn's combat action", code="rules.allowance")
+
+
+class En51Table(TableBase):
+    """The kit's table skeleton filled in for en51."""
+
+    id = RULESET_ID
+    option_type = En51Options
+    action_types = ACTION_TYPES
+    out = OUT
+
+    def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> En51Options:
+        return read_options(overrides, where=where)
+
+    def joins(self, path: str) -> Sequence[CombatantJoined]:
+        from fightlog.rules.en51.roster import joined, load_roster
+
+        return [joined(c) for c in load_roster(path).combatants]
+
+    def open_fight(self, scribe: Scribe) -> None:
+        turns.begin(scribe)
+
+    def close_turn(self, scribe: Scribe) -> None:
+        turns.end_turn(scribe)
+
+    def play(self, scribe: Scribe, post: Post) -> None:
+        state = scribe.state
+        who = Fighter(state, post.actor)
+        if who.out:
+            gone = ", ".join(s for s in who.who.statuses if s in OUT)
+            raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
+        if any(a.type in ANSWERS for a in post.actions):
+            answers.answer(scribe, who, post)
+            return
+        move, other = plan.check(who, post.actions)
+        held = state.turn.current != post.actor
+        if held:
+            _held(scribe, who, other, move)
+            if post.responds_to is None:  # what it cuts in on: the open turn's latest post, or the turn itself
+                post = replace(post, responds_to=state.pending[-1].seq if state.pending else state.turn.started)
+        else:
+            _own(scribe, who, post.actions)
+        if other is not None and other.type == "attack":
+            attack.check(who, other)
+        declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
+                                                    responds_to=post.responds_to))
+        if held:
+            waiting = who.effect("waiting")
+            if waiting is not None:
+                scribe.emit(EffectExpired(effect=waiting.effect, target=post.actor, reason="the held action taken"))
+        if move is not None:
+            moves.declare(scribe, post.actor, move, other, declaration)
+        elif other is not None and other.type != "attack":
+            HANDLERS[other.type](scribe, post.actor, other, declaration)
+
+
+TABLE: Final = En51Table()

@@ -1,0 +1,77 @@
+"""The en51 audit on the flawed hand-run fights of ``fixtures/en51/audit``: exactly the flaws
+each was given (code and seq, errors only), the reports as snapshots, and the bytes the
+script writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.json import JSONSnapshotExtension
+
+from fightlog.audit.one_process import audit_events
+from fightlog.events.codec import decode_line
+from fightlog.fixtures.en51_audit_fights import FIGHTS, to_bytes
+from tests.conftest import FIXTURES
+
+AUDIT = FIXTURES / "en51" / "audit"
+
+
+@pytest.fixture
+def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(JSONSnapshotExtension)
+
+
+def read(path: Path) -> list:  # type: ignore[type-arg]
+    return [decode_line(line) for line in path.read_bytes().splitlines()]
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_the_script_writes_the_committed_fight(name: str) -> None:
+    assert to_bytes(FIGHTS[name]().events) == (AUDIT / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_the_audit_finds_exactly_the_flaws(name: str) -> None:
+    report = audit_events(read(AUDIT / name))
+    errors = sorted((f.seq, f.code) for f in report.findings if f.severity != "info")
+    assert errors == [(f.seq, f.code) for f in FIGHTS[name]().flaws]
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_the_findings(name: str, snapshot_json: SnapshotAssertion) -> None:
+    assert [msgspec.to_builtins(f) for f in audit_events(read(AUDIT / name)).findings] == snapshot_json
+
+
+def test_each_flaw_kind_is_there() -> None:
+    codes = {f.code for make in FIGHTS.values() for f in make().flaws}
+    assert codes == {"rules.damage", "rules.armour", "rules.ammo"}
+
+
+def test_an_outcome_and_a_wound_the_dice_do_not_give() -> None:
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("tavern-melee")
+    cut = log.find(AttackResolved, attacker="mira", score=13)
+    log.change(cut, hit=False)
+    dealt = log.after(log.find(AttackResolved, attacker="tobin", hit=True), DamageApplied)
+    log.change(dealt, pool="w2")
+    built = log.done()
+    errors = sorted((f.code, f.seq) for f in audit_events(built.events).findings if f.severity == "error")
+    assert [code for code, _ in errors] == ["rules.outcome", "rules.wound"]
+
+
+def test_an_attack_recorded_against_the_wrong_defense() -> None:
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("tavern-melee")
+    back = log.find(AttackResolved, attacker="rask")  # Rask's counterattack: against Mira's Sabre, Defense 7
+    assert back.against == 7 and not back.hit
+    log.change(back, against=8)
+    built = log.done()
+    found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert found == [("rules.outcome", "rask's attack on mira is recorded against 8; the rules give 7")]

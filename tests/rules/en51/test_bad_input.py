@@ -1,0 +1,125 @@
+"""Bad input is one line naming the file (and line) or the post, exit 2, nothing written:
+a Coverage or Protection out of range, an A-type outside 5-19 (roster files), a
+counterattack by someone who already acted and a move with an action it cannot be combined
+with (posts through ``fightlog play post``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fightlog.cli.main import cli
+from fightlog.errors import InputError
+from fightlog.rules.en51.roster import load_roster
+from fightlog.rules.en51.sheet import weapon_type
+from tests.conftest import FIXTURES
+
+ROSTER = """ruleset = "en51"
+
+[[combatants]]
+id = "ana"
+name = "Ana"
+side = "a"
+
+[combatants.sheet]
+toughness = 8
+agility = 10
+perception = 12
+stealth = 6
+unarmed_defense = 5
+weapons = [{{ name = "SMG", kind = "ranged", attack = 13, defense = 9, damage = 3, range = 4, type = "{type}" }}]
+armour = [{{ name = "Vest", coverage = {coverage}, protection = {protection} }}]
+
+[[combatants]]
+id = "bo"
+name = "Bo"
+side = "b"
+
+[combatants.sheet]
+toughness = 8
+agility = 10
+perception = 12
+stealth = 6
+unarmed_defense = 5
+weapons = [{{ name = "Sword", kind = "melee", attack = 12, defense = 6, damage = 4 }}]
+"""
+
+
+def roster(tmp_path: Path, *, type: str = "A13", coverage: int = 10, protection: int = 3) -> Path:
+    path = tmp_path / "roster.toml"
+    path.write_text(ROSTER.format(type=type, coverage=coverage, protection=protection))
+    return path
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"coverage": 21}, "ana: sheet.armour[0].coverage: must be at most 20, got 21"),
+    ({"coverage": 0}, "ana: sheet.armour[0].coverage: must be at least 1, got 0"),
+    ({"protection": -1}, "ana: sheet.armour[0].protection: must be at least 0, got -1"),
+    ({"protection": 21}, "ana: sheet.armour[0].protection: must be at most 20, got 21"),
+    ({"type": "A4"}, "ana: sheet.weapons[0].type: an A-type is A5 to A19, got 'A4'"),
+    ({"type": "A20"}, "ana: sheet.weapons[0].type: an A-type is A5 to A19, got 'A20'"),
+    ({"type": "B2"}, "ana: sheet.weapons[0].type: expected C, Cn or A5-A19, got 'B2'"),
+])
+def test_a_roster_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: Path, fields: dict[str, object],
+                                                                       said: str) -> None:
+    path = roster(tmp_path, **fields)  # type: ignore[arg-type]
+    with pytest.raises(InputError) as caught:
+        load_roster(path)
+    shown = str(caught.value)
+    assert "\n" not in shown and shown.startswith(f"{path}:") and said in shown
+
+
+def test_weapon_types() -> None:
+    assert [weapon_type(t) for t in ("", "C", "C2", "A5", "A19")] == [(0, 0), (1, 0), (2, 0), (0, 5), (0, 19)]
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"type": "A20"}, "an A-type is A5 to A19"),
+    ({"coverage": 21}, "coverage: must be at most 20"),
+    ({"protection": 21}, "protection: must be at most 20"),
+])
+def test_a_bad_roster_joins_nobody(tmp_path: Path, fields: dict[str, object], said: str) -> None:
+    log = tmp_path / "fight.jsonl"
+    assert run("play", "start", str(log), "--ruleset", "en51")[0] == 0
+    before = log.read_bytes()
+    path = roster(tmp_path, **fields)  # type: ignore[arg-type]
+    code, out = run("play", "join", str(log), "--roster", str(path), "ana", "bo")
+    assert code == 2 and len(out.strip().splitlines()) == 1 and said in out and str(path) in out
+    assert log.read_bytes() == before
+
+
+@pytest.fixture
+def fight(tmp_path: Path) -> Path:
+    log = tmp_path / "fight.jsonl"
+    path = FIXTURES / "en51" / "rosters" / "tavern.toml"
+    assert run("play", "start", str(log), "--ruleset", "en51")[0] == 0
+    assert run("play", "join", str(log), "--roster", str(path), "mira", "tobin", "rask")[0] == 0
+    assert run("play", "begin", str(log))[0] == 0
+    return log
+
+
+def refused(log: Path, *args: str) -> str:
+    before = log.read_bytes()
+    code, out = run("play", "post", str(log), *args)
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert log.read_bytes() == before
+    return out
+
+
+def test_a_counterattack_by_one_who_acted_is_refused(fight: Path) -> None:
+    assert run("play", "post", str(fight), "mira", "--do", "attack target=rask weapon=Sabre")[0] == 0
+    assert run("play", "end-turn", str(fight))[0] == 0
+    assert run("play", "post", str(fight), "tobin", "--do", "attack target=mira weapon=Cudgel")[0] == 0
+    assert "mira has already acted this turn: no counterattack" in refused(fight, "mira", "--do", "counter weapon=Sabre")
+
+
+def test_a_move_with_what_it_cannot_be_combined_with_is_refused(fight: Path) -> None:
+    assert "a move cannot be combined with aim" in refused(fight, "mira", "--do", "move distance=4", "--do", "aim")
+    assert "moves at most 10 m" in refused(fight, "mira", "--do", "move distance=11")
