@@ -178,7 +178,7 @@ def test_a_ruleset_not_installed_is_imported_with_a_warning(tmp_path: Path) -> N
 
     out = tmp_path / "p.jsonl"
     sl = Path(__file__).parents[2] / "fixtures" / "import" / "sl" / "pump-house.txt"
-    result = CliRunner().invoke(cli, ["import", "sl", str(sl), "-o", str(out), "--ruleset", "en51"])
+    result = CliRunner().invoke(cli, ["import", "sl", str(sl), "-o", str(out), "--ruleset", "gurps"])
     assert result.exit_code == 0, result.output
-    assert "warning: ruleset 'en51' is not installed" in result.stderr and "posting order and the dice only" in result.stderr
+    assert "warning: ruleset 'gurps' is not installed" in result.stderr and "posting order and the dice only" in result.stderr
     assert out.exists()
