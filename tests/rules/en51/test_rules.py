@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fightlog.events.model import (AttackResolved, DamageApplied, DiceRolled, EffectApplied, InitiativeRolled, Moved,
-                                   StatusChanged, TurnStarted)
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
+                                   InitiativeRolled, Moved, StatusChanged, TurnStarted)
 from fightlog.rules.en51.bw import Faces, last_digit, success
 from fightlog.rules.en51.harm import harm, wound_circle
 from fightlog.rules.en51.card import ArmourCard
@@ -334,3 +334,28 @@ def test_rolling_with_it_while_moving_stops_after_half_the_distance() -> None:
     events = fight.end_turn()
     assert [(m.actor, m.metres) for m in of(events, Moved)] == [("ana", 5)]
     assert not resolved(events)  # the attack combined with the move is replaced
+
+
+def test_a_move_with_a_melee_attack_is_answered_and_resolved_with_the_answer_when_it_arrives() -> None:
+    fight = duel()
+    declared = fight.post("ana", "move distance=5", "attack target=bo weapon=Sword")
+    move_post = next(e.seq for e in declared if isinstance(e, DeclarationPosted))
+    assert not resolved(fight.post("bo", "counter weapon=Knife"))  # waits for the move
+    assert fight.refused("bo", "take", responds_to=move_post).code == "order.double-post"
+    events = fight.end_turn(faces=[3, 11, 9, 1])  # bo's action went on the counterattack: the turn ends
+    assert fight.state.turn.round == 2
+    first, back = resolved(events)
+    assert (first.attacker, back.attacker) == ("ana", "bo")
+    assert (first.against, back.against) == (4, 6)  # the Knife's Defense; the Sword's
+    assert first.declaration == move_post
+
+
+def test_a_move_with_a_melee_attack_may_be_taken_rolling_with_it() -> None:
+    fight = duel()
+    fight.post("ana", "move distance=5", "attack target=bo weapon=Sword")
+    fight.post("bo", "take roll=true")
+    fight.end_turn()
+    events = fight.turn("bo", "say", faces=[3, 11])
+    [hit] = resolved(events)
+    assert hit.declaration is not None
+    assert hit.hit and any(isinstance(e, StatusChanged) and e.status == "rolling" for e in events)
