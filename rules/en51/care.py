@@ -15,7 +15,7 @@ from fightlog.rules.en51.aiming import param
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, success
 from fightlog.rules.en51.card import TRACK, wound_pool
 from fightlog.rules.en51.fighters import Fighter
-from fightlog.rules.en51.harm import BLEEDING, update_bleeding
+from fightlog.rules.en51.harm import BLEEDING, update_bleeding, wound_circle
 from fightlog.rules.en51.options import options_of
 
 
@@ -33,7 +33,8 @@ class Recovery(NamedTuple):
 def recovery(wounds: Sequence[int], toughness: int, faces: Faces, rule: str, reads: str) -> Recovery:
     """Recovery against ``toughness``: a result equal to a marked Wound is a complication (the
     nearest empty circle above it marked, no healing); a Success lowers the highest Wound by
-    itself, healing the Wounds along the way."""
+    itself, healing the Wounds along the way; the lowered Wound marks the nearest empty circle
+    from where it lands."""
     best = success(faces, toughness, rule)
     results = (best,) if best is not None else (faces if reads == "either" else (faces.black,))
     marked = set(wounds)
@@ -46,7 +47,9 @@ def recovery(wounds: Sequence[int], toughness: int, faces: Faces, rule: str, rea
     highest = max(wounds)
     new = highest - best
     healed = tuple(w for w in sorted(wounds) if new < w <= highest)
-    return Recovery(best, None, healed, new if new >= 1 and new not in marked else None)
+    # the lowered Wound is marked like any Wound (Marking Wounds): on a circle already marked,
+    # the nearest empty one to the right
+    return Recovery(best, None, healed, wound_circle(marked - set(healed), new) if new >= 1 else None)
 
 
 def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
