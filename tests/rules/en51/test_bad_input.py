@@ -123,3 +123,17 @@ def test_a_counterattack_by_one_who_acted_is_refused(fight: Path) -> None:
 def test_a_move_with_what_it_cannot_be_combined_with_is_refused(fight: Path) -> None:
     assert "a move cannot be combined with aim" in refused(fight, "mira", "--do", "move distance=4", "--do", "aim")
     assert "moves at most 10 m" in refused(fight, "mira", "--do", "move distance=11")
+
+
+def test_an_unknown_surprising_side_is_refused_at_begin(tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    house = tmp_path / "house.toml"
+    house.write_text('surprise = "side"\nsurprising_side = "pirates"\n')
+    path = FIXTURES / "en51" / "rosters" / "tavern.toml"
+    assert run("play", "start", str(log), "--ruleset", "en51", "--options", str(house))[0] == 0
+    assert run("play", "join", str(log), "--roster", str(path), "mira", "tobin", "rask")[0] == 0
+    before = log.read_bytes()
+    code, out = run("play", "begin", str(log))
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert "surprising_side" in out and "'pirates' is no side in the fight (sides: " in out
+    assert log.read_bytes() == before
