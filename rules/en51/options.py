@@ -58,6 +58,9 @@ class En51Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     failed_recovery_reads: Literal["either", "black"] = "either"
     # Roll with it: the Damage it takes off.
     roll_with_it: NonNegative = 2
+    # Melee attack (silent on reach): the farthest a melee attack reaches, in metres; an attack
+    # naming a longer distance (beyond what a move combined with it closes) is refused.
+    melee_reach: NonNegative = 2
 
 
 DEFAULTS: Final = En51Options()

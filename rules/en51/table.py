@@ -20,8 +20,9 @@ from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Ef
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.table_base import TableBase
 from fightlog.rules.en51 import answers, attack, care, moves, plan, tactics, turns
+from fightlog.rules.en51.aiming import check_melee_reach
 from fightlog.rules.en51.fighters import Fighter
-from fightlog.rules.en51.options import En51Options, read_options
+from fightlog.rules.en51.options import En51Options, options_of, read_options
 from fightlog.rules.en51.ruleset import ACTION_TYPES, ANSWERS, OUT, RULESET_ID
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -91,7 +92,8 @@ class En51Table(TableBase):
         else:
             _own(scribe, who, post.actions)
         if other is not None and other.type == "attack":
-            attack.check(who, other)
+            _, weapon = attack.check(who, other)
+            check_melee_reach(weapon, other, options_of(state), move.distance or 0 if move is not None else 0)
         declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                                     responds_to=post.responds_to))
         if held:

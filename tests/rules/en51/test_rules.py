@@ -359,3 +359,16 @@ def test_a_move_with_a_melee_attack_may_be_taken_rolling_with_it() -> None:
     [hit] = resolved(events)
     assert hit.declaration is not None
     assert hit.hit and any(isinstance(e, StatusChanged) and e.status == "rolling" for e in events)
+
+
+def test_a_melee_attack_beyond_melee_reach_is_refused() -> None:
+    fight = duel()
+    refused = fight.refused("ana", "attack target=bo weapon=Sword distance=5")
+    assert refused.code == "rules.range" and "melee_reach" in str(refused)
+    assert fight.refused("ana", "move distance=2", "attack target=bo weapon=Sword distance=5").code == "rules.range"
+    fight.post("ana", "move distance=3", "attack target=bo weapon=Sword distance=5")  # the move closes to 2 m
+
+
+def test_melee_reach_is_an_option() -> None:
+    fight = duel({"melee_reach": 5})
+    fight.post("ana", "attack target=bo weapon=Sword distance=5")
