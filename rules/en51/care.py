@@ -11,12 +11,14 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, DamageApplied, EffectApplied, EffectExpired, HealingApplied, StatusChanged
 from fightlog.kit.fighters import absent
 from fightlog.kit.table import Scribe
+from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.aiming import param
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, success
 from fightlog.rules.en51.card import TRACK, wound_pool
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.harm import BLEEDING, update_bleeding, wound_circle
 from fightlog.rules.en51.options import options_of
+from fightlog.rules.en51.ruleset import OUT
 
 
 
@@ -82,6 +84,12 @@ def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
                                   source=actor, magnitude=best, cause=resolved))
 
 
+def fight_on(state: SceneState, actor: str) -> bool:
+    """Whether anyone of another side than ``actor``'s still stands."""
+    side = state.combatants[actor].side or actor
+    return any((c.side or c.actor) != side and OUT.isdisjoint(c.statuses) for c in state.combatants.values())
+
+
 def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """A Recovery roll on Toughness (plus the best Medicine since the last one)."""
     state = scribe.state
@@ -89,6 +97,9 @@ def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     if not who.wounds():
         raise RefusedError(f"{actor} has no Wound to recover from", code="rules.refused")
     options = options_of(state)
+    if not options.recovery_in_fight and fight_on(state, actor):
+        raise RefusedError(f"{actor} cannot make a Recovery roll while the fight is on: Recovery is between fights "
+                           "(option recovery_in_fight)", code="rules.refused")
     care = who.effect("medicine")
     toughness = who.card.toughness + (care.magnitude or 0 if care is not None else 0)
     rolled, seq = scribe.roll(NOTATION, roller=actor, purpose="recovery", for_seq=declaration, label="Recovery")

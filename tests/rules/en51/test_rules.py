@@ -293,7 +293,7 @@ def test_the_aftermath_bleeding() -> None:
 
 
 def test_recovery_updates_the_bleeding() -> None:
-    fight = Fight().join("ana").join("bo").begin()
+    fight = Fight({"recovery_in_fight": True}).join("ana").join("bo").begin()
     fight.turn("ana", "attack target=bo weapon=Sword", faces=[4, 11])
     assert "bleeding_slowly" in fight.statuses("bo")
     fight.turn("bo", "recover", faces=[20, 3])  # a Success of 3: Wound 8 lowered to 5
@@ -301,7 +301,7 @@ def test_recovery_updates_the_bleeding() -> None:
 
 
 def test_medicine_stops_bleeding_and_adds_to_the_next_recovery() -> None:
-    fight = Fight().join("ana").join("bo", wounds=[8]).begin()
+    fight = Fight().join("ana").join("bo", side="ana", wounds=[8]).begin()  # after the fight
     fight.turn("ana", "medicine target=bo", faces=[5, 20])
     assert [e.magnitude for e in of(fight.scribe.events, EffectApplied) if e.name == "medicine"] == [5]
     [roll] = resolved(fight.turn("bo", "recover", faces=[13, 20]))
@@ -372,3 +372,15 @@ def test_a_melee_attack_beyond_melee_reach_is_refused() -> None:
 def test_melee_reach_is_an_option() -> None:
     fight = duel({"melee_reach": 5})
     fight.post("ana", "attack target=bo weapon=Sword distance=5")
+
+
+def test_recovery_is_refused_while_the_fight_is_on() -> None:
+    fight = Fight().join("ana", wounds=[6]).join("bo").begin()
+    refused = fight.refused("ana", "recover")
+    assert refused.code == "rules.refused" and "recovery_in_fight" in str(refused)
+    fight = Fight().join("ana", wounds=[6]).join("bo", toughness=1).begin()
+    fight.turn("ana", "attack target=bo weapon=Sword", faces=[4, 11])  # bo is down: the fight is over
+    assert fight.current == "ana"
+    fight.turn("ana", "recover", faces=[20, 20])
+    fight = Fight({"recovery_in_fight": True}).join("ana", wounds=[6]).join("bo").begin()
+    fight.turn("ana", "recover", faces=[20, 20])

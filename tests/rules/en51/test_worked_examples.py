@@ -71,11 +71,11 @@ def test_recovery_example_2() -> None:
 
 
 def test_recovery_examples_played() -> None:
-    fight = Fight().join("ana", wounds=[6, 7]).join("bo").begin()
+    fight = Fight().join("ana", wounds=[6, 7]).join("bo", side="ana").begin()  # between fights: no foe
     events = fight.turn("ana", "recover", faces=[11, 4])
     assert fight.wounds("ana") == [3]
     assert sorted(e.pool for e in of(events, HealingApplied)) == ["w6", "w7"]
-    fight = Fight().join("ana", wounds=[6, 7]).join("bo").begin()
+    fight = Fight().join("ana", wounds=[6, 7]).join("bo", side="ana").begin()
     fight.turn("ana", "recover", faces=[11, 6])
     assert fight.wounds("ana") == [6, 7, 8]
 
