@@ -17,9 +17,9 @@ from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectExpired
-from fightlog.kit.table import Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
-from fightlog.rules.en51 import answers, attack, care, moves, plan, tactics, turns
+from fightlog.rules.en51 import answers, attack, care, harm, moves, plan, tactics, turns
 from fightlog.rules.en51.aiming import check_melee_reach
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import En51Options, options_of, read_options
@@ -67,6 +67,10 @@ class En51Table(TableBase):
         from fightlog.rules.en51.roster import joined, load_roster
 
         return [joined(c) for c in load_roster(path).combatants]
+
+    def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
+               reserve: bool) -> None:
+        harm.marked_at_join(scribe, entrant.actor, seq, options_of(scribe.state))
 
     def open_fight(self, scribe: Scribe) -> None:
         turns.begin(scribe)

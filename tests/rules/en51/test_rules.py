@@ -384,3 +384,11 @@ def test_recovery_is_refused_while_the_fight_is_on() -> None:
     fight.turn("ana", "recover", faces=[20, 20])
     fight = Fight({"recovery_in_fight": True}).join("ana", wounds=[6]).join("bo").begin()
     fight.turn("ana", "recover", faces=[20, 20])
+
+
+def test_wounds_marked_on_the_sheet_give_their_statuses_at_join() -> None:
+    fight = Fight().join("ana", wounds=[15], toughness=9).join("bo", wounds=[9], toughness=9)
+    assert fight.statuses("ana") == ("dead",)  # the dead do not bleed (harm.update_bleeding)
+    assert fight.statuses("bo") == ("bleeding_slowly",)
+    fight = Fight({"irreversible_death": False}).join("ana", wounds=[15], toughness=9)
+    assert fight.statuses("ana") == ("bleeding_badly", "incapacitated")
