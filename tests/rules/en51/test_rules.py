@@ -392,3 +392,15 @@ def test_wounds_marked_on_the_sheet_give_their_statuses_at_join() -> None:
     assert fight.statuses("bo") == ("bleeding_slowly",)
     fight = Fight({"irreversible_death": False}).join("ana", wounds=[15], toughness=9)
     assert fight.statuses("ana") == ("bleeding_badly", "incapacitated")
+
+
+def test_an_attacker_rolls_with_a_counterattack_declared_on_the_attack() -> None:
+    fight = duel()
+    fight.post("ana", "attack target=bo weapon=Sword roll=true")
+    events = fight.post("bo", "counter weapon=Knife", faces=[20, 20, 9, 1])
+    first, back = resolved(events)
+    assert not first.hit and back.hit
+    rolling = [e for e in of(events, StatusChanged) if e.status == "rolling"]
+    assert [(e.actor, e.cause) for e in rolling] == [("ana", back.seq)]
+    [dealt] = of(events, DamageApplied)
+    assert (dealt.target, dealt.raw, dealt.reduced_by) == ("ana", 3, 2)  # 1 + the Knife's 2, less 2 rolling with it
