@@ -56,6 +56,17 @@ def check_reach(weapon: WeaponCard, at: int) -> None:
                            "its Range", code="rules.range")
 
 
+def check_melee_reach(weapon: WeaponCard, action: Action, options: En51Options, closing: int = 0) -> None:
+    """A melee attack naming a distance beyond ``melee_reach`` (after ``closing`` metres of a
+    move combined with it) is refused."""
+    if weapon.kind != "melee" or action.distance is None:
+        return
+    if action.distance - closing > options.melee_reach:
+        moved = f" after moving {closing} m" if closing else ""
+        raise RefusedError(f"{weapon.name} cannot reach {action.target or 'the target'} at {action.distance} m{moved}: "
+                           f"a melee attack reaches {options.melee_reach} m (option melee_reach)", code="rules.range")
+
+
 def ranged_aim(shooter: Fighter, target: Fighter, weapon: WeaponCard, action: Action, options: En51Options, *,
                moved: bool) -> Aim:
     """The skill and the step of a ranged attack."""

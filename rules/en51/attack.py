@@ -3,7 +3,8 @@ is declared, and resolving it with the black and white roll, the defender's answ
 counterattack, taking it, rolling with it, ignoring it) and the hits' Wounds.
 
 A counterattack is simultaneous with the attack it answers: both are rolled before either
-hit is marked, so both are resolved even when one of them kills. Automatic fire is two
+hit is marked, so both are resolved even when one of them kills. An attacker who declared
+``roll=true`` on the attack rolls with a counterattack's hit (Roll with it). Automatic fire is two
 attacks; after the first turn of a fresh magazine, each attack's black die above the A-type
 empties the magazine, and an empty magazine gives no second attack.
 """
@@ -167,7 +168,7 @@ def melee(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None) -> No
     if landed:
         wound(scribe, first, seq, rolled)
     if second is not None and later is not None and later[1]:
-        wound(scribe, second, later[0], False)
+        wound(scribe, second, later[0], flag(swing.action, "roll"))  # ``roll=true`` on the attack: rolls with a counter
 
 
 def ranged(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None, *, moved: bool = False) -> None:

@@ -13,12 +13,16 @@ black and white faces with the engine's own pure functions (``bw``, ``harm``).
 - ``declaration_posted`` not made by the table: what the table would refuse
   (``fightlog.kit.declared``).
 
-Which die succeeded is read from the Success alone: a die succeeded when it is at most the
-Success (the highest succeeding die), so the checks need no skill.
+Which die succeeded is recomputed from the faces and the attacker's skill: the Attack (or the
+Defense, when the attack's note says the Defense was used) of the weapon on the sheet
+snapshot, plus the modifiers the attack's note records, under ``die_succeeds``. The recorded
+Success, hit and Damage die must be what those give (``rules.outcome``, ``rules.damage``).
+An attack without its ``skill N (...)`` note is checked from the Success alone.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import cast
 
@@ -30,7 +34,7 @@ from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51 import harm
 from fightlog.rules.en51.audit_against import card_of, expected_against, weapon_of
-from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, last_digit
+from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
 from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
 from fightlog.rules.en51.options import DEFAULTS, En51Options, options_of
 
@@ -49,6 +53,24 @@ def missed_die(faces: Faces, score: int, against: int) -> str:
     if hit_by(faces.black, score, against) and not hit_by(faces.white, score, against):
         return "white"
     return "black"
+
+
+SKILL_NOTE = re.compile(r"^skill -?\d+ \((?P<base>Attack|Defense)[^,]*?-?\d+(?P<mods>(, .* [+-]\d+)*)\)$")
+
+
+def skill_of(event: AttackResolved, weapon: WeaponCard | None) -> int | None:
+    """The skill the attack was rolled under: the sheet's Attack or Defense of ``weapon`` (as
+    the note names it) plus the modifiers the note records; ``None`` without a note."""
+    if weapon is None:
+        return None
+    for note in event.notes:
+        found = SKILL_NOTE.match(note)
+        if found is None:
+            continue
+        mods = [part.rsplit(" ", 1)[1] for part in found["mods"].split(", ")[1:]]
+        base = weapon.defense if found["base"] == "Defense" else weapon.attack
+        return base + sum(int(m) for m in mods)
+    return None
 
 
 class En51Audit:
@@ -106,7 +128,14 @@ class En51Audit:
         found = view.event(event.declaration) if event.declaration is not None else None
         posted = found if isinstance(found, DeclarationPosted) else None
         weapon = self.weapon(before, event.attacker, event.weapon)
-        if event.score not in (0, faces.black, faces.white):
+        skill = skill_of(event, weapon)
+        rule = self.options(before).die_succeeds
+        expected = None if skill is None else success(faces, skill, rule) or 0
+        if expected is not None and event.score != expected:
+            view.report("rules.outcome", event, f"{event.attacker}'s Success is recorded as {event.score}; black "
+                        f"{faces.black}, white {faces.white} under skill {skill} give {expected or 'none'}",
+                        actor=event.attacker)
+        elif event.score not in (0, faces.black, faces.white):
             view.report("rules.outcome", event, f"{event.attacker}'s Success is recorded as {event.score}, but the dice "
                         f"are black {faces.black}, white {faces.white}", actor=event.attacker)
         elif event.hit != (event.score > event.against):
@@ -149,7 +178,10 @@ class En51Audit:
         if rolled is None or weapon is None or card is None:
             return
         faces = faces_of(rolled.dice)
-        die = missed_die(faces, cause.score, cause.against)
+        skill = skill_of(cause, weapon)
+        rule = self.options(before).die_succeeds
+        die = (missed_die(faces, cause.score, cause.against) if skill is None
+               else damage_die(faces, skill, cause.against, rule))
         raw = last_digit(faces.white if die == "white" else faces.black) + weapon.damage
         if event.raw != raw:
             view.report("rules.damage", event, f"{event.target}'s Damage is recorded as {event.raw}; the {die} die "

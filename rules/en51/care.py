@@ -11,12 +11,14 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, DamageApplied, EffectApplied, EffectExpired, HealingApplied, StatusChanged
 from fightlog.kit.fighters import absent
 from fightlog.kit.table import Scribe
+from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.aiming import param
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, success
 from fightlog.rules.en51.card import TRACK, wound_pool
 from fightlog.rules.en51.fighters import Fighter
-from fightlog.rules.en51.harm import BLEEDING, update_bleeding
+from fightlog.rules.en51.harm import BLEEDING, update_bleeding, wound_circle
 from fightlog.rules.en51.options import options_of
+from fightlog.rules.en51.ruleset import OUT
 
 
 
@@ -33,7 +35,8 @@ class Recovery(NamedTuple):
 def recovery(wounds: Sequence[int], toughness: int, faces: Faces, rule: str, reads: str) -> Recovery:
     """Recovery against ``toughness``: a result equal to a marked Wound is a complication (the
     nearest empty circle above it marked, no healing); a Success lowers the highest Wound by
-    itself, healing the Wounds along the way."""
+    itself, healing the Wounds along the way; the lowered Wound marks the nearest empty circle
+    from where it lands."""
     best = success(faces, toughness, rule)
     results = (best,) if best is not None else (faces if reads == "either" else (faces.black,))
     marked = set(wounds)
@@ -46,7 +49,9 @@ def recovery(wounds: Sequence[int], toughness: int, faces: Faces, rule: str, rea
     highest = max(wounds)
     new = highest - best
     healed = tuple(w for w in sorted(wounds) if new < w <= highest)
-    return Recovery(best, None, healed, new if new >= 1 and new not in marked else None)
+    # the lowered Wound is marked like any Wound (Marking Wounds): on a circle already marked,
+    # the nearest empty one to the right
+    return Recovery(best, None, healed, wound_circle(marked - set(healed), new) if new >= 1 else None)
 
 
 def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
@@ -79,6 +84,12 @@ def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
                                   source=actor, magnitude=best, cause=resolved))
 
 
+def fight_on(state: SceneState, actor: str) -> bool:
+    """Whether anyone of another side than ``actor``'s still stands."""
+    side = state.combatants[actor].side or actor
+    return any((c.side or c.actor) != side and OUT.isdisjoint(c.statuses) for c in state.combatants.values())
+
+
 def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """A Recovery roll on Toughness (plus the best Medicine since the last one)."""
     state = scribe.state
@@ -86,6 +97,9 @@ def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     if not who.wounds():
         raise RefusedError(f"{actor} has no Wound to recover from", code="rules.refused")
     options = options_of(state)
+    if not options.recovery_in_fight and fight_on(state, actor):
+        raise RefusedError(f"{actor} cannot make a Recovery roll while the fight is on: Recovery is between fights "
+                           "(option recovery_in_fight)", code="rules.refused")
     care = who.effect("medicine")
     toughness = who.card.toughness + (care.magnitude or 0 if care is not None else 0)
     rolled, seq = scribe.roll(NOTATION, roller=actor, purpose="recovery", for_seq=declaration, label="Recovery")

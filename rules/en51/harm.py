@@ -86,6 +86,20 @@ def condition(wound: int, toughness: int, options: En51Options) -> str | None:
     return None
 
 
+def marked_at_join(scribe: Scribe, actor: str, cause: int, options: En51Options) -> None:
+    """The statuses the Wounds a sheet comes with imply (The Immediate Effects; The
+    aftermath): incapacitated or dead by the highest, the bleeding they give."""
+    who = Fighter(scribe.state, actor)
+    wounds = who.wounds()
+    if not wounds:
+        return
+    status = condition(max(wounds), who.card.toughness, options)
+    if status is not None:
+        scribe.emit(StatusChanged(actor=actor, status=status, cause=cause,
+                                  note=f"Wound {max(wounds)} marked on the sheet, Toughness {who.card.toughness}"))
+    update_bleeding(scribe, actor, cause)
+
+
 def wound(scribe: Scribe, target: str, hurt: Harm, cause: int, source: str, options: En51Options) -> None:
     """Mark the Wound ``hurt`` leaves on ``target`` and its immediate effects."""
     who = Fighter(scribe.state, target)

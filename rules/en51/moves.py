@@ -9,20 +9,28 @@ from typing import Any
 
 from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, StatusChanged
 from fightlog.kit.table import Scribe
-from fightlog.reducers.state import ActiveEffect
+from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.en51 import attack, tactics
 from fightlog.rules.en51.fighters import Fighter
 
 _KEPT = ("target", "weapon", "mode", "distance")
 
 
+def kept(action: Action, declaration: int, answer: int | None = None) -> dict[str, Any]:
+    """``action`` kept in an effect's params (``then``: its type), with the declaration."""
+    params: dict[str, Any] = {"declaration": declaration, "then": action.type}
+    if answer is not None:
+        params["answer"] = answer
+    params.update({k: getattr(action, k) for k in _KEPT if getattr(action, k) is not None})
+    params.update({f"p_{k}": v for k, v in action.params.items()})
+    return params
+
+
 def declare(scribe: Scribe, actor: str, move: Action, then: Action | None, declaration: int) -> None:
     """The move as declared: the mover is a moving target; it waits for the end of the turn."""
     params: dict[str, Any] = {"metres": move.distance or 0, "declaration": declaration}
     if then is not None:
-        params["then"] = then.type
-        params.update({k: getattr(then, k) for k in _KEPT if getattr(then, k) is not None})
-        params.update({f"p_{k}": v for k, v in then.params.items()})
+        params.update(kept(then, declaration))
     scribe.emit(StatusChanged(actor=actor, status="moving", cause=declaration))
     scribe.emit(EffectApplied(effect=f"move-{scribe.next_seq}", name="move", target=actor, source=actor,
                               cause=declaration, params=params))
@@ -37,6 +45,22 @@ def _then(effect: ActiveEffect) -> Action | None:
     return Action(type=kind, params=params, **fields)
 
 
+def _answer(state: SceneState, declaration: int) -> ActiveEffect | None:
+    return next((e for e in state.effects.values() if e.name == "answer"
+                 and e.params.get("declaration") == declaration), None)
+
+
+def waiting_attacks(state: SceneState, target: str) -> list[attack.Swing]:
+    """The attacks combined with a move, on ``target``, not answered yet (in the order declared)."""
+    out = []
+    for effect in sorted((e for e in state.effects.values() if e.name == "move"), key=lambda e: e.applied):
+        then = _then(effect)
+        declaration = int(effect.params.get("declaration", 0))
+        if then is not None and then.type == "attack" and then.target == target and _answer(state, declaration) is None:
+            out.append(attack.Swing(effect.target, target, then, declaration))
+    return out
+
+
 def resolve_all(scribe: Scribe) -> None:
     """Every move of the turn, in the order declared."""
     moves = sorted((e for e in scribe.state.effects.values() if e.name == "move"), key=lambda e: e.applied)
@@ -48,6 +72,10 @@ def _arrive(scribe: Scribe, effect: ActiveEffect) -> None:
     actor = effect.target
     declaration = int(effect.params.get("declaration", 0))
     who = Fighter(scribe.state, actor)
+    answer = _answer(scribe.state, declaration)
+    reply = None if answer is None else (int(answer.params.get("answer", 0)), _then(answer))
+    if answer is not None:
+        scribe.emit(EffectExpired(effect=answer.effect, target=actor, reason="the attack answered resolved"))
     rolled = who.has("rolling")  # rolling with a hit replaces the move after half the distance (Roll with it)
     scribe.emit(EffectExpired(effect=effect.effect, target=actor,
                               reason="stopped" if who.out else "rolled with a hit" if rolled else "arrived"))
@@ -61,6 +89,7 @@ def _arrive(scribe: Scribe, effect: ActiveEffect) -> None:
     if then is None or rolled:
         return
     if then.type == "attack" and then.target is not None:
-        attack.resolve(scribe, attack.Swing(actor, then.target, then, declaration), None, moved=True)
+        answered = None if reply is None or reply[1] is None else (reply[0], reply[1])
+        attack.resolve(scribe, attack.Swing(actor, then.target, then, declaration), answered, moved=True)
     elif then.type in ("cover", "hide"):
         tactics.TACTICS[then.type](scribe, actor, then, declaration)

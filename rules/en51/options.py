@@ -56,8 +56,14 @@ class En51Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     # Recovery ("the result, whether success or failure"): on a failed roll, which die is
     # compared with the marked wounds.
     failed_recovery_reads: Literal["either", "black"] = "either"
+    # Recovery ("between fights"): whether a Recovery roll may be made while anyone of another
+    # side still stands (false: only once the fight is over).
+    recovery_in_fight: bool = False
     # Roll with it: the Damage it takes off.
     roll_with_it: NonNegative = 2
+    # Melee attack (silent on reach): the farthest a melee attack reaches, in metres; an attack
+    # naming a longer distance (beyond what a move combined with it closes) is refused.
+    melee_reach: NonNegative = 2
 
 
 DEFAULTS: Final = En51Options()

@@ -6,6 +6,7 @@ Stealth, Toughness, armour layers with Coverage and Protection, and the Wounds t
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Annotated, Final
 
@@ -17,6 +18,10 @@ from fightlog.rules.en51.card import TRACK, ArmourCard, Card, Kind, WeaponCard
 Name = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 Skill = Annotated[int, Field(ge=0, le=40)]
 Step = Annotated[int, Field(ge=0, le=30)]
+
+ROLLED_SKILLS: Final = ("medicine",)
+"""The skills the rules roll from ``skills``; a name that is nearly one of them (a typo, another
+case) is refused with a "did you mean", any other name kept as one of the sheet's skills."""
 
 _TYPE: Final = re.compile(r"^(?:C([0-9]*)|A([0-9]+))$")
 
@@ -88,6 +93,11 @@ class Sheet(Strict):
             if weapon.kind == "melee" and (weapon.type or weapon.range):
                 raise FieldProblem(("weapons", index, "type" if weapon.type else "range"),
                                    "a melee weapon has no Range or type")
+        for name in self.skills:
+            close = difflib.get_close_matches(name.lower(), ROLLED_SKILLS, n=1, cutoff=0.75)
+            if name not in ROLLED_SKILLS and close:
+                raise FieldProblem(("skills", name), f"unknown skill {name!r} (did you mean {close[0]!r}? the rules "
+                                   f"roll {', '.join(ROLLED_SKILLS)})")
         if len(set(self.wounds)) != len(self.wounds):
             raise FieldProblem(("wounds",), "a circle is marked twice")
         return self

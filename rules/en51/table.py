@@ -17,11 +17,12 @@ from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectExpired
-from fightlog.kit.table import Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
-from fightlog.rules.en51 import answers, attack, care, moves, plan, tactics, turns
+from fightlog.rules.en51 import answers, attack, care, harm, moves, plan, tactics, turns
+from fightlog.rules.en51.aiming import check_melee_reach
 from fightlog.rules.en51.fighters import Fighter
-from fightlog.rules.en51.options import En51Options, read_options
+from fightlog.rules.en51.options import En51Options, options_of, read_options
 from fightlog.rules.en51.ruleset import ACTION_TYPES, ANSWERS, OUT, RULESET_ID
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -67,6 +68,10 @@ class En51Table(TableBase):
 
         return [joined(c) for c in load_roster(path).combatants]
 
+    def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
+               reserve: bool) -> None:
+        harm.marked_at_join(scribe, entrant.actor, seq, options_of(scribe.state))
+
     def open_fight(self, scribe: Scribe) -> None:
         turns.begin(scribe)
 
@@ -91,7 +96,8 @@ class En51Table(TableBase):
         else:
             _own(scribe, who, post.actions)
         if other is not None and other.type == "attack":
-            attack.check(who, other)
+            _, weapon = attack.check(who, other)
+            check_melee_reach(weapon, other, options_of(state), move.distance or 0 if move is not None else 0)
         declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                                     responds_to=post.responds_to))
         if held:

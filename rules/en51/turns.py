@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fightlog.errors import RefusedError
 from fightlog.events.model import (Action, EffectExpired, InitiativeRolled, InitiativeSet, RoundEnded, RoundStarted,
                                    StatusChanged, TurnEnded, TurnStarted)
 from fightlog.kit.table import Scribe
@@ -43,6 +44,9 @@ def _order(scribe: Scribe, fighters: list[str], options: En51Options) -> tuple[l
     if options.surprise == "none":
         return [fighters], "as joined"
     if options.surprise == "side":
+        if options.surprising_side not in (s for s, _ in teams):
+            raise RefusedError(f"en51 option 'surprising_side': {options.surprising_side!r} is no side in the fight "
+                               f"(sides: {', '.join(s for s, _ in teams)})")
         first = [m for s, m in teams if s == options.surprising_side]
         rest = [m for s, m in teams if s != options.surprising_side]
         return first + rest, f"surprise: {options.surprising_side} acts first"

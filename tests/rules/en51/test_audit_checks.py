@@ -75,3 +75,40 @@ def test_an_attack_recorded_against_the_wrong_defense() -> None:
     built = log.done()
     found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
     assert found == [("rules.outcome", "rask's attack on mira is recorded against 8; the rules give 7")]
+
+
+def test_a_success_taken_from_a_die_that_failed() -> None:
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("tavern-melee")
+    swing = log.find(AttackResolved, attacker="tobin", score=3)  # black 19 fails Attack 13; white 3 misses 5
+    log.change(swing, score=19, hit=True)
+    built = log.done()
+    found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert found == [("rules.outcome", "tobin's Success is recorded as 19; black 19, white 3 under skill 13 give 3")]
+
+
+def test_the_damage_from_the_wrong_die_after_a_failed_die_called_the_success() -> None:
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("tavern-melee")
+    cut = log.find(AttackResolved, attacker="mira", score=13)  # black 13 hits, white 17 fails Attack 14
+    log.change(cut, score=17)
+    dealt = log.after(cut, DamageApplied)
+    log.change(dealt, raw=8, pool="w8")  # the black die's 3 + 5, as if both had hit
+    built = log.done()
+    codes = sorted(f.code for f in audit_events(built.events).findings if f.severity == "error")
+    assert codes == ["rules.damage", "rules.outcome"]
+
+
+def test_the_skill_is_the_sheets_base_with_the_recorded_modifiers() -> None:
+    from fightlog.events.model import AttackResolved
+    from fightlog.rules.en51.audit import skill_of
+    from fightlog.rules.en51.card import WeaponCard
+
+    weapon = WeaponCard(name="Rifle", kind="ranged", attack=13, defense=9, damage=5, range=3)
+    event = AttackResolved(attacker="a", target="b", hit=True, score=5, against=2,
+                           notes=["skill 9 (Defense (moved) 9, beyond Range -2, aimed +2)"])
+    assert skill_of(event, weapon) == 9

@@ -123,3 +123,40 @@ def test_a_counterattack_by_one_who_acted_is_refused(fight: Path) -> None:
 def test_a_move_with_what_it_cannot_be_combined_with_is_refused(fight: Path) -> None:
     assert "a move cannot be combined with aim" in refused(fight, "mira", "--do", "move distance=4", "--do", "aim")
     assert "moves at most 10 m" in refused(fight, "mira", "--do", "move distance=11")
+
+
+def test_an_unknown_surprising_side_is_refused_at_begin(tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    house = tmp_path / "house.toml"
+    house.write_text('surprise = "side"\nsurprising_side = "pirates"\n')
+    path = FIXTURES / "en51" / "rosters" / "tavern.toml"
+    assert run("play", "start", str(log), "--ruleset", "en51", "--options", str(house))[0] == 0
+    assert run("play", "join", str(log), "--roster", str(path), "mira", "tobin", "rask")[0] == 0
+    before = log.read_bytes()
+    code, out = run("play", "begin", str(log))
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert "surprising_side" in out and "'pirates' is no side in the fight (sides: " in out
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["medecine", "Medicine", "medicin"])
+def test_a_misspelt_skill_the_rules_roll_is_refused_with_did_you_mean(tmp_path: Path, name: str) -> None:
+    path = roster(tmp_path)
+    path.write_text(path.read_text().replace("unarmed_defense = 5\nweapons = [{ name = \"SMG\"",
+                                             f"unarmed_defense = 5\nskills = {{ {name} = 12 }}\n"
+                                             "weapons = [{ name = \"SMG\"", 1))
+    assert name in path.read_text()
+    with pytest.raises(InputError) as caught:
+        load_roster(path)
+    shown = str(caught.value)
+    assert "\n" not in shown and shown.startswith(f"{path}:")
+    assert f"unknown skill {name!r} (did you mean 'medicine'?" in shown and "ana" in shown
+
+
+def test_other_skills_are_kept(tmp_path: Path) -> None:
+    path = roster(tmp_path)
+    path.write_text(path.read_text().replace("unarmed_defense = 5\nweapons = [{ name = \"SMG\"",
+                                             "unarmed_defense = 5\nskills = { climbing = 9, medicine = 11 }\n"
+                                             "weapons = [{ name = \"SMG\"", 1))
+    [ana, _] = load_roster(path).combatants
+    assert ana.sheet.skills == {"climbing": 9, "medicine": 11}

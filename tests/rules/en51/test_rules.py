@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fightlog.events.model import (AttackResolved, DamageApplied, DiceRolled, EffectApplied, InitiativeRolled, Moved,
-                                   StatusChanged, TurnStarted)
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
+                                   InitiativeRolled, Moved, StatusChanged, TurnStarted)
 from fightlog.rules.en51.bw import Faces, last_digit, success
 from fightlog.rules.en51.harm import harm, wound_circle
 from fightlog.rules.en51.card import ArmourCard
@@ -293,7 +293,7 @@ def test_the_aftermath_bleeding() -> None:
 
 
 def test_recovery_updates_the_bleeding() -> None:
-    fight = Fight().join("ana").join("bo").begin()
+    fight = Fight({"recovery_in_fight": True}).join("ana").join("bo").begin()
     fight.turn("ana", "attack target=bo weapon=Sword", faces=[4, 11])
     assert "bleeding_slowly" in fight.statuses("bo")
     fight.turn("bo", "recover", faces=[20, 3])  # a Success of 3: Wound 8 lowered to 5
@@ -301,7 +301,7 @@ def test_recovery_updates_the_bleeding() -> None:
 
 
 def test_medicine_stops_bleeding_and_adds_to_the_next_recovery() -> None:
-    fight = Fight().join("ana").join("bo", wounds=[8]).begin()
+    fight = Fight().join("ana").join("bo", side="ana", wounds=[8]).begin()  # after the fight
     fight.turn("ana", "medicine target=bo", faces=[5, 20])
     assert [e.magnitude for e in of(fight.scribe.events, EffectApplied) if e.name == "medicine"] == [5]
     [roll] = resolved(fight.turn("bo", "recover", faces=[13, 20]))
@@ -334,3 +334,73 @@ def test_rolling_with_it_while_moving_stops_after_half_the_distance() -> None:
     events = fight.end_turn()
     assert [(m.actor, m.metres) for m in of(events, Moved)] == [("ana", 5)]
     assert not resolved(events)  # the attack combined with the move is replaced
+
+
+def test_a_move_with_a_melee_attack_is_answered_and_resolved_with_the_answer_when_it_arrives() -> None:
+    fight = duel()
+    declared = fight.post("ana", "move distance=5", "attack target=bo weapon=Sword")
+    move_post = next(e.seq for e in declared if isinstance(e, DeclarationPosted))
+    assert not resolved(fight.post("bo", "counter weapon=Knife"))  # waits for the move
+    assert fight.refused("bo", "take", responds_to=move_post).code == "order.double-post"
+    events = fight.end_turn(faces=[3, 11, 9, 1])  # bo's action went on the counterattack: the turn ends
+    assert fight.state.turn.round == 2
+    first, back = resolved(events)
+    assert (first.attacker, back.attacker) == ("ana", "bo")
+    assert (first.against, back.against) == (4, 6)  # the Knife's Defense; the Sword's
+    assert first.declaration == move_post
+
+
+def test_a_move_with_a_melee_attack_may_be_taken_rolling_with_it() -> None:
+    fight = duel()
+    fight.post("ana", "move distance=5", "attack target=bo weapon=Sword")
+    fight.post("bo", "take roll=true")
+    fight.end_turn()
+    events = fight.turn("bo", "say", faces=[3, 11])
+    [hit] = resolved(events)
+    assert hit.declaration is not None
+    assert hit.hit and any(isinstance(e, StatusChanged) and e.status == "rolling" for e in events)
+
+
+def test_a_melee_attack_beyond_melee_reach_is_refused() -> None:
+    fight = duel()
+    refused = fight.refused("ana", "attack target=bo weapon=Sword distance=5")
+    assert refused.code == "rules.range" and "melee_reach" in str(refused)
+    assert fight.refused("ana", "move distance=2", "attack target=bo weapon=Sword distance=5").code == "rules.range"
+    fight.post("ana", "move distance=3", "attack target=bo weapon=Sword distance=5")  # the move closes to 2 m
+
+
+def test_melee_reach_is_an_option() -> None:
+    fight = duel({"melee_reach": 5})
+    fight.post("ana", "attack target=bo weapon=Sword distance=5")
+
+
+def test_recovery_is_refused_while_the_fight_is_on() -> None:
+    fight = Fight().join("ana", wounds=[6]).join("bo").begin()
+    refused = fight.refused("ana", "recover")
+    assert refused.code == "rules.refused" and "recovery_in_fight" in str(refused)
+    fight = Fight().join("ana", wounds=[6]).join("bo", toughness=1).begin()
+    fight.turn("ana", "attack target=bo weapon=Sword", faces=[4, 11])  # bo is down: the fight is over
+    assert fight.current == "ana"
+    fight.turn("ana", "recover", faces=[20, 20])
+    fight = Fight({"recovery_in_fight": True}).join("ana", wounds=[6]).join("bo").begin()
+    fight.turn("ana", "recover", faces=[20, 20])
+
+
+def test_wounds_marked_on_the_sheet_give_their_statuses_at_join() -> None:
+    fight = Fight().join("ana", wounds=[15], toughness=9).join("bo", wounds=[9], toughness=9)
+    assert fight.statuses("ana") == ("dead",)  # the dead do not bleed (harm.update_bleeding)
+    assert fight.statuses("bo") == ("bleeding_slowly",)
+    fight = Fight({"irreversible_death": False}).join("ana", wounds=[15], toughness=9)
+    assert fight.statuses("ana") == ("bleeding_badly", "incapacitated")
+
+
+def test_an_attacker_rolls_with_a_counterattack_declared_on_the_attack() -> None:
+    fight = duel()
+    fight.post("ana", "attack target=bo weapon=Sword roll=true")
+    events = fight.post("bo", "counter weapon=Knife", faces=[20, 20, 9, 1])
+    first, back = resolved(events)
+    assert not first.hit and back.hit
+    rolling = [e for e in of(events, StatusChanged) if e.status == "rolling"]
+    assert [(e.actor, e.cause) for e in rolling] == [("ana", back.seq)]
+    [dealt] = of(events, DamageApplied)
+    assert (dealt.target, dealt.raw, dealt.reduced_by) == ("ana", 3, 2)  # 1 + the Knife's 2, less 2 rolling with it

@@ -71,10 +71,21 @@ def test_recovery_example_2() -> None:
 
 
 def test_recovery_examples_played() -> None:
-    fight = Fight().join("ana", wounds=[6, 7]).join("bo").begin()
+    fight = Fight().join("ana", wounds=[6, 7]).join("bo", side="ana").begin()  # between fights: no foe
     events = fight.turn("ana", "recover", faces=[11, 4])
     assert fight.wounds("ana") == [3]
     assert sorted(e.pool for e in of(events, HealingApplied)) == ["w6", "w7"]
-    fight = Fight().join("ana", wounds=[6, 7]).join("bo").begin()
+    fight = Fight().join("ana", wounds=[6, 7]).join("bo", side="ana").begin()
     fight.turn("ana", "recover", faces=[11, 6])
     assert fight.wounds("ana") == [6, 7, 8]
+
+
+def test_a_lowered_wound_on_a_marked_circle_marks_the_nearest_empty_one_to_the_right() -> None:
+    # Wounds 3 and 7, Toughness 8: a Success of 4 lowers the 7 to 3, already marked: the
+    # Wound goes to 4, the nearest empty circle to the right; it is not healed outright.
+    out = recovery([3, 7], 8, Faces(4, 20), "at_most", "either")
+    assert out.best == 4 and out.complication is None
+    assert out.healed == (7,) and out.lowered_to == 4
+    # Wounds 3, 4 and 8: a Success of 5 lowers the 8 to 3, healing the 4 on the way; 3 is
+    # marked, so the Wound marks 4.
+    assert recovery([3, 4, 8], 8, Faces(20, 5), "at_most", "either")[2:] == ((4, 8), 4)
