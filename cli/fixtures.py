@@ -64,7 +64,8 @@ def fixtures(directory: str, show_path: bool) -> None:
     if not todo:
         click.echo(f"{directory}/: the bundled files are there already")
         return
-    click.echo(f"copied {plural(len(todo), 'file')} to {directory}/ (roe7/, d20-evasion/, dice/, import/)")
+    folders = sorted({os.path.relpath(t, directory).split(os.sep)[0] for t, _ in todo})
+    click.echo(f"copied {plural(len(todo), 'file')} to {directory}/ ({', '.join(f + '/' for f in folders)})")
 
 
 def _read(path: str) -> bytes | None:
