@@ -112,3 +112,17 @@ def test_the_skill_is_the_sheets_base_with_the_recorded_modifiers() -> None:
     event = AttackResolved(attacker="a", target="b", hit=True, score=5, against=2,
                            notes=["skill 9 (Defense (moved) 9, beyond Range -2, aimed +2)"])
     assert skill_of(event, weapon) == 9
+
+
+def test_a_hand_edited_skill_note_is_read_in_linear_time() -> None:
+    """The note of a hand-run log is anyone's text: one that does not parse is skipped at
+    once, whatever its length (a nested pattern once backtracked exponentially on it)."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.rules.en51.audit import skill_of
+    from fightlog.rules.en51.card import WeaponCard
+
+    weapon = WeaponCard(name="Rifle", kind="ranged", attack=13, defense=9, damage=5, range=3)
+    broken = "skill 13 (Attack 13" + ", cover -2" * 400 + " and the rest"
+    assert skill_of(AttackResolved(attacker="a", target="b", hit=True, score=5, against=2, notes=[broken]), weapon) is None
+    long = "skill 13 (Attack 13" + ", cover -2, aimed +2" * 200 + ")"
+    assert skill_of(AttackResolved(attacker="a", target="b", hit=True, score=5, against=2, notes=[long]), weapon) == 13
