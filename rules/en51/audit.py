@@ -59,7 +59,7 @@ SKILL_NOTE = re.compile(r"^skill -?\d+ \((?P<base>Attack|Defense)[^,]*?-?\d+(?P<
 """The attack's ``skill N (Attack 13, cover -2, ...)`` note. A modifier's source holds no comma
 (``aiming.Aim.note``), so each ``, source +n`` part is read in one way only: a hand-edited
 note cannot make the match backtrack exponentially (``, .* [+-]N`` repeated did: a
-note of 30 parts and no closing bracket held the audit for minutes)."""
+note of 30 parts and no closing bracket would hold the audit for minutes)."""
 
 
 def skill_of(event: AttackResolved, weapon: WeaponCard | None) -> int | None:
