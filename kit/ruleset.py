@@ -12,10 +12,10 @@ adds one that is not installed. ``docs/rulesets/HOWTO.md`` says how to write one
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from fightlog.errors import RulesetError
+from fightlog.errors import InputError, RulesetError
 from fightlog.reducers import fold_rules
 from fightlog.reducers.fold_rules import FoldRules, GenericFoldRules
 from fightlog.kit.checks import Check, RecordSplit
@@ -71,6 +71,26 @@ class Ruleset(FoldRules, Protocol):
     def rule_section(self, code: str) -> str:
         """The rulebook section a finding ``code`` rests on, as the audit prints it."""
         ...
+
+
+def weapon_names(sheet: Mapping[str, Any]) -> tuple[str, ...]:
+    """The weapon names of a sheet snapshot that lists each weapon as a table with a
+    ``name`` (``Ruleset.weapons`` of d20-evasion, traveller and en51); a malformed list gives
+    none."""
+    found = sheet.get("weapons", ())
+    if not isinstance(found, (list, tuple)):
+        return ()
+    return tuple(str(w["name"]) for w in found if isinstance(w, dict) and isinstance(w.get("name"), str))
+
+
+def card_problem(read_card: Callable[[Mapping[str, Any]], object], sheet: Mapping[str, Any]) -> str | None:
+    """Why ``read_card`` (a ruleset's reader of sheet snapshots) refuses ``sheet``, or
+    ``None`` (``Ruleset.sheet_problem``)."""
+    try:
+        read_card(sheet)
+    except InputError as exc:
+        return exc.message
+    return None
 
 
 class GenericRules(GenericFoldRules):

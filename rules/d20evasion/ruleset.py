@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from fightlog.errors import InputError
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules
+from fightlog.kit.ruleset import GenericRules, card_problem, weapon_names
 from fightlog.rules.d20evasion.findings import SECTIONS
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
@@ -85,20 +84,13 @@ class D20Rules(GenericRules):
         return 1
 
     def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
-        found = sheet.get("weapons", ())
-        if not isinstance(found, (list, tuple)):
-            return ()
-        return tuple(str(w["name"]) for w in found if isinstance(w, dict) and isinstance(w.get("name"), str))
+        return weapon_names(sheet)
 
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         """The sheet as the rules read it: its card (``read_card``)."""
         from fightlog.rules.d20evasion.card import read_card
 
-        try:
-            read_card(sheet)
-        except InputError as exc:
-            return exc.message
-        return None
+        return card_problem(read_card, sheet)
 
     def with_options(self, options: Mapping[str, Any]) -> D20Rules:
         return self

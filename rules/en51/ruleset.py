@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from fightlog.errors import InputError
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules
+from fightlog.kit.ruleset import GenericRules, card_problem, weapon_names
 from fightlog.rules.en51.findings import SECTIONS
 
 if TYPE_CHECKING:
@@ -70,10 +69,7 @@ class En51Rules(GenericRules):
         return ACTION_TYPES.get(action.type, "action")
 
     def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
-        found = sheet.get("weapons", ())
-        if not isinstance(found, (list, tuple)):
-            return ()
-        return tuple(str(w["name"]) for w in found if isinstance(w, dict) and isinstance(w.get("name"), str))
+        return weapon_names(sheet)
 
     def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
         """Rounds (type C) or automatic turns (type A) since the last reload; the rules read
@@ -83,11 +79,7 @@ class En51Rules(GenericRules):
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         from fightlog.rules.en51.card import read_card
 
-        try:
-            read_card(sheet)
-        except InputError as exc:
-            return exc.message
-        return None
+        return card_problem(read_card, sheet)
 
     def audit_checks(self) -> Mapping[type, Check]:
         from fightlog.rules.en51 import audit
