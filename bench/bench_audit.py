@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from baselines import bare_decode  # noqa: E402
 from long_fight import OUT, fight_path, write_fight  # noqa: E402
 from figures import events_label, figure, peak_figure, rate  # noqa: E402
 from load import busy_core  # noqa: E402
@@ -44,13 +45,6 @@ from fightlog.events.tail import revealed_seed  # noqa: E402
 from fightlog.events.reader import open_log  # noqa: E402
 from fightlog.reducers.fold import fold  # noqa: E402
 from fightlog.rules.roe7.ruleset import Roe7Rules  # noqa: E402
-
-
-def bare_decode(path: str) -> None:
-    decode = DECODER.decode
-    with open(path, "rb", buffering=1 << 20) as f:
-        for line in f:
-            decode(line)
 
 
 class Replayed:

@@ -22,15 +22,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from baselines import bare_decode, decode_and_fold  # noqa: E402
 from figures import events_label, figure, rate  # noqa: E402
 from measure import build_measured, interleaved  # noqa: E402
 
 from fightlog.audit.auditor import audit_log  # noqa: E402
-from fightlog.events.codec import DECODER  # noqa: E402
 from fightlog.events.store import FileStore  # noqa: E402
 from fightlog.fixtures.en51_fights import events  # noqa: E402
-from fightlog.reducers.fold import fold  # noqa: E402
-from fightlog.reducers.state import SceneState  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out")
 
@@ -51,18 +49,6 @@ def write_fight(path: str, count: int) -> str:
         store.append(batch)
     print(f"{path}: {store.head()[0]} events played ({time.perf_counter() - start:.1f} s)", file=sys.stderr)
     return path
-
-
-def bare_decode(path: str) -> None:
-    decode = DECODER.decode
-    with open(path, "rb", buffering=1 << 20) as f:
-        for line in f:
-            decode(line)
-
-
-def decode_and_fold(path: str) -> SceneState:
-    with open(path, "rb", buffering=1 << 20) as f:
-        return fold(map(DECODER.decode, f))
 
 
 def main() -> int:

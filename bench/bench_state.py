@@ -21,29 +21,15 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from baselines import bare_decode, decode_and_fold  # noqa: E402
 from figures import events_label, figure, peak_figure, rate  # noqa: E402
 from measure import bench_env, build_measured, command, fightlog_script, interleaved  # noqa: E402
 from synth import write_log  # noqa: E402
 
-from fightlog.events.codec import DECODER  # noqa: E402
 from fightlog.events.model import DamageApplied  # noqa: E402
 from fightlog.events.store import FileStore  # noqa: E402
-from fightlog.reducers.fold import fold  # noqa: E402
-from fightlog.reducers.state import SceneState  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out")
-
-
-def bare_decode(path: str) -> None:
-    decode = DECODER.decode
-    with open(path, "rb", buffering=1 << 20) as f:
-        for line in f:
-            decode(line)
-
-
-def decode_and_fold(path: str) -> SceneState:
-    with open(path, "rb", buffering=1 << 20) as f:
-        return fold(map(DECODER.decode, f))
 
 
 def main() -> int:

@@ -30,18 +30,17 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import long_fight  # noqa: E402
+from baselines import bare_decode, decode_and_fold  # noqa: E402
 from figures import events_label, figure, rate  # noqa: E402
 from measure import build_measured, interleaved  # noqa: E402
 
 from fightlog.audit.auditor import audit_log  # noqa: E402
 from fightlog.dice import dice_commitment  # noqa: E402
 from fightlog.errors import RefusedError  # noqa: E402
-from fightlog.events.codec import DECODER  # noqa: E402
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, SceneStarted  # noqa: E402
-from fightlog.events.store import FileStore  # noqa: E402
 from fightlog.kit.actions import parse_actions  # noqa: E402
 from fightlog.kit.table import Entrant, Post, Scribe  # noqa: E402
-from fightlog.reducers.fold import fold  # noqa: E402
 from fightlog.reducers.state import EMPTY, SceneState  # noqa: E402
 from fightlog.rules.traveller.reactions import unanswered  # noqa: E402
 from fightlog.rules.traveller.sheet import Combatant, joined  # noqa: E402
@@ -138,29 +137,7 @@ def events(count: int, *, tail: int = 200) -> Iterator[list[AnyEvent]]:
 
 
 def write_fight(count: int) -> str:
-    path = os.path.join(OUT, f"traveller-fight-{count}.jsonl")
-    if os.path.exists(path) and FileStore(path, fsync=False).head()[0] == count:
-        return path
-    partial = path + ".partial"
-    if os.path.exists(partial):
-        os.remove(partial)
-    store = FileStore(partial, fsync=False)
-    for batch in events(count):
-        store.append(batch)
-    os.replace(partial, path)
-    return path
-
-
-def bare_decode(path: str) -> None:
-    decode = DECODER.decode
-    with open(path, "rb", buffering=1 << 20) as f:
-        for line in f:
-            decode(line)
-
-
-def decode_and_fold(path: str) -> SceneState:
-    with open(path, "rb", buffering=1 << 20) as f:
-        return fold(map(DECODER.decode, f))
+    return long_fight.write_fight(os.path.join(OUT, f"traveller-fight-{count}.jsonl"), count, play=events)
 
 
 def clean_audit(path: str, count: int) -> Any:

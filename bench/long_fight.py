@@ -30,7 +30,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fightlog.errors import RefusedError
@@ -245,8 +245,9 @@ def events(count: int, *, tail: int = 200) -> Iterator[list[AnyEvent]]:
     yield scribe.events
 
 
-def write_fight(path: str, count: int) -> str:
-    """Write the ``count``-event fight at ``path`` (reused if it is there and complete)."""
+def write_fight(path: str, count: int, play: Callable[[int], Iterator[list[AnyEvent]]] | None = None) -> str:
+    """Write the ``count``-event fight ``play`` gives (default: this module's) at ``path``,
+    reused if it is there and complete."""
     if os.path.exists(path):
         if FileStore(path, fsync=False).head()[0] == count:
             return path
@@ -255,7 +256,7 @@ def write_fight(path: str, count: int) -> str:
     if os.path.exists(partial):
         os.remove(partial)
     store = FileStore(partial, fsync=False)
-    for batch in events(count):
+    for batch in (play or events)(count):
         store.append(batch)
     os.replace(partial, path)
     return path
