@@ -66,6 +66,13 @@ class FighterBase:
     def out(self) -> bool:
         return not self.out_statuses.isdisjoint(self.who.statuses)
 
+    def able(self) -> None:
+        """Refuse (``order.cannot-act``) a post by a combatant a status has taken out of the
+        fight, naming those statuses."""
+        if self.out:
+            gone = ", ".join(s for s in self.who.statuses if s in self.out_statuses)
+            raise RefusedError(f"{self.actor} cannot act ({gone})", code="order.cannot-act")
+
     def has(self, status: str) -> bool:
         return status in self.who.statuses
 

@@ -75,7 +75,7 @@ class Ruleset(FoldRules, Protocol):
 
 def weapon_names(sheet: Mapping[str, Any]) -> tuple[str, ...]:
     """The weapon names of a sheet snapshot that lists each weapon as a table with a
-    ``name`` (``Ruleset.weapons`` of d20-evasion, traveller and en51); a malformed list gives
+    ``name`` (what such a ruleset's ``Ruleset.weapons`` answers); a malformed list gives
     none."""
     found = sheet.get("weapons", ())
     if not isinstance(found, (list, tuple)):

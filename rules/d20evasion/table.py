@@ -83,9 +83,7 @@ class D20Table(TableBase):
         turn, or one's own turn."""
         state = scribe.state
         who = Fighter(state, post.actor)
-        if who.out:
-            gone = ", ".join(s for s in who.who.statuses if s in OUT)
-            raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
+        who.able()
         types = {a.type for a in post.actions}
         if types & DEFENSIVE:
             _respond(scribe, who, post)

@@ -81,9 +81,7 @@ class En51Table(TableBase):
     def play(self, scribe: Scribe, post: Post) -> None:
         state = scribe.state
         who = Fighter(state, post.actor)
-        if who.out:
-            gone = ", ".join(s for s in who.who.statuses if s in OUT)
-            raise RefusedError(f"{post.actor} cannot act ({gone})", code="order.cannot-act")
+        who.able()
         if any(a.type in ANSWERS for a in post.actions):
             answers.answer(scribe, who, post)
             return
