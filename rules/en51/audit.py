@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import cast
+from typing import Final, cast
 
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
                                    StatusChanged)
@@ -68,13 +68,30 @@ def skill_of(event: AttackResolved, weapon: WeaponCard | None) -> int | None:
     if weapon is None:
         return None
     for note in event.notes:
-        found = SKILL_NOTE.match(note)
-        if found is None:
-            continue
-        mods = [part.rsplit(" ", 1)[1] for part in found["mods"].split(", ")[1:]]
-        base = weapon.defense if found["base"] == "Defense" else weapon.attack
-        return base + sum(int(m) for m in mods)
+        read = _NOTES.get(note, _UNREAD)
+        if read is _UNREAD:
+            read = _read_note(note)
+        if read is not None:
+            base, mods = read
+            return (weapon.defense if base == "Defense" else weapon.attack) + mods
     return None
+
+
+_UNREAD: Final = ("", 0)
+_NOTES: dict[str, tuple[str, int] | None] = {}
+"""Notes read by ``_read_note`` (a fight writes the same few notes again and again)."""
+
+
+def _read_note(note: str) -> tuple[str, int] | None:
+    """A ``skill N (...)`` note as the skill it starts from (``Attack`` or ``Defense``) and the
+    sum of its modifiers; ``None`` for another note."""
+    found = SKILL_NOTE.match(note)
+    read = None if found is None else (
+        found["base"], sum(int(part.rsplit(" ", 1)[1]) for part in found["mods"].split(", ")[1:]))
+    if len(_NOTES) >= 4096:
+        _NOTES.clear()
+    _NOTES[note] = read
+    return read
 
 
 class En51Audit:
@@ -85,6 +102,8 @@ class En51Audit:
         self._raw: object = None
         self._options: En51Options = DEFAULTS
         self._weapons: dict[tuple[str, str | None], tuple[object, WeaponCard | None]] = {}
+        self._last: tuple[AttackResolved, Faces, int | None] | None = None
+        """The last attack checked, its faces and skill (its damage, next, reads them again)."""
 
     def weapon(self, state: SceneState, actor: str, name: str | None) -> WeaponCard | None:
         """``actor``'s weapon ``name``, read from the sheet once (while the sheet is the same)."""
@@ -133,6 +152,7 @@ class En51Audit:
         posted = found if isinstance(found, DeclarationPosted) else None
         weapon = self.weapon(before, event.attacker, event.weapon)
         skill = skill_of(event, weapon)
+        self._last = (event, faces, skill)
         rule = self.options(before).die_succeeds
         expected = None if skill is None else success(faces, skill, rule) or 0
         if expected is not None and event.score != expected:
@@ -181,8 +201,11 @@ class En51Audit:
         card = card_of(before, event.target)
         if rolled is None or weapon is None or card is None:
             return
-        faces = faces_of(rolled.dice)
-        skill = skill_of(cause, weapon)
+        last = self._last
+        if last is not None and last[0] is cause:
+            faces, skill = last[1], last[2]
+        else:
+            faces, skill = faces_of(rolled.dice), skill_of(cause, weapon)
         rule = self.options(before).die_succeeds
         die = (missed_die(faces, cause.score, cause.against) if skill is None
                else damage_die(faces, skill, cause.against, rule))
