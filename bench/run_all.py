@@ -98,11 +98,12 @@ COST_TITLE = "Cost per event (`bench_commands.py`)"
 
 
 def source_hash() -> str:
-    """A hash of what goes into the wheel: setup.py, pyproject.toml and every package's modules."""
+    """A hash of what goes into the wheel: setup.py, pyproject.toml and every module below the
+    top folders (the subpackages' too: a ruleset's compiled audit is in ``rules/<id>/``)."""
     with open(ROOT / "pyproject.toml", "rb") as f:
         folders = sorted(set(tomllib.load(f)["tool"]["setuptools"]["package-dir"].values()))
     digest = hashlib.sha256()
-    for path in [ROOT / "setup.py", ROOT / "pyproject.toml"] + [p for d in folders for p in sorted((ROOT / d).glob("*.py"))]:
+    for path in [ROOT / "setup.py", ROOT / "pyproject.toml"] + [p for d in folders for p in sorted((ROOT / d).rglob("*.py"))]:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

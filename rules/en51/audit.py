@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final, cast
+from typing import cast
 
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
                                    StatusChanged)
@@ -68,16 +68,13 @@ def skill_of(event: AttackResolved, weapon: WeaponCard | None) -> int | None:
     if weapon is None:
         return None
     for note in event.notes:
-        read = _NOTES.get(note, _UNREAD)
-        if read is _UNREAD:
-            read = _read_note(note)
+        read = _NOTES[note] if note in _NOTES else _read_note(note)
         if read is not None:
             base, mods = read
             return (weapon.defense if base == "Defense" else weapon.attack) + mods
     return None
 
 
-_UNREAD: Final = ("", 0)
 _NOTES: dict[str, tuple[str, int] | None] = {}
 """Notes read by ``_read_note`` (a fight writes the same few notes again and again)."""
 
@@ -235,8 +232,11 @@ class En51Audit:
         if who is None or hurt.left <= 0:
             return
         pools = who.pools
-        circle = next((c for c in range(min(hurt.left, TRACK), TRACK + 1) if pools.get(WOUND_POOLS[c - 1], 1) > 0),
-                      None)
+        circle = None
+        for c in range(min(hurt.left, TRACK), TRACK + 1):
+            if pools.get(WOUND_POOLS[c - 1], 1) > 0:
+                circle = c
+                break
         if circle is not None and (event.pool != wound_pool(circle) or event.taken != 1):
             view.report("rules.wound", event, f"{event.target}'s Wound of {hurt.left} marks circle {circle}, "
                         f"not {event.pool}", actor=event.target)

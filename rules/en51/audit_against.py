@@ -70,10 +70,17 @@ def expected_against(before: SceneState, event: AttackResolved, posted: Declarat
     ``options``: the scene's), or ``None`` when the log does not say."""
     if posted is None or weapon is None:
         return None
-    if any(a.type == "counter" for a in posted.actions):
-        return _countered(before, posted, view)
-    action = _attack(posted, event.target)
-    if action is None or any(a.type == "move" for a in posted.actions):
+    action = None
+    moved = False
+    for one in posted.actions:  # one pass: a counterattack, the attack on the target, a move
+        kind = one.type
+        if kind == "counter":
+            return _countered(before, posted, view)
+        if kind == "move":
+            moved = True
+        elif action is None and kind == "attack" and one.target == event.target:
+            action = one
+    if action is None or moved:
         return None
     if weapon.kind == "ranged":
         return None if action.distance is None else step(action.distance, options.range_scale)

@@ -30,8 +30,14 @@ def succeeds(face: int, skill: int, rule: str) -> bool:
 
 def success(faces: Faces, skill: int, rule: str) -> int | None:
     """The Success: the highest succeeding die, ``None`` when neither succeeds."""
-    good = [f for f in faces if succeeds(f, skill, rule)]
-    return max(good) if good else None
+    black, white = faces
+    if rule == "at_most":
+        black_ok, white_ok = black <= skill, white <= skill
+    else:
+        black_ok, white_ok = black < skill, white < skill
+    if black_ok and white_ok:
+        return max(black, white)
+    return black if black_ok else white if white_ok else None
 
 
 def die_hits(face: int, skill: int, against: int, rule: str) -> bool:
