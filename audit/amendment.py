@@ -16,7 +16,9 @@ the event's ``seq``). ``amend`` checks, in this order:
 - a scene's options: options its ruleset accepts (``Table.options``, as ``play start``; the
   table found by the caller's ``table_for``);
 - a combatant's sheet: one its ruleset can read (``Ruleset.sheet_problem``), if the sheet
-  recorded was one.
+  recorded was one;
+- a damage or healing whose target or pool changes: a pool that target has, in the state
+  before it (``fightlog.audit.pools``; when the caller gives the log's ``events``).
 
 ``audit_ruled`` then checks a ruling against the whole log: the log as ruled must fold and
 audit (findings are the log's business; an error is the ruling's).
@@ -34,11 +36,14 @@ from msgspec.structs import replace
 
 from fightlog.audit.auditor import Report, audit_events
 from fightlog.errors import DiceError, FightlogError, FoldError, InputError, RefusedError
-from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, RulingMade, SceneEnded, SceneStarted
+from fightlog.audit.pools import pool_problem
+from fightlog.events.model import (AnyEvent, CombatantJoined, DamageApplied, DiceRolled, HealingApplied, RulingMade,
+                                   SceneEnded, SceneStarted)
 from fightlog.events.paths import parse_assignment, parse_path
 from fightlog.dice import as_modifiers, read_roll
 from fightlog.kit.ruleset import ruleset_for
 from fightlog.kit.table import Table
+from fightlog.reducers.fold import fold, plan_of
 
 TableFor = Callable[[str], Table]
 """How a ruleset id becomes its ``Table``, ``RefusedError`` for one without live play: the
@@ -108,11 +113,12 @@ def amend(
     scene: AnyEvent | None,
     name: str,
     table_for: TableFor,
+    events: Sequence[AnyEvent] = (),
 ) -> AnyEvent:
     """``event`` with ``sets`` (``(PATH, VALUE)`` pairs) applied and checked (see the module
     docstring); ``scene`` is the log's ``scene_started`` (its ruleset reads options and
-    sheets; ``table_for`` finds its table). ``InputError`` at the event's ``seq`` when the
-    change is refused."""
+    sheets; ``table_for`` finds its table); ``events``, the log, for what needs the state
+    before the event. ``InputError`` at the event's ``seq`` when the change is refused."""
     seq, kind = event.seq, type(event)
     data = msgspec.to_builtins(event)
     for path, value in sets:
@@ -128,6 +134,8 @@ def amend(
         _check_options(amended, tops["options"], name, seq, table_for)
     if isinstance(amended, CombatantJoined) and isinstance(event, CombatantJoined) and "sheet" in tops:
         _check_sheet(event, amended, scene, tops["sheet"], name, seq)
+    if isinstance(amended, (DamageApplied, HealingApplied)) and events and tops.keys() & {"pool", "target"}:
+        _check_pool(amended, events, tops.get("pool") or tops["target"], name)
     return amended
 
 
@@ -291,6 +299,16 @@ def _checked_roll(roll: DiceRolled, total_path: str | None, name: str, seq: int)
         raise InputError(f"--set {total_path}: bad VALUE: a total of {roll.total} is not what the dice and "
                          f"modifiers add up to ({result.total})", path=name, line=seq)
     return replace(roll, total=result.total)
+
+
+def _check_pool(amended: DamageApplied | HealingApplied, events: Sequence[AnyEvent], path: str, name: str) -> None:
+    """The pool an amended damage or healing names is one its target has, in the state before
+    it (the rulings in force then applied)."""
+    before = [e for e in events if e.seq < amended.seq]
+    state = fold(before, plan=plan_of(e for e in before if isinstance(e, RulingMade)))
+    problem = pool_problem(state, amended)
+    if problem is not None:
+        raise InputError(f"--set {path}: {problem}", path=name, line=amended.seq)
 
 
 def _check_options(scene: SceneStarted, path: str, name: str, seq: int, table_for: TableFor) -> None:

@@ -41,6 +41,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.unknown-action": ("error", "an action type the ruleset does not have"),
     "rules.target": ("error", "a target not in the fight, or one that cannot be targeted"),
     "rules.refused": ("error", "a declaration the rules refuse"),
+    "rules.pool": ("error", "damage or healing to a pool its target does not have"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
     # dice (fightlog.audit.dice_checks, over fightlog.dice.verify)

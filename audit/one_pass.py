@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from msgspec import Struct
 
-from fightlog.audit import order, scope
+from fightlog.audit import order, pools, scope
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding, DiceReport
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.audit.imported import IMPORT_RULE, Pairing
@@ -184,6 +184,8 @@ class Auditor:
         self.rules = rules
         found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
         found.setdefault(SceneStarted, []).extend(scope.checks().values())
+        for kind, check in pools.checks().items():
+            found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
         for kind, check in (rules.audit_checks() if split is None else split.state).items():
             found.setdefault(kind, []).append(check)

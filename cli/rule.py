@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import click
@@ -104,7 +104,7 @@ def rule(
         raise click.UsageError("--set is for amend")
     if finding is not None and action != "accept":
         raise click.UsageError("--finding is for accept")
-    changes = _changes(log, target, event, events[0], assignments) if action == "amend" else {}
+    changes = _changes(log, target, event, events, assignments) if action == "amend" else {}
     _check_target(log, action, target, event)
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
@@ -117,7 +117,7 @@ def rule(
     click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
 
 
-def _changes(log: str, target: int, event: Any, scene: Any, assignments: tuple[str, ...]) -> dict[str, Any]:
+def _changes(log: str, target: int, event: Any, events: Sequence[Any], assignments: tuple[str, ...]) -> dict[str, Any]:
     """What ``amend`` changes: each field ``--set`` changes, with its value as amended;
     refused as ``fightlog.audit.amendment`` refuses it, or when nothing changes."""
     from fightlog.audit.amendment import amend, parse_sets, ruling_reach
@@ -129,7 +129,8 @@ def _changes(log: str, target: int, event: Any, scene: Any, assignments: tuple[s
         sets = parse_sets(assignments)
     except InputError as exc:
         raise click.BadParameter(exc.message, param_hint="'--set'") from None
-    amended = amend(event, sets, ruling_reach(type(event)), scene=scene, name=log, table_for=table_for)
+    amended = amend(event, sets, ruling_reach(type(event)), scene=events[0], name=log, table_for=table_for,
+                    events=events)
     before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
     changes = {  # a field set back to its default is not in ``after``: its value, named
         k: msgspec.to_builtins(getattr(amended, k))

@@ -101,6 +101,9 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
     # declarations and rulings
     (DISPUTED, ("amend", "11", "--set", "actor=5"), 11, "--set: bad VALUE for actor: Expected `str`, got `int`"),
     (DISPUTED, ("amend", "11", "--set", "actions=5"), 11, "--set: bad VALUE for actions: Expected `array`, got `int`"),
+    # a damage's pool: one its target has
+    (DISPUTED, ("amend", "17", "--set", "pool=HP"), 17,
+     "--set pool: damage to alice's pool 'HP', which they do not have (pools: hp)"),
     (DISPUTED, ("amend", "37", "--set", 'reason="no"'), 37,
      "a ruling cannot amend the ruling at seq 37; withdraw it and rule again"),
 ]
