@@ -8,7 +8,7 @@ check (``RollVerifier``) run here on the same events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from fightlog.audit.auditor import Report, audit_events
 from fightlog.audit.findings import Finding
@@ -23,8 +23,8 @@ from fightlog.reducers.fold import Folder
 from fightlog.reducers.state import SceneState
 from fightlog.report.audit_text import audit_lines
 from fightlog.report.narration import Namer, namer
-from fightlog.report.page.chart import charts
-from fightlog.report.page.model import Fighter, FindingView, Header, Page, Pair, PoolView, Verdict
+from fightlog.report.page.chart import NUMBERED, charts, track_members
+from fightlog.report.page.model import Fighter, FindingView, Header, Level, Page, Pair, PoolView, Verdict
 from fightlog.report.page.timeline import tell
 from fightlog.report.wording import plural, value_text
 
@@ -52,7 +52,7 @@ def page_data(
     findings = [finding_view(i, f, who) for i, f in enumerate(report.findings)]
     told = tell(shown, findings)
     state = told.state
-    maxima = {}
+    maxima: dict[str, dict[str, int]] = {}
     for actor, fighter in state.combatants.items():
         for pool, ceiling in fighter.pool_max.items():
             maxima.setdefault(pool, {})[actor] = ceiling
@@ -150,7 +150,7 @@ def _header(
     if at is not None:
         notes.append(Verdict("info", f"The fight up to seq {at}, as it stood then (the log goes on to seq {read})."))
     summary = report.summary
-    audit_level = "error" if summary.errors else "warning" if summary.warnings else "ok"
+    audit_level: Level = "error" if summary.errors else "warning" if summary.warnings else "ok"
     people = sorted(state.combatants.values(), key=lambda c: (c.name, c.actor))
     return Header(
         log=log,
@@ -177,6 +177,27 @@ def _header(
 def _fighters(state: SceneState) -> list[Fighter]:
     out = []
     for c in sorted(state.combatants.values(), key=lambda c: (c.name, c.actor)):
-        pools = [PoolView(p, c.pools[p], c.pool_max.get(p)) for p in sorted(c.pools, key=lambda p: (p != "hp", p))]
-        out.append(Fighter(c.actor, c.name, c.side, c.role, pools, list(c.statuses)))
+        out.append(Fighter(c.actor, c.name, c.side, c.role, pool_views(c.pools, c.pool_max), list(c.statuses)))
     return out
+
+
+def pool_views(pools: Mapping[str, int], maxima: Mapping[str, int]) -> list[PoolView]:
+    """A combatant's pools, HP first, then by name (``w2`` before ``w10``); each track of
+    numbered pools (``fightlog.report.page.chart.tracks``) as one: its total."""
+    grouped = track_members(pools)
+    views = []
+    for name in sorted(pools, key=_natural):
+        track = grouped.get(name)
+        if track is None:
+            if not any(name in members for members in grouped.values()):
+                views.append(PoolView(name, pools[name], maxima.get(name)))
+            continue
+        total_max = sum(maxima[p] for p in track) if all(p in maxima for p in track) else None
+        below = [f"{p} {pools[p]}" for p in track if p in maxima and pools[p] < maxima[p]]
+        views.append(PoolView(f"{track[0]}..{track[-1]}", sum(pools[p] for p in track), total_max, ", ".join(below)))
+    return views
+
+
+def _natural(pool: str) -> tuple[bool, str, int]:
+    match = NUMBERED.fullmatch(pool)
+    return (pool != "hp", match.group(1), int(match.group(2))) if match else (pool != "hp", pool, -1)

@@ -10,7 +10,8 @@ to an event. Every text that reaches the SVG is escaped here (``markupsafe.escap
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fightlog.report.page.model import ChartView, FindingView, Marker, Series
 from fightlog.report.page.timeline import Samples
@@ -36,6 +37,62 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 LEVEL_COLOURS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0", "ok": "#2e7d32"}
 
 
+TRACK_MIN = 3
+"""Pools named with a common stem and a number (``w1``..``w20``: a wound track), this many
+or more, are charted as one line per fighter: their total."""
+
+NUMBERED = re.compile(r"(.*?\D)(\d+)")
+
+
+def track_members(pools: Iterable[str]) -> dict[str, list[str]]:
+    """Each track among ``pools`` (``TRACK_MIN`` or more numbered pools sharing a stem):
+    its first member -> its members in order."""
+    stems: dict[str, list[tuple[int, str]]] = {}
+    for pool in pools:
+        match = NUMBERED.fullmatch(pool)
+        if match:
+            stems.setdefault(match.group(1), []).append((int(match.group(2)), pool))
+    found = {}
+    for members in stems.values():
+        if len(members) >= TRACK_MIN:
+            ordered = [pool for _, pool in sorted(members)]
+            found[ordered[0]] = ordered
+    return found
+
+
+def tracks(samples: Samples, maxima: Mapping[str, Mapping[str, int]]) -> tuple[Samples, dict[str, dict[str, int]]]:
+    """``samples`` and ``maxima`` with each track of numbered pools (``TRACK_MIN`` or more
+    sharing a stem) replaced by its total, named ``w1..w20``."""
+    out: Samples = dict(samples)
+    ceilings = {pool: dict(by_actor) for pool, by_actor in maxima.items()}
+    for pools in track_members(samples).values():
+        name = f"{pools[0]}..{pools[-1]}"
+        actors = sorted({actor for pool in pools for actor in samples[pool]})
+        out[name] = {actor: _total(samples, pools, actor) for actor in actors}
+        total_max: dict[str, int] = {}
+        for pool in pools:
+            out.pop(pool)
+            for actor, ceiling in ceilings.pop(pool, {}).items():
+                total_max[actor] = total_max.get(actor, 0) + ceiling
+        ceilings[name] = total_max
+    return out, ceilings
+
+
+def _total(samples: Samples, pools: Sequence[str], actor: str) -> list[tuple[int, int]]:
+    """The total of ``pools`` for ``actor`` each time one of them changed."""
+    changes = sorted((seq, pool, value) for pool in pools for seq, value in samples[pool].get(actor, []))
+    current: dict[str, int] = {}
+    points: list[tuple[int, int]] = []
+    for seq, pool, value in changes:
+        current[pool] = value
+        total = sum(current.values())
+        if points and points[-1][0] == seq:
+            points[-1] = (seq, total)
+        elif not points or points[-1][1] != total:
+            points.append((seq, total))
+    return points
+
+
 def charts(
     samples: Samples,
     maxima: Mapping[str, Mapping[str, int]],
@@ -45,7 +102,9 @@ def charts(
     last: int,
 ) -> list[ChartView]:
     """One chart per pool that changed during the fight (and HP whenever a fighter has it),
-    one line per fighter; ``maxima``: pool -> actor -> its maximum."""
+    one line per fighter; ``maxima``: pool -> actor -> its maximum. A track of numbered
+    pools is one chart of their total (``tracks``)."""
+    samples, maxima = tracks(samples, maxima)
     changed = {pool: sum(len(p) - 1 for p in lines.values()) for pool, lines in samples.items()}
     chosen = sorted((p for p, n in changed.items() if n > 0 or p == "hp"), key=lambda p: (p != "hp", -changed[p], p))
     first = min((pts[0][0] for lines in samples.values() for pts in lines.values()), default=1)
@@ -60,7 +119,7 @@ def charts(
             for actor, pts in sorted(lines.items(), key=lambda kv: (names.get(kv[0], kv[0]), kv[0]))
         ]
         out.append(ChartView(
-            pool=pool, title="HP" if pool == "hp" else pool, top=max(values + [1]), bottom=min(values + [0]),
+            pool=pool, title="HP" if pool == "hp" else pool + (" (total)" if ".." in pool else ""), top=max(values + [1]), bottom=min(values + [0]),
             first=first, last=max(last, first + 1), series=series, rounds=rounds, markers=markers,
         ))
     return out

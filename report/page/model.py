@@ -31,11 +31,14 @@ class Verdict(Struct, frozen=True):
 
 
 class PoolView(Struct, frozen=True):
-    """A pool (HP, armour, a wound, a characteristic) at the end of what the page shows."""
+    """A pool (HP, armour, a wound, a characteristic) at the end of what the page shows; a
+    track of numbered pools (``w1..w20``) as its total, ``note`` naming the members below
+    their maximum."""
 
     name: str
     value: int
     max: int | None = None
+    note: str = ""
 
 
 class Fighter(Struct, frozen=True):

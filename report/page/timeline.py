@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from fightlog.events.model import AnyEvent, DeclarationPosted, DiceRolled, RoundStarted, RulingMade
 from fightlog.reducers.fold import Folder, Step
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.report.narration import Namer, actions_text, kind_of, namer, narrate
+from fightlog.report.narration import Lookup, Namer, actions_text, kind_of, namer, narrate
 from fightlog.report.page.model import (
     DieView,
     FindingView,
@@ -80,12 +80,11 @@ def tell(events: Sequence[AnyEvent], findings: Sequence[FindingView]) -> Told:
         event, before, after = step
         who = namer(after, before)
         if type(event) is RoundStarted:
-            assert isinstance(event, RoundStarted)
             parts.append(_Part(f"r{event.seq}", f"Round {event.round}", event.seq, [who(a) for a in after.turn.order]))
             starts.append((event.seq, event.round))
         part = parts[-1]
-        if type(event) is DeclarationPosted and not event.ooc:  # type: ignore[union-attr]
-            part.posted.append(who(event.actor))  # type: ignore[union-attr]
+        if type(event) is DeclarationPosted and not event.ooc:
+            part.posted.append(who(event.actor))
         part.items.append(_item(step, lookup, who, pinned.get(event.seq, ())))
         _sample(step, samples)
         state = after
@@ -97,22 +96,19 @@ def tell(events: Sequence[AnyEvent], findings: Sequence[FindingView]) -> Told:
     return Told(rounds, state, samples, starts)
 
 
-def _item(step: Step, lookup: object, who: Namer, found: Sequence[FindingView]) -> Item:
+def _item(step: Step, lookup: Lookup, who: Namer, found: Sequence[FindingView]) -> Item:
     event = step.event
-    lines = narrate(step, lookup)  # type: ignore[arg-type]
+    lines = narrate(step, lookup)
     text = lines[0].text
     post = roll = None
     about = None
     if type(event) is DeclarationPosted:
-        assert isinstance(event, DeclarationPosted)
         post = PostView(event.text, actions_text(event.actions, who), event.ooc)
         text = _poster(event, who)
     elif type(event) is DiceRolled:
-        assert isinstance(event, DiceRolled)
         roll = _roll(event)
         text = f"{who(event.roller)} rolls {event.purpose}"
     elif type(event) is RulingMade:
-        assert isinstance(event, RulingMade)
         about = event.target
     level = max((f.level for f in found if not f.accepted), key=RANK.__getitem__, default=None)
     return Item(
