@@ -19,13 +19,12 @@ from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead
 from fightlog.events.tail import revealed_in
 from fightlog.kit.ruleset import GENERIC, ruleset_for
-from fightlog.reducers.fold import Folder
 from fightlog.reducers.state import SceneState
 from fightlog.report.audit_text import audit_lines
 from fightlog.report.narration import Namer, namer
 from fightlog.report.page.chart import NUMBERED, charts, track_members
 from fightlog.report.page.model import Fighter, FindingView, Header, Level, Page, Pair, PoolView, Verdict
-from fightlog.report.page.timeline import tell
+from fightlog.report.page.timeline import pin, tell
 from fightlog.report.wording import plural, value_text
 
 MAX_EVENTS = 100_000
@@ -48,10 +47,10 @@ def page_data(
     shown = list(events if at is None else events[:at])
     report = audit_events(shown)
     dice = _dice(shown)
-    who = namer(Folder(lambda seq: shown[seq - 1 :]).run())  # a bare fold: the names the findings need
-    findings = [finding_view(i, f, who) for i, f in enumerate(report.findings)]
-    told = tell(shown, findings)
+    told = tell(shown)
     state = told.state
+    who = namer(state)
+    findings = [finding_view(i, f, who) for i, f in enumerate(report.findings)]
     maxima: dict[str, dict[str, int]] = {}
     for actor, fighter in state.combatants.items():
         for pool, ceiling in fighter.pool_max.items():
@@ -61,7 +60,7 @@ def page_data(
     return Page(
         header=_header(state, log, head, damage, at, len(events), report, dice, who),
         fighters=_fighters(state),
-        rounds=told.rounds,
+        rounds=pin(told.rounds, findings, len(shown)),
         findings=findings,
         charts=charts(told.samples, maxima, names, told.starts, findings, last),
         summary=_audit_line(report),

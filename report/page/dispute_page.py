@@ -12,11 +12,10 @@ from msgspec.structs import replace
 from fightlog.audit.auditor import audit_events
 from fightlog.audit.dispute import Dispute
 from fightlog.events.model import AnyEvent
-from fightlog.reducers.fold import Folder
 from fightlog.report.narration import namer
 from fightlog.report.page.build import finding_view
 from fightlog.report.page.model import FindingView, RoundView
-from fightlog.report.page.timeline import tell
+from fightlog.report.page.timeline import pin, tell
 
 
 class SideView(Struct, frozen=True, kw_only=True):
@@ -57,12 +56,11 @@ def dispute_page(outcome: Dispute, *, log: str, summary: Sequence[str]) -> Dispu
 
 
 def _side(title: str, prefix: str, events: Sequence[AnyEvent], start: int) -> SideView:
-    state = Folder(lambda seq: events[seq - 1 :]).run()
-    who = namer(state)
+    told = tell(events)
+    who = namer(told.state)
     findings = [finding_view(i, f, who) for i, f in enumerate(audit_events(events).findings)]
-    told = tell(events, findings)
     rounds = []
-    for part in told.rounds:
+    for part in pin(told.rounds, findings, len(events)):
         items = [item for item in part.items if item.seq >= start]
         if items:
             rounds.append(replace(part, items=items, first=items[0].seq, open=True))

@@ -126,7 +126,8 @@ class RuledNote(Struct, frozen=True):
 class Item(Struct, frozen=True, kw_only=True):
     """One event of the timeline: its line (the replay's), the state changes it caused, its
     post or roll in detail, the findings pinned to it (indexes into ``Page.findings``), the
-    rulings in force on it, and (for a ruling) the event it is about."""
+    rulings in force on it (``voided``: one of them voids it), and (for a ruling) the event
+    it is about."""
 
     seq: int
     kind: str
@@ -138,6 +139,7 @@ class Item(Struct, frozen=True, kw_only=True):
     findings: list[int] = []
     level: Level | None = None
     ruled: list[RuledNote] = []
+    voided: bool = False
     about: int | None = None
 
 

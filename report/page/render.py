@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -71,13 +72,14 @@ def _render(name: str, **context: Any) -> str:
 
     script = (TEMPLATES / "page.js").read_text(encoding="utf-8")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
-    return env.get_template(name).render(
+    html = env.get_template(name).render(
         **context,
         css=Markup((TEMPLATES / "page.css").read_text(encoding="utf-8")),
         script=Markup(script),
         script_hash=f"sha256-{digest}",
         version=__version__,
     )
+    return reveal(html)  # the templates hold no bidirectional control: each one is a player's
 
 
 @lru_cache(maxsize=1)
@@ -86,21 +88,39 @@ def _environment() -> jinja2.Environment:
     import jinja2
     from markupsafe import Markup
 
-    def finalize(value: object) -> object:
-        if isinstance(value, str) and not isinstance(value, Markup):
-            return reveal(value)
-        return value
-
     def chart_svg(chart: ChartView) -> Markup:
         return Markup(svg(chart))  # every text in it escaped by ``svg``
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
+        bytecode_cache=_bytecode_cache(),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
-        finalize=finalize,
-        trim_blocks=False,
-        lstrip_blocks=False,
+        auto_reload=False,
     )
     env.globals.update(svg=chart_svg, colour=colour)
     return env
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """The templates compiled once and kept in the user's cache folder (beside the
+    checkpoint key: ``$XDG_CACHE_HOME/fightlog/templates``), which saves a page about a
+    tenth of its time; checked against each template's source. None when the folder cannot
+    be made; a cache that cannot be written is skipped."""
+    import jinja2
+
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(root, "fightlog", "templates")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+
+    class Kept(jinja2.FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass  # a read-only cache: the page is made all the same
+
+    return Kept(folder)

@@ -62,12 +62,9 @@ class _Part:
         self.items: list[Item] = []
 
 
-def tell(events: Sequence[AnyEvent], findings: Sequence[FindingView]) -> Told:
-    """The timeline of ``events`` (a whole log from seq 1, held in memory), with
-    ``findings`` pinned to their events."""
-    pinned: dict[int, list[FindingView]] = {}
-    for finding in findings:
-        pinned.setdefault(finding.seq, []).append(finding)
+def tell(events: Sequence[AnyEvent]) -> Told:
+    """The timeline of ``events`` (a whole log from seq 1, held in memory); ``pin`` puts
+    the audit's findings on it."""
 
     def lookup(seq: int) -> AnyEvent | None:
         return events[seq - 1] if 0 < seq <= len(events) else None
@@ -85,18 +82,45 @@ def tell(events: Sequence[AnyEvent], findings: Sequence[FindingView]) -> Told:
         part = parts[-1]
         if type(event) is DeclarationPosted and not event.ooc:
             part.posted.append(who(event.actor))
-        part.items.append(_item(step, lookup, who, pinned.get(event.seq, ())))
+        part.items.append(_item(step, lookup, who))
         _sample(step, samples)
         state = after
-    if len(parts) > 1 and not parts[0].items:
-        parts.pop(0)
     ruled = _ruled(state)
-    opened = len(events) <= OPEN_EVENTS
-    rounds = [_round(part, ruled, findings, opened) for part in parts if part.items]
+    rounds = [_round(part, ruled) for part in parts if part.items]
     return Told(rounds, state, samples, starts)
 
 
-def _item(step: Step, lookup: Lookup, who: Namer, found: Sequence[FindingView]) -> Item:
+def pin(rounds: Sequence[RoundView], findings: Sequence[FindingView], events: int) -> list[RoundView]:
+    """``rounds`` with each finding on its event (the event marked by the worst unaccepted
+    one), the posting-order findings in their round's order view, and each round's count
+    of findings that fail the audit; rounds unfold when the fight has at most
+    ``OPEN_EVENTS`` events, or when they hold such a finding."""
+    pinned: dict[int, list[FindingView]] = {}
+    for finding in findings:
+        pinned.setdefault(finding.seq, []).append(finding)
+    out = []
+    for r in rounds:
+        items = [_pinned(item, pinned[item.seq]) if item.seq in pinned else item for item in r.items]
+        inside = [f for seq in range(r.first, r.last + 1) for f in pinned.get(seq, ())]
+        order = r.order
+        if order is not None:
+            flags: dict[str, list[str]] = {"skipped": [], "out_of_turn": [], "twice": []}
+            for f in inside:
+                slot = ORDER_CODES.get(f.code)
+                if slot is not None and f.actor is not None and f.actor not in flags[slot]:
+                    flags[slot].append(f.actor)
+            order = replace(order, **flags)
+        counted = sum(1 for f in inside if not f.accepted and f.level in ("warning", "error"))
+        out.append(replace(r, items=items, order=order, findings=counted, open=events <= OPEN_EVENTS or counted > 0))
+    return out
+
+
+def _pinned(item: Item, found: Sequence[FindingView]) -> Item:
+    level = max((f.level for f in found if not f.accepted), key=RANK.__getitem__, default="ok")
+    return replace(item, findings=[f.id for f in found], level=level)
+
+
+def _item(step: Step, lookup: Lookup, who: Namer) -> Item:
     event = step.event
     lines = narrate(step, lookup)
     text = lines[0].text
@@ -110,7 +134,6 @@ def _item(step: Step, lookup: Lookup, who: Namer, found: Sequence[FindingView]) 
         text = f"{who(event.roller)} rolls {event.purpose}"
     elif type(event) is RulingMade:
         about = event.target
-    level = max((f.level for f in found if not f.accepted), key=RANK.__getitem__, default=None)
     return Item(
         seq=event.seq,
         kind=kind_of(event),
@@ -119,8 +142,6 @@ def _item(step: Step, lookup: Lookup, who: Namer, found: Sequence[FindingView]) 
         changes=[line.text for line in lines[1:]],
         post=post,
         roll=roll,
-        findings=[f.id for f in found],
-        level=level if level is not None else ("ok" if found else None),
         about=about,
     )
 
@@ -177,20 +198,11 @@ def _ruled(state: SceneState) -> dict[int, list[RuledNote]]:
     return ruled
 
 
-def _round(part: _Part, ruled: Mapping[int, list[RuledNote]], findings: Sequence[FindingView], opened: bool) -> RoundView:
-    items = [replace(item, ruled=ruled[item.seq]) if item.seq in ruled else item for item in part.items]
-    first, last = items[0].seq, items[-1].seq
-    inside = [f for f in findings if first <= f.seq <= last]
-    order = None
-    if part.order is not None:
-        flags: dict[str, list[str]] = {"skipped": [], "out_of_turn": [], "twice": []}
-        for f in inside:
-            slot = ORDER_CODES.get(f.code)
-            if slot is not None and f.actor is not None and f.actor not in flags[slot]:
-                flags[slot].append(f.actor)
-        order = OrderView(order=part.order, posted=part.posted, **flags)
-    counted = sum(1 for f in inside if not f.accepted and f.level in ("warning", "error"))
-    return RoundView(
-        key=part.key, title=part.title, first=first, last=last, items=items, order=order,
-        findings=counted, open=opened or counted > 0,
-    )
+def _round(part: _Part, ruled: Mapping[int, list[RuledNote]]) -> RoundView:
+    items = [_ruled_item(item, ruled[item.seq]) if item.seq in ruled else item for item in part.items]
+    order = None if part.order is None else OrderView(order=part.order, posted=part.posted)
+    return RoundView(key=part.key, title=part.title, first=items[0].seq, last=items[-1].seq, items=items, order=order)
+
+
+def _ruled_item(item: Item, notes: list[RuledNote]) -> Item:
+    return replace(item, ruled=notes, voided=any(note.action == "void" for note in notes))
