@@ -2,10 +2,9 @@
 pool that changed, decimated on a long fight) and its inline SVG (``svg``).
 
 The SVG is written here rather than by a charting library: it is a step line per fighter,
-round lines and finding markers that link to their events, about a hundred lines; a library
-(pygal) would add random element ids (the page would differ on every run), a script
-reference to fetch from the network unless switched off, and no way to make a marker a link
-to an event. Every text that reaches the SVG is escaped here (``markupsafe.escape``).
+round lines and finding markers that link to their events, about a hundred lines; pygal
+draws the lines, but has no marker that links to an event, and its defaults (a random id
+per chart, a tooltip script fetched from the network) would each have to be switched off. Every text that reaches the SVG is escaped here (``markupsafe.escape``).
 """
 
 from __future__ import annotations

@@ -30,9 +30,6 @@ if TYPE_CHECKING:
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-EXTRA = "fightlog[report]"
-"""The optional dependencies the report needs (Jinja2)."""
-
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Bidirectional controls: they can reorder the text around them."""
 
@@ -47,7 +44,8 @@ def require_jinja() -> None:
         import jinja2  # noqa: F401
     except ImportError:
         raise MissingExtra(
-            f"the HTML report needs Jinja2, which is not installed: pip install '{EXTRA}'"
+            "the HTML report needs Jinja2, which is not installed: install fightlog's report extra "
+            "(python -m pip install '.[report]' in its checkout)"
         ) from None
 
 

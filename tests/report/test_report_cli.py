@@ -104,7 +104,7 @@ def test_without_jinja2_the_extra_is_named(tmp_path: Path, monkeypatch: pytest.M
     finally:
         render._environment.cache_clear()
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == "fightlog: the HTML report needs Jinja2, which is not installed: pip install 'fightlog[report]'\n"
+    assert result.stderr == "fightlog: the HTML report needs Jinja2, which is not installed: install fightlog's report extra (python -m pip install '.[report]' in its checkout)\n"
     assert not (tmp_path / "p.html").exists()
 
 
