@@ -29,8 +29,8 @@ from fightlog.report.wording import plural, value_text
 
 MAX_EVENTS = 50_000
 """The most events a report shows: a page of more could not be opened on a phone (a
-10,000-event fight makes a page of about 2.5 MB and the command peaks near 60 MB). ``fightlog report --at`` shows a longer
-fight's start; ``replay --from/--to`` tells any part of it."""
+10,000-event fight makes a page of about 2.5 MB, and the command peaks near 60 MB).
+``fightlog report --at`` shows a longer fight's start; ``replay --from/--to`` any part."""
 
 
 def page_data(
