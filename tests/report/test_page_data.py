@@ -79,6 +79,20 @@ def test_the_disputed_duel_pins_findings_rulings_and_the_posting_order() -> None
     assert page.header.dice.level == "info" and "unverifiable" in page.header.dice.text
 
 
+def test_each_round_says_who_was_skipped_posted_out_of_turn_or_twice() -> None:
+    events, head = read(FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl")
+    page = page_data(events, log="o", head=head)
+    orders = {r.title: r.order for r in page.rounds if r.order is not None}
+    assert orders["Round 2"].out_of_turn == ["Jonna Reyes"]  # type: ignore[union-attr]
+    assert orders["Round 2"].posted == ["Marek Hale", "Jonna Reyes", "Silt", "Jonna Reyes", "Pike"]  # type: ignore[union-attr]
+    assert orders["Round 3"].twice == ["Marek Hale"]  # type: ignore[union-attr]
+    assert orders["Round 4"].skipped == ["Silt"]  # type: ignore[union-attr]
+    assert orders["Round 4"].order == ["Marek Hale", "Silt", "Jonna Reyes", "Pike"]  # type: ignore[union-attr]
+    marked = {item.seq: item.level for r in page.rounds for item in r.items if item.level}
+    assert marked[72] == marked[107] == marked[162] == "error" and marked[14] == "info"
+    assert [r.findings for r in page.rounds if r.title in ("Round 2", "Round 3", "Round 4")] == [1, 2, 1]  # round 3: and rook, not in the fight
+
+
 def test_at_shows_the_fight_as_it_stood() -> None:
     events, head = read(DUEL)
     page = page_data(events, log="d", head=head, at=50)
