@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
@@ -103,6 +106,19 @@ def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, Lo
     return events, head, damage
 
 
+@contextmanager
+def collector_eased() -> Iterator[None]:
+    """The cyclic garbage collector runs less often while the page is made (as in the
+    audit, ``fightlog.audit.auditor``): the fold, the narration and the templates allocate
+    many objects, none in a cycle, and each collection would walk them all again."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], 50_000), before[1], before[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _too_long(seq: int) -> str:
     from fightlog.report.page.build import MAX_EVENTS
 
@@ -118,12 +134,14 @@ def write_page(
     from fightlog.report.page.build import page_data
     from fightlog.report.page.render import render_page
 
-    try:
-        page = page_data(events, log=log, head=head, damage=damage, at=at)
-    except FoldError as exc:
-        exc.path = exc.path or log
-        raise
-    write_atomically(output, render_page(page).encode("utf-8"))
+    with collector_eased():
+        try:
+            page = page_data(events, log=log, head=head, damage=damage, at=at)
+        except FoldError as exc:
+            exc.path = exc.path or log
+            raise
+        html = render_page(page)
+    write_atomically(output, html.encode("utf-8"))
     findings = sum(1 for f in page.findings if not f.accepted and f.level != "info")
     click.echo(f"wrote {output}: {plural(page.header.events, 'event')}, {findings} finding{'' if findings == 1 else 's'}"
                f" ({page.header.audit.text.split(':')[0]})")

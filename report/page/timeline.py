@@ -75,12 +75,13 @@ def tell(events: Sequence[AnyEvent]) -> Told:
     state = EMPTY
     for step in Folder(lambda seq: events[seq - 1 :]).steps():
         event, before, after = step
-        who = namer(after, before)
-        if type(event) is RoundStarted:
+        kind = type(event)
+        who = namer(after, before) if kind in _NAMED else _unnamed
+        if kind is RoundStarted:
             parts.append(_Part(f"r{event.seq}", f"Round {event.round}", event.seq, [who(a) for a in after.turn.order]))
             starts.append((event.seq, event.round))
         part = parts[-1]
-        if type(event) is DeclarationPosted and not event.ooc:
+        if kind is DeclarationPosted and not event.ooc:
             part.posted.append(who(event.actor))
         part.items.append(_item(step, lookup, who))
         _sample(step, samples)
@@ -88,6 +89,14 @@ def tell(events: Sequence[AnyEvent]) -> Told:
     ruled = _ruled(state)
     rounds = [_round(part, ruled) for part in parts if part.items]
     return Told(rounds, state, samples, starts)
+
+
+_NAMED = frozenset((RoundStarted, DeclarationPosted, DiceRolled))
+"""The kinds whose item names someone beyond the replay's line (a namer is made for them)."""
+
+
+def _unnamed(actor: str | None) -> str:
+    raise AssertionError("no name is asked for this kind")  # pragma: no cover
 
 
 def pin(rounds: Sequence[RoundView], findings: Sequence[FindingView], events: int) -> list[RoundView]:
