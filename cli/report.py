@@ -34,8 +34,8 @@ Examples:
 \b
 Exit codes: 0 written; 1 written, but the log is damaged (the page says so at the top and
 shows the fight up to the break); 2 bad input (a missing log, --at past its end, PAGE
-exists without --force or cannot be written, Jinja2 not installed) or usage. PAGE is
-written whole or not at all.
+exists without --force or cannot be written, more than 50,000 events without --at, Jinja2
+not installed) or usage. PAGE is written whole or not at all.
 3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=1)
@@ -88,7 +88,7 @@ def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, Lo
     limit = MAX_EVENTS if at is None else min(at, MAX_EVENTS)
     hint = None if is_stream(log) else last_seq(log)
     if hint is not None and hint > MAX_EVENTS and (at is None or at > MAX_EVENTS):
-        raise InputError(_too_long(hint), path=log)
+        raise InputError(_too_long(f"{hint:,} events"), path=log)
     head = ChainHead()
     events: list[AnyEvent] = []
     damage: LogDamagedError | None = None
@@ -96,7 +96,7 @@ def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, Lo
         for _, event in read_log(log, head=head):
             if event.seq > limit:
                 if at is None:
-                    raise InputError(_too_long(event.seq), path=log)
+                    raise InputError(_too_long(f"more than {MAX_EVENTS:,} events"), path=log)
                 continue  # the rest is read for the chain's verdict and head
             events.append(event)
     except LogDamagedError as exc:
@@ -119,11 +119,11 @@ def collector_eased() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def _too_long(seq: int) -> str:
+def _too_long(count: str) -> str:
     from fightlog.report.page.build import MAX_EVENTS
 
-    return (f"{seq} events or more: a report shows at most {MAX_EVENTS:,} (--at SEQ shows the fight up to "
-            "an event; fightlog replay --from/--to tells any part)")
+    return (f"{count}: a page shows at most {MAX_EVENTS:,} (--at SEQ shows the fight up to an event; "
+            "fightlog replay --from/--to tells any part)")
 
 
 def write_page(

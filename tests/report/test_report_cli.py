@@ -109,10 +109,18 @@ def test_without_jinja2_the_extra_is_named(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_a_log_too_long_for_a_page_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refused from the log's last line when it can be read first, else once the limit is
+    passed (a pipe); --at shows the start."""
+    from click.testing import CliRunner
+
+    from fightlog.cli.main import cli
+
     monkeypatch.setattr(build, "MAX_EVENTS", 100)
     page = tmp_path / "p.html"
     assert_one_line_error(run("report", str(DISPUTED), "-o", str(page)), str(DISPUTED),
-                          "128 events or more: a report shows at most 100")
+                          "128 events: a page shows at most 100 (--at SEQ")
+    piped = CliRunner().invoke(cli, ["report", "-", "-o", str(page)], input=DISPUTED.read_bytes())
+    assert_one_line_error(piped, "<stdin>", "more than 100 events: a page shows at most 100")
     assert "100 events" in report(str(DISPUTED), "-o", str(page), "--at", "100")
 
 
