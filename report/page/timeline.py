@@ -75,13 +75,12 @@ def tell(events: Sequence[AnyEvent]) -> Told:
     state = EMPTY
     for step in Folder(lambda seq: events[seq - 1 :]).steps():
         event, before, after = step
-        kind = type(event)
-        who = namer(after, before) if kind in _NAMED else _unnamed
-        if kind is RoundStarted:
+        who = namer(after, before) if type(event) in _NAMED else _unnamed
+        if type(event) is RoundStarted:
             parts.append(_Part(f"r{event.seq}", f"Round {event.round}", event.seq, [who(a) for a in after.turn.order]))
             starts.append((event.seq, event.round))
         part = parts[-1]
-        if kind is DeclarationPosted and not event.ooc:
+        if type(event) is DeclarationPosted and not event.ooc:
             part.posted.append(who(event.actor))
         part.items.append(_item(step, lookup, who))
         _sample(step, samples)
