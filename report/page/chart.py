@@ -23,7 +23,7 @@ MAX_POINTS = 400
 """Points kept per line: past this, each stretch of the fight keeps its lowest and highest
 value (the page's timeline keeps every event)."""
 
-MAX_ROUND_LINES = 40
+MAX_ROUND_LINES = 16
 """Round lines drawn at most: on a longer fight, every n-th round is labelled."""
 
 MAX_MARKERS = 300
@@ -185,7 +185,7 @@ def svg(chart: ChartView) -> str:
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" class="plot"/>',
     ]
     for value in sorted({low, (low + high) // 2, high}):
-        parts.append(f'<text x="{LEFT - 4}" y="{y(value) + 4}" class="tick" text-anchor="end">{value}</text>')
+        parts.append(f'<text x="{LEFT - 4}" y="{y(value) + 4}" class="tick" text-anchor="end">{short(value)}</text>')
         parts.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(value)}" y2="{y(value)}" class="grid"/>')
     for seq, label in chart.rounds:
         parts.append(f'<line x1="{x(seq)}" x2="{x(seq)}" y1="{TOP}" y2="{TOP + plot_h}" class="round"/>')
@@ -203,6 +203,14 @@ def svg(chart: ChartView) -> str:
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def short(value: int) -> str:
+    """An axis label that fits its margin: ``950``, ``12k``, ``3.5M``, ``1G``."""
+    for size, suffix in ((10**9, "G"), (10**6, "M"), (10**4, "k")):
+        if abs(value) >= size:
+            return f"{value / size:.3g}{suffix}" if size != 10**4 else f"{value // 1000}k"
+    return str(value)
 
 
 def _step_path(

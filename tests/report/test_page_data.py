@@ -122,6 +122,11 @@ def test_a_long_fight_folds_its_rounds_and_decimates_the_chart(monkeypatch: pyte
     assert len(chart.rounds) <= chart_module.MAX_ROUND_LINES
 
 
+def test_axis_labels_fit_their_margin() -> None:
+    assert [chart_module.short(v) for v in (0, 950, 12_345, 3_500_000, 1_000_000_000, -20)] == [
+        "0", "950", "12k", "3.5M", "1G", "-20"]
+
+
 def test_a_track_of_numbered_pools_is_charted_and_listed_as_its_total() -> None:
     samples = {f"w{i}": {"a": [(1, 1)]} for i in range(1, 21)}
     samples["w7"]["a"].append((5, 0))
