@@ -8,8 +8,9 @@
     }
     var old = document.querySelectorAll(".hit");
     for (var i = 0; i < old.length; i++) { old[i].classList.remove("hit"); }
-    el.classList.add("hit");
-    el.scrollIntoView({block: "center"});
+    var item = el.tagName === "LI";  /* an event or a finding: marked and centred; a section: its top */
+    if (item) { el.classList.add("hit"); }
+    el.scrollIntoView({block: item ? "center" : "start"});
     return true;
   }
   document.addEventListener("click", function (e) {
