@@ -62,6 +62,7 @@ def _unsealed(text: str, other: str, ruleset: str) -> list[AnyEvent]:
                    modifiers=[Modifier(value=2, source=text)], total=19, generator="external", tool=other),
         AttackResolved(attacker="a", target=other[:200], hit=True, score=19, against=10, weapon=text, notes=[other]),
         DamageApplied(target=other[:200], raw=9, taken=9, source="a", damage_type=text[:100]),
+        DamageApplied(target="a", raw=1, taken=1, pool=text[:200]),  # a pool named by a player, charted
         TurnEnded(actor="a", round=1),
         DeclarationPosted(actor="a", text=other),  # out of turn: nobody's turn is open
         RoundEnded(round=1),
