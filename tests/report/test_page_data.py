@@ -181,3 +181,21 @@ def test_any_text_in_any_field_renders_as_text(text: str) -> None:
         assert not name.startswith("on"), (name, value)
         if name == "href":
             assert value is not None and value.startswith("#"), value
+
+
+def test_a_dispute_page_holds_both_fights_from_the_first_difference() -> None:
+    from fightlog.audit.dispute import Change, dispute
+    from fightlog.kit.table import table_for
+    from fightlog.report.page.dispute_page import dispute_page
+
+    events, _ = read(FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl")
+    outcome = dispute(events, Change(seq=41, sets=(("dice[0].face", 10),)), table_for=table_for, name="alley")
+    page = dispute_page(outcome, log="alley", summary=["change: a natural 100 made a 10"])
+    assert page.start == 41 and page.summary == ["change: a natural 100 made a 10"]
+    assert [side.title for side in (page.left, page.right)] == ["original", "fork"]
+    for side in (page.left, page.right):
+        assert side.rounds[0].items[0].seq == 41 and side.rounds[0].first == 41
+    assert page.left.events == 88 and page.right.events == 83
+    assert page.left.winner == "dockhands" and page.right.winner is None
+    assert "dice.seed" in [f.code for f in page.right.findings if f.seq == 41]
+    assert "dice.seed" not in [f.code for f in page.left.findings]
