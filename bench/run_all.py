@@ -83,6 +83,8 @@ BENCHES = [
     Bench("bench_dice.py", "Dice", ("--rolls", "50000", "--rounds", "7"), ("--rolls", "10000", "--rounds", "3")),
     Bench("bench_commands.py", "Commands on long fights (replay, verify --dice)",
           ("--sizes", "10000,100000,1000000", "--rounds", "3"), ("--sizes", "5000,20000", "--rounds", "2")),
+    Bench("bench_report.py", "The fight as a page (`fightlog report`, issue 27)",
+          ("--events", "10000", "--rounds", "5"), ("--events", "2000", "--rounds", "2")),
     Bench("bench_store.py", "Store: concurrent appends and crashes (issue 19)",
           (), ("--appends", "200", "--repeat", "2", "--trials", "5", "--long-appends", "50"), builds=("pure",)),
     Bench("bench_tamper.py", "Tampering (`verify` against mutated logs)", (), ("--count", "100"), builds=("pure",)),

@@ -46,14 +46,15 @@ Examples:
   fightlog dispute fight.jsonl --at 57 --void                             # the post never made
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' -o fork.jsonl && fightlog verify fork.jsonl
   fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' --format json   # for bots
+  fightlog dispute fight.jsonl --at 41 --set 'dice[0].face=10' --report fork.html   # side by side, as a page
   fightlog rule fight.jsonl void 57 --by Gemma --reason "posted twice"    # a ruling, at seq 89
   fightlog dispute fight.jsonl --at 89 --withdraw                         # the ruling never made
 
 \b
 Exit codes: 0 shown (and FORK written); 2 bad input (a missing or damaged log, SEQ outside
 it, an event that is not a roll, a declaration or a ruling, a bad PATH or VALUE, a seed not
-revealed, a fork the rules refuse at its first request, FORK exists without --force) or
-usage. Errors are one line; FORK is written only on success.
+revealed, a fork the rules refuse at its first request, FORK or PAGE exists without
+--force) or usage. Errors are one line; FORK and PAGE are written only on success.
 3 internal error (a bug: the error line names a crash report for the bug report)."""
 )
 @input_log_argument(passes=1)
@@ -73,7 +74,10 @@ usage. Errors are one line; FORK is written only on success.
 @seed_option("The scene's dice seed, when the log does not reveal it (checked against the commitment).")
 @click.option("-o", "--output", "output", metavar="FORK",
               help="Write the fork as a log of its own (chained; fightlog verify passes).")
-@click.option("--force", is_flag=True, help="Replace FORK if it exists and is not empty.")
+@click.option("--report", "page", metavar="PAGE",
+              help="Also write the original and the fork side by side, from the first difference, as one "
+              "HTML page (fightlog report's page; needs fightlog[report]).")
+@click.option("--force", is_flag=True, help="Replace FORK (and PAGE) if it exists and is not empty.")
 @format_option
 @reports_errors
 def dispute(
@@ -84,6 +88,7 @@ def dispute(
     withdraw: bool,
     seed: str | None,
     output: str | None,
+    page: str | None,
     force: bool,
     fmt: str,
 ) -> None:
@@ -107,10 +112,16 @@ def dispute(
 
     if sum((bool(sets), void, withdraw)) != 1:
         raise click.UsageError("give exactly one change: --set PATH=VALUE (repeatable), --void or --withdraw")
-    if force and output is None:
-        raise click.UsageError("--force goes with -o FORK")
+    if force and output is None and page is None:
+        raise click.UsageError("--force goes with -o FORK or --report PAGE")
     if output is not None:
         check_new_log(output, force)
+    if page is not None:
+        from fightlog.cli.report import check_page
+        from fightlog.report.page.render import require_jinja
+
+        require_jinja()
+        check_page(page, log, force)
     events = [event for _, event in read_log(log)]
     change = Change(seq=at, sets=sets, void=void, withdraw=withdraw)
     outcome = fork_at(events, change, table_for=table_for, seed=seed, name=log)
@@ -120,11 +131,23 @@ def dispute(
         store = MemoryStore(output)
         store.append(outcome.fork)
         write_atomically(output, store.to_bytes())
+    if page is not None:
+        write_dispute_page(page, log, outcome, output)
     if fmt == "json":
         echo_json(as_json(outcome, output))
         return
     for line in human(outcome, output):
         click.echo(line)
+
+
+def write_dispute_page(page: str, log: str, outcome: Dispute, output: str | None) -> None:
+    """The original and the fork side by side, as one HTML page (written whole)."""
+    from fightlog.cli.run import write_atomically
+    from fightlog.report.page.dispute_page import dispute_page
+    from fightlog.report.page.render import render_dispute
+
+    data = dispute_page(outcome, log=log, summary=human(outcome, output))
+    write_atomically(page, render_dispute(data).encode("utf-8"))
 
 
 # --------------------------------------------------------------------------- human

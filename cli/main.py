@@ -43,6 +43,7 @@ COMMANDS: dict[str, Command] = {
     "fixtures": Command("fightlog.cli.fixtures:fixtures", "Copy the bundled example logs and scenarios here (for the --help examples)."),
     "import": Command("fightlog.cli.importing:import_", "Import a chat transcript (Second Life, Discord exports) into a new log."),
     "read-roll": Command("fightlog.cli.read_roll:read_roll", "Read a dice bot's pasted reply as a roll and check that it adds up."),
+    "report": Command("fightlog.cli.report:report", "Write the fight as one HTML page: timeline, chart, findings."),
     "rulesets": Command("fightlog.cli.rulesets:rulesets", "List the installed rulesets: options, defaults, whether each can play."),
 }
 """Every subcommand: its name -> where it lives and its summary. One entry per command."""

@@ -37,6 +37,8 @@ def test_wheel_installs_only_the_fightlog_namespace(wheel: Path) -> None:
         "fightlog/rules/roe7/sheet.py",
         "fightlog/cli/main.py",
         "fightlog/fixtures/roe7/sample-duel.jsonl",
+        "fightlog/report/page/templates/report.html.j2",
+        "fightlog/report/page/templates/page.js",
     ]:
         assert expected in names
     assert not any(n.startswith(("fightlog/tests", "tests/", "fightlog/bench")) for n in names)
@@ -62,6 +64,17 @@ def test_the_installed_wheel_runs_from_anywhere(installed: Path, tmp_path: Path)
         [sys.executable, "-c", "import fightlog.events; print(fightlog.events.__file__)"],
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
     ).stdout
+
+
+def test_the_installed_wheel_writes_a_report_with_its_templates(installed: Path, tmp_path: Path) -> None:
+    """The report's templates are package data: an installed copy finds them."""
+    env = {**os.environ, "PYTHONPATH": str(installed), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-m", "fightlog", "report", str(SAMPLE), "-o", "page.html"],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert 'id="e64"' in (tmp_path / "page.html").read_text(encoding="utf-8")
 
 
 def test_python_dash_m_and_console_script_agree(tmp_path: Path) -> None:

@@ -1,0 +1,139 @@
+"""The report in a real browser: Debian's Chromium driven by Playwright for Python.
+
+Bundled fights' pages show their timeline, chart and findings, linked (a click on a finding
+unfolds its round and scrolls its event into view); a screenshot is a real PNG; and an XSS
+corpus in every free-text field of a log runs nothing (no dialog, no console error, no
+request), while the page stays readable on a phone. One browser for the module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fightlog.events.reader import ChainHead, read_log
+from fightlog.report.page.build import page_data
+from fightlog.report.page.render import render_page
+from tests.conftest import FIXTURES
+from tests.report.hostile import CORPUS, hostile_events
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+"""Without the background-networking flags, Chromium's own connections fail on a closed
+network and slow every start."""
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)"
+)
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (the test extra)")
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Watched:
+    """A browser page and what it did that a report must never do."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.problems: list[str] = []
+        page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"), d.dismiss()))
+        page.on("request", lambda r: None if r.url.startswith("file://") else self.problems.append(f"request: {r.url}"))
+
+    def open(self, html: str, path: Path) -> Any:
+        path.write_text(html, encoding="utf-8")
+        self.page.goto(path.as_uri())
+        return self.page
+
+
+@pytest.fixture
+def watched(browser: Any) -> Iterator[Watched]:
+    context = browser.new_context(viewport=PHONE)
+    try:
+        yield Watched(context.new_page())
+    finally:
+        context.close()
+
+
+def _report(path: Path) -> str:
+    head = ChainHead()
+    events = [event for _, event in read_log(path, head=head)]
+    return render_page(page_data(events, log=path.name, head=head))
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    return bool(page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                      return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""",
+        selector,
+    ))
+
+
+def _fits(page: Any) -> bool:
+    """Nothing wider than the screen: no sideways scrolling of the page."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+@pytest.mark.parametrize("fight", [
+    "roe7/disputed-duel.jsonl", "traveller/audit/the-forgotten-parry.jsonl", "en51/audit/the-wrong-die.jsonl",
+])
+def test_a_bundled_fight_in_the_browser(watched: Watched, tmp_path: Path, fight: str) -> None:
+    path = FIXTURES / fight
+    page = watched.open(_report(path), tmp_path / "fight.html")
+    lines = sum(1 for _ in path.open("rb"))
+    assert page.locator("#timeline li.ev").count() == lines
+    assert page.locator("#charts svg.chart path[stroke]").count() >= 1
+    findings = page.locator("#findings a.goto")
+    assert findings.count() >= 1
+    page.click("button[data-fold=close]")  # every round folded: the click must unfold the event's
+    assert page.locator("details.round[open]").count() == 0
+    link = findings.last
+    target = "#" + link.get_attribute("href")[1:]
+    link.click()
+    assert page.locator(target).is_visible() and _in_view(page, target)
+    assert "hit" in (page.locator(target).get_attribute("class") or "")
+    shot = tmp_path / "fight.png"
+    page.screenshot(path=str(shot), full_page=False)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    assert _fits(page)
+    assert watched.problems == []
+
+
+def test_a_chart_marker_leads_to_its_event(watched: Watched, tmp_path: Path) -> None:
+    page = watched.open(_report(FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl"), tmp_path / "fight.html")
+    page.click("button[data-fold=close]")
+    marker = page.locator("svg.chart a.marker").first
+    target = "#" + marker.get_attribute("href")[1:]
+    marker.click()
+    assert _in_view(page, target)
+    assert watched.problems == []
+
+
+@pytest.mark.parametrize("text", CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
+def test_hostile_text_runs_nothing_and_the_page_stays_readable(watched: Watched, tmp_path: Path, text: str) -> None:
+    html = render_page(page_data(hostile_events(text, "Bo" + text[::-1]), log="hostile.jsonl"))
+    page = watched.open(html, tmp_path / "hostile.html")
+    page.locator("#findings a.goto").first.click()
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    assert page.locator("img, iframe, object, embed, form, input").count() == 0
+    assert page.locator("script").count() == 1
+    assert _fits(page)
+    quote = page.locator("blockquote").first.inner_text()
+    assert text.replace("\u202e", "").replace("\u202c", "").replace("\u2067", "")[:40] in quote.replace("\u27e6U+202E\u27e7", "").replace("\u27e6U+202C\u27e7", "").replace("\u27e6U+2067\u27e7", "")
+    assert watched.problems == []

@@ -1,0 +1,149 @@
+"""``fightlog report`` and ``fightlog dispute --report``: the page written whole, and every
+bad input refused in one line with exit 2 (a damaged log: the page, and exit 1)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from fightlog.report.page import build
+from tests.cli import DISPUTED, SCENARIO_LOGS, assert_one_line_error, assert_usage_error, damaged_log, run
+from tests.report.hostile import hostile_events, log_bytes
+
+
+def report(*args: str, code: int = 0) -> str:
+    result = run("report", *args)
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    return result.stdout
+
+
+def test_the_page_is_written_and_said_in_one_line(tmp_path: Path) -> None:
+    page = tmp_path / "duel.html"
+    out = report(str(DISPUTED), "-o", str(page))
+    assert out == f"wrote {page}: 128 events, 0 findings (clean)\n"
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    assert "Trouble at the pump house" in html and 'id="e128"' in html
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+    assert [p.name for p in tmp_path.iterdir()] == ["duel.html"]  # no temporary file left
+
+
+def test_at_cuts_the_fight(tmp_path: Path) -> None:
+    page = tmp_path / "round2.html"
+    assert "60 events" in report(str(DISPUTED), "-o", str(page), "--at", "60")
+    html = page.read_text(encoding="utf-8")
+    assert 'id="e60"' in html and 'id="e61"' not in html and "up to seq 60" in html
+
+
+def test_an_existing_page_is_kept_without_force(tmp_path: Path) -> None:
+    page = tmp_path / "duel.html"
+    page.write_text("mine")
+    assert_one_line_error(run("report", str(DISPUTED), "-o", str(page)), str(page), "exists (--force replaces it)")
+    assert page.read_text() == "mine"
+    report(str(DISPUTED), "-o", str(page), "--force")
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_the_log_itself_is_never_overwritten(tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    log.write_bytes(DISPUTED.read_bytes())
+    result = run("report", str(log), "-o", str(log), "--force")
+    assert_one_line_error(result, str(log), "is the log itself")
+    assert log.read_bytes() == DISPUTED.read_bytes()
+
+
+def test_bad_inputs_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    page = str(tmp_path / "p.html")
+    assert_one_line_error(run("report", str(tmp_path / "none.jsonl"), "-o", page), str(tmp_path / "none.jsonl"), "no such file")
+    assert_one_line_error(run("report", str(DISPUTED), "-o", page, "--at", "129"), str(DISPUTED), "--at 129: the log ends at seq 128")
+    assert_one_line_error(run("report", str(DISPUTED), "-o", str(tmp_path)), str(tmp_path), "is a directory")
+    assert_usage_error(run("report", str(DISPUTED)), "-o")
+    assert_usage_error(run("report", str(DISPUTED), "-o", page, "--at", "0"), "--at")
+    assert not os.path.exists(page)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in any directory")
+def test_an_unwritable_directory(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    assert_one_line_error(run("report", str(DISPUTED), "-o", str(locked / "p.html")), str(locked / "p.html"), "cannot write")
+
+
+def test_a_missing_directory_is_one_line(tmp_path: Path) -> None:
+    page = tmp_path / "no" / "p.html"
+    assert_one_line_error(run("report", str(DISPUTED), "-o", str(page)), str(page), "cannot write in")
+
+
+def test_a_damaged_log_is_shown_up_to_the_break_and_exits_1(tmp_path: Path) -> None:
+    log = damaged_log(tmp_path / "damaged.jsonl")
+    page = tmp_path / "p.html"
+    assert "16 events" in report(str(log), "-o", str(page), code=1)
+    html = page.read_text(encoding="utf-8")
+    assert "This log is damaged at line 17" in html and 'id="e16"' in html and 'id="e17"' not in html
+
+
+def test_an_unknown_ruleset_gets_the_generic_view(tmp_path: Path) -> None:
+    log = tmp_path / "house.jsonl"
+    log.write_bytes(log_bytes(hostile_events("Zed")))
+    page = tmp_path / "p.html"
+    report(str(log), "-o", str(page))
+    assert "is not installed here: the generic view" in page.read_text(encoding="utf-8")
+
+
+def test_without_jinja2_the_extra_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "jinja2", None)  # import jinja2 fails as if not installed
+    from fightlog.report.page import render
+
+    render._environment.cache_clear()
+    try:
+        result = run("report", str(DISPUTED), "-o", str(tmp_path / "p.html"))
+    finally:
+        render._environment.cache_clear()
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "fightlog: the HTML report needs Jinja2, which is not installed: install fightlog's report extra (python -m pip install '.[report]' in its checkout)\n"
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_a_log_too_long_for_a_page_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refused from the log's last line when it can be read first, else once the limit is
+    passed (a pipe); --at shows the start."""
+    from click.testing import CliRunner
+
+    from fightlog.cli.main import cli
+
+    monkeypatch.setattr(build, "MAX_EVENTS", 100)
+    page = tmp_path / "p.html"
+    assert_one_line_error(run("report", str(DISPUTED), "-o", str(page)), str(DISPUTED),
+                          "128 events: a page shows at most 100 (--at SEQ")
+    piped = CliRunner().invoke(cli, ["report", "-", "-o", str(page)], input=DISPUTED.read_bytes())
+    assert_one_line_error(piped, "<stdin>", "more than 100 events: a page shows at most 100")
+    assert "100 events" in report(str(DISPUTED), "-o", str(page), "--at", "100")
+
+
+def test_a_piped_log(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from fightlog.cli.main import cli
+
+    page = tmp_path / "p.html"
+    result = CliRunner().invoke(cli, ["report", "-", "-o", str(page)], input=DISPUTED.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert 'id="e128"' in page.read_text(encoding="utf-8")
+
+
+def test_dispute_writes_both_fights_side_by_side(tmp_path: Path) -> None:
+    page = tmp_path / "fork.html"
+    result = run("dispute", str(SCENARIO_LOGS / "alley-duel.jsonl"), "--at", "41", "--set", "dice[0].face=10",
+                 "--report", str(page))
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "Dispute: the original and the fork" in html and "Both fights from seq 41" in html
+    assert 'id="oe41"' in html and 'id="ke41"' in html and 'id="oe40"' not in html
+    assert "dice[0].face 100 -&gt; 10" in html  # the dispute's own summary, escaped
+    again = run("dispute", str(SCENARIO_LOGS / "alley-duel.jsonl"), "--at", "41", "--set", "dice[0].face=10",
+                "--report", str(page))
+    assert_one_line_error(again, str(page), "exists (--force replaces it)")
