@@ -1,0 +1,54 @@
+"""The two jobs on a Dask client: ``batch_audit`` (logs in chunks to ``audit_chunk``, rows
+streamed into the output, unchanged logs carried over) and ``simulate`` (fights in chunks
+to ``play_chunk``, tallies merged as they come). Results do not depend on how many workers
+there are or in which order tasks finish."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fightlog.scale.batch import audit_chunk, head_of
+from fightlog.scale.cluster import gather, workers_of
+from fightlog.scale.runs import chunks, play_chunk
+from fightlog.scale.setup import Setup
+from fightlog.scale.tally import Tally
+
+LOGS_PER_TASK = 64
+"""At most this many logs per task."""
+
+Progress = Callable[[int, int], None]
+
+
+def batch_audit(dask: Any, logs: list[str], out: str, *, full: bool = False,
+                done: Progress | None = None) -> dict[str, Any]:
+    """Audit ``logs`` into the output directory ``out`` (``fightlog.scale.dataset``); only
+    those whose key changed since the manifest (all with ``full``). The summary, as data."""
+    from fightlog.scale.dataset import Writer, read_manifest
+
+    before = {} if full else read_manifest(out)
+    keys = {log: head_of(log) for log in logs}
+    unchanged = {log: key for log, key in keys.items() if key and before.get(log) == key}
+    todo = [log for log in logs if log not in unchanged]
+    writer = Writer(out)
+    try:
+        writer.carry(unchanged)
+        size = max(1, min(LOGS_PER_TASK, -(-len(todo) // max(1, workers_of(dask) * 8))))
+        parts = [(todo[i:i + size],) for i in range(0, len(todo), size)]
+        for rows, findings in gather(dask, audit_chunk, parts, done):
+            writer.add(rows, findings, keys)
+        writer.commit()
+    except BaseException:
+        writer.abandon()
+        raise
+    return writer.summary.as_data()
+
+
+def simulate(dask: Any, setup: Setup, master: str, fights: int, *, audit_every: int,
+             done: Progress | None = None) -> Tally:
+    """Fights ``0..fights - 1`` of ``setup`` under ``master``, tallied."""
+    parts = [(setup, master, start, stop, audit_every) for start, stop in chunks(fights, workers_of(dask))]
+    total = Tally()
+    for tally in gather(dask, play_chunk, parts, done):
+        total = total.merge(tally)
+    return total
