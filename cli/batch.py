@@ -65,9 +65,9 @@ def audit(paths: tuple[str, ...], out: str, full: bool, scheduler: str | None, w
     if not logs:
         raise InputError("no logs under these paths (a directory is walked for *.jsonl)")
     progress = Progress("auditing")
-    with client(scheduler, workers) as dask:
+    with client(scheduler, workers) as runner:
         try:
-            summary = batch_audit(dask, logs, out, full=full, done=progress)
+            summary = batch_audit(runner, logs, out, full=full, done=progress)
         finally:
             progress.close()
     if fmt == "json":

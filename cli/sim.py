@@ -87,10 +87,10 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
     progress = Progress("fights")
     from fightlog.scale.jobs import simulate
 
-    with client(scheduler, workers) as dask:
+    with client(scheduler, workers) as runner:
         try:
-            first = simulate(dask, setup, master, fights, audit_every=audit_every, done=progress)
-            second = simulate(dask, other, master, fights, audit_every=audit_every, done=progress) if other else None
+            first = simulate(runner, setup, master, fights, audit_every=audit_every, done=progress)
+            second = simulate(runner, other, master, fights, audit_every=audit_every, done=progress) if other else None
         finally:
             progress.close()
     doc = _document(source, setup, master, first, second, house, compare_with)

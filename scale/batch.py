@@ -63,38 +63,44 @@ def audit_one(path: str) -> tuple[LogRow, list[FindingRow]]:
     from fightlog.audit.auditor import audit_log
     from fightlog.events.integrity import verify_log
 
-    base = {"log": path, "head": "", "events": 0, "ruleset": "", "format": 0, "dice": ""}
     try:
         result = verify_log(path, workers=1)
     except FightlogError as exc:
-        return LogRow(**base, verdict="unusable", chain="unread", error=_reason(exc)), []
+        return _unread(path, _reason(exc)), []
     except OSError as exc:
-        return LogRow(**base, verdict="unusable", chain="unread", error=exc.strerror or str(exc)), []
-    first = _first_event(path)
-    base["ruleset"], base["format"] = first
+        return _unread(path, exc.strerror or str(exc)), []
+    ruleset, version = _first_event(path)
     if result.problem is not None:
         reason = _reason(result.problem)
-        return LogRow(**{**base, "events": result.events}, verdict="damaged", chain=reason, error=reason), []
+        return LogRow(log=path, head="", events=result.events, ruleset=ruleset, format=version, verdict="damaged",
+                      chain=reason, dice="", error=reason), []
     head = f"{result.head.seq}:{result.head.digest}"
-    base.update(head=head, events=result.events)
     try:
         report = audit_log(path, workers=1)
     except (InputError, LogDamagedError) as exc:
-        return LogRow(**base, verdict="unusable", chain="intact", error=_reason(exc)), []
+        return LogRow(log=path, head=head, events=result.events, ruleset=ruleset, format=version,
+                      verdict="unusable", chain="intact", dice="", error=_reason(exc)), []
     summary = report.summary
     rows = [
         FindingRow(log=path, head=head, ruleset=summary.ruleset, seq=f.seq, code=f.code, severity=f.severity,
                    actor=f.actor or "", section=f.rule, message=f.message, accepted=f.accepted is not None)
         for f in report.findings
     ]
-    base.update(ruleset=summary.ruleset, dice=summary.dice)
-    return LogRow(**base, verdict="findings" if summary.failed else "clean", chain="intact",
+    return LogRow(log=path, head=head, events=result.events, ruleset=summary.ruleset, format=version,
+                  verdict="findings" if summary.failed else "clean", chain="intact", dice=summary.dice,
                   errors=summary.errors, warnings=summary.warnings, info=summary.info), rows
 
 
+def _unread(path: str, reason: str) -> LogRow:
+    return LogRow(log=path, head="", events=0, ruleset="", format=0, verdict="unusable", chain="unread", dice="",
+                  error=reason)
+
+
 def _reason(exc: FightlogError) -> str:
-    text = str(exc)
-    return text.splitlines()[0] if text else type(exc).__name__
+    """The one-line reason, without the log's path (the row names it): ``line 3: ...``."""
+    line = getattr(exc, "line", None)
+    message = exc.message.splitlines() or [type(exc).__name__]
+    return f"line {line}: {message[0]}" if line else message[0]
 
 
 def _first_event(path: str) -> tuple[str, int]:
@@ -102,7 +108,7 @@ def _first_event(path: str) -> tuple[str, int]:
     import msgspec
 
     from fightlog.events.model import SceneStarted
-    from fightlog.events.reader import DECODER
+    from fightlog.events.codec import DECODER
 
     try:
         with open(path, "rb") as handle:

@@ -1,5 +1,5 @@
 """Dask, and only Dask: a client on an embedded local cluster (processes, nothing to start)
-or on a scheduler at ``tcp://HOST:PORT``, and ``gather`` that maps a pure function over
+or on a scheduler at ``tcp://HOST:PORT``, and ``OnDask`` that maps a pure function over
 argument tuples, yielding results as tasks finish (failed tasks are retried on another
 worker). Imported only by ``batch`` and ``sim``: a missing extra is one line naming it."""
 
@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from fightlog.errors import InputError
 
 EXTRA = "fightlog[scale]"
-CONNECT_SECONDS = 10
+CONNECT_SECONDS = 5
 RETRIES = 3
 """Times a task is run again after its worker died."""
 
@@ -21,10 +21,12 @@ T = TypeVar("T")
 
 
 def require() -> None:
-    """``InputError`` naming the extra when Dask or pyarrow is not installed."""
+    """``InputError`` naming the extra when Dask or pyarrow is not installed. (distributed's
+    ``Client``, ``LocalCluster`` and ``as_completed`` are unannotated and pyarrow ships no
+    type information: the ``type: ignore`` comments here and in ``dataset`` say so.)"""
     try:
         import distributed  # noqa: F401
-        import pyarrow  # noqa: F401
+        import pyarrow  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as exc:
         raise InputError(f"needs the scale extra ({exc.name} is not installed): pip install '{EXTRA}'") from None
 
@@ -35,7 +37,7 @@ def default_workers() -> int:
 
 
 @contextmanager
-def client(scheduler: str | None, workers: int | None) -> Iterator[Any]:
+def client(scheduler: str | None, workers: int | None) -> Iterator[OnDask]:
     """A Dask client: on ``scheduler`` (``tcp://HOST:PORT``; ``InputError`` if it does not
     answer within ``CONNECT_SECONDS``) or on a local cluster of ``workers`` processes (one
     thread each), closed after."""
@@ -47,43 +49,47 @@ def client(scheduler: str | None, workers: int | None) -> Iterator[Any]:
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler is not None:
         try:
-            remote = Client(scheduler, timeout=CONNECT_SECONDS)
+            remote = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as exc:
-            raise InputError(f"scheduler {scheduler} does not answer: {type(exc).__name__}: {exc}".rstrip(": "))\
-                from None
+            raise InputError(f"the scheduler does not answer: {type(exc).__name__}: {exc}", path=scheduler) from None
         try:
-            yield remote
+            yield OnDask(remote)
         finally:
-            remote.close()
+            remote.close()  # type: ignore[no-untyped-call]
         return
     cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
-    local = Client(cluster)
+                           host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR)  # type: ignore[no-untyped-call]
+    local = Client(cluster)  # type: ignore[no-untyped-call]
     try:
-        yield local
+        yield OnDask(local)
     finally:
-        local.close()
+        local.close()  # type: ignore[no-untyped-call]
         cluster.close()
 
 
-def workers_of(dask: Any) -> int:
-    """The workers the client's scheduler has now (at least 1)."""
-    return max(1, len(dask.scheduler_info().get("workers", {})))
+class OnDask:
+    """Tasks on a Dask client (``fightlog.scale.jobs.Runner``): each submitted with
+    ``RETRIES`` retries (a worker that dies mid-run: its tasks run again elsewhere, and
+    being pure give the same result), results as they finish."""
 
+    def __init__(self, dask: Any) -> None:
+        self.dask = dask
 
-def gather(dask: Any, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-           done: Callable[[int, int], None] | None = None) -> Iterator[T]:
-    """``function(*args)`` for each argument tuple, on the cluster; results as they finish
-    (in no set order: callers merge them so order does not matter), ``done(finished,
-    total)`` after each."""
-    from distributed import as_completed
+    @property
+    def workers(self) -> int:
+        """The workers the scheduler has now (at least 1)."""
+        return max(1, len(self.dask.scheduler_info().get("workers", {})))
 
-    futures = [dask.submit(function, *args, retries=RETRIES, pure=False) for args in arguments]
-    finished = 0
-    for future in as_completed(futures):
-        result: T = future.result()
-        future.release()
-        finished += 1
-        if done is not None:
-            done(finished, len(futures))
-        yield result
+    def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            done: Callable[[int, int], None] | None = None) -> Iterator[T]:
+        from distributed import as_completed
+
+        futures = [self.dask.submit(function, *args, retries=RETRIES, pure=False) for args in arguments]
+        finished = 0
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            result: T = future.result()
+            future.release()
+            finished += 1
+            if done is not None:
+                done(finished, len(futures))
+            yield result

@@ -1,15 +1,14 @@
-"""The two jobs on a Dask client: ``batch_audit`` (logs in chunks to ``audit_chunk``, rows
+"""The two jobs, on a ``Runner`` (a Dask client, or this process): ``batch_audit`` (logs in chunks to ``audit_chunk``, rows
 streamed into the output, unchanged logs carried over) and ``simulate`` (fights in chunks
 to ``play_chunk``, tallies merged as they come). Results do not depend on how many workers
 there are or in which order tasks finish."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
 
 from fightlog.scale.batch import audit_chunk, head_of
-from fightlog.scale.cluster import gather, workers_of
 from fightlog.scale.runs import chunks, play_chunk
 from fightlog.scale.setup import Setup
 from fightlog.scale.tally import Tally
@@ -18,9 +17,36 @@ LOGS_PER_TASK = 64
 """At most this many logs per task."""
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
-def batch_audit(dask: Any, logs: list[str], out: str, *, full: bool = False,
+class Runner(Protocol):
+    """Where tasks run: ``fightlog.scale.cluster.OnDask`` (a Dask client), or ``Serial``
+    (this process, one task after the other: tests, and the baseline of the bench)."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            done: Progress | None = None) -> Iterator[T]:
+        """``function(*args)`` for each argument tuple; results as they finish, in any order."""
+        ...
+
+
+class Serial:
+    """Every task in this process, in order (``Runner``)."""
+
+    workers = 1
+
+    def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            done: Progress | None = None) -> Iterator[T]:
+        for finished, args in enumerate(arguments, 1):
+            yield function(*args)
+            if done is not None:
+                done(finished, len(arguments))
+
+
+def batch_audit(runner: Runner, logs: list[str], out: str, *, full: bool = False,
                 done: Progress | None = None) -> dict[str, Any]:
     """Audit ``logs`` into the output directory ``out`` (``fightlog.scale.dataset``); only
     those whose key changed since the manifest (all with ``full``). The summary, as data."""
@@ -33,9 +59,9 @@ def batch_audit(dask: Any, logs: list[str], out: str, *, full: bool = False,
     writer = Writer(out)
     try:
         writer.carry(unchanged)
-        size = max(1, min(LOGS_PER_TASK, -(-len(todo) // max(1, workers_of(dask) * 8))))
+        size = max(1, min(LOGS_PER_TASK, -(-len(todo) // max(1, runner.workers * 8))))
         parts = [(todo[i:i + size],) for i in range(0, len(todo), size)]
-        for rows, findings in gather(dask, audit_chunk, parts, done):
+        for rows, findings in runner.map(audit_chunk, parts, done):
             writer.add(rows, findings, keys)
         writer.commit()
     except BaseException:
@@ -44,11 +70,11 @@ def batch_audit(dask: Any, logs: list[str], out: str, *, full: bool = False,
     return writer.summary.as_data()
 
 
-def simulate(dask: Any, setup: Setup, master: str, fights: int, *, audit_every: int,
+def simulate(runner: Runner, setup: Setup, master: str, fights: int, *, audit_every: int,
              done: Progress | None = None) -> Tally:
     """Fights ``0..fights - 1`` of ``setup`` under ``master``, tallied."""
-    parts = [(setup, master, start, stop, audit_every) for start, stop in chunks(fights, workers_of(dask))]
+    parts = [(setup, master, start, stop, audit_every) for start, stop in chunks(fights, runner.workers)]
     total = Tally()
-    for tally in gather(dask, play_chunk, parts, done):
+    for tally in runner.map(play_chunk, parts, done):
         total = total.merge(tally)
     return total

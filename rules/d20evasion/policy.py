@@ -32,7 +32,7 @@ def plan(state: SceneState, actor: str, target: str) -> Sequence[Sequence[str]]:
 
 def reply(state: SceneState, poster: str) -> Sequence[Post]:
     """Each defender's defensive turn: a dodge per attack waiting for them, else taking it."""
-    posts = []
+    posts: list[Post] = []
     for post, defender in unanswered(state):
         count = len(awaiting(post, defender))
         for kind in ("dodge", "take"):

@@ -29,7 +29,7 @@ def plan(state: SceneState, actor: str, target: str) -> Sequence[Sequence[str]]:
 
 def reply(state: SceneState, poster: str) -> Sequence[Post]:
     """A counterattack to each of ``poster``'s attacks still unanswered, weapon by weapon."""
-    posts = []
+    posts: list[Post] = []
     for post, action in unanswered(state):
         if post.actor != poster or action.target is None:
             continue
