@@ -98,7 +98,10 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
         from fightlog.cli.run import write_atomically
         from fightlog.scale.chart import svg
 
-        write_atomically(chart, svg(doc["a"], source).encode())
+        runs = [(f"A: {house or 'the file options'}", doc["a"])]
+        if "b" in doc:
+            runs.append((f"B: {compare_with}", doc["b"]))
+        write_atomically(chart, svg(runs, source).encode())
     if fmt == "json":
         echo_json(doc)
     else:

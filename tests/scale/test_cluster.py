@@ -22,11 +22,14 @@ from click.testing import CliRunner
 
 from fightlog.cli.main import cli
 from fightlog.scale.batch import find_logs
+from fightlog.scale.cluster import OnDask
 from fightlog.scale.jobs import Serial, batch_audit, simulate
+from fightlog.scale.runs import chunks, play_chunk
+from fightlog.scale.tally import Tally
 from fightlog.scale.seeds import master_seed
 from fightlog.scale.setup import load_setup
 from fightlog.scale.tally import report
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
 
 SCENARIO = FIXTURES / "d20-evasion" / "scenarios" / "yard-brawl.toml"
 ARCHIVE = FIXTURES / "roe7"
@@ -44,7 +47,8 @@ def scheduler() -> Iterator[str]:
     """``tcp://127.0.0.1:PORT`` of a scheduler with two single-threaded worker processes."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}  # the workers import this module's dying task
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True, "env": env}
     procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                "--no-dashboard"], **quiet)]  # type: ignore[call-overload]
     try:
@@ -112,3 +116,30 @@ def test_compare_runs_the_same_seeds_under_two_house_rules(scheduler: str, tmp_p
     assert isinstance(rows, list) and {r["what"] for r in rows} >= {"win rate (draw)", "mean rounds"}
     assert all(r["low"] <= r["difference"] <= r["high"] for r in rows)
     assert (tmp_path / "runs.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def dies_once(marker: str, *args: object) -> Tally:
+    """``play_chunk``, but the first task to run kills its worker process outright."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return play_chunk(*args)  # type: ignore[arg-type]
+    os.close(fd)
+    os._exit(1)
+
+
+def test_a_worker_that_dies_mid_run_changes_nothing(scheduler: str, tmp_path: Path) -> None:
+    """Its task runs again on another worker (the nanny restarts the dead one): the tally is
+    the one this process computes."""
+    from distributed import Client
+
+    setup = load_setup(str(SCENARIO))
+    parts = [(str(tmp_path / "died"), setup, master_seed(7), a, b, 20) for a, b in chunks(60, 2)]
+    with Client(scheduler, timeout=20) as dask:
+        total = Tally()
+        for tally in OnDask(dask).map(dies_once, parts):
+            total = total.merge(tally)
+        dask.wait_for_workers(2, timeout=30)
+    assert (tmp_path / "died").exists()
+    expected = simulate(Serial(), setup, master_seed(7), 60, audit_every=20)
+    assert report(total, setup.sides) == report(expected, setup.sides)
