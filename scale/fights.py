@@ -14,7 +14,7 @@ from fightlog.events.model import (
 )
 from fightlog.kit.policy import Choice, Policy
 from fightlog.kit.ruleset import policy_for
-from fightlog.kit.table import Scribe, Table, table_for
+from fightlog.kit.table import Post, Scribe, Table, table_for
 from fightlog.reducers.state import EMPTY
 from fightlog.scale.seeds import fight_seed
 from fightlog.scale.setup import Setup
@@ -79,6 +79,8 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
         info = scribe.state.scene
         if info is not None and info.ended:
             break
+        if scribe.state.turn.current != actor:
+            continue  # the post closed the turn itself (the rules moved on)
         try:
             table.end_turn(scribe)
         except RefusedError:
@@ -89,11 +91,8 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
     return scribe.events
 
 
-def _tried(table: Table, scribe: Scribe, post: object) -> bool:
+def _tried(table: Table, scribe: Scribe, post: Post) -> bool:
     """Post it if the rules allow; whether they did (a refusal emits nothing)."""
-    from fightlog.kit.table import Post
-
-    assert isinstance(post, Post)
     try:
         table.post(scribe, post)
     except RefusedError:

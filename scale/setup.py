@@ -15,8 +15,9 @@ from fightlog.events.model import Json
 from fightlog.events.seeds import DEFAULT_SCENE
 from fightlog.kit.house import HouseRules
 from fightlog.kit.inputs import read_toml
-from fightlog.kit.ruleset import policy_for
+from fightlog.kit.ruleset import policy_for, ruleset_for
 from fightlog.kit.table import Entrant, Table, table_for
+from fightlog.reducers.fold_rules import GenericFoldRules
 
 MAX_ROUNDS = 100
 """A fight still undecided after this many rounds ends as a draw."""
@@ -49,7 +50,7 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
     ``reserve`` and ``[positions]``; its steps are not played) or of a roster file (a TOML
     with ``ruleset``: every combatant joins, in roster order). One ``InputError`` on the file
     for anything that cannot fight: no such file, no ruleset that plays, no policy for it,
-    fewer than two sides."""
+    fewer than two sides, nobody with a weapon (in a ruleset whose sheets list weapons)."""
     data = read_toml(Path(path), path, "scenario or roster")
     if "roster" in data:
         from fightlog.kit.scenario import load_scenario  # pydantic: only when a scenario is given
@@ -83,6 +84,10 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
     if len(fighting) < 2:
         shown = ", ".join(sorted(fighting)) or "none"
         raise InputError(f"the sides cannot fight: a fight needs two sides, this one has {shown}", path=path)
+    rules = ruleset_for(ruleset)
+    arms_by_sheet = getattr(type(rules), "weapons", None) is not GenericFoldRules.weapons
+    if arms_by_sheet and not any(rules.weapons(getattr(e.joined, "sheet", {})) for e in entrants):
+        raise InputError("the sides cannot fight: nobody carries a weapon", path=path)
     return setup
 
 

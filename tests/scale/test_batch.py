@@ -16,7 +16,7 @@ from fightlog.errors import InputError
 from fightlog.scale.batch import audit_one, find_logs, head_of
 from fightlog.scale.jobs import Serial, batch_audit
 from tests.cli import damaged_log
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, sample_log_bytes
 
 CLEAN = FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl"
 FLAWED = FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl"
@@ -39,7 +39,10 @@ def test_what_cannot_be_audited_is_one_row_with_its_reason(tmp_path: Path) -> No
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
     damaged = damaged_log(tmp_path / "damaged.jsonl")
+    newer = tmp_path / "newer.jsonl"  # an archive may mix format versions: a newer one is refused, alone
+    newer.write_bytes(sample_log_bytes().replace(b'"format":1,', b'"format":99,', 1))
     cases = {text: ("unusable", "line 1: not a fightlog log"), empty: ("unusable", "empty file"),
+             newer: ("unusable", "line 1: written by a newer"),
              damaged: ("damaged", "line 17:"), tmp_path / "gone.jsonl": ("unusable", "no such file")}
     for path, (verdict, reason) in cases.items():
         row, findings = audit_one(str(path))

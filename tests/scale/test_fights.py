@@ -85,16 +85,19 @@ def test_a_ruleset_without_a_policy_is_refused(example: None) -> None:
 
 
 def test_bad_setups_are_one_line_input_errors(tmp_path: Path) -> None:
-    lonely = tmp_path / "lonely.toml"
-    lonely.write_text('ruleset = "en51"\n' + (FIXTURES / "en51" / "rosters" / "tavern.toml").read_text()
-                      .split("\n[[combatants]]", 1)[0].split("\n", 2)[2] + "\n", encoding="utf-8")
-    with pytest.raises(InputError):
-        load_setup(str(lonely))
-    one_side = tmp_path / "one-side.toml"
     text = (FIXTURES / "en51" / "rosters" / "tavern.toml").read_text(encoding="utf-8")
+    nobody = tmp_path / "nobody.toml"
+    nobody.write_text(text.split("\n[[combatants]]", 1)[0] + "\n", encoding="utf-8")
+    with pytest.raises(InputError):  # the roster reader's own one-line error
+        load_setup(str(nobody))
+    one_side = tmp_path / "one-side.toml"
     one_side.write_text(text.replace('side = "smugglers"', 'side = "guards"'), encoding="utf-8")
     with pytest.raises(InputError, match="a fight needs two sides"):
         load_setup(str(one_side))
+    unarmed = tmp_path / "unarmed.toml"
+    unarmed.write_text(_without_weapons(text), encoding="utf-8")
+    with pytest.raises(InputError, match="nobody carries a weapon"):
+        load_setup(str(unarmed))
     neither = tmp_path / "neither.toml"
     neither.write_text('title = "x"\n', encoding="utf-8")
     with pytest.raises(InputError, match="neither a scenario"):
@@ -145,3 +148,17 @@ def test_replaying_fight_i_writes_the_fight_the_run_played(tmp_path: Path, maste
     for command in (["verify", "--dice", str(out)], ["audit", str(out)]):
         checked = CliRunner().invoke(cli, command)
         assert checked.exit_code == 0, checked.output
+
+
+def _without_weapons(roster: str) -> str:
+    """The roster with every ``weapons = [...]`` entry (one line or several) taken out."""
+    out, skipping = [], False
+    for line in roster.splitlines():
+        if line.startswith("weapons = ["):
+            skipping = not line.rstrip().endswith("]")
+            continue
+        if skipping:
+            skipping = not line.startswith("]")
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
