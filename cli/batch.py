@@ -16,7 +16,12 @@ from fightlog.cli.scale_options import check_cluster, cluster_options
 from fightlog.errors import InputError
 
 
-@click.group()
+@click.group(
+    epilog="""\b
+Examples:
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog batch audit fixtures -o findings/ --workers 2   # exit 1: some bundled fights are flawed"""
+)
 def batch() -> None:
     """Work on many logs at once, on Dask (a local cluster, or --scheduler)."""
 
@@ -24,10 +29,13 @@ def batch() -> None:
 @batch.command(
     epilog="""\b
 Examples:
-  fightlog batch audit fixtures -o findings/            # every *.jsonl under fixtures/
-  fightlog batch audit 'archive/**/*.jsonl' -o findings/ --format json
-  find archive -name '*.jsonl' | fightlog batch audit - -o findings/
-  fightlog batch audit archive -o findings/ --scheduler tcp://10.0.0.5:8786
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog batch audit fixtures -o findings/ --workers 2             # every *.jsonl under fixtures/
+  fightlog batch audit fixtures -o findings/ --workers 2 --format json   # again: only changed logs are audited
+  fightlog batch audit 'fixtures/**/audit/*.jsonl' -o flawed/ --workers 2
+  find fixtures/roe7 -name '*.jsonl' | fightlog batch audit - -o roe7/ --workers 2
+
+On a Dask cluster: --scheduler tcp://HOST:8786 (docs/scale.md).
 
 \b
 Exit codes: 0 every log clean; 1 some log has findings, is damaged or could not be read

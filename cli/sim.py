@@ -23,12 +23,16 @@ if TYPE_CHECKING:
 @click.command(
     epilog="""\b
 Examples:
-  fightlog sim fixtures/roe7/scenarios/alley-duel.toml --fights 1000 --seed 7
-  fightlog sim fixtures/roe7/rosters/gate-skirmish.toml --fights 1000 --seed 7 --format json
-  fightlog sim fixtures/roe7/scenarios/gate-ambush.toml --fights 2000 --seed 7 \\
-      --options fixtures/roe7/house-rules.toml --compare base.toml
+  fightlog fixtures                # once: copies the bundled files to fixtures/
+  fightlog sim fixtures/roe7/scenarios/alley-duel.toml --fights 200 --seed 7
+  fightlog sim fixtures/en51/rosters/tavern.toml --fights 200 --seed 7 --format json
+  touch base.toml                  # the rulebook's options, against a house-rules file:
+  fightlog sim fixtures/roe7/scenarios/alley-duel.toml --fights 200 --seed 7 --options base.toml \\
+      --compare fixtures/roe7/house-rules.toml --chart runs.svg
   fightlog sim fixtures/roe7/scenarios/alley-duel.toml --seed 7 --replay 41 -o fight41.jsonl
-  fightlog sim fixtures/roe7/scenarios/alley-duel.toml --fights 100000 --scheduler tcp://10.0.0.5:8786
+  fightlog audit fight41.jsonl     # fight 41 of the run, audited
+
+On a Dask cluster: --scheduler tcp://HOST:8786 (docs/scale.md).
 
 \b
 Exit codes: 0 done; 1 a sampled fight audited with findings (a bug in the ruleset: each is
