@@ -48,6 +48,8 @@ or usage. 3 internal error (a bug: the error line names a crash report)."""
               help="Play the same seeds again under these house rules and report each difference.")
 @click.option("--audit-every", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Audit every N-th fight (0: none); a finding is a bug in the ruleset.")
+@click.option("--policy", metavar="MODULE[:NAME]",
+              help="The policy fighters decide by (a module's POLICY), instead of the scenario's or the ruleset's.")
 @click.option("--max-rounds", type=click.IntRange(min=1, max=10_000), default=100, show_default=True,
               help="A fight undecided after this many rounds is a draw.")
 @click.option("--replay", type=click.IntRange(min=0), default=None, metavar="I",
@@ -59,7 +61,7 @@ or usage. 3 internal error (a bug: the error line names a crash report)."""
 @format_option
 @reports_errors
 def sim(source: str, fights: int | None, seed: str | None, house: str | None, compare_with: str | None,
-        audit_every: int, max_rounds: int, replay: int | None, log: str | None, force: bool, chart: str | None,
+        audit_every: int, policy: str | None, max_rounds: int, replay: int | None, log: str | None, force: bool, chart: str | None,
         scheduler: str | None, workers: int | None, fmt: str) -> None:
     """Play many fights of ROSTER_OR_SCENARIO (a roster file: everyone joins; a scenario
     file: its roster, options, joins and positions, not its steps), each fighter deciding by
@@ -75,14 +77,16 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
     check_cluster(scheduler, workers)
     if chart is not None and not chart.endswith(".svg"):
         raise click.UsageError("--chart: only SVG is drawn (FILE.svg)")
-    setup = load_setup(source, read_house_rules(house) if house is not None else None, max_rounds=max_rounds)
+    setup = load_setup(source, read_house_rules(house) if house is not None else None, max_rounds=max_rounds,
+                       policy=policy)
     if replay is not None:
         return _replay(setup, seed, replay, fights, log, force)
     if log is not None:
         raise click.UsageError("-o LOG goes with --replay I")
     if fights is None:
         raise click.UsageError("give --fights N (1 or more)")
-    other = load_setup(source, read_house_rules(compare_with), max_rounds=max_rounds) if compare_with else None
+    other = load_setup(source, read_house_rules(compare_with), max_rounds=max_rounds,
+                       policy=policy) if compare_with else None
     from fightlog.dice import new_seed
     from fightlog.scale.cluster import client, require
 

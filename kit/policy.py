@@ -14,11 +14,13 @@ dice are not disturbed), so the same fight seed gives the same decisions.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, cast
 
 from fightlog.dice import FairGenerator
+from fightlog.errors import InputError
 from fightlog.events.model import Action
 from fightlog.kit.actions import parse_actions
 from fightlog.kit.table import Post
@@ -119,3 +121,16 @@ def toward(state: SceneState, actor: str, target: str, metres: int) -> tuple[int
         return here
     step = min(metres, span - 1)
     return (here[0] + dx * step // span, here[1] + dy * step // span)
+
+
+def named_policy(name: str) -> Policy:
+    """The policy a scenario or ``--policy`` names: ``package.module`` (its ``POLICY``) or
+    ``package.module:NAME``; ``InputError`` when it cannot be imported or is not a policy."""
+    module, _, attr = name.partition(":")
+    try:
+        found = getattr(importlib.import_module(module), attr or "POLICY")
+    except Exception as exc:  # noqa: BLE001 - a user's module may fail in any way
+        raise InputError(f"policy {name!r} does not load: {type(exc).__name__}: {exc}") from None
+    if not callable(getattr(found, "choices", None)) or not callable(getattr(found, "answers", None)):
+        raise InputError(f"policy {name!r} is not a policy (it needs choices() and answers(): fightlog.kit.policy)")
+    return cast(Policy, found)

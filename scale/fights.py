@@ -12,7 +12,7 @@ from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import (
     FORMAT_VERSION, AnyEvent, DamageApplied, EffectApplied, RoundStarted, SceneEnded, SceneStarted,
 )
-from fightlog.kit.policy import Choice, Policy
+from fightlog.kit.policy import Choice, Policy, named_policy
 from fightlog.kit.ruleset import policy_for
 from fightlog.kit.table import Post, Scribe, Table, table_for
 from fightlog.reducers.state import EMPTY
@@ -46,18 +46,21 @@ class FightSummary(Struct, frozen=True, kw_only=True):
     audited: bool = False
 
 
-def policy_of(ruleset: str) -> Policy:
-    """The default policy of ``ruleset``; ``InputError`` when it has none."""
-    found = policy_for(ruleset)
+def policy_of(setup: Setup) -> Policy:
+    """The policy of a run: the one ``setup`` names, else its ruleset's default;
+    ``InputError`` when there is none."""
+    if setup.policy is not None:
+        return named_policy(setup.policy)
+    found = policy_for(setup.ruleset)
     if found is None:
-        raise InputError(f"ruleset {ruleset!r} has no policy to simulate fights with (Ruleset.policy_module)")
+        raise InputError(f"ruleset {setup.ruleset!r} has no policy to simulate fights with (Ruleset.policy_module)")
     return found
 
 
 def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent]:
     """The events of one fight of ``setup`` played with ``seed`` (see the module docstring)."""
     table = table_for(setup.ruleset)
-    decide = policy if policy is not None else policy_of(setup.ruleset)
+    decide = policy if policy is not None else policy_of(setup)
     scribe = Scribe(EMPTY, seed)
     scribe.emit(SceneStarted(scene=setup.scene, ruleset=setup.ruleset, format=FORMAT_VERSION,
                              options=setup.options, dice=dice_commitment(seed), title=setup.title))

@@ -27,7 +27,7 @@ def audited(index: int, audit_every: int) -> bool:
 
 def play_chunk(setup: Setup, master: str, start: int, stop: int, audit_every: int) -> Tally:
     """Fights ``start``..``stop - 1`` of the run, tallied."""
-    policy = policy_of(setup.ruleset)
+    policy = policy_of(setup)
     tally = Tally()
     for index in range(start, stop):
         tally.add(fight_summary(setup, master, index, audit=audited(index, audit_every), policy=policy))

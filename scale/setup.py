@@ -15,6 +15,7 @@ from fightlog.events.model import Json
 from fightlog.events.seeds import DEFAULT_SCENE
 from fightlog.kit.house import HouseRules
 from fightlog.kit.inputs import read_toml
+from fightlog.kit.policy import named_policy
 from fightlog.kit.ruleset import policy_for, ruleset_for
 from fightlog.kit.table import Entrant, Table, table_for
 from fightlog.reducers.fold_rules import GenericFoldRules
@@ -33,6 +34,9 @@ class Setup(Struct, frozen=True, kw_only=True):
     reserve: tuple[str, ...] = ()
     title: str | None = None
     max_rounds: int = MAX_ROUNDS
+    policy: str | None = None
+    """The policy fighters decide by (``fightlog.kit.policy.named_policy``), when not the
+    ruleset's default."""
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -45,12 +49,14 @@ def _side(entrant: Entrant) -> str:
     return side if isinstance(side, str) else entrant.actor
 
 
-def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = MAX_ROUNDS) -> Setup:
+def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = MAX_ROUNDS,
+               policy: str | None = None) -> Setup:
     """The setup of a scenario file (a TOML with ``roster``: its roster, options, ``join``,
     ``reserve`` and ``[positions]``; its steps are not played) or of a roster file (a TOML
     with ``ruleset``: every combatant joins, in roster order). One ``InputError`` on the file
     for anything that cannot fight: no such file, no ruleset that plays, no policy for it,
-    fewer than two sides, nobody with a weapon (in a ruleset whose sheets list weapons)."""
+    fewer than two sides, nobody with a weapon (in a ruleset whose sheets list weapons).
+    ``policy`` (``--policy``) goes over the scenario's own ``policy``."""
     data = read_toml(Path(path), path, "scenario or roster")
     if "roster" in data:
         from fightlog.kit.scenario import load_scenario  # pydantic: only when a scenario is given
@@ -59,6 +65,7 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
         file = scenario.file
         ruleset, roster, scene, own = file.ruleset, scenario.roster, scenario.scene, dict(file.options)
         join, reserve, positions, title = file.join, tuple(file.reserve), dict(file.positions), file.title
+        policy = policy or file.policy
     elif isinstance(data.get("ruleset"), str):
         ruleset, roster, scene, own = data["ruleset"], path, DEFAULT_SCENE, {}
         join, reserve, positions = None, (), {}
@@ -66,7 +73,12 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
     else:
         raise InputError("neither a scenario (it has no 'roster') nor a roster (it names no 'ruleset')", path=path)
     table = _table(ruleset, path)
-    if policy_for(ruleset) is None:
+    if policy is not None:
+        try:
+            named_policy(policy)
+        except InputError as exc:
+            raise InputError(exc.message, path=path) from None
+    elif policy_for(ruleset) is None:
         raise InputError(f"ruleset {ruleset!r} has no policy to simulate fights with (Ruleset.policy_module)",
                          path=path)
     table.options(own, where=path)
@@ -79,7 +91,7 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
             raise InputError(f"{actor!r} is not in the roster ({', '.join(found)})", path=path)
     entrants = _placed([found[a] for a in [*names, *reserve]], positions)
     setup = Setup(ruleset=ruleset, scene=scene, options=options, entrants=entrants, reserve=reserve, title=title,
-                  max_rounds=max_rounds)
+                  max_rounds=max_rounds, policy=policy)
     fighting = {_side(e) for e in entrants if e.actor not in reserve}
     if len(fighting) < 2:
         shown = ", ".join(sorted(fighting)) or "none"

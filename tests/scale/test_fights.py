@@ -84,6 +84,21 @@ def test_a_ruleset_without_a_policy_is_refused(example: None) -> None:
         load_setup(str(DUEL))
 
 
+def test_a_scenario_or_the_command_may_name_another_policy(example: None, tmp_path: Path) -> None:
+    named = tmp_path / "duel.toml"
+    named.write_text(DUEL.read_text(encoding="utf-8").replace(
+        'roster = "roster.toml"', f'roster = "{DUEL.parent / "roster.toml"}"\npolicy = "tests.scale.example_policy"'),
+        encoding="utf-8")
+    setup = load_setup(str(named))
+    assert setup.policy == "tests.scale.example_policy"
+    assert play_chunk(setup, MASTER, 0, 3, 1).fights == 3
+    assert load_setup(str(DUEL), policy="tests.scale.example_policy:POLICY").policy is not None
+    with pytest.raises(InputError, match="policy 'no.such.module' does not load: ModuleNotFoundError"):
+        load_setup(str(DUEL), policy="no.such.module")
+    with pytest.raises(InputError, match="is not a policy"):
+        load_setup(str(DUEL), policy="tests.scale.example_policy:OUT")
+
+
 def test_bad_setups_are_one_line_input_errors(tmp_path: Path) -> None:
     text = (FIXTURES / "en51" / "rosters" / "tavern.toml").read_text(encoding="utf-8")
     nobody = tmp_path / "nobody.toml"
