@@ -2,7 +2,8 @@
 chain, audits it, and gives one ``LogRow`` and a ``FindingRow`` per finding. A log that
 cannot be read (not a log, damaged, missing) is a ``LogRow`` with its one-line reason and
 no findings: it never stops a batch. ``find_logs`` turns the command's paths into the list
-of logs, and ``head_of`` the key the incremental manifest compares."""
+of logs, and ``head_of`` the key the incremental manifest compares (read by the worker that
+would audit the log, so a large archive is not read twice by the client)."""
 
 from __future__ import annotations
 
@@ -119,15 +120,33 @@ def _first_event(path: str) -> tuple[str, int]:
     return (event.ruleset or "", event.format) if isinstance(event, SceneStarted) else ("", 0)
 
 
-def audit_chunk(paths: list[str]) -> tuple[list[LogRow], list[FindingRow]]:
-    """``audit_one`` for each path (what one Dask task does)."""
+class Chunk(Struct, frozen=True, kw_only=True):
+    """What one task of the batch gives back: the rows of the logs it audited, the key of
+    each (``head_of``), and the logs it found unchanged since the manifest (not audited)."""
+
+    logs: list[LogRow]
+    findings: list[FindingRow]
+    keys: dict[str, str]
+    unchanged: list[str]
+
+
+def audit_chunk(paths: list[str], known: dict[str, str]) -> Chunk:
+    """What one Dask task does: each path's key (read on the worker, beside the log), and
+    ``audit_one`` for those whose key is not the one ``known`` (the manifest) holds."""
     logs: list[LogRow] = []
     findings: list[FindingRow] = []
+    keys: dict[str, str] = {}
+    unchanged: list[str] = []
     for path in paths:
+        key = head_of(path)
+        if key and known.get(path) == key:
+            unchanged.append(path)
+            continue
+        keys[path] = key
         row, found = audit_one(path)
         logs.append(row)
         findings.extend(found)
-    return logs, findings
+    return Chunk(logs=logs, findings=findings, keys=keys, unchanged=unchanged)
 
 
 def head_of(path: str) -> str:
@@ -137,7 +156,7 @@ def head_of(path: str) -> str:
         size = os.path.getsize(path)
     except OSError:
         return ""
-    lines = tail_lines(path, 1 << 20)
+    lines = tail_lines(path)  # the last 64 KiB: a longer last line keys on the size alone
     last = lines[0].rstrip(b"\r") if lines else b""
     return f"{size}:{hashlib.sha256(last).hexdigest()}"
 

@@ -1,14 +1,14 @@
-"""The two jobs, on a ``Runner`` (a Dask client, or this process): ``batch_audit`` (logs in chunks to ``audit_chunk``, rows
-streamed into the output, unchanged logs carried over) and ``simulate`` (fights in chunks
-to ``play_chunk``, tallies merged as they come). Results do not depend on how many workers
-there are or in which order tasks finish."""
+"""The two jobs, on a ``Runner`` (a Dask client, or this process): ``batch_audit`` (logs in
+chunks to ``audit_chunk``, rows streamed into the output, unchanged logs carried over) and
+``simulate`` (fights in chunks to ``play_chunk``, tallies merged as they come). Results do
+not depend on how many workers there are or in which order tasks finish."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
 
-from fightlog.scale.batch import audit_chunk, head_of
+from fightlog.scale.batch import audit_chunk
 from fightlog.scale.runs import chunks, play_chunk
 from fightlog.scale.setup import Setup
 from fightlog.scale.tally import Tally
@@ -48,21 +48,22 @@ class Serial:
 
 def batch_audit(runner: Runner, logs: list[str], out: str, *, full: bool = False,
                 done: Progress | None = None) -> dict[str, Any]:
-    """Audit ``logs`` into the output directory ``out`` (``fightlog.scale.dataset``); only
-    those whose key changed since the manifest (all with ``full``). The summary, as data."""
+    """Audit ``logs`` into the output directory ``out`` (``fightlog.scale.dataset``): the
+    tasks audit only the logs whose key changed since the manifest (all, with ``full``), and
+    the rows of the others are carried over. The summary, as data."""
     from fightlog.scale.dataset import Writer, read_manifest
 
     before = {} if full else read_manifest(out)
-    keys = {log: head_of(log) for log in logs}
-    unchanged = {log: key for log, key in keys.items() if key and before.get(log) == key}
-    todo = [log for log in logs if log not in unchanged]
     writer = Writer(out)
+    unchanged: dict[str, str] = {}
     try:
+        size = max(1, min(LOGS_PER_TASK, -(-len(logs) // max(1, runner.workers * 8))))
+        parts = [(part, {p: before[p] for p in part if p in before})
+                 for part in (logs[i:i + size] for i in range(0, len(logs), size))]
+        for chunk in runner.map(audit_chunk, parts, done):
+            writer.add(chunk.logs, chunk.findings, chunk.keys)
+            unchanged.update((p, before[p]) for p in chunk.unchanged)
         writer.carry(unchanged)
-        size = max(1, min(LOGS_PER_TASK, -(-len(todo) // max(1, runner.workers * 8))))
-        parts = [(todo[i:i + size],) for i in range(0, len(todo), size)]
-        for rows, findings in runner.map(audit_chunk, parts, done):
-            writer.add(rows, findings, keys)
         writer.commit()
     except BaseException:
         writer.abandon()
