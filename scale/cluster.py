@@ -50,7 +50,9 @@ def client(scheduler: str | None, workers: int | None) -> Iterator[OnDask]:
     if scheduler is not None:
         try:
             remote = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as exc:
+        except ValueError as exc:
+            raise InputError(f"not a scheduler address (tcp://HOST:PORT): {exc}", path=scheduler) from None
+        except (OSError, TimeoutError) as exc:
             raise InputError(f"the scheduler does not answer: {type(exc).__name__}: {exc}", path=scheduler) from None
         try:
             yield OnDask(remote)
