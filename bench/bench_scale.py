@@ -11,9 +11,11 @@ ratios.
    local cluster of 1 worker against a bare in-process loop that plays the same fights
    through the table API (``fights.play``) without Dask; target >= 0.8x. And 2 workers
    against 1; target >= 1.6x.
-3. peak memory of ``fightlog sim`` (the client and its workers: the largest of them, read
-   by the launcher of ``memory.py``) on the larger ``--memory`` count of fights against the
-   smaller; target <= 1.2x.
+3. peak memory of the ``fightlog sim`` client (read by the launcher of ``memory.py``: the
+   command's process; its Dask workers, started by nanny processes, are not in that reading)
+   on the larger ``--memory`` count of fights against the smaller; target <= 1.2x. And each
+   worker's own peak (``ru_maxrss`` asked of the workers
+   of a fresh cluster after each run; no load reading for it).
 4. fights per second on one core for each ruleset (in-process, no Dask), and the projected
    wall time of 10 million fights on 64 cores (printed, no target).
 
@@ -84,6 +86,20 @@ def cluster(workers: int) -> Iterator[OnDask]:
         yield OnDask(client)
 
 
+def _maxrss() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def worker_peaks(setup: object, fights: int) -> list[int]:
+    """The peak RSS (KiB) of each worker of a fresh 2-worker cluster after ``fights`` fights
+    (sorted, so the ratio pairs the smaller with the smaller)."""
+    with cluster(2) as runner:
+        simulate(runner, setup, MASTER, fights, audit_every=1000)  # type: ignore[arg-type]
+        return sorted(runner.dask.run(_maxrss).values())
+
+
 def rounds_without_workers(runs: dict[str, Callable[[], object]], count: int) -> Rounds:
     """``interleaved``, with the CPU time of this process's live descendants (the Dask
     workers) taken out of the load's 'others' (they are the bench's own)."""
@@ -146,9 +162,15 @@ def main() -> int:
     run_big, run_small = command([*base, "--fights", str(big)]), command([*base, "--fights", str(small)])
     run_small()
     memory = interleaved({"big": run_big, "small": run_small}, 1)
-    figure(f"peak memory of `fightlog sim` (client and workers), {big:,} vs {small:,} fights",
+    figure(f"peak memory of the `fightlog sim` client process, {big:,} vs {small:,} fights",
            f"{small:,} fights, {mib(memory.peak('small'))}", mib(memory.peak("big")),
            memory.peak_ratio("big", "small"), "<= 1.2", memory.load, 1)
+
+    peaks = {count: worker_peaks(setup, count) for count in (small, big)}
+    ratio = Spread.of([b / a for a, b in zip(peaks[small], peaks[big])])
+    figure(f"peak memory of each of 2 Dask workers, {big:,} vs {small:,} fights",
+           f"{small:,} fights, {' and '.join(mib(k) for k in peaks[small])}",
+           " and ".join(mib(k) for k in peaks[big]), ratio, "<= 1.2", Load(0.0, 0.0), 1)
 
     for ruleset, source in PER_RULESET.items():
         each = load_setup(str(source))
