@@ -15,7 +15,7 @@ ratios.
    command's process; its Dask workers, started by nanny processes, are not in that reading)
    on the larger ``--memory`` count of fights against the smaller; target <= 1.2x. And each
    worker's own peak (``ru_maxrss`` asked of the workers
-   of a fresh cluster after each run; no load reading for it).
+   of a fresh cluster after each run; its load reading may count those workers as others).
 4. fights per second on one core for each ruleset (in-process, no Dask), and the projected
    wall time of 10 million fights on 64 cores (printed, no target).
 
@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from figures import figure, mib  # noqa: E402
-from load import Load  # noqa: E402
+from load import Load, LoadWatch  # noqa: E402
 from measure import Rounds, Spread, build_measured, command, fightlog_script, interleaved  # noqa: E402
 
 import psutil  # noqa: E402
@@ -166,11 +166,13 @@ def main() -> int:
            f"{small:,} fights, {mib(memory.peak('small'))}", mib(memory.peak("big")),
            memory.peak_ratio("big", "small"), "<= 1.2", memory.load, 1)
 
+    watch = LoadWatch()
     peaks = {count: worker_peaks(setup, count) for count in (small, big)}
+    during = watch.load()
     ratio = Spread.of([b / a for a, b in zip(peaks[small], peaks[big])])
     figure(f"peak memory of each of 2 Dask workers, {big:,} vs {small:,} fights",
            f"{small:,} fights, {' and '.join(mib(k) for k in peaks[small])}",
-           " and ".join(mib(k) for k in peaks[big]), ratio, "<= 1.2", Load(0.0, 0.0), 1)
+           " and ".join(mib(k) for k in peaks[big]), ratio, "<= 1.2", during, 1)
 
     for ruleset, source in PER_RULESET.items():
         each = load_setup(str(source))
