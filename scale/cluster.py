@@ -5,6 +5,7 @@ worker). Imported only by ``batch`` and ``sim``: a missing extra is one line nam
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -16,6 +17,8 @@ EXTRA = "fightlog[scale]"
 CONNECT_SECONDS = 5
 RETRIES = 3
 """Times a task is run again after its worker died."""
+IN_FLIGHT = 4
+"""Tasks submitted ahead per worker."""
 
 T = TypeVar("T")
 
@@ -84,14 +87,25 @@ class OnDask:
 
     def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
             done: Callable[[int, int], None] | None = None) -> Iterator[T]:
+        """Submitted a few at a time (``IN_FLIGHT`` per worker): the client holds that many
+        tasks, however many there are."""
         from distributed import as_completed
 
-        futures = [self.dask.submit(function, *args, retries=RETRIES, pure=False) for args in arguments]
+        pending = iter(arguments)
+        running: Any = as_completed()  # type: ignore[no-untyped-call]
+        for args in itertools.islice(pending, IN_FLIGHT * self.workers):
+            running.add(self._submit(function, args))
         finished = 0
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+        for future in running:
             result: T = future.result()
             future.release()
+            following = next(pending, None)
+            if following is not None:
+                running.add(self._submit(function, following))
             finished += 1
             if done is not None:
-                done(finished, len(futures))
+                done(finished, len(arguments))
             yield result
+
+    def _submit(self, function: Callable[..., T], args: tuple[Any, ...]) -> Any:
+        return self.dask.submit(function, *args, retries=RETRIES, pure=False)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
 
 from fightlog.scale.batch import audit_chunk
-from fightlog.scale.runs import chunks, play_chunk
+from fightlog.scale.runs import Indexed, chunks, play_chunk
 from fightlog.scale.setup import Setup
 from fightlog.scale.tally import Tally
 
@@ -74,7 +74,8 @@ def batch_audit(runner: Runner, logs: list[str], out: str, *, full: bool = False
 def simulate(runner: Runner, setup: Setup, master: str, fights: int, *, audit_every: int,
              done: Progress | None = None) -> Tally:
     """Fights ``0..fights - 1`` of ``setup`` under ``master``, tallied."""
-    parts = [(setup, master, start, stop, audit_every) for start, stop in chunks(fights, runner.workers)]
+    ranges = chunks(fights, runner.workers)
+    parts = Indexed(len(ranges), lambda i: (setup, master, *ranges[i], audit_every))
     total = Tally()
     for tally in runner.map(play_chunk, parts, done):
         total = total.merge(tally)

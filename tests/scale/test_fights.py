@@ -133,6 +133,11 @@ def test_chunks_cover_every_fight_once_and_sampling_is_by_index() -> None:
         parts = chunks(fights, workers)
         assert [i for a, b in parts for i in range(a, b)] == list(range(fights))
         assert max(b - a for a, b in parts) <= 500
+    huge = chunks(10**9, 2)  # computed as asked, never held whole
+    assert len(huge) == 2_000_000 and huge[0] == (0, 500) and huge[-1] == (10**9 - 500, 10**9)
+    assert list(chunks(7, 2)[1:3]) == [(1, 2), (2, 3)]
+    with pytest.raises(IndexError):
+        chunks(7, 2)[7]
     assert [i for i in range(3000) if audited(i, 1000)] == [0, 1000, 2000]
     assert not any(audited(i, 0) for i in range(10))
 
