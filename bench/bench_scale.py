@@ -14,7 +14,7 @@ ratios.
 3. peak memory of the ``fightlog sim`` client (read by the launcher of ``memory.py``: the
    command's process; its Dask workers, started by nanny processes, are not in that reading)
    on the larger ``--memory`` count of fights against the smaller; target <= 1.2x. And each
-   worker's own peak (``ru_maxrss`` asked of the workers
+   worker's own peak (``VmHWM`` asked of the workers
    of a fresh cluster after each run; its load reading may count those workers as others).
 4. fights per second on one core for each ruleset (in-process, no Dask), and the projected
    wall time of 10 million fights on 64 cores (printed, no target).
@@ -87,9 +87,14 @@ def cluster(workers: int) -> Iterator[OnDask]:
 
 
 def _maxrss() -> int:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    """This process's peak resident set (KiB) since its ``exec``: ``VmHWM``, not
+    ``ru_maxrss``, which a worker inherits from the bench process that forked it (Linux keeps
+    it across ``exec``; ``memory.py``)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmHWM in /proc/self/status")
 
 
 def worker_peaks(setup: object, fights: int) -> list[int]:
