@@ -61,8 +61,8 @@ or usage. 3 internal error (a bug: the error line names a crash report)."""
 @format_option
 @reports_errors
 def sim(source: str, fights: int | None, seed: str | None, house: str | None, compare_with: str | None,
-        audit_every: int, policy: str | None, max_rounds: int, replay: int | None, log: str | None, force: bool, chart: str | None,
-        scheduler: str | None, workers: int | None, fmt: str) -> None:
+        audit_every: int, policy: str | None, max_rounds: int, replay: int | None, log: str | None, force: bool,
+        chart: str | None, scheduler: str | None, workers: int | None, fmt: str) -> None:
     """Play many fights of ROSTER_OR_SCENARIO (a roster file: everyone joins; a scenario
     file: its roster, options, joins and positions, not its steps), each fighter deciding by
     its ruleset's policy, and report each side's win rate with its 95% Wilson interval, the
@@ -70,7 +70,10 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
     occurs. Fight I's seed is derived from the master seed and I, so any fight can be
     written out again (--replay I -o LOG) and audited.
     """
+    from fightlog.dice import new_seed
     from fightlog.kit.house import read_house_rules
+    from fightlog.scale.cluster import client, require
+    from fightlog.scale.jobs import simulate
     from fightlog.scale.seeds import master_seed
     from fightlog.scale.setup import load_setup
 
@@ -87,14 +90,9 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
         raise click.UsageError("give --fights N (1 or more)")
     other = load_setup(source, read_house_rules(compare_with), max_rounds=max_rounds,
                        policy=policy) if compare_with else None
-    from fightlog.dice import new_seed
-    from fightlog.scale.cluster import client, require
-
     require()
     master = master_seed(seed if seed is not None else new_seed())
     progress = Progress("fights")
-    from fightlog.scale.jobs import simulate
-
     with client(scheduler, workers) as runner:
         try:
             first = simulate(runner, setup, master, fights, audit_every=audit_every, done=progress)

@@ -62,8 +62,10 @@ def client(scheduler: str | None, workers: int | None) -> Iterator[OnDask]:
         finally:
             remote.close()  # type: ignore[no-untyped-call]
         return
-    cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR)  # type: ignore[no-untyped-call]
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=workers or default_workers(), threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=":0", silence_logs=logging.ERROR,
+    )
     local = Client(cluster)  # type: ignore[no-untyped-call]
     try:
         yield OnDask(local)
