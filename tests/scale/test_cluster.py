@@ -47,7 +47,8 @@ def scheduler() -> Iterator[str]:
     """``tcp://127.0.0.1:PORT`` of a scheduler with two single-threaded worker processes."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONPATH": str(REPO)}  # the workers import this module's dying task
+    # The workers import this module's dying task, and fightlog from where this process does.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True, "env": env}
     procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                "--no-dashboard"], **quiet)]  # type: ignore[call-overload]
