@@ -91,9 +91,14 @@ BENCHES = [
     Bench("bench_replies.py", "Reading bot replies (issue 21)", (), ("--replies", "2000", "--rounds", "3"), builds=("pure",)),
     Bench("bench_import.py", "Importing a Discord export (issue 22)",
           (), ("--messages", "5000", "--memory", "1000", "20000", "--rounds", "2"), builds=("pure",)),
+    Bench("bench_scale.py", "Past one machine: batch audit and sim on Dask (issue 28)",
+          ("--logs", "10000", "--fights", "20000", "--memory", "10000,1000000", "--per-ruleset", "1000", "--rounds", "3"),
+          ("--logs", "400", "--fights", "600", "--memory", "200,2000", "--per-ruleset", "60", "--rounds", "2"),
+          builds=("pure",)),
 ]
 """Every bench, in the order run: one entry each. The reply readers and the importer run on
-the pure build only (mypyc compiles none of their code)."""
+the pure build only (mypyc compiles none of their code); so does the scale bench, whose full
+run plays a million fights (about an hour on two cores)."""
 
 COST_KEY = "cost"
 COST_TITLE = "Cost per event (`bench_commands.py`)"

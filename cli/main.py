@@ -44,6 +44,8 @@ COMMANDS: dict[str, Command] = {
     "import": Command("fightlog.cli.importing:import_", "Import a chat transcript (Second Life, Discord exports) into a new log."),
     "read-roll": Command("fightlog.cli.read_roll:read_roll", "Read a dice bot's pasted reply as a roll and check that it adds up."),
     "report": Command("fightlog.cli.report:report", "Write the fight as one HTML page: timeline, chart, findings."),
+    "batch": Command("fightlog.cli.batch:batch", "Audit whole archives on Dask: findings of every log as Parquet."),
+    "sim": Command("fightlog.cli.sim:sim", "Play many fights by the rulesets' policies on Dask: win rates, house rules compared."),
     "rulesets": Command("fightlog.cli.rulesets:rulesets", "List the installed rulesets: options, defaults, whether each can play."),
 }
 """Every subcommand: its name -> where it lives and its summary. One entry per command."""

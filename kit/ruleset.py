@@ -22,6 +22,7 @@ from fightlog.kit.checks import Check, RecordSplit
 from fightlog.kit.sections import AUDIT_SECTION, DICE_SECTION, Code, Sections
 
 if TYPE_CHECKING:  # the table imports the fold; the fold asks this module's rulesets
+    from fightlog.kit.policy import Policy
     from fightlog.kit.table import Table
 
 
@@ -38,6 +39,17 @@ class Ruleset(FoldRules, Protocol):
 
     def table(self) -> Table | None:
         """The ``Table`` that plays this ruleset (``fightlog.kit.table``), or ``None``."""
+        ...
+
+    @property
+    def policy_module(self) -> str | None:
+        """The module whose ``POLICY`` is this ruleset's default policy for simulated fights
+        (``fightlog.kit.policy``; ``fightlog sim``), imported by ``policy()`` on first use;
+        ``None`` for a ruleset without one."""
+        ...
+
+    def policy(self) -> Policy | None:
+        """The default ``Policy`` of simulated fights (``fightlog.kit.policy``), or ``None``."""
         ...
 
     def findings(self) -> Mapping[str, Code]:
@@ -101,6 +113,7 @@ class GenericRules(GenericFoldRules):
 
     sections: Sections | None = None
     table_module: str | None = None
+    policy_module: str | None = None
 
     def table(self) -> Table | None:
         if self.table_module is None:
@@ -112,6 +125,17 @@ class GenericRules(GenericFoldRules):
                 f"ruleset {self.id!r}: its table ({self.table_module}.TABLE) does not load: {type(exc).__name__}: {exc}"
             ) from None
         return table
+
+    def policy(self) -> Policy | None:
+        if self.policy_module is None:
+            return None
+        try:
+            policy: Policy = importlib.import_module(self.policy_module).POLICY
+        except Exception as exc:  # noqa: BLE001 - a plugin's import may fail in any way
+            raise RulesetError(
+                f"ruleset {self.id!r}: its policy ({self.policy_module}.POLICY) does not load: {type(exc).__name__}: {exc}"
+            ) from None
+        return policy
 
     def findings(self) -> Mapping[str, Code]:
         return {} if self.sections is None else self.sections.findings
@@ -161,6 +185,13 @@ def _has_table(ruleset_id: str) -> bool:
         return getattr(ruleset_for(ruleset_id), "table_module", None) is not None
     except RulesetError:
         return False
+
+
+def policy_for(ruleset_id: str) -> Policy | None:
+    """The default policy of a ruleset id, or ``None`` when it has none (a plugin ruleset
+    written before policies existed answers ``None`` too)."""
+    ask = getattr(ruleset_for(ruleset_id), "policy", None)
+    return None if ask is None else cast("Policy | None", ask())
 
 
 def register(ruleset: Ruleset) -> None:

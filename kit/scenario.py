@@ -97,6 +97,9 @@ class ScenarioFile(Strict):
     reserve: Seq[Id] = ()
     positions: dict[str, Position] = {}
     steps: Seq[dict[str, Any]] = ()
+    policy: Id | None = None
+    """For ``fightlog sim`` only: the policy fighters decide by (``package.module``, whose
+    ``POLICY``, or ``package.module:NAME``) instead of the ruleset's default."""
 
 
 class Step(NamedTuple):

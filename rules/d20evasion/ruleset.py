@@ -67,6 +67,7 @@ class D20Rules(GenericRules):
     id = RULESET_ID
     sections = SECTIONS
     table_module = "fightlog.rules.d20evasion.table"
+    policy_module = "fightlog.rules.d20evasion.policy"
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

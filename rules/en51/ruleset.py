@@ -58,6 +58,7 @@ class En51Rules(GenericRules):
     id = RULESET_ID
     sections = SECTIONS
     table_module = "fightlog.rules.en51.table"
+    policy_module = "fightlog.rules.en51.policy"
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

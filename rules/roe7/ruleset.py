@@ -71,6 +71,7 @@ class Roe7Rules(GenericRules):
     id = "roe7"
     sections = SECTIONS
     table_module = "fightlog.rules.roe7.table"
+    policy_module = "fightlog.rules.roe7.policy"
 
     def __init__(self, tokens: TokenOptions = DEFAULT_OPTIONS) -> None:
         self.tokens = tokens

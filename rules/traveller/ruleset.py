@@ -62,6 +62,7 @@ class TravellerRules(GenericRules):
     id = RULESET_ID
     sections = SECTIONS
     table_module = "fightlog.rules.traveller.table"
+    policy_module = "fightlog.rules.traveller.policy"
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

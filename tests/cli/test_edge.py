@@ -75,7 +75,7 @@ def test_a_path_click_refuses_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def test_an_unknown_command_with_nothing_close_lists_the_commands() -> None:
     line = one_line(invoke("zzzzzz"))
-    assert line.startswith("fightlog: no such command 'zzzzzz' (commands: audit, dispute, fixtures, import, play, ")
+    assert line.startswith("fightlog: no such command 'zzzzzz' (commands: audit, batch, dispute, fixtures, import, play, ")
 
 
 # --------------------------------------------------------------------------- internal errors

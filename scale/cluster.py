@@ -1,0 +1,113 @@
+"""Dask, and only Dask: a client on an embedded local cluster (processes, nothing to start)
+or on a scheduler at ``tcp://HOST:PORT``, and ``OnDask`` that maps a pure function over
+argument tuples, yielding results as tasks finish (failed tasks are retried on another
+worker). Imported only by ``batch`` and ``sim``: a missing extra is one line naming it."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from fightlog.errors import InputError
+
+EXTRA = "fightlog[scale]"
+CONNECT_SECONDS = 5
+RETRIES = 3
+"""Times a task is run again after its worker died."""
+IN_FLIGHT = 4
+"""Tasks submitted ahead per worker."""
+
+T = TypeVar("T")
+
+
+def require() -> None:
+    """``InputError`` naming the extra when Dask or pyarrow is not installed. (distributed's
+    ``Client``, ``LocalCluster`` and ``as_completed`` are unannotated and pyarrow ships no
+    type information: the ``type: ignore`` comments here and in ``dataset`` say so.)"""
+    try:
+        import distributed  # noqa: F401
+        import pyarrow  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"needs the scale extra ({exc.name} is not installed): pip install '{EXTRA}'") from None
+
+
+def default_workers() -> int:
+    """Local workers by default: one per core this process may use."""
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+@contextmanager
+def client(scheduler: str | None, workers: int | None) -> Iterator[OnDask]:
+    """A Dask client: on ``scheduler`` (``tcp://HOST:PORT``; ``InputError`` if it does not
+    answer within ``CONNECT_SECONDS``) or on a local cluster of ``workers`` processes (one
+    thread each), closed after."""
+    require()
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if scheduler is not None:
+        try:
+            remote = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
+        except ValueError as exc:
+            raise InputError(f"not a scheduler address (tcp://HOST:PORT): {exc}", path=scheduler) from None
+        except (OSError, TimeoutError) as exc:
+            raise InputError(f"the scheduler does not answer: {type(exc).__name__}: {exc}", path=scheduler) from None
+        try:
+            yield OnDask(remote)
+        finally:
+            remote.close()  # type: ignore[no-untyped-call]
+        return
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=workers or default_workers(), threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=":0", silence_logs=logging.ERROR,
+    )
+    local = Client(cluster)  # type: ignore[no-untyped-call]
+    try:
+        yield OnDask(local)
+    finally:
+        local.close()  # type: ignore[no-untyped-call]
+        cluster.close()
+
+
+class OnDask:
+    """Tasks on a Dask client (``fightlog.scale.jobs.Runner``): each submitted with
+    ``RETRIES`` retries (a worker that dies mid-run: its tasks run again elsewhere, and
+    being pure give the same result), results as they finish."""
+
+    def __init__(self, dask: Any) -> None:
+        self.dask = dask
+
+    @property
+    def workers(self) -> int:
+        """The workers the scheduler has now (at least 1)."""
+        return max(1, len(self.dask.scheduler_info().get("workers", {})))
+
+    def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            done: Callable[[int, int], None] | None = None) -> Iterator[T]:
+        """Submitted a few at a time (``IN_FLIGHT`` per worker): the client holds that many
+        tasks, however many there are."""
+        from distributed import as_completed
+
+        pending = iter(arguments)
+        running: Any = as_completed()  # type: ignore[no-untyped-call]
+        for args in itertools.islice(pending, IN_FLIGHT * self.workers):
+            running.add(self._submit(function, args))
+        finished = 0
+        for future in running:
+            result: T = future.result()
+            future.release()
+            following = next(pending, None)
+            if following is not None:
+                running.add(self._submit(function, following))
+            finished += 1
+            if done is not None:
+                done(finished, len(arguments))
+            yield result
+
+    def _submit(self, function: Callable[..., T], args: tuple[Any, ...]) -> Any:
+        return self.dask.submit(function, *args, retries=RETRIES, pure=False)

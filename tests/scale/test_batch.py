@@ -1,0 +1,115 @@
+"""The batch audit without Dask (``jobs.Serial``): a row per log and per finding, a log that
+cannot be read is one row with its reason, paths walked and globbed, the Parquet output
+readable as it is (DuckDB), and a second run audits only what changed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+from fightlog.errors import InputError
+from fightlog.scale.batch import audit_one, find_logs, head_of
+from fightlog.scale.jobs import Serial, batch_audit
+from tests.cli import damaged_log
+from tests.conftest import FIXTURES, sample_log_bytes
+
+CLEAN = FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl"
+FLAWED = FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl"
+OTHER_RULESET = FIXTURES / "en51" / "scenarios" / "tavern-melee.jsonl"
+
+
+def test_a_clean_log_and_a_flawed_one() -> None:
+    row, findings = audit_one(str(CLEAN))
+    assert (row.verdict, row.chain, row.ruleset, row.error) == ("clean", "intact", "roe7", "")
+    assert row.head.startswith(f"{row.events}:") and findings == []
+    row, findings = audit_one(str(FLAWED))
+    assert row.verdict == "findings" and row.errors == sum(f.severity == "error" for f in findings) > 0
+    assert {f.log for f in findings} == {str(FLAWED)} and all(f.head == row.head for f in findings)
+    assert "order.out-of-turn" in {f.code for f in findings}
+
+
+def test_what_cannot_be_audited_is_one_row_with_its_reason(tmp_path: Path) -> None:
+    text = tmp_path / "notes.jsonl"
+    text.write_text("hello\n", encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    damaged = damaged_log(tmp_path / "damaged.jsonl")
+    newer = tmp_path / "newer.jsonl"  # an archive may mix format versions: a newer one is refused, alone
+    newer.write_bytes(sample_log_bytes().replace(b'"format":1,', b'"format":99,', 1))
+    cases = {text: ("unusable", "line 1: not a fightlog log"), empty: ("unusable", "empty file"),
+             newer: ("unusable", "line 1: written by a newer"),
+             damaged: ("damaged", "line 17:"), tmp_path / "gone.jsonl": ("unusable", "no such file")}
+    for path, (verdict, reason) in cases.items():
+        row, findings = audit_one(str(path))
+        assert row.verdict == verdict and reason in row.error and "\n" not in row.error, row
+        assert findings == []
+
+
+def test_paths_walked_globbed_and_missing(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for name in ("a/one.jsonl", "a/b/two.jsonl", "a/b/notes.txt", "three.jsonl"):
+        (tmp_path / name).write_text("x\n", encoding="utf-8")
+    found = find_logs([str(tmp_path / "a"), str(tmp_path / "*.jsonl"), str(tmp_path / "a" / "b" / "notes.txt")])
+    assert found == sorted(str(tmp_path / n) for n in ("a/one.jsonl", "a/b/two.jsonl", "a/b/notes.txt", "three.jsonl"))
+    assert find_logs([str(tmp_path / "**" / "two.jsonl")]) == [str(tmp_path / "a" / "b" / "two.jsonl")]
+    with pytest.raises(InputError, match="no such file or directory"):
+        find_logs([str(tmp_path / "nope")])
+    with pytest.raises(InputError, match="no file matches"):
+        find_logs([str(tmp_path / "*.nothing")])
+
+
+def test_the_output_is_queryable_and_a_second_run_is_incremental(tmp_path: Path) -> None:
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    for source in (CLEAN, FLAWED, OTHER_RULESET):
+        shutil.copy(source, archive / source.name)
+    (archive / "broken.jsonl").write_text("{}\n", encoding="utf-8")
+    out = tmp_path / "findings"
+    logs = find_logs([str(archive)])
+    summary = batch_audit(Serial(), logs, str(out))
+    assert summary["logs"] == 4 and summary["audited"] == 4 and summary["unchanged"] == 0
+    assert summary["verdicts"] == {"clean": 2, "findings": 1, "unusable": 1}
+    assert [u["log"] for u in summary["unreadable"]] == [str(archive / "broken.jsonl")]
+    table = pq.read_table(out / "logs.parquet")
+    assert sorted(table.column("log").to_pylist()) == logs
+    assert set(table.column("ruleset").to_pylist()) == {"roe7", "en51", ""}
+    by_code = duckdb.sql(
+        f"SELECT code, count(*) AS n FROM '{out}/findings.parquet' GROUP BY code ORDER BY n DESC, code"
+    ).fetchall()
+    assert sum(n for _, n in by_code) == sum(r["count"] for r in summary["top_codes"])
+    before = pq.read_table(out / "findings.parquet")
+
+    again = batch_audit(Serial(), logs, str(out))
+    assert again["audited"] == 0 and again["unchanged"] == 4
+    assert again["top_codes"] == summary["top_codes"] and again["verdicts"] == summary["verdicts"]
+    assert pq.read_table(out / "findings.parquet").equals(before) and before.num_rows > 0
+
+    shutil.copy(FLAWED, archive / "grown.jsonl")
+    with (archive / "alley-duel.jsonl").open("ab") as handle:
+        handle.write(b"{}\n")  # an edit at the end: the last line changed, so audited again
+    grown = batch_audit(Serial(), find_logs([str(archive)]), str(out))
+    assert grown["audited"] == 2 and grown["unchanged"] == 3 and grown["logs"] == 5
+    assert grown["verdicts"] == {"clean": 1, "damaged": 1, "findings": 2, "unusable": 1}
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["logs"][str(archive / "grown.jsonl")] == head_of(str(archive / "grown.jsonl"))
+    assert not [p for p in out.iterdir() if p.name.startswith(".batch-")]
+
+
+def test_an_interrupted_run_leaves_the_previous_output(tmp_path: Path) -> None:
+    out = tmp_path / "findings"
+    batch_audit(Serial(), [str(CLEAN)], str(out))
+    first = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    class Failing(Serial):
+        def map(self, function, arguments, done=None):  # type: ignore[no-untyped-def]
+            raise KeyboardInterrupt
+            yield
+
+    with pytest.raises(KeyboardInterrupt):
+        batch_audit(Failing(), [str(CLEAN), str(FLAWED)], str(out), full=True)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == first

@@ -1,0 +1,120 @@
+"""``batch audit`` and ``sim`` at the edge: bad input is one line and exit 2 (nothing
+written), the extra missing is one line naming it, a scheduler that does not answer is one
+line within 10 s, standard input lists paths, and the progress line shows on a terminal
+only."""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from fightlog.cli.main import cli
+from fightlog.cli.progress import Progress
+from tests.cli import assert_one_line_error, assert_usage_error
+from tests.conftest import FIXTURES
+from tests.scale.conftest import DUEL
+
+ROSTER = FIXTURES / "en51" / "rosters" / "tavern.toml"
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def test_fights_below_one_and_misplaced_options_are_usage_errors() -> None:
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "0"), "0 is not in the range x>=1")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "-3"), "x>=1")
+    assert_usage_error(run("sim", str(ROSTER)), "give --fights N")
+    assert_usage_error(run("sim", str(ROSTER), "--replay", "2", "-o", "x.jsonl"), "needs the run's --seed")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--scheduler", "tcp://h:1", "--workers", "2"),
+                       "not with --scheduler")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--chart", "x.png"), "only SVG")
+
+
+def test_bad_rosters_and_options_files_are_one_line(tmp_path: Path, example: None) -> None:
+    assert_one_line_error(run("sim", str(DUEL), "--fights", "3"), str(DUEL), "has no policy to simulate fights")
+    one_side = tmp_path / "one-side.toml"
+    one_side.write_text(ROSTER.read_text(encoding="utf-8").replace('side = "smugglers"', 'side = "guards"'),
+                        encoding="utf-8")
+    assert_one_line_error(run("sim", str(one_side), "--fights", "3"), str(one_side), "a fight needs two sides")
+    house = tmp_path / "house.toml"
+    house.write_text("no_such_option = 3\n", encoding="utf-8")
+    result = run("sim", str(ROSTER), "--fights", "3", "--options", str(house))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "no_such_option" in result.stderr
+    out = tmp_path / "f.jsonl"
+    assert run("sim", str(tmp_path / "nope.toml"), "--fights", "3").exit_code == 2
+    assert not out.exists()
+
+
+def test_batch_bad_paths_write_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "findings"
+    assert_one_line_error(run("batch", "audit", str(tmp_path / "gone"), "-o", str(out)), str(tmp_path / "gone"),
+                          "no such file or directory")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("batch", "audit", str(empty), "-o", str(out))
+    assert result.exit_code == 2 and "no logs under these paths" in result.stderr
+    assert not out.exists()
+
+
+def test_without_the_extra_one_line_names_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    for args in (["sim", str(ROSTER), "--fights", "3"],
+                 ["batch", "audit", str(FIXTURES / "roe7" / "sample-duel.jsonl"), "-o", str(tmp_path / "o")]):
+        result = run(*args)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+        assert "pip install 'fightlog[scale]'" in result.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_scheduler_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    import fightlog.scale.cluster as cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    result = run("sim", str(ROSTER), "--fights", "3", "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert time.monotonic() - started < 10
+    assert_one_line_error(result, f"tcp://127.0.0.1:{port}", "the scheduler does not answer")
+
+
+def test_paths_on_standard_input(tmp_path: Path) -> None:
+    from fightlog.scale.jobs import Serial
+
+    class Here:  # this process stands in for the cluster: what is read from stdin is the point
+        def __init__(self, scheduler: object, workers: object) -> None: ...
+        def __enter__(self) -> Serial: return Serial()
+        def __exit__(self, *exc: object) -> None: ...
+
+    import fightlog.scale.cluster as cluster
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cluster, "client", Here)
+        listed = "\n".join(str(FIXTURES / "roe7" / n) for n in ("sample-duel.jsonl", "disputed-duel.jsonl")) + "\n"
+        result = run("batch", "audit", "-", "-o", str(tmp_path / "o"), stdin=listed)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("2 logs (2 clean)") and result.stderr == ""
+
+
+def test_progress_shows_on_a_terminal_only() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown, piped = Tty(), io.StringIO()
+    for stream in (shown, piped):
+        progress = Progress("fights", stream)
+        for done in range(1, 5):
+            progress(done, 4)
+        progress.close()
+    assert piped.getvalue() == ""
+    assert "4/4 tasks" in shown.getvalue() and "s left" in shown.getvalue() and shown.getvalue().endswith("\n")
