@@ -45,6 +45,11 @@ class Spent(NamedTuple):
 
 
 def stance_cost(action: Action, current: str | None) -> int:
+    """Move actions a stance change costs, from the stance it records (``from``, which the
+    table writes in) or else ``current``."""
+    was = action.params.get("from")
+    if was is not None:
+        current = None if was == "standing" else str(was)
     to = action.params.get("to")
     wanted = None if to in (None, "standing", "stand") else str(to)
     if wanted == current:
@@ -58,6 +63,9 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
     """What ``actions`` (one fighter's own-turn actions, in order) use."""
     standard = free = full = ma = mp = attacks = 0
     kinds: list[str] = []
+    first = next((a for a in actions if a.type == "stance" and "from" in a.params), None)
+    if first is not None:  # the stance the turn started in
+        stance = None if first.params["from"] == "standing" else str(first.params["from"])
     for action in actions:
         kind = action.type
         if kind in ("attack",):

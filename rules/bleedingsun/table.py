@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import CombatantJoined, DeclarationPosted
+from msgspec.structs import replace
+
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.table_base import TableBase
 from fightlog.rules.bleedingsun import immediate, turns
@@ -57,9 +59,17 @@ class BleedingSunTable(TableBase):
         if not post.actions:
             scribe.emit(DeclarationPosted(actor=post.actor, text=post.text))
             return
-        planned = check_own(state, post.actor, post.actions)
-        declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions)))
-        play_own(scribe, post.actor, list(post.actions), declaration, planned)
+        actions = [_from(a, who.stance) for a in post.actions]
+        planned = check_own(state, post.actor, actions)
+        declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=actions))
+        play_own(scribe, post.actor, actions, declaration, planned)
+
+
+def _from(action: Action, stance: str | None) -> Action:
+    """A stance change records the stance it starts from (what it costs depends on it)."""
+    if action.type != "stance":
+        return action
+    return replace(action, params={**action.params, "from": stance or "standing"})
 
 
 TABLE: Final = BleedingSunTable()
