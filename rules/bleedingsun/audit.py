@@ -13,7 +13,7 @@ from typing import cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled,
-                                   InitiativeRolled, InitiativeSet, RoundEnded, TurnEnded)
+                                   InitiativeRolled, InitiativeSet, RoundEnded, TurnEnded, TurnStarted)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import Noting, by_table
 from fightlog.reducers.state import SceneState
@@ -34,6 +34,7 @@ def checks() -> Mapping[type, Check]:
         InitiativeSet: cast(Check, ordered),
         TurnEnded: cast(Check, turn_ended),
         RoundEnded: cast(Check, round_ended),
+        TurnStarted: cast(Check, first_turn),
         DeclarationPosted: cast(Check, posted),
     }
 
@@ -110,8 +111,11 @@ def _free_defense(state: SceneState, post: DeclarationPosted) -> bool:
     return action.type in ANSWERS and any(e.name == DEFENSE and e.target == post.actor for e in state.effects.values())
 
 
-def round_ended(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
-    """Every bleed begun before this round ticked in it; HP and the dying statuses agree."""
+def first_turn(before: SceneState, event: TurnStarted, after: SceneState, view: AuditView) -> None:
+    """At the round's first turn, every bleed begun in an earlier round has ticked once a
+    round since."""
+    if before.turn.acted or not before.effects:
+        return
     round_ = event.round
     for found in before.effects.values():
         if found.name != BLEEDING:
@@ -119,8 +123,13 @@ def round_ended(before: SceneState, event: RoundEnded, after: SceneState, view: 
         since = found.params.get("round")
         if isinstance(since, int) and found.ticks < round_ - since:
             view.report("rules.bleeding", event, f"{found.target} has bled out since round {since}: the bleed "
-                        f"ticked {found.ticks} time(s) by the end of round {round_}, the rules give {round_ - since}",
+                        f"ticked {found.ticks} time(s) by the start of round {round_}, the rules give {round_ - since}",
                         actor=found.target)
+
+
+def round_ended(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
+    """HP and the dying statuses agree: unconscious at 0 or below, bleeding out (or stable)
+    below 0."""
     for who in before.combatants.values():
         hp = who.pools.get("hp")
         if hp is None or "dead" in who.statuses:
