@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import cast
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled,
+from fightlog.events.model import (Action, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
                                    InitiativeRolled, InitiativeSet, RoundEnded, TurnEnded, TurnStarted)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import Noting, by_table
@@ -24,6 +24,7 @@ from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, Fighter
 from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.sequence import DROPPED, SEQUENCE, order, pool, tiebreak
 from fightlog.rules.bleedingsun.economy import ANSWERS, IMMEDIATE, NO_DROP
+from fightlog.rules.bleedingsun.immediate import provokes
 
 
 def checks() -> Mapping[type, Check]:
@@ -90,14 +91,24 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
 
 
 def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
-    """Every immediate action of the turn was followed by its maker's drop in the order (a
-    defense on total defense is free: no drop)."""
+    """Every immediate action of the turn the rules allow was followed by its maker's drop in
+    the order (a defense on total defense is free: no drop)."""
+    start = view.turn_start
     owed: list[DeclarationPosted] = []
+    spent = {e.target for e in start.effects.values() if e.name == "immediate"}
+    attacked: set[str] = set()
+    provoked = False
     for seq in range(before.turn.started + 1, event.seq):
         found = view.event(seq)
-        if isinstance(found, DeclarationPosted) and found.responds_to is not None and found.actions:
+        if isinstance(found, EffectApplied) and found.name == "incoming":
+            attacked.add(found.target)
+        elif isinstance(found, DeclarationPosted) and found.actions:
             kind = found.actions[0].type
-            if kind in IMMEDIATE and kind not in NO_DROP and not _free_defense(view.turn_start, found):
+            if found.actor == before.turn.current:
+                provoked = provoked or any(_provokes(start, found.actor, a) for a in found.actions)
+            elif found.responds_to is not None and kind in IMMEDIATE and kind not in NO_DROP \
+                    and not _free_defense(start, found) and _allowed(start, found, spent, attacked, provoked):
+                spent.add(found.actor)
                 owed.append(found)
         elif isinstance(found, InitiativeSet) and found.reason.startswith(DROPPED) and owed:
             owed.pop(0)
@@ -106,9 +117,32 @@ def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: Au
                     "followed by their drop in the sequence", actor=post.actor)
 
 
+def _provokes(state: SceneState, actor: str, action: Action) -> bool:
+    try:
+        return provokes(state, actor, action)
+    except FightlogError:
+        return False
+
+
 def _free_defense(state: SceneState, post: DeclarationPosted) -> bool:
     action = post.actions[0]
     return action.type in ANSWERS and any(e.name == DEFENSE and e.target == post.actor for e in state.effects.values())
+
+
+def _allowed(start: SceneState, post: DeclarationPosted, spent: set[str], attacked: set[str], provoked: bool) -> bool:
+    """Whether the rules allow an immediate post (what the declaration check refuses is
+    reported there, not as a missing drop)."""
+    who = start.combatants.get(post.actor)
+    if who is None or post.actor in spent or "flat_footed" in who.statuses:
+        return False
+    kind = post.actions[0].type
+    if kind in ANSWERS:
+        return post.actor in attacked
+    if kind == "aoo":
+        return provoked
+    if kind == "stop_aim":
+        return any(e.name == "aim" and e.target == post.actor and e.params.get("held") for e in start.effects.values())
+    return True
 
 
 def first_turn(before: SceneState, event: TurnStarted, after: SceneState, view: AuditView) -> None:

@@ -15,7 +15,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import economy, immediate, resolve
 from fightlog.rules.bleedingsun.fighters import INCOMING, STUNNED, Fighter
 from fightlog.rules.bleedingsun.planning import Planned, plan
-from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES, OUT
+from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES
 from fightlog.rules.bleedingsun.tactics import HANDLERS
 
 
@@ -33,13 +33,13 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action]) -> Plann
                   maneuver_cost=who.options.maneuver_cost, stunned=bool(who.effects(STUNNED)))
     if any(a.type == "attack" for a in earlier) and any(a.type == "attack" for a in actions):
         raise RefusedError("the round's attacks are one standard action: split the pool in one post",
-                           code="rules.economy")
+                           code="rules.allowance")
     planned = plan(state, actor, actions, earlier)
     for found in planned.plans:
         if found.kind == "blast" and who.card.grenades:
             thrown = who.who.spent.get("grenade", 0)
             if thrown >= who.card.grenades:
-                raise RefusedError(f"{actor} has thrown all {who.card.grenades} grenades", code="rules.economy")
+                raise RefusedError(f"{actor} has thrown all {who.card.grenades} grenades", code="rules.allowance")
         if found.kind == "coup_de_grace":
             helpless = Fighter(state, found.target)
             if not helpless.helpless() or helpless.has("dead"):
@@ -70,12 +70,16 @@ def check_declaration(state: SceneState, declaration: DeclarationPosted) -> Refu
     found = unknown_action(actions, ACTION_TYPES)
     if found is not None or declaration.ooc or state.turn.round == 0 or not actions:
         return found
-    who = state.combatants.get(declaration.actor)
-    if who is None or not OUT.isdisjoint(who.statuses):
+    if state.combatants.get(declaration.actor) is None:
         return None
     actor = declaration.actor
 
+    if state.turn.current != actor and declaration.responds_to is None \
+            and actions[0].type not in immediate.OUT_OF_TURN:
+        return None  # a post out of turn: the shared posting-order checks report it
+
     def run(scribe: Scribe) -> None:
+        Fighter(scribe.state, actor).able()
         if scribe.state.turn.current != actor:
             immediate.check(scribe.state, Post(actor=actor, actions=tuple(actions),
                                                responds_to=declaration.responds_to))

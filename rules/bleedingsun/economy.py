@@ -5,7 +5,7 @@ action but movement once a round; movement points bought a move action at a time
 each), at the movement table's costs.
 
 ``spent`` reads what a fighter's own-turn posts of the open turn have used; ``check``
-refuses a post that would overspend (``rules.economy``).
+refuses a post that would overspend (``rules.allowance``).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def own_actions(state: SceneState, actor: str) -> list[Action]:
 
 def check(earlier: Sequence[Action], actions: Sequence[Action], *, pace: int, stance: str | None,
           maneuver_cost: str, stunned: bool = False) -> Spent:
-    """Refuse (``rules.economy``) a post that overspends the round's actions; what the turn has
+    """Refuse (``rules.allowance``) a post that overspends the round's actions; what the turn has
     used with it."""
     every = [*earlier, *actions]
     used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost)
@@ -132,5 +132,5 @@ def check(earlier: Sequence[Action], actions: Sequence[Action], *, pace: int, st
     if throws > 1:
         problems.append("a second grenade this round (one a round)")
     if problems:
-        raise RefusedError("the action economy: " + "; ".join(problems), code="rules.economy")
+        raise RefusedError("the action economy: " + "; ".join(problems), code="rules.allowance")
     return used

@@ -12,7 +12,7 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.sequence": Code("error", "a sequence score or order the rolls do not give (hits, then the tie-breaks "
                                     "and roll-offs), or an immediate action without its drop in the order",
                            "Sequence; Initiative; Drop in Initiative"),
-    "rules.economy": Code("error", "actions beyond the round's standard, two move, free and immediate actions "
+    "rules.allowance": Code("error", "actions beyond the round's standard, two move, free and immediate actions "
                                    "(a full round action, a move action kind twice, a second grenade)",
                           "Actions; Combat Actions & Cost"),
     "rules.immediate": Code("error", "a second immediate action in a round, or one by a flat-footed fighter",

@@ -74,7 +74,7 @@ def sprint(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     cost = move_cost(hexes, stance=who.stance, terrain="open", cautious=False)
     most = who.card.pace + who.card.sprint
     if cost > most:
-        raise RefusedError(f"a sprint gives pace + sprint = {most} MP: {hexes} hexes cost {cost}", code="rules.economy")
+        raise RefusedError(f"a sprint gives pace + sprint = {most} MP: {hexes} hexes cost {cost}", code="rules.allowance")
     scribe.emit(Moved(actor=actor, points=cost, cause=cause))
 
 
@@ -123,7 +123,7 @@ def _break(name: str, attributes: tuple[str, str]) -> Handler:
         who = Fighter(scribe.state, actor)
         found = who.effect(name)
         if found is None:
-            raise RefusedError(f"{actor} is not {name}", code="rules.incomplete")
+            raise RefusedError(f"{actor} is not {name}: nothing to {'put out' if name == 'burning' else 'break'}")
         use = max(attributes, key=who.attr)
         target = who.options.break_free
         rolled = roll_pool(scribe, who.attr(use) - who.stagger(), who.options, roller=actor, purpose="check",

@@ -93,7 +93,7 @@ def test_the_action_economy_overspent_by_hand() -> None:
     log.change(reload, actions=[Action(type="reload", weapon="Rifle"), Action(type="move", params={"hexes": 4}),
                                 Action(type="total_defense")])
     found = _errors(log.done())
-    assert [code for code, _ in found] == ["rules.economy"]
+    assert [code for code, _ in found] == ["rules.allowance"]
     assert "a full round action takes the standard, move and free actions" in found[0][1]
 
 

@@ -21,8 +21,8 @@ def test_a_round_is_a_standard_two_move_a_free_and_an_immediate_action() -> None
     fight = ready_duel()
     fight.post("ana", "aim weapon=Rifle", "stance to=crouched", "say")
     refused = fight.refused("ana", "reload weapon=Rifle", "attack target=bo weapon=Rifle range=short")
-    assert refused.code == "rules.economy" and "3 move actions" in str(refused)  # a third needs the standard
-    assert fight.refused("ana", "drop").code == "rules.economy"  # the free action is spent
+    assert refused.code == "rules.allowance" and "3 move actions" in str(refused)  # a third needs the standard
+    assert fight.refused("ana", "drop").code == "rules.allowance"  # the free action is spent
     fight.post("ana", "attack target=bo weapon=Rifle range=short")
 
 
@@ -30,7 +30,7 @@ def test_the_standard_action_traded_for_a_third_move_action() -> None:
     fight = ready_duel()
     fight.post("ana", "aim weapon=Rifle", "stance to=crouched", "reload weapon=Rifle")
     refused = fight.refused("ana", "attack target=bo weapon=Rifle range=short")
-    assert refused.code == "rules.economy" and "3 move actions" in str(refused)
+    assert refused.code == "rules.allowance" and "3 move actions" in str(refused)
 
 
 def test_each_kind_of_move_action_once_a_round_but_movement() -> None:
@@ -38,13 +38,13 @@ def test_each_kind_of_move_action_once_a_round_but_movement() -> None:
     assert "aim twice" in str(fight.refused("ana", "aim weapon=Rifle", "aim weapon=Rifle"))
     fight.post("ana", "move hexes=4", "move hexes=3")  # 7 MP: two move actions at pace 4
     fight.post("ana", "move hexes=1")  # 8 MP: still two
-    assert fight.refused("ana", "move hexes=5").code == "rules.economy"  # 13 MP is four
+    assert fight.refused("ana", "move hexes=5").code == "rules.allowance"  # 13 MP is four
 
 
 def test_a_full_round_action_takes_everything_but_the_immediate() -> None:
     fight = ready_duel()
-    assert fight.refused("ana", "total_defense", "say").code == "rules.economy"
-    assert fight.refused("ana", "total_defense", "move hexes=1").code == "rules.economy"
+    assert fight.refused("ana", "total_defense", "say").code == "rules.allowance"
+    assert fight.refused("ana", "total_defense", "move hexes=1").code == "rules.allowance"
 
 
 def test_several_attacks_take_the_free_action_too() -> None:
@@ -67,7 +67,7 @@ def test_the_movement_table() -> None:
 
 def test_a_sprint_gives_pace_and_sprint() -> None:
     fight = ready_duel()
-    assert fight.refused("ana", "sprint hexes=7").code == "rules.economy"  # pace 4 + sprint 2
+    assert fight.refused("ana", "sprint hexes=7").code == "rules.allowance"  # pace 4 + sprint 2
     fight.post("ana", "sprint hexes=6")
 
 
@@ -273,7 +273,7 @@ def test_a_medic_stabilizes_one_bleeding_out() -> None:
     events = fight.post("bo", "stabilize target=cy", faces=[5, 1, 1, 1])  # medic 5 - |-1| = 4 dice vs 1
     assert [e.status for e in of(events, StatusChanged)] == ["stable"]
     assert "bleeding" not in fight.effects("cy")
-    assert fight.refused("bo", "stabilize target=cy").code in ("rules.stabilize", "rules.economy")
+    assert fight.refused("bo", "stabilize target=cy").code in ("rules.stabilize", "rules.allowance")
 
 
 # ---------------------------------------------------------------- statuses
