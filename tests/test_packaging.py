@@ -177,7 +177,7 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
     # interpreted code; the commands' output is compared on both builds elsewhere), the log's
     # reader and store (interpreted), and the command line's edges, wording, JSON style and
     # completion, the dispute and rulings (interpreted: audit/dispute*, fork, requests) and
-    # d20-evasion, traveller and en51 (interpreted; the fold they run on is compiled and run by the rest). The
+    # d20-evasion, traveller, en51 and bleeding-sun (interpreted; the fold they run on is compiled and run by the rest). The
     # commands that fold, audit and play run compiled in the CLI tests kept (audit, replay,
     # state, run, play). Keeps the
     # suite within its 10 minutes.
@@ -190,6 +190,7 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
         "cli/test_narration.py", "cli/test_no_traceback.py", "cli/test_read_roll_cli.py", "cli/test_run_check.py",
         "cli/test_seed_option.py", "cli/test_wording.py", "audit/test_dispute.py", "audit/test_dispute_hand_run.py",
         "cli/test_dispute_cli.py", "cli/test_rule_cli.py", "rules/d20evasion", "rules/traveller", "rules/en51",
+        "rules/bleedingsun",
     )
     skip = [arg for name in once for arg in ("--ignore", f"tests/{name}")]
     done = subprocess.run(

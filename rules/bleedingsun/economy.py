@@ -72,6 +72,8 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
             attacks += 1
         if kind in STANDARD:
             standard = max(standard, 1) if kind == "attack" else standard + 1
+            effort = action.params.get("effort", 0)
+            ma += effort if isinstance(effort, int) and not isinstance(effort, bool) and effort > 0 else 0
         elif kind in MANEUVERS:
             if maneuver_cost == "standard":
                 standard += 1

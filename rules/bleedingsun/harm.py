@@ -14,9 +14,13 @@ from fightlog.rules.bleedingsun.pools import roll_pool
 
 
 def fatigue(scribe: Scribe, actor: str, cause: int | None, kind: str, why: str) -> None:
-    """A level of fatigue (``temporary`` or ``short``)."""
-    ident = f"{FATIGUE}-{scribe.next_seq}"
-    scribe.emit(EffectApplied(effect=ident, name=FATIGUE, target=actor, cause=cause, params={"kind": kind, "why": why}))
+    """A level of fatigue (``temporary`` or ``short``): one effect a kind, its magnitude the
+    levels taken."""
+    ident = f"{FATIGUE}-{actor}-{kind}"
+    had = scribe.state.effects.get(ident)
+    levels = (had.magnitude or 0) + 1 if had is not None else 1
+    scribe.emit(EffectApplied(effect=ident, name=FATIGUE, target=actor, cause=cause, magnitude=levels,
+                              refreshes=ident if had is not None else None, params={"kind": kind, "why": why}))
 
 
 def dead_at(body: int, hp: int) -> bool:

@@ -95,7 +95,7 @@ class Sheet(Strict):
     charisma: Attr = 0
     legerdemain: Attr = 0
     medic: Attr = 0
-    hp: Annotated[int, Field(ge=1, le=200)]
+    hp: Annotated[int, Field(ge=1, le=999)]
     pace: Annotated[int, Field(ge=1, le=20)]
     sprint: Annotated[int, Field(ge=0, le=20)] = 0
     fortitude: Attr = 0

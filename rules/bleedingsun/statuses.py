@@ -91,6 +91,8 @@ def apply(scribe: Scribe, target: str, outcome: str, status: str, cause: int, *,
     elif outcome in ("fatigue_temp", "fatigue_short"):
         harm.fatigue(scribe, target, cause, outcome.split("_")[1].replace("temp", "temporary"), status)
     elif outcome in ("frozen", "burning", "confused", "irradiated"):
+        if Fighter(scribe.state, target).effects(outcome):
+            return  # on fire (frozen, confused) already: it does not stack
         scribe.emit(EffectApplied(effect=ident, name=outcome, target=target, cause=cause, params={"from": status}))
         if outcome == "frozen":
             harm.fatigue(scribe, target, cause, "temporary", "frozen")

@@ -119,15 +119,21 @@ def stabilize(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
 
 
 def _break(name: str, attributes: tuple[str, str]) -> Handler:
+    """Putting out a fire, breaking free: a standard action, the better attribute against
+    ``break_free``, less 1 a move action spent on it (``effort=N``), at least 1."""
     def handler(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
         who = Fighter(scribe.state, actor)
         found = who.effect(name)
         if found is None:
             raise RefusedError(f"{actor} is not {name}: nothing to {'put out' if name == 'burning' else 'break'}")
         use = max(attributes, key=who.attr)
-        target = who.options.break_free
+        effort = action.params.get("effort", 0)
+        if not isinstance(effort, int) or isinstance(effort, bool) or effort < 0:
+            raise RefusedError(f"effort={effort!r}: the move actions spent, a whole number", code="rules.incomplete")
+        target = max(1, who.options.break_free - effort)
         rolled = roll_pool(scribe, who.attr(use) - who.stagger(), who.options, roller=actor, purpose="check",
-                           label=f"{name}: {use} {who.attr(use)} vs {target}", for_seq=cause)
+                           label=f"{name}: {use} {who.attr(use)} vs {target}"
+                           + (f" ({effort} move actions spent)" if effort else ""), for_seq=cause)
         if rolled.hits >= target:
             scribe.emit(EffectExpired(effect=found.effect, target=actor, reason=f"{use} check made"))
     return handler
