@@ -28,18 +28,42 @@ def _roll(view: AuditView, seq: int, purpose: str) -> DiceRolled | None:
     return found if isinstance(found, DiceRolled) and found.purpose == purpose else None
 
 
-def planned_for(before: SceneState, event: AttackResolved, view: AuditView,
-                **overrides: object) -> tuple[Planned, Plan, int] | None:
+_PLANS: dict[int, tuple[object, tuple[tuple[str, int], ...], Planned | None]] = {}
+"""Plans by declaration, with what they were computed from: the attacker's folded standing and
+the effects that change a pool (aim, stagger); reused while both are the same (an attack's
+damage, the next share of a split pool), computed again when either changed."""
+
+
+def _plan_of(before: SceneState, attacker: str, declared: DeclarationPosted) -> Planned | None:
+    who = before.combatants.get(attacker)
+    if who is None:
+        return None
+    marks = tuple(sorted((e.name, e.magnitude or 0) for e in before.effects.values()
+                         if e.target == attacker and e.name in ("aim", "staggered")))
+    known = _PLANS.get(declared.seq)
+    if known is not None and known[0] is who and known[1] == marks:
+        return known[2]
+    earlier = [a for p in before.pending if p.actor == attacker and p.responds_to is None
+               and p.seq < declared.seq for a in p.actions]
+    try:
+        planned: Planned | None = plan(before, attacker, declared.actions,
+                                       earlier if declared.responds_to is None else ())
+    except (RefusedError, FightlogError, ValueError, KeyError):
+        planned = None
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[declared.seq] = (who, marks, planned)
+    return planned
+
+
+def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> tuple[Planned, Plan, int] | None:
     """The plan of the attack ``event`` resolves, recomputed from its declaration, and the
     place of ``event.target`` among its targets; ``None`` when it cannot be read."""
     declared = view.event(event.declaration or 0)
     if not isinstance(declared, DeclarationPosted) or not declared.actions:
         return None
-    earlier = [a for p in before.pending if p.actor == event.attacker and p.responds_to is None
-               and p.seq < declared.seq for a in p.actions]
-    try:
-        planned = plan(before, event.attacker, declared.actions, earlier if declared.responds_to is None else ())
-    except (RefusedError, FightlogError, ValueError, KeyError):
+    planned = _plan_of(before, event.attacker, declared)
+    if planned is None:
         return None
     already = sum(1 for seq in range(declared.seq + 1, event.seq)
                   if isinstance(e := view.event(seq), AttackResolved) and e.declaration == declared.seq
