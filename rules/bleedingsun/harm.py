@@ -50,10 +50,7 @@ def after(scribe: Scribe, target: str, before: int, cause: int) -> None:
     if who.has("dead"):
         return
     if dead_at(who.attr("body"), hp):
-        scribe.emit(StatusChanged(actor=target, status="dead", cause=cause,
-                                  note=f"{hp} HP: beyond -{who.attr('body')} (Body)"))
-        for found in who.effects(BLEEDING):
-            scribe.emit(EffectExpired(effect=found.effect, target=target, reason="dead"))
+        die(scribe, target, cause, f"{hp} HP: beyond -{who.attr('body')} (Body)")
         return
     if hp <= 0 < before or (hp <= 0 and not who.has("unconscious")):
         scribe.emit(StatusChanged(actor=target, status="unconscious", cause=cause, note=f"{hp} HP"))
@@ -67,6 +64,13 @@ def after(scribe: Scribe, target: str, before: int, cause: int) -> None:
         scribe.emit(EffectApplied(effect=f"{BLEEDING}-{target}-{cause}", name=BLEEDING, target=target, cause=cause,
                                   magnitude=who.options.bleed_out,
                                   params={"round": scribe.state.turn.round, "from": "hp"}))
+
+
+def die(scribe: Scribe, target: str, cause: int, note: str) -> None:
+    """``target`` dies: no more bleeding."""
+    scribe.emit(StatusChanged(actor=target, status="dead", cause=cause, note=note))
+    for found in Fighter(scribe.state, target).effects(BLEEDING):
+        scribe.emit(EffectExpired(effect=found.effect, target=target, reason="dead"))
 
 
 def bleed_all(scribe: Scribe) -> None:

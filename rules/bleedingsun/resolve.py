@@ -260,7 +260,4 @@ def _coup(scribe: Scribe, attacker: Fighter, planned: Plan, declaration: int) ->
     grit = roll_pool(scribe, now.attr("grit"), options, roller=target, purpose="save",
                      label=f"coup de grace: grit {now.attr('grit')} vs {taken}", for_seq=seq)
     if grit.hits < taken:
-        from fightlog.events.model import StatusChanged
-
-        scribe.emit(StatusChanged(actor=target, status="dead", cause=grit.seq,
-                                  note=f"coup de grace: grit {grit.hits} under the {taken} taken"))
+        harm.die(scribe, target, grit.seq or seq, f"coup de grace: grit {grit.hits} under the {taken} taken")

@@ -359,3 +359,63 @@ def test_holding_an_aim_keeps_it_and_lowers_the_holders_threshold() -> None:
 def test_a_coup_de_grace_needs_a_helpless_target() -> None:
     fight = ready_duel()
     assert fight.refused("ana", "coup_de_grace target=bo weapon=Knife").code == "rules.coup"
+
+
+def test_a_coup_de_grace_on_one_helpless_hits_crits_ignores_armour_and_a_failed_grit_save_kills() -> None:
+    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])  # DV 4, 1 hit: 0 HP, unconscious
+    assert "unconscious" in fight.statuses("bo")
+    fight.end_turn()  # bo is out: round 3 opens on ana
+    events = fight.post("ana", "coup_de_grace target=bo weapon=Knife",
+                        faces=[5, 5] + [1] * 11 + [1] * 0 + [1, 1, 1])  # DV 3 + 4 + 6 = 13; no armour: 0 soak dice
+    (hit,) = of(events, AttackResolved)
+    assert hit.hit and hit.critical == "success"
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [13, 3]  # the damage, then Grit 3 against 2 taken
+    assert "dead" in fight.statuses("bo") and "bleeding" not in fight.effects("bo")
+
+
+def test_a_missed_grenade_lands_its_net_misses_plus_one_off() -> None:
+    fight = trio()
+    fight.post("ana", "throw weapon=Frag target=bo range=medium")  # threshold 2
+    events = fight.post("bo", "take", faces=[1, 1, 1] + [4] + [5] * 6 + [1, 1])
+    (missed,) = of(events, AttackResolved)
+    assert not missed.hit and "blast: 3 hex(es) from the centre" in missed.notes  # 2 net misses + 1
+    assert [e.purpose for e in of(events, DiceRolled)] == ["attack", "scatter", "damage", "soak"]
+    assert [(d.raw, d.taken) for d in of(events, DamageApplied)] == [(4, 4)]  # 6 less 2 three hexes out
+
+
+def test_fear_makes_one_flee_for_net_hits_plus_one_rounds_counted_down() -> None:
+    from fightlog.rules.bleedingsun import statuses
+
+    fight = ready_duel()
+    statuses.save(fight.faces(1, 1, 1).scribe, "bo", "fear", 2, fight.state.seq)  # grit 0 hits: 2 net, 3 rounds
+    (fleeing,) = [e for e in fight.state.effects.values() if e.name == "fleeing"]
+    assert fleeing.remaining == 3 and fleeing.counts_on == "bo"
+    fight.turn("ana", "say")
+    events = fight.turn("bo", "say")
+    assert [e.remaining for e in events if type(e).__name__ == "EffectCountedDown"] == [2]
+
+
+def test_the_status_chart_columns() -> None:
+    from fightlog.rules.bleedingsun.statuses import SAVES, column
+
+    assert [column(h, 2) for h in (3, 2, 1)] == ["exceeds", "equals", "fails"]
+    assert SAVES["nausea"] == ("grit", "immune", "staggered", "stunned")
+    assert SAVES["frozen"].fails == "frozen" and SAVES["burning"].fails == "burning"
+    assert SAVES["terror"].exceeds == "immune" and SAVES["fatigue"].equals == "fatigue_temp"
+    assert set(SAVES) >= {"nausea", "knockdown", "confusion", "stagger", "frozen", "burning", "poison", "stunned",
+                          "irradiated", "fatigue", "fear", "terror"}
+
+
+def test_the_drop_is_an_option() -> None:
+    fight = trio({"immediate_drop": 2})
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")
+    fight.post("bo", "dodge", faces=[1] * 3 + [1] * 5)
+    assert fight.order == ["ana", "cy", "bo"]  # two places down, as far as the bottom
+    fight = trio({"immediate_drop": 2})
+    fight.post("ana", "say")
+    fight.end_turn()
+    fight.post("bo", "attack target=ana weapon=Rifle range=short")
+    fight.post("ana", "dodge", faces=[1] * 3 + [1] * 5)
+    assert fight.order == ["bo", "cy", "ana"]
