@@ -27,6 +27,10 @@ from fightlog.rules.bleedingsun.economy import ANSWERS, IMMEDIATE, NO_DROP
 from fightlog.rules.bleedingsun.immediate import provokes
 
 
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def checks() -> Mapping[type, Check]:
     return {
         AttackResolved: cast(Check, audit_attacks.resolved),
@@ -86,7 +90,7 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
         return
     want = drop(before.turn.order, actor, places)
     if list(event.order) != want:
-        view.report("rules.sequence", event, f"{actor}'s immediate action drops them {places} place(s): "
+        view.report("rules.sequence", event, f"{actor}'s immediate action drops them {_n(places, 'place')}: "
                     f"{', '.join(want)}, not {', '.join(event.order)}", actor=actor)
 
 
@@ -157,7 +161,7 @@ def first_turn(before: SceneState, event: TurnStarted, after: SceneState, view: 
         since = found.params.get("round")
         if isinstance(since, int) and found.ticks < round_ - since:
             view.report("rules.bleeding", event, f"{found.target} has bled out since round {since}: the bleed "
-                        f"ticked {found.ticks} time(s) by the start of round {round_}, the rules give {round_ - since}",
+                        f"ticked {_n(found.ticks, 'time')} by the start of round {round_}, the rules give {round_ - since}",
                         actor=found.target)
 
 

@@ -48,6 +48,10 @@ class Planned(NamedTuple):
     total: int
 
 
+def hexes(count: int) -> str:
+    return f"{count} hex" if count == 1 else f"{count} hexes"
+
+
 def _int(action: Action, key: str, default: int = 0) -> int:
     value = action.params.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -89,7 +93,7 @@ def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, di
     """The range band of an attack at ``distance`` (or ``range=``)."""
     if weapon.kind == "melee":
         if distance is not None and distance > weapon.reach:
-            raise RefusedError(f"the {weapon.name} reaches {weapon.reach} hex(es): {distance} is beyond",
+            raise RefusedError(f"the {weapon.name} reaches {hexes(weapon.reach)}: {distance} is beyond",
                                code="rules.range")
         return "short"
     if weapon.spread:
@@ -186,7 +190,7 @@ def target_mods(state: SceneState, who: Fighter, weapon: WeaponCard, action: Act
             friend = Fighter(state, ally)
             if friend.out or state.combatants[ally].side != who.who.side or ally == who.actor:
                 raise RefusedError(f"gang={ally}: an ally standing, not the attacker", code="rules.gang-up")
-        mods.append((min(len(gang), gang_max), f"gang up ({len(gang)} allies)"))
+        mods.append((min(len(gang), gang_max), f"gang up ({len(gang)} {'ally' if len(gang) == 1 else 'allies'})"))
     if kind == "trip":
         mods.append((-MANEUVER_PENALTY[0 if melee else 1], "maneuver"))
     return mods
@@ -217,7 +221,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
         weapon = shots[0][0]
         used = sum(_attacks_used(w, m) for w, m in shots)
         if used > weapon.rof:
-            raise RefusedError(f"the {weapon.name} makes {weapon.rof} attack(s) a round: this post takes {used}",
+            raise RefusedError(f"the {weapon.name} makes {weapon.rof} {'attack' if weapon.rof == 1 else 'attacks'} a round: this post takes {used}",
                                code="rules.rof")
     ranged = [m for w, m, a in zip(weapons, modes, chosen) if a.type == "attack" and w.kind == "ranged"]
     recoil = burst_recoil(ranged, stance=who.stance, comp=weapons[0].recoil_comp) if ranged else 0

@@ -22,7 +22,7 @@ from fightlog.rules.bleedingsun.arithmetic import (BURSTS, SPREAD_KICKER, critic
                                                     soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
-from fightlog.rules.bleedingsun.planning import COVER, Plan, plan
+from fightlog.rules.bleedingsun.planning import COVER, Plan, hexes, plan
 from fightlog.rules.bleedingsun.pools import Pool, roll_pool
 
 SNEAK = {True: 6, False: 3}
@@ -108,10 +108,14 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
         shift = scatter(rolled.hits, target_threshold(scribe.state, planned, 0, planned.target, 0)[0])
         if shift:
             scribe.roll("1d6", roller=post.actor, purpose="scatter", for_seq=declaration,
-                        label=f"missed: lands {shift} hex(es) off, 1 the hex nearest the thrower, clockwise")
+                        label=f"missed: lands {_hexes(shift)} off, 1 the hex nearest the thrower, clockwise")
     for at, (target, hexes) in enumerate(planned.caught):
         _one(scribe, attacker, planned, at, target, hexes + shift, rolled, defense.get(target), said.get(target),
              declaration)
+
+
+def _hexes(count: int) -> str:
+    return hexes(count)
 
 
 def scatter(hits: int, aimed: int) -> int:
@@ -146,7 +150,7 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     if planned.kind == "spread":
         notes.append(f"spread ({planned.weapon.spread}, {planned.bands[at]} range): soak x{spread_ratio(hits, th)}")
     if blast:
-        notes.append(f"blast: {hexes} hex(es) from the centre")
+        notes.append(f"blast: {_hexes(hexes)} from the centre")
     if crit:
         notes.append(f"critical +{options.critical_dv} DV")
     rolls = [s for s in (rolled.seq, defense.seq if defense is not None else None) if s is not None]

@@ -380,7 +380,7 @@ def test_a_missed_grenade_lands_its_net_misses_plus_one_off() -> None:
     fight.post("ana", "throw weapon=Frag target=bo range=medium")  # threshold 2
     events = fight.post("bo", "take", faces=[1, 1, 1] + [4] + [5] * 6 + [1, 1])
     (missed,) = of(events, AttackResolved)
-    assert not missed.hit and "blast: 3 hex(es) from the centre" in missed.notes  # 2 net misses + 1
+    assert not missed.hit and "blast: 3 hexes from the centre" in missed.notes  # 2 net misses + 1
     assert [e.purpose for e in of(events, DiceRolled)] == ["attack", "scatter", "damage", "soak"]
     assert [(d.raw, d.taken) for d in of(events, DamageApplied)] == [(4, 4)]  # 6 less 2 three hexes out
 
@@ -419,3 +419,14 @@ def test_the_drop_is_an_option() -> None:
     fight.post("bo", "attack target=ana weapon=Rifle range=short")
     fight.post("ana", "dodge", faces=[1] * 3 + [1] * 5)
     assert fight.order == ["bo", "cy", "ana"]
+
+
+def test_grenades_carried_run_out() -> None:
+    fight = ready_duel(a={"grenades": 1})
+    fight.post("ana", "throw weapon=Frag target=bo")
+    fight.post("bo", "take", faces=[1, 1, 1] + [4] + [1] * 6 + [1, 1])  # a miss: 3 hexes off
+    assert fight.state.combatants["ana"].spent == {"grenade": 1}
+    fight.end_turn()
+    fight.turn("bo", "say")
+    refused = fight.refused("ana", "throw weapon=Frag target=bo")
+    assert refused.code == "rules.allowance" and "thrown all 1 grenades" in str(refused)
