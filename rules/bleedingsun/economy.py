@@ -22,7 +22,7 @@ STANDARD: Final = frozenset({"attack", "stabilize", "extinguish", "break_free"})
 MANEUVERS: Final = frozenset({"trip"})
 MOVE: Final = frozenset({"aim", "reload", "draw", "stance", "throw", "sprint", "cook", "pick_up", "perceive"})
 FREE: Final = frozenset({"say", "drop", "setting"})
-FULL: Final = frozenset({"total_defense", "coup_de_grace"})
+FULL: Final = frozenset({"total_defense", "coup_de_grace", "delay"})
 IMMEDIATE: Final = frozenset({"dodge", "block", "resist", "aoo", "stop_aim"})
 ANSWERS: Final = frozenset({"dodge", "block", "resist", "take"})
 """What a target posts to answer an attack on them (``take``: no defense, costs nothing)."""
@@ -130,6 +130,8 @@ def check(earlier: Sequence[Action], actions: Sequence[Action], *, pace: int, st
     doubled = sorted({k for k in used.kinds if used.kinds.count(k) > 1})
     if doubled:
         problems.append(f"{', '.join(doubled)} twice (each kind of move action once a round)")
+    if any(a.type == "delay" for a in every) and len(every) > 1:
+        problems.append("delaying takes the whole turn: nothing else in it")
     throws = sum(1 for a in every if a.type == "throw")
     if throws > 1:
         problems.append("a second grenade this round (one a round)")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired
+from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, StatusChanged
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.bleedingsun import resolve, sequence
@@ -24,7 +24,7 @@ from fightlog.rules.bleedingsun.fighters import AIM, IMMEDIATE, INCOMING, Fighte
 from fightlog.rules.bleedingsun.planning import plan
 
 PROVOKING: Final = frozenset({"reload", "move", "sprint", "cook"})
-OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say"})
+OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay"})
 
 
 def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEffect:
@@ -48,6 +48,10 @@ def check(state: SceneState, post: Post) -> None:
                            f"({', '.join(sorted(OUT_OF_TURN))}) may be posted", code="order.out-of-turn")
     action = actions[0]
     who = Fighter(state, post.actor)
+    if action.type == "undelay":
+        if not who.has("delaying"):
+            raise RefusedError(f"{post.actor} is not delaying: nothing to come out of")
+        return
     if action.type == "say" or action.type == "take":
         if action.type == "take":
             incoming(state, post.actor, post.responds_to)
@@ -107,6 +111,16 @@ def provokes(state: SceneState, actor: str, action: Action) -> bool:
     return action.type in PROVOKING
 
 
+def _comes_back(scribe: Scribe, actor: str, cause: int) -> None:
+    """Out of the delay: the turn comes at the end of the one going on, and one's place in
+    the sequence is right after its maker from then on."""
+    current = scribe.state.turn.current
+    scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, cause=cause, note=f"comes back after {current}"))
+    order = [a for a in scribe.state.turn.order if a != actor]
+    order.insert(order.index(current) + 1 if current in order else len(order), actor)
+    scribe.emit(InitiativeSet(order=order, reason=f"delay: {actor} comes back after {current}"))
+
+
 def post_out_of_turn(scribe: Scribe, post: Post) -> None:
     check(scribe.state, post)
     action = post.actions[0]
@@ -123,6 +137,9 @@ def post_out_of_turn(scribe: Scribe, post: Post) -> None:
     free = action.type in ("dodge", "block", "resist") and who.defending()
     declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                                 responds_to=responds))
+    if action.type == "undelay":
+        _comes_back(scribe, post.actor, declaration)
+        return
     if action.type not in NO_DROP and not free:
         scribe.emit(EffectApplied(effect=f"{IMMEDIATE}-{post.actor}", name=IMMEDIATE, target=post.actor,
                                   cause=declaration, params={"action": action.type}))

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 OUT: Final = frozenset({"unconscious", "dead"})
 """Out of the fight: at 0 HP or below (Health and Dying), dead."""
 
+WAITING: Final = frozenset({"delaying"})
+"""Keeps a place but does not post now: delaying (Readying and Delaying Actions)."""
+
 ACTION_TYPES: Final[Mapping[str, str | None]] = {
     # Standard actions (Attacking; Multiple Attacks take the free action too)
     "attack": "standard",
@@ -47,6 +50,7 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     # Full round actions
     "total_defense": "full",
     "coup_de_grace": "full",
+    "delay": "full",
     # Immediate actions and answers
     "dodge": "immediate",
     "block": "immediate",
@@ -55,6 +59,7 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     "stop_aim": "immediate",
     "take": None,
     "hold_aim": None,
+    "undelay": None,
 }
 """Every action type ``bleeding-sun`` understands and the part of the round it spends."""
 
@@ -70,7 +75,7 @@ class BleedingSunRules(GenericRules):
         return OUT
 
     def waiting_statuses(self) -> frozenset[str]:
-        return frozenset()
+        return WAITING
 
     def action_cost(self, action: Action) -> str | None:
         return ACTION_TYPES.get(action.type, "standard")

@@ -139,13 +139,20 @@ def _break(name: str, attributes: tuple[str, str]) -> Handler:
     return handler
 
 
+def delay(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
+    """Delay: no action this turn; the turn is taken when one comes out of the delay
+    (``undelay``, in another's turn), at the end of that turn, and one's place in the
+    sequence is there from then on."""
+    scribe.emit(StatusChanged(actor=actor, status="delaying", cause=cause, note="delays the turn"))
+
+
 def nothing(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     """Talking, dropping, changing a setting: the declaration is all."""
 
 
 HANDLERS: Final[Mapping[str, Handler]] = {
     "aim": aim, "hold_aim": hold_aim, "stance": stance, "move": move, "sprint": sprint, "reload": reload,
-    "draw": draw, "total_defense": total_defense, "stabilize": stabilize,
+    "draw": draw, "total_defense": total_defense, "stabilize": stabilize, "delay": delay,
     "extinguish": _break("burning", ("intelligence", "savvy")), "break_free": _break("frozen", ("strength", "body")),
     "say": nothing, "drop": nothing, "setting": nothing, "cook": nothing, "pick_up": nothing, "perceive": nothing,
 }

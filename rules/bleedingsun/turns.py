@@ -19,7 +19,7 @@ from fightlog.kit.table import Scribe
 from fightlog.kit.turn_keeping import open_turn, starting, takers
 from fightlog.rules.bleedingsun import harm, resolve, sequence, statuses
 from fightlog.rules.bleedingsun.fighters import AIM, DEFENSE, IMMEDIATE, INCOMING, STUNNED, Fighter
-from fightlog.rules.bleedingsun.ruleset import OUT
+from fightlog.rules.bleedingsun.ruleset import OUT, WAITING
 
 _LIMIT: Final = 8
 
@@ -36,7 +36,7 @@ def begin(scribe: Scribe) -> None:
 def open_next(scribe: Scribe) -> None:
     for _ in range(_LIMIT * (len(scribe.state.combatants) + 2)):
         state = scribe.state
-        eligible = takers(state, OUT)
+        eligible = takers(state, OUT | WAITING)
         waiting = [a for a in eligible if a not in state.turn.acted]
         if not waiting:
             if not eligible:
@@ -71,6 +71,9 @@ def _started(scribe: Scribe, actor: str, seq: int) -> bool:
 
 def new_round(scribe: Scribe) -> None:
     round_ = scribe.state.turn.round
+    for actor in sorted(scribe.state.combatants):
+        if Fighter(scribe.state, actor).has("delaying"):
+            scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, note="the delayed turn was not taken"))
     scribe.emit(RoundEnded(round=round_))
     scribe.emit(RoundStarted(round=round_ + 1))
     harm.bleed_all(scribe)
@@ -82,8 +85,9 @@ def end_turn(scribe: Scribe) -> None:
                       for e in scribe.state.effects.values() if e.name == INCOMING and e.source == actor})
     for declaration, index in waiting:
         resolve.resolve(scribe, declaration, index)
-    close(scribe, actor)
-    open_next(scribe)
+    if not Fighter(scribe.state, actor).has("delaying"):
+        close(scribe, actor)
+    open_next(scribe)  # a delayer's turn is left open: it is taken when they come out of the delay
 
 
 def close(scribe: Scribe, actor: str) -> None:

@@ -430,3 +430,28 @@ def test_grenades_carried_run_out() -> None:
     fight.turn("bo", "say")
     refused = fight.refused("ana", "throw weapon=Frag target=bo")
     assert refused.code == "rules.allowance" and "thrown all 1 grenades" in str(refused)
+
+
+def test_delaying_takes_the_turn_where_one_comes_out_of_the_delay() -> None:
+    fight = trio()
+    assert fight.refused("ana", "delay", "say").code == "rules.allowance"
+    fight.post("ana", "delay")
+    events = fight.end_turn()
+    assert fight.current == "bo" and "delaying" in fight.statuses("ana")
+    assert not [e for e in events if isinstance(e, TurnEnded)]  # ana's turn is taken later
+    fight.post("ana", "undelay")
+    assert fight.order == ["bo", "ana", "cy"]
+    fight.end_turn()
+    assert fight.current == "ana"
+    fight.turn("ana", "say")
+    assert fight.current == "cy"
+
+
+def test_a_delay_never_come_out_of_is_lost_at_the_round_end() -> None:
+    fight = trio()
+    fight.post("ana", "delay")
+    fight.end_turn()
+    fight.turn("bo", "say")
+    events = fight.turn("cy", "say")
+    assert [e.note for e in of(events, StatusChanged)] == ["the delayed turn was not taken"]
+    assert fight.current == "ana" and fight.state.turn.round == 3
