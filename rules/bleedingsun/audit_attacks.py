@@ -13,7 +13,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
-from fightlog.rules.bleedingsun.resolve import dv_of, scatter, soak_of, target_threshold
+from fightlog.rules.bleedingsun.resolve import aimed_threshold, dv_of, scatter, soak_of, target_threshold
 
 COUP = "coup de grace"
 
@@ -104,7 +104,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     if event.against != th:
         view.report("rules.threshold", event, f"{who}'s attack on {event.target} is recorded against {event.against}; "
                     f"the chart gives {th} ({', '.join(parts)})", actor=who)
-    lands = one.kind == "spread" or (one.kind == "blast" and event.target != one.target) or shown >= th
+    lobbed = one.action.params.get("lob") is True
+    lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
     crit = shown >= th and critical(shown, sum(1 for d in roll.dice if d.kept and d.face == 6), dice, th,
                                     margin=options.critical_margin, min_sixes=options.critical_sixes,
                                     threshold_crit=one.kind not in ("spread", "blast"))
@@ -163,7 +164,7 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     hexes = one.caught[at][1]
     if one.kind == "blast":
         try:
-            hexes += scatter(cause.score, target_threshold(before, one, 0, one.target, 0)[0])
+            hexes += scatter(cause.score, aimed_threshold(before, one))
         except FightlogError:
             return
     who = cause.attacker

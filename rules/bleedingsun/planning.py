@@ -118,7 +118,7 @@ def _caught(action: Action, target: str) -> tuple[tuple[str, int], ...]:
     for a blast; the aimed target at ``distance`` or 0)."""
     out = [(target, action.distance or 0)] if target else []
     if action.type == "throw":
-        out = [(target, 0)] if target else []
+        out = [(target, 0)] if target and action.params.get("lob") is not True else []
         for part in str(action.params.get("caught", "")).split(","):
             if part:
                 name, _, hexes = part.partition(":")
@@ -227,9 +227,10 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     recoil = burst_recoil(ranged, stance=who.stance, comp=weapons[0].recoil_comp) if ranged else 0
     first = chosen[0]
     weapon = weapons[0]
-    own = attacker_mods(who, weapon, first, earlier) if first.type != "aoo" else []
-    attribute = options.melee_attribute if weapon.kind == "melee" else "perception"
-    base = weapon.accuracy + (who.attr(attribute) if first.type != "aoo" else 0)
+    lob = first.type == "throw" and first.params.get("lob") is True
+    own = attacker_mods(who, weapon, first, earlier) if first.type != "aoo" and not lob else []
+    attribute = "agility" if lob else options.melee_attribute if weapon.kind == "melee" else "perception"
+    base = (who.attr("agility") if lob else weapon.accuracy + (who.attr(attribute) if first.type != "aoo" else 0))
     each = options.split_modifiers == "each"
     total = base + (0 if each else sum(v for v, _ in own)) - recoil
     given = [a.params.get("dice") for a in chosen]
@@ -264,7 +265,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
             mods = own + mods
         dice = share + sum(v for v, _ in mods)
         split = len(chosen) > 1
-        notes = [f"accuracy {weapon_.accuracy}"]
+        notes = ["lobbed: agility only, at a hex"] if lob else [f"accuracy {weapon_.accuracy}"]
         if action.type != "aoo":
             notes.append(f"{attribute} {who.attr(attribute)}")
         notes += [f"{v:+d} {s}" + (" (whole pool)" if split and not each else "") for v, s in own]

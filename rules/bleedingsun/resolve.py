@@ -18,7 +18,7 @@ from fightlog.events.model import AttackResolved, EffectApplied, EffectExpired, 
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun import harm, statuses
-from fightlog.rules.bleedingsun.arithmetic import (BURSTS, SPREAD_KICKER, critical, falloff, pierce, soak_pool,
+from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, critical, falloff, pierce, soak_pool,
                                                     soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
@@ -105,13 +105,17 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
                        label=f"{planned.weapon.name} at {planned.target or 'a hex'}", for_seq=declaration)
     shift = 0
     if planned.kind == "blast":
-        shift = scatter(rolled.hits, target_threshold(scribe.state, planned, 0, planned.target, 0)[0])
+        shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
         if shift:
             scribe.roll("1d6", roller=post.actor, purpose="scatter", for_seq=declaration,
                         label=f"missed: lands {_hexes(shift)} off, 1 the hex nearest the thrower, clockwise")
     for at, (target, hexes) in enumerate(planned.caught):
         _one(scribe, attacker, planned, at, target, hexes + shift, rolled, defense.get(target), said.get(target),
              declaration)
+
+
+def _lobbed(planned: Plan) -> bool:
+    return planned.action.params.get("lob") is True
 
 
 def _hexes(count: int) -> str:
@@ -121,6 +125,14 @@ def _hexes(count: int) -> str:
 def scatter(hits: int, aimed: int) -> int:
     """Hexes a missed explosive lands off (Missing with an explosive): the net misses + 1."""
     return 0 if hits >= aimed else aimed - hits + 1
+
+
+def aimed_threshold(state: SceneState, planned: Plan) -> int:
+    """The threshold of the hex an explosive is thrown at: its target's, or a lobbed one's
+    range alone (a hex, not a target)."""
+    if planned.target and planned.action.params.get("lob") is not True:
+        return target_threshold(state, planned, 0, planned.target, 0)[0]
+    return RANGES[planned.bands[0]] if planned.bands else RANGES[planned.action.range or "short"]
 
 
 def target_threshold(state: SceneState, planned: Plan, at: int, target: str, defense_hits: int) -> tuple[int, list[str]]:
@@ -141,7 +153,7 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     dodge_hits = defense.hits if defense is not None else 0
     th, parts = target_threshold(state, planned, at, target, 0 if blast else dodge_hits)
     hits = rolled.hits
-    lands = planned.kind == "spread" or (blast and target != planned.target) or hits >= th
+    lands = planned.kind == "spread" or (blast and (target != planned.target or _lobbed(planned))) or hits >= th
     harmed = lands or blast
     crit = hits >= th and critical(hits, rolled.sixes, rolled.dice, th, margin=options.critical_margin,
                                    min_sixes=options.critical_sixes,

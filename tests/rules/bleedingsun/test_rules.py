@@ -455,3 +455,14 @@ def test_a_delay_never_come_out_of_is_lost_at_the_round_end() -> None:
     events = fight.turn("cy", "say")
     assert [e.note for e in of(events, StatusChanged)] == ["the delayed turn was not taken"]
     assert fight.current == "ana" and fight.state.turn.round == 3
+
+
+def test_a_lobbed_grenade_uses_agility_alone_at_a_hex() -> None:
+    fight = trio(perception=5)
+    fight.post("ana", "throw weapon=Frag lob=true range=short caught=bo:1,cy:2")
+    fight.post("bo", "take")
+    events = fight.post("cy", "take", faces=[5, 1, 1] + [5, 5, 5, 1, 1, 1] + [1, 1] + [5, 5, 5, 1, 1, 1] + [1, 1])
+    assert [len(e.dice) for e in of(events, DiceRolled)][:1] == [3]  # agility 3: not accuracy + perception 5
+    bo, cy = of(events, AttackResolved)
+    assert bo.hit and cy.hit and "lobbed: agility only, at a hex" in bo.notes
+    assert [(d.target, d.raw) for d in of(events, DamageApplied)] == [("bo", 3), ("cy", 2)]
