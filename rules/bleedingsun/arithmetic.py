@@ -141,11 +141,12 @@ def band_of(distance: int, limits: Sequence[int]) -> str | None:
     return None
 
 
-def move_cost(hexes: int, *, stance: str | None, terrain: str, cautious: bool) -> int:
+def move_cost(hexes: int, *, stance: str | None, terrain: str, cautious: bool, extra: int = 0) -> int:
     """Movement points for ``hexes`` (Combat Actions & Cost): 1 a hex, +1 crouching, +3 prone,
-    +1 difficult terrain, +2 cautious; swimming 3 and climbing 4 a hex."""
+    +1 difficult terrain, +2 cautious; swimming 3 and climbing 4 a hex; ``extra`` a hex more
+    (frozen: +1)."""
     base = SWIM_CLIMB.get(terrain, 1)
-    per = base + MOVE_STANCE.get(stance or "", 0) + TERRAIN.get(terrain, 0) + (CAUTIOUS if cautious else 0)
+    per = base + MOVE_STANCE.get(stance or "", 0) + TERRAIN.get(terrain, 0) + (CAUTIOUS if cautious else 0) + extra
     return hexes * per
 
 

@@ -29,8 +29,8 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action]) -> Plann
     earlier = economy.own_actions(state, actor)
     if any(a.type in economy.IMMEDIATE or a.type in economy.ANSWERS for a in actions):
         raise RefusedError("an immediate action or answer is posted in another's turn", code="rules.immediate")
-    economy.check(earlier, actions, pace=who.card.pace, stance=who.stance,
-                  maneuver_cost=who.options.maneuver_cost, stunned=bool(who.effects(STUNNED)))
+    economy.check(earlier, actions, pace=who.pace(), stance=who.stance, maneuver_cost=who.options.maneuver_cost,
+                  stunned=bool(who.effects(STUNNED)), extra=1 if who.effects("frozen") else 0)
     if any(a.type == "attack" for a in earlier) and any(a.type == "attack" for a in actions):
         raise RefusedError("the round's attacks are one standard action: split the pool in one post",
                            code="rules.allowance")

@@ -59,7 +59,7 @@ def stance_cost(action: Action, current: str | None) -> int:
     return STANCE_MA.get(frozenset({current, wanted}), 2)
 
 
-def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str) -> Spent:
+def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str, extra: int = 0) -> Spent:
     """What ``actions`` (one fighter's own-turn actions, in order) use."""
     standard = free = full = ma = mp = attacks = 0
     kinds: list[str] = []
@@ -85,7 +85,7 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
         elif kind == "move":
             mp += move_cost(int(action.params.get("hexes", action.distance or 0) or 0), stance=stance,
                             terrain=str(action.params.get("terrain", "open")),
-                            cautious=bool(action.params.get("cautious", False)))
+                            cautious=bool(action.params.get("cautious", False)), extra=extra)
         elif kind == "stance":
             ma += stance_cost(action, stance)
             kinds.append(kind)
@@ -108,11 +108,12 @@ def own_actions(state: SceneState, actor: str) -> list[Action]:
 
 
 def check(earlier: Sequence[Action], actions: Sequence[Action], *, pace: int, stance: str | None,
-          maneuver_cost: str, stunned: bool = False) -> Spent:
+          maneuver_cost: str, stunned: bool = False, extra: int = 0) -> Spent:
     """Refuse (``rules.allowance``) a post that overspends the round's actions; what the turn has
-    used with it."""
+    used with it. ``pace``: the movement points a move action buys (stagger may have lowered
+    it); ``extra``: MP a hex more (frozen)."""
     every = [*earlier, *actions]
-    used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost)
+    used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost, extra=extra)
     problems = []
     if stunned and any(a.type not in ("say",) for a in actions):
         problems.append("stunned: every action but the immediate is lost this turn")

@@ -79,6 +79,12 @@ class Fighter(FighterBase):
         """The dice staggering takes off every pool (1 a stagger in force)."""
         return sum(e.magnitude or 1 for e in self.effects(STAGGERED))
 
+    def pace(self) -> int:
+        """The MP a move action buys: pace, less 1 for each stagger that took MP (at least 1:
+        the chapter's lost move action is not played)."""
+        lost = sum(1 for e in self.effects(STAGGERED) if e.params.get("mp") is True)
+        return max(1, self.card.pace - lost)
+
     def immediate_spent(self) -> bool:
         return bool(self.effects(IMMEDIATE))
 

@@ -220,8 +220,10 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     if shots:
         weapon = shots[0][0]
         used = sum(_attacks_used(w, m) for w, m in shots)
-        if used > weapon.rof:
-            raise RefusedError(f"the {weapon.name} makes {weapon.rof} {'attack' if weapon.rof == 1 else 'attacks'} a round: this post takes {used}",
+        rof = max(1, weapon.rof - 1) if who.effects("frozen") else weapon.rof
+        if used > rof:
+            raise RefusedError(f"the {weapon.name} makes {rof} {'attack' if rof == 1 else 'attacks'} a round"
+                               + (" (frozen: 1 fewer)" if rof != weapon.rof else "") + f": this post takes {used}",
                                code="rules.rof")
     ranged = [m for w, m, a in zip(weapons, modes, chosen) if a.type == "attack" and w.kind == "ranged"]
     recoil = burst_recoil(ranged, stance=who.stance, comp=weapons[0].recoil_comp) if ranged else 0

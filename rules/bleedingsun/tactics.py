@@ -62,7 +62,8 @@ def move(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     terrain = str(action.params.get("terrain", "open"))
     if terrain not in ("open", "difficult", "swim", "climb"):
         raise RefusedError(f"terrain={terrain!r}: open, difficult, swim or climb", code="rules.incomplete")
-    cost = move_cost(hexes, stance=who.stance, terrain=terrain, cautious=action.params.get("cautious") is True)
+    cost = move_cost(hexes, stance=who.stance, terrain=terrain, cautious=action.params.get("cautious") is True,
+                     extra=1 if who.effects("frozen") else 0)
     scribe.emit(Moved(actor=actor, points=cost, cause=cause))
 
 
@@ -71,8 +72,8 @@ def sprint(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     hexes = action.params.get("hexes", action.distance)
     if not isinstance(hexes, int) or isinstance(hexes, bool) or hexes < 1:
         raise RefusedError("sprint: how far (hexes=N)", code="rules.incomplete")
-    cost = move_cost(hexes, stance=who.stance, terrain="open", cautious=False)
-    most = who.card.pace + who.card.sprint
+    cost = move_cost(hexes, stance=who.stance, terrain="open", cautious=False, extra=1 if who.effects("frozen") else 0)
+    most = who.pace() + who.card.sprint
     if cost > most:
         raise RefusedError(f"a sprint gives pace + sprint = {most} MP: {hexes} hexes cost {cost}", code="rules.allowance")
     scribe.emit(Moved(actor=actor, points=cost, cause=cause))

@@ -466,3 +466,14 @@ def test_a_lobbed_grenade_uses_agility_alone_at_a_hex() -> None:
     bo, cy = of(events, AttackResolved)
     assert bo.hit and cy.hit and "lobbed: agility only, at a hex" in bo.notes
     assert [(d.target, d.raw) for d in of(events, DamageApplied)] == [("bo", 3), ("cy", 2)]
+
+
+def test_frozen_slows_and_a_stagger_that_fails_takes_pace() -> None:
+    from fightlog.rules.bleedingsun import statuses
+
+    fight = ready_duel()
+    statuses.apply(fight.scribe, "ana", "frozen", "frozen", fight.state.seq)
+    statuses.apply(fight.scribe, "ana", "staggered_mp", "stagger", fight.state.seq)
+    assert fight.refused("ana", *["attack target=bo weapon=Rifle range=short"] * 3).code == "rules.rof"  # 3 less 1
+    assert fight.refused("ana", "move hexes=5").code == "rules.allowance"  # 2 MP a hex, pace 3: four move actions
+    fight.post("ana", "move hexes=2", "aim weapon=Rifle")  # 4 MP is two move actions at pace 3; aim the third
