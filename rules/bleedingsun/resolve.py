@@ -166,6 +166,8 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     if crit:
         notes.append(f"critical +{options.critical_dv} DV")
     rolls = [s for s in (rolled.seq, defense.seq if defense is not None else None) if s is not None]
+    if not harmed and planned.action.params.get("bystanders") is True and not planned.melee:
+        notes += _stray(scribe, attacker, planned, rolled, declaration)
     seq = scribe.emit(AttackResolved(attacker=attacker.actor, target=target, hit=lands, score=hits, against=th,
                                      margin=hits - th, critical="success" if crit else None, rolls=rolls,
                                      weapon=planned.weapon.name, declaration=declaration, notes=notes))
@@ -175,6 +177,21 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
         statuses.apply(scribe, target, "prone" if hits > th else "staggered", "trip", seq)
         return
     damage(scribe, attacker, planned, at, target, hexes, hits, th, crit, dodge_hits if blast else 0, seq)
+
+
+def _stray(scribe: Scribe, attacker: Fighter, planned: Plan, rolled: Pool, cause: int) -> list[str]:
+    """Innocent Bystander (when the GM calls for it: ``bystanders=true``): a miss's 1s, plus 1
+    for every 3 bullets of a burst, is the threshold of the attacker's Savvy roll: under it a
+    bystander takes full damage, at it half, over it nobody is hit."""
+    burst = BURSTS.get(planned.mode)
+    stray = rolled.ones + (burst.bullets // 3 if burst is not None and planned.weapon.kind == "ranged" else 0)
+    if stray < 1:
+        return []
+    savvy = roll_pool(scribe, attacker.attr("savvy") - attacker.stagger(), attacker.options, roller=attacker.actor,
+                      purpose="bystander", label=f"stray shot: savvy {attacker.attr('savvy')} vs {stray}", for_seq=cause)
+    outcome = ("a bystander is hit for full damage" if savvy.hits < stray else
+               "a bystander is hit for half damage" if savvy.hits == stray else "no bystander is hit")
+    return [f"stray shot: {outcome} (savvy {savvy.hits} against {stray})"]
 
 
 def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, list[str]]:

@@ -477,3 +477,12 @@ def test_frozen_slows_and_a_stagger_that_fails_takes_pace() -> None:
     assert fight.refused("ana", *["attack target=bo weapon=Rifle range=short"] * 3).code == "rules.rof"  # 3 less 1
     assert fight.refused("ana", "move hexes=5").code == "rules.allowance"  # 2 MP a hex, pace 3: four move actions
     fight.post("ana", "move hexes=2", "aim weapon=Rifle")  # 4 MP is two move actions at pace 3; aim the third
+
+
+def test_innocent_bystanders_when_the_gm_calls_for_them() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle mode=3rb range=short bystanders=true")
+    events = fight.post("bo", "take", faces=[1, 1, 4] + [5, 1, 1])  # 2 ones + 1 for 3 bullets: savvy vs 3
+    (missed,) = of(events, AttackResolved)
+    assert "stray shot: a bystander is hit for full damage (savvy 1 against 3)" in missed.notes
+    assert [e.purpose for e in of(events, DiceRolled)] == ["attack", "bystander"]
