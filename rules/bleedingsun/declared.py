@@ -12,7 +12,7 @@ from fightlog.events.model import Action, DeclarationPosted
 from fightlog.kit.declared import refusal, unknown_action
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun import economy, immediate, resolve
+from fightlog.rules.bleedingsun import economy, grapple, immediate, resolve
 from fightlog.rules.bleedingsun.fighters import INCOMING, STUNNED, Fighter
 from fightlog.rules.bleedingsun.planning import Planned, plan
 from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES
@@ -26,6 +26,7 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action]) -> Plann
     if waiting:
         raise RefusedError(f"{actor}'s attack on {waiting[0].target} waits for {waiting[0].target}'s answer "
                            "(or the end of the turn)", code="rules.answer")
+    grapple.check(state, actor, actions)
     earlier = economy.own_actions(state, actor)
     if any(a.type in economy.IMMEDIATE or a.type in economy.ANSWERS for a in actions):
         raise RefusedError("an immediate action or answer is posted in another's turn", code="rules.immediate")

@@ -19,10 +19,10 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 
 STANDARD: Final = frozenset({"attack", "stabilize", "extinguish", "break_free"})
-MANEUVERS: Final = frozenset({"trip"})
+MANEUVERS: Final = frozenset({"trip", "grapple"})
 MOVE: Final = frozenset({"aim", "reload", "draw", "stance", "throw", "sprint", "cook", "pick_up", "perceive"})
 FREE: Final = frozenset({"say", "drop", "setting"})
-FULL: Final = frozenset({"total_defense", "coup_de_grace", "delay"})
+FULL: Final = frozenset({"total_defense", "coup_de_grace", "delay", "escape"})
 IMMEDIATE: Final = frozenset({"dodge", "block", "resist", "aoo", "stop_aim"})
 ANSWERS: Final = frozenset({"dodge", "block", "resist", "take"})
 """What a target posts to answer an attack on them (``take``: no defense, costs nothing)."""

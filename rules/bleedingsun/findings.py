@@ -45,6 +45,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.range": Code("error", "a target beyond the weapon's reach or extreme range", "Defenders Threshold"),
     "rules.not-carried": Code("error", "a weapon the sheet does not have", "(the sheet's weapons)"),
     "rules.aim": Code("error", "holding or stopping an aim not taken", "Holding an Aim"),
+    "rules.grappled": Code("error", "a pinned fighter attacking or moving, a weapon bigger than small in a grapple, "
+                                   "grappling another while in one, escaping when not pinned", "Grapple"),
     "rules.coup": Code("error", "a coup de grace on a target not helpless", "Coup de Gras"),
     "rules.stabilize": Code("error", "stabilizing someone not bleeding out", "Health and Dying"),
 }

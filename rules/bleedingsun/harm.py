@@ -9,6 +9,7 @@ from __future__ import annotations
 from fightlog.events.model import DamageApplied, EffectApplied, EffectExpired, EffectTicked, StatusChanged
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import ActiveEffect
+from fightlog.rules.bleedingsun import grapple
 from fightlog.rules.bleedingsun.fighters import BLEEDING, FATIGUE, Fighter
 from fightlog.rules.bleedingsun.pools import roll_pool
 
@@ -52,9 +53,10 @@ def after(scribe: Scribe, target: str, before: int, cause: int) -> None:
     if dead_at(who.attr("body"), hp):
         die(scribe, target, cause, f"{hp} HP: beyond -{who.attr('body')} (Body)")
         return
-    if hp <= 0 < before or (hp <= 0 and not who.has("unconscious")):
+    if hp <= 0 and not who.has("unconscious"):
         scribe.emit(StatusChanged(actor=target, status="unconscious", cause=cause, note=f"{hp} HP"))
         fatigue(scribe, target, cause, "temporary", "fell unconscious")
+        grapple.end(scribe, target, cause, f"{target} is out")
     if hp < 0 and not who.effects(BLEEDING) and not who.has("stable"):
         scribe.emit(EffectApplied(effect=f"{BLEEDING}-{target}-{cause}", name=BLEEDING, target=target, cause=cause,
                                   magnitude=who.options.bleed_out,
@@ -67,8 +69,9 @@ def after(scribe: Scribe, target: str, before: int, cause: int) -> None:
 
 
 def die(scribe: Scribe, target: str, cause: int, note: str) -> None:
-    """``target`` dies: no more bleeding."""
+    """``target`` dies: no more bleeding, no grapple."""
     scribe.emit(StatusChanged(actor=target, status="dead", cause=cause, note=note))
+    grapple.end(scribe, target, cause, f"{target} is dead")
     for found in Fighter(scribe.state, target).effects(BLEEDING):
         scribe.emit(EffectExpired(effect=found.effect, target=target, reason="dead"))
 

@@ -15,6 +15,7 @@ from fightlog.events.model import Action
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_AP, SPREAD_RANGES, band_of,
                                                     burst_recoil)
+from fightlog.rules.bleedingsun import grapple
 from fightlog.rules.bleedingsun.card import WeaponCard
 from fightlog.rules.bleedingsun.fighters import AIM, Fighter
 
@@ -163,6 +164,8 @@ def attacker_mods(who: Fighter, weapon: WeaponCard, action: Action, earlier: Seq
         mods.append((2, "better positioning"))
     if not melee and action.params.get("threatened") is True:
         mods.append((-3, "a melee attacker in reach"))
+    if grapple.penalty(who.state, who.actor):
+        mods.append((-grapple.penalty(who.state, who.actor), "in a grapple"))
     stagger = who.stagger()
     if stagger:
         mods.append((-stagger, "staggered"))

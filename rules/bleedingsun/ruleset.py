@@ -32,6 +32,7 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     "break_free": "standard",
     # Combat maneuvers (Standard + Free; option maneuver_cost)
     "trip": "standard",
+    "grapple": "standard",
     # Move actions
     "move": "move",
     "sprint": "move",
@@ -51,6 +52,7 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     "total_defense": "full",
     "coup_de_grace": "full",
     "delay": "full",
+    "escape": "full",
     # Immediate actions and answers
     "dodge": "immediate",
     "block": "immediate",

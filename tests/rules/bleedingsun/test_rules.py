@@ -486,3 +486,35 @@ def test_innocent_bystanders_when_the_gm_calls_for_them() -> None:
     (missed,) = of(events, AttackResolved)
     assert "stray shot: a bystander is hit for full damage (savvy 1 against 3)" in missed.notes
     assert [e.purpose for e in of(events, DiceRolled)] == ["attack", "bystander"]
+
+
+def test_a_grapple_taken_control_of_pins_and_is_escaped() -> None:
+    fight = ready_duel(a={"strength": 4}, b={"strength": 3, "legerdemain": 1})
+    events = fight.post("ana", "grapple target=bo", faces=[5, 5, 1, 1] + [5, 1, 1])  # 2 against 1: ana controls
+    assert [n for e in of(events, AttackResolved) for n in e.notes] == ["grapple: ana takes control"]
+    assert {"grappled", "controlling"} <= set(fight.statuses("ana")) and {"grappled", "pinned"} <= set(fight.statuses("bo"))
+    assert fight.refused("ana", "attack target=bo weapon=Club").code == "rules.grappled"  # only a small weapon
+    refused = fight.refused("ana", "attack target=bo weapon=Knife")  # 1 + 3 - 4 in a grapple = 0
+    assert refused.code == "rules.pool" and "a pool of 0" in str(refused)
+    del events
+
+
+def test_a_pinned_fighter_cannot_attack_and_escapes_with_the_better_attribute() -> None:
+    fight = ready_duel(a={"strength": 4}, b={"strength": 2, "legerdemain": 4})
+    fight.post("ana", "grapple target=bo", faces=[5, 5, 1, 1] + [5, 1, 1, 1])  # bo defends with legerdemain 4
+    fight.end_turn()
+    assert fight.refused("bo", "attack target=ana weapon=Knife").code == "rules.grappled"
+    assert fight.refused("bo", "move hexes=1").code == "rules.grappled"
+    events = fight.post("bo", "escape", faces=[5, 5, 5, 1] + [5, 1, 1, 1])  # legerdemain 3 hits against strength 1
+    assert [e.reason for e in of(events, EffectExpired)] == ["bo broke free"]
+    assert not {"grappled", "pinned"} & set(fight.statuses("bo"))
+
+
+def test_a_grapple_resisted_with_legerdemain_and_a_draw_with_no_one_in_control() -> None:
+    fight = ready_duel(a={"strength": 2}, b={"legerdemain": 4})
+    events = fight.post("ana", "grapple target=bo", faces=[1, 1] + [5, 1, 1, 1])
+    assert [n for e in of(events, AttackResolved) for n in e.notes] == ["grapple: bo resists (legerdemain)"]
+    assert "grappled" not in fight.statuses("bo")
+    fight = ready_duel(a={"strength": 2}, b={"strength": 2, "legerdemain": 0})
+    fight.post("ana", "grapple target=bo", faces=[5, 1] + [5, 1])
+    assert "grappled" in fight.statuses("ana") and "pinned" not in fight.statuses("bo")
