@@ -13,7 +13,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
-from fightlog.rules.bleedingsun.resolve import aimed_threshold, dv_of, scatter, soak_of, target_threshold
+from fightlog.rules.bleedingsun.resolve import SNEAK, aimed_threshold, dv_of, scatter, soak_of, target_threshold
 
 COUP = "coup de grace"
 
@@ -147,7 +147,10 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
             view.report("rules.bleeding", event, f"{event.target} bled {event.raw}; the bleed is {found.magnitude}",
                         actor=event.target)
         return
-    if not isinstance(cause, AttackResolved) or any(n.startswith(COUP) for n in cause.notes):
+    if not isinstance(cause, AttackResolved):
+        return
+    if any(n.startswith(COUP) for n in cause.notes):
+        _coup(before, event, cause, view)
         return
     got = planned_for(before, cause, view)
     if got is None:
@@ -194,6 +197,35 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     if problems:
         view.report("rules.soak", event, f"{event.target}'s soak of {who}'s hit: " + "; ".join(problems),
                     actor=event.target)
+
+
+def _coup(before: SceneState, event: DamageApplied, cause: AttackResolved, view: AuditView) -> None:
+    """A coup de grace's damage: the weapon's DV, the critical and the sneak attack; soaked
+    without armour."""
+    damage, soak = _dice_for(view, event, cause.seq)
+    try:
+        attacker, target = Fighter(before, cause.attacker), Fighter(before, event.target)
+        weapon = attacker.card.weapon(cause.weapon)
+        if weapon is None:
+            return
+        options = attacker.options
+        dv = weapon.dv + options.critical_dv + SNEAK[weapon.kind == "melee"] + attacker.card.perk_sum("dv")
+        soak_dice = target.card.fortitude + target.card.perk_sum("soak") - target.stagger()
+    except FightlogError:
+        return
+    face = options.hit_face
+    dealt = hits(damage, face) if damage is not None else 0
+    soaked_hits = hits(soak, face) if soak is not None else 0
+    problems = []
+    if (len(damage.dice) if damage is not None else 0) != max(0, dv) or event.raw != dealt:
+        problems.append(f"a coup de grace rolls DV {dv} (weapon, +{options.critical_dv} critical, sneak attack): "
+                        f"{event.raw} recorded")
+    if (len(soak.dice) if soak is not None else 0) != max(0, soak_dice) or event.reduced_by != min(event.raw,
+                                                                                                   soaked_hits):
+        problems.append(f"soaked without armour ({max(0, soak_dice)} dice): {event.reduced_by} taken off")
+    if problems:
+        view.report("rules.damage", event, f"{cause.attacker}'s coup de grace on {event.target}: "
+                    + "; ".join(problems), actor=cause.attacker)
 
 
 def _blast_dodge(view: AuditView, cause: AttackResolved, face: int) -> int:

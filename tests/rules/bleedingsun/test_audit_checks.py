@@ -118,3 +118,23 @@ def test_a_second_immediate_action_in_a_round_by_hand() -> None:
     found = _errors(log.done())
     assert [code for code, _ in found] == ["rules.immediate"]  # refused: no drop owed
     assert "dray has spent the immediate action this round" in found[0][1]
+
+
+def test_a_coup_de_grace_is_audited() -> None:
+    from msgspec.structs import replace
+
+    from fightlog.events.model import DamageApplied
+    from tests.rules.bleedingsun.rigged import ready_duel
+
+    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])
+    fight.end_turn()
+    fight.post("ana", "coup_de_grace target=bo weapon=Knife", faces=[5, 5] + [1] * 11 + [1, 1, 1])
+    events = list(fight.scribe.events)
+    assert [f.code for f in audit_events(events).findings if f.severity == "error"] == []
+    dealt = [e for e in events if isinstance(e, DamageApplied)][-1]
+    events[events.index(dealt)] = replace(dealt, reduced_by=1, taken=1)  # armour counted after all
+    found = [(f.code, f.message) for f in audit_events(events).findings if f.severity == "error"]
+    assert [code for code, _ in found] == ["rules.damage"]
+    assert "soaked without armour (0 dice): 1 taken off" in found[0][1]
