@@ -42,7 +42,8 @@ CODES = known_codes()  # the shared codes and every installed ruleset's
 RULES = Path(__file__).resolve().parents[2] / "rules"
 KIT = RULES.parent / "kit"
 
-PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion", "traveller": "traveller", "en51": "en51"}
+PACKAGES = {"roe7": "roe7", "d20-evasion": "d20evasion", "traveller": "traveller", "en51": "en51",
+            "bleeding-sun": "bleedingsun"}
 """Playable ruleset -> its package under ``rules/``."""
 
 SHARED = ("declared.py", "table.py", "table_base.py", "fighters.py", "turn_keeping.py")
@@ -58,7 +59,8 @@ NO_FINDING = {
                 "a log written without the table's notation is not shown wrong by it, so the audit reports nothing",
 }
 UNREACHABLE: dict[str, dict[str, str]] = {"roe7": dict(NO_FINDING), "d20-evasion": dict(NO_FINDING),
-                                          "traveller": dict(NO_FINDING), "en51": dict(NO_FINDING)}
+                                          "traveller": dict(NO_FINDING), "en51": dict(NO_FINDING),
+                                          "bleeding-sun": dict(NO_FINDING)}
 """Ruleset -> a refusal code no logged declaration makes a finding of -> why."""
 
 

@@ -21,7 +21,8 @@ DISPUTED = FIXTURES / "roe7" / "disputed-duel.jsonl"
 SEEDED = FIXTURES / "dice" / "seeded-rolls.jsonl"
 SCENARIO_LOGS = FIXTURES / "roe7" / "scenarios"
 AUDIT_LOGS = FIXTURES / "roe7" / "audit"
-_SNAPSHOTTED_ELSEWHERE = tuple(FIXTURES / ruleset / kind for ruleset in ("roe7", "d20-evasion", "traveller", "en51")
+_SNAPSHOTTED_ELSEWHERE = tuple(FIXTURES / ruleset / kind for ruleset in ("roe7", "d20-evasion", "traveller", "en51",
+                                                                                  "bleeding-sun")
                                 for kind in ("scenarios", "audit"))
 ALL_LOGS = sorted(
     p for p in FIXTURES.rglob("*.jsonl") if not any(folder in p.parents for folder in _SNAPSHOTTED_ELSEWHERE)

@@ -20,7 +20,8 @@ def complete(words: str, shell: str = "bash") -> list[str]:
 
 
 def test_rulesets_complete_after_ruleset() -> None:
-    assert complete("fightlog play start fight.jsonl --ruleset ") == ["d20-evasion", "en51", "roe7", "traveller"]
+    assert complete("fightlog play start fight.jsonl --ruleset ") == ["bleeding-sun", "d20-evasion", "en51", "roe7",
+                                                                                   "traveller"]
     assert complete("fightlog play start fight.jsonl --ruleset d2") == ["d20-evasion"]
 
 

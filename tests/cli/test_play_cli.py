@@ -252,8 +252,9 @@ def test_start_refuses_bad_house_options(log: Path, tmp_path: Path, house: str, 
 @pytest.mark.parametrize(
     ("ruleset", "message"),
     [
-        ("gurps", "no installed ruleset 'gurps' (installed: d20-evasion, en51, roe7, traveller)"),
-        ("roe8", "no installed ruleset 'roe8': did you mean roe7? (installed: d20-evasion, en51, roe7, traveller)"),
+        ("gurps", "no installed ruleset 'gurps' (installed: bleeding-sun, d20-evasion, en51, roe7, traveller)"),
+        ("roe8", "no installed ruleset 'roe8': did you mean roe7? "
+                 "(installed: bleeding-sun, d20-evasion, en51, roe7, traveller)"),
     ],
 )
 def test_start_refuses_a_ruleset_not_installed(log: Path, ruleset: str, message: str) -> None:

@@ -108,7 +108,7 @@ def test_installed_as_a_plugin(tmp_path: Path) -> None:
     (listed, rulesets), (played, run), (replayed, replay), (audited, audit), (disputed, dispute) = json.loads(ran.stdout)
     assert listed == 0, rulesets
     found = {r["id"]: r for r in json.loads(rulesets)["rulesets"]}
-    assert set(found) == {"d20-evasion", "en51", "example", "roe7", "traveller"}
+    assert set(found) == {"bleeding-sun", "d20-evasion", "en51", "example", "roe7", "traveller"}
     assert found["example"]["plays"] and found["example"]["options"] == [
         {"name": "hit_on", "default": 10, "accepts": "an integer"}]
     assert [f["code"] for f in found["example"]["findings"]] == ["rules.outcome"]

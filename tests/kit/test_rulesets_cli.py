@@ -34,8 +34,8 @@ def test_human_lists_each_ruleset_with_its_options() -> None:
     code, out, _ = run()
     assert code == 0
     blocks = out.split("\n\n")
-    assert [b.split(":")[0] for b in blocks] == ["d20-evasion", "en51", "roe7", "traveller"]
-    roe7 = blocks[2].splitlines()
+    assert [b.split(":")[0] for b in blocks] == ["bleeding-sun", "d20-evasion", "en51", "roe7", "traveller"]
+    roe7 = blocks[3].splitlines()
     assert roe7[0] == f"roe7: plays fights (fightlog play, fightlog run); {len(ROE7_FINDINGS)} finding codes of its own"
     assert roe7[1] == "  options (default; accepts):"
     assert len(roe7) == 2 + len(Roe7Options.__struct_fields__)
@@ -47,7 +47,7 @@ def test_json_gives_options_defaults_and_findings() -> None:
     code, out, _ = run("--format", "json")
     assert code == 0 and out.count("\n") == 1
     found = {r["id"]: r for r in json.loads(out)["rulesets"]}
-    assert set(found) == {"roe7", "d20-evasion", "traveller", "en51"}
+    assert set(found) == {"roe7", "d20-evasion", "traveller", "en51", "bleeding-sun"}
     traveller = found["traveller"]
     assert traveller["plays"] is True
     assert {o["name"]: o["default"] for o in traveller["options"]}["aim_max"] == 6

@@ -16,7 +16,8 @@ from tests.conftest import FIXTURES
 
 ROSTERS = {"roe7": FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml",
            "d20-evasion": FIXTURES / "d20-evasion" / "rosters" / "john.toml",
-           "en51": FIXTURES / "en51" / "rosters" / "tavern.toml"}
+           "en51": FIXTURES / "en51" / "rosters" / "tavern.toml",
+           "bleeding-sun": FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"}
 SEED = "5eed" * 16
 
 
@@ -38,7 +39,7 @@ def refused(scribe: Scribe, step: object) -> RefusedError:
     return caught.value
 
 
-@pytest.mark.parametrize("ruleset", ["roe7", "d20-evasion", "en51"])
+@pytest.mark.parametrize("ruleset", ["roe7", "d20-evasion", "en51", "bleeding-sun"])
 def test_every_table_is_the_kits_skeleton(ruleset: str) -> None:
     assert ruleset in playable()
     table = table_for(ruleset)

@@ -1,0 +1,191 @@
+"""The ``bleeding-sun`` audit: each attack's pool, threshold and outcome, each hit's DV and
+soak, the sequence and its drops, and bleeding out recomputed with the table's own functions;
+declarations the table did not make played by its checks (``declared``).
+
+A check runs for every event of its kind (``fightlog.kit.checks``) and returns at once when
+there is nothing to judge: a roll or sheet it cannot read is no finding here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+from fightlog.errors import FightlogError
+from fightlog.events.model import (Action, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
+                                   InitiativeRolled, InitiativeSet, RoundEnded, TurnEnded, TurnStarted)
+from fightlog.kit.checks import AuditView, Check
+from fightlog.kit.declared import Noting, by_table
+from fightlog.reducers.state import SceneState
+from fightlog.rules.bleedingsun import audit_attacks
+from fightlog.rules.bleedingsun.arithmetic import drop
+from fightlog.rules.bleedingsun.declared import check_declaration
+from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, Fighter
+from fightlog.rules.bleedingsun.options import options_of
+from fightlog.rules.bleedingsun.sequence import DROPPED, SEQUENCE, order, pool, tiebreak
+from fightlog.rules.bleedingsun.economy import ANSWERS, IMMEDIATE, NO_DROP
+from fightlog.rules.bleedingsun.immediate import provokes
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def checks() -> Mapping[type, Check]:
+    return {
+        AttackResolved: cast(Check, audit_attacks.resolved),
+        DamageApplied: cast(Check, audit_attacks.damaged),
+        InitiativeRolled: cast(Check, rolled),
+        InitiativeSet: cast(Check, ordered),
+        TurnEnded: cast(Check, turn_ended),
+        RoundEnded: cast(Check, round_ended),
+        TurnStarted: cast(Check, first_turn),
+        DeclarationPosted: cast(Check, posted),
+    }
+
+
+def rolled(before: SceneState, event: InitiativeRolled, after: SceneState, view: AuditView) -> None:
+    """A sequence score: the hits of a Savvy + Agility pool, with the tie-breaks."""
+    roll = view.event(event.roll or 0)
+    if not isinstance(roll, DiceRolled) or roll.purpose != "sequence" or event.actor not in before.combatants:
+        return
+    try:
+        who = Fighter(before, event.actor)
+        options = options_of(before)
+        want_dice = pool(who)
+        want_tiebreak = tiebreak(who, options)
+    except FightlogError:
+        return
+    hits = audit_attacks.hits(roll, options.hit_face)
+    problems = []
+    if len(roll.dice) != max(0, want_dice):
+        problems.append(f"rolled {len(roll.dice)} dice, Savvy + Agility give {want_dice}")
+    if event.score != hits:
+        problems.append(f"score {event.score}, the dice show {hits} hits")
+    if list(event.tiebreak) != want_tiebreak:
+        problems.append(f"tie-breaks {event.tiebreak}, the sheet gives {want_tiebreak}")
+    if problems:
+        view.report("rules.sequence", event, f"{event.actor}'s sequence: " + "; ".join(problems), actor=event.actor)
+
+
+def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: AuditView) -> None:
+    """The order by the sequence; a drop moves the one who took the immediate action."""
+    if event.by is not None:
+        return
+    if event.reason == SEQUENCE:
+        actors = [a for a in event.order if a in before.combatants]
+        if len(actors) != len(event.order) or any(a not in before.turn.initiative for a in actors):
+            return
+        want = order(before, actors)
+        if want != actors:
+            view.report("rules.sequence", event, f"the order {', '.join(actors)}; the sequence (hits, then the "
+                        f"tie-breaks and roll-offs) gives {', '.join(want)}")
+        return
+    if not event.reason.startswith(DROPPED) or not before.pending:
+        return
+    actor = before.pending[-1].actor
+    try:
+        places = options_of(before).immediate_drop
+    except FightlogError:
+        return
+    want = drop(before.turn.order, actor, places)
+    if list(event.order) != want:
+        view.report("rules.sequence", event, f"{actor}'s immediate action drops them {_n(places, 'place')}: "
+                    f"{', '.join(want)}, not {', '.join(event.order)}", actor=actor)
+
+
+def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+    """Every immediate action of the turn the rules allow was followed by its maker's drop in
+    the order (a defense on total defense is free: no drop)."""
+    start = view.turn_start
+    owed: list[DeclarationPosted] = []
+    spent = {e.target for e in start.effects.values() if e.name == "immediate"}
+    attacked: set[str] = set()
+    provoked = False
+    for seq in range(before.turn.started + 1, event.seq):
+        found = view.event(seq)
+        if isinstance(found, EffectApplied) and found.name == "incoming":
+            attacked.add(found.target)
+        elif isinstance(found, DeclarationPosted) and found.actions:
+            kind = found.actions[0].type
+            if found.actor == before.turn.current:
+                provoked = provoked or any(_provokes(start, found.actor, a) for a in found.actions)
+            elif found.responds_to is not None and kind in IMMEDIATE and kind not in NO_DROP \
+                    and not _free_defense(start, found) and _allowed(start, found, spent, attacked, provoked):
+                spent.add(found.actor)
+                owed.append(found)
+        elif isinstance(found, InitiativeSet) and found.reason.startswith(DROPPED) and owed:
+            owed.pop(0)
+    for post in owed:
+        view.report("rules.sequence", post, f"{post.actor}'s {post.actions[0].type} (an immediate action) was not "
+                    "followed by their drop in the sequence", actor=post.actor)
+
+
+def _provokes(state: SceneState, actor: str, action: Action) -> bool:
+    try:
+        return provokes(state, actor, action)
+    except FightlogError:
+        return False
+
+
+def _free_defense(state: SceneState, post: DeclarationPosted) -> bool:
+    action = post.actions[0]
+    return action.type in ANSWERS and any(e.name == DEFENSE and e.target == post.actor for e in state.effects.values())
+
+
+def _allowed(start: SceneState, post: DeclarationPosted, spent: set[str], attacked: set[str], provoked: bool) -> bool:
+    """Whether the rules allow an immediate post (what the declaration check refuses is
+    reported there, not as a missing drop)."""
+    who = start.combatants.get(post.actor)
+    if who is None or post.actor in spent or "flat_footed" in who.statuses:
+        return False
+    kind = post.actions[0].type
+    if kind in ANSWERS:
+        return post.actor in attacked
+    if kind == "aoo":
+        return provoked
+    if kind == "stop_aim":
+        return any(e.name == "aim" and e.target == post.actor and e.params.get("held") for e in start.effects.values())
+    return True
+
+
+def first_turn(before: SceneState, event: TurnStarted, after: SceneState, view: AuditView) -> None:
+    """At the round's first turn, every bleed begun in an earlier round has ticked once a
+    round since."""
+    if before.turn.acted or not before.effects:
+        return
+    round_ = event.round
+    for found in before.effects.values():
+        if found.name != BLEEDING:
+            continue
+        since = found.params.get("round")
+        if isinstance(since, int) and found.ticks < round_ - since:
+            view.report("rules.bleeding", event, f"{found.target} has bled out since round {since}: the bleed "
+                        f"ticked {_n(found.ticks, 'time')} by the start of round {round_}, the rules give {round_ - since}",
+                        actor=found.target)
+
+
+def round_ended(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
+    """HP and the dying statuses agree: unconscious at 0 or below, bleeding out (or stable)
+    below 0."""
+    for who in before.combatants.values():
+        hp = who.pools.get("hp")
+        if hp is None or "dead" in who.statuses:
+            continue
+        if hp <= 0 and "unconscious" not in who.statuses:
+            view.report("rules.bleeding", event, f"{who.actor} is at {hp} HP and not unconscious", actor=who.actor)
+        elif hp < 0 and "stable" not in who.statuses and not any(
+                e.name == BLEEDING and e.target == who.actor for e in before.effects.values()):
+            view.report("rules.bleeding", event, f"{who.actor} is at {hp} HP, neither stable nor bleeding out",
+                        actor=who.actor)
+
+
+def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+    """A post the table did not make, played by the table's checks."""
+    if by_table(before, event):
+        return
+    noting = Noting(view)
+    found = check_declaration(before, event)
+    if found is not None and found.code not in noting.codes:
+        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+

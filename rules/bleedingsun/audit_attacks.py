@@ -1,0 +1,235 @@
+"""The ``bleeding-sun`` audit of attacks and damage: the attack roll's dice against the pool
+the rules give (recoil and the split included), the hits the faces show, the threshold the
+chart gives, the hit, margin and critical; a hit's DV pool, its damage (a blast's fall-off),
+the soak pool and what soak takes off (a spread's 3/2/1 a hit, a blast's dodge).
+"""
+
+from __future__ import annotations
+
+from fightlog.errors import FightlogError, RefusedError
+from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
+from fightlog.kit.checks import AuditView
+from fightlog.reducers.state import SceneState
+from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spread_ratio
+from fightlog.rules.bleedingsun.fighters import Fighter
+from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
+from fightlog.rules.bleedingsun.resolve import SNEAK, aimed_threshold, dv_of, scatter, soak_of, target_threshold
+
+COUP = "coup de grace"
+
+
+def hits(roll: DiceRolled, face: int) -> int:
+    """The hits the faces of ``roll`` show (each kept die at ``face`` or above)."""
+    return sum(1 for d in roll.dice if d.kept and d.face >= face)
+
+
+def _roll(view: AuditView, seq: int, purpose: str) -> DiceRolled | None:
+    found = view.event(seq)
+    return found if isinstance(found, DiceRolled) and found.purpose == purpose else None
+
+
+_PLANS: dict[int, tuple[object, tuple[tuple[str, int], ...], Planned | None]] = {}
+"""Plans by declaration, with what they were computed from: the attacker's folded standing and
+the effects that change a pool (aim, stagger); reused while both are the same (an attack's
+damage, the next share of a split pool), computed again when either changed."""
+
+
+def _plan_of(before: SceneState, attacker: str, declared: DeclarationPosted) -> Planned | None:
+    who = before.combatants.get(attacker)
+    if who is None:
+        return None
+    marks = tuple(sorted((e.name, e.magnitude or 0) for e in before.effects.values()
+                         if e.target == attacker and e.name in ("aim", "staggered")))
+    known = _PLANS.get(declared.seq)
+    if known is not None and known[0] is who and known[1] == marks:
+        return known[2]
+    earlier = [a for p in before.pending if p.actor == attacker and p.responds_to is None
+               and p.seq < declared.seq for a in p.actions]
+    try:
+        planned: Planned | None = plan(before, attacker, declared.actions,
+                                       earlier if declared.responds_to is None else ())
+    except (RefusedError, FightlogError, ValueError, KeyError):
+        planned = None
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[declared.seq] = (who, marks, planned)
+    return planned
+
+
+def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> tuple[Planned, Plan, int] | None:
+    """The plan of the attack ``event`` resolves, recomputed from its declaration, and the
+    place of ``event.target`` among its targets; ``None`` when it cannot be read."""
+    declared = view.event(event.declaration or 0)
+    if not isinstance(declared, DeclarationPosted) or not declared.actions:
+        return None
+    planned = _plan_of(before, event.attacker, declared)
+    if planned is None:
+        return None
+    already = sum(1 for seq in range(declared.seq + 1, event.seq)
+                  if isinstance(e := view.event(seq), AttackResolved) and e.declaration == declared.seq
+                  and e.target == event.target)
+    found = [(p, at) for p in planned.plans for at, (t, _) in enumerate(p.caught)
+             if t == event.target and p.weapon.name == event.weapon]
+    if len(found) <= already:
+        return None
+    one, at = found[already]
+    return planned, one, at
+
+
+def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+    if event.declaration is None or any(n.startswith(COUP) for n in event.notes):
+        return
+    got = planned_for(before, event, view)
+    if got is None or not event.rolls:
+        return
+    planned, one, at = got
+    roll = _roll(view, event.rolls[0], "attack")
+    if roll is None:
+        return
+    try:
+        options = Fighter(before, event.attacker).options
+        face = options.hit_face
+        defense = _roll(view, event.rolls[1], "defense") if len(event.rolls) > 1 else None
+        dodge = hits(defense, face) if defense is not None else 0
+        th, parts = target_threshold(before, one, at, event.target, 0 if one.kind == "blast" else dodge)
+    except FightlogError:
+        return
+    who = event.attacker
+    dice = len(roll.dice)
+    if dice != one.dice:
+        code = "rules.recoil" if planned.recoil and one.dice < dice <= one.dice + planned.recoil else "rules.pool"
+        view.report(code, event, f"{who}'s attack on {event.target} rolled {dice} dice; the rules give {one.dice} "
+                    f"({', '.join(n for n in one.notes if not n.startswith('pool'))})", actor=who)
+    shown = hits(roll, face)
+    if event.against != th:
+        view.report("rules.threshold", event, f"{who}'s attack on {event.target} is recorded against {event.against}; "
+                    f"the chart gives {th} ({', '.join(parts)})", actor=who)
+    lobbed = one.action.params.get("lob") is True
+    lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
+    crit = shown >= th and critical(shown, sum(1 for d in roll.dice if d.kept and d.face == 6), dice, th,
+                                    margin=options.critical_margin, min_sixes=options.critical_sixes,
+                                    threshold_crit=one.kind not in ("spread", "blast"))
+    problems = []
+    if event.score != shown:
+        problems.append(f"{event.score} hits recorded, the dice show {shown}")
+    if event.hit != lands:
+        problems.append(f"recorded as a {'hit' if event.hit else 'miss'}, {shown} hits against {th} "
+                        f"{'lands' if lands else 'misses'}")
+    if event.margin is not None and event.margin != shown - th:
+        problems.append(f"net hits {event.margin}, the rules give {shown - th}")
+    if (event.critical == "success") != crit:
+        problems.append("a critical the dice do not give" if not crit else "a critical (half the dice 6s, or the "
+                        "threshold beaten by " f"{options.critical_margin}) not recorded")
+    if problems:
+        view.report("rules.outcome", event, f"{who}'s attack on {event.target}: " + "; ".join(problems), actor=who)
+
+
+def _dice_for(view: AuditView, event: DamageApplied, cause: int) -> tuple[DiceRolled | None, DiceRolled | None]:
+    """The damage and soak rolls of a hit (between the hit and its damage)."""
+    damage = soak = None
+    for seq in range(event.seq - 1, cause, -1):
+        found = view.event(seq)
+        if isinstance(found, DiceRolled) and found.for_seq == cause:
+            if found.purpose == "soak" and soak is None:
+                soak = found
+            elif found.purpose == "damage" and damage is None:
+                damage = found
+        elif isinstance(found, DamageApplied):
+            break
+    return damage, soak
+
+
+def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+    cause = view.event(event.cause or 0)
+    if isinstance(cause, EffectTicked):
+        found = before.effects.get(cause.effect)
+        if found is not None and found.name == "bleeding" and event.raw != (found.magnitude or 0):
+            view.report("rules.bleeding", event, f"{event.target} bled {event.raw}; the bleed is {found.magnitude}",
+                        actor=event.target)
+        return
+    if not isinstance(cause, AttackResolved):
+        return
+    if any(n.startswith(COUP) for n in cause.notes):
+        _coup(before, event, cause, view)
+        return
+    got = planned_for(before, cause, view)
+    if got is None:
+        return
+    _, one, at = got
+    damage, soak = _dice_for(view, event, cause.seq)
+    try:
+        attacker, target = Fighter(before, cause.attacker), Fighter(before, event.target)
+        face = attacker.options.hit_face
+        dv, parts = dv_of(attacker, target, one, cause.score, cause.against, cause.critical == "success")
+        soak_dice, label = soak_of(target, one, at)
+    except FightlogError:
+        return
+    hexes = one.caught[at][1]
+    if one.kind == "blast":
+        try:
+            hexes += scatter(cause.score, aimed_threshold(before, one))
+        except FightlogError:
+            return
+    who = cause.attacker
+    dealt = hits(damage, face) if damage is not None else 0
+    raw = falloff(dealt, hexes) if one.kind == "blast" else dealt
+    problems = []
+    if (len(damage.dice) if damage is not None else 0) != max(0, dv):
+        problems.append(f"a DV pool of {len(damage.dice) if damage else 0}, the rules give {dv} ({', '.join(parts)})")
+    if event.raw != raw:
+        problems.append(f"{event.raw} damage recorded, the DV dice show {raw}"
+                        + (f" ({dealt} less {dealt - raw} for {hexes} hexes)" if one.kind == "blast" else ""))
+    if event.taken != max(0, event.raw - event.reduced_by):
+        problems.append(f"{event.taken} taken of {event.raw} less {event.reduced_by}")
+    if problems:
+        view.report("rules.damage", event, f"{who}'s hit on {event.target}: " + "; ".join(problems), actor=who)
+    ratio = spread_ratio(cause.score, cause.against) if one.kind == "spread" else 1
+    dodge_hits = _blast_dodge(view, cause, face) if one.kind == "blast" else 0
+    soak_hits = hits(soak, face) if soak is not None else 0
+    want = soaked(event.raw, soak_hits, ratio, dodge_hits)
+    problems = []
+    if (len(soak.dice) if soak is not None else 0) != max(0, soak_dice):
+        problems.append(f"a soak pool of {len(soak.dice) if soak else 0}, the rules give {soak_dice} ({label})")
+    if event.reduced_by != want:
+        how = f"x{ratio} a hit: the spread's {cause.score} hits against {cause.against}" if ratio != 1 else "1 a hit"
+        problems.append(f"soak took {event.reduced_by} off; {soak_hits} soak hits take {want} ({how}"
+                        + (f"; dodge {dodge_hits} hits, 2 each" if dodge_hits else "") + ")")
+    if problems:
+        view.report("rules.soak", event, f"{event.target}'s soak of {who}'s hit: " + "; ".join(problems),
+                    actor=event.target)
+
+
+def _coup(before: SceneState, event: DamageApplied, cause: AttackResolved, view: AuditView) -> None:
+    """A coup de grace's damage: the weapon's DV, the critical and the sneak attack; soaked
+    without armour."""
+    damage, soak = _dice_for(view, event, cause.seq)
+    try:
+        attacker, target = Fighter(before, cause.attacker), Fighter(before, event.target)
+        weapon = attacker.card.weapon(cause.weapon)
+        if weapon is None:
+            return
+        options = attacker.options
+        dv = weapon.dv + options.critical_dv + SNEAK[weapon.kind == "melee"] + attacker.card.perk_sum("dv")
+        soak_dice = target.card.fortitude + target.card.perk_sum("soak") - target.stagger()
+    except FightlogError:
+        return
+    face = options.hit_face
+    dealt = hits(damage, face) if damage is not None else 0
+    soaked_hits = hits(soak, face) if soak is not None else 0
+    problems = []
+    if (len(damage.dice) if damage is not None else 0) != max(0, dv) or event.raw != dealt:
+        problems.append(f"a coup de grace rolls DV {dv} (weapon, +{options.critical_dv} critical, sneak attack): "
+                        f"{event.raw} recorded")
+    if (len(soak.dice) if soak is not None else 0) != max(0, soak_dice) or event.reduced_by != min(event.raw,
+                                                                                                   soaked_hits):
+        problems.append(f"soaked without armour ({max(0, soak_dice)} dice): {event.reduced_by} taken off")
+    if problems:
+        view.report("rules.damage", event, f"{cause.attacker}'s coup de grace on {event.target}: "
+                    + "; ".join(problems), actor=cause.attacker)
+
+
+def _blast_dodge(view: AuditView, cause: AttackResolved, face: int) -> int:
+    if len(cause.rolls) < 2:
+        return 0
+    roll = _roll(view, cause.rolls[1], "defense")
+    return hits(roll, face) if roll is not None else 0

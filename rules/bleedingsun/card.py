@@ -1,0 +1,128 @@
+"""The sheet as the rules read it: msgspec Structs over the snapshot a combatant joined with
+(``combatant_joined.sheet``), read back with msgspec only (the fold must not load pydantic)
+and cached on the snapshot object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, Final, Literal
+
+import msgspec
+from msgspec import Struct
+
+from fightlog.errors import InputError
+
+ATTRIBUTES: Final = ("agility", "body", "savvy", "perception", "vigor", "grit", "willpower", "strength",
+                     "intelligence", "endurance", "charisma", "legerdemain", "medic")
+"""The attributes (and the medic skill) the rules roll as pools."""
+
+FIRE_TYPES: Final = ("SS", "SA", "2RB", "3RB", "FA")
+SPREADS: Final = ("narrow", "medium", "wide")
+SIZES: Final = {"tiny": 2, "small": 1, "medium": 0, "large": -1, "huge": -2}
+"""Size -> what it adds to the threshold to hit (Defenders Threshold)."""
+
+Kind = Literal["melee", "ranged", "thrown", "explosive"]
+
+
+class Kicker(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A weapon's kicker: a status the target saves against when hit, at ``rating``."""
+
+    status: str
+    rating: int
+
+
+class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A weapon: accuracy, DV, AP (negative pierces armour), fire types and rate of fire,
+    spread setting, reach in hexes, range band limits in hexes (short, medium, long,
+    extreme), recoil compensation, blast DV of an explosive, kickers."""
+
+    name: str
+    kind: Kind = "melee"
+    accuracy: int = 0
+    dv: int = 0
+    ap: int = 0
+    fire: tuple[str, ...] = ()
+    rof: int = 1
+    spread: str = ""
+    reach: int = 1
+    ranges: tuple[int, ...] = ()
+    recoil_comp: int = 0
+    blast: int = 0
+    knockdown: int = 0
+    kickers: tuple[Kicker, ...] = ()
+    small: bool = False
+
+
+class Perk(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A perk as a named modifier: to attack pools (all, melee, ranged), DV, soak, the
+    threshold to hit its owner, sequence."""
+
+    name: str
+    attack: int = 0
+    melee: int = 0
+    ranged: int = 0
+    dv: int = 0
+    soak: int = 0
+    threshold: int = 0
+    sequence: int = 0
+
+
+class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A sheet snapshot."""
+
+    attributes: dict[str, int]
+    hp: int
+    pace: int
+    sprint: int = 0
+    fortitude: int = 0
+    armour: int = 0
+    size: str = "medium"
+    weapons: tuple[WeaponCard, ...] = ()
+    perks: tuple[Perk, ...] = ()
+    grenades: int = 0
+
+    def weapon(self, name: str | None) -> WeaponCard | None:
+        for weapon in self.weapons:
+            if weapon.name == name:
+                return weapon
+        return None
+
+    def attr(self, name: str) -> int:
+        return self.attributes.get(name, 0)
+
+    def perk_sum(self, field: str) -> int:
+        return sum(int(getattr(p, field)) for p in self.perks)
+
+
+_DECODER: Final = msgspec.json.Decoder(Card)
+
+
+@lru_cache(maxsize=256)
+def _decoded(encoded: bytes) -> Card:
+    return _DECODER.decode(encoded)
+
+
+_BY_OBJECT: dict[int, tuple[Mapping[str, Any], Card]] = {}
+
+
+def read_card(sheet: Mapping[str, Any]) -> Card:
+    """The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""
+    known = _BY_OBJECT.get(id(sheet))
+    if known is not None and known[0] is sheet:
+        return known[1]
+    try:
+        card = _decoded(msgspec.json.encode(sheet))
+    except msgspec.ValidationError as exc:
+        raise InputError(f"bleeding-sun sheet: {exc}") from None
+    if len(_BY_OBJECT) >= 256:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(sheet)] = (sheet, card)
+    return card
+
+
+def as_snapshot(card: Card) -> dict[str, Any]:
+    """The plain snapshot ``combatant_joined.sheet`` records."""
+    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))
+    return out

@@ -1,0 +1,101 @@
+"""A combatant as the Bleeding Sun rules see them: folded state (HP, statuses, effects) plus
+the sheet card, and the effect names the table keeps."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Final
+
+from fightlog.errors import RefusedError
+from fightlog.kit.fighters import FighterBase
+from fightlog.reducers.state import SceneState
+from fightlog.rules.bleedingsun.card import Card, WeaponCard, read_card
+from fightlog.rules.bleedingsun.options import BleedingSunOptions, options_of
+from fightlog.rules.bleedingsun.ruleset import OUT
+
+
+AIM: Final = "aim"
+"""An aim (1 MA): +1 to the next attack; ``held`` when held into the next round."""
+IMMEDIATE: Final = "immediate"
+"""The round's immediate action spent (until the start of one's next turn)."""
+DEFENSE: Final = "total_defense"
+INCOMING: Final = "incoming"
+"""An attack waiting for its target's answer (dodge, block, resist or take)."""
+BLEEDING: Final = "bleeding"
+STAGGERED: Final = "staggered"
+STUNNED: Final = "stunned"
+FATIGUE: Final = "fatigue"
+IMMUNE: Final = "immune"
+TICKING: Final = frozenset({"burning", "confused"})
+"""Statuses that fire at the start of the victim's turn."""
+LASTING: Final = frozenset({"burning", "frozen", "irradiated", "poisoned"})
+"""Statuses that last until treated or broken free from."""
+
+HELPLESS: Final = frozenset({"unconscious", "stunned", "paralyzed"})
+STANCES: Final = ("crouched", "prone")
+
+
+class Fighter(FighterBase):
+    """One combatant's rules view."""
+
+    out_statuses = OUT
+
+    def __init__(self, state: SceneState, actor: str) -> None:
+        super().__init__(state, actor)
+
+    @cached_property
+    def card(self) -> Card:
+        return read_card(self.who.sheet)
+
+    @cached_property
+    def options(self) -> BleedingSunOptions:
+        return options_of(self.state)
+
+    @property
+    def stance(self) -> str | None:
+        for name in STANCES:
+            if self.has(name):
+                return name
+        return None
+
+    def attr(self, name: str) -> int:
+        return self.card.attr(name)
+
+    def weapon(self, name: str | None) -> WeaponCard:
+        """The weapon ``name`` (the first one when ``None``); refused when not carried."""
+        card = self.card
+        if name is None:
+            if not card.weapons:
+                raise RefusedError(f"{self.actor} carries no weapon: name one (weapon=NAME)", code="rules.incomplete")
+            return card.weapons[0]
+        found = card.weapon(name)
+        if found is None:
+            carried = ", ".join(w.name for w in card.weapons) or "none"
+            raise RefusedError(f"{self.actor} carries no weapon {name!r} (carried: {carried})",
+                               code="rules.not-carried")
+        return found
+
+    def stagger(self) -> int:
+        """The dice staggering takes off every pool (1 a stagger in force)."""
+        return sum(e.magnitude or 1 for e in self.effects(STAGGERED))
+
+    def pace(self) -> int:
+        """The MP a move action buys: pace, less 1 for each stagger that took MP (at least 1:
+        the chapter's lost move action is not played)."""
+        lost = sum(1 for e in self.effects(STAGGERED) if e.params.get("mp") is True)
+        return max(1, self.card.pace - lost)
+
+    def immediate_spent(self) -> bool:
+        return bool(self.effects(IMMEDIATE))
+
+    def defending(self) -> bool:
+        return bool(self.effects(DEFENSE))
+
+    def aim_held(self) -> bool:
+        return any(e.params.get("held") for e in self.effects(AIM))
+
+    def flat_footed(self) -> bool:
+        return self.has("flat_footed")
+
+    def helpless(self) -> bool:
+        return not HELPLESS.isdisjoint(self.who.statuses)

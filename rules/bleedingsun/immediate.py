@@ -1,0 +1,159 @@
+"""Posts out of one's own turn (Immediate Action; Drop in Initiative; Physical Defense;
+Attacks of Opportunity; Holding an Aim; Talking).
+
+An answer to an attack on the poster: ``dodge`` or ``block`` (an attack or a blast),
+``resist`` (a combat maneuver), ``take`` (no defense, nothing spent). ``aoo``: an attack of
+opportunity on the one whose turn it is, provoked by their ranged attack, reload, move or
+sprint, once per provoking post. ``stop_aim``: stop holding an aim. Each is the round's
+immediate action (once a round, back at the start of one's turn) and drops its maker in the
+sequence; total defense makes dodge, block and resist free; talking (``say``) costs nothing
+here and drops nobody.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, StatusChanged
+from fightlog.kit.table import Post, Scribe
+from fightlog.reducers.state import ActiveEffect, SceneState
+from fightlog.rules.bleedingsun import resolve, sequence
+from fightlog.rules.bleedingsun.economy import ANSWERS, NO_DROP
+from fightlog.rules.bleedingsun.fighters import AIM, IMMEDIATE, INCOMING, Fighter
+from fightlog.rules.bleedingsun.planning import plan
+
+PROVOKING: Final = frozenset({"reload", "move", "sprint", "cook"})
+OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay"})
+
+
+def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEffect:
+    """The attack on ``actor`` an answer answers (the post at ``responds_to``, else the
+    latest); refused when there is none."""
+    waiting = sorted((e for e in state.effects.values() if e.name == INCOMING and e.target == actor),
+                     key=lambda e: e.applied)
+    if responds_to is not None:
+        waiting = [e for e in waiting if e.params.get("declaration") == responds_to]
+    if not waiting:
+        raise RefusedError(f"{actor} is not attacked by {'the post at seq ' + str(responds_to) if responds_to else 'any post'}"
+                           " waiting for an answer", code="rules.answer")
+    return waiting[-1]
+
+
+def check(state: SceneState, post: Post) -> None:
+    """Refuse an out-of-turn post the rules do not allow (before anything is written)."""
+    actions = post.actions
+    if len(actions) != 1 or actions[0].type not in OUT_OF_TURN:
+        raise RefusedError(f"out of turn: it is {state.turn.current or 'nobody'}'s turn; one immediate action "
+                           f"({', '.join(sorted(OUT_OF_TURN))}) may be posted", code="order.out-of-turn")
+    action = actions[0]
+    who = Fighter(state, post.actor)
+    if action.type == "undelay":
+        if not who.has("delaying"):
+            raise RefusedError(f"{post.actor} is not delaying: nothing to come out of")
+        return
+    if action.type == "say" or action.type == "take":
+        if action.type == "take":
+            incoming(state, post.actor, post.responds_to)
+        return
+    if who.flat_footed():
+        raise RefusedError(f"{post.actor} is flat-footed (has not acted yet): no immediate actions",
+                           code="rules.immediate")
+    free = action.type in ("dodge", "block", "resist") and who.defending()
+    if who.immediate_spent() and not free:
+        raise RefusedError(f"{post.actor} has spent the immediate action this round", code="rules.immediate")
+    if action.type in ANSWERS:
+        found = incoming(state, post.actor, post.responds_to)
+        kind = found.params.get("kind")
+        if action.type == "resist" and kind != "trip":
+            raise RefusedError("resist answers a combat maneuver (dodge or block an attack)", code="rules.answer")
+        if action.type in ("dodge", "block") and kind == "trip":
+            raise RefusedError("a combat maneuver is resisted (resist)", code="rules.answer")
+        if action.type == "block" and kind == "blast":
+            raise RefusedError("an explosive is dodged, not blocked", code="rules.answer")
+    elif action.type == "aoo":
+        _provoker(state, post)
+    elif action.type == "stop_aim" and not who.aim_held():
+        raise RefusedError(f"{post.actor} holds no aim", code="rules.aim")
+
+
+def _provoker(state: SceneState, post: Post) -> int:
+    """The provoking post an attack of opportunity answers (``responds_to``, else the latest
+    provoking post of the turn)."""
+    action = post.actions[0]
+    current = state.turn.current
+    if action.target != current or current is None:
+        raise RefusedError(f"an attack of opportunity is made on the one acting ({current or 'nobody'})",
+                           code="rules.aoo")
+    provoking = [p for p in state.pending if p.actor == current and p.responds_to is None
+                 and any(provokes(state, current, a) for a in p.actions)]
+    if post.responds_to is not None:
+        provoking = [p for p in provoking if p.seq == post.responds_to]
+    if not provoking:
+        raise RefusedError(f"{current} has done nothing that provokes an attack of opportunity this turn",
+                           code="rules.aoo")
+    target = provoking[-1].seq
+    if any(p.actor == post.actor and p.responds_to == target and any(a.type == "aoo" for a in p.actions)
+           for p in state.pending):
+        raise RefusedError("a single action provokes one attack of opportunity", code="rules.aoo")
+    plan(state, post.actor, post.actions)
+    return target
+
+
+def provokes(state: SceneState, actor: str, action: Action) -> bool:
+    """Whether ``action`` provokes an attack of opportunity: a ranged attack, reloading,
+    moving (not cautiously), sprinting, cooking a grenade."""
+    if action.type == "attack":
+        weapon = Fighter(state, actor).card.weapon(action.weapon)
+        return weapon is not None and weapon.kind == "ranged"
+    if action.type == "move" and action.params.get("cautious") is True:
+        return False
+    return action.type in PROVOKING
+
+
+def _comes_back(scribe: Scribe, actor: str, cause: int) -> None:
+    """Out of the delay: the turn comes at the end of the one going on, and one's place in
+    the sequence is right after its maker from then on."""
+    current = scribe.state.turn.current
+    scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, cause=cause, note=f"comes back after {current}"))
+    order = [a for a in scribe.state.turn.order if a != actor]
+    order.insert(order.index(current) + 1 if current in order else len(order), actor)
+    scribe.emit(InitiativeSet(order=order, reason=f"delay: {actor} comes back after {current}"))
+
+
+def post_out_of_turn(scribe: Scribe, post: Post) -> None:
+    check(scribe.state, post)
+    action = post.actions[0]
+    state = scribe.state
+    who = Fighter(state, post.actor)
+    if action.type in ANSWERS:
+        found = incoming(state, post.actor, post.responds_to)
+        responds = int(found.params.get("declaration", 0))
+    elif action.type == "aoo":
+        responds = _provoker(state, post)
+    else:
+        responds = post.responds_to if post.responds_to is not None else (
+            state.pending[-1].seq if state.pending else state.turn.started)
+    free = action.type in ("dodge", "block", "resist") and who.defending()
+    declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
+                                                responds_to=responds))
+    if action.type == "undelay":
+        _comes_back(scribe, post.actor, declaration)
+        return
+    if action.type not in NO_DROP and not free:
+        scribe.emit(EffectApplied(effect=f"{IMMEDIATE}-{post.actor}", name=IMMEDIATE, target=post.actor,
+                                  cause=declaration, params={"action": action.type}))
+        sequence.dropped(scribe, post.actor, action.type)
+    if action.type in ANSWERS:
+        found = incoming(scribe.state, post.actor, responds)
+        index = int(found.params.get("index", 0))
+        scribe.emit(EffectExpired(effect=found.effect, target=post.actor, reason=f"answered: {action.type}"))
+        left = [e for e in scribe.state.effects.values() if e.name == INCOMING
+                and e.params.get("declaration") == responds and e.params.get("index") == index]
+        if not left:
+            resolve.resolve(scribe, responds, index)
+    elif action.type == "aoo":
+        resolve.resolve(scribe, declaration, 0)
+    elif action.type == "stop_aim":
+        for aim in who.effects(AIM):
+            scribe.emit(EffectExpired(effect=aim.effect, target=post.actor, reason="stopped holding the aim"))

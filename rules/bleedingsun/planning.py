@@ -1,0 +1,303 @@
+"""Planning a post's attacks before any die (Attacking; Splitting an Attack Pool; Attacker
+Modifier; Fire Type; Burst Mode; Recoil; Gang Up; Shotguns and Flamers; Attacks of
+Opportunity; Coup de Gras): each attack's weapon, mode, targets and range bands, and the
+dice of its share of the pool. The table plans with these and refuses what they refuse;
+the audit recomputes a logged attack's pool with the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action
+from fightlog.reducers.state import SceneState
+from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_AP, SPREAD_RANGES, band_of,
+                                                    burst_recoil)
+from fightlog.rules.bleedingsun import grapple
+from fightlog.rules.bleedingsun.card import WeaponCard
+from fightlog.rules.bleedingsun.fighters import AIM, Fighter
+
+COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}
+LIGHT: Final = {"normal": 0, "dark": 2, "heavy": 4, "total": 6}
+ATTACKS: Final = frozenset({"attack", "throw", "trip", "aoo", "coup_de_grace"})
+MANEUVER_PENALTY: Final = (4, 6)
+"""A combat maneuver's penalty: melee, ranged."""
+
+
+class Plan(NamedTuple):
+    """One planned attack (see the module docstring)."""
+
+    number: int
+    kind: str
+    weapon: WeaponCard
+    mode: str
+    target: str
+    caught: tuple[tuple[str, int], ...]
+    bands: tuple[str, ...]
+    dice: int
+    notes: tuple[str, ...]
+    melee: bool
+    targeted: str | None
+    action: Action
+
+
+class Planned(NamedTuple):
+    plans: tuple[Plan, ...]
+    recoil: int
+    total: int
+
+
+def hexes(count: int) -> str:
+    return f"{count} hex" if count == 1 else f"{count} hexes"
+
+
+def _int(action: Action, key: str, default: int = 0) -> int:
+    value = action.params.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RefusedError(f"{action.type}: {key}={value!r} is not a whole number", code="rules.incomplete")
+    return value
+
+
+def _choice(action: Action, key: str, table: dict[str, int], default: str) -> str:
+    value = str(action.params.get(key, default))
+    if value not in table:
+        raise RefusedError(f"{action.type}: {key}={value!r}: one of {', '.join(table)}", code="rules.incomplete")
+    return value
+
+
+def mode_of(weapon: WeaponCard, action: Action) -> str:
+    """The fire mode of a ranged attack (refused when the weapon lacks it: ``rules.fire-mode``)."""
+    if weapon.kind != "ranged":
+        return "single"
+    fire = weapon.fire
+    default = "single" if ("SS" in fire or "SA" in fire) else "2rb" if "2RB" in fire else "3rb" if "3RB" in fire \
+        else "auto"
+    mode = action.mode or default
+    burst = BURSTS.get(mode)
+    if burst is None:
+        raise RefusedError(f"mode={mode!r}: one of {', '.join(BURSTS)}", code="rules.fire-mode")
+    if not set(burst.fire) & set(fire):
+        raise RefusedError(f"the {weapon.name} cannot fire {mode} (fire types {'/'.join(fire)})", code="rules.fire-mode")
+    return mode
+
+
+def _attacks_used(weapon: WeaponCard, mode: str) -> int:
+    """Attacks of the rate of fire a shot takes: an SA weapon's burst takes one a bullet."""
+    if mode in ("2rb", "3rb") and mode.upper() not in weapon.fire:
+        return BURSTS[mode].bullets  # an SA weapon tapped in rapid succession
+    return 1
+
+
+def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, distance: int | None) -> str:
+    """The range band of an attack at ``distance`` (or ``range=``)."""
+    if weapon.kind == "melee":
+        if distance is not None and distance > weapon.reach:
+            raise RefusedError(f"the {weapon.name} reaches {hexes(weapon.reach)}: {distance} is beyond",
+                               code="rules.range")
+        return "short"
+    if weapon.spread:
+        if distance is None:
+            return action.range or "short"
+        found = band_of(distance, SPREAD_RANGES[weapon.spread])
+    elif action.range is not None and distance is None:
+        if action.range not in RANGES:
+            raise RefusedError(f"range={action.range!r}: one of {', '.join(RANGES)}", code="rules.range")
+        return action.range
+    elif distance is not None and weapon.ranges:
+        found = band_of(distance, weapon.ranges)
+    else:
+        return action.range or "short"
+    if found is None:
+        raise RefusedError(f"{distance} hexes is beyond the {weapon.name}'s extreme range", code="rules.range")
+    return found
+
+
+def _caught(action: Action, target: str) -> tuple[tuple[str, int], ...]:
+    """A spread's or a blast's targets with their hexes (``d_ID=N`` for a spread, ``caught=ID:N``
+    for a blast; the aimed target at ``distance`` or 0)."""
+    out = [(target, action.distance or 0)] if target else []
+    if action.type == "throw":
+        out = [(target, 0)] if target and action.params.get("lob") is not True else []
+        for part in str(action.params.get("caught", "")).split(","):
+            if part:
+                name, _, hexes = part.partition(":")
+                if not hexes.isdigit():
+                    raise RefusedError(f"caught={part!r}: write ID:HEXES", code="rules.incomplete")
+                out.append((name, int(hexes)))
+        return tuple(out)
+    for name in action.targets:
+        if name != target:
+            out.append((name, _int(action, f"d_{name}", action.distance or 0)))
+    return tuple(out)
+
+
+def _kind(action: Action, weapon: WeaponCard) -> str:
+    if action.type == "throw":
+        return "blast"
+    if action.type in ("trip", "aoo", "coup_de_grace"):
+        return action.type
+    return "spread" if weapon.spread else "attack"
+
+
+def attacker_mods(who: Fighter, weapon: WeaponCard, action: Action, earlier: Sequence[Action]) -> list[tuple[int, str]]:
+    """Modifiers of the attacker's own situation (stance, aim, sprinting, light, higher ground,
+    a melee attacker in reach, stagger, perks)."""
+    melee = weapon.kind == "melee"
+    mods: list[tuple[int, str]] = []
+    stance = who.stance
+    if not melee and stance == "crouched":
+        mods.append((1, "crouching"))
+    if not melee and stance == "prone":
+        mods.append((2, "prone"))
+    if melee and stance == "prone":
+        mods.append((-4, "prone melee attack"))
+    if any(e.params.get("weapon") in (weapon.name, None, "") for e in who.effects(AIM)) and not melee:
+        mods.append((1, "aiming"))
+    if not melee and any(a.type == "sprint" for a in earlier):
+        mods.append((-2, "sprinting"))
+    light = _choice(action, "light", LIGHT, "normal")
+    if LIGHT[light]:
+        mods.append((-LIGHT[light], f"{light} darkness"))
+    if action.params.get("high") is True:
+        mods.append((2, "better positioning"))
+    if not melee and action.params.get("threatened") is True:
+        mods.append((-3, "a melee attacker in reach"))
+    if grapple.penalty(who.state, who.actor):
+        mods.append((-grapple.penalty(who.state, who.actor), "in a grapple"))
+    stagger = who.stagger()
+    if stagger:
+        mods.append((-stagger, "staggered"))
+    perks = who.card.perk_sum("attack") + who.card.perk_sum("melee" if melee else "ranged")
+    if perks:
+        mods.append((perks, "perks"))
+    return mods
+
+
+def target_mods(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, kind: str,
+                gang_max: int) -> list[tuple[int, str]]:
+    """Modifiers of one attack's target (cover, firing into melee, gang up, a maneuver)."""
+    melee = weapon.kind == "melee"
+    mods: list[tuple[int, str]] = []
+    cover = _choice(action, "cover", {"none": 0, **COVER}, "none")
+    if COVER.get(cover) and kind not in ("spread", "blast"):
+        mods.append((-COVER[cover], f"{cover} cover"))
+    if not melee and action.params.get("into_melee") is True:
+        mods.append((-2, "firing into melee"))
+    gang = [a for a in str(action.params.get("gang", "")).split(",") if a]
+    if gang:
+        if not melee:
+            raise RefusedError("gang up is for melee attacks", code="rules.gang-up")
+        for ally in gang:
+            friend = Fighter(state, ally)
+            if friend.out or state.combatants[ally].side != who.who.side or ally == who.actor:
+                raise RefusedError(f"gang={ally}: an ally standing, not the attacker", code="rules.gang-up")
+        mods.append((min(len(gang), gang_max), f"gang up ({len(gang)} {'ally' if len(gang) == 1 else 'allies'})"))
+    if kind == "trip":
+        mods.append((-MANEUVER_PENALTY[0 if melee else 1], "maneuver"))
+    return mods
+
+
+def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequence[Action] = ()) -> Planned:
+    """Every attack of a post, planned (see the module docstring): refused with the rule at
+    fault (weapon, fire mode, rate of fire, range, split, a pool below 1 under ``no_roll``)."""
+    who = Fighter(state, actor)
+    options = who.options
+    chosen = [a for a in actions if a.type in ATTACKS]
+    if not chosen:
+        return Planned((), 0, 0)
+    weapons = [who.weapon(a.weapon) for a in chosen]
+    if len({w.name for w, a in zip(weapons, chosen) if a.type == "attack"}) > 1:
+        raise RefusedError("a split pool attacks with one weapon (two weapon fighting is not played)",
+                           code="rules.split")
+    modes = [mode_of(w, a) if a.type == "attack" else "single" for w, a in zip(weapons, chosen)]
+    for weapon, action in zip(weapons, chosen):
+        if action.type == "throw" and weapon.kind != "explosive":
+            raise RefusedError(f"the {weapon.name} is not an explosive to throw", code="rules.not-carried")
+        if action.type in ("attack", "aoo") and weapon.kind == "explosive":
+            raise RefusedError(f"the {weapon.name} is thrown (throw weapon={weapon.name})", code="rules.not-carried")
+        if action.type == "aoo" and weapon.kind != "melee":
+            raise RefusedError("an attack of opportunity is made with a melee weapon", code="rules.aoo")
+    shots = [(w, m) for w, m, a in zip(weapons, modes, chosen) if a.type == "attack"]
+    if shots:
+        weapon = shots[0][0]
+        used = sum(_attacks_used(w, m) for w, m in shots)
+        rof = max(1, weapon.rof - 1) if who.effects("frozen") else weapon.rof
+        if used > rof:
+            raise RefusedError(f"the {weapon.name} makes {rof} {'attack' if rof == 1 else 'attacks'} a round"
+                               + (" (frozen: 1 fewer)" if rof != weapon.rof else "") + f": this post takes {used}",
+                               code="rules.rof")
+    ranged = [m for w, m, a in zip(weapons, modes, chosen) if a.type == "attack" and w.kind == "ranged"]
+    recoil = burst_recoil(ranged, stance=who.stance, comp=weapons[0].recoil_comp) if ranged else 0
+    first = chosen[0]
+    weapon = weapons[0]
+    lob = first.type == "throw" and first.params.get("lob") is True
+    own = attacker_mods(who, weapon, first, earlier) if first.type != "aoo" and not lob else []
+    attribute = "agility" if lob else options.melee_attribute if weapon.kind == "melee" else "perception"
+    base = (who.attr("agility") if lob else weapon.accuracy + (who.attr(attribute) if first.type != "aoo" else 0))
+    each = options.split_modifiers == "each"
+    total = base + (0 if each else sum(v for v, _ in own)) - recoil
+    given = [a.params.get("dice") for a in chosen]
+    fixed = sum(int(d) for d in given if isinstance(d, int))
+    free = [i for i, d in enumerate(given) if not isinstance(d, int)]
+    if fixed > total and len(chosen) > 1:
+        raise RefusedError(f"the shares ({fixed} dice) exceed the pool of {total}"
+                           + (f" after recoil {recoil}" if recoil else ""),
+                           code="rules.recoil" if recoil and fixed <= total + recoil else "rules.split")
+    left = total - fixed
+    shares = [int(d) if isinstance(d, int) else 0 for d in given]
+    for n, i in enumerate(free):
+        shares[i] = left // len(free) + (1 if n < left % len(free) else 0)
+    if len(chosen) == 1:
+        shares = [total]
+    plans = []
+    for index, (action, weapon_, mode, share) in enumerate(zip(chosen, weapons, modes, shares)):
+        kind = _kind(action, weapon_)
+        target = action.target or ""
+        if kind != "blast" and not target:
+            raise RefusedError(f"{action.type}: name a target (target=ID)", code="rules.incomplete")
+        caught = _caught(action, target) if kind in ("spread", "blast") else ((target, action.distance or 0),)
+        for name, _ in caught:
+            if name not in state.combatants:
+                from fightlog.kit.fighters import absent
+
+                raise absent(state, name)
+        bands = tuple(band(state, who, weapon_, action, d if kind == "spread" else action.distance)
+                      for _, d in caught)
+        mods = target_mods(state, who, weapon_, action, kind, options.gang_up_max)
+        if each:
+            mods = own + mods
+        dice = share + sum(v for v, _ in mods)
+        split = len(chosen) > 1
+        notes = ["lobbed: agility only, at a hex"] if lob else [f"accuracy {weapon_.accuracy}"]
+        if action.type != "aoo":
+            notes.append(f"{attribute} {who.attr(attribute)}")
+        notes += [f"{v:+d} {s}" + (" (whole pool)" if split and not each else "") for v, s in own]
+        if recoil:
+            notes.append(f"-{recoil} recoil" + (" (whole pool)" if split else ""))
+        if split:
+            notes.append(f"share {share} of {total}")
+        notes += [f"{v:+d} {s}" for v, s in mods[len(own) if each else 0:]]
+        if weapon_.kind == "ranged":
+            notes.append(f"mode {mode}")
+        notes.insert(0, f"pool {dice}")
+        if dice < 1:
+            if options.low_pool == "no_roll" and kind != "coup_de_grace":
+                raise RefusedError(f"{action.type} on {target or 'the blast'}: a pool of {dice} after penalties: "
+                                   "nothing to roll (option low_pool = no_roll)", code="rules.pool")
+            dice = max(dice, options.pool_minimum)
+            notes.append(f"at least {options.pool_minimum} (low_pool)")
+        targeted = action.params.get("targeted")
+        if targeted is not None and targeted not in ("medium", "small", "tiny"):
+            raise RefusedError(f"targeted={targeted!r}: one of medium, small, tiny", code="rules.incomplete")
+        if targeted is not None and kind == "spread" and bands[0] != "short":
+            raise RefusedError("a spread makes targeted shots at short range only", code="rules.range")
+        plans.append(Plan(index, kind, weapon_, mode, target, caught, bands, dice, tuple(notes),
+                          weapon_.kind == "melee", None if targeted is None else str(targeted), action))
+    return Planned(tuple(plans), recoil, total)
+
+
+def spread_ap(plan_: Plan, at: int) -> int:
+    """A spread's AP at the band of its ``at``-th target (short -3 ... extreme +6)."""
+    return SPREAD_AP[plan_.bands[at]] if plan_.kind == "spread" else 0

@@ -1,0 +1,296 @@
+"""Resolving attacks (Defenders Threshold; Attacking; Critical Hits; Damage; Soak; Shotguns
+and Flamers; Taking damage from explosives; Knockdown; Trip; Coup de Gras).
+
+An attack on a target who can defend waits (effect ``incoming``) for the target's answer
+(``dodge``, ``block``, ``resist`` or ``take``), or for the end of the attacker's turn. Then:
+the defense rolls (Vigor; hits add to the threshold), the attack pool rolls, each target's
+threshold is worked out; a hit (a spread or a blast always lands) rolls its DV as a pool and
+the target soaks (fortitude with armour, less the piercing), each soak hit taking 1 off (a
+spread: 3, 2 or 1 by the threshold missed, met or exceeded; a blast: dodge hits 2 each);
+then knockdown and kickers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fightlog.events.model import AttackResolved, EffectApplied, EffectExpired, ResourceSpent
+from fightlog.kit.table import Scribe
+from fightlog.reducers.state import PendingDeclaration, SceneState
+from fightlog.rules.bleedingsun import harm, statuses
+from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, critical, falloff, pierce, soak_pool,
+                                                    soaked, spread_ratio, threshold)
+from fightlog.rules.bleedingsun.economy import ANSWERS
+from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
+from fightlog.rules.bleedingsun.planning import COVER, Plan, hexes, plan
+from fightlog.rules.bleedingsun.pools import Pool, roll_pool
+
+SNEAK = {True: 6, False: 3}
+"""Sneak attack DV: melee, ranged."""
+
+
+def incoming_id(declaration: int, index: int, target: str) -> str:
+    return f"{INCOMING}-{declaration}-{index}-{target}"
+
+
+def can_defend(state: SceneState, target: str) -> bool:
+    """Whether ``target`` may answer an attack: standing, aware (not flat-footed), with the
+    immediate action unspent or on total defense."""
+    who = Fighter(state, target)
+    if who.out or who.flat_footed() or who.helpless():
+        return False
+    return who.defending() or not who.immediate_spent()
+
+
+def declare(scribe: Scribe, actor: str, declaration: int, plans: tuple[Plan, ...]) -> None:
+    """Each planned attack waits for its targets' answers, or resolves at once."""
+    for found in plans:
+        if found.kind == "blast":
+            scribe.emit(ResourceSpent(actor=actor, resource="grenade", cause=declaration))
+        waiting = [t for t, _ in found.caught if found.kind not in ("aoo", "coup_de_grace", "spread")
+                   and t != actor and can_defend(scribe.state, t)]
+        for target in waiting:
+            scribe.emit(EffectApplied(effect=incoming_id(declaration, found.number, target), name=INCOMING,
+                                      target=target, source=actor, cause=declaration,
+                                      params={"declaration": declaration, "index": found.number, "kind": found.kind}))
+        if not waiting:
+            resolve(scribe, declaration, found.number)
+
+
+def answers(state: SceneState, declaration: int) -> Mapping[str, str]:
+    """Target -> its answer to the attacks of ``declaration`` (from the posts of the turn)."""
+    out: dict[str, str] = {}
+    for post in state.pending:
+        if post.responds_to == declaration:
+            for action in post.actions:
+                if action.type in ANSWERS:
+                    out[post.actor] = action.type
+    return out
+
+
+def declaration_of(state: SceneState, seq: int) -> PendingDeclaration | None:
+    return next((p for p in state.pending if p.seq == seq), None)
+
+
+def resolve(scribe: Scribe, declaration: int, index: int) -> None:
+    """Resolve attack ``index`` of the post at ``declaration`` (see the module docstring)."""
+    state = scribe.state
+    post = declaration_of(state, declaration)
+    if post is None:
+        return
+    for found in sorted(state.effects.values(), key=lambda e: e.effect):
+        if found.name == INCOMING and found.params.get("declaration") == declaration \
+                and found.params.get("index") == index:
+            scribe.emit(EffectExpired(effect=found.effect, target=found.target, reason="resolved"))
+    attacker = Fighter(scribe.state, post.actor)
+    if attacker.out:
+        return
+    earlier = [a for p in scribe.state.pending if p.actor == post.actor and p.responds_to is None
+               and p.seq < declaration for a in p.actions]
+    planned = plan(scribe.state, post.actor, post.actions, earlier).plans[index]
+    said = answers(scribe.state, declaration)
+    defense: dict[str, Pool] = {}
+    for target, _ in planned.caught:
+        answer = said.get(target)
+        if answer in ("dodge", "block", "resist"):
+            who = Fighter(scribe.state, target)
+            defense[target] = roll_pool(scribe, who.attr("vigor") - who.stagger(), who.options, roller=target,
+                                        purpose="defense", label=f"{answer}: vigor {who.attr('vigor')}",
+                                        for_seq=declaration)
+    options = attacker.options
+    if planned.kind == "coup_de_grace":
+        _coup(scribe, attacker, planned, declaration)
+        return
+    rolled = roll_pool(scribe, planned.dice, options, roller=post.actor, purpose="attack",
+                       label=f"{planned.weapon.name} at {planned.target or 'a hex'}", for_seq=declaration)
+    shift = 0
+    if planned.kind == "blast":
+        shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
+        if shift:
+            scribe.roll("1d6", roller=post.actor, purpose="scatter", for_seq=declaration,
+                        label=f"missed: lands {_hexes(shift)} off, 1 the hex nearest the thrower, clockwise")
+    for at, (target, hexes) in enumerate(planned.caught):
+        _one(scribe, attacker, planned, at, target, hexes + shift, rolled, defense.get(target), said.get(target),
+             declaration)
+
+
+def _lobbed(planned: Plan) -> bool:
+    return planned.action.params.get("lob") is True
+
+
+def _hexes(count: int) -> str:
+    return hexes(count)
+
+
+def scatter(hits: int, aimed: int) -> int:
+    """Hexes a missed explosive lands off (Missing with an explosive): the net misses + 1."""
+    return 0 if hits >= aimed else aimed - hits + 1
+
+
+def aimed_threshold(state: SceneState, planned: Plan) -> int:
+    """The threshold of the hex an explosive is thrown at: its target's, or a lobbed one's
+    range alone (a hex, not a target)."""
+    if planned.target and planned.action.params.get("lob") is not True:
+        return target_threshold(state, planned, 0, planned.target, 0)[0]
+    return RANGES[planned.bands[0]] if planned.bands else RANGES[planned.action.range or "short"]
+
+
+def target_threshold(state: SceneState, planned: Plan, at: int, target: str, defense_hits: int) -> tuple[int, list[str]]:
+    """The threshold to hit ``target`` with ``planned`` (the chart; the defense hits and total
+    defense added)."""
+    who = Fighter(state, target)
+    extra = sum(e.magnitude or 0 for e in who.effects(DEFENSE))
+    return threshold(planned.bands[at] if planned.kind != "blast" else planned.bands[0], melee=planned.melee,
+                     stance=who.stance, aim_held=who.aim_held(), size=who.card.size, targeted=planned.targeted,
+                     defense=defense_hits + extra, grappled=who.has("grappled"), perk=who.card.perk_sum("threshold"))
+
+
+def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str, hexes: int, rolled: Pool,
+         defense: Pool | None, answer: str | None, declaration: int) -> None:
+    state = scribe.state
+    options = attacker.options
+    blast = planned.kind == "blast"
+    dodge_hits = defense.hits if defense is not None else 0
+    th, parts = target_threshold(state, planned, at, target, 0 if blast else dodge_hits)
+    hits = rolled.hits
+    lands = planned.kind == "spread" or (blast and (target != planned.target or _lobbed(planned))) or hits >= th
+    harmed = lands or blast
+    crit = hits >= th and critical(hits, rolled.sixes, rolled.dice, th, margin=options.critical_margin,
+                                   min_sixes=options.critical_sixes,
+                                   threshold_crit=planned.kind not in ("spread", "blast"))
+    notes = [*planned.notes, f"threshold {th}: " + ", ".join(parts)]
+    if planned.kind == "spread":
+        notes.append(f"spread ({planned.weapon.spread}, {planned.bands[at]} range): soak x{spread_ratio(hits, th)}")
+    if blast:
+        notes.append(f"blast: {_hexes(hexes)} from the centre")
+    if crit:
+        notes.append(f"critical +{options.critical_dv} DV")
+    rolls = [s for s in (rolled.seq, defense.seq if defense is not None else None) if s is not None]
+    if not harmed and planned.action.params.get("bystanders") is True and not planned.melee:
+        notes += _stray(scribe, attacker, planned, rolled, declaration)
+    seq = scribe.emit(AttackResolved(attacker=attacker.actor, target=target, hit=lands, score=hits, against=th,
+                                     margin=hits - th, critical="success" if crit else None, rolls=rolls,
+                                     weapon=planned.weapon.name, declaration=declaration, notes=notes))
+    if not harmed:
+        return
+    if planned.kind == "trip":
+        statuses.apply(scribe, target, "prone" if hits > th else "staggered", "trip", seq)
+        return
+    damage(scribe, attacker, planned, at, target, hexes, hits, th, crit, dodge_hits if blast else 0, seq)
+
+
+def _stray(scribe: Scribe, attacker: Fighter, planned: Plan, rolled: Pool, cause: int) -> list[str]:
+    """Innocent Bystander (when the GM calls for it: ``bystanders=true``): a miss's 1s, plus 1
+    for every 3 bullets of a burst, is the threshold of the attacker's Savvy roll: under it a
+    bystander takes full damage, at it half, over it nobody is hit."""
+    burst = BURSTS.get(planned.mode)
+    stray = rolled.ones + (burst.bullets // 3 if burst is not None and planned.weapon.kind == "ranged" else 0)
+    if stray < 1:
+        return []
+    savvy = roll_pool(scribe, attacker.attr("savvy") - attacker.stagger(), attacker.options, roller=attacker.actor,
+                      purpose="bystander", label=f"stray shot: savvy {attacker.attr('savvy')} vs {stray}", for_seq=cause)
+    outcome = ("a bystander is hit for full damage" if savvy.hits < stray else
+               "a bystander is hit for half damage" if savvy.hits == stray else "no bystander is hit")
+    return [f"stray shot: {outcome} (savvy {savvy.hits} against {stray})"]
+
+
+def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, list[str]]:
+    """The DV pool of a hit: the weapon's (a blast's), the burst's, each hit over the
+    threshold, a critical, perks, a sneak attack on one flat-footed."""
+    options = attacker.options
+    weapon = planned.weapon
+    blast = planned.kind == "blast"
+    parts = [(weapon.blast if blast else weapon.dv, "blast DV" if blast else "weapon DV")]
+    burst = BURSTS.get(planned.mode)
+    if burst is not None and burst.dv and weapon.kind == "ranged":
+        parts.append((burst.dv, f"{planned.mode} burst"))
+    if hits > th and not blast:
+        parts.append((hits - th, "net hits"))
+    if crit:
+        parts.append((options.critical_dv, "critical"))
+    if attacker.card.perk_sum("dv"):
+        parts.append((attacker.card.perk_sum("dv"), "perks"))
+    if target.flat_footed() and planned.kind != "blast":
+        parts.append((SNEAK[planned.melee], "sneak attack (flat-footed)"))
+    return max(0, sum(v for v, _ in parts)), [f"{v:+d} {s}" for v, s in parts]
+
+
+def ap_of(planned: Plan, at: int) -> int:
+    burst = BURSTS.get(planned.mode)
+    from fightlog.rules.bleedingsun.planning import spread_ap
+
+    return planned.weapon.ap + (burst.ap if burst is not None and planned.weapon.kind == "ranged" else 0) \
+        + spread_ap(planned, at)
+
+
+def soak_of(target: Fighter, planned: Plan, at: int, ignore_armour: bool = False) -> tuple[int, str]:
+    """The soak pool: fortitude + armour less piercing (spreads and blasts: + cover)."""
+    card = target.card
+    ap = ap_of(planned, at)
+    cover = 0
+    if planned.kind in ("spread", "blast"):
+        cover = COVER.get(str(planned.action.params.get(f"cover_{target.actor}", "none")), 0)
+    dice = soak_pool(card.fortitude, card.armour, ap, positive_ap_soaks=target.options.positive_ap_soaks,
+                     cover=cover, ignore_armour=ignore_armour) + card.perk_sum("soak") - target.stagger()
+    label = f"soak: fortitude {card.fortitude}"
+    if not ignore_armour:
+        label += f" + armour {card.armour} - pierce {pierce(ap, card.armour)}"
+    if cover:
+        label += f" + cover {cover}"
+    return dice, label
+
+
+def damage(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str, hexes: int, hits: int, th: int,
+           crit: bool, dodge_hits: int, cause: int) -> None:
+    """Roll the DV, soak it, apply it; then knockdown and kickers."""
+    who = Fighter(scribe.state, target)
+    options = attacker.options
+    dv, _ = dv_of(attacker, who, planned, hits, th, crit)
+    dealt = roll_pool(scribe, dv, options, roller=attacker.actor, purpose="damage",
+                      label=f"damage: DV {dv}", for_seq=cause)
+    raw = falloff(dealt.hits, hexes) if planned.kind == "blast" else dealt.hits
+    dice, label = soak_of(who, planned, at)
+    soak = roll_pool(scribe, dice, options, roller=target, purpose="soak", label=label, for_seq=cause)
+    ratio = spread_ratio(hits, th) if planned.kind == "spread" else 1
+    harm.hurt(scribe, target, raw, soaked(raw, soak.hits, ratio, dodge_hits), source=planned.weapon.name, cause=cause)
+    kick(scribe, planned, at, target, hexes, dodge_hits, cause)
+
+
+def kick(scribe: Scribe, planned: Plan, at: int, target: str, hexes: int, dodge_hits: int, cause: int) -> None:
+    weapon = planned.weapon
+    if Fighter(scribe.state, target).out:
+        return
+    step = SPREAD_KICKER[planned.bands[at]] if planned.kind == "spread" else 0
+    bonus, why = (hexes + dodge_hits, "blast distance and dodge") if planned.kind == "blast" else (0, "")
+    if weapon.knockdown:
+        statuses.save(scribe, target, "knockdown", max(1, weapon.knockdown + step), cause, bonus=bonus, bonus_why=why)
+    for kicker in weapon.kickers:
+        if Fighter(scribe.state, target).out:
+            return
+        statuses.save(scribe, target, kicker.status, max(1, kicker.rating + step), cause, bonus=bonus, bonus_why=why)
+
+
+def _coup(scribe: Scribe, attacker: Fighter, planned: Plan, declaration: int) -> None:
+    """Coup de Gras: an automatic hit, a sneak attack and a critical, soaked without armour;
+    then a Grit save against the damage taken or die."""
+    target = planned.target
+    who = Fighter(scribe.state, target)
+    options = attacker.options
+    notes = ["coup de grace: automatic hit, critical and sneak attack, armour ignored"]
+    seq = scribe.emit(AttackResolved(attacker=attacker.actor, target=target, hit=True, score=0, against=0,
+                                     critical="success", weapon=planned.weapon.name, declaration=declaration,
+                                     notes=notes))
+    dv = planned.weapon.dv + options.critical_dv + SNEAK[planned.melee] + attacker.card.perk_sum("dv")
+    dealt = roll_pool(scribe, dv, options, roller=attacker.actor, purpose="damage", label=f"damage: DV {dv}",
+                      for_seq=seq)
+    dice, label = soak_of(who, planned, 0, ignore_armour=True)
+    soak = roll_pool(scribe, dice, options, roller=target, purpose="soak", label=label, for_seq=seq)
+    taken = max(0, dealt.hits - soak.hits)
+    harm.hurt(scribe, target, dealt.hits, soak.hits, source=planned.weapon.name, cause=seq)
+    now = Fighter(scribe.state, target)
+    if now.has("dead"):
+        return
+    grit = roll_pool(scribe, now.attr("grit"), options, roller=target, purpose="save",
+                     label=f"coup de grace: grit {now.attr('grit')} vs {taken}", for_seq=seq)
+    if grit.hits < taken:
+        harm.die(scribe, target, grit.seq or seq, f"coup de grace: grit {grit.hits} under the {taken} taken")

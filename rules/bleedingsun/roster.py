@@ -1,0 +1,54 @@
+"""Rosters of ``bleeding-sun`` combatants, read from a TOML file through the kit's
+``RosterFormat``: every problem is one ``InputError`` naming the file, the line of the field
+at fault, the combatant by id and what was expected
+(``roster.toml:9: ana: sheet.weapons[0].rof: must be at most 10, got 12``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from fightlog.events.model import CombatantJoined
+from fightlog.kit import rosters
+from fightlog.kit.inputs import Seq, Strict
+from fightlog.rules.bleedingsun.card import as_snapshot
+from fightlog.rules.bleedingsun.sheet import KickerIn, PerkIn, Sheet, Weapon
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class Combatant(Strict):
+    id: Id
+    name: Id
+    side: Id
+    controller: Id | None = None
+    role: Literal["pc", "npc"] = "pc"
+    sheet: Sheet
+    sheet_file: str | None = None
+
+
+class Roster(Strict):
+    ruleset: Literal["bleeding-sun"] = "bleeding-sun"
+    title: str | None = None
+    combatants: Annotated[Seq[Combatant], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Roster:
+        rosters.distinct_ids(self.combatants)
+        return self
+
+
+def joined(combatant: Combatant) -> CombatantJoined:
+    """The ``combatant_joined`` that brings ``combatant`` in: HP as a pool."""
+    card = combatant.sheet.card()
+    return CombatantJoined(actor=combatant.id, name=combatant.name, side=combatant.side,
+                           controller=combatant.controller, role=combatant.role, pools={"hp": card.hp},
+                           pool_max={"hp": card.hp}, sheet=as_snapshot(card))
+
+
+FORMAT: Final = rosters.RosterFormat(Roster, Sheet, (Roster, Combatant, Sheet, Weapon, KickerIn, PerkIn))
+
+load_roster: Final = FORMAT.load_roster
+load_sheet: Final = FORMAT.load_sheet

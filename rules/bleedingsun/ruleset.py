@@ -1,0 +1,99 @@
+"""``bleeding-sun`` as the shared code sees it: who is out of the posting order, what each
+action costs, the names of a sheet's weapons.
+
+Found through its ``fightlog.rulesets`` entry point when a log first names ``bleeding-sun``.
+Light on purpose: the fold imports this, so it imports neither pydantic nor the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from fightlog.events.model import Action
+from fightlog.kit.ruleset import GenericRules, card_problem, weapon_names
+from fightlog.rules.bleedingsun.findings import SECTIONS
+from fightlog.rules.bleedingsun.options import RULESET_ID
+
+if TYPE_CHECKING:
+    from fightlog.kit.checks import Check
+
+OUT: Final = frozenset({"unconscious", "dead"})
+"""Out of the fight: at 0 HP or below (Health and Dying), dead."""
+
+WAITING: Final = frozenset({"delaying"})
+"""Keeps a place but does not post now: delaying (Readying and Delaying Actions)."""
+
+ACTION_TYPES: Final[Mapping[str, str | None]] = {
+    # Standard actions (Attacking; Multiple Attacks take the free action too)
+    "attack": "standard",
+    "stabilize": "standard",
+    "extinguish": "standard",
+    "break_free": "standard",
+    # Combat maneuvers (Standard + Free; option maneuver_cost)
+    "trip": "standard",
+    "grapple": "standard",
+    # Move actions
+    "move": "move",
+    "sprint": "move",
+    "aim": "move",
+    "reload": "move",
+    "draw": "move",
+    "stance": "move",
+    "throw": "move",
+    "cook": "move",
+    "pick_up": "move",
+    "perceive": "move",
+    # Free actions
+    "say": "free",
+    "drop": "free",
+    "setting": "free",
+    # Full round actions
+    "total_defense": "full",
+    "coup_de_grace": "full",
+    "delay": "full",
+    "escape": "full",
+    # Immediate actions and answers
+    "dodge": "immediate",
+    "block": "immediate",
+    "resist": "immediate",
+    "aoo": "immediate",
+    "stop_aim": "immediate",
+    "take": None,
+    "hold_aim": None,
+    "undelay": None,
+}
+"""Every action type ``bleeding-sun`` understands and the part of the round it spends."""
+
+
+class BleedingSunRules(GenericRules):
+    """The ``Ruleset`` of Bleeding Sun d6 dice-pool combat."""
+
+    id = RULESET_ID
+    sections = SECTIONS
+    table_module = "fightlog.rules.bleedingsun.table"
+
+    def out_of_order_statuses(self) -> frozenset[str]:
+        return OUT
+
+    def waiting_statuses(self) -> frozenset[str]:
+        return WAITING
+
+    def action_cost(self, action: Action) -> str | None:
+        return ACTION_TYPES.get(action.type, "standard")
+
+    def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
+        return weapon_names(sheet)
+
+    def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
+        from fightlog.rules.bleedingsun.card import read_card
+
+        return card_problem(read_card, sheet)
+
+    def audit_checks(self) -> Mapping[type, Check]:
+        from fightlog.rules.bleedingsun import audit
+
+        return audit.checks()
+
+
+RULES: Final = BleedingSunRules()

@@ -1,0 +1,124 @@
+"""The Bleeding Sun character sheet as a player writes it (pydantic): attributes, HP, pace
+and sprint, fortitude and armour, size, weapons (accuracy, DV, AP, fire types, rate of fire,
+spread setting, reach, range bands, recoil compensation, blast, knockdown and other kickers),
+perks as named modifiers, grenades carried. ``Sheet.card()`` is what the log keeps.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from fightlog.kit.inputs import FieldProblem, Seq, Strict
+from fightlog.rules.bleedingsun.card import FIRE_TYPES, SIZES, SPREADS, Card, Kicker, Perk, WeaponCard
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+Rating = Annotated[int, Field(ge=0, le=30)]
+Mod = Annotated[int, Field(ge=-20, le=20)]
+
+STATUSES: Final = ("knockdown", "nausea", "confusion", "stagger", "frozen", "burning", "poison", "stunned",
+                   "irradiated", "fatigue", "fear", "terror")
+"""The statuses a kicker may give (Status Affect Saves)."""
+
+
+class KickerIn(Strict):
+    status: Literal["knockdown", "nausea", "confusion", "stagger", "frozen", "burning", "poison", "stunned",
+                    "irradiated", "fatigue", "fear", "terror"]
+    rating: Annotated[int, Field(ge=1, le=20)]
+
+
+class Weapon(Strict):
+    name: Name
+    kind: Literal["melee", "ranged", "thrown", "explosive"] = "melee"
+    accuracy: Mod = 0
+    dv: Rating = 0
+    ap: Mod = 0
+    fire: Seq[Literal["SS", "SA", "2RB", "3RB", "FA"]] = ()
+    rof: Annotated[int, Field(ge=1, le=10)] = 1
+    spread: Literal["", "narrow", "medium", "wide"] = ""
+    reach: Annotated[int, Field(ge=1, le=5)] = 1
+    ranges: Seq[Annotated[int, Field(ge=1, le=1000)]] = ()
+    recoil_comp: Rating = 0
+    blast: Rating = 0
+    knockdown: Annotated[int, Field(ge=0, le=20)] = 0
+    kickers: Seq[KickerIn] = ()
+    small: bool = False
+
+    @model_validator(mode="after")
+    def _shape(self) -> Weapon:
+        if self.kind in ("ranged",) and not self.fire:
+            raise FieldProblem(("fire",), f"a ranged weapon has fire types (one or more of {', '.join(FIRE_TYPES)})")
+        if self.kind == "melee" and self.fire:
+            raise FieldProblem(("fire",), "a melee weapon has no fire types")
+        if self.ranges and (len(self.ranges) != 4 or list(self.ranges) != sorted(set(self.ranges))):
+            raise FieldProblem(("ranges",), "four increasing range limits in hexes: short, medium, long, extreme")
+        if self.spread and self.spread not in SPREADS:
+            raise FieldProblem(("spread",), f"one of {', '.join(SPREADS)}")
+        if self.kind == "explosive" and not self.blast:
+            raise FieldProblem(("blast",), "an explosive has a blast DV")
+        return self
+
+    def card(self) -> WeaponCard:
+        return WeaponCard(name=self.name, kind=self.kind, accuracy=self.accuracy, dv=self.dv, ap=self.ap,
+                          fire=tuple(self.fire), rof=self.rof, spread=self.spread, reach=self.reach,
+                          ranges=tuple(self.ranges), recoil_comp=self.recoil_comp, blast=self.blast,
+                          knockdown=self.knockdown, small=self.small,
+                          kickers=tuple(Kicker(status=k.status, rating=k.rating) for k in self.kickers))
+
+
+class PerkIn(Strict):
+    name: Name
+    attack: Mod = 0
+    melee: Mod = 0
+    ranged: Mod = 0
+    dv: Mod = 0
+    soak: Mod = 0
+    threshold: Mod = 0
+    sequence: Mod = 0
+
+
+Attr = Annotated[int, Field(ge=0, le=20)]
+
+
+class Sheet(Strict):
+    agility: Attr
+    body: Attr
+    savvy: Attr
+    perception: Attr
+    vigor: Attr
+    grit: Attr
+    willpower: Attr
+    strength: Attr
+    intelligence: Attr = 0
+    endurance: Attr = 0
+    charisma: Attr = 0
+    legerdemain: Attr = 0
+    medic: Attr = 0
+    hp: Annotated[int, Field(ge=1, le=999)]
+    pace: Annotated[int, Field(ge=1, le=20)]
+    sprint: Annotated[int, Field(ge=0, le=20)] = 0
+    fortitude: Attr = 0
+    armour: Attr = 0
+    size: Literal["tiny", "small", "medium", "large", "huge"] = "medium"
+    weapons: Seq[Weapon] = ()
+    perks: Seq[PerkIn] = ()
+    grenades: Annotated[int, Field(ge=0, le=20)] = 0
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Sheet:
+        seen: set[str] = set()
+        for index, weapon in enumerate(self.weapons):
+            if weapon.name in seen:
+                raise FieldProblem(("weapons", index, "name"), f"{weapon.name!r} is already a weapon of this sheet")
+            seen.add(weapon.name)
+        assert self.size in SIZES
+        return self
+
+    def card(self) -> Card:
+        attributes = {name: getattr(self, name) for name in ("agility", "body", "savvy", "perception", "vigor", "grit",
+                                                             "willpower", "strength", "intelligence", "endurance",
+                                                             "charisma", "legerdemain", "medic")}
+        return Card(attributes=attributes, hp=self.hp, pace=self.pace, sprint=self.sprint, fortitude=self.fortitude,
+                    armour=self.armour, size=self.size, weapons=tuple(w.card() for w in self.weapons),
+                    perks=tuple(Perk(**p.model_dump()) for p in self.perks), grenades=self.grenades)

@@ -1,0 +1,150 @@
+"""Status effects and their saves (Status Affect Saves; Knockdown; Stagger; Combat Maneuver
+Saves): a save is an attribute pool against the kicker's rating; a save above it (exceeds),
+equal to it (equals) or below it (fails) gives that column's outcome. Outcomes are effects
+and statuses that tick at the start of the victim's turn (burning, confusion) and expire at
+the end of their next turn (staggered, stunned), after a count of rounds (fleeing), or when
+broken free from or put out (frozen, burning).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from fightlog.events.model import EffectApplied, EffectCountedDown, EffectExpired, EffectTicked, StatusChanged
+from fightlog.kit.table import Scribe
+from fightlog.rules.bleedingsun import harm
+from fightlog.rules.bleedingsun.arithmetic import soak_pool
+from fightlog.rules.bleedingsun.fighters import IMMUNE, STAGGERED, STUNNED, Fighter
+from fightlog.rules.bleedingsun.pools import roll_pool
+
+
+class Save(NamedTuple):
+    """A status's save: the attribute rolled, and the outcomes when the save exceeds, equals
+    and fails the rating (``None``: nothing)."""
+
+    attribute: str
+    exceeds: str | None
+    equals: str | None
+    fails: str
+
+
+SAVES: Final[dict[str, Save]] = {
+    "knockdown": Save("vigor", None, "staggered", "prone"),
+    "trip": Save("vigor", None, "staggered", "prone"),
+    "nausea": Save("grit", "immune", "staggered", "stunned"),
+    "confusion": Save("willpower", None, "staggered", "confused"),
+    "stagger": Save("willpower", None, "staggered", "staggered_mp"),
+    "frozen": Save("vigor", None, "staggered", "frozen"),
+    "burning": Save("grit", None, "staggered", "burning"),
+    "poison": Save("grit", None, "staggered", "fatigue_short"),
+    "stunned": Save("willpower", None, "staggered", "stunned"),
+    "irradiated": Save("grit", "irradiated", "irradiated_fatigue", "irradiated_short"),
+    "fatigue": Save("grit", None, "fatigue_temp", "fatigue_short"),
+    "fear": Save("grit", "immune", "fleeing_1", "fleeing"),
+    "terror": Save("grit", "immune", "fleeing_1", "terror"),
+}
+
+NEXT_TURN: Final = frozenset({STAGGERED, STUNNED})
+"""Effects that last until the end of the victim's next turn."""
+
+
+def column(hits: int, rating: int) -> str:
+    return "exceeds" if hits > rating else "equals" if hits == rating else "fails"
+
+
+def save(scribe: Scribe, target: str, status: str, rating: int, cause: int, *, bonus: int = 0,
+         bonus_why: str = "") -> None:
+    """``target`` saves against ``status`` at ``rating`` and takes the column's outcome."""
+    who = Fighter(scribe.state, target)
+    if who.has("dead") or any(e.params.get("status") == status for e in who.effects(IMMUNE)):
+        return
+    rule = SAVES[status]
+    dice = who.attr(rule.attribute) - who.stagger() + bonus
+    label = f"{status} save: {rule.attribute} {who.attr(rule.attribute)} vs {rating}"
+    if bonus:
+        label += f", +{bonus} {bonus_why}"
+    if who.stagger():
+        label += f", -{who.stagger()} staggered"
+    rolled = roll_pool(scribe, dice, who.options, roller=target, purpose="save", label=label, for_seq=cause)
+    found = column(rolled.hits, rating)
+    outcome = {"exceeds": rule.exceeds, "equals": rule.equals, "fails": rule.fails}[found]
+    if outcome is not None:
+        apply(scribe, target, outcome, status, rolled.seq or cause, net=max(0, rating - rolled.hits))
+
+
+def apply(scribe: Scribe, target: str, outcome: str, status: str, cause: int, *, net: int = 0) -> None:
+    """An outcome of the status chart on ``target``."""
+    ident = f"{outcome}-{target}-{cause}"
+    if outcome in ("staggered", "staggered_mp"):
+        scribe.emit(EffectApplied(effect=ident, name=STAGGERED, target=target, cause=cause, magnitude=1,
+                                  params={"from": status, "mp": outcome == "staggered_mp"}))
+    elif outcome == "stunned":
+        scribe.emit(EffectApplied(effect=ident, name=STUNNED, target=target, cause=cause, params={"from": status}))
+    elif outcome == "prone":
+        who = Fighter(scribe.state, target)
+        if who.has("crouched"):
+            scribe.emit(StatusChanged(actor=target, status="crouched", on=False, cause=cause))
+        if not who.has("prone"):
+            scribe.emit(StatusChanged(actor=target, status="prone", cause=cause, note=f"knocked prone ({status})"))
+    elif outcome == "immune":
+        scribe.emit(EffectApplied(effect=ident, name=IMMUNE, target=target, cause=cause, params={"status": status}))
+    elif outcome in ("fatigue_temp", "fatigue_short"):
+        harm.fatigue(scribe, target, cause, outcome.split("_")[1].replace("temp", "temporary"), status)
+    elif outcome in ("frozen", "burning", "confused", "irradiated"):
+        if Fighter(scribe.state, target).effects(outcome):
+            return  # on fire (frozen, confused) already: it does not stack
+        scribe.emit(EffectApplied(effect=ident, name=outcome, target=target, cause=cause, params={"from": status}))
+        if outcome == "frozen":
+            harm.fatigue(scribe, target, cause, "temporary", "frozen")
+    elif outcome in ("irradiated_fatigue", "irradiated_short"):
+        scribe.emit(EffectApplied(effect=ident, name="irradiated", target=target, cause=cause,
+                                  params={"from": status, "poisoning": outcome == "irradiated_short"}))
+        harm.fatigue(scribe, target, cause, "temporary" if outcome == "irradiated_fatigue" else "short", status)
+    elif outcome in ("fleeing_1", "fleeing", "terror"):
+        rounds = 1 if outcome == "fleeing_1" else net + 1
+        scribe.emit(EffectApplied(effect=ident, name="fleeing", target=target, cause=cause, duration=rounds,
+                                  counts_on=target, params={"from": status}))
+        if outcome == "terror":
+            harm.fatigue(scribe, target, cause, "temporary", "terror")
+
+
+def turn_started(scribe: Scribe, actor: str, seq: int) -> bool:
+    """What fires at the start of ``actor``'s turn: burning, confusion. Whether the turn is
+    lost (confusion's 3-4)."""
+    who = Fighter(scribe.state, actor)
+    lost = False
+    for found in who.effects("burning"):
+        tick = scribe.emit(EffectTicked(effect=found.effect, target=actor))
+        harm.fatigue(scribe, actor, tick, "temporary", "on fire")
+        options = who.options
+        dealt = roll_pool(scribe, options.burning_dv, options, roller=actor, purpose="damage",
+                          label=f"burning: {options.burning_dv} DV", for_seq=tick)
+        now = Fighter(scribe.state, actor)
+        soak = roll_pool(scribe, soak_pool(now.card.fortitude, now.card.armour, 0, ignore_armour=True) - now.stagger(),
+                         options, roller=actor, purpose="soak", label="soak: fortitude (no armour)", for_seq=tick)
+        harm.hurt(scribe, actor, dealt.hits, soak.hits, source="burning", cause=tick, damage_type="fire")
+    for found in Fighter(scribe.state, actor).effects("confused"):
+        tick = scribe.emit(EffectTicked(effect=found.effect, target=actor))
+        result, _ = scribe.roll("1d6", roller=actor, purpose="confusion",
+                                label="confusion: 1-2 attack the nearest, 3-4 nothing, 5 normal, 6 clears",
+                                for_seq=tick)
+        if result.total == 6:
+            scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="rolled 6: no longer confused"))
+        elif result.total in (3, 4):
+            lost = True
+    return lost
+
+
+def turn_ended(scribe: Scribe, actor: str) -> None:
+    """At the end of ``actor``'s turn: staggers and stuns in place since before it expire;
+    fleeing counts down."""
+    who = Fighter(scribe.state, actor)
+    for found in who.effects():
+        if found.name in NEXT_TURN and who.at_turn_start(found):
+            scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the end of the next turn"))
+        elif found.name == "fleeing" and found.remaining is not None and who.at_turn_start(found):
+            left = found.remaining - 1
+            if left <= 0:
+                scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="duration"))
+            else:
+                scribe.emit(EffectCountedDown(effect=found.effect, target=actor, remaining=left))

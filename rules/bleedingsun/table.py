@@ -1,0 +1,75 @@
+"""Live play and scripted fights for ``bleeding-sun``: the kit's table skeleton
+(``fightlog.kit.table_base``) filled in.
+
+A post is one of two things. In one's own turn: actions within the round's economy
+(``economy``), attacks planned (``planning``) and each other action played by its handler
+(``tactics``); while the poster's attacks wait for their targets' answers, nothing more. Out
+of turn: one immediate action or an answer (``immediate``). A refusal leaves the scribe as
+it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from fightlog.errors import RefusedError
+from msgspec.structs import replace
+
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted
+from fightlog.kit.table import Post, Scribe
+from fightlog.kit.table_base import TableBase
+from fightlog.rules.bleedingsun import immediate, turns
+from fightlog.rules.bleedingsun.declared import check_own, play_own
+from fightlog.rules.bleedingsun.fighters import Fighter
+from fightlog.rules.bleedingsun.options import RULESET_ID, BleedingSunOptions, read_options
+from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES, OUT
+
+
+class BleedingSunTable(TableBase):
+    id = RULESET_ID
+    option_type = BleedingSunOptions
+    action_types = ACTION_TYPES
+    out = OUT
+
+    def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> BleedingSunOptions:
+        return read_options(overrides, where=where)
+
+    def joins(self, path: str) -> Sequence[CombatantJoined]:
+        from fightlog.rules.bleedingsun.roster import joined, load_roster
+
+        return [joined(c) for c in load_roster(path).combatants]
+
+    def open_fight(self, scribe: Scribe) -> None:
+        turns.begin(scribe)
+
+    def close_turn(self, scribe: Scribe) -> None:
+        turns.end_turn(scribe)
+
+    def play(self, scribe: Scribe, post: Post) -> None:
+        state = scribe.state
+        who = Fighter(state, post.actor)
+        who.able()
+        if state.turn.current != post.actor:
+            immediate.post_out_of_turn(scribe, post)
+            return
+        if post.responds_to is not None:
+            raise RefusedError("a post in one's own turn answers nothing (responds_to is for immediate actions)",
+                               code="order.out-of-turn")
+        if not post.actions:
+            scribe.emit(DeclarationPosted(actor=post.actor, text=post.text))
+            return
+        actions = [_from(a, who.stance) for a in post.actions]
+        planned = check_own(state, post.actor, actions)
+        declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=actions))
+        play_own(scribe, post.actor, actions, declaration, planned)
+
+
+def _from(action: Action, stance: str | None) -> Action:
+    """A stance change records the stance it starts from (what it costs depends on it)."""
+    if action.type != "stance":
+        return action
+    return replace(action, params={**action.params, "from": stance or "standing"})
+
+
+TABLE: Final = BleedingSunTable()

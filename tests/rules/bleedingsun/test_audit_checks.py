@@ -1,0 +1,140 @@
+"""The bleeding-sun audit on the flawed hand-run fights of ``fixtures/bleeding-sun/audit``: exactly the flaws
+each was given (code and seq, errors only), the reports as snapshots, and the bytes the
+script writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.json import JSONSnapshotExtension
+
+from fightlog.audit.one_process import audit_events
+from fightlog.events.codec import decode_line
+from fightlog.fixtures.bleedingsun_audit_fights import FIGHTS, to_bytes
+from tests.conftest import FIXTURES
+
+AUDIT = FIXTURES / "bleeding-sun" / "audit"
+
+
+@pytest.fixture
+def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(JSONSnapshotExtension)
+
+
+def read(path: Path) -> list:  # type: ignore[type-arg]
+    return [decode_line(line) for line in path.read_bytes().splitlines()]
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_the_script_writes_the_committed_fight(name: str) -> None:
+    assert to_bytes(FIGHTS[name]().events) == (AUDIT / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_the_audit_finds_exactly_the_flaws(name: str) -> None:
+    report = audit_events(read(AUDIT / name))
+    errors = sorted((f.seq, f.code) for f in report.findings if f.severity != "info")
+    assert errors == [(f.seq, f.code) for f in FIGHTS[name]().flaws]
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_the_findings(name: str, snapshot_json: SnapshotAssertion) -> None:
+    assert [msgspec.to_builtins(f) for f in audit_events(read(AUDIT / name)).findings] == snapshot_json
+
+
+def test_each_flaw_kind_is_there() -> None:
+    codes = {f.code for make in FIGHTS.values() for f in make().flaws}
+    assert codes == {"rules.recoil", "rules.sequence", "rules.soak", "rules.bleeding"}
+
+
+def _errors(built: object) -> list[tuple[str, str]]:
+    return [(f.code, f.message) for f in audit_events(built.events).findings  # type: ignore[attr-defined]
+            if f.severity == "error"]
+
+
+def test_a_threshold_damage_and_outcome_the_rules_do_not_give() -> None:
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    club = log.find(AttackResolved, attacker="rook")
+    log.change(club, against=2, margin=0)
+    dealt = log.after(club, DamageApplied)
+    log.change(dealt, raw=4, taken=2)
+    found = dict(_errors(log.done()))
+    assert sorted(found) == ["rules.damage", "rules.outcome", "rules.threshold"]
+    assert "recorded against 2; the chart gives 1 (+1 short range)" in found["rules.threshold"]
+    assert "net hits 0, the rules give 1" in found["rules.outcome"]
+    assert "4 damage recorded, the DV dice show 3" in found["rules.damage"]
+
+
+def test_hits_the_dice_do_not_show() -> None:
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    slash = log.find(AttackResolved, attacker="dray")
+    log.change(slash, score=3, margin=2)
+    assert _errors(log.done()) == [
+        ("rules.outcome", "dray's attack on rook: 3 hits recorded, the dice show 2; net hits 2, the rules give 1"),
+        ("rules.damage", "dray's hit on rook: a DV pool of 11, the rules give 12 (+4 weapon DV, +2 net hits, "
+                         "+6 sneak attack (flat-footed))")]
+
+
+def test_the_action_economy_overspent_by_hand() -> None:
+    from fightlog.events.model import Action, DeclarationPosted
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    reload = log.find(DeclarationPosted, actor="kade")
+    log.change(reload, actions=[Action(type="reload", weapon="Rifle"), Action(type="move", params={"hexes": 4}),
+                                Action(type="total_defense")])
+    found = _errors(log.done())
+    assert [code for code, _ in found] == ["rules.allowance"]
+    assert "a full round action takes the standard, move and free actions" in found[0][1]
+
+
+def test_acting_out_of_sequence() -> None:
+    from fightlog.events.model import TurnStarted
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    log.change(log.all(TurnStarted, round=2)[0], actor="rook")
+    assert [code for code, _ in _errors(log.done())] == ["order.skipped"]
+
+
+def test_a_second_immediate_action_in_a_round_by_hand() -> None:
+    from fightlog.events.model import Action, DeclarationPosted, InitiativeSet
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("grenade-dodge")
+    second = log.find(DeclarationPosted, actor="dray", text="So does Dray.")
+    extra = DeclarationPosted(actor="dray", text="Dray ducks again.", actions=[Action(type="stop_aim")],
+                              responds_to=second.responds_to)
+    log.insert_after(log.after(second, InitiativeSet), extra)
+    found = _errors(log.done())
+    assert [code for code, _ in found] == ["rules.immediate"]  # refused: no drop owed
+    assert "dray has spent the immediate action this round" in found[0][1]
+
+
+def test_a_coup_de_grace_is_audited() -> None:
+    from msgspec.structs import replace
+
+    from fightlog.events.model import DamageApplied
+    from tests.rules.bleedingsun.rigged import ready_duel
+
+    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])
+    fight.end_turn()
+    fight.post("ana", "coup_de_grace target=bo weapon=Knife", faces=[5, 5] + [1] * 11 + [1, 1, 1])
+    events = list(fight.scribe.events)
+    assert [f.code for f in audit_events(events).findings if f.severity == "error"] == []
+    dealt = [e for e in events if isinstance(e, DamageApplied)][-1]
+    events[events.index(dealt)] = replace(dealt, reduced_by=1, taken=1)  # armour counted after all
+    found = [(f.code, f.message) for f in audit_events(events).findings if f.severity == "error"]
+    assert [code for code, _ in found] == ["rules.damage"]
+    assert "soaked without armour (0 dice): 1 taken off" in found[0][1]

@@ -1,0 +1,106 @@
+"""Bad input is one line naming the file (and line) or the post, exit 2, nothing written: a
+sheet out of range (roster files), and through ``fightlog play post``: a pool below 1 after
+penalties (option ``low_pool = "no_roll"``), a fire mode the weapon lacks, a second grenade
+in one round, an immediate action already spent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fightlog.cli.main import cli
+from fightlog.errors import InputError
+from fightlog.events.codec import decode_line
+from fightlog.reducers.fold import fold
+from fightlog.rules.bleedingsun.roster import load_roster
+from tests.conftest import FIXTURES
+
+ROSTER = FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("hp = 12\n", "hp = 0\n", "kade: sheet.hp: must be at least 1, got 0"),
+    ("rof = 3, ranges = [10, 20, 40, 80] },\n  { name = \"Knife\"", "rof = 12, ranges = [10, 20, 40, 80] },\n"
+     "  { name = \"Knife\"", "kade: sheet.weapons[0].rof: must be at most 10, got 12"),
+    ('fire = ["SA", "3RB"]', 'fire = ["SA", "4RB"]', "kade: sheet.weapons[0].fire[1]"),
+    ("ranges = [10, 20, 40, 80] },\n  { name = \"Knife\"", "ranges = [10, 40, 20, 80] },\n  { name = \"Knife\"",
+     "kade: sheet.weapons[0].ranges: four increasing range limits"),
+    ("agility = 4\nbody = 4", "agility = 21\nbody = 4", "kade: sheet.agility: must be at most 20, got 21"),
+])
+def test_a_sheet_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: Path, old: str, new: str,
+                                                                      said: str) -> None:
+    path = tmp_path / "roster.toml"
+    text = ROSTER.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(InputError) as caught:
+        load_roster(path)
+    shown = str(caught.value)
+    assert "\n" not in shown and shown.startswith(f"{path}:") and said in shown, shown
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def current(log: Path) -> str:
+    state = fold([decode_line(line) for line in log.read_bytes().splitlines()])
+    assert state.turn.current is not None
+    return state.turn.current
+
+
+@pytest.fixture
+def fight(tmp_path: Path) -> Path:
+    log = tmp_path / "fight.jsonl"
+    assert run("play", "start", str(log), "--ruleset", "bleeding-sun", "--seed", "7")[0] == 0
+    assert run("play", "join", str(log), "--roster", str(ROSTER), "mara", "vex")[0] == 0
+    assert run("play", "begin", str(log))[0] == 0
+    return log
+
+
+def refused(log: Path, *args: str) -> str:
+    before = log.read_bytes()
+    code, out = run("play", "post", str(log), *args)
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert log.read_bytes() == before
+    return out
+
+
+def _other(actor: str) -> str:
+    return "vex" if actor == "mara" else "mara"
+
+
+def test_a_pool_below_one_after_penalties_is_no_roll(fight: Path) -> None:
+    actor = current(fight)
+    weapon = "SMG" if actor == "mara" else "Rifle"
+    out = refused(fight, actor, "--do", f"attack target={_other(actor)} weapon={weapon} range=long cover=total")
+    assert "nothing to roll (option low_pool = no_roll)" in out
+
+
+def test_a_fire_mode_the_weapon_lacks(fight: Path) -> None:
+    actor = current(fight)
+    weapon = "SMG" if actor == "mara" else "Rifle"
+    assert "cannot fire 3rb" in refused(fight, actor, "--do", f"attack target={_other(actor)} weapon={weapon} mode=3rb")
+
+
+def test_a_second_grenade_in_one_round(fight: Path) -> None:
+    if current(fight) != "mara":
+        assert run("play", "post", str(fight), "vex", "--do", "say")[0] == 0
+        assert run("play", "end-turn", str(fight))[0] == 0
+    throw = "throw weapon=Frag target=vex"
+    assert "a second grenade this round" in refused(fight, "mara", "--do", throw, "--do", throw)
+
+
+def test_an_immediate_action_already_spent(fight: Path) -> None:
+    for _ in range(3):  # talk until Vex's turn in round 2: nobody is flat-footed any more
+        assert run("play", "post", str(fight), current(fight), "--do", "say")[0] == 0
+        assert run("play", "end-turn", str(fight))[0] == 0
+        if current(fight) == "vex" and fold([decode_line(x) for x in fight.read_bytes().splitlines()]).turn.round == 2:
+            break
+    assert current(fight) == "vex"
+    assert run("play", "post", str(fight), "vex", "--do", "attack target=mara weapon=Rifle range=short")[0] == 0
+    assert run("play", "post", str(fight), "mara", "--do", "dodge")[0] == 0
+    assert "has spent the immediate action this round" in refused(fight, "mara", "--do", "stop_aim")

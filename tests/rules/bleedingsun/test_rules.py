@@ -1,0 +1,520 @@
+"""Each rule of the chapter with rigged dice (``rigged.py``): the action economy and movement
+costs, the sequence and its tie-breaks, immediate actions, the threshold chart, the attack
+pool's modifiers, net hits and critical hits, soak and armour piercing, status saves and
+their expiry, bleeding out, attacks of opportunity, trips, holding an aim, coups de grace."""
+
+from __future__ import annotations
+
+import pytest
+
+from fightlog.events.model import (AttackResolved, DamageApplied, DiceRolled, EffectApplied, EffectExpired,
+                                   EffectTicked, InitiativeSet, StatusChanged, TurnEnded)
+from fightlog.rules.bleedingsun.arithmetic import critical, move_cost, pierce, soak_pool, threshold
+from fightlog.rules.bleedingsun.economy import spent
+from fightlog.kit.actions import parse_actions
+from tests.rules.bleedingsun.rigged import Fight, of, ready_duel, trio
+
+
+# ---------------------------------------------------------------- the action economy
+
+def test_a_round_is_a_standard_two_move_a_free_and_an_immediate_action() -> None:
+    fight = ready_duel()
+    fight.post("ana", "aim weapon=Rifle", "stance to=crouched", "say")
+    refused = fight.refused("ana", "reload weapon=Rifle", "attack target=bo weapon=Rifle range=short")
+    assert refused.code == "rules.allowance" and "3 move actions" in str(refused)  # a third needs the standard
+    assert fight.refused("ana", "drop").code == "rules.allowance"  # the free action is spent
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")
+
+
+def test_the_standard_action_traded_for_a_third_move_action() -> None:
+    fight = ready_duel()
+    fight.post("ana", "aim weapon=Rifle", "stance to=crouched", "reload weapon=Rifle")
+    refused = fight.refused("ana", "attack target=bo weapon=Rifle range=short")
+    assert refused.code == "rules.allowance" and "3 move actions" in str(refused)
+
+
+def test_each_kind_of_move_action_once_a_round_but_movement() -> None:
+    fight = ready_duel()
+    assert "aim twice" in str(fight.refused("ana", "aim weapon=Rifle", "aim weapon=Rifle"))
+    fight.post("ana", "move hexes=4", "move hexes=3")  # 7 MP: two move actions at pace 4
+    fight.post("ana", "move hexes=1")  # 8 MP: still two
+    assert fight.refused("ana", "move hexes=5").code == "rules.allowance"  # 13 MP is four
+
+
+def test_a_full_round_action_takes_everything_but_the_immediate() -> None:
+    fight = ready_duel()
+    assert fight.refused("ana", "total_defense", "say").code == "rules.allowance"
+    assert fight.refused("ana", "total_defense", "move hexes=1").code == "rules.allowance"
+
+
+def test_several_attacks_take_the_free_action_too() -> None:
+    fight = ready_duel()
+    refused = fight.refused("ana", "attack target=bo weapon=Rifle range=short",
+                            "attack target=bo weapon=Rifle range=short", "say")
+    assert "free actions" in str(refused)
+
+
+def test_the_movement_table() -> None:
+    assert move_cost(3, stance=None, terrain="open", cautious=False) == 3
+    assert move_cost(3, stance="crouched", terrain="open", cautious=False) == 6
+    assert move_cost(2, stance="prone", terrain="open", cautious=False) == 8
+    assert move_cost(2, stance=None, terrain="difficult", cautious=True) == 8
+    assert move_cost(2, stance=None, terrain="swim", cautious=False) == 6
+    assert move_cost(2, stance=None, terrain="climb", cautious=False) == 8
+    used = spent(parse_actions(["move hexes=5"]), pace=4, stance=None, maneuver_cost="standard")
+    assert used.move_actions == 2 and used.mp == 5
+
+
+def test_a_sprint_gives_pace_and_sprint() -> None:
+    fight = ready_duel()
+    assert fight.refused("ana", "sprint hexes=7").code == "rules.allowance"  # pace 4 + sprint 2
+    fight.post("ana", "sprint hexes=6")
+
+
+# ---------------------------------------------------------------- sequence
+
+def test_the_sequence_is_savvy_and_agility_hits() -> None:
+    fight = Fight().join("ana", savvy=2, agility=1).join("bo", savvy=1, agility=1)
+    events = fight.begin([5, 6, 1] + [6, 1])
+    assert [(e.roller, e.notation, e.total) for e in of(events, DiceRolled)] == [("ana", "3d6>=5", 2),
+                                                                                ("bo", "2d6>=5", 1)]
+    assert fight.order == ["ana", "bo"]
+
+
+def test_ties_go_to_the_bigger_pool_then_savvy_then_agility_then_a_roll_off() -> None:
+    fight = Fight().join("ana", savvy=2, agility=2).join("bo", savvy=3, agility=2).join("cy", savvy=3, agility=2)
+    # every score 1; bo and cy tie on the pool (5), Savvy and Agility: they roll off
+    fight.begin([5, 1, 1, 1] + [5, 1, 1, 1, 1] + [5, 1, 1, 1, 1] + [2, 4])
+    assert fight.order == ["cy", "bo", "ana"]
+
+
+def test_the_initiative_tie_break_is_perception_then_agility() -> None:
+    fight = Fight({"tiebreak": "initiative"}).join("ana", perception=4).join("bo", perception=5)
+    fight.begin([5] + [1] * 5 + [5] + [1] * 5)
+    assert fight.order == ["bo", "ana"]
+
+
+# ---------------------------------------------------------------- immediate actions
+
+def test_the_immediate_action_is_once_a_round_and_back_at_ones_turn() -> None:
+    fight = trio()
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")
+    fight.post("bo", "dodge", faces=[1] * 3 + [1] * 5)
+    fight.end_turn()
+    assert fight.current == "cy"
+    fight.post("cy", "attack target=bo weapon=Rifle range=short", faces=[1] * 5)  # bo cannot defend: resolved
+    assert fight.refused("bo", "dodge").code == "rules.immediate"
+    fight.end_turn()
+    assert fight.current == "bo" and "immediate" not in fight.effects("bo")
+
+
+def test_a_flat_footed_fighter_has_no_immediate_action() -> None:
+    fight = Fight().join("ana").join("bo")
+    fight.begin([6] * 6 + [1] * 6)
+    events = fight.post("ana", "attack target=bo weapon=Knife", faces=[1] * 4)  # resolved at once: bo cannot dodge
+    assert of(events, AttackResolved)[0].hit is False
+    assert fight.refused("bo", "dodge").code == "rules.immediate"
+
+
+def test_total_defense_adds_its_hits_and_makes_defending_free() -> None:
+    fight = ready_duel()
+    fight.turn("ana", "say")
+    fight.post("bo", "total_defense", faces=[5, 5, 1])  # agility 3: 2 hits
+    fight.end_turn()
+    fight.post("ana", "attack target=bo weapon=Knife")
+    events = fight.post("bo", "dodge", faces=[5, 1, 1] + [5, 5, 5, 1])
+    assert not of(events, InitiativeSet)  # free: no drop
+    (hit,) = of(events, AttackResolved)
+    assert (hit.score, hit.against, hit.hit) == (3, 4, False)  # short 1 + total defense 2 + dodge 1
+
+
+# ---------------------------------------------------------------- the threshold chart
+
+def test_the_threshold_chart() -> None:
+    def th(band: str = "short", **kw: object) -> int:
+        args: dict[str, object] = {"melee": False, "stance": None, "aim_held": False, "size": "medium",
+                                   "targeted": None, "defense": 0}
+        args.update(kw)
+        return threshold(band, **args)[0]  # type: ignore[arg-type]
+    assert [th(b) for b in ("short", "medium", "long", "extreme")] == [1, 2, 3, 4]
+    assert th(stance="crouched") == 2 and th(stance="crouched", melee=True) == 1  # at least 1
+    assert th("long", stance="prone") == 5 and th("long", stance="prone", melee=True) == 1
+    assert th("medium", aim_held=True) == 1
+    assert [th(size=s) for s in ("tiny", "small", "large", "huge")] == [3, 2, 1, 1]
+    assert th("medium", size="tiny", targeted="small") == 5  # targeted shots ignore size
+    assert th(defense=3) == 4
+
+
+def test_net_hits_add_to_the_dv() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Knife")
+    events = fight.post("bo", "take", faces=[5, 5, 5, 1] + [1] * 5 + [1] * 2)
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 5, 2]  # Knife DV 3 + 2 net hits; soak 2
+
+
+def test_critical_hits() -> None:
+    assert critical(2, 2, 4, 1, margin=5, min_sixes=2, threshold_crit=True)  # half the dice 6s
+    assert not critical(1, 1, 2, 1, margin=5, min_sixes=2, threshold_crit=True)  # at least two 6s
+    assert critical(6, 0, 8, 1, margin=5, min_sixes=2, threshold_crit=True)  # the threshold beaten by 5
+    assert not critical(6, 0, 8, 1, margin=5, min_sixes=2, threshold_crit=False)  # not for spreads
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Knife")
+    events = fight.post("bo", "take", faces=[6, 6, 1, 1] + [1] * 8 + [1] * 2)
+    (hit,) = of(events, AttackResolved)
+    assert hit.critical == "success" and "critical +4 DV" in hit.notes
+    assert len(of(events, DiceRolled)[1].dice) == 3 + 1 + 4
+
+
+def test_attack_pool_modifiers() -> None:
+    do = "attack target=bo weapon=Rifle range=short cover=medium light=dark high=true threatened=true"
+    fight = ready_duel()
+    refused = fight.refused("ana", do)  # 2 + 3 - 2 dark + 2 high - 3 threatened - 4 cover = -2
+    assert refused.code == "rules.pool" and "a pool of -2" in str(refused)
+    fight = ready_duel({"low_pool": "minimum"})
+    fight.post("ana", do)
+    events = fight.post("bo", "take", faces=[1])
+    notes = of(events, AttackResolved)[0].notes
+    assert notes[:1] == ["pool -2"] and "at least 1 (low_pool)" in notes
+    assert {"-2 dark darkness", "+2 better positioning", "-3 a melee attacker in reach", "-4 medium cover"} <= set(notes)
+
+
+def test_gang_up_adds_one_a_threatening_ally_to_four() -> None:
+    fight = Fight().join("ana", side="a").join("bo", side="b")
+    for ally in ("a1", "a2", "a3", "a4", "a5"):
+        fight.join(ally, side="a")
+    fight.begin([6] * 6 + [1] * 6 + [5] * 5 + [1] + [5] * 4 + [1] * 2 + [5] * 3 + [1] * 3 + [5] * 2 + [1] * 4
+                + [5] + [1] * 5)
+    assert fight.current == "ana"
+    events = fight.post("ana", "attack target=bo weapon=Knife gang=a1,a2,a3,a4,a5", faces=[1] * 8)
+    assert "+4 gang up (5 allies)" in of(events, AttackResolved)[0].notes
+    assert fight.refused("a1", "attack target=bo weapon=Knife gang=bo").code in ("order.out-of-turn", "rules.gang-up")
+
+
+def test_soak_is_fortitude_with_armour_less_ap_up_to_the_armour() -> None:
+    assert pierce(-3, 2) == 2 and pierce(-1, 2) == 1 and pierce(2, 2) == 0
+    assert soak_pool(3, 2, -3) == 3 and soak_pool(3, 2, 0) == 5
+    assert soak_pool(3, 2, 3, positive_ap_soaks=True) == 8
+
+
+def test_each_soak_hit_takes_one_off() -> None:
+    fight = ready_duel(b={"fortitude": 3, "armour": 2})
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")  # AP -1: soak 3 + 2 - 1 = 4
+    events = fight.post("bo", "take", faces=[5] + [1] * 4 + [5] * 5 + [5, 5, 1, 1])
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [5, 5, 4]
+    assert [(d.raw, d.reduced_by, d.taken) for d in of(events, DamageApplied)] == [(5, 2, 3)]
+
+
+# ---------------------------------------------------------------- fire modes
+
+def test_a_fire_mode_the_weapon_lacks_and_the_rate_of_fire() -> None:
+    fight = ready_duel()
+    assert fight.refused("ana", "attack target=bo weapon=Rifle mode=auto").code == "rules.fire-mode"
+    assert fight.refused("ana", "attack target=bo weapon=Shotgun mode=3rb").code == "rules.fire-mode"
+    refused = fight.refused("ana", *["attack target=bo weapon=Rifle range=short"] * 4)
+    assert refused.code == "rules.rof"
+
+
+def test_an_sa_weapons_burst_takes_an_attack_a_bullet() -> None:
+    fight = ready_duel(a={"weapons": [{"name": "Pistol", "kind": "ranged", "accuracy": 5, "dv": 3, "fire": ["SA"],
+                                       "rof": 3}]})
+    assert fight.refused("ana", "attack target=bo weapon=Pistol mode=3rb",
+                         "attack target=bo weapon=Pistol").code == "rules.rof"
+
+
+# ---------------------------------------------------------------- health and dying
+
+def _floored(body: int = 3) -> Fight:
+    """Bo at 2 HP, no fortitude: Ana's knife (1 net hit: DV 4, 4 hits) puts him at -2."""
+    fight = ready_duel(b={"hp": 2, "fortitude": 0, "body": body})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 5, 5, 5])
+    return fight
+
+
+def test_below_zero_unconscious_with_fatigue_and_bleeding_out() -> None:
+    fight = _floored()
+    assert fight.hp("bo") == -2
+    assert "unconscious" in fight.statuses("bo")
+    assert fight.effects("bo") == ["bleeding", "fatigue"]
+
+
+def test_bleeding_out_ticks_each_round_and_a_body_check_stabilizes() -> None:
+    fight = _floored(body=5)
+    events = fight.end_turn([5, 1])  # bo is out: round 3 opens, the bleed ticks (-3), Body 5 - 3 = 2 dice vs 1
+    assert of(events, EffectTicked) and fight.hp("bo") == -3
+    assert [e.label for e in of(events, DiceRolled)] == ["stabilize: body 5 - |-3| vs 1"]
+    assert "stable" in fight.statuses("bo") and "bleeding" not in fight.effects("bo")
+    fight.turn("ana", "say")
+    assert fight.hp("bo") == -3  # stable: no more bleeding
+
+
+def test_the_stabilize_threshold_is_the_rounds_bled() -> None:
+    fight = _floored(body=6)
+    fight.end_turn([1, 1, 1])  # round 3: -3, 3 dice vs 1: failed
+    events = fight.turn("ana", "say", faces=[5, 1])  # round 4: -4, 2 dice vs 2: one hit, failed
+    assert [e.label for e in of(events, DiceRolled)] == ["stabilize: body 6 - |-4| vs 2"]
+    assert "stable" not in fight.statuses("bo")
+
+
+def test_death_when_the_negative_hp_exceeds_body() -> None:
+    fight = _floored()
+    fight.end_turn()  # round 3: -3, Body 3 - 3: nothing to roll
+    assert "dead" not in fight.statuses("bo")
+    fight.turn("ana", "say")  # round 4: -4, beyond Body 3
+    assert "dead" in fight.statuses("bo") and "bleeding" not in fight.effects("bo")
+
+
+def test_a_medic_stabilizes_one_bleeding_out() -> None:
+    fight = trio(medic=5, hp=2, fortitude=0)
+    fight.post("ana", "attack target=cy weapon=Knife")
+    fight.post("cy", "take", faces=[5, 5, 1, 1] + [5, 5, 5, 1])  # 1 net hit: DV 4; 3 hits: -1 HP
+    fight.end_turn()
+    assert fight.current == "bo" and fight.hp("cy") == -1
+    events = fight.post("bo", "stabilize target=cy", faces=[5, 1, 1, 1])  # medic 5 - |-1| = 4 dice vs 1
+    assert [e.status for e in of(events, StatusChanged)] == ["stable"]
+    assert "bleeding" not in fight.effects("cy")
+    assert fight.refused("bo", "stabilize target=cy").code in ("rules.stabilize", "rules.allowance")
+
+
+# ---------------------------------------------------------------- statuses
+
+def test_knockdown_save_columns() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Club")  # knockdown 2
+    fight.post("bo", "take", faces=[5, 1, 1, 1] + [1] * 4 + [1, 1] + [5, 1, 1])  # vigor 1 hit: fails
+    assert "prone" in fight.statuses("bo")
+    fight.end_turn()
+    fight.post("bo", "stance to=standing")
+    assert "prone" not in fight.statuses("bo")
+
+
+def test_a_knockdown_save_that_equals_staggers_until_the_end_of_the_next_turn() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Club")
+    fight.post("bo", "take", faces=[5, 1, 1, 1] + [1] * 4 + [1, 1] + [5, 5, 1])
+    assert fight.effects("bo") == ["staggered"]
+    fight.end_turn()
+    fight.post("bo", "attack target=ana weapon=Knife")  # 1 + 3 - 1 staggered = 3 dice
+    events = fight.post("ana", "take", faces=[1, 1, 1])
+    assert len(of(events, DiceRolled)[0].dice) == 3
+    events = fight.end_turn()
+    assert [e.reason for e in of(events, EffectExpired)] == ["the end of the next turn"]
+
+
+def test_a_stunned_fighter_loses_the_next_turn() -> None:
+    baton = {"name": "Baton", "kind": "melee", "accuracy": 1, "dv": 1, "kickers": [{"status": "stunned", "rating": 2}]}
+    fight = ready_duel(a={"weapons": [baton]})
+    fight.post("ana", "attack target=bo weapon=Baton")
+    fight.post("bo", "take", faces=[5, 1, 1, 1] + [1] + [1, 1] + [1, 1, 1])  # willpower 0 hits: stunned
+    events = fight.end_turn()
+    assert [e.actor for e in of(events, TurnEnded)] == ["ana", "bo"] and fight.current == "ana"
+    assert "stunned" not in fight.effects("bo")
+
+
+def test_burning_ticks_at_the_start_of_the_turn_and_is_put_out() -> None:
+    torch = {"name": "Torch", "kind": "melee", "accuracy": 1, "dv": 1, "kickers": [{"status": "burning", "rating": 2}]}
+    fight = ready_duel(a={"weapons": [torch]})
+    fight.post("ana", "attack target=bo weapon=Torch")
+    fight.post("bo", "take", faces=[5, 1, 1, 1] + [1] + [1, 1] + [1, 1, 1])  # grit 0 hits: on fire
+    assert "burning" in fight.effects("bo")
+    events = fight.end_turn([5] * 7 + [1, 1])  # 7 DV, no armour: 2 fortitude dice
+    assert of(events, EffectTicked) and fight.hp("bo") == 3
+    events = fight.post("bo", "extinguish", faces=[5, 5, 5])  # the higher of intelligence and savvy vs 3
+    assert [e.reason for e in of(events, EffectExpired)] == ["intelligence check made"]
+
+
+# ---------------------------------------------------------------- attacks of opportunity, trips, aims, coups
+
+def test_reloading_in_reach_provokes_one_attack_of_opportunity() -> None:
+    fight = ready_duel()
+    assert fight.refused("bo", "aoo target=ana weapon=Knife").code == "rules.aoo"
+    fight.post("ana", "reload weapon=Rifle")
+    events = fight.post("bo", "aoo target=ana weapon=Knife", faces=[1])  # the knife's base accuracy: 1 die
+    assert of(events, InitiativeSet) and of(events, AttackResolved)[0].hit is False
+    assert fight.refused("bo", "aoo target=ana weapon=Knife").code in ("rules.immediate", "rules.aoo")
+
+
+def test_a_trip_stagger_or_prone_and_a_resist() -> None:
+    fight = ready_duel(a={"perception": 4})
+    fight.post("ana", "trip target=bo weapon=Club")  # 1 + 4 - 4 = 1 die
+    events = fight.post("bo", "resist", faces=[1, 1, 1] + [5])
+    (hit,) = of(events, AttackResolved)
+    assert (hit.score, hit.against, hit.hit) == (1, 1, True) and fight.effects("bo") == ["immediate", "staggered"]
+
+
+def test_holding_an_aim_keeps_it_and_lowers_the_holders_threshold() -> None:
+    fight = ready_duel()
+    fight.turn("ana", "aim weapon=Rifle", "hold_aim")
+    fight.post("bo", "attack target=ana weapon=Rifle range=medium")
+    events = fight.post("ana", "take", faces=[1] * 5)
+    (shot,) = of(events, AttackResolved)
+    assert shot.against == 1 and "threshold 1: +2 medium range, -1 holding an aim" in shot.notes
+    fight.end_turn()
+    assert fight.refused("ana", "aim weapon=Rifle").code == "rules.incomplete"  # held: no move action needed
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")
+    events = fight.post("bo", "take", faces=[1] * 6)
+    assert "+1 aiming" in of(events, AttackResolved)[0].notes
+
+
+def test_a_coup_de_grace_needs_a_helpless_target() -> None:
+    fight = ready_duel()
+    assert fight.refused("ana", "coup_de_grace target=bo weapon=Knife").code == "rules.coup"
+
+
+def test_a_coup_de_grace_on_one_helpless_hits_crits_ignores_armour_and_a_failed_grit_save_kills() -> None:
+    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])  # DV 4, 1 hit: 0 HP, unconscious
+    assert "unconscious" in fight.statuses("bo")
+    fight.end_turn()  # bo is out: round 3 opens on ana
+    events = fight.post("ana", "coup_de_grace target=bo weapon=Knife",
+                        faces=[5, 5] + [1] * 11 + [1] * 0 + [1, 1, 1])  # DV 3 + 4 + 6 = 13; no armour: 0 soak dice
+    (hit,) = of(events, AttackResolved)
+    assert hit.hit and hit.critical == "success"
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [13, 3]  # the damage, then Grit 3 against 2 taken
+    assert "dead" in fight.statuses("bo") and "bleeding" not in fight.effects("bo")
+
+
+def test_a_missed_grenade_lands_its_net_misses_plus_one_off() -> None:
+    fight = trio()
+    fight.post("ana", "throw weapon=Frag target=bo range=medium")  # threshold 2
+    events = fight.post("bo", "take", faces=[1, 1, 1] + [4] + [5] * 6 + [1, 1])
+    (missed,) = of(events, AttackResolved)
+    assert not missed.hit and "blast: 3 hexes from the centre" in missed.notes  # 2 net misses + 1
+    assert [e.purpose for e in of(events, DiceRolled)] == ["attack", "scatter", "damage", "soak"]
+    assert [(d.raw, d.taken) for d in of(events, DamageApplied)] == [(4, 4)]  # 6 less 2 three hexes out
+
+
+def test_fear_makes_one_flee_for_net_hits_plus_one_rounds_counted_down() -> None:
+    from fightlog.rules.bleedingsun import statuses
+
+    fight = ready_duel()
+    statuses.save(fight.faces(1, 1, 1).scribe, "bo", "fear", 2, fight.state.seq)  # grit 0 hits: 2 net, 3 rounds
+    (fleeing,) = [e for e in fight.state.effects.values() if e.name == "fleeing"]
+    assert fleeing.remaining == 3 and fleeing.counts_on == "bo"
+    fight.turn("ana", "say")
+    events = fight.turn("bo", "say")
+    assert [e.remaining for e in events if type(e).__name__ == "EffectCountedDown"] == [2]
+
+
+def test_the_status_chart_columns() -> None:
+    from fightlog.rules.bleedingsun.statuses import SAVES, column
+
+    assert [column(h, 2) for h in (3, 2, 1)] == ["exceeds", "equals", "fails"]
+    assert SAVES["nausea"] == ("grit", "immune", "staggered", "stunned")
+    assert SAVES["frozen"].fails == "frozen" and SAVES["burning"].fails == "burning"
+    assert SAVES["terror"].exceeds == "immune" and SAVES["fatigue"].equals == "fatigue_temp"
+    assert set(SAVES) >= {"nausea", "knockdown", "confusion", "stagger", "frozen", "burning", "poison", "stunned",
+                          "irradiated", "fatigue", "fear", "terror"}
+
+
+def test_the_drop_is_an_option() -> None:
+    fight = trio({"immediate_drop": 2})
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")
+    fight.post("bo", "dodge", faces=[1] * 3 + [1] * 5)
+    assert fight.order == ["ana", "cy", "bo"]  # two places down, as far as the bottom
+    fight = trio({"immediate_drop": 2})
+    fight.post("ana", "say")
+    fight.end_turn()
+    fight.post("bo", "attack target=ana weapon=Rifle range=short")
+    fight.post("ana", "dodge", faces=[1] * 3 + [1] * 5)
+    assert fight.order == ["bo", "cy", "ana"]
+
+
+def test_grenades_carried_run_out() -> None:
+    fight = ready_duel(a={"grenades": 1})
+    fight.post("ana", "throw weapon=Frag target=bo")
+    fight.post("bo", "take", faces=[1, 1, 1] + [4] + [1] * 6 + [1, 1])  # a miss: 3 hexes off
+    assert fight.state.combatants["ana"].spent == {"grenade": 1}
+    fight.end_turn()
+    fight.turn("bo", "say")
+    refused = fight.refused("ana", "throw weapon=Frag target=bo")
+    assert refused.code == "rules.allowance" and "thrown all 1 grenades" in str(refused)
+
+
+def test_delaying_takes_the_turn_where_one_comes_out_of_the_delay() -> None:
+    fight = trio()
+    assert fight.refused("ana", "delay", "say").code == "rules.allowance"
+    fight.post("ana", "delay")
+    events = fight.end_turn()
+    assert fight.current == "bo" and "delaying" in fight.statuses("ana")
+    assert not [e for e in events if isinstance(e, TurnEnded)]  # ana's turn is taken later
+    fight.post("ana", "undelay")
+    assert fight.order == ["bo", "ana", "cy"]
+    fight.end_turn()
+    assert fight.current == "ana"
+    fight.turn("ana", "say")
+    assert fight.current == "cy"
+
+
+def test_a_delay_never_come_out_of_is_lost_at_the_round_end() -> None:
+    fight = trio()
+    fight.post("ana", "delay")
+    fight.end_turn()
+    fight.turn("bo", "say")
+    events = fight.turn("cy", "say")
+    assert [e.note for e in of(events, StatusChanged)] == ["the delayed turn was not taken"]
+    assert fight.current == "ana" and fight.state.turn.round == 3
+
+
+def test_a_lobbed_grenade_uses_agility_alone_at_a_hex() -> None:
+    fight = trio(perception=5)
+    fight.post("ana", "throw weapon=Frag lob=true range=short caught=bo:1,cy:2")
+    fight.post("bo", "take")
+    events = fight.post("cy", "take", faces=[5, 1, 1] + [5, 5, 5, 1, 1, 1] + [1, 1] + [5, 5, 5, 1, 1, 1] + [1, 1])
+    assert [len(e.dice) for e in of(events, DiceRolled)][:1] == [3]  # agility 3: not accuracy + perception 5
+    bo, cy = of(events, AttackResolved)
+    assert bo.hit and cy.hit and "lobbed: agility only, at a hex" in bo.notes
+    assert [(d.target, d.raw) for d in of(events, DamageApplied)] == [("bo", 3), ("cy", 2)]
+
+
+def test_frozen_slows_and_a_stagger_that_fails_takes_pace() -> None:
+    from fightlog.rules.bleedingsun import statuses
+
+    fight = ready_duel()
+    statuses.apply(fight.scribe, "ana", "frozen", "frozen", fight.state.seq)
+    statuses.apply(fight.scribe, "ana", "staggered_mp", "stagger", fight.state.seq)
+    assert fight.refused("ana", *["attack target=bo weapon=Rifle range=short"] * 3).code == "rules.rof"  # 3 less 1
+    assert fight.refused("ana", "move hexes=5").code == "rules.allowance"  # 2 MP a hex, pace 3: four move actions
+    fight.post("ana", "move hexes=2", "aim weapon=Rifle")  # 4 MP is two move actions at pace 3; aim the third
+
+
+def test_innocent_bystanders_when_the_gm_calls_for_them() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle mode=3rb range=short bystanders=true")
+    events = fight.post("bo", "take", faces=[1, 1, 4] + [5, 1, 1])  # 2 ones + 1 for 3 bullets: savvy vs 3
+    (missed,) = of(events, AttackResolved)
+    assert "stray shot: a bystander is hit for full damage (savvy 1 against 3)" in missed.notes
+    assert [e.purpose for e in of(events, DiceRolled)] == ["attack", "bystander"]
+
+
+def test_a_grapple_taken_control_of_pins_and_is_escaped() -> None:
+    fight = ready_duel(a={"strength": 4}, b={"strength": 3, "legerdemain": 1})
+    events = fight.post("ana", "grapple target=bo", faces=[5, 5, 1, 1] + [5, 1, 1])  # 2 against 1: ana controls
+    assert [n for e in of(events, AttackResolved) for n in e.notes] == ["grapple: ana takes control"]
+    assert {"grappled", "controlling"} <= set(fight.statuses("ana")) and {"grappled", "pinned"} <= set(fight.statuses("bo"))
+    assert fight.refused("ana", "attack target=bo weapon=Club").code == "rules.grappled"  # only a small weapon
+    refused = fight.refused("ana", "attack target=bo weapon=Knife")  # 1 + 3 - 4 in a grapple = 0
+    assert refused.code == "rules.pool" and "a pool of 0" in str(refused)
+    del events
+
+
+def test_a_pinned_fighter_cannot_attack_and_escapes_with_the_better_attribute() -> None:
+    fight = ready_duel(a={"strength": 4}, b={"strength": 2, "legerdemain": 4})
+    fight.post("ana", "grapple target=bo", faces=[5, 5, 1, 1] + [5, 1, 1, 1])  # bo defends with legerdemain 4
+    fight.end_turn()
+    assert fight.refused("bo", "attack target=ana weapon=Knife").code == "rules.grappled"
+    assert fight.refused("bo", "move hexes=1").code == "rules.grappled"
+    events = fight.post("bo", "escape", faces=[5, 5, 5, 1] + [5, 1, 1, 1])  # legerdemain 3 hits against strength 1
+    assert [e.reason for e in of(events, EffectExpired)] == ["bo broke free"]
+    assert not {"grappled", "pinned"} & set(fight.statuses("bo"))
+
+
+def test_a_grapple_resisted_with_legerdemain_and_a_draw_with_no_one_in_control() -> None:
+    fight = ready_duel(a={"strength": 2}, b={"legerdemain": 4})
+    events = fight.post("ana", "grapple target=bo", faces=[1, 1] + [5, 1, 1, 1])
+    assert [n for e in of(events, AttackResolved) for n in e.notes] == ["grapple: bo resists (legerdemain)"]
+    assert "grappled" not in fight.statuses("bo")
+    fight = ready_duel(a={"strength": 2}, b={"strength": 2, "legerdemain": 0})
+    fight.post("ana", "grapple target=bo", faces=[5, 1] + [5, 1])
+    assert "grappled" in fight.statuses("ana") and "pinned" not in fight.statuses("bo")

@@ -1,0 +1,116 @@
+"""The rulebook's worked cases, exact, as pure functions and played through the table: the
+recoil example (three 3RB bursts: -8; three full-auto bursts: -29; a 3RB and two single
+shots: -4), the spread soak ratios, the explosive fall-off, an immediate action's drop in
+the sequence, a split pool (a crouching shooter's +1 goes to the whole pool once)."""
+
+from __future__ import annotations
+
+from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled, InitiativeSet
+from fightlog.rules.bleedingsun.arithmetic import burst_recoil, drop, falloff, soaked, spread_ratio
+from tests.rules.bleedingsun.rigged import of, ready_duel, trio
+
+
+def test_the_recoil_example() -> None:
+    assert burst_recoil(["3rb", "3rb", "3rb"], stance=None, comp=0) == 8
+    assert burst_recoil(["full", "full", "full"], stance=None, comp=0) == 29
+    assert burst_recoil(["3rb", "single", "single"], stance=None, comp=0) == 4
+    assert burst_recoil(["single"], stance=None, comp=0) == 0
+    assert burst_recoil(["3rb"], stance=None, comp=0) == 2
+
+
+def test_crouching_and_prone_add_to_recoil_and_never_past_zero() -> None:
+    assert burst_recoil(["3rb", "3rb", "3rb"], stance="crouched", comp=0) == 7
+    assert burst_recoil(["3rb", "3rb", "3rb"], stance="prone", comp=0) == 6
+    assert burst_recoil(["3rb"], stance="prone", comp=1) == 0
+
+
+def test_three_3rb_bursts_played_take_8_off_the_pool() -> None:
+    fight = ready_duel(a={"perception": 10})
+    fight.post("ana", *["attack target=bo weapon=Rifle mode=3rb range=short"] * 3)
+    events = fight.end_turn([1, 1, 1, 1])
+    rolls = [e for e in of(events, DiceRolled) if e.purpose == "attack"]
+    assert [e.notation for e in rolls] == ["2d6>=5", "1d6>=5", "1d6>=5"]
+    first = of(events, AttackResolved)[0]
+    assert "-8 recoil (whole pool)" in first.notes and "share 2 of 4" in first.notes
+
+
+def test_the_spread_soak_ratios() -> None:
+    assert [spread_ratio(hits, 2) for hits in (1, 2, 3)] == [3, 2, 1]
+    assert [soaked(6, 2, ratio) for ratio in (3, 2, 1)] == [6, 4, 2]
+
+
+def test_a_spread_played_soaks_2_where_met_and_1_where_exceeded() -> None:
+    fight = trio(armour=0)
+    events = fight.post("ana", "attack weapon=Shotgun target=bo targets=bo,cy distance=2 d_cy=5",
+                        faces=[5, 6, 1, 1] + [5, 5, 5, 1, 1, 1, 1] + [5, 1] + [5, 5, 5, 5, 1, 1] + [5, 5])
+    bo, cy = of(events, AttackResolved)
+    assert (bo.hit, bo.score, bo.against, cy.hit, cy.score, cy.against) == (True, 2, 1, True, 2, 2)
+    assert "spread (medium, short range): soak x1" in bo.notes
+    assert "spread (medium, medium range): soak x2" in cy.notes
+    assert [(d.target, d.raw, d.reduced_by, d.taken) for d in of(events, DamageApplied)] == [
+        ("bo", 3, 1, 2), ("cy", 4, 4, 0)]
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 7, 2, 6, 2]  # DV 6 + 1 net hit for bo
+
+
+def test_a_spread_that_misses_its_threshold_lands_and_soaks_3_a_hit() -> None:
+    fight = trio(armour=0)
+    events = fight.post("ana", "attack weapon=Shotgun target=bo distance=2",
+                        faces=[1, 1, 1, 1] + [5, 5, 5, 5, 1, 1] + [5, 1])
+    (hit,) = of(events, AttackResolved)
+    assert (hit.hit, hit.score, hit.against) == (True, 0, 1)
+    assert [(d.raw, d.reduced_by, d.taken) for d in of(events, DamageApplied)] == [(4, 3, 1)]
+
+
+def test_the_explosive_fall_off() -> None:
+    assert [falloff(6, hexes) for hexes in (0, 1, 2, 3, 4, 9)] == [6, 6, 5, 4, 3, 0]
+
+
+def test_a_grenade_played_with_a_dodge_and_the_fall_off() -> None:
+    fight = trio()
+    fight.post("ana", "throw weapon=Frag target=bo caught=cy:3")
+    fight.post("bo", "dodge")
+    assert fight.order == ["ana", "cy", "bo"]
+    events = fight.post("cy", "take", faces=[5, 1, 1] + [5, 5, 1] + [5, 5, 5, 5, 1, 1] + [1, 1]
+                        + [5, 5, 5, 5, 1, 1] + [1, 1])
+    assert [(d.target, d.raw, d.reduced_by, d.taken) for d in of(events, DamageApplied)] == [
+        ("bo", 4, 2, 2),  # full damage in the blast hex; one dodge hit soaks 2
+        ("cy", 2, 0, 2),  # 4 less 2 three hexes out
+    ]
+
+
+def test_an_immediate_action_drops_one_place() -> None:
+    assert drop(["ana", "bo", "cy"], "bo", 1) == ["ana", "cy", "bo"]
+    assert drop(["ana", "bo", "cy"], "ana", 1) == ["bo", "ana", "cy"]
+    assert drop(["ana", "bo", "cy"], "cy", 1) == ["ana", "bo", "cy"]
+    assert drop(["ana", "bo", "cy"], "ana", 2) == ["bo", "cy", "ana"]
+
+
+def test_an_immediate_action_played_drops_its_maker_and_the_order_follows() -> None:
+    fight = trio()
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")
+    events = fight.post("bo", "dodge", faces=[1, 1, 1] + [1, 1, 1, 1, 1])
+    assert [e.order for e in of(events, InitiativeSet)] == [["ana", "cy", "bo"]]
+    fight.end_turn()
+    assert fight.current == "cy"
+
+
+def test_a_split_pool_takes_the_crouching_bonus_once() -> None:
+    fight = ready_duel()
+    fight.turn("ana", "stance to=crouched")
+    fight.turn("bo", "say")
+    fight.post("ana", "attack target=bo weapon=Rifle range=short dice=4", "attack target=bo weapon=Rifle range=short")
+    events = fight.end_turn([1] * 6)
+    first, second = of(events, AttackResolved)
+    # accuracy 2 + perception 3 + 1 crouching, once; the second shot's recoil 1 is taken up by
+    # crouching (+1 to recoil): 6, split 4 and 2
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 2]
+    assert "+1 crouching (whole pool)" in first.notes and "share 4 of 6" in first.notes
+    assert "share 2 of 6" in second.notes and not any("recoil" in n for n in first.notes)
+
+
+def test_a_split_pool_standing_pays_the_second_shots_recoil() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle range=short", "attack target=bo weapon=Rifle range=short")
+    events = fight.end_turn([1] * 4)
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [2, 2]  # 5 less 1 recoil, evenly
+    assert "-1 recoil (whole pool)" in of(events, AttackResolved)[0].notes
