@@ -72,6 +72,7 @@ class BleedingSunRules(GenericRules):
     id = RULESET_ID
     sections = SECTIONS
     table_module = "fightlog.rules.bleedingsun.table"
+    policy_module = "fightlog.rules.bleedingsun.policy"
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

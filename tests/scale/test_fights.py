@@ -31,6 +31,7 @@ SOURCES = {
     "d20-evasion": FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.toml",
     "traveller": FIXTURES / "traveller" / "rosters" / "crew.toml",
     "en51": FIXTURES / "en51" / "rosters" / "tavern.toml",
+    "bleeding-sun": FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml",
 }
 
 
