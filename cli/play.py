@@ -40,7 +40,7 @@ from fightlog.reducers.state import EMPTY
     epilog="""\b
 Examples:
   fightlog fixtures                # once: copies the bundled files to fixtures/
-  fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
+  fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma --seed 5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed
   fightlog play join gate.jsonl --roster fixtures/roe7/rosters/gate-skirmish.toml alice bob --at alice=0,0 --at bob=20,0
   fightlog play begin gate.jsonl
   fightlog play post gate.jsonl alice "Alice fires a burst." --do 'attack target=bob weapon=Rifle mode=auto'
@@ -64,8 +64,9 @@ def play() -> None:
     epilog="""\b
 Examples (the other play commands' examples go on from these):
   fightlog fixtures                # once: copies the bundled files to fixtures/
-  fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma
-  fightlog play start duel.jsonl --ruleset roe7 --open            # casual: seed public now
+  fightlog play start gate.jsonl --ruleset roe7 --title "Gate skirmish" --gm Gemma --seed 5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed
+  fightlog play start duel.jsonl --ruleset roe7                    # a fresh secret seed, kept in duel.jsonl.seed
+  fightlog play start open.jsonl --ruleset roe7 --open            # casual: seed public now
   fightlog play start house.jsonl --ruleset roe7 --options fixtures/roe7/house-rules.toml"""
 )
 @log_argument

@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 
 from fightlog.errors import InputError
 
-EXTRA = "fightlog[scale]"
 CONNECT_SECONDS = 5
 RETRIES = 3
 """Times a task is run again after its worker died."""
@@ -31,7 +30,8 @@ def require() -> None:
         import distributed  # noqa: F401
         import pyarrow  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as exc:
-        raise InputError(f"needs the scale extra ({exc.name} is not installed): pip install '{EXTRA}'") from None
+        raise InputError(f"needs the scale extra ({exc.name} is not installed): install fightlog's scale extra "
+                         "(python -m pip install '.[scale]' in its checkout)") from None
 
 
 def default_workers() -> int:

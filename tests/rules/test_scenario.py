@@ -329,7 +329,7 @@ def test_unplayable_ruleset(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         run_scenario(path)
     assert type(caught.value) is InputError and caught.value.path == str(path)
-    assert caught.value.message.startswith("ruleset: no installed ruleset 'gurps' (installed: d20-evasion, ")
+    assert caught.value.message.startswith("ruleset: no installed ruleset 'gurps' (installed: bleeding-sun, d20-evasion, ")
 
 
 def test_overrides(tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ def test_without_the_extra_one_line_names_it(monkeypatch: pytest.MonkeyPatch, tm
                  ["batch", "audit", str(FIXTURES / "roe7" / "sample-duel.jsonl"), "-o", str(tmp_path / "o")]):
         result = run(*args)
         assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
-        assert "pip install 'fightlog[scale]'" in result.stderr
+        assert "install fightlog's scale extra (python -m pip install '.[scale]' in its checkout)" in result.stderr
     assert not (tmp_path / "o").exists()
 
 
