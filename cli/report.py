@@ -126,6 +126,16 @@ def _too_long(count: str) -> str:
             "fightlog replay --from/--to tells any part)")
 
 
+FORK_EVENTS = 2000
+"""From this many events shown, the page's audit runs in a forked child beside the telling of
+the fight (when this process may use two cores): below it, forking costs more than it saves."""
+
+
+def _fork(events: list[AnyEvent], at: int | None) -> bool:
+    shown = len(events) if at is None else min(at, len(events))
+    return shown >= FORK_EVENTS and len(os.sched_getaffinity(0)) >= 2
+
+
 def write_page(
     output: str, log: str, events: list[AnyEvent], head: ChainHead, damage: LogDamagedError | None, at: int | None
 ) -> None:
@@ -136,7 +146,7 @@ def write_page(
 
     with collector_eased():
         try:
-            page = page_data(events, log=log, head=head, damage=damage, at=at)
+            page = page_data(events, log=log, head=head, damage=damage, at=at, fork=_fork(events, at))
         except FoldError as exc:
             exc.path = exc.path or log
             raise

@@ -29,6 +29,7 @@ Examples:
   touch base.toml                  # the rulebook's options, against a house-rules file:
   fightlog sim fixtures/roe7/scenarios/alley-duel.toml --fights 200 --seed 7 --options base.toml \\
       --compare fixtures/roe7/house-rules.toml --chart runs.svg
+  fightlog sim fixtures/bleeding-sun/rosters/ash-market.toml --fights 100 --seed 7 --chart ash.html   # a page
   fightlog sim fixtures/roe7/scenarios/alley-duel.toml --seed 7 --replay 41 -o fight41.jsonl
   fightlog audit fight41.jsonl     # fight 41 of the run, audited
 
@@ -56,7 +57,8 @@ or usage. 3 internal error (a bug: the error line names a crash report)."""
               help="Instead: write fight I of the run (with --seed) to -o LOG.")
 @click.option("-o", "--output", "log", metavar="LOG", help="With --replay: the log to write.")
 @click.option("--force", is_flag=True, help="With --replay: replace LOG if it exists.")
-@click.option("--chart", metavar="FILE.svg", help="Also draw the win rates and fight lengths as an SVG chart.")
+@click.option("--chart", metavar="FILE.svg|FILE.html",
+              help="Also draw the win rates and fight lengths: an SVG chart, or an HTML page with the summary.")
 @cluster_options
 @format_option
 @reports_errors
@@ -78,8 +80,12 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
     from fightlog.scale.setup import load_setup
 
     check_cluster(scheduler, workers)
-    if chart is not None and not chart.endswith(".svg"):
-        raise click.UsageError("--chart: only SVG is drawn (FILE.svg)")
+    if chart is not None and not chart.endswith((".svg", ".html")):
+        raise click.UsageError("--chart: FILE.svg (the chart) or FILE.html (a page: the chart and the summary)")
+    if chart is not None and chart.endswith(".html"):
+        from fightlog.report.page.render import require_jinja
+
+        require_jinja()  # before any fight is played: one line naming the extra to install
     setup = load_setup(source, read_house_rules(house) if house is not None else None, max_rounds=max_rounds,
                        policy=policy)
     if replay is not None:
@@ -107,7 +113,12 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
         runs = [(f"A: {house or 'the file options'}", doc["a"])]
         if "b" in doc:
             runs.append((f"B: {compare_with}", doc["b"]))
-        write_atomically(chart, svg(runs, source).encode())
+        drawn = svg(runs, source)
+        if chart.endswith(".html"):
+            from fightlog.report.page.render import render_sim
+
+            drawn = render_sim(source, _lines(doc), drawn)
+        write_atomically(chart, drawn.encode())
     if fmt == "json":
         echo_json(doc)
     else:

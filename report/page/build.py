@@ -15,6 +15,7 @@ from fightlog.audit.findings import Finding
 from fightlog.dice.roll_report import RollSummary
 from fightlog.dice.verify import RollVerifier
 from fightlog.errors import LogDamagedError
+from fightlog.events.forked import Forked, can_fork
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead
 from fightlog.events.tail import revealed_in
@@ -40,14 +41,18 @@ def page_data(
     head: ChainHead | None = None,
     damage: LogDamagedError | None = None,
     at: int | None = None,
+    fork: bool = False,
 ) -> Page:
     """The report of ``events`` (the log from seq 1, as read; up to the damage when
     ``damage`` says where it breaks), cut after seq ``at`` when given. ``head`` is the
-    chain's head as read (the whole log's)."""
+    chain's head as read (the whole log's). ``fork``: the audit and the dice check run in a
+    forked child while this process tells the fight (the caller says when a second core is
+    there to take it); the page is the same."""
     shown = list(events if at is None else events[:at])
-    report = audit_events(shown)
-    dice = _dice(shown)
+    child = Forked(_checked, shown) if fork and can_fork() else None
     told = tell(shown)
+    checked = _answer(child)
+    report, dice = checked if checked is not None else _checks(shown)
     state = told.state
     who = namer(state)
     findings = [finding_view(i, f, who) for i, f in enumerate(report.findings)]
@@ -65,6 +70,30 @@ def page_data(
         charts=charts(told.samples, maxima, names, told.starts, findings, last),
         summary=_audit_line(report),
     )
+
+
+def _checks(events: Sequence[AnyEvent]) -> tuple[Report, RollSummary]:
+    """The audit and the dice check of the events shown."""
+    return audit_events(events), _dice(events)
+
+
+def _checked(events: Sequence[AnyEvent]) -> tuple[Report, RollSummary] | None:
+    """``_checks`` in the forked child: ``None`` when they raise (the parent then runs them
+    itself, and raises what they raise, as on one process)."""
+    try:
+        return _checks(events)
+    except Exception:
+        return None
+
+
+def _answer(child: Forked[tuple[Report, RollSummary] | None] | None) -> tuple[Report, RollSummary] | None:
+    """The child's checks, or ``None`` (no child, or it failed: the parent runs them)."""
+    if child is None:
+        return None
+    try:
+        return child.result()
+    except Exception:
+        return None
 
 
 def _audit_line(report: Report) -> str:

@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 from functools import lru_cache
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,15 @@ def render_page(page: Page) -> str:
 def render_dispute(page: DisputePage) -> str:
     """A dispute: the original and the fork side by side."""
     return _render("dispute.html.j2", page=page)
+
+
+def render_sim(title: str, lines: Sequence[str], chart: str) -> str:
+    """``fightlog sim``'s run as a page: its SVG chart (``fightlog.scale.chart``, every text
+    in it escaped there) and its summary lines."""
+    from markupsafe import Markup
+
+    require_jinja()
+    return _render("sim.html.j2", title=title, lines=list(lines), chart=Markup(chart))
 
 
 def _render(name: str, **context: Any) -> str:

@@ -199,3 +199,22 @@ def test_a_dispute_page_holds_both_fights_from_the_first_difference() -> None:
     assert page.left.winner == "dockhands" and page.right.winner is None
     assert "dice.seed" in [f.code for f in page.right.findings if f.seq == 41]
     assert "dice.seed" not in [f.code for f in page.left.findings]
+
+
+def test_the_audit_in_a_forked_child_gives_the_same_page() -> None:
+    events, head = read(FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl")
+    forked = page_data(events, log="o", head=head, fork=True)
+    assert forked == page_data(events, log="o", head=head) and forked.findings
+
+
+def test_a_fold_error_is_the_same_with_the_audit_forked() -> None:
+    from fightlog.errors import FoldError
+
+    events, head = read(FIXTURES / "roe7" / "sample-duel.jsonl")
+    broken = [*events[:10], *events[11:]]  # seq 11 missing: the fold refuses seq 12
+    errors = []
+    for fork in (False, True):
+        with pytest.raises(FoldError) as caught:
+            page_data(broken, log="s", head=head, fork=fork)
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1]

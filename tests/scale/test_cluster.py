@@ -119,6 +119,16 @@ def test_compare_runs_the_same_seeds_under_two_house_rules(scheduler: str, tmp_p
     assert (tmp_path / "runs.svg").read_text(encoding="utf-8").startswith("<svg")
 
 
+def test_the_run_as_a_page_holds_its_chart_and_summary(scheduler: str, tmp_path: Path) -> None:
+    page = tmp_path / "run.html"
+    doc = sim_json("--scheduler", scheduler, "--chart", str(page))
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "Content-Security-Policy" in html
+    wins = doc["a"]["wins"]  # type: ignore[index]
+    for side, row in wins.items():
+        assert f"{row['rate']:.3f} [{row['low']:.3f}, {row['high']:.3f}]" in html  # the chart's and the summary's
+
+
 def dies_once(marker: str, *args: object) -> Tally:
     """``play_chunk``, but the first task to run kills its worker process outright."""
     try:
