@@ -17,7 +17,7 @@ import pytest
 from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, SceneStarted
 from fightlog.kit.actions import parse_actions
-from fightlog.kit.table import Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.reducers.state import EMPTY, SceneState
 from tests.rules.roe7.rigged import Rigged
 
@@ -25,11 +25,22 @@ from tests.rules.roe7.rigged import Rigged
 class RiggedFight:
     RULESET: ClassVar[str]
     TABLE: ClassVar[Any]
+    COMBATANT: ClassVar[Any]
+    """The roster entry model ``join`` validates (``sheet``: the sheet from its fields; ``joined``:
+    the ``combatant_joined`` of an entry)."""
+    sheet: ClassVar[Callable[..., dict[str, Any]]]
+    joined: ClassVar[Callable[[Any], Any]]
 
     def __init__(self, options: dict[str, Any] | None = None, scribe: Scribe | None = None) -> None:
         self.scribe = scribe if scribe is not None else Rigged(EMPTY)
         self.scribe.emit(SceneStarted(scene="test", ruleset=self.RULESET, format=FORMAT_VERSION,
                                       options=self.TABLE.options(options or {})))
+
+    def join(self, actor: str, *, side: str | None = None, role: str = "pc", **fields: Any) -> Self:
+        combatant = self.COMBATANT.model_validate({"id": actor, "name": actor.title(), "side": side or actor,
+                                                   "role": role, "sheet": self.sheet(**fields)})
+        self.TABLE.join(self.scribe, Entrant(actor=actor, joined=self.joined(combatant)))
+        return self
 
     def faces(self, *faces: int) -> Self:
         assert isinstance(self.scribe, Rigged)

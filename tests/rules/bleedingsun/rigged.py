@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from fightlog.events.model import AnyEvent
-from fightlog.kit.table import Entrant
 from fightlog.rules.bleedingsun.roster import Combatant, joined
 from fightlog.rules.bleedingsun.table import TABLE
 from tests.rules.rigged_fight import RiggedFight
@@ -49,12 +48,9 @@ class Fight(RiggedFight):
 
     RULESET = "bleeding-sun"
     TABLE = TABLE
-
-    def join(self, actor: str, *, side: str | None = None, role: str = "pc", **fields: Any) -> Fight:
-        combatant = Combatant.model_validate({"id": actor, "name": actor.title(), "side": side or actor,
-                                              "role": role, "sheet": sheet(**fields)})
-        TABLE.join(self.scribe, Entrant(actor=actor, joined=joined(combatant)))
-        return self
+    COMBATANT = Combatant
+    sheet = staticmethod(sheet)
+    joined = staticmethod(joined)
 
     def begin(self, faces: Sequence[int] = ()) -> list[AnyEvent]:
         return self._new(lambda: TABLE.begin(self.scribe), faces)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from fightlog.events.model import AnyEvent
-from fightlog.kit.table import Entrant
 from fightlog.rules.en51.roster import Combatant, joined
 from fightlog.rules.en51.table import TABLE
 from tests.rules.rigged_fight import RiggedFight
@@ -42,12 +41,9 @@ class Fight(RiggedFight):
 
     RULESET = "en51"
     TABLE = TABLE
-
-    def join(self, actor: str, *, side: str | None = None, role: str = "pc", **fields: Any) -> Fight:
-        combatant = Combatant.model_validate({"id": actor, "name": actor.title(), "side": side or actor,
-                                              "role": role, "sheet": sheet(**fields)})
-        TABLE.join(self.scribe, Entrant(actor=actor, joined=joined(combatant)))
-        return self
+    COMBATANT = Combatant
+    sheet = staticmethod(sheet)
+    joined = staticmethod(joined)
 
     def begin(self, faces: Sequence[int] = ()) -> Fight:
         self._new(lambda: TABLE.begin(self.scribe), faces)
