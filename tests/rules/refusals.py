@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,17 @@ from fightlog.cli.main import cli
 from fightlog.errors import RefusedError
 from fightlog.kit.actions import parse_actions
 from fightlog.kit.table import Post, Scribe
+
+
+def played(opened: Callable[[], Scribe], turn: Callable[[random.Random, Scribe], None], policy: int,
+           turns: int) -> Scribe:
+    """An engine fight (``opened``) after ``turns`` turns played by ``turn`` with the policy
+    seeded ``policy``."""
+    rng = random.Random(policy)
+    scribe = opened()
+    for _ in range(turns):
+        turn(rng, scribe)
+    return scribe
 
 
 def refusals_change_nothing(table: Any, scribe: Scribe, posts: Iterable[tuple[str, ...]]) -> None:

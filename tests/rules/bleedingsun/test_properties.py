@@ -20,7 +20,7 @@ from fightlog.fixtures.bleedingsun_fights import opened, play, turn
 from fightlog.fixtures.roe7_playing import by_hand
 from fightlog.reducers.fold import fold
 from fightlog.rules.bleedingsun.table import TABLE
-from tests.rules.refusals import refusals_change_nothing
+from tests.rules.refusals import played, refusals_change_nothing
 
 POLICIES = st.integers(min_value=0, max_value=10_000)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1).map(lambda n: f"{n:08x}" * 8)
@@ -84,8 +84,4 @@ BAD = [
 @FEW
 @given(POLICIES, st.integers(min_value=0, max_value=40), st.lists(st.sampled_from(BAD), min_size=1, max_size=4))
 def test_a_refused_post_changes_nothing(policy: int, turns: int, posts: list[tuple[str, ...]]) -> None:
-    rng = random.Random(policy)
-    scribe = opened()
-    for _ in range(turns):
-        turn(rng, scribe)
-    refusals_change_nothing(TABLE, scribe, posts)
+    refusals_change_nothing(TABLE, played(opened, turn, policy, turns), posts)
