@@ -18,11 +18,12 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, SceneStarted
 from fightlog.kit.actions import parse_actions
 from fightlog.kit.table import Entrant, Post, Scribe
-from fightlog.reducers.state import EMPTY, SceneState
+from fightlog.reducers.state import EMPTY
 from tests.rules.roe7.rigged import Rigged
+from tests.rules.scene_reads import SceneReads
 
 
-class RiggedFight:
+class RiggedFight(SceneReads):
     RULESET: ClassVar[str]
     TABLE: ClassVar[Any]
     COMBATANT: ClassVar[Any]
@@ -81,14 +82,3 @@ class RiggedFight:
         assert self.scribe.state == before
         assert len(self.scribe.events) == count
         return caught.value
-
-    @property
-    def state(self) -> SceneState:
-        return self.scribe.state
-
-    @property
-    def current(self) -> str | None:
-        return self.state.turn.current
-
-    def statuses(self, actor: str) -> tuple[str, ...]:
-        return self.state.combatants[actor].statuses

@@ -59,9 +59,6 @@ class Fight(RiggedFight):
     def order(self) -> list[str]:
         return list(self.state.turn.order)
 
-    def hp(self, actor: str) -> int:
-        return self.state.combatants[actor].pools["hp"]
-
     def effects(self, actor: str) -> list[str]:
         return sorted(e.name for e in self.state.effects.values() if e.target == actor)
 
