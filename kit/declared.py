@@ -124,3 +124,15 @@ class Noting:
     def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
         self.codes.add(code)
         self._view.report(code, event, message, actor=actor)
+
+
+def report_refusal(before: SceneState, event: DeclarationPosted, view: AuditView,
+                   check: Callable[[SceneState, DeclarationPosted], RefusedError | None]) -> None:
+    """The audit of a post the table did not make: ``check`` (the ruleset's
+    ``check_declaration``) plays the table's checks on it, and its refusal is reported."""
+    if by_table(before, event):
+        return
+    noting = Noting(view)
+    found = check(before, event)
+    if found is not None and found.code not in noting.codes:
+        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)

@@ -9,8 +9,8 @@ defences.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import ClassVar, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, NamedTuple, Protocol, TypeVar
 
 from fightlog.errors import RefusedError
 from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
@@ -37,6 +37,28 @@ def absent(state: SceneState, actor: str, *, code: str = "rules.target") -> Refu
     ``code`` says otherwise)."""
     known = ", ".join(sorted(state.combatants)) or "nobody yet"
     return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+W = TypeVar("W", bound=_Named)
+
+
+def carried_weapon(actor: str, weapons: Sequence[W], name: str | None) -> W:
+    """The weapon ``name`` of ``weapons`` (the first one when ``None``); refused when
+    ``actor`` does not carry it."""
+    if name is None:
+        if not weapons:
+            raise RefusedError(f"{actor} carries no weapon: name one (weapon=NAME)", code="rules.incomplete")
+        return weapons[0]
+    for weapon in weapons:
+        if weapon.name == name:
+            return weapon
+    carried = ", ".join(w.name for w in weapons) or "none"
+    raise RefusedError(f"{actor} carries no weapon {name!r} (carried: {carried})", code="rules.not-carried")
 
 
 def _effect_id(effect: ActiveEffect) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Final, TypeVar
+from typing import Annotated, Any, Final, Protocol, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 from pydantic_core import ErrorDetails
@@ -218,3 +218,23 @@ def _hint(loc: tuple[str | int, ...], fields: list[str]) -> str:
         return ""
     close = difflib.get_close_matches(loc[-1], fields, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def distinct_weapons(weapons: Sequence[N]) -> Iterator[tuple[int, N]]:
+    """Each of a sheet's ``weapons`` with its index, once its name is known distinct from the
+    ones before it: a ``FieldProblem`` at the second of two with one name (for a sheet model's
+    validator, which may check each weapon further as it comes)."""
+    seen: set[str] = set()
+    for index, weapon in enumerate(weapons):
+        if weapon.name in seen:
+            raise FieldProblem(("weapons", index, "name"), f"{weapon.name!r} is already a weapon of this sheet")
+        seen.add(weapon.name)
+        yield index, weapon

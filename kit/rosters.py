@@ -11,13 +11,13 @@ import os
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Annotated, Any, Generic, Literal, Protocol, Self, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, StringConstraints, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 
 from fightlog.errors import InputError
-from fightlog.kit.inputs import FieldProblem, describe, field_path, first_problem, got, read_toml_text
+from fightlog.kit.inputs import FieldProblem, Seq, Strict, describe, field_path, first_problem, got, read_toml_text
 from fightlog.kit.toml_lines import KeyLines
 
 R = TypeVar("R", bound=BaseModel)
@@ -42,6 +42,40 @@ def distinct_ids(combatants: Sequence[_Identified]) -> dict[str, int]:
             )
         seen[combatant.id] = index
     return seen
+
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+SheetT = TypeVar("SheetT", bound=BaseModel)
+
+
+class Combatant(Strict, Generic[SheetT]):
+    """A roster entry of a ruleset whose combatants are a pc or an npc with a sheet of type
+    ``SheetT``, inline or in ``sheet_file``: a ruleset subclasses ``Combatant[Sheet]``."""
+
+    id: Id
+    name: Id
+    side: Id
+    controller: Id | None = None
+    role: Literal["pc", "npc"] = "pc"
+    sheet: SheetT
+    sheet_file: str | None = None
+
+
+CombatantT = TypeVar("CombatantT", bound=Combatant[Any])
+
+
+class Roster(Strict, Generic[CombatantT]):
+    """A roster file of such combatants, with distinct ids: a ruleset subclasses
+    ``Roster[Combatant]`` and narrows ``ruleset`` to its name (``Literal["en51"] = "en51"``)."""
+
+    ruleset: str
+    title: str | None = None
+    combatants: Annotated[Seq[CombatantT], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        distinct_ids(self.combatants)
+        return self
 
 
 class RosterFormat(Generic[R, S]):

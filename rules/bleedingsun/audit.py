@@ -15,7 +15,7 @@ from fightlog.errors import FightlogError
 from fightlog.events.model import (Action, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
                                    InitiativeRolled, InitiativeSet, RoundEnded, TurnEnded, TurnStarted)
 from fightlog.kit.checks import AuditView, Check
-from fightlog.kit.declared import Noting, by_table
+from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
@@ -182,10 +182,5 @@ def round_ended(before: SceneState, event: RoundEnded, after: SceneState, view: 
 
 def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
     """A post the table did not make, played by the table's checks."""
-    if by_table(before, event):
-        return
-    noting = Noting(view)
-    found = check_declaration(before, event)
-    if found is not None and found.code not in noting.codes:
-        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+    report_refusal(before, event, view, check_declaration)
 

@@ -5,14 +5,11 @@ and cached on the snapshot object.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-import msgspec
 from msgspec import Struct
 
-from fightlog.errors import InputError
+from fightlog.kit.cards import CardReader, as_snapshot as as_snapshot
 
 ATTRIBUTES: Final = ("agility", "body", "savvy", "perception", "vigor", "grit", "willpower", "strength",
                      "intelligence", "endurance", "charisma", "legerdemain", "medic")
@@ -96,33 +93,5 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
         return sum(int(getattr(p, field)) for p in self.perks)
 
 
-_DECODER: Final = msgspec.json.Decoder(Card)
-
-
-@lru_cache(maxsize=256)
-def _decoded(encoded: bytes) -> Card:
-    return _DECODER.decode(encoded)
-
-
-_BY_OBJECT: dict[int, tuple[Mapping[str, Any], Card]] = {}
-
-
-def read_card(sheet: Mapping[str, Any]) -> Card:
-    """The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""
-    known = _BY_OBJECT.get(id(sheet))
-    if known is not None and known[0] is sheet:
-        return known[1]
-    try:
-        card = _decoded(msgspec.json.encode(sheet))
-    except msgspec.ValidationError as exc:
-        raise InputError(f"bleeding-sun sheet: {exc}") from None
-    if len(_BY_OBJECT) >= 256:
-        _BY_OBJECT.clear()
-    _BY_OBJECT[id(sheet)] = (sheet, card)
-    return card
-
-
-def as_snapshot(card: Card) -> dict[str, Any]:
-    """The plain snapshot ``combatant_joined.sheet`` records."""
-    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))
-    return out
+read_card: Final = CardReader(Card, lambda exc: f"bleeding-sun sheet: {exc}")
+"""The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""

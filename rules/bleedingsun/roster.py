@@ -6,38 +6,20 @@ at fault, the combatant by id and what was expected
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
-
-from pydantic import Field, StringConstraints, model_validator
+from typing import Final, Literal
 
 from fightlog.events.model import CombatantJoined
 from fightlog.kit import rosters
-from fightlog.kit.inputs import Seq, Strict
 from fightlog.rules.bleedingsun.card import as_snapshot
 from fightlog.rules.bleedingsun.sheet import KickerIn, PerkIn, Sheet, Weapon
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+class Combatant(rosters.Combatant[Sheet]):
+    pass
 
 
-class Combatant(Strict):
-    id: Id
-    name: Id
-    side: Id
-    controller: Id | None = None
-    role: Literal["pc", "npc"] = "pc"
-    sheet: Sheet
-    sheet_file: str | None = None
-
-
-class Roster(Strict):
+class Roster(rosters.Roster[Combatant]):
     ruleset: Literal["bleeding-sun"] = "bleeding-sun"
-    title: str | None = None
-    combatants: Annotated[Seq[Combatant], Field(min_length=1)]
-
-    @model_validator(mode="after")
-    def _distinct(self) -> Roster:
-        rosters.distinct_ids(self.combatants)
-        return self
 
 
 def joined(combatant: Combatant) -> CombatantJoined:

@@ -10,7 +10,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from fightlog.kit.inputs import FieldProblem, Seq, Strict
+from fightlog.kit.inputs import FieldProblem, Seq, Strict, distinct_weapons
 from fightlog.rules.bleedingsun.card import FIRE_TYPES, SIZES, SPREADS, Card, Kicker, Perk, WeaponCard
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=100)]
@@ -107,11 +107,8 @@ class Sheet(Strict):
 
     @model_validator(mode="after")
     def _distinct(self) -> Sheet:
-        seen: set[str] = set()
-        for index, weapon in enumerate(self.weapons):
-            if weapon.name in seen:
-                raise FieldProblem(("weapons", index, "name"), f"{weapon.name!r} is already a weapon of this sheet")
-            seen.add(weapon.name)
+        for _ in distinct_weapons(self.weapons):  # refused at the first name given twice
+            pass
         assert self.size in SIZES
         return self
 

@@ -17,6 +17,7 @@ import msgspec
 from msgspec import Struct, field
 
 from fightlog.errors import InputError
+from fightlog.kit.cards import as_snapshot as as_snapshot
 from fightlog.rules.d20evasion.bands import Band
 
 Kind = Literal["ranged", "melee", "magic"]
@@ -159,9 +160,3 @@ def read_card(snapshot: Mapping[str, Any]) -> Card:
 @lru_cache(maxsize=256)
 def _card(encoded: bytes) -> Card:
     return msgspec.json.decode(encoded, type=Card)
-
-
-def as_snapshot(card: Card) -> dict[str, Any]:
-    """The plain JSON a card is recorded as (``combatant_joined.sheet``)."""
-    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))
-    return out

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from fightlog.errors import RefusedError
-from fightlog.kit.fighters import FighterBase
+from fightlog.kit.fighters import FighterBase, carried_weapon
 from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.en51.card import TRACK, Card, WeaponCard, read_card, wound_pool
 from fightlog.rules.en51.ruleset import OUT
@@ -28,16 +27,7 @@ class Fighter(FighterBase):
 
     def weapon(self, name: str | None) -> WeaponCard:
         """The weapon ``name`` (the first one when ``None``); refused when not carried."""
-        card = self.card
-        if name is None:
-            if not card.weapons:
-                raise RefusedError(f"{self.actor} carries no weapon: name one (weapon=NAME)", code="rules.incomplete")
-            return card.weapons[0]
-        found = card.weapon(name)
-        if found is None:
-            carried = ", ".join(w.name for w in card.weapons) or "none"
-            raise RefusedError(f"{self.actor} carries no weapon {name!r} (carried: {carried})", code="rules.not-carried")
-        return found
+        return carried_weapon(self.actor, self.card.weapons, name)
 
     def weapon_effect(self, name: str, weapon: str) -> ActiveEffect | None:
         for effect in self.effects(name):

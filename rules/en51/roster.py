@@ -6,38 +6,20 @@ be at most 20, got 21``).
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
-
-from pydantic import Field, StringConstraints, model_validator
+from typing import Final, Literal
 
 from fightlog.events.model import CombatantJoined
 from fightlog.kit import rosters
-from fightlog.kit.inputs import Seq, Strict
 from fightlog.rules.en51.card import WOUND_POOLS, as_snapshot, track_pools
 from fightlog.rules.en51.sheet import Armour, Sheet, Weapon
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+class Combatant(rosters.Combatant[Sheet]):
+    pass
 
 
-class Combatant(Strict):
-    id: Id
-    name: Id
-    side: Id
-    controller: Id | None = None
-    role: Literal["pc", "npc"] = "pc"
-    sheet: Sheet
-    sheet_file: str | None = None
-
-
-class Roster(Strict):
+class Roster(rosters.Roster[Combatant]):
     ruleset: Literal["en51"] = "en51"
-    title: str | None = None
-    combatants: Annotated[Seq[Combatant], Field(min_length=1)]
-
-    @model_validator(mode="after")
-    def _distinct(self) -> Roster:
-        rosters.distinct_ids(self.combatants)
-        return self
 
 
 def joined(combatant: Combatant) -> CombatantJoined:

@@ -12,7 +12,7 @@ from typing import Annotated, Final
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from fightlog.kit.inputs import FieldProblem, Seq, Strict
+from fightlog.kit.inputs import FieldProblem, Seq, Strict, distinct_weapons
 from fightlog.rules.en51.card import TRACK, ArmourCard, Card, Kind, WeaponCard
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=100)]
@@ -85,11 +85,7 @@ class Sheet(Strict):
 
     @model_validator(mode="after")
     def _distinct(self) -> Sheet:
-        seen: set[str] = set()
-        for index, weapon in enumerate(self.weapons):
-            if weapon.name in seen:
-                raise FieldProblem(("weapons", index, "name"), f"{weapon.name!r} is already a weapon of this sheet")
-            seen.add(weapon.name)
+        for index, weapon in distinct_weapons(self.weapons):
             if weapon.kind == "melee" and (weapon.type or weapon.range):
                 raise FieldProblem(("weapons", index, "type" if weapon.type else "range"),
                                    "a melee weapon has no Range or type")

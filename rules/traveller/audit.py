@@ -15,7 +15,7 @@ from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
                                    HealingApplied, InitiativeRolled, InitiativeSet)
 from fightlog.kit.checks import AuditView, Check
-from fightlog.kit.declared import Noting, by_table
+from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.attack import protection
 from fightlog.rules.traveller.checks import effect
@@ -188,10 +188,5 @@ def _reacted(before: SceneState, event: EffectApplied, view: AuditView) -> None:
 
 def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
     """A post the table did not make, played by the table's checks."""
-    if by_table(before, event):
-        return
-    noting = Noting(view)
-    found = check_declaration(before, event)
-    if found is not None and found.code not in noting.codes:
-        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+    report_refusal(before, event, view, check_declaration)
 

@@ -10,14 +10,13 @@ END) are also the combatant's pools, which damage lowers.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import msgspec
 from msgspec import Struct
 
 from fightlog.errors import InputError
+from fightlog.kit.cards import CardReader, as_snapshot as as_snapshot
 
 Kind = Literal["melee", "ranged", "thrown"]
 
@@ -96,37 +95,12 @@ def damage_notation(damage: str) -> str:
     return f"{found.group(1)}d6{found.group(2) or ''}"
 
 
-def read_card(snapshot: Mapping[str, Any]) -> Card:
-    """The card of a sheet snapshot (cached by its bytes, and by the snapshot object itself:
-    a folded state keeps each combatant's one dict); ``InputError`` naming the field when
-    the snapshot is not a Traveller card."""
-    known = _BY_OBJECT.get(id(snapshot))
-    if known is not None and known[0] is snapshot:
-        return known[1]
-    card = _read(snapshot)
-    if len(_BY_OBJECT) >= 256:
-        _BY_OBJECT.clear()
-    _BY_OBJECT[id(snapshot)] = (snapshot, card)  # holding the snapshot keeps its id unique
-    return card
+def _message(exc: msgspec.ValidationError) -> str:
+    message, _, where = str(exc).rpartition(" - at `$")
+    return f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}"
 
 
-_BY_OBJECT: dict[int, tuple[Mapping[str, Any], Card]] = {}
-
-
-def _read(snapshot: Mapping[str, Any]) -> Card:
-    try:
-        return _card(msgspec.json.encode(snapshot))
-    except msgspec.ValidationError as exc:
-        message, _, where = str(exc).rpartition(" - at `$")
-        raise InputError(f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}") from None
-
-
-@lru_cache(maxsize=256)
-def _card(encoded: bytes) -> Card:
-    return msgspec.json.decode(encoded, type=Card)
-
-
-def as_snapshot(card: Card) -> dict[str, Any]:
-    """The plain JSON a card is recorded as (``combatant_joined.sheet``)."""
-    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(card))
-    return out
+read_card: Final = CardReader(Card, _message)
+"""The card of a sheet snapshot (cached by its bytes, and by the snapshot object itself:
+a folded state keeps each combatant's one dict); ``InputError`` naming the field when
+the snapshot is not a Traveller card."""

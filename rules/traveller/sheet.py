@@ -16,8 +16,9 @@ from typing import Annotated, Final, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from fightlog.events.model import CombatantJoined
+from fightlog.kit import rosters
 from fightlog.kit.inputs import FieldProblem, Seq, Strict
-from fightlog.kit.rosters import RosterFormat, distinct_ids
+from fightlog.kit.rosters import RosterFormat
 from fightlog.rules.traveller.card import (DAMAGE, PHYSICAL, SKILLS, UNARMED, Card, Characteristics, WeaponCard,
                                            as_snapshot)
 
@@ -106,25 +107,12 @@ class Sheet(Strict):
                     armour=self.armour, armour_name=self.armour_name, gear=self.gear)
 
 
-class Combatant(Strict):
-    id: Name
-    name: Name
-    side: Name
-    controller: Name | None = None
-    role: Literal["pc", "npc"] = "pc"
-    sheet: Sheet
-    sheet_file: str | None = None
+class Combatant(rosters.Combatant[Sheet]):
+    pass
 
 
-class Roster(Strict):
+class Roster(rosters.Roster[Combatant]):
     ruleset: Literal["traveller"] = "traveller"
-    title: str | None = None
-    combatants: Annotated[Seq[Combatant], Field(min_length=1)]
-
-    @model_validator(mode="after")
-    def _distinct(self) -> Roster:
-        distinct_ids(self.combatants)
-        return self
 
 
 ROSTERS: Final = RosterFormat(Roster, Sheet, (Roster, Combatant, Sheet, Chars, Weapon))

@@ -13,15 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
-from fightlog.errors import RefusedError
-from fightlog.events.model import FORMAT_VERSION, AnyEvent, SceneStarted
-from fightlog.kit.actions import parse_actions
-from fightlog.kit.table import Entrant, Post, Scribe
-from fightlog.reducers.state import EMPTY, SceneState
+from fightlog.events.model import AnyEvent
 from fightlog.rules.bleedingsun.roster import Combatant, joined
 from fightlog.rules.bleedingsun.table import TABLE
+from tests.rules.rigged_fight import RiggedFight
 from tests.rules.roe7.rigged import Rigged, kinds, of
 
 __all__ = ["Fight", "Rigged", "RIFLE", "KNIFE", "SHOTGUN", "FRAG", "kinds", "of", "sheet"]
@@ -48,74 +43,21 @@ def sheet(**fields: Any) -> dict[str, Any]:
     return data
 
 
-class Fight:
+class Fight(RiggedFight):
     """A bleeding-sun scene on a rigged scribe."""
 
-    def __init__(self, options: dict[str, Any] | None = None, scribe: Scribe | None = None) -> None:
-        self.scribe = scribe if scribe is not None else Rigged(EMPTY)
-        self.scribe.emit(SceneStarted(scene="test", ruleset="bleeding-sun", format=FORMAT_VERSION,
-                                      options=TABLE.options(options or {})))
-
-    def join(self, actor: str, *, side: str | None = None, role: str = "pc", **fields: Any) -> Fight:
-        combatant = Combatant.model_validate({"id": actor, "name": actor.title(), "side": side or actor,
-                                              "role": role, "sheet": sheet(**fields)})
-        TABLE.join(self.scribe, Entrant(actor=actor, joined=joined(combatant)))
-        return self
-
-    def faces(self, *faces: int) -> Fight:
-        assert isinstance(self.scribe, Rigged)
-        self.scribe.faces.extend(faces)
-        return self
-
-    def _new(self, step: Any, faces: Sequence[int]) -> list[AnyEvent]:
-        self.faces(*faces)
-        count = len(self.scribe.events)
-        step()
-        assert isinstance(self.scribe, Rigged)
-        left = list(self.scribe.faces)
-        self.scribe.faces.clear()
-        assert not left, f"faces left unused: {left}"
-        return self.scribe.events[count:]
+    RULESET = "bleeding-sun"
+    TABLE = TABLE
+    COMBATANT = Combatant
+    sheet = staticmethod(sheet)
+    joined = staticmethod(joined)
 
     def begin(self, faces: Sequence[int] = ()) -> list[AnyEvent]:
         return self._new(lambda: TABLE.begin(self.scribe), faces)
 
-    def post(self, actor: str, *do: str, faces: Sequence[int] = (), responds_to: int | None = None) -> list[AnyEvent]:
-        post = Post(actor=actor, actions=parse_actions(do), responds_to=responds_to)
-        return self._new(lambda: TABLE.post(self.scribe, post), faces)
-
-    def end_turn(self, faces: Sequence[int] = ()) -> list[AnyEvent]:
-        return self._new(lambda: TABLE.end_turn(self.scribe), faces)
-
-    def turn(self, actor: str, *do: str, faces: Sequence[int] = ()) -> list[AnyEvent]:
-        post = Post(actor=actor, actions=parse_actions(do))
-        return self._new(lambda: (TABLE.post(self.scribe, post), TABLE.end_turn(self.scribe)), faces)
-
-    def refused(self, actor: str, *do: str, responds_to: int | None = None) -> RefusedError:
-        before, count = self.scribe.state, len(self.scribe.events)
-        with pytest.raises(RefusedError) as caught:
-            TABLE.post(self.scribe, Post(actor=actor, actions=parse_actions(do), responds_to=responds_to))
-        assert self.scribe.state == before
-        assert len(self.scribe.events) == count
-        return caught.value
-
-    @property
-    def state(self) -> SceneState:
-        return self.scribe.state
-
-    @property
-    def current(self) -> str | None:
-        return self.state.turn.current
-
     @property
     def order(self) -> list[str]:
         return list(self.state.turn.order)
-
-    def hp(self, actor: str) -> int:
-        return self.state.combatants[actor].pools["hp"]
-
-    def statuses(self, actor: str) -> tuple[str, ...]:
-        return self.state.combatants[actor].statuses
 
     def effects(self, actor: str) -> list[str]:
         return sorted(e.name for e in self.state.effects.values() if e.target == actor)

@@ -8,14 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from fightlog.cli.main import cli
 from fightlog.errors import InputError
 from fightlog.events.codec import decode_line
 from fightlog.reducers.fold import fold
 from fightlog.rules.bleedingsun.roster import load_roster
 from tests.conftest import FIXTURES
+from tests.rules.refusals import refused, run
 
 ROSTER = FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"
 
@@ -41,11 +40,6 @@ def test_a_sheet_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: P
     assert "\n" not in shown and shown.startswith(f"{path}:") and said in shown, shown
 
 
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
-
-
 def current(log: Path) -> str:
     state = fold([decode_line(line) for line in log.read_bytes().splitlines()])
     assert state.turn.current is not None
@@ -59,14 +53,6 @@ def fight(tmp_path: Path) -> Path:
     assert run("play", "join", str(log), "--roster", str(ROSTER), "mara", "vex")[0] == 0
     assert run("play", "begin", str(log))[0] == 0
     return log
-
-
-def refused(log: Path, *args: str) -> str:
-    before = log.read_bytes()
-    code, out = run("play", "post", str(log), *args)
-    assert code == 2 and len(out.strip().splitlines()) == 1, out
-    assert log.read_bytes() == before
-    return out
 
 
 def _other(actor: str) -> str:

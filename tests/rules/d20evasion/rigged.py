@@ -17,13 +17,14 @@ import pytest
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, CombatantJoined, DeclarationPosted, SceneStarted
-from fightlog.reducers.state import EMPTY, ActiveEffect, SceneState
+from fightlog.reducers.state import EMPTY, ActiveEffect
 from fightlog.kit.actions import parse_actions
 from fightlog.rules.d20evasion.card import as_snapshot
 from fightlog.rules.d20evasion.sheet import Sheet
 from fightlog.rules.d20evasion.table import TABLE
 from fightlog.kit.table import Entrant, Post, Scribe
 from tests.rules.roe7.rigged import Rigged, kinds, of, plain
+from tests.rules.scene_reads import SceneReads
 
 __all__ = ["Fight", "Rigged", "PISTOL", "SWORD", "duel", "kinds", "of", "plain", "sheet", "entrant_of"]
 
@@ -53,7 +54,7 @@ def entrant_of(actor: str, at: tuple[int, int] | None = (0, 0), *, side: str | N
     return Entrant(actor=actor, joined=joined, position=at)
 
 
-class Fight:
+class Fight(SceneReads):
     """A d20-evasion scene on a rigged scribe."""
 
     def __init__(self, options: dict[str, Any] | None = None, scribe: Scribe | None = None) -> None:
@@ -132,22 +133,11 @@ class Fight:
 
     # ------------------------------------------------------------------ reading
 
-    @property
-    def state(self) -> SceneState:
-        return self.scribe.state
-
-    @property
-    def current(self) -> str | None:
-        return self.state.turn.current
-
     def pool(self, actor: str, pool: str = "hp") -> int:
         return self.state.combatants[actor].pools[pool]
 
     def hp(self, actor: str) -> int:
         return self.pool(actor, "hp")
-
-    def statuses(self, actor: str) -> tuple[str, ...]:
-        return self.state.combatants[actor].statuses
 
     def effects(self, actor: str) -> dict[str, int | None]:
         return {e.name: e.remaining for e in self.state.effects.values() if e.target == actor}

@@ -12,15 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
-from fightlog.errors import RefusedError
-from fightlog.events.model import FORMAT_VERSION, AnyEvent, SceneStarted
-from fightlog.kit.actions import parse_actions
-from fightlog.kit.table import Entrant, Post, Scribe
-from fightlog.reducers.state import EMPTY, SceneState
+from fightlog.events.model import AnyEvent
 from fightlog.rules.en51.roster import Combatant, joined
 from fightlog.rules.en51.table import TABLE
+from tests.rules.rigged_fight import RiggedFight
 from tests.rules.roe7.rigged import Rigged, kinds, of
 
 __all__ = ["Fight", "Rigged", "SWORD", "RIFLE", "SMG", "SHOTGUN", "kinds", "of", "sheet"]
@@ -41,76 +36,25 @@ def sheet(**fields: Any) -> dict[str, Any]:
     return data
 
 
-class Fight:
+class Fight(RiggedFight):
     """An en51 scene on a rigged scribe."""
 
-    def __init__(self, options: dict[str, Any] | None = None, scribe: Scribe | None = None) -> None:
-        self.scribe = scribe if scribe is not None else Rigged(EMPTY)
-        self.scribe.emit(SceneStarted(scene="test", ruleset="en51", format=FORMAT_VERSION,
-                                      options=TABLE.options(options or {})))
-
-    def join(self, actor: str, *, side: str | None = None, role: str = "pc", **fields: Any) -> Fight:
-        combatant = Combatant.model_validate({"id": actor, "name": actor.title(), "side": side or actor,
-                                              "role": role, "sheet": sheet(**fields)})
-        TABLE.join(self.scribe, Entrant(actor=actor, joined=joined(combatant)))
-        return self
-
-    def faces(self, *faces: int) -> Fight:
-        assert isinstance(self.scribe, Rigged)
-        self.scribe.faces.extend(faces)
-        return self
-
-    def _new(self, step: Any, faces: Sequence[int]) -> list[AnyEvent]:
-        self.faces(*faces)
-        count = len(self.scribe.events)
-        step()
-        assert isinstance(self.scribe, Rigged)
-        left = list(self.scribe.faces)
-        self.scribe.faces.clear()
-        assert not left, f"faces left unused: {left}"
-        return self.scribe.events[count:]
+    RULESET = "en51"
+    TABLE = TABLE
+    COMBATANT = Combatant
+    sheet = staticmethod(sheet)
+    joined = staticmethod(joined)
 
     def begin(self, faces: Sequence[int] = ()) -> Fight:
         self._new(lambda: TABLE.begin(self.scribe), faces)
         return self
 
-    def post(self, actor: str, *do: str, faces: Sequence[int] = (), responds_to: int | None = None) -> list[AnyEvent]:
-        post = Post(actor=actor, actions=parse_actions(do), responds_to=responds_to)
-        return self._new(lambda: TABLE.post(self.scribe, post), faces)
-
-    def end_turn(self, faces: Sequence[int] = ()) -> list[AnyEvent]:
-        return self._new(lambda: TABLE.end_turn(self.scribe), faces)
-
-    def turn(self, actor: str, *do: str, faces: Sequence[int] = ()) -> list[AnyEvent]:
-        """``actor`` posts in their turn and the turn ends; the events of both."""
-        post = Post(actor=actor, actions=parse_actions(do))
-        return self._new(lambda: (TABLE.post(self.scribe, post), TABLE.end_turn(self.scribe)), faces)
-
     def end(self) -> list[AnyEvent]:
         return self._new(lambda: TABLE.end(self.scribe, reveal=None), ())
-
-    def refused(self, actor: str, *do: str, responds_to: int | None = None) -> RefusedError:
-        before, count = self.scribe.state, len(self.scribe.events)
-        with pytest.raises(RefusedError) as caught:
-            TABLE.post(self.scribe, Post(actor=actor, actions=parse_actions(do), responds_to=responds_to))
-        assert self.scribe.state == before
-        assert len(self.scribe.events) == count
-        return caught.value
-
-    @property
-    def state(self) -> SceneState:
-        return self.scribe.state
-
-    @property
-    def current(self) -> str | None:
-        return self.state.turn.current
 
     def wounds(self, actor: str) -> list[int]:
         pools = self.state.combatants[actor].pools
         return [c for c in range(1, 21) if pools[f"w{c}"] == 0]
-
-    def statuses(self, actor: str) -> tuple[str, ...]:
-        return self.state.combatants[actor].statuses
 
     def last_post(self) -> int:
         return self.state.pending[-1].seq

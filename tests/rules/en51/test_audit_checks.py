@@ -4,50 +4,11 @@ script writes."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import msgspec
-import pytest
-from syrupy.assertion import SnapshotAssertion
-from syrupy.extensions.json import JSONSnapshotExtension
-
 from fightlog.audit.one_process import audit_events
-from fightlog.events.codec import decode_line
-from fightlog.fixtures.en51_audit_fights import FIGHTS, to_bytes
 from tests.conftest import FIXTURES
+from tests.rules.audit_fight_checks import audit_fight_tests
 
-AUDIT = FIXTURES / "en51" / "audit"
-
-
-@pytest.fixture
-def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
-    return snapshot.use_extension(JSONSnapshotExtension)
-
-
-def read(path: Path) -> list:  # type: ignore[type-arg]
-    return [decode_line(line) for line in path.read_bytes().splitlines()]
-
-
-@pytest.mark.parametrize("name", sorted(FIGHTS))
-def test_the_script_writes_the_committed_fight(name: str) -> None:
-    assert to_bytes(FIGHTS[name]().events) == (AUDIT / name).read_bytes()
-
-
-@pytest.mark.parametrize("name", sorted(FIGHTS))
-def test_the_audit_finds_exactly_the_flaws(name: str) -> None:
-    report = audit_events(read(AUDIT / name))
-    errors = sorted((f.seq, f.code) for f in report.findings if f.severity != "info")
-    assert errors == [(f.seq, f.code) for f in FIGHTS[name]().flaws]
-
-
-@pytest.mark.parametrize("name", sorted(FIGHTS))
-def test_the_findings(name: str, snapshot_json: SnapshotAssertion) -> None:
-    assert [msgspec.to_builtins(f) for f in audit_events(read(AUDIT / name)).findings] == snapshot_json
-
-
-def test_each_flaw_kind_is_there() -> None:
-    codes = {f.code for make in FIGHTS.values() for f in make().flaws}
-    assert codes == {"rules.damage", "rules.armour", "rules.ammo"}
+globals().update(audit_fight_tests("en51_audit_fights", FIXTURES / "en51" / "audit", {"rules.damage", "rules.armour", "rules.ammo"}))
 
 
 def test_an_outcome_and_a_wound_the_dice_do_not_give() -> None:

@@ -8,13 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from fightlog.cli.main import cli
 from fightlog.errors import InputError
 from fightlog.rules.en51.roster import load_roster
 from fightlog.rules.en51.sheet import weapon_type
 from tests.conftest import FIXTURES
+from tests.rules.refusals import refused, run
 
 ROSTER = """ruleset = "en51"
 
@@ -75,11 +74,6 @@ def test_weapon_types() -> None:
     assert [weapon_type(t) for t in ("", "C", "C2", "A5", "A19")] == [(0, 0), (1, 0), (2, 0), (0, 5), (0, 19)]
 
 
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
-
-
 @pytest.mark.parametrize(("fields", "said"), [
     ({"type": "A20"}, "an A-type is A5 to A19"),
     ({"coverage": 21}, "coverage: must be at most 20"),
@@ -103,14 +97,6 @@ def fight(tmp_path: Path) -> Path:
     assert run("play", "join", str(log), "--roster", str(path), "mira", "tobin", "rask")[0] == 0
     assert run("play", "begin", str(log))[0] == 0
     return log
-
-
-def refused(log: Path, *args: str) -> str:
-    before = log.read_bytes()
-    code, out = run("play", "post", str(log), *args)
-    assert code == 2 and len(out.strip().splitlines()) == 1, out
-    assert log.read_bytes() == before
-    return out
 
 
 def test_a_counterattack_by_one_who_acted_is_refused(fight: Path) -> None:

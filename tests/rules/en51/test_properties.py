@@ -10,14 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fightlog.audit.one_process import audit_events
-from fightlog.errors import RefusedError
 from fightlog.events.codec import decode_line
 from fightlog.events.store import MemoryStore
 from fightlog.fixtures.en51_fights import opened, play, turn
-from fightlog.kit.actions import parse_actions
-from fightlog.kit.table import Post
 from fightlog.reducers.fold import fold
 from fightlog.rules.en51.table import TABLE
+from tests.rules.refusals import played, refusals_change_nothing
 
 POLICIES = st.integers(min_value=0, max_value=10_000)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1).map(lambda n: f"{n:08x}" * 8)
@@ -67,17 +65,7 @@ BAD = [
 @FEW
 @given(POLICIES, st.integers(min_value=0, max_value=60), st.lists(st.sampled_from(BAD), min_size=1, max_size=4))
 def test_a_refused_post_changes_nothing(policy: int, turns: int, posts: list[tuple[str, ...]]) -> None:
-    rng = random.Random(policy)
-    scribe = opened()
-    for _ in range(turns):
-        turn(rng, scribe)
-    for do in posts:
-        for actor in ("ana", "dag", scribe.state.turn.current or "ana"):
-            before, count = scribe.state, len(scribe.events)
-            try:
-                TABLE.post(scribe, Post(actor=actor, actions=parse_actions(list(do))))
-            except RefusedError:
-                assert scribe.state == before and len(scribe.events) == count
+    refusals_change_nothing(TABLE, played(opened, turn, policy, turns), posts)
 
 
 @FEW

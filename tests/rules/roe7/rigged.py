@@ -28,6 +28,7 @@ from fightlog.dice import ModifierLike, RollResult, compile_expression
 from fightlog.rules.roe7.sheet import Sheet
 from fightlog.rules.roe7.table import TABLE
 from fightlog.kit.table import Entrant, Post, Scribe
+from tests.rules.scene_reads import SceneReads
 
 RIFLE = "M_a_Rifle_Class_(Permanent)"
 SEMI_RIFLE = "M_s_Rifle_Class_(Permanent)"
@@ -107,7 +108,7 @@ def entrant_of(actor: str, at: tuple[int, int] | None = (0, 0), *, side: str | N
     return Entrant(actor=actor, joined=joined, position=at)
 
 
-class Fight:
+class Fight(SceneReads):
     """A roe7 scene on a rigged scribe."""
 
     def __init__(self, options: dict[str, Any] | None = None, scribe: Scribe | None = None) -> None:
@@ -174,20 +175,6 @@ class Fight:
         return self.scribe.events[count:]
 
     # ------------------------------------------------------------------ reading
-
-    @property
-    def state(self) -> SceneState:
-        return self.scribe.state
-
-    @property
-    def current(self) -> str | None:
-        return self.state.turn.current
-
-    def hp(self, actor: str) -> int:
-        return self.state.combatants[actor].pools["hp"]
-
-    def statuses(self, actor: str) -> tuple[str, ...]:
-        return self.state.combatants[actor].statuses
 
     def effects(self, actor: str) -> dict[str, int | None]:
         """Effect name -> turns left, for effects on ``actor``."""

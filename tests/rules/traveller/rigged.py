@@ -13,15 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import pytest
-
-from fightlog.errors import RefusedError
-from fightlog.events.model import FORMAT_VERSION, AnyEvent, DiceRolled, SceneStarted
-from fightlog.kit.actions import parse_actions
-from fightlog.kit.table import Entrant, Post, Scribe
-from fightlog.reducers.state import EMPTY, ActiveEffect, SceneState
+from fightlog.events.model import AnyEvent, DiceRolled
+from fightlog.kit.table import Entrant
+from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.traveller.sheet import Combatant, joined
 from fightlog.rules.traveller.table import TABLE
+from tests.rules.rigged_fight import RiggedFight
 from tests.rules.roe7.rigged import Rigged, kinds, of
 
 __all__ = ["Fight", "Rigged", "RIFLE", "BLADE", "kinds", "of", "entrant_of", "duel"]
@@ -43,82 +40,25 @@ def entrant_of(actor: str, at: tuple[int, int] | None = (0, 0), *, side: str | N
     return Entrant(actor=actor, joined=joined(combatant), position=at)
 
 
-class Fight:
+class Fight(RiggedFight):
     """A Traveller scene on a rigged scribe."""
 
-    def __init__(self, options: dict[str, Any] | None = None, scribe: Scribe | None = None) -> None:
-        self.scribe = scribe if scribe is not None else Rigged(EMPTY)
-        self.scribe.emit(SceneStarted(scene="test", ruleset="traveller", format=FORMAT_VERSION,
-                                      options=TABLE.options(options or {})))
+    RULESET = "traveller"
+    TABLE = TABLE
 
     def join(self, actor: str, at: tuple[int, int] | None = (0, 0), *, side: str | None = None,
              **fields: Any) -> Fight:
         TABLE.join(self.scribe, entrant_of(actor, at, side=side, **fields))
         return self
 
-    def faces(self, *faces: int) -> Fight:
-        assert isinstance(self.scribe, Rigged)
-        self.scribe.faces.extend(faces)
-        return self
-
     def begin(self, faces: Sequence[int] = ()) -> list[AnyEvent]:
-        self.faces(*faces)
-        events = self._new(lambda: TABLE.begin(self.scribe))
-        self.used_up()
-        return events
-
-    def post(self, actor: str, *do: str, faces: Sequence[int] = (), responds_to: int | None = None,
-             text: str = "") -> list[AnyEvent]:
-        """Post; the events it added. The faces given must all be used."""
-        self.faces(*faces)
-        events = self._new(lambda: TABLE.post(self.scribe, Post(actor=actor, text=text, actions=parse_actions(do),
-                                                                   responds_to=responds_to)))
-        self.used_up()
-        return events
+        return self._new(lambda: TABLE.begin(self.scribe), faces)
 
     def react(self, actor: str, do: str, faces: Sequence[int] = ()) -> list[AnyEvent]:
         return self.post(actor, do, faces=faces)
 
-    def end_turn(self, faces: Sequence[int] = ()) -> list[AnyEvent]:
-        self.faces(*faces)
-        events = self._new(lambda: TABLE.end_turn(self.scribe))
-        self.used_up()
-        return events
-
-    def refused(self, actor: str, *do: str, responds_to: int | None = None) -> RefusedError:
-        before, count = self.scribe.state, len(self.scribe.events)
-        with pytest.raises(RefusedError) as caught:
-            TABLE.post(self.scribe, Post(actor=actor, actions=parse_actions(do), responds_to=responds_to))
-        assert self.scribe.state == before
-        assert len(self.scribe.events) == count
-        return caught.value
-
-    def used_up(self) -> None:
-        if isinstance(self.scribe, Rigged):
-            left = list(self.scribe.faces)
-            self.scribe.faces.clear()
-            assert not left, f"faces left unused: {left}"
-
-    def _new(self, step: Any) -> list[AnyEvent]:
-        count = len(self.scribe.events)
-        step()
-        return self.scribe.events[count:]
-
-    # ------------------------------------------------------------------ reading
-
-    @property
-    def state(self) -> SceneState:
-        return self.scribe.state
-
-    @property
-    def current(self) -> str | None:
-        return self.state.turn.current
-
     def pool(self, actor: str, pool: str) -> int:
         return self.state.combatants[actor].pools[pool]
-
-    def statuses(self, actor: str) -> tuple[str, ...]:
-        return self.state.combatants[actor].statuses
 
     def effects(self, actor: str, name: str) -> list[ActiveEffect]:
         return [e for e in self.state.effects.values() if e.target == actor and e.name == name]
