@@ -118,24 +118,24 @@ class GenericRules(GenericFoldRules):
     def table(self) -> Table | None:
         if self.table_module is None:
             return None
-        try:
-            table: Table = importlib.import_module(self.table_module).TABLE
-        except Exception as exc:  # noqa: BLE001 - a plugin's import may fail in any way
-            raise RulesetError(
-                f"ruleset {self.id!r}: its table ({self.table_module}.TABLE) does not load: {type(exc).__name__}: {exc}"
-            ) from None
+        table: Table = self._loaded(self.table_module, "TABLE", "table")
         return table
 
     def policy(self) -> Policy | None:
         if self.policy_module is None:
             return None
+        policy: Policy = self._loaded(self.policy_module, "POLICY", "policy")
+        return policy
+
+    def _loaded(self, module: str, name: str, what: str) -> Any:
+        """``module.name``, imported on first use; ``RulesetError`` naming the ruleset and
+        its ``what`` when it does not load."""
         try:
-            policy: Policy = importlib.import_module(self.policy_module).POLICY
+            return getattr(importlib.import_module(module), name)
         except Exception as exc:  # noqa: BLE001 - a plugin's import may fail in any way
             raise RulesetError(
-                f"ruleset {self.id!r}: its policy ({self.policy_module}.POLICY) does not load: {type(exc).__name__}: {exc}"
+                f"ruleset {self.id!r}: its {what} ({module}.{name}) does not load: {type(exc).__name__}: {exc}"
             ) from None
-        return policy
 
     def findings(self) -> Mapping[str, Code]:
         return {} if self.sections is None else self.sections.findings
