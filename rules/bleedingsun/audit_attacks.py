@@ -56,6 +56,25 @@ def _plan_of(before: SceneState, attacker: str, declared: DeclarationPosted) -> 
     return planned
 
 
+_SCATTERS: dict[int, tuple[object, int]] = {}
+"""A blast's scatter by declaration (with the declaration, so another log's is never reused):
+the table reads it once, from the state the attack roll leaves, for every target caught, so
+it is read once here too, at the first target's damage; an earlier target's damage may have
+changed the aimed target's threshold (a status, a stance) before a later target's."""
+
+
+def _scatter(before: SceneState, cause: AttackResolved, one: Plan, view: AuditView) -> int:
+    declared = view.event(cause.declaration or 0)
+    known = _SCATTERS.get(cause.declaration or 0)
+    if known is not None and known[0] is declared:
+        return known[1]
+    shift = scatter(cause.score, aimed_threshold(before, one))
+    if len(_SCATTERS) > 64:
+        _SCATTERS.clear()
+    _SCATTERS[cause.declaration or 0] = (declared, shift)
+    return shift
+
+
 def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> tuple[Planned, Plan, int] | None:
     """The plan of the attack ``event`` resolves, recomputed from its declaration, and the
     place of ``event.target`` among its targets; ``None`` when it cannot be read."""
@@ -167,7 +186,7 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     hexes = one.caught[at][1]
     if one.kind == "blast":
         try:
-            hexes += scatter(cause.score, aimed_threshold(before, one))
+            hexes += _scatter(before, cause, one, view)
         except FightlogError:
             return
     who = cause.attacker

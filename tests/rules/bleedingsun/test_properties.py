@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timezone
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fightlog.audit.one_process import audit_events
@@ -56,6 +56,8 @@ def test_an_engine_fight_folds_audits_clean_and_splits_back(policy: int, seed: s
 
 @FEW
 @given(POLICIES, SEEDS, OPTIONS)
+@example(policy=3793, seed=f"{2042:08x}" * 8, options={"immediate_drop": 0, "split_modifiers": "each"})  # a blast's
+# scatter read again at a later target's damage, after the aimed target's status had changed
 def test_random_fights_run_by_hand_pass_the_tables_checks(policy: int, seed: str, options: dict[str, object]) -> None:
     scribe = play(90, policy=policy, seed=seed, options=options)
     events = by_hand(scribe.events, "random.txt", datetime(2025, 1, 1, tzinfo=timezone.utc), hud="d6 bot")
