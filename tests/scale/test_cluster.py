@@ -56,8 +56,10 @@ def scheduler() -> Iterator[str]:
         from distributed import Client
 
         client = Client(address, timeout=20)
+        # as docs/scale.md starts them: without the profiler, whose history grows with the run
+        workers = {**quiet, "env": {**env, "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}}
         procs += [subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--nworkers", "1",
-                                    "--host", "127.0.0.1", "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+                                    "--host", "127.0.0.1", "--no-dashboard"], **workers)  # type: ignore[call-overload]
                   for _ in range(2)]
         client.wait_for_workers(2, timeout=30)
         client.close()
@@ -154,3 +156,23 @@ def test_a_worker_that_dies_mid_run_changes_nothing(scheduler: str, tmp_path: Pa
     assert (tmp_path / "died").exists()
     expected = simulate(Serial(), setup, master_seed(7), 60, audit_every=20)
     assert report(total, setup.sides) == report(expected, setup.sides)
+
+
+def profiling(dask_worker: object) -> tuple[bool, bool]:
+    """Whether the worker runs Dask's statistical profiler, and whether it has kept any of it."""
+    callbacks = getattr(dask_worker, "periodic_callbacks")
+    return "profile" in callbacks, bool(getattr(dask_worker, "profile_history"))
+
+
+def test_the_embedded_cluster_s_workers_keep_no_profile_history(scheduler: str) -> None:
+    """Its history grows with the run's length (``WORKER_CONFIG``): a long sim would not be
+    flat in memory. The workers of a cluster started as docs/scale.md shows run without it too."""
+    from distributed import Client
+
+    from fightlog.scale.cluster import local_cluster
+
+    with local_cluster(1) as cluster, Client(cluster) as dask:
+        dask.submit(time.sleep, 1.2, pure=False).result()
+        assert list(dask.run(profiling).values()) == [(False, False)]
+    with Client(scheduler, timeout=20) as dask:
+        assert list(dask.run(profiling).values()) == [(False, False)] * 2
