@@ -26,6 +26,7 @@ Examples:
   fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog sim fixtures/roe7/scenarios/alley-duel.toml --fights 200 --seed 7
   fightlog sim fixtures/en51/rosters/tavern.toml --fights 200 --seed 7 --format json
+  fightlog sim fixtures/en51/rosters/tavern.toml --fights 200 --seed 7 --chart tavern.png   # to post
   touch base.toml                  # the rulebook's options, against a house-rules file:
   fightlog sim fixtures/roe7/scenarios/alley-duel.toml --fights 200 --seed 7 --options base.toml \\
       --compare fixtures/roe7/house-rules.toml --chart runs.svg
@@ -57,8 +58,8 @@ or usage. 3 internal error (a bug: the error line names a crash report)."""
               help="Instead: write fight I of the run (with --seed) to -o LOG.")
 @click.option("-o", "--output", "log", metavar="LOG", help="With --replay: the log to write.")
 @click.option("--force", is_flag=True, help="With --replay: replace LOG if it exists.")
-@click.option("--chart", metavar="FILE.svg|FILE.html",
-              help="Also draw the win rates and fight lengths: an SVG chart, or an HTML page with the summary.")
+@click.option("--chart", metavar="FILE.svg|FILE.png|FILE.html",
+              help="Also draw the win rates and fight lengths: an SVG or PNG chart, or an HTML page with the summary.")
 @cluster_options
 @format_option
 @reports_errors
@@ -80,12 +81,16 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
     from fightlog.scale.setup import load_setup
 
     check_cluster(scheduler, workers)
-    if chart is not None and not chart.endswith((".svg", ".html")):
-        raise click.UsageError("--chart: FILE.svg (the chart) or FILE.html (a page: the chart and the summary)")
+    if chart is not None and not chart.endswith((".svg", ".png", ".html")):
+        raise click.UsageError("--chart: FILE.svg or FILE.png (the chart) or FILE.html (a page: the chart and the summary)")
     if chart is not None and chart.endswith(".html"):
         from fightlog.report.page.render import require_jinja
 
         require_jinja()  # before any fight is played: one line naming the extra to install
+    if chart is not None and chart.endswith(".png"):
+        from fightlog.scale.chart_png import require as require_matplotlib
+
+        require_matplotlib(chart)
     setup = load_setup(source, read_house_rules(house) if house is not None else None, max_rounds=max_rounds,
                        policy=policy)
     if replay is not None:
@@ -113,12 +118,17 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
         runs = [(f"A: {house or 'the file options'}", doc["a"])]
         if "b" in doc:
             runs.append((f"B: {compare_with}", doc["b"]))
-        drawn = svg(runs, source)
-        if chart.endswith(".html"):
-            from fightlog.report.page.render import render_sim
+        if chart.endswith(".png"):
+            from fightlog.scale.chart_png import png
 
-            drawn = render_sim(source, _lines(doc), drawn)
-        write_atomically(chart, drawn.encode())
+            write_atomically(chart, png(runs, source))
+        else:
+            drawn = svg(runs, source)
+            if chart.endswith(".html"):
+                from fightlog.report.page.render import render_sim
+
+                drawn = render_sim(source, _lines(doc), drawn)
+            write_atomically(chart, drawn.encode())
     if fmt == "json":
         echo_json(doc)
     else:

@@ -33,7 +33,7 @@ def test_fights_below_one_and_misplaced_options_are_usage_errors() -> None:
     assert_usage_error(run("sim", str(ROSTER), "--replay", "2", "-o", "x.jsonl"), "needs the run's --seed")
     assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--scheduler", "tcp://h:1", "--workers", "2"),
                        "not with --scheduler")
-    assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--chart", "x.png"), "FILE.svg (the chart) or FILE.html")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--chart", "x.gif"), "FILE.svg or FILE.png (the chart) or FILE.html")
 
 
 def test_bad_rosters_and_options_files_are_one_line(tmp_path: Path, example: None) -> None:
