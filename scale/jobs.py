@@ -28,8 +28,9 @@ class Runner(Protocol):
     def workers(self) -> int: ...
 
     def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-            done: Progress | None = None) -> Iterator[T]:
-        """``function(*args)`` for each argument tuple; results as they finish, in any order."""
+            done: Progress | None = None, shared: tuple[Any, ...] = ()) -> Iterator[T]:
+        """``function(*shared, *args)`` for each argument tuple; results as they finish, in
+        any order. ``shared`` is the same for every task (a run's setup): sent once."""
         ...
 
 
@@ -39,9 +40,9 @@ class Serial:
     workers = 1
 
     def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-            done: Progress | None = None) -> Iterator[T]:
+            done: Progress | None = None, shared: tuple[Any, ...] = ()) -> Iterator[T]:
         for finished, args in enumerate(arguments, 1):
-            yield function(*args)
+            yield function(*shared, *args)
             if done is not None:
                 done(finished, len(arguments))
 
@@ -75,8 +76,8 @@ def simulate(runner: Runner, setup: Setup, master: str, fights: int, *, audit_ev
              done: Progress | None = None) -> Tally:
     """Fights ``0..fights - 1`` of ``setup`` under ``master``, tallied."""
     ranges = chunks(fights, runner.workers)
-    parts = Indexed(len(ranges), lambda i: (setup, master, *ranges[i], audit_every))
+    parts = Indexed(len(ranges), lambda i: (master, *ranges[i], audit_every))
     total = Tally()
-    for tally in runner.map(play_chunk, parts, done):
+    for tally in runner.map(play_chunk, parts, done, shared=(setup,)):
         total = total.merge(tally)
     return total

@@ -176,3 +176,31 @@ def test_the_embedded_cluster_s_workers_keep_no_profile_history(scheduler: str) 
         assert list(dask.run(profiling).values()) == [(False, False)]
     with Client(scheduler, timeout=20) as dask:
         assert list(dask.run(profiling).values()) == [(False, False)] * 2
+
+
+class Counted:
+    """A shared argument that counts how often this process pickles it."""
+
+    sent = 0
+
+    def __reduce__(self) -> tuple[type[Counted], tuple[()]]:
+        Counted.sent += 1
+        return Counted, ()
+
+
+def shared_and_own(shared: Counted, n: int) -> tuple[str, int]:
+    return type(shared).__name__, n
+
+
+def test_a_shared_argument_goes_to_the_cluster_once_not_with_every_task(scheduler: str) -> None:
+    """A run's setup is sent once (a scheduler keeps each worker's last 1,000 task messages:
+    with the setup in each, its memory grew with the run)."""
+    from distributed import Client
+
+    Counted.sent = 0
+    with Client(scheduler, timeout=20) as dask:
+        results = list(OnDask(dask).map(shared_and_own, [(n,) for n in range(40)], shared=(Counted(),)))
+    assert sorted(results) == [("Counted", n) for n in range(40)]
+    assert Counted.sent == 1
+    assert sorted(Serial().map(shared_and_own, [(n,) for n in range(3)], shared=(Counted(),))) == \
+        [("Counted", n) for n in range(3)]
