@@ -63,8 +63,10 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         expected = attack_mods(attacker, target, weapon, metres, _reaction(before, event))
     except FightlogError:
         return
-    got = sum(m.value for m in roll.modifiers)
-    want = sum(v for v, _ in expected)
+    got = _dm_of(roll)
+    want = 0
+    for value, _ in expected:
+        want += value
     if got != want:
         shown = ", ".join(f"{v:+d} {s}" for v, s in expected) or "none"
         view.report("rules.attack-dm", event, f"{event.attacker}'s attack on {event.target} was rolled with DM "
@@ -75,6 +77,14 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
                     f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
                     actor=event.attacker)
+
+
+def _dm_of(roll: DiceRolled) -> int:
+    """The DMs a roll was rolled with, summed."""
+    total = 0
+    for modifier in roll.modifiers:
+        total += modifier.value
+    return total
 
 
 def _opposed(event: AttackResolved, view: AuditView) -> None:
@@ -143,7 +153,7 @@ def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll
     weapon = attacker.card.weapon(cause.weapon)
     assert weapon is not None
     dms = (attacker.dm("STR") if weapon.kind == "melee" else 0) + (cause.margin or 0)
-    got = sum(m.value for m in roll.modifiers)
+    got = _dm_of(roll)
     armour = protection(target, weapon, _reaction(before, cause))
     problems = []
     if got != dms:
