@@ -18,6 +18,7 @@ from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.attack import protection
+from fightlog.rules.traveller.card import WeaponCard
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
 from fightlog.rules.traveller.audit_healing import healed
@@ -135,8 +136,9 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
             target, attacker = Fighter(before, event.target), Fighter(before, cause.attacker)
         except FightlogError:
             return
-        if attacker.card.weapon(cause.weapon) is not None:
-            _first(before, event, cause, roll, target, attacker, view)
+        weapon = attacker.card.weapon(cause.weapon)
+        if weapon is not None:
+            _first(before, event, cause, roll, target, attacker, weapon, view)
         return
     try:
         options = options_of(before)
@@ -149,9 +151,7 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
 
 
 def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll: DiceRolled, target: Fighter,
-           attacker: Fighter, view: AuditView) -> None:
-    weapon = attacker.card.weapon(cause.weapon)
-    assert weapon is not None
+           attacker: Fighter, weapon: WeaponCard, view: AuditView) -> None:
     dms = (attacker.dm("STR") if weapon.kind == "melee" else 0) + (cause.margin or 0)
     got = _dm_of(roll)
     armour = protection(target, weapon, _reaction(before, cause))

@@ -65,7 +65,10 @@ class Fighter(FighterBase):
         self.actor = actor
         self.who = who
         self.card: Card = read_card(who.sheet)
-        self.options: TravellerOptions = options_of(state)
+        scene = state.scene  # ``options_of``, its cache read here first (a call less per fighter)
+        raw = None if scene is None else scene.options
+        known = _OPTIONS.get(id(raw))
+        self.options: TravellerOptions = known[1] if known is not None and known[0] is raw else options_of(state)
         self._mine: list[ActiveEffect] | None = None
         """The effects on this combatant, read from the slice once per ``Fighter`` (in the
         slice's order, its history's, until ``_by_id`` sorts them)."""
@@ -168,13 +171,20 @@ class Fighter(FighterBase):
     def check_mods(self) -> Mods:
         """What every check of this combatant carries: the DM of each earlier reaction
         (until their next turn's actions are over) and one leader's DM+1."""
-        mods: Mods = []
+        mine = self._mine
+        if mine is None:
+            mine = self._read()
+        reacted: list[ActiveEffect] = []
         encouraged = False
-        for found in self.effects():
-            if found.name == REACTED:
-                mods.append((found.magnitude or 0, f"reaction at {found.applied}"))
-            elif found.name == ENCOURAGED:
+        for found in mine:
+            name = found.name
+            if name == REACTED:
+                reacted.append(found)
+            elif name == ENCOURAGED:
                 encouraged = True
+        if len(reacted) > 1 and not self._sorted:
+            reacted.sort(key=_BY_ID)  # the reactions by id, as ``effects()`` gives them
+        mods: Mods = [(found.magnitude or 0, f"reaction at {found.applied}") for found in reacted]
         if encouraged:
             mods.append((1, "leadership"))
         return mods
