@@ -120,6 +120,8 @@ class Fighter(FighterBase):
         return value
 
     def dm(self, name: str) -> int:
+        if name in PHYSICAL:  # ``value``, written out: every attack asks
+            return characteristic_dm(self.who.pools.get(name, 0))
         return characteristic_dm(self.value(name))
 
     def best(self, *names: str) -> tuple[int, str]:
