@@ -18,6 +18,7 @@ from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.attack import protection
+from fightlog.rules.traveller.card import WeaponCard
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
 from fightlog.rules.traveller.audit_healing import healed
@@ -63,8 +64,10 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         expected = attack_mods(attacker, target, weapon, metres, _reaction(before, event))
     except FightlogError:
         return
-    got = sum(m.value for m in roll.modifiers)
-    want = sum(v for v, _ in expected)
+    got = _dm_of(roll)
+    want = 0
+    for value, _ in expected:
+        want += value
     if got != want:
         shown = ", ".join(f"{v:+d} {s}" for v, s in expected) or "none"
         view.report("rules.attack-dm", event, f"{event.attacker}'s attack on {event.target} was rolled with DM "
@@ -75,6 +78,14 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
                     f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
                     actor=event.attacker)
+
+
+def _dm_of(roll: DiceRolled) -> int:
+    """The DMs a roll was rolled with, summed."""
+    total = 0
+    for modifier in roll.modifiers:
+        total += modifier.value
+    return total
 
 
 def _opposed(event: AttackResolved, view: AuditView) -> None:
@@ -125,8 +136,9 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
             target, attacker = Fighter(before, event.target), Fighter(before, cause.attacker)
         except FightlogError:
             return
-        if attacker.card.weapon(cause.weapon) is not None:
-            _first(before, event, cause, roll, target, attacker, view)
+        weapon = attacker.card.weapon(cause.weapon)
+        if weapon is not None:
+            _first(before, event, cause, roll, target, attacker, weapon, view)
         return
     try:
         options = options_of(before)
@@ -139,11 +151,9 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
 
 
 def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll: DiceRolled, target: Fighter,
-           attacker: Fighter, view: AuditView) -> None:
-    weapon = attacker.card.weapon(cause.weapon)
-    assert weapon is not None
+           attacker: Fighter, weapon: WeaponCard, view: AuditView) -> None:
     dms = (attacker.dm("STR") if weapon.kind == "melee" else 0) + (cause.margin or 0)
-    got = sum(m.value for m in roll.modifiers)
+    got = _dm_of(roll)
     armour = protection(target, weapon, _reaction(before, cause))
     problems = []
     if got != dms:

@@ -77,10 +77,22 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
         for ``None`` (bare hands when there is none)."""
         if name is None:
             return self.weapons[0] if self.weapons else UNARMED_CARD
+        known = _WEAPON_FOUND.get((id(self), name))
+        if known is not None and known[0] is self:
+            return known[1]
         wanted = name.casefold()
-        if wanted == UNARMED:
-            return UNARMED_CARD
-        return next((w for w in self.weapons if w.name.casefold() == wanted), None)
+        found = UNARMED_CARD if wanted == UNARMED else next(
+            (w for w in self.weapons if w.name.casefold() == wanted), None)
+        if len(_WEAPON_FOUND) >= 1024:
+            _WEAPON_FOUND.clear()
+        _WEAPON_FOUND[(id(self), name)] = (self, found)
+        return found
+
+
+_WEAPON_FOUND: Final[dict[tuple[int, str], tuple[Card, WeaponCard | None]]] = {}
+"""``Card.weapon`` by the card object (kept, so its id is not reused) and the name asked:
+the audit asks a card for the same weapons at every attack (a state keeps one card per
+sheet, ``read_card``)."""
 
 
 UNARMED_CARD: Final = WeaponCard(name=UNARMED, kind="melee", damage="1D", skill="melee")

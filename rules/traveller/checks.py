@@ -5,6 +5,7 @@ both ask them.
 
 from __future__ import annotations
 
+from operator import le, lt
 from typing import Final
 
 from fightlog.rules.traveller.options import TravellerOptions
@@ -42,19 +43,15 @@ def band(distance: int, range_m: int, scoped: bool, options: TravellerOptions) -
     ``None`` beyond four times the range. Edges follow the sheet ("<") unless
     ``band_edges_inclusive``. An unscoped weapon is at extreme range beyond
     ``unscoped_extreme_m`` (In combat, >100m)."""
-    inclusive = options.band_edges_inclusive
-    if not _within(distance, range_m * 4, inclusive):
+    within = le if options.band_edges_inclusive else lt  # edges inclusive, or not
+    if not within(distance, range_m * 4):
         return None
     if not scoped and distance > options.unscoped_extreme_m:
         return "extreme"
-    if _within(distance * 4, range_m, inclusive):
+    if within(distance * 4, range_m):
         return "short"
-    if _within(distance, range_m, inclusive):
+    if within(distance, range_m):
         return "normal"
-    if _within(distance, range_m * 2, inclusive):
+    if within(distance, range_m * 2):
         return "long"
     return "extreme"
-
-
-def _within(distance: int, edge: int, inclusive: bool) -> bool:
-    return distance <= edge if inclusive else distance < edge

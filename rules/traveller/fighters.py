@@ -6,6 +6,7 @@ leader's encouragement). ``options_of(state)`` gives a scene's options.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Final
 
 from fightlog.kit.fighters import FighterBase, Mods, absent
@@ -49,8 +50,8 @@ DEFERRED: Final = "deferred"
 FALLING: Final = "falling"
 
 
-def _effect_id(effect: ActiveEffect) -> str:
-    return effect.effect
+_BY_ID: Final = attrgetter("effect")
+"""An effect's id: the order of ``Fighter.effects`` (the effects slice is keyed by it)."""
 
 
 class Fighter(FighterBase):
@@ -64,22 +65,50 @@ class Fighter(FighterBase):
         self.actor = actor
         self.who = who
         self.card: Card = read_card(who.sheet)
-        self.options: TravellerOptions = options_of(state)
+        scene = state.scene  # ``options_of``, its cache read here first (a call less per fighter)
+        raw = None if scene is None else scene.options
+        known = _OPTIONS.get(id(raw))
+        self.options: TravellerOptions = known[1] if known is not None and known[0] is raw else options_of(state)
         self._mine: list[ActiveEffect] | None = None
+        """The effects on this combatant, read from the slice once per ``Fighter`` (in the
+        slice's order, its history's, until ``_by_id`` sorts them)."""
+        self._sorted = False
 
     def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
         """Effects on this combatant by name, by id (the effects slice read once per ``Fighter``)."""
         if not on:
             return super().effects(name, on=on)
-        mine = self._mine
-        if mine is None:
-            actor = self.actor
-            mine = self._mine = [e for e in self.state.effects.values() if e.target == actor]
-            if len(mine) > 1:
-                mine.sort(key=_effect_id)  # the slice's own order is its history's
+        mine = self._by_id()
         if name is None:
             return mine
         return [e for e in mine if e.name == name]
+
+    def effect(self, name: str) -> ActiveEffect | None:
+        """The first effect ``name`` on this combatant by id (``effects(name)[0]``, without
+        a list or a sort: most combatants hold one of a name, or none)."""
+        mine = self._mine
+        if mine is None:
+            mine = self._read()
+        first = None
+        for found in mine:
+            if found.name == name and (first is None or found.effect < first.effect):
+                first = found
+        return first
+
+    def _read(self) -> list[ActiveEffect]:
+        actor = self.actor
+        mine = self._mine = [e for e in self.state.effects.values() if e.target == actor]
+        return mine
+
+    def _by_id(self) -> list[ActiveEffect]:
+        mine = self._mine
+        if mine is None:
+            mine = self._read()
+        if not self._sorted:
+            if len(mine) > 1:
+                mine.sort(key=_BY_ID)
+            self._sorted = True
+        return mine
 
     # ------------------------------------------------------------------ characteristics
 
@@ -91,6 +120,8 @@ class Fighter(FighterBase):
         return value
 
     def dm(self, name: str) -> int:
+        if name in PHYSICAL:  # ``value``, written out: every attack asks
+            return characteristic_dm(self.who.pools.get(name, 0))
         return characteristic_dm(self.value(name))
 
     def best(self, *names: str) -> tuple[int, str]:
@@ -112,9 +143,10 @@ class Fighter(FighterBase):
 
     @property
     def stance(self) -> str:
-        if self.has("prone"):
+        statuses = self.who.statuses
+        if "prone" in statuses:
             return "prone"
-        return "crouch" if self.has("crouched") else "stand"
+        return "crouch" if "crouched" in statuses else "stand"
 
     def in_hand(self) -> WeaponCard | None:
         """The weapon in hand: the last drawn, else the sheet's first; ``None`` when it was
@@ -141,13 +173,20 @@ class Fighter(FighterBase):
     def check_mods(self) -> Mods:
         """What every check of this combatant carries: the DM of each earlier reaction
         (until their next turn's actions are over) and one leader's DM+1."""
-        mods: Mods = []
+        mine = self._mine
+        if mine is None:
+            mine = self._read()
+        reacted: list[ActiveEffect] = []
         encouraged = False
-        for found in self.effects():
-            if found.name == REACTED:
-                mods.append((found.magnitude or 0, f"reaction at {found.applied}"))
-            elif found.name == ENCOURAGED:
+        for found in mine:
+            name = found.name
+            if name == REACTED:
+                reacted.append(found)
+            elif name == ENCOURAGED:
                 encouraged = True
+        if len(reacted) > 1 and not self._sorted:
+            reacted.sort(key=_BY_ID)  # the reactions by id, as ``effects()`` gives them
+        mods: Mods = [(found.magnitude or 0, f"reaction at {found.applied}") for found in reacted]
         if encouraged:
             mods.append((1, "leadership"))
         return mods
