@@ -3,11 +3,9 @@ the sheet card, and the effect names the table keeps."""
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Final
 
-from fightlog.kit.fighters import FighterBase, carried_weapon
-from fightlog.reducers.state import SceneState
+from fightlog.kit.fighters import FighterBase, carried_weapon, read_once
 from fightlog.rules.bleedingsun.card import Card, WeaponCard, read_card
 from fightlog.rules.bleedingsun.options import BleedingSunOptions, options_of
 from fightlog.rules.bleedingsun.ruleset import OUT
@@ -39,14 +37,11 @@ class Fighter(FighterBase):
 
     out_statuses = OUT
 
-    def __init__(self, state: SceneState, actor: str) -> None:
-        super().__init__(state, actor)
-
-    @cached_property
+    @read_once
     def card(self) -> Card:
         return read_card(self.who.sheet)
 
-    @cached_property
+    @read_once
     def options(self) -> BleedingSunOptions:
         return options_of(self.state)
 
