@@ -58,6 +58,14 @@ HOT_MODULES = [
     "fightlog.rules.en51.audit_against",
     "fightlog.rules.en51.bw",
     "fightlog.rules.en51.harm",
+    "fightlog.rules.bleedingsun.audit",
+    "fightlog.rules.bleedingsun.audit_attacks",
+    "fightlog.rules.bleedingsun.planning",
+    "fightlog.rules.bleedingsun.resolve",
+    "fightlog.rules.bleedingsun.arithmetic",
+    "fightlog.rules.bleedingsun.fighters",
+    "fightlog.rules.bleedingsun.grapple",
+    "fightlog.rules.bleedingsun.immediate",
     "fightlog.report.narration.lines",
     "fightlog.report.narration.steps",
     "fightlog.report.narration.kinds",
@@ -72,9 +80,10 @@ HOT_MODULES = [
 """What the audit spends its time in (``bench/README.md``): the fold and its reducers, the
 posting-order checks and the window of recent events (the main process); the chain-checked
 read, the dice recomputation and the checks of events as recorded (the child); roe7's checks
-and its table (both); traveller's and en51's checks and what they recompute with (the
-attack's DMs and the fighter they read; the black and white faces, the armour, what an
-attack had to beat), about two fifths of those audits' main process; and the words ``replay`` tells each event in (``report/narration``,
+and its table (both); traveller's, en51's and bleeding-sun's checks and what they recompute
+with (the attack's DMs and the fighter they read; the black and white faces, the armour, what
+an attack had to beat; an attack's plan, threshold, DV and soak), about two fifths of those
+audits' main process (bleeding-sun's: three fifths); and the words ``replay`` tells each event in (``report/narration``,
 about 40% of its time). The modules that define msgspec Structs stay interpreted (mypyc cannot
 compile them), and so do the ones tests or benches patch or subclass (``auditor``, ``one_pass``, ``two_process``,
 ``Roe7Rules``, ``FairGenerator``): a compiled function's calls are bound when compiled."""

@@ -6,8 +6,10 @@ combined linearly with numbers: ``1d100+15``, ``3d20kh1+5``, ``2d6+2``, ``5d6>=5
 this module builds, once per expression, a function that computes block 0 of the roll (the
 first eight candidates), reads the faces from it and returns the very ``RollResult`` the
 general plan would, or ``None`` when it cannot: a candidate was rejected (probability below
-2**-22 per die), and the caller then rolls through the general plan. Both paths draw the same
-candidates in the same order, so they always agree (the tests compare them).
+2**-22 per die), and the caller then rolls through the general plan. A pool of more than
+eight dice (``26d6>=5``, up to ``FAST_BLOCKS`` blocks) reads blocks 0, 1, ... in turn the same
+way. Both paths draw the same candidates in the same order, so they always agree (the tests
+compare them).
 
 The HMAC of block 0 is written out in each plan (as ``FairGenerator.block`` computes it)
 because on this path one more Python call costs as much as reading the dice.
@@ -46,6 +48,11 @@ _UnpackOne = Callable[[bytes], tuple[int]]
 
 BLOCK_CANDIDATES = 8
 
+FAST_BLOCKS = 8
+"""A roll of up to this many blocks' worth of dice (64) takes the fast path: a pool of more
+than eight dice (``26d6>=5``) reads blocks 0, 1, ... in turn, as the general plan draws them
+(no candidate rejected: then die ``i`` has candidate ``i``)."""
+
 
 def _unpacker(count: int) -> _Unpack:
     """The first ``count`` big-endian u32 candidates of a block."""
@@ -62,7 +69,7 @@ def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
     """A fast plan for the tree ``root`` if it has a supported shape, else None."""
     form = _linear(root)
     dice = sum(t.count for t in terms)
-    if form is None or not dice or dice > BLOCK_CANDIDATES:
+    if form is None or not dice or dice > BLOCK_CANDIDATES * FAST_BLOCKS:
         return None
     const, coefs = form
     readers: list[tuple[_TermReader, int]] = []
@@ -73,6 +80,8 @@ def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
             return None
         readers.append((reader, coefs.get(term.index, 0)))
         offset += term.count
+    if dice > BLOCK_CANDIDATES:
+        return _blocks_composite(readers, const, dice)
     if len(terms) == 1 and not terms[0].ops and terms[0].target is None:
         return _single_plain(terms[0], const, readers[0][1])
     unpack = _unpacker(dice)
@@ -97,6 +106,38 @@ def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
         return result(expr, tuple(rolls), value, value + shift, mods, index, expr.label)
 
     return composite
+
+
+def _blocks_composite(readers: list[tuple[_TermReader, int]], const: int, dice: int) -> FastPlan:
+    """``build_fast_plan``'s composite for more than a block of dice: the candidates of as
+    many blocks as the dice need, in order, read by the same term readers."""
+    whole, rest = divmod(dice, BLOCK_CANDIDATES)
+    unpack_block = _unpacker(BLOCK_CANDIDATES)
+    unpack_rest = _unpacker(rest if rest else BLOCK_CANDIDATES)
+    blocks = whole + (1 if rest else 0)
+    suffix, result = block_suffix, RollResult
+
+    def composite_blocks(
+        expr: Expression, gen: FairGenerator, index: int, mods: tuple[Modifier, ...], shift: int
+    ) -> RollResult | None:
+        cands: tuple[int, ...] = ()
+        for block in range(blocks):
+            inner = gen.new_inner()
+            inner.update(suffix(index, block))
+            outer = gen.new_outer()
+            outer.update(inner.digest())
+            cands += (unpack_block if block < whole else unpack_rest)(outer.digest())
+        rolls: list[TermRoll] = []
+        value = const
+        for reader, coef in readers:
+            roll = reader(cands)
+            if roll is None:
+                return None
+            rolls.append(roll)
+            value += coef * roll.value
+        return result(expr, tuple(rolls), value, value + shift, mods, index, expr.label)
+
+    return composite_blocks
 
 
 OUTCOME_TABLE = 216

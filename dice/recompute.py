@@ -5,8 +5,9 @@ recorded before it, roll index). ``Recomputer`` does it for a stream of rolls (`
 verify --dice`` and the audit's dice checks): an expression with a fast plan is judged by
 the faces block 0 of its roll gives (``fastpath.build_block_faces``), and what the plan
 makes of them (value and dice) is kept by expression and faces, so a roll seen before costs
-one HMAC block, a dict lookup and a comparison instead of a ``RollResult``. Anything else
-goes through the general plan, which draws the same faces.
+one HMAC block, a dict lookup and a comparison instead of a ``RollResult``; a pool of more
+than a block of dice is rolled by its fast plan. Anything else goes through the general plan,
+which draws the same faces.
 """
 
 from __future__ import annotations

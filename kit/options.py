@@ -85,10 +85,24 @@ class SceneOptions(Generic[O]):
             return read(msgspec.json.decode(encoded))
 
         self._decoded = decoded
+        self._last: tuple[Mapping[str, Any], O] | None = None
+        """The options last read, with the ``scene_started.options`` object they were read
+        from (kept, so its id is not reused): the folded states of a scene share that object,
+        so the checks of one scene read it without encoding it again."""
 
     def __call__(self, state: SceneState) -> O:
         scene = state.scene
-        raw = {} if scene is None else scene.options
+        if scene is None:
+            return self._read({})
+        raw = scene.options
+        last = self._last
+        if last is not None and last[0] is raw:
+            return last[1]
+        found = self._read(raw)
+        self._last = (raw, found)
+        return found
+
+    def _read(self, raw: Mapping[str, Any]) -> O:
         if self.fallback is None:
             return self._decoded(msgspec.json.encode(raw))
         try:

@@ -190,7 +190,7 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
     # interpreted code; the commands' output is compared on both builds elsewhere), the log's
     # reader and store (interpreted), and the command line's edges, wording, JSON style and
     # completion, the dispute and rulings (interpreted: audit/dispute*, fork, requests),
-    # d20-evasion and bleeding-sun (interpreted; the fold they run on is compiled and run by the rest), and
+    # d20-evasion (interpreted; the fold it runs on is compiled and run by the rest), and
     # the Dask plumbing and edges of batch and sim (scale/: interpreted; their pure work runs compiled). The
     # commands that fold, audit and play run compiled in the CLI tests kept (audit, replay,
     # state, run, play). Keeps the
@@ -203,7 +203,7 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
         "cli/test_command_table.py", "cli/test_completion.py", "cli/test_edge.py", "cli/test_json_output.py",
         "cli/test_narration.py", "cli/test_no_traceback.py", "cli/test_read_roll_cli.py", "cli/test_run_check.py",
         "cli/test_seed_option.py", "cli/test_wording.py", "audit/test_dispute.py", "audit/test_dispute_hand_run.py",
-        "cli/test_dispute_cli.py", "cli/test_rule_cli.py", "rules/d20evasion", "rules/bleedingsun",
+        "cli/test_dispute_cli.py", "cli/test_rule_cli.py", "rules/d20evasion",
         "scale/test_cluster.py", "scale/test_cli.py",
     )
     skip = [arg for name in once for arg in ("--ignore", f"tests/{name}")]

@@ -96,24 +96,40 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
 
 def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
     """Every immediate action of the turn the rules allow was followed by its maker's drop in
-    the order (a defense on total defense is free: no drop)."""
+    the order (a defense on total defense is free: no drop).
+
+    What the turn's start holds (the immediate actions spent) and whether the turn's maker
+    provoked are read only when a post out of turn asks (most turns have none); ``provokes``
+    reads only its post and the turn's start, so asking later gives what asking as each post
+    came would."""
     start = view.turn_start
+    current = before.turn.current
     owed: list[DeclarationPosted] = []
-    spent = {e.target for e in start.effects.values() if e.name == "immediate"}
+    spent: set[str] | None = None
     attacked: set[str] = set()
     provoked = False
+    unread: list[DeclarationPosted] = []
+    """The turn's maker's posts so far not yet read for a provocation."""
     for seq in range(before.turn.started + 1, event.seq):
         found = view.event(seq)
-        if isinstance(found, EffectApplied) and found.name == "incoming":
-            attacked.add(found.target)
+        if isinstance(found, EffectApplied):
+            if found.name == "incoming":
+                attacked.add(found.target)
         elif isinstance(found, DeclarationPosted) and found.actions:
             kind = found.actions[0].type
-            if found.actor == before.turn.current:
-                provoked = provoked or any(_provokes(start, found.actor, a) for a in found.actions)
+            if found.actor == current:
+                if not provoked:
+                    unread.append(found)
             elif found.responds_to is not None and kind in IMMEDIATE and kind not in NO_DROP \
-                    and not _free_defense(start, found) and _allowed(start, found, spent, attacked, provoked):
-                spent.add(found.actor)
-                owed.append(found)
+                    and not _free_defense(start, found):
+                if spent is None:
+                    spent = {e.target for e in start.effects.values() if e.name == "immediate"}
+                if kind == "aoo" and unread:
+                    provoked = any(_provokes(start, p.actor, a) for p in unread for a in p.actions)
+                    unread.clear()
+                if _allowed(start, found, spent, attacked, provoked):
+                    spent.add(found.actor)
+                    owed.append(found)
         elif isinstance(found, InitiativeSet) and found.reason.startswith(DROPPED) and owed:
             owed.pop(0)
     for post in owed:

@@ -3,11 +3,10 @@ the sheet card, and the effect names the table keeps."""
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Final
 
-from fightlog.kit.fighters import FighterBase, carried_weapon
-from fightlog.reducers.state import SceneState
+from fightlog.kit.fighters import FighterBase, carried_weapon, read_once
+from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.bleedingsun.card import Card, WeaponCard, read_card
 from fightlog.rules.bleedingsun.options import BleedingSunOptions, options_of
 from fightlog.rules.bleedingsun.ruleset import OUT
@@ -39,16 +38,26 @@ class Fighter(FighterBase):
 
     out_statuses = OUT
 
-    def __init__(self, state: SceneState, actor: str) -> None:
-        super().__init__(state, actor)
-
-    @cached_property
+    @read_once
     def card(self) -> Card:
         return read_card(self.who.sheet)
 
-    @cached_property
+    @read_once
     def options(self) -> BleedingSunOptions:
         return options_of(self.state)
+
+    @read_once
+    def _effects_on(self) -> list[ActiveEffect]:
+        """The effects on this combatant, by id, read once (a plan or a threshold asks for
+        three or four kinds: one pass over the scene's effects, not one a kind)."""
+        return super().effects()
+
+    def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
+        if not on:
+            return super().effects(name, on=False)
+        if name is None:
+            return list(self._effects_on)
+        return [e for e in self._effects_on if e.name == name]
 
     @property
     def stance(self) -> str | None:

@@ -164,8 +164,9 @@ def attacker_mods(who: Fighter, weapon: WeaponCard, action: Action, earlier: Seq
         mods.append((2, "better positioning"))
     if not melee and action.params.get("threatened") is True:
         mods.append((-3, "a melee attacker in reach"))
-    if grapple.penalty(who.state, who.actor):
-        mods.append((-grapple.penalty(who.state, who.actor), "in a grapple"))
+    grappled = grapple.penalty(who.state, who.actor)
+    if grappled:
+        mods.append((-grappled, "in a grapple"))
     stagger = who.stagger()
     if stagger:
         mods.append((-stagger, "staggered"))

@@ -268,17 +268,20 @@ FAST_SHAPES = [
     "3*1d8-2*1d6+7",
 ]
 
+POOL_SHAPES = ["9d6", "26d6>=5", "12d6kh3+2", "10d6+1d4", "17d6dl2>=4", "64d6"]
+"""More than a block of dice (up to eight blocks): the fast path reads the blocks in turn."""
+
 
 def test_fast_shapes_take_the_fast_path() -> None:
-    for expr in FAST_SHAPES:
+    for expr in FAST_SHAPES + POOL_SHAPES:
         assert compile_expression(expr).fast is not None, expr
-    for expr in ("4d6ro1", "3d6!", "9d6", "1d6*1d6", "1d6//2", "4d6mi2", "7"):
+    for expr in ("4d6ro1", "3d6!", "65d6", "1d6*1d6", "1d6//2", "4d6mi2", "7"):
         assert compile_expression(expr).fast is None, expr
 
 
 @settings(max_examples=200, database=None, deadline=None)
 @given(
-    expr=st.sampled_from(FAST_SHAPES),
+    expr=st.sampled_from(FAST_SHAPES + POOL_SHAPES),
     seed=st.binary(min_size=1, max_size=40),
     index=st.integers(0, 2**32),
     mods=st.lists(st.tuples(st.integers(-50, 50), st.sampled_from(["scope", "gm"])), max_size=2),
@@ -327,6 +330,17 @@ def test_block_faces_refuse_a_rejected_candidate(expr: str) -> None:
         assert rejected == 2 and fast(compiled, gen, 0, (), 0) is not None
     else:
         assert rejected is None and fast(compiled, gen, 0, (), 0) is None  # both fall back
+
+
+def test_a_pool_over_a_block_falls_back_on_a_rejection_in_a_later_block() -> None:
+    top = 2**32 - 1
+    gen = CraftedGenerator([[5] * 8, [1, top, 2, 0, 0, 0, 0, 0]])  # block 1's second is rejected
+    made = iter(gen.blocks)
+    gen.new_outer = lambda: _Hash(next(made))  # type: ignore[assignment,return-value]
+    compiled = compile_expression("10d6")
+    fast = compiled.fast
+    assert fast is not None and fast(compiled, gen, 0, (), 0) is None
+    assert compiled.roll(gen.stream(0), index=0).terms[0].faces == (6,) * 8 + (2, 3)
 
 
 def test_block_faces_only_for_a_block_of_dice() -> None:
