@@ -94,7 +94,7 @@ BENCHES = [
     Bench("bench_import.py", "Importing a Discord export (issue 22)",
           (), ("--messages", "5000", "--memory", "1000", "20000", "--rounds", "2"), builds=("pure",)),
     Bench("bench_scale.py", "Past one machine: batch audit and sim on Dask (issue 28)",
-          ("--logs", "10000", "--fights", "20000", "--memory", "10000,1000000", "--per-ruleset", "1000", "--rounds", "3"),
+          ("--logs", "10000", "--fights", "8000", "--memory", "10000,1000000", "--per-ruleset", "300", "--rounds", "3"),
           ("--logs", "400", "--fights", "600", "--memory", "200,2000", "--per-ruleset", "60", "--rounds", "2"),
           builds=("pure",)),
 ]
