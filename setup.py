@@ -3,7 +3,9 @@
 ``pyproject.toml`` holds everything else (metadata, the top folders, the data files); this
 file finds the packages below those folders and adds the extensions. A wheel build (``pip install .``) compiles
 ``HOT_MODULES`` with mypyc, unless ``FIGHTLOG_PURE=1`` is set, no C compiler is found, or
-mypyc or the compiler fails (then the wheel is pure Python, and the build log says why). An
+mypyc or the compiler fails (then the wheel is pure Python, and the build log says why);
+``FIGHTLOG_OPT_LEVEL`` sets the C compiler's optimisation (3 by default; the test suite builds
+at 0, the same code in about two thirds of the time). An
 editable install (``pip install -e .``) is never compiled: a compiled module is imported
 before its source, so an edit would not take effect. Both builds run the same source and give the same results; the compiled one is
 faster (``bench/README.md``).
@@ -149,7 +151,8 @@ def _extensions() -> list[Extension]:
     from mypyc.build import mypycify
 
     try:
-        return list(mypycify(_stage(), opt_level="3", group_name="fightlog._native"))
+        level = os.environ.get("FIGHTLOG_OPT_LEVEL", "3")
+        return list(mypycify(_stage(), opt_level=level, group_name="fightlog._native"))
     except (Exception, SystemExit) as exc:  # mypyc exits on a type error (a newer mypy's, say)
         print(f"fightlog: mypyc could not compile ({exc!r}): building pure Python", file=sys.stderr)
         return []
