@@ -23,8 +23,8 @@ WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 """What the local cluster's workers are started with. Dask's statistical profiler keeps a
 second-by-second history of what each worker ran, for an hour: a worker's memory then grows
 with the length of the run (measured: 79 MiB after 2,000 fights, 86 MiB after 20,000), which
-a long ``sim`` cannot afford; without it the peak is flat (77 MiB after either). docs/scale.md tells how to start
-the workers of a cluster of one's own the same way."""
+a long ``sim`` cannot afford; without it the peak is flat (77 MiB after either).
+docs/scale.md starts the workers of a cluster of one's own the same way."""
 
 T = TypeVar("T")
 
@@ -114,7 +114,7 @@ class OnDask:
         each task names those results: a task's message is then its own arguments only.
         (Sent with every task, a run's setup of about 15 KB was held by the scheduler in
         its log of the last 1,000 messages to each worker: the client's memory grew by
-        30 MiB from 10,000 fights to 1,000,000.)"""
+        31 MiB from 10,000 fights to 1,000,000.)"""
         held = [self.dask.submit(_given, value, pure=False) for value in shared]
         try:
             yield from self._map(function, arguments, done, tuple(held))
