@@ -190,7 +190,10 @@ def applied(before: SceneState, event: EffectApplied, after: SceneState, view: A
 def _reacted(before: SceneState, event: EffectApplied, view: AuditView) -> None:
     if event.target not in before.combatants:
         return
-    want = Fighter(before, event.target).options.reaction_dm
+    try:
+        want = options_of(before).reaction_dm  # the scene's options: the reactor's sheet is not read
+    except FightlogError:
+        return
     if event.magnitude != want:
         view.report("rules.reaction", event, f"{event.target}'s reaction costs DM{event.magnitude or 0:+d} on the "
                     f"next actions; the rules give DM{want:+d}", actor=event.target)

@@ -95,6 +95,21 @@ def test_a_reaction_that_cost_nothing_is_a_reaction_finding() -> None:
     assert set(codes) <= {"rules.reaction", "rules.attack-dm"}
 
 
+def test_a_reaction_is_judged_from_the_scene_s_options_even_when_its_maker_s_sheet_cannot_be_read() -> None:
+    """The reaction's cost is a scene option: a sheet the rules cannot read leaves the checks
+    that need it undone (docs/audit.md), never the audit of the whole log."""
+    from fightlog.events.model import CombatantJoined, EffectApplied
+
+    def unreadable_and_free(log: Tamper) -> AnyEvent:
+        reacted = log.all(EffectApplied, name="reacted")[0]
+        joined = log.find(CombatantJoined, actor=reacted.target)
+        log.change(joined, sheet={"characteristics": "not a table"})
+        return log.change(reacted, magnitude=0)
+
+    codes = [code for code, _ in _flawed("knives-in-the-galley", unreadable_and_free)]
+    assert codes and codes[0] == "rules.reaction"
+
+
 def test_first_aid_healing_too_much_is_a_healing_finding() -> None:
     from fightlog.events.model import HealingApplied
 
