@@ -17,21 +17,8 @@ from fightlog.rules.traveller.checks import characteristic_dm
 from fightlog.rules.traveller.options import TravellerOptions, read_options
 from fightlog.rules.traveller.ruleset import OUT
 
-_read_options: Final = SceneOptions(lambda data: read_options(data))
-_OPTIONS: dict[int, tuple[object, TravellerOptions]] = {}
-
-
-def options_of(state: SceneState) -> TravellerOptions:
-    """The scene's options (read once per options object: a scene keeps its one dict)."""
-    raw = None if state.scene is None else state.scene.options
-    known = _OPTIONS.get(id(raw))
-    if known is not None and known[0] is raw:
-        return known[1]
-    options = _read_options(state)
-    if len(_OPTIONS) >= 16:
-        _OPTIONS.clear()
-    _OPTIONS[id(raw)] = (raw, options)
-    return options
+options_of: Final = SceneOptions(lambda data: read_options(data))
+"""The scene's options (read once per options object: the kit's ``SceneOptions``)."""
 
 AIM: Final = "aim"
 REACTED: Final = "reacted"
@@ -65,10 +52,7 @@ class Fighter(FighterBase):
         self.actor = actor
         self.who = who
         self.card: Card = read_card(who.sheet)
-        scene = state.scene  # ``options_of``, its cache read here first (a call less per fighter)
-        raw = None if scene is None else scene.options
-        known = _OPTIONS.get(id(raw))
-        self.options: TravellerOptions = known[1] if known is not None and known[0] is raw else options_of(state)
+        self.options: TravellerOptions = options_of(state)
         self._mine: list[ActiveEffect] | None = None
         """The effects on this combatant, read from the slice once per ``Fighter`` (in the
         slice's order, its history's, until ``_by_id`` sorts them)."""
