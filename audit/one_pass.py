@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from msgspec import Struct
 
 from fightlog.audit import order, pools, scope
+from fightlog.audit.chained import chained
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding, DiceReport
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.audit.imported import IMPORT_RULE, Pairing
@@ -194,7 +195,7 @@ class Auditor:
                 found.setdefault(kind, []).append(check)
         if self._unruled:
             found.setdefault(RulingMade, []).insert(0, _ruling_found)
-        hooks = {kind: _in_turn(checks) for kind, checks in found.items()}
+        hooks = {kind: chained(checks) for kind, checks in found.items()}
         self._on_turn = hooks.get(TurnStarted)
         self._on_scene = hooks.get(SceneStarted)
         hooks[TurnStarted] = self._turn_opened
@@ -234,27 +235,6 @@ def _ruling_found(before: SceneState, event: AnyEvent, after: SceneState, view: 
 def _never(seq: int) -> bool:
     """``AuditView.cleared`` of a one-process audit: no test ran elsewhere."""
     return False
-
-
-def _in_turn(checks: Sequence[Check]) -> Check:
-    """``checks`` run one after the other, as one check."""
-    if len(checks) == 1:
-        return checks[0]
-    if len(checks) == 2:
-        first, second = checks
-
-        def both(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
-            first(before, event, after, view)
-            second(before, event, after, view)
-
-        return both
-    run = tuple(checks)
-
-    def each(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
-        for check in run:
-            check(before, event, after, view)
-
-    return each
 
 
 def _acceptances(rulings: Iterable[RulingMade]) -> dict[int, list[tuple[str | None, Acceptance]]]:
