@@ -79,7 +79,7 @@ def resolve(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, metr
             reaction: Reaction | None) -> None:
     """Roll the attack, and its damage on a hit; the aim and encouragement it used end."""
     state = scribe.state
-    attacker, target = Fighter(state, actor), Fighter(state, target_id)
+    attacker, target = Fighter.two(state, actor, target_id)
     options = attacker.options
     mods = attack_mods(attacker, target, weapon, metres, reaction)
     rolled, seq = scribe.roll("2d6", roller=actor, purpose="attack", modifiers=mods, for_seq=declaration)

@@ -56,7 +56,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     if roll is None or roll.purpose != "attack":
         return
     try:
-        attacker, target = Fighter(before, event.attacker), Fighter(before, event.target)
+        attacker, target = Fighter.two(before, event.attacker, event.target)
         weapon = attacker.card.weapon(event.weapon)
         if weapon is None:
             return
@@ -133,7 +133,7 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     roll = _roll(view, event.seq - 1)
     if roll is not None and roll.purpose == "damage" and roll.for_seq == event.cause:
         try:
-            target, attacker = Fighter(before, event.target), Fighter(before, cause.attacker)
+            target, attacker = Fighter.two(before, event.target, cause.attacker)
         except FightlogError:
             return
         weapon = attacker.card.weapon(cause.weapon)

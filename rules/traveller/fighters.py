@@ -79,6 +79,24 @@ class Fighter(FighterBase):
                 first = found
         return first
 
+    @classmethod
+    def two(cls, state: SceneState, first: str, second: str) -> tuple[Fighter, Fighter]:
+        """``Fighter(state, first), Fighter(state, second)``, their effects read in one pass
+        over the slice (an attack reads both: the attacker's aim and reactions, the
+        target's cover)."""
+        one, other = cls(state, first), cls(state, second)
+        if first != second:
+            mine: list[ActiveEffect] = []
+            theirs: list[ActiveEffect] = []
+            for found in state.effects.values():
+                target = found.target
+                if target == first:
+                    mine.append(found)
+                elif target == second:
+                    theirs.append(found)
+            one._mine, other._mine = mine, theirs
+        return one, other
+
     def _read(self) -> list[ActiveEffect]:
         actor = self.actor
         mine = self._mine = [e for e in self.state.effects.values() if e.target == actor]
