@@ -1,5 +1,6 @@
 """``fightlog rulesets``: the installed rulesets, each with its options and their defaults,
-whether it can play a fight, and the finding codes it declares."""
+whether it can play a fight and simulate fights (``fightlog sim``: a policy that picks each
+post), and the finding codes it declares."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from fightlog.cli.output import echo_json, json_text
 @click.command(
     epilog="""\b
 Examples:
-  fightlog rulesets                    # each ruleset, whether it plays, its options
+  fightlog rulesets                    # each ruleset, whether it plays and simulates, its options
   fightlog rulesets --format json      # the same for scripts
 
 \b
@@ -24,10 +25,11 @@ built-in ones too; docs/rulesets/HOWTO.md says how to add one. A house-rules fil
 )
 @format_option
 def rulesets(fmt: str) -> None:
-    """List the installed rulesets: options, defaults, whether each can play.
+    """List the installed rulesets: options, defaults, whether each can play and simulate.
 
     A ruleset that plays has a table: fightlog play and fightlog run can play it, and its
-    options are what a house-rules file may set. Every ruleset folds, replays and audits
+    options are what a house-rules file may set. One that also has a policy (who does what
+    each turn) can be simulated: fightlog sim plays many fights of it. Every ruleset folds, replays and audits
     the logs that name it. An installed ruleset that does not load is listed as broken,
     with the reason, and the exit code is 1.
     """
@@ -50,17 +52,20 @@ def _installed() -> list[str]:
 
 
 def _describe(ruleset_id: str) -> dict[str, Any]:
-    """One ruleset as plain data: ``id``, ``plays``, ``options`` (name, default, accepts),
-    ``findings`` (its own codes: code, severity, meaning, section)."""
+    """One ruleset as plain data: ``id``, ``plays``, ``simulates`` (it plays and has a policy
+    for ``fightlog sim``), ``options`` (name, default, accepts), ``findings`` (its own codes:
+    code, severity, meaning, section)."""
     from fightlog.errors import RulesetError
     from fightlog.kit.options import allowed, as_data
-    from fightlog.kit.ruleset import ruleset_for
+    from fightlog.kit.ruleset import policy_for, ruleset_for
 
     try:
         rules = ruleset_for(ruleset_id)
         table = rules.table()
+        simulates = table is not None and policy_for(ruleset_id) is not None
     except RulesetError as exc:
-        return {"id": ruleset_id, "plays": False, "options": [], "findings": [], "broken": exc.message}
+        return {"id": ruleset_id, "plays": False, "simulates": False, "options": [], "findings": [],
+                "broken": exc.message}
     options: list[dict[str, Any]] = []
     if table is not None:
         defaults = as_data(table.option_type())
@@ -72,13 +77,19 @@ def _describe(ruleset_id: str) -> dict[str, Any]:
         {"code": code, "severity": found.severity, "meaning": found.meaning, "section": found.section}
         for code, found in sorted(rules.findings().items())
     ]
-    return {"id": ruleset_id, "plays": table is not None, "options": options, "findings": findings}
+    return {"id": ruleset_id, "plays": table is not None, "simulates": simulates, "options": options,
+            "findings": findings}
 
 
 def _human(ruleset: dict[str, Any]) -> str:
     if "broken" in ruleset:
         return f"{ruleset['id']}: broken: {ruleset['broken']}"
-    plays = "plays fights (fightlog play, fightlog run)" if ruleset["plays"] else "folds and audits; cannot play"
+    if not ruleset["plays"]:
+        plays = "folds and audits; cannot play"
+    elif ruleset["simulates"]:
+        plays = "plays fights (fightlog play, fightlog run) and simulates them (fightlog sim)"
+    else:
+        plays = "plays fights (fightlog play, fightlog run); no policy to simulate them (fightlog sim)"
     codes = len(ruleset["findings"])
     lines = [f"{ruleset['id']}: {plays}; {codes} finding code{'' if codes == 1 else 's'} of its own"]
     if ruleset["options"]:

@@ -36,7 +36,8 @@ def test_human_lists_each_ruleset_with_its_options() -> None:
     blocks = out.split("\n\n")
     assert [b.split(":")[0] for b in blocks] == ["bleeding-sun", "d20-evasion", "en51", "roe7", "traveller"]
     roe7 = blocks[3].splitlines()
-    assert roe7[0] == f"roe7: plays fights (fightlog play, fightlog run); {len(ROE7_FINDINGS)} finding codes of its own"
+    assert roe7[0] == (f"roe7: plays fights (fightlog play, fightlog run) and simulates them (fightlog sim); "
+                       f"{len(ROE7_FINDINGS)} finding codes of its own")
     assert roe7[1] == "  options (default; accepts):"
     assert len(roe7) == 2 + len(Roe7Options.__struct_fields__)
     assert any(line.split() == ["time_of_day", "=", '"day"', "(one", "of", "'day',", "'night')"] for line in roe7)
@@ -48,6 +49,7 @@ def test_json_gives_options_defaults_and_findings() -> None:
     assert code == 0 and out.count("\n") == 1
     found = {r["id"]: r for r in json.loads(out)["rulesets"]}
     assert set(found) == {"roe7", "d20-evasion", "traveller", "en51", "bleeding-sun"}
+    assert {r["id"]: (r["plays"], r["simulates"]) for r in found.values()} == dict.fromkeys(found, (True, True))
     traveller = found["traveller"]
     assert traveller["plays"] is True
     assert {o["name"]: o["default"] for o in traveller["options"]}["aim_max"] == 6
@@ -66,7 +68,27 @@ def test_a_ruleset_without_a_table_cannot_play(monkeypatch: pytest.MonkeyPatch) 
     assert code == 0
     assert "folds-only: folds and audits; cannot play; 0 finding codes of its own" in out.split("\n\n")
     code, out, _ = run("--format", "json")
-    assert {"id": "folds-only", "plays": False, "options": [], "findings": []} in json.loads(out)["rulesets"]
+    assert {"id": "folds-only", "plays": False, "simulates": False, "options": [], "findings": []} in \
+        json.loads(out)["rulesets"]
+
+
+class PlaysOnly(GenericRules):
+    """A ruleset with the roe7 table and no policy: it plays, ``fightlog sim`` cannot."""
+
+    id = "plays-only"
+    table_module = "fightlog.rules.roe7.table"
+
+
+def test_a_ruleset_with_a_table_and_no_policy_plays_but_cannot_be_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(fold_rules._REGISTRY, "plays-only", PlaysOnly())
+    code, out, _ = run()
+    assert code == 0
+    (block,) = [b for b in out.split("\n\n") if b.startswith("plays-only:")]
+    assert block.splitlines()[0] == ("plays-only: plays fights (fightlog play, fightlog run); no policy to simulate "
+                                     "them (fightlog sim); 0 finding codes of its own")
+    code, out, _ = run("--format", "json")
+    (listed,) = [r for r in json.loads(out)["rulesets"] if r["id"] == "plays-only"]
+    assert (listed["plays"], listed["simulates"]) == (True, False)
 
 
 def test_bad_usage_exits_2() -> None:
@@ -122,7 +144,7 @@ def test_a_broken_plugin_is_listed_as_broken_and_exits_1(monkeypatch: pytest.Mon
     code, out, _ = run("--format", "json")
     assert code == 1
     (listed,) = [r for r in json.loads(out)["rulesets"] if r["id"] == point.name]
-    assert listed["broken"] == why and listed["plays"] is False
+    assert listed["broken"] == why and listed["plays"] is False and listed["simulates"] is False
 
 
 def test_a_log_naming_a_broken_plugin_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
