@@ -17,7 +17,7 @@ from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_AP, SP
                                                     burst_recoil)
 from fightlog.rules.bleedingsun import grapple
 from fightlog.rules.bleedingsun.card import WeaponCard
-from fightlog.rules.bleedingsun.fighters import AIM, Fighter
+from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, Fighter
 
 COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}
 LIGHT: Final = {"normal": 0, "dark": 2, "heavy": 4, "total": 6}
@@ -224,7 +224,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     if shots:
         weapon = shots[0][0]
         used = sum(_attacks_used(w, m) for w, m in shots)
-        rof = max(1, weapon.rof - 1) if who.effects("frozen") else weapon.rof
+        rof = max(1, weapon.rof - 1) if who.effects(FROZEN) else weapon.rof
         if used > rof:
             raise RefusedError(f"the {weapon.name} makes {rof} {'attack' if rof == 1 else 'attacks'} a round"
                                + (" (frozen: 1 fewer)" if rof != weapon.rof else "") + f": this post takes {used}",
