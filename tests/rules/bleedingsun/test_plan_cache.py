@@ -17,7 +17,7 @@ from tests.rules.bleedingsun.rigged import duel, trio
 def test_a_plan_is_worked_out_again_when_an_effect_the_attacker_is_in_changes() -> None:
     fight = duel(a={"perception": 8})
     state = fight.state
-    declared = DeclarationPosted(seq=state.seq + 1, actor="ana", actions=parse_actions(["attack target=bo weapon=Knife"]))
+    declared = DeclarationPosted(seq=state.seq + 1, actor="ana", actions=list(parse_actions(["attack target=bo weapon=Knife"])))
     first = audit_attacks._plan_of(state, "ana", declared)
     assert first is not None and first == plan(state, "ana", declared.actions)
     grapple = ActiveEffect(effect="grapple-bo", name="grapple", target="bo", source="ana", applied=state.seq)
@@ -39,7 +39,7 @@ def test_a_plan_is_worked_out_again_when_an_ally_it_gangs_up_with_falls() -> Non
     fight = trio(perception=8)
     state = fight.state
     declared = DeclarationPosted(seq=state.seq + 1, actor="bo",
-                                 actions=parse_actions(["attack target=ana weapon=Knife gang=cy"]))
+                                 actions=list(parse_actions(["attack target=ana weapon=Knife gang=cy"])))
     first = audit_attacks._plan_of(state, "bo", declared)
     assert first is not None and first == plan(state, "bo", declared.actions)
     cy = state.combatants["cy"]
