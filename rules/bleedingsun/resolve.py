@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from fightlog.events.model import AttackResolved, EffectApplied, EffectExpired, ResourceSpent
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import PendingDeclaration, SceneState
-from fightlog.rules.bleedingsun import harm, statuses
+from fightlog.rules.bleedingsun import fuses, harm, statuses
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, critical, falloff, pierce, soak_pool,
                                                     soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
@@ -45,10 +45,12 @@ def can_defend(state: SceneState, target: str) -> bool:
 def declare(scribe: Scribe, actor: str, declaration: int, plans: tuple[Plan, ...]) -> None:
     """Each planned attack waits for its targets' answers, or resolves at once."""
     for found in plans:
+        fused = False
         if found.kind == "blast":
             scribe.emit(ResourceSpent(actor=actor, resource="grenade", cause=declaration))
+            fused = fuses.delay_of(scribe.state, actor, found.weapon) > 0  # nobody answers: it waits
         waiting = [t for t, _ in found.caught if found.kind not in ("aoo", "coup_de_grace", "spread")
-                   and t != actor and can_defend(scribe.state, t)]
+                   and t != actor and can_defend(scribe.state, t) and not fused]
         for target in waiting:
             scribe.emit(EffectApplied(effect=incoming_id(declaration, found.number, target), name=INCOMING,
                                       target=target, source=actor, cause=declaration,
@@ -105,13 +107,30 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
                        label=f"{planned.weapon.name} at {planned.target or 'a hex'}", for_seq=declaration)
     shift = 0
     if planned.kind == "blast":
+        delay = fuses.delay_of(scribe.state, post.actor, planned.weapon)
         shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
         if shift:
             scribe.roll("1d6", roller=post.actor, purpose="scatter", for_seq=declaration,
                         label=f"missed: lands {_hexes(shift)} off, 1 the hex nearest the thrower, clockwise")
+        if delay > 0:
+            fuses.wait(scribe, post.actor, declaration, planned, rolled, delay)
+            return
+        fuses.thrown(scribe, post.actor, planned.weapon.name, "thrown and went off")
     for at, (target, hexes) in enumerate(planned.caught):
         _one(scribe, attacker, planned, at, target, hexes + shift, rolled, defense.get(target), said.get(target),
              declaration)
+
+
+def go_off(scribe: Scribe, effect: str, cause: int) -> None:
+    """The waiting grenade ``effect`` goes off: its blast on each fighter caught, from where
+    its attack roll put it (the scatter from the aimed hex's threshold now)."""
+    found = scribe.state.effects[effect]
+    planned, rolled, declaration = fuses.plan_of(scribe.state, effect)
+    attacker = Fighter(scribe.state, found.source or found.target)
+    shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
+    for at, (target, hexes) in enumerate(planned.caught):
+        if target in scribe.state.combatants:
+            _one(scribe, attacker, planned, at, target, hexes + shift, rolled, None, None, declaration)
 
 
 def _lobbed(planned: Plan) -> bool:
@@ -206,6 +225,9 @@ def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int,
         parts.append((burst.dv, f"{planned.mode} burst"))
     if hits > th and not blast:
         parts.append((hits - th, "net hits"))
+    if blast and weapon.dv and hits >= th and target.actor == planned.target \
+            and planned.action.params.get("lob") is not True and not fuses.going_off(attacker.state, attacker.actor, planned):
+        parts.append((weapon.dv, "impact DV (the direct hit, with the blast)"))
     if crit:
         parts.append((options.critical_dv, "critical"))
     if attacker.card.perk_sum("dv"):
