@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from fightlog.errors import RefusedError
+from fightlog.events.base import Scalar
 from fightlog.events.model import Action, EffectApplied, EffectCountedDown, EffectExpired, EffectTicked
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import SceneState
@@ -66,7 +67,7 @@ def thrown(scribe: Scribe, actor: str, weapon: str, why: str) -> None:
 def wait(scribe: Scribe, actor: str, declaration: int, planned: Plan, rolled: Pool, delay: int) -> None:
     """A thrown grenade with ``delay`` rounds left lands and waits (see the module docstring)."""
     caught = ",".join(f"{t}:{h}" for t, h in planned.caught)
-    params: dict[str, str | int | float | bool | None] = {
+    params: dict[str, Scalar] = {
         "declaration": declaration, "index": planned.number, "weapon": planned.weapon.name,
         "aimed": planned.target, "caught": caught, "band": planned.bands[0] if planned.bands else "short",
         "dice": rolled.dice, "hits": rolled.hits, "sixes": rolled.sixes, "ones": rolled.ones,
