@@ -10,11 +10,12 @@ from fightlog.errors import FightlogError, RefusedError
 from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spread_ratio
+from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soak_pool, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
-from fightlog.rules.bleedingsun.resolve import SNEAK, aimed_threshold, dv_of, scatter, soak_of, target_threshold
+from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, dv_of, scatter, soak_of,
+                                                target_threshold)
 
 COUP = "coup de grace"
 
@@ -115,7 +116,44 @@ def _went_off(before: SceneState, event: AttackResolved) -> tuple[Planned, Plan,
     return None if at is None else (Planned((one,), 0, one.dice), one, at)
 
 
+def _jumped(before: SceneState, event: AttackResolved, view: AuditView) -> bool:
+    """A blast of a grenade jumped on (Jumping on a Grenade): on the jumper alone. Whether it is one."""
+    effect = _grenade(before, event)
+    jumper = before.effects[effect].params.get("jumped") if effect is not None else None
+    if jumper is None:
+        return False
+    if event.target != jumper:
+        view.report("rules.jump", event, f"{event.attacker}'s grenade reaches {event.target}; {jumper} jumped on it "
+                    "and takes the whole blast alone", actor=event.attacker)
+    return True
+
+
+def _jump_damage(before: SceneState, event: DamageApplied, cause: AttackResolved, view: AuditView) -> None:
+    """The jumper's damage: a critical DV pool counting 4-6, fortitude without armour counting 6s."""
+    damage, soak = _dice_for(view, event, cause.seq)
+    try:
+        attacker, who = Fighter(before, cause.attacker), Fighter(before, event.target)
+        card = who.card
+        weapon = attacker.card.weapon(cause.weapon)
+        want = (weapon.blast if weapon is not None else 0) + attacker.options.critical_dv + attacker.card.perk_sum("dv")
+        soak_dice = soak_pool(card.fortitude, card.armour, 0, ignore_armour=True) + card.perk_sum("soak") - who.stagger()
+    except FightlogError:
+        return
+    problems = []
+    if damage is not None and (len(damage.dice) != want or event.raw != hits(damage, JUMP_FACE)):
+        problems.append(f"a DV pool of {len(damage.dice)} for {event.raw}, the rules give {want} "
+                        f"(blast, critical, perks) counting 4-6: {hits(damage, JUMP_FACE)}")
+    if soak is not None and (len(soak.dice) != max(0, soak_dice) or event.reduced_by != min(event.raw, hits(soak, 6))):
+        problems.append(f"soak {event.reduced_by} off {len(soak.dice)} dice, the rules give fortitude without armour "
+                        f"({soak_dice} dice) counting 6s")
+    if problems:
+        view.report("rules.jump", event, f"{event.target} jumped on the grenade: " + "; ".join(problems),
+                    actor=event.target)
+
+
 def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+    if _jumped(before, event, view):
+        return
     if event.declaration is None or any(n.startswith(COUP) for n in event.notes):
         return
     got = planned_for(before, event, view)
@@ -193,6 +231,9 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
         return
     if any(n.startswith(COUP) for n in cause.notes):
         _coup(before, event, cause, view)
+        return
+    if any(n.startswith(JUMPED) for n in cause.notes) and _grenade(before, cause) is not None:
+        _jump_damage(before, event, cause, view)
         return
     got = planned_for(before, cause, view)
     if got is None:

@@ -23,7 +23,7 @@ MANEUVERS: Final = frozenset({"trip", "grapple"})
 MOVE: Final = frozenset({"aim", "reload", "draw", "stance", "throw", "sprint", "cook", "pick_up", "perceive"})
 FREE: Final = frozenset({"say", "drop", "setting"})
 FULL: Final = frozenset({"total_defense", "coup_de_grace", "delay", "escape"})
-IMMEDIATE: Final = frozenset({"dodge", "block", "resist", "aoo", "stop_aim"})
+IMMEDIATE: Final = frozenset({"dodge", "block", "resist", "aoo", "stop_aim", "jump"})
 ANSWERS: Final = frozenset({"dodge", "block", "resist", "take"})
 """What a target posts to answer an attack on them (``take``: no defense, costs nothing)."""
 NO_DROP: Final = frozenset({"take", "say"})

@@ -107,6 +107,38 @@ def plan_of(state: SceneState, effect: str) -> tuple[Plan, Pool, int]:
     return plan, pool, int(p["declaration"] or 0)
 
 
+def jumped_on(state: SceneState, actor: str, action: Action) -> str:
+    """The waiting grenade ``actor`` jumps on (Jumping on a Grenade: within 1 hex, the
+    poster's ``distance=``; ``grenade=ID``, else the latest thrown); refused when there is
+    none, it is further, or someone covers it already."""
+    found = waiting(state)
+    named = action.params.get("grenade")
+    if named is not None:
+        found = [e for e in found if e == str(named)]
+    if not found:
+        raise RefusedError(f"{actor} jumps on a grenade: " + (f"no grenade {named} is waiting" if named is not None
+                           else "no grenade is waiting"), code="rules.jump")
+    if action.distance is None:
+        raise RefusedError(f"{actor} jumps on a grenade: state how far it is (distance=HEXES)", code="rules.jump")
+    if action.distance > 1:
+        raise RefusedError(f"{actor} is {action.distance} hexes from the grenade: one jumps on a grenade within 1 hex",
+                           code="rules.jump")
+    effect = max(found, key=lambda e: state.effects[e].applied)
+    if state.effects[effect].params.get("jumped"):
+        raise RefusedError(f"{state.effects[effect].params['jumped']} covers that grenade already", code="rules.jump")
+    return effect
+
+
+def jump(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
+    """``actor`` covers the grenade with their body: it keeps its delay, and takes the whole
+    blast when it goes off (``resolve.go_off``)."""
+    effect = jumped_on(scribe.state, actor, action)
+    found = scribe.state.effects[effect]
+    scribe.emit(EffectApplied(effect=effect, name=GRENADE, target=found.target, source=found.source,
+                              duration=found.remaining, counts_on=found.counts_on, cause=cause, refreshes=effect,
+                              params={**found.params, "jumped": actor}))
+
+
 def count_down(scribe: Scribe, effects: list[str]) -> None:
     """Each of ``effects`` (waiting grenades) a round nearer: it goes off at 0."""
     from fightlog.rules.bleedingsun.resolve import go_off

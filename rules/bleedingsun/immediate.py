@@ -4,7 +4,9 @@ Attacks of Opportunity; Holding an Aim; Talking).
 An answer to an attack on the poster: ``dodge`` or ``block`` (an attack or a blast),
 ``resist`` (a combat maneuver), ``take`` (no defense, nothing spent). ``aoo``: an attack of
 opportunity on the one whose turn it is, provoked by their ranged attack, reload, move or
-sprint, once per provoking post. ``stop_aim``: stop holding an aim. Each is the round's
+sprint, once per provoking post. ``stop_aim``: stop holding an aim. ``jump``: jump on a
+waiting grenade within 1 hex (``distance=N``, the poster's word; ``grenade=ID`` else the
+latest thrown) and take its whole blast (``fuses.jump``). Each is the round's
 immediate action (once a round, back at the start of one's turn) and drops its maker in the
 sequence; total defense makes dodge, block and resist free; talking (``say``) costs nothing
 here and drops nobody.
@@ -18,13 +20,13 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, StatusChanged
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
-from fightlog.rules.bleedingsun import resolve, sequence
+from fightlog.rules.bleedingsun import fuses, resolve, sequence
 from fightlog.rules.bleedingsun.economy import ANSWERS, NO_DROP
 from fightlog.rules.bleedingsun.fighters import AIM, IMMEDIATE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.planning import plan
 
 PROVOKING: Final = frozenset({"reload", "move", "sprint", "cook"})
-OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay"})
+OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay", "jump"})
 
 
 def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEffect:
@@ -75,6 +77,8 @@ def check(state: SceneState, post: Post) -> None:
         _provoker(state, post)
     elif action.type == "stop_aim" and not who.aim_held():
         raise RefusedError(f"{post.actor} holds no aim", code="rules.aim")
+    elif action.type == "jump":
+        fuses.jumped_on(state, post.actor, action)
 
 
 def _provoker(state: SceneState, post: Post) -> int:
@@ -154,6 +158,8 @@ def post_out_of_turn(scribe: Scribe, post: Post) -> None:
             resolve.resolve(scribe, responds, index)
     elif action.type == "aoo":
         resolve.resolve(scribe, declaration, 0)
+    elif action.type == "jump":
+        fuses.jump(scribe, post.actor, action, declaration)
     elif action.type == "stop_aim":
         for aim in who.effects(AIM):
             scribe.emit(EffectExpired(effect=aim.effect, target=post.actor, reason="stopped holding the aim"))

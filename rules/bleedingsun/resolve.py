@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from msgspec.structs import replace
+
 from fightlog.events.model import AttackResolved, EffectApplied, EffectExpired, ResourceSpent
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import PendingDeclaration, SceneState
@@ -127,10 +129,41 @@ def go_off(scribe: Scribe, effect: str, cause: int) -> None:
     found = scribe.state.effects[effect]
     planned, rolled, declaration = fuses.plan_of(scribe.state, effect)
     attacker = Fighter(scribe.state, found.source or found.target)
+    jumper = found.params.get("jumped")
+    if isinstance(jumper, str) and jumper in scribe.state.combatants:
+        _smothered(scribe, attacker, planned, jumper, rolled, declaration)
+        return
     shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
     for at, (target, hexes) in enumerate(planned.caught):
         if target in scribe.state.combatants:
             _one(scribe, attacker, planned, at, target, hexes + shift, rolled, None, None, declaration)
+
+
+JUMP_FACE = 4
+"""Jumping on a Grenade: the blast's damage pool counts 4, 5 and 6 as hits; the jumper's
+soak only 6s."""
+
+
+def _smothered(scribe: Scribe, attacker: Fighter, planned: Plan, jumper: str, rolled: Pool, declaration: int) -> None:
+    """Jumping on a Grenade: the jumper alone takes the whole blast: a critical (with the
+    thrower's bonuses), 4-6 hits on the DV pool, soaked by fortitude without armour, 6s only."""
+    who = Fighter(scribe.state, jumper)
+    options = attacker.options
+    dv, parts = dv_of(attacker, who, planned, rolled.hits, 0, True)
+    seq = scribe.emit(AttackResolved(attacker=attacker.actor, target=jumper, hit=True, score=rolled.hits, against=0,
+                                     critical="success", weapon=planned.weapon.name, declaration=declaration,
+                                     notes=[f"{JUMPED}: the whole blast, critical, DV " + ", ".join(parts)]))
+    dealt = roll_pool(scribe, dv, replace(options, hit_face=JUMP_FACE), roller=attacker.actor, purpose="damage",
+                      label=f"damage: DV {dv}, 4-6 hit (jumped on)", for_seq=seq)
+    now = Fighter(scribe.state, jumper)
+    dice = soak_pool(now.card.fortitude, now.card.armour, 0, ignore_armour=True) + now.card.perk_sum("soak") \
+        - now.stagger()
+    soak = roll_pool(scribe, dice, replace(options, hit_face=6), roller=jumper, purpose="soak",
+                     label="soak: fortitude (no armour), 6s only (jumped on)", for_seq=seq)
+    harm.hurt(scribe, jumper, dealt.hits, soaked(dealt.hits, soak.hits, 1, 0), source=planned.weapon.name, cause=seq)
+
+
+JUMPED = "jumped on the grenade"
 
 
 def _lobbed(planned: Plan) -> bool:

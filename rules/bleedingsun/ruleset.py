@@ -59,6 +59,7 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     "resist": "immediate",
     "aoo": "immediate",
     "stop_aim": "immediate",
+    "jump": "immediate",
     "take": None,
     "hold_aim": None,
     "undelay": None,

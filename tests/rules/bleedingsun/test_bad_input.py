@@ -100,3 +100,11 @@ def test_an_immediate_action_already_spent(fight: Path) -> None:
     assert run("play", "post", str(fight), "vex", "--do", "attack target=mara weapon=Rifle range=short")[0] == 0
     assert run("play", "post", str(fight), "mara", "--do", "dodge")[0] == 0
     assert "has spent the immediate action this round" in refused(fight, "mara", "--do", "stop_aim")
+
+
+def test_jumping_on_no_grenade_waiting(fight: Path) -> None:
+    for _ in range(2):  # a round of talk: nobody is flat-footed any more
+        assert run("play", "post", str(fight), current(fight), "--do", "say")[0] == 0
+        assert run("play", "end-turn", str(fight))[0] == 0
+    other = _other(current(fight))
+    assert "no grenade is waiting" in refused(fight, other, "--do", "jump distance=1")

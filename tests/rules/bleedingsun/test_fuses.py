@@ -110,3 +110,54 @@ def test_the_audit_finds_a_waiting_grenades_blast_the_rules_do_not_give() -> Non
     at = next(i for i, e in enumerate(events) if isinstance(e, DamageApplied))
     events[at] = replace(events[at], raw=4)
     assert "rules.damage" in _errors(events)
+
+
+def _jumped_fight() -> Any:
+    """Ana throws a grenade with a delay of 1 at Bo, catching herself 2 hexes off; Bo jumps on it."""
+    fight = ready_duel(a=_frag(fuse=1))
+    fight.post("ana", "throw weapon=Frag target=bo caught=ana:2", faces=[5, 1, 1])
+    jumped = fight.post("bo", "jump distance=1")
+    (covered,) = of(jumped, EffectApplied)[1:] or of(jumped, EffectApplied)
+    assert covered.name == "grenade" and covered.params["jumped"] == "bo" and covered.duration == 1
+    fight.end_turn()
+    return fight
+
+
+def test_the_one_who_jumps_on_a_grenade_takes_the_whole_blast_alone() -> None:
+    fight = _jumped_fight()
+    went = fight.turn("bo", "say", faces=[4] * 5 + [3] * 5 + [6, 5])  # a critical: 6 + 4 dice, 4-6 hit; soak 6s
+    damage = [r for r in of(went, DiceRolled) if r.purpose == "damage"]
+    assert [len(r.dice) for r in damage] == [10]
+    (dealt,) = of(went, DamageApplied)
+    assert (dealt.target, dealt.raw, dealt.reduced_by, dealt.taken) == ("bo", 5, 1, 4)
+    assert [e.target for e in of(went, AttackResolved)] == ["bo"]  # Ana, caught 2 hexes off, takes nothing
+    assert _errors(fight.scribe.events) == []
+
+
+def test_jumping_on_a_grenade_is_an_immediate_action_and_drops() -> None:
+    fight = ready_duel(a=_frag(fuse=1))
+    fight.post("ana", "throw weapon=Frag target=bo", faces=[5, 1, 1])
+    fight.post("bo", "jump distance=0")
+    assert "has spent the immediate action this round" in str(fight.refused("bo", "jump distance=0"))
+
+
+def test_jumping_on_a_grenade_is_refused_without_one_within_a_hex() -> None:
+    fight = ready_duel(a=_frag(fuse=1))
+    assert "no grenade is waiting" in str(fight.refused("bo", "jump distance=1"))
+    fight.post("ana", "throw weapon=Frag target=bo", faces=[5, 1, 1])
+    refused = fight.refused("bo", "jump distance=2")
+    assert refused.code == "rules.jump" and "within 1 hex" in str(refused)
+    assert "distance=HEXES" in str(fight.refused("bo", "jump"))
+
+
+def test_the_audit_finds_a_jumped_grenades_blast_on_another_or_not_a_critical() -> None:
+    fight = _jumped_fight()
+    fight.turn("bo", "say", faces=[4] * 5 + [3] * 5 + [6, 5])
+    events = list(fight.scribe.events)
+    at = next(i for i, e in enumerate(events) if isinstance(e, DamageApplied))
+    events[at] = replace(events[at], raw=3, taken=2)
+    assert _errors(events) == ["rules.jump"]
+    events = list(fight.scribe.events)
+    at = next(i for i, e in enumerate(events) if isinstance(e, AttackResolved))
+    events[at] = replace(events[at], target="ana")
+    assert "rules.jump" in _errors(events)
