@@ -20,7 +20,7 @@ def _frag(**fields: Any) -> dict[str, Any]:
 
 
 def _errors(events: list[Any]) -> list[str]:
-    return [f.code for f in audit_events(events).findings if f.severity == "error"]  # type: ignore[attr-defined]
+    return [f.code for f in audit_events(events).findings if f.severity == "error"]
 
 
 def test_a_grenade_with_a_delay_waits_and_goes_off_at_the_throwers_next_turn() -> None:
