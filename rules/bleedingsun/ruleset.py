@@ -63,6 +63,7 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     "take": None,
     "hold_aim": None,
     "undelay": None,
+    "ready": None,
 }
 """Every action type ``bleeding-sun`` understands and the part of the round it spends."""
 
