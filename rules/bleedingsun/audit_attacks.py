@@ -12,11 +12,13 @@ from fightlog.errors import FightlogError, RefusedError
 from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spread_ratio
+from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soak_pool, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, STAGGERED, Fighter
+from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.grapple import GRAPPLE
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
-from fightlog.rules.bleedingsun.resolve import SNEAK, aimed_threshold, dv_of, scatter, soak_of, target_threshold
+from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, dv_of, scatter, soak_of,
+                                                target_threshold)
 
 COUP = "coup de grace"
 
@@ -95,7 +97,7 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     place of ``event.target`` among its targets; ``None`` when it cannot be read."""
     declared = view.event(event.declaration or 0)
     if not isinstance(declared, DeclarationPosted) or not declared.actions:
-        return None
+        return _went_off(before, event)
     planned = _plan_of(before, event.attacker, declared)
     if planned is None:
         return None
@@ -110,7 +112,63 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     return planned, one, at
 
 
+def _grenade(before: SceneState, event: AttackResolved) -> str | None:
+    """The waiting grenade ``event`` is the blast of, going off (its throw is out of view)."""
+    return next((e.effect for e in before.effects.values() if e.name == GRENADE and e.source == event.attacker
+                 and e.params.get("declaration") == event.declaration and e.params.get("weapon") == event.weapon), None)
+
+
+def _went_off(before: SceneState, event: AttackResolved) -> tuple[Planned, Plan, int] | None:
+    """The plan of a waiting grenade going off, as its effect keeps it."""
+    effect = _grenade(before, event)
+    if effect is None:
+        return None
+    try:
+        one, _, _ = plan_of(before, effect)
+    except (FightlogError, ValueError, KeyError):
+        return None
+    at = next((i for i, (t, _) in enumerate(one.caught) if t == event.target), None)
+    return None if at is None else (Planned((one,), 0, one.dice), one, at)
+
+
+def _jumped(before: SceneState, event: AttackResolved, view: AuditView) -> bool:
+    """A blast of a grenade jumped on (Jumping on a Grenade): on the jumper alone. Whether it is one."""
+    effect = _grenade(before, event)
+    jumper = before.effects[effect].params.get("jumped") if effect is not None else None
+    if jumper is None:
+        return False
+    if event.target != jumper:
+        view.report("rules.jump", event, f"{event.attacker}'s grenade reaches {event.target}; {jumper} jumped on it "
+                    "and takes the whole blast alone", actor=event.attacker)
+    return True
+
+
+def _jump_damage(before: SceneState, event: DamageApplied, cause: AttackResolved, view: AuditView) -> None:
+    """The jumper's damage: a critical DV pool counting 4-6, fortitude without armour counting 6s."""
+    damage, soak = _dice_for(view, event, cause.seq)
+    try:
+        attacker, who = Fighter(before, cause.attacker), Fighter(before, event.target)
+        card = who.card
+        weapon = attacker.card.weapon(cause.weapon)
+        want = (weapon.blast if weapon is not None else 0) + attacker.options.critical_dv + attacker.card.perk_sum("dv")
+        soak_dice = soak_pool(card.fortitude, card.armour, 0, ignore_armour=True) + card.perk_sum("soak") - who.stagger()
+    except FightlogError:
+        return
+    problems = []
+    if damage is not None and (len(damage.dice) != want or event.raw != hits(damage, JUMP_FACE)):
+        problems.append(f"a DV pool of {len(damage.dice)} for {event.raw}, the rules give {want} "
+                        f"(blast, critical, perks) counting 4-6: {hits(damage, JUMP_FACE)}")
+    if soak is not None and (len(soak.dice) != max(0, soak_dice) or event.reduced_by != min(event.raw, hits(soak, 6))):
+        problems.append(f"soak {event.reduced_by} off {len(soak.dice)} dice, the rules give fortitude without armour "
+                        f"({soak_dice} dice) counting 6s")
+    if problems:
+        view.report("rules.jump", event, f"{event.target} jumped on the grenade: " + "; ".join(problems),
+                    actor=event.target)
+
+
 def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+    if _jumped(before, event, view):
+        return
     if event.declaration is None or any(n.startswith(COUP) for n in event.notes):
         return
     got = planned_for(before, event, view)
@@ -118,7 +176,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         return
     planned, one, at = got
     roll = _roll(view, event.rolls[0], "attack")
-    if roll is None:
+    kept = before.effects[effect].params if (effect := _grenade(before, event)) is not None else None
+    if roll is None and kept is None:
         return
     try:
         options = Fighter(before, event.attacker).options
@@ -129,18 +188,20 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     except FightlogError:
         return
     who = event.attacker
-    dice = len(roll.dice)
-    if dice != one.dice:
+    dice = len(roll.dice) if roll is not None else int(kept["dice"] or 0) if kept is not None else 0
+    if dice != one.dice and not going_off(before, who, one):  # a waiting grenade's pool: the throw's state
         code = "rules.recoil" if planned.recoil and one.dice < dice <= one.dice + planned.recoil else "rules.pool"
         view.report(code, event, f"{who}'s attack on {event.target} rolled {dice} dice; the rules give {one.dice} "
                     f"({', '.join(n for n in one.notes if not n.startswith('pool'))})", actor=who)
-    shown = hits(roll, face)
+    shown = hits(roll, face) if roll is not None else int(kept["hits"] or 0) if kept is not None else 0
+    sixes = sum(1 for d in roll.dice if d.kept and d.face == 6) if roll is not None else \
+        int(kept["sixes"] or 0) if kept is not None else 0
     if event.against != th:
         view.report("rules.threshold", event, f"{who}'s attack on {event.target} is recorded against {event.against}; "
                     f"the chart gives {th} ({', '.join(parts)})", actor=who)
     lobbed = one.action.params.get("lob") is True
     lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
-    crit = shown >= th and critical(shown, sum(1 for d in roll.dice if d.kept and d.face == 6), dice, th,
+    crit = shown >= th and critical(shown, sixes, dice, th,
                                     margin=options.critical_margin, min_sixes=options.critical_sixes,
                                     threshold_crit=one.kind not in ("spread", "blast"))
     problems = []
@@ -185,6 +246,9 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
         return
     if any(n.startswith(COUP) for n in cause.notes):
         _coup(before, event, cause, view)
+        return
+    if any(n.startswith(JUMPED) for n in cause.notes) and _grenade(before, cause) is not None:
+        _jump_damage(before, event, cause, view)
         return
     got = planned_for(before, cause, view)
     if got is None:

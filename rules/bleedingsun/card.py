@@ -33,7 +33,8 @@ class Kicker(Struct, frozen=True, kw_only=True, omit_defaults=True):
 class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A weapon: accuracy, DV, AP (negative pierces armour), fire types and rate of fire,
     spread setting, reach in hexes, range band limits in hexes (short, medium, long,
-    extreme), recoil compensation, blast DV of an explosive, kickers."""
+    extreme), recoil compensation, blast DV of an explosive, its fuse delay in rounds (0:
+    it goes off at once), kickers."""
 
     name: str
     kind: Kind = "melee"
@@ -47,6 +48,7 @@ class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     ranges: tuple[int, ...] = ()
     recoil_comp: int = 0
     blast: int = 0
+    fuse: int = 0
     knockdown: int = 0
     kickers: tuple[Kicker, ...] = ()
     small: bool = False

@@ -23,7 +23,7 @@ MANEUVERS: Final = frozenset({"trip", "grapple"})
 MOVE: Final = frozenset({"aim", "reload", "draw", "stance", "throw", "sprint", "cook", "pick_up", "perceive"})
 FREE: Final = frozenset({"say", "drop", "setting"})
 FULL: Final = frozenset({"total_defense", "coup_de_grace", "delay", "escape"})
-IMMEDIATE: Final = frozenset({"dodge", "block", "resist", "aoo", "stop_aim"})
+IMMEDIATE: Final = frozenset({"dodge", "block", "resist", "aoo", "stop_aim", "jump"})
 ANSWERS: Final = frozenset({"dodge", "block", "resist", "take"})
 """What a target posts to answer an attack on them (``take``: no defense, costs nothing)."""
 NO_DROP: Final = frozenset({"take", "say"})
@@ -61,6 +61,9 @@ def stance_cost(action: Action, current: str | None) -> int:
 
 def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str, extra: int = 0) -> Spent:
     """What ``actions`` (one fighter's own-turn actions, in order) use."""
+    from fightlog.rules.bleedingsun.readying import expanded
+
+    actions = expanded(actions)  # a ready pays for the actions it sets aside
     standard = free = full = ma = mp = attacks = 0
     kinds: list[str] = []
     first = next((a for a in actions if a.type == "stance" and "from" in a.params), None)

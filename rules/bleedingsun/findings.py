@@ -34,6 +34,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
                        "Soak; Shotguns and Flamers; Taking damage from explosives"),
     "rules.bleeding": Code("error", "a fighter bleeding out whose bleed did not tick in a round, or who is not "
                                     "unconscious, bleeding or dead as their HP say", "Health and Dying"),
+    "rules.jump": Code("error", "a grenade jumped on whose blast reaches anyone but the jumper, or whose damage "
+                                "is not a critical counting 4-6, soaked without armour counting 6s",
+                       "Jumping on a Grenade"),
     "rules.fire-mode": Code("error", "a fire mode the weapon lacks", "Fire Type; Burst Mode Base"),
     "rules.rof": Code("error", "more attacks than the weapon's rate of fire", "Fire Type"),
     "rules.split": Code("error", "shares of a split pool that exceed it, or a split across weapons",

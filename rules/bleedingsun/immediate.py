@@ -4,7 +4,10 @@ Attacks of Opportunity; Holding an Aim; Talking).
 An answer to an attack on the poster: ``dodge`` or ``block`` (an attack or a blast),
 ``resist`` (a combat maneuver), ``take`` (no defense, nothing spent). ``aoo``: an attack of
 opportunity on the one whose turn it is, provoked by their ranged attack, reload, move or
-sprint, once per provoking post. ``stop_aim``: stop holding an aim. Each is the round's
+sprint, once per provoking post. ``stop_aim``: stop holding an aim. ``jump``: jump on a
+waiting grenade within 1 hex (``distance=N``, the poster's word; ``grenade=ID`` else the
+latest thrown) and take its whole blast (``fuses.jump``). Actions readied in one's turn
+(``readying``) are taken here too, with no immediate action and no drop. Each is the round's
 immediate action (once a round, back at the start of one's turn) and drops its maker in the
 sequence; total defense makes dodge, block and resist free; talking (``say``) costs nothing
 here and drops nobody.
@@ -15,16 +18,17 @@ from __future__ import annotations
 from typing import Final
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, StatusChanged
+from fightlog.events.model import (Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, ResourceSpent,
+                                   StatusChanged)
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
-from fightlog.rules.bleedingsun import resolve, sequence
+from fightlog.rules.bleedingsun import fuses, readying, resolve, sequence
 from fightlog.rules.bleedingsun.economy import ANSWERS, NO_DROP
 from fightlog.rules.bleedingsun.fighters import AIM, IMMEDIATE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.planning import plan
 
 PROVOKING: Final = frozenset({"reload", "move", "sprint", "cook"})
-OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay"})
+OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay", "jump"})
 
 
 def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEffect:
@@ -43,6 +47,10 @@ def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEf
 def check(state: SceneState, post: Post) -> None:
     """Refuse an out-of-turn post the rules do not allow (before anything is written)."""
     actions = post.actions
+    if any(a.type not in OUT_OF_TURN for a in actions) and Fighter(state, post.actor).effects(readying.READIED) \
+            and readying.taking(state, post.actor, actions):
+        plan(state, post.actor, actions)
+        return
     if len(actions) != 1 or actions[0].type not in OUT_OF_TURN:
         raise RefusedError(f"out of turn: it is {state.turn.current or 'nobody'}'s turn; one immediate action "
                            f"({', '.join(sorted(OUT_OF_TURN))}) may be posted", code="order.out-of-turn")
@@ -75,6 +83,8 @@ def check(state: SceneState, post: Post) -> None:
         _provoker(state, post)
     elif action.type == "stop_aim" and not who.aim_held():
         raise RefusedError(f"{post.actor} holds no aim", code="rules.aim")
+    elif action.type == "jump":
+        fuses.jumped_on(state, post.actor, action)
 
 
 def _provoker(state: SceneState, post: Post) -> int:
@@ -121,8 +131,33 @@ def _comes_back(scribe: Scribe, actor: str, cause: int) -> None:
     scribe.emit(InitiativeSet(order=order, reason=f"delay: {actor} comes back after {current}"))
 
 
+def _take_readied(scribe: Scribe, post: Post) -> None:
+    """Readied actions taken in another's turn: no drop; attacks resolve at once."""
+    from fightlog.rules.bleedingsun.tactics import HANDLERS
+
+    state = scribe.state
+    responds = post.responds_to if post.responds_to is not None else (
+        state.pending[-1].seq if state.pending else state.turn.started)
+    declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
+                                                responds_to=responds))
+    for readied in Fighter(scribe.state, post.actor).effects(readying.READIED):
+        scribe.emit(EffectExpired(effect=readied.effect, target=post.actor, reason="taken"))
+    for action in post.actions:
+        handler = HANDLERS.get(action.type)
+        if handler is not None:
+            handler(scribe, post.actor, action, declaration)
+    for found in plan(scribe.state, post.actor, post.actions).plans:
+        if found.kind == "blast":
+            scribe.emit(ResourceSpent(actor=post.actor, resource="grenade", cause=declaration))
+        resolve.resolve(scribe, declaration, found.number)
+
+
 def post_out_of_turn(scribe: Scribe, post: Post) -> None:
     check(scribe.state, post)
+    if any(a.type not in OUT_OF_TURN for a in post.actions) and Fighter(scribe.state, post.actor).effects(
+            readying.READIED):
+        _take_readied(scribe, post)
+        return
     action = post.actions[0]
     state = scribe.state
     who = Fighter(state, post.actor)
@@ -154,6 +189,8 @@ def post_out_of_turn(scribe: Scribe, post: Post) -> None:
             resolve.resolve(scribe, responds, index)
     elif action.type == "aoo":
         resolve.resolve(scribe, declaration, 0)
+    elif action.type == "jump":
+        fuses.jump(scribe, post.actor, action, declaration)
     elif action.type == "stop_aim":
         for aim in who.effects(AIM):
             scribe.emit(EffectExpired(effect=aim.effect, target=post.actor, reason="stopped holding the aim"))

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from msgspec.structs import replace
+
 from fightlog.events.model import AttackResolved, EffectApplied, EffectExpired, ResourceSpent
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import PendingDeclaration, SceneState
-from fightlog.rules.bleedingsun import harm, statuses
+from fightlog.rules.bleedingsun import fuses, harm, statuses
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, critical, falloff, pierce, soak_pool,
                                                     soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
@@ -45,10 +47,12 @@ def can_defend(state: SceneState, target: str) -> bool:
 def declare(scribe: Scribe, actor: str, declaration: int, plans: tuple[Plan, ...]) -> None:
     """Each planned attack waits for its targets' answers, or resolves at once."""
     for found in plans:
+        fused = False
         if found.kind == "blast":
             scribe.emit(ResourceSpent(actor=actor, resource="grenade", cause=declaration))
+            fused = fuses.delay_of(scribe.state, actor, found.weapon) > 0  # nobody answers: it waits
         waiting = [t for t, _ in found.caught if found.kind not in ("aoo", "coup_de_grace", "spread")
-                   and t != actor and can_defend(scribe.state, t)]
+                   and t != actor and can_defend(scribe.state, t) and not fused]
         for target in waiting:
             scribe.emit(EffectApplied(effect=incoming_id(declaration, found.number, target), name=INCOMING,
                                       target=target, source=actor, cause=declaration,
@@ -105,13 +109,61 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
                        label=f"{planned.weapon.name} at {planned.target or 'a hex'}", for_seq=declaration)
     shift = 0
     if planned.kind == "blast":
+        delay = fuses.delay_of(scribe.state, post.actor, planned.weapon)
         shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
         if shift:
             scribe.roll("1d6", roller=post.actor, purpose="scatter", for_seq=declaration,
                         label=f"missed: lands {_hexes(shift)} off, 1 the hex nearest the thrower, clockwise")
+        if delay > 0:
+            fuses.wait(scribe, post.actor, declaration, planned, rolled, delay)
+            return
+        fuses.thrown(scribe, post.actor, planned.weapon.name, "thrown and went off")
     for at, (target, hexes) in enumerate(planned.caught):
         _one(scribe, attacker, planned, at, target, hexes + shift, rolled, defense.get(target), said.get(target),
              declaration)
+
+
+def go_off(scribe: Scribe, effect: str, cause: int) -> None:
+    """The waiting grenade ``effect`` goes off: its blast on each fighter caught, from where
+    its attack roll put it (the scatter from the aimed hex's threshold now)."""
+    found = scribe.state.effects[effect]
+    planned, rolled, declaration = fuses.plan_of(scribe.state, effect)
+    attacker = Fighter(scribe.state, found.source or found.target)
+    jumper = found.params.get("jumped")
+    if isinstance(jumper, str) and jumper in scribe.state.combatants:
+        _smothered(scribe, attacker, planned, jumper, rolled, declaration)
+        return
+    shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
+    for at, (target, hexes) in enumerate(planned.caught):
+        if target in scribe.state.combatants:
+            _one(scribe, attacker, planned, at, target, hexes + shift, rolled, None, None, declaration)
+
+
+JUMP_FACE = 4
+"""Jumping on a Grenade: the blast's damage pool counts 4, 5 and 6 as hits; the jumper's
+soak only 6s."""
+
+
+def _smothered(scribe: Scribe, attacker: Fighter, planned: Plan, jumper: str, rolled: Pool, declaration: int) -> None:
+    """Jumping on a Grenade: the jumper alone takes the whole blast: a critical (with the
+    thrower's bonuses), 4-6 hits on the DV pool, soaked by fortitude without armour, 6s only."""
+    who = Fighter(scribe.state, jumper)
+    options = attacker.options
+    dv, parts = dv_of(attacker, who, planned, rolled.hits, 0, True)
+    seq = scribe.emit(AttackResolved(attacker=attacker.actor, target=jumper, hit=True, score=rolled.hits, against=0,
+                                     critical="success", weapon=planned.weapon.name, declaration=declaration,
+                                     notes=[f"{JUMPED}: the whole blast, critical, DV " + ", ".join(parts)]))
+    dealt = roll_pool(scribe, dv, replace(options, hit_face=JUMP_FACE), roller=attacker.actor, purpose="damage",
+                      label=f"damage: DV {dv}, 4-6 hit (jumped on)", for_seq=seq)
+    now = Fighter(scribe.state, jumper)
+    dice = soak_pool(now.card.fortitude, now.card.armour, 0, ignore_armour=True) + now.card.perk_sum("soak") \
+        - now.stagger()
+    soak = roll_pool(scribe, dice, replace(options, hit_face=6), roller=jumper, purpose="soak",
+                     label="soak: fortitude (no armour), 6s only (jumped on)", for_seq=seq)
+    harm.hurt(scribe, jumper, dealt.hits, soaked(dealt.hits, soak.hits, 1, 0), source=planned.weapon.name, cause=seq)
+
+
+JUMPED = "jumped on the grenade"
 
 
 def _lobbed(planned: Plan) -> bool:
@@ -206,6 +258,9 @@ def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int,
         parts.append((burst.dv, f"{planned.mode} burst"))
     if hits > th and not blast:
         parts.append((hits - th, "net hits"))
+    if blast and weapon.dv and hits >= th and target.actor == planned.target \
+            and planned.action.params.get("lob") is not True and not fuses.going_off(attacker.state, attacker.actor, planned):
+        parts.append((weapon.dv, "impact DV (the direct hit, with the blast)"))
     if crit:
         parts.append((options.critical_dv, "critical"))
     if attacker.card.perk_sum("dv"):

@@ -59,9 +59,11 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
     "resist": "immediate",
     "aoo": "immediate",
     "stop_aim": "immediate",
+    "jump": "immediate",
     "take": None,
     "hold_aim": None,
     "undelay": None,
+    "ready": None,
 }
 """Every action type ``bleeding-sun`` understands and the part of the round it spends."""
 

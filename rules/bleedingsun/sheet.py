@@ -1,6 +1,6 @@
 """The Bleeding Sun character sheet as a player writes it (pydantic): attributes, HP, pace
 and sprint, fortitude and armour, size, weapons (accuracy, DV, AP, fire types, rate of fire,
-spread setting, reach, range bands, recoil compensation, blast, knockdown and other kickers),
+spread setting, reach, range bands, recoil compensation, blast, fuse delay, knockdown and other kickers),
 perks as named modifiers, grenades carried. ``Sheet.card()`` is what the log keeps.
 """
 
@@ -41,6 +41,7 @@ class Weapon(Strict):
     ranges: Seq[Annotated[int, Field(ge=1, le=1000)]] = ()
     recoil_comp: Rating = 0
     blast: Rating = 0
+    fuse: Annotated[int, Field(ge=0, le=10)] = 0
     knockdown: Annotated[int, Field(ge=0, le=20)] = 0
     kickers: Seq[KickerIn] = ()
     small: bool = False
@@ -57,12 +58,14 @@ class Weapon(Strict):
             raise FieldProblem(("spread",), f"one of {', '.join(SPREADS)}")
         if self.kind == "explosive" and not self.blast:
             raise FieldProblem(("blast",), "an explosive has a blast DV")
+        if self.fuse and self.kind != "explosive":
+            raise FieldProblem(("fuse",), "only an explosive has a fuse delay")
         return self
 
     def card(self) -> WeaponCard:
         return WeaponCard(name=self.name, kind=self.kind, accuracy=self.accuracy, dv=self.dv, ap=self.ap,
                           fire=tuple(self.fire), rof=self.rof, spread=self.spread, reach=self.reach,
-                          ranges=tuple(self.ranges), recoil_comp=self.recoil_comp, blast=self.blast,
+                          ranges=tuple(self.ranges), recoil_comp=self.recoil_comp, blast=self.blast, fuse=self.fuse,
                           knockdown=self.knockdown, small=self.small,
                           kickers=tuple(Kicker(status=k.status, rating=k.rating) for k in self.kickers))
 

@@ -11,7 +11,7 @@ from typing import Final
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, StatusChanged, WeaponReloaded
 from fightlog.kit.table import Scribe
-from fightlog.rules.bleedingsun import grapple, harm
+from fightlog.rules.bleedingsun import fuses, grapple, harm, readying
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 from fightlog.rules.bleedingsun.fighters import AIM, BLEEDING, DEFENSE, Fighter
 from fightlog.rules.bleedingsun.pools import roll_pool
@@ -156,5 +156,5 @@ HANDLERS: Final[Mapping[str, Handler]] = {
     "draw": draw, "total_defense": total_defense, "stabilize": stabilize, "delay": delay,
     "extinguish": _break("burning", ("intelligence", "savvy")), "break_free": _break("frozen", ("strength", "body")),
     "grapple": grapple.grapple, "escape": grapple.escape,
-    "say": nothing, "drop": nothing, "setting": nothing, "cook": nothing, "pick_up": nothing, "perceive": nothing,
+    "say": nothing, "drop": nothing, "setting": nothing, "cook": fuses.cook, "ready": readying.ready, "pick_up": nothing, "perceive": nothing,
 }

@@ -17,7 +17,7 @@ from typing import Final
 from fightlog.events.model import EffectExpired, RoundEnded, RoundStarted, StatusChanged, TurnEnded, TurnStarted
 from fightlog.kit.table import Scribe
 from fightlog.kit.turn_keeping import open_turn, starting, takers
-from fightlog.rules.bleedingsun import harm, resolve, sequence, statuses
+from fightlog.rules.bleedingsun import fuses, harm, readying, resolve, sequence, statuses
 from fightlog.rules.bleedingsun.fighters import AIM, DEFENSE, IMMEDIATE, INCOMING, STUNNED, Fighter
 from fightlog.rules.bleedingsun.ruleset import OUT, WAITING
 
@@ -62,6 +62,10 @@ def _started(scribe: Scribe, actor: str, seq: int) -> bool:
         scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="a new round of actions"))
     for found in who.effects(DEFENSE):
         scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the next turn began"))
+    readying.lost(scribe, actor)
+    fuses.turn_started(scribe, actor)
+    if Fighter(scribe.state, actor).out:
+        return False
     lost = statuses.turn_started(scribe, actor, seq)
     now = Fighter(scribe.state, actor)
     if now.out:
@@ -76,6 +80,7 @@ def new_round(scribe: Scribe) -> None:
             scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, note="the delayed turn was not taken"))
     scribe.emit(RoundEnded(round=round_))
     scribe.emit(RoundStarted(round=round_ + 1))
+    fuses.round_started(scribe)
     harm.bleed_all(scribe)
 
 

@@ -27,6 +27,8 @@ ROSTER = FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"
     ("ranges = [10, 20, 40, 80] },\n  { name = \"Knife\"", "ranges = [10, 40, 20, 80] },\n  { name = \"Knife\"",
      "kade: sheet.weapons[0].ranges: four increasing range limits"),
     ("agility = 4\nbody = 4", "agility = 21\nbody = 4", "kade: sheet.agility: must be at most 20, got 21"),
+    ('dv = 0, blast = 7 }', 'dv = 0, blast = 7, fuse = 11 }', "sheet.weapons[0].fuse: must be at most 10, got 11"),
+    ('ranges = [5, 10, 20, 40] },\n]', 'ranges = [5, 10, 20, 40], fuse = 1 },\n]', "fuse: only an explosive has a fuse"),
 ])
 def test_a_sheet_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: Path, old: str, new: str,
                                                                       said: str) -> None:
@@ -80,6 +82,14 @@ def test_a_second_grenade_in_one_round(fight: Path) -> None:
     assert "a second grenade this round" in refused(fight, "mara", "--do", throw, "--do", throw)
 
 
+def test_cooking_a_grenade_without_a_delay_left(fight: Path) -> None:
+    if current(fight) != "mara":
+        assert run("play", "post", str(fight), "vex", "--do", "say")[0] == 0
+        assert run("play", "end-turn", str(fight))[0] == 0
+    assert "the Frag has no delay left to cook (fuse 0)" in refused(fight, "mara", "--do", "cook weapon=Frag")
+    assert "the SMG is not an explosive to cook" in refused(fight, "mara", "--do", "cook weapon=SMG")
+
+
 def test_an_immediate_action_already_spent(fight: Path) -> None:
     for _ in range(3):  # talk until Vex's turn in round 2: nobody is flat-footed any more
         assert run("play", "post", str(fight), current(fight), "--do", "say")[0] == 0
@@ -90,3 +100,11 @@ def test_an_immediate_action_already_spent(fight: Path) -> None:
     assert run("play", "post", str(fight), "vex", "--do", "attack target=mara weapon=Rifle range=short")[0] == 0
     assert run("play", "post", str(fight), "mara", "--do", "dodge")[0] == 0
     assert "has spent the immediate action this round" in refused(fight, "mara", "--do", "stop_aim")
+
+
+def test_jumping_on_no_grenade_waiting(fight: Path) -> None:
+    for _ in range(2):  # a round of talk: nobody is flat-footed any more
+        assert run("play", "post", str(fight), current(fight), "--do", "say")[0] == 0
+        assert run("play", "end-turn", str(fight))[0] == 0
+    other = _other(current(fight))
+    assert "no grenade is waiting" in refused(fight, other, "--do", "jump distance=1")
