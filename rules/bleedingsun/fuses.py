@@ -23,6 +23,7 @@ from fightlog.kit.table import Scribe
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.card import WeaponCard
 from fightlog.rules.bleedingsun.fighters import Fighter
+from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.planning import Plan
 from fightlog.rules.bleedingsun.pools import Pool
 
@@ -157,12 +158,17 @@ def count_down(scribe: Scribe, effects: list[str]) -> None:
 
 
 def turn_started(scribe: Scribe, actor: str) -> None:
-    """At the start of ``actor``'s turn: their waiting grenades count down."""
-    count_down(scribe, [e for e in waiting(scribe.state) if scribe.state.effects[e].source == actor])
+    """At the start of ``actor``'s turn: their waiting grenades count down (option
+    ``fuse_countdown = "thrower_turn"``, the default)."""
+    if options_of(scribe.state).fuse_countdown == "thrower_turn":
+        count_down(scribe, [e for e in waiting(scribe.state) if scribe.state.effects[e].source == actor])
 
 
 def round_started(scribe: Scribe) -> None:
-    """At the start of a round: a waiting grenade whose thrower is out of the fight counts
-    down (no turn of theirs comes)."""
+    """At the start of a round: every waiting grenade counts down (``fuse_countdown =
+    "round_start"``), or, by default, each whose thrower is out of the fight (no turn of
+    theirs comes)."""
     state = scribe.state
-    count_down(scribe, [e for e in waiting(state) if Fighter(state, state.effects[e].source or state.effects[e].target).out])
+    every = options_of(state).fuse_countdown == "round_start"
+    count_down(scribe, [e for e in waiting(state)
+                        if every or Fighter(state, state.effects[e].source or state.effects[e].target).out])

@@ -60,6 +60,9 @@ class BleedingSunOptions(Struct, frozen=True, kw_only=True, forbid_unknown_field
     break_free: Small = 3
     # Soak (armour piercing): whether a positive AP (a spread at long range) adds to soak.
     positive_ap_soaks: bool = False
+    # Cooking a grenade (a delay "in rounds", the moment not said): when a waiting grenade
+    # counts down: at the start of its thrower's turn, or at the start of each round.
+    fuse_countdown: Literal["thrower_turn", "round_start"] = "thrower_turn"
 
 
 DEFAULTS: Final = BleedingSunOptions()

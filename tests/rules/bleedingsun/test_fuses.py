@@ -161,3 +161,20 @@ def test_the_audit_finds_a_jumped_grenades_blast_on_another_or_not_a_critical() 
     at = next(i for i, e in enumerate(events) if isinstance(e, AttackResolved))
     events[at] = replace(events[at], target="ana")
     assert "rules.jump" in _errors(events)
+
+
+def test_the_countdown_is_at_the_throwers_turn_or_at_the_round_start_by_option() -> None:
+    """``fuse_countdown``: by default the grenade goes off as its thrower's turn opens; with
+    ``round_start``, as the round opens, before anyone's turn."""
+    from fightlog.events.model import RoundStarted, TurnStarted
+
+    for option, before_the_turn in (("thrower_turn", False), ("round_start", True)):
+        fight = ready_duel({"fuse_countdown": option}, a=_frag(fuse=1))
+        fight.post("ana", "throw weapon=Frag target=bo", faces=[5, 1, 1])
+        fight.end_turn()
+        went = fight.turn("bo", "say", faces=[5] * 6 + [1, 1])
+        kinds = [type(e) for e in went]
+        ticked, opened = kinds.index(EffectTicked), kinds.index(TurnStarted)
+        assert kinds.index(RoundStarted) < ticked and (ticked < opened) is before_the_turn, option
+        assert len(of(went, DamageApplied)) == 1 and fight.state.turn.round == 3
+        assert _errors(fight.scribe.events) == []
