@@ -21,6 +21,7 @@ from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.declared import check_declaration
 from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, Fighter
+from fightlog.rules.bleedingsun.fuses import jumped_on
 from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.sequence import DROPPED, SEQUENCE, order, pool, tiebreak
 from fightlog.rules.bleedingsun.economy import ANSWERS, IMMEDIATE, NO_DROP
@@ -162,6 +163,11 @@ def _allowed(start: SceneState, post: DeclarationPosted, spent: set[str], attack
         return provoked
     if kind == "stop_aim":
         return any(e.name == "aim" and e.target == post.actor and e.params.get("held") for e in start.effects.values())
+    if kind == "jump":
+        try:
+            jumped_on(start, post.actor, post.actions[0])  # the table's own test: a grenade waiting within 1 hex
+        except FightlogError:
+            return False
     return True
 
 

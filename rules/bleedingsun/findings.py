@@ -37,6 +37,10 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.jump": Code("error", "a grenade jumped on whose blast reaches anyone but the jumper, or whose damage "
                                 "is not a critical counting 4-6, soaked without armour counting 6s",
                        "Jumping on a Grenade"),
+    "rules.cook": Code("error", "cooking something not an explosive, a grenade with no delay left, or twice in a "
+                                "round", "Cooking a grenade"),
+    "rules.ready": Code("error", "readying more than two actions or one that cannot be readied, or taking an "
+                                 "action one did not ready", "Readying and Delaying Actions"),
     "rules.fire-mode": Code("error", "a fire mode the weapon lacks", "Fire Type; Burst Mode Base"),
     "rules.rof": Code("error", "more attacks than the weapon's rate of fire", "Fire Type"),
     "rules.split": Code("error", "shares of a split pool that exceed it, or a split across weapons",
