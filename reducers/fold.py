@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
 
 from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
-from fightlog.reducers.combine import DISPATCH, SliceReducer, out_of_order
+from fightlog.reducers.combine import DISPATCH, out_of_order
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.reducers.fold_rules import FoldRules, rules_for_scene
 
@@ -136,7 +136,7 @@ def fold(
     """Fold ``events`` (which must continue ``start``) under ``plan``, up to ``seq == upto``.
 
     The combined reducer runs inline here, the hot path of every fold: each event visits
-    only the slices interested in its kind (``DISPATCH``, through ``slots_for``), and a slice
+    only the slices interested in its kind (``DISPATCH``, through ``step_for``), and a slice
     returned unchanged is shared, not copied. ``keep``, when given, receives the state after
     every ``keep_every``-th event. The plan is read as the fold goes, so a caller may extend
     it in place.
@@ -155,7 +155,7 @@ def fold(
     state = start
     plan = plan if plan is not None else {}
     limit = upto if upto is not None else sys.maxsize
-    reducers = _SLOTS
+    steps = _STEPS
     scene = state.scene
     # The ruleset depends only on the scene's ruleset id and options, which a scene keeps
     # (the same objects) while its other fields change (every engine roll moves ``rolls``).
@@ -180,20 +180,11 @@ def fold(
                     continue
                 event = ruled
         kind = type(event)
-        slots = reducers.get(kind)
-        if slots is None:
-            slots = slots_for(kind, seq)
-        h0, h1, h2, h3, h4, h5 = slots  # ``advance``, written out: a call per event costs
+        step = steps.get(kind)
+        if step is None:
+            step = step_for(kind, seq)
         before = state
-        state = SceneState(
-            seq,
-            state.scene if h0 is None else h0(state.scene, event, rules),
-            state.combatants if h1 is None else h1(state.combatants, event, rules),
-            state.turn if h2 is None else h2(state.turn, event, rules),
-            state.effects if h3 is None else h3(state.effects, event, rules),
-            state.pending if h4 is None else h4(state.pending, event, rules),
-            state.rulings if h5 is None else h5(state.rulings, event, rules),
-        )
+        state = step(state, event, rules, seq)
         if state.scene is not scene:
             scene = state.scene
             if scene is None:
@@ -216,50 +207,33 @@ def fold(
     return state
 
 
-Slots = tuple[SliceReducer | None, SliceReducer | None, SliceReducer | None, SliceReducer | None,
-              SliceReducer | None, SliceReducer | None]
-"""One event kind's reducer of each slice of ``SceneState`` after ``seq``, in field order
-(``scene``, ``combatants``, ``turn``, ``effects``, ``pending``, ``rulings``), ``None`` for a
-slice the kind leaves alone."""
+KindStep = Callable[[SceneState, Any, FoldRules, int], SceneState]
+"""``step(state, event, rules, seq)``: the state after one event of a kind."""
 
-_SLICES: Final = SceneState.__struct_fields__[1:]
-_SLOTS: dict[type, Slots] = {}
+_STEPS: dict[type, KindStep] = {}
 
 
-def slots_for(kind: type, seq: int = 0) -> Slots:
-    """The slice reducers of one event kind, by ``SceneState`` field (``FoldError`` for a
-    kind no reducer knows): what ``fold`` and ``advance`` apply, calling only the slices
-    ``DISPATCH`` names for the kind (a slice a reducer returns unchanged is passed on as the
-    same object, so it is shared), and building the next state in one call."""
+def step_for(kind: type, seq: int = 0) -> KindStep:
+    """The combined reducer of one event kind (``FoldError`` for a kind no reducer knows).
+
+    Written out once per kind, as ``replace(state, seq=seq, turn=h0(state.turn, event,
+    rules), ...)`` over the slices ``DISPATCH`` names for it: one call per event instead of
+    a loop over the slices, attribute lookups by name and a dict of changes (a slice a
+    reducer returns unchanged is passed back as the same object, so it is shared).
+    """
     handlers = DISPATCH.get(kind)
     if handlers is None:
         raise FoldError(f"no reducer for events of type {kind.__name__}", line=seq)
-    by_name = dict(handlers)
-    if len(by_name) != len(handlers) or not set(by_name) <= set(_SLICES):
-        raise ValueError(f"DISPATCH names a field SceneState does not have: {list(by_name)}")
-    found = tuple(by_name.get(name) for name in _SLICES)
-    slots: Slots = (found[0], found[1], found[2], found[3], found[4], found[5])
-    _SLOTS[kind] = slots
-    return slots
-
-
-def advance(state: SceneState, event: AnyEvent, rules: FoldRules, seq: int) -> SceneState:
-    """The state after ``event`` (at ``seq``, no ruling on it): its kind's slice reducers
-    applied (``slots_for``)."""
-    kind = type(event)
-    slots = _SLOTS.get(kind)
-    if slots is None:
-        slots = slots_for(kind, seq)
-    h0, h1, h2, h3, h4, h5 = slots
-    return SceneState(
-        seq,
-        state.scene if h0 is None else h0(state.scene, event, rules),
-        state.combatants if h1 is None else h1(state.combatants, event, rules),
-        state.turn if h2 is None else h2(state.turn, event, rules),
-        state.effects if h3 is None else h3(state.effects, event, rules),
-        state.pending if h4 is None else h4(state.pending, event, rules),
-        state.rulings if h5 is None else h5(state.rulings, event, rules),
-    )
+    names = [name for name, _ in handlers]
+    if any(not name.isidentifier() or name not in SceneState.__struct_fields__ for name in names):
+        raise ValueError(f"DISPATCH names a field SceneState does not have: {names}")
+    updates = "".join(f", {name}=h{i}(state.{name}, event, rules)" for i, name in enumerate(names))
+    source = f"def step(state, event, rules, seq):\n    return replace(state, seq=seq{updates})\n"
+    scope: dict[str, Any] = {"replace": replace, **{f"h{i}": handler for i, (_, handler) in enumerate(handlers)}}
+    exec(compile(source, f"<fold step for {kind.__name__}>", "exec"), scope)
+    step: KindStep = scope["step"]
+    _STEPS[kind] = step
+    return step
 
 
 class Step(NamedTuple):
@@ -361,7 +335,8 @@ class Folder:
             if self._plan or seq != state.seq + 1:
                 state = fold((event,), start=state, plan=self._plan, rules=rules)
             else:  # no ruling in force and the next seq: ``fold``'s step, without its set-up
-                state = advance(state, event, rules, seq)
+                step = _STEPS.get(type(event)) or step_for(type(event), seq)
+                state = step(state, event, rules, seq)
             if self.keep_every and seq % self.keep_every == 0:
                 self._keep(state)
             yield Step(event, before, state)
