@@ -12,13 +12,13 @@ from fightlog.errors import FightlogError, RefusedError
 from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soak_pool, soaked, spread_ratio
+from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, STAGGERED, Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.grapple import GRAPPLE
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
-from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, dv_of, scatter, soak_of,
-                                                target_threshold)
+from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, dv_of, jump_soak, scatter,
+                                                soak_of, target_threshold)
 
 COUP = "coup de grace"
 
@@ -131,9 +131,9 @@ def _went_off(before: SceneState, event: AttackResolved) -> tuple[Planned, Plan,
     return None if at is None else (Planned((one,), 0, one.dice), one, at)
 
 
-def _jumped(before: SceneState, event: AttackResolved, view: AuditView) -> bool:
-    """A blast of a grenade jumped on (Jumping on a Grenade): on the jumper alone. Whether it is one."""
-    effect = _grenade(before, event)
+def _jumped(before: SceneState, event: AttackResolved, effect: str | None, view: AuditView) -> bool:
+    """A blast of a grenade jumped on (Jumping on a Grenade): on the jumper alone. Whether it
+    is one (``effect``: the waiting grenade ``event`` is the blast of, ``_grenade``)."""
     jumper = before.effects[effect].params.get("jumped") if effect is not None else None
     if jumper is None:
         return False
@@ -143,16 +143,17 @@ def _jumped(before: SceneState, event: AttackResolved, view: AuditView) -> bool:
     return True
 
 
-def _jump_damage(before: SceneState, event: DamageApplied, cause: AttackResolved, view: AuditView) -> None:
-    """The jumper's damage: a critical DV pool counting 4-6, fortitude without armour counting 6s."""
+def _jump_damage(before: SceneState, event: DamageApplied, cause: AttackResolved, effect: str,
+                 view: AuditView) -> None:
+    """The jumper's damage: a critical DV pool counting 4-6, fortitude without armour counting
+    6s (the table's ``dv_of`` and ``jump_soak``, on the plan the grenade ``effect`` keeps)."""
     damage, soak = _dice_for(view, event, cause.seq)
     try:
         attacker, who = Fighter(before, cause.attacker), Fighter(before, event.target)
-        card = who.card
-        weapon = attacker.card.weapon(cause.weapon)
-        want = (weapon.blast if weapon is not None else 0) + attacker.options.critical_dv + attacker.card.perk_sum("dv")
-        soak_dice = soak_pool(card.fortitude, card.armour, 0, ignore_armour=True) + card.perk_sum("soak") - who.stagger()
-    except FightlogError:
+        one, _, _ = plan_of(before, effect)
+        want, _ = dv_of(attacker, who, one, cause.score, 0, True)
+        soak_dice = jump_soak(who)
+    except (FightlogError, ValueError, KeyError):
         return
     problems = []
     if damage is not None and (len(damage.dice) != want or event.raw != hits(damage, JUMP_FACE)):
@@ -167,7 +168,8 @@ def _jump_damage(before: SceneState, event: DamageApplied, cause: AttackResolved
 
 
 def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
-    if _jumped(before, event, view):
+    effect = _grenade(before, event)
+    if _jumped(before, event, effect, view):
         return
     if event.declaration is None or any(n.startswith(COUP) for n in event.notes):
         return
@@ -176,7 +178,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         return
     planned, one, at = got
     roll = _roll(view, event.rolls[0], "attack")
-    kept = before.effects[effect].params if (effect := _grenade(before, event)) is not None else None
+    kept = before.effects[effect].params if effect is not None else None
     if roll is None and kept is None:
         return
     try:
@@ -247,8 +249,9 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     if any(n.startswith(COUP) for n in cause.notes):
         _coup(before, event, cause, view)
         return
-    if any(n.startswith(JUMPED) for n in cause.notes) and _grenade(before, cause) is not None:
-        _jump_damage(before, event, cause, view)
+    covered = _grenade(before, cause) if any(n.startswith(JUMPED) for n in cause.notes) else None
+    if covered is not None:
+        _jump_damage(before, event, cause, covered, view)
         return
     got = planned_for(before, cause, view)
     if got is None:

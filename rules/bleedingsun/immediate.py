@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Final
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import (Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, ResourceSpent,
-                                   StatusChanged)
+from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, StatusChanged
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.bleedingsun import fuses, readying, resolve, sequence
@@ -146,10 +145,7 @@ def _take_readied(scribe: Scribe, post: Post) -> None:
         handler = HANDLERS.get(action.type)
         if handler is not None:
             handler(scribe, post.actor, action, declaration)
-    for found in plan(scribe.state, post.actor, post.actions).plans:
-        if found.kind == "blast":
-            scribe.emit(ResourceSpent(actor=post.actor, resource="grenade", cause=declaration))
-        resolve.resolve(scribe, declaration, found.number)
+    resolve.declare(scribe, post.actor, declaration, plan(scribe.state, post.actor, post.actions).plans, answered=False)
 
 
 def post_out_of_turn(scribe: Scribe, post: Post) -> None:

@@ -44,14 +44,15 @@ def can_defend(state: SceneState, target: str) -> bool:
     return who.defending() or not who.immediate_spent()
 
 
-def declare(scribe: Scribe, actor: str, declaration: int, plans: tuple[Plan, ...]) -> None:
-    """Each planned attack waits for its targets' answers, or resolves at once."""
+def declare(scribe: Scribe, actor: str, declaration: int, plans: tuple[Plan, ...], *, answered: bool = True) -> None:
+    """Each planned attack waits for its targets' answers, or resolves at once (always, when
+    not ``answered``: a readied attack interrupting another's turn)."""
     for found in plans:
         fused = False
         if found.kind == "blast":
             scribe.emit(ResourceSpent(actor=actor, resource="grenade", cause=declaration))
             fused = fuses.delay_of(scribe.state, actor, found.weapon) > 0  # nobody answers: it waits
-        waiting = [t for t, _ in found.caught if found.kind not in ("aoo", "coup_de_grace", "spread")
+        waiting = [t for t, _ in found.caught if answered and found.kind not in ("aoo", "coup_de_grace", "spread")
                    and t != actor and can_defend(scribe.state, t) and not fused]
         for target in waiting:
             scribe.emit(EffectApplied(effect=incoming_id(declaration, found.number, target), name=INCOMING,
@@ -155,15 +156,19 @@ def _smothered(scribe: Scribe, attacker: Fighter, planned: Plan, jumper: str, ro
                                      notes=[f"{JUMPED}: the whole blast, critical, DV " + ", ".join(parts)]))
     dealt = roll_pool(scribe, dv, replace(options, hit_face=JUMP_FACE), roller=attacker.actor, purpose="damage",
                       label=f"damage: DV {dv}, 4-6 hit (jumped on)", for_seq=seq)
-    now = Fighter(scribe.state, jumper)
-    dice = soak_pool(now.card.fortitude, now.card.armour, 0, ignore_armour=True) + now.card.perk_sum("soak") \
-        - now.stagger()
+    dice = jump_soak(Fighter(scribe.state, jumper))
     soak = roll_pool(scribe, dice, replace(options, hit_face=6), roller=jumper, purpose="soak",
                      label="soak: fortitude (no armour), 6s only (jumped on)", for_seq=seq)
     harm.hurt(scribe, jumper, dealt.hits, soaked(dealt.hits, soak.hits, 1, 0), source=planned.weapon.name, cause=seq)
 
 
 JUMPED = "jumped on the grenade"
+
+
+def jump_soak(who: Fighter) -> int:
+    """The soak pool of one who jumped on a grenade: fortitude without armour (counting 6s)."""
+    card = who.card
+    return soak_pool(card.fortitude, card.armour, 0, ignore_armour=True) + card.perk_sum("soak") - who.stagger()
 
 
 def _lobbed(planned: Plan) -> bool:
