@@ -17,6 +17,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import move_cost
+from fightlog.rules.bleedingsun.readying import expanded
 
 STANDARD: Final = frozenset({"attack", "stabilize", "extinguish", "break_free"})
 MANEUVERS: Final = frozenset({"trip", "grapple"})
@@ -61,8 +62,6 @@ def stance_cost(action: Action, current: str | None) -> int:
 
 def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str, extra: int = 0) -> Spent:
     """What ``actions`` (one fighter's own-turn actions, in order) use."""
-    from fightlog.rules.bleedingsun.readying import expanded
-
     actions = expanded(actions)  # a ready pays for the actions it sets aside
     standard = free = full = ma = mp = attacks = 0
     kinds: list[str] = []
