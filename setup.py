@@ -42,6 +42,7 @@ HOT_MODULES = [
     "fightlog.audit.chained",
     "fightlog.audit.reading",
     "fightlog.audit.recorded",
+    "fightlog.audit.answers",
     "fightlog.dice.fastpath",
     "fightlog.dice.recompute",
     "fightlog.rules.roe7.audit",

@@ -13,6 +13,7 @@ The dice are checked here as recorded, before any ruling: what the generator pro
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from msgspec import Struct
@@ -66,6 +67,11 @@ class DiceReport(Struct, frozen=True):
 
     findings: list[DiceFinding]
     summary: str
+
+
+def problems(findings: list[DiceFinding]) -> int:
+    """The dice findings that are problems: all but ``dice.unverifiable`` (info)."""
+    return sum(1 for found in findings if found.code != "dice.unverifiable")
 
 
 class DiceAudit:
@@ -135,14 +141,14 @@ class DiceAudit:
                 roller,
             )
 
-    def describe(self) -> str:
-        """One line on what the dice check could do (after ``finish``)."""
-        return self.verifier.summary.describe()
-
     def report(self) -> DiceReport:
-        """``finish`` and ``describe`` in one value (what a checking process sends back)."""
+        """``finish`` and the line on what the dice check could do, in one value (what a
+        checking process sends back). The line counts the problems reported: the verifier's
+        own count would include those ``finish`` names once for two (a forged face and the
+        total that follows from it)."""
         findings = list(self.finish())
-        return DiceReport(findings=findings, summary=self.describe())
+        summary = dataclasses.replace(self.verifier.summary, findings=problems(findings))
+        return DiceReport(findings=findings, summary=summary.describe())
 
     def _adds_up(self, seq: int) -> bool:
         """Whether the recorded roll at ``seq`` totals its own recorded faces and modifiers."""
@@ -231,7 +237,7 @@ class FastDice:
             recomputed=summary.recomputed + self._clean,
             external=summary.external,
             seed=summary.seed,
-            findings=summary.findings,
+            findings=problems(report.findings),
         )
         return DiceReport(findings=report.findings, summary=counted.describe())
 

@@ -42,6 +42,8 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.target": ("error", "a target not in the fight, or one that cannot be targeted"),
     "rules.refused": ("error", "a declaration the rules refuse"),
     "rules.pool": ("error", "damage or healing to a pool its target does not have"),
+    # what a log's facts must agree on, under any ruleset (fightlog.audit.answers)
+    "outcome.undeclared": ("error", "an attack resolved that its declaration did not declare (another target, or by nobody party to the post)"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
     # dice (fightlog.audit.dice_checks, over fightlog.dice.verify)

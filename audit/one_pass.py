@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from msgspec import Struct
 
-from fightlog.audit import order, pools, scope
+from fightlog.audit import answers, order, pools, scope
 from fightlog.audit.chained import chained
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding, DiceReport
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
@@ -187,6 +187,9 @@ class Auditor:
         found.setdefault(SceneStarted, []).extend(scope.checks().values())
         for kind, check in pools.checks().items():
             found.setdefault(kind, []).append(check)
+        if not self._elsewhere:  # else the child runs it (``RecordChecks``), as the checks below
+            for kind, check in answers.checks(rules).items():
+                found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
         for kind, check in (rules.audit_checks() if split is None else split.state).items():
             found.setdefault(kind, []).append(check)

@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Callable
 
 from fightlog.kit.checks import Check, Clear, RecordSplit
+from fightlog.audit.answers import Beside
 from fightlog.audit.dice_checks import FED, DiceFinding
 from fightlog.events.model import AnyEvent, Event, SceneStarted
 from fightlog.reducers.fold import fold
@@ -81,16 +82,18 @@ class RecordChecks:
     def _scene_started(self, event: AnyEvent) -> None:
         if self._also is not None:
             self._also(event)
-        split = record_split(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
+        rules = rules_for_scene(event.ruleset, event.options)  # type: ignore[union-attr]
+        split = record_split(rules)
         self._scene = fold((event,))
-        if split is None:
-            return
-        clears = split.clears if self._send is not None else {}
-        kept = split.kept if clears else frozenset()
-        for kind in {*split.record, *clears, *kept}:
-            self.feeds[kind] = self._reader(
-                split.record.get(kind), clears.get(kind), kind in kept, self._also if kind in FED else None
-            )
+        if split is not None:
+            clears = split.clears if self._send is not None else {}
+            kept = split.kept if clears else frozenset()
+            for kind in {*split.record, *clears, *kept}:
+                self.feeds[kind] = self._reader(
+                    split.record.get(kind), clears.get(kind), kind in kept, self._also if kind in FED else None
+                )
+        for kind, read in Beside(rules, self).readers.items():  # every ruleset's, after its own
+            self.feeds[kind] = _then(self.feeds[kind], read) if kind in self.feeds else read
 
     def _reader(
         self, check: Check | None, clear: Clear | None, keep: bool, first: Callable[[AnyEvent], None] | None
@@ -136,3 +139,13 @@ class RecordChecks:
 
     def cleared(self, seq: int) -> bool:
         return False
+
+
+def _then(first: Callable[[AnyEvent], None], second: Callable[[AnyEvent], None]) -> Callable[[AnyEvent], None]:
+    """``first``, then ``second``, as one reader."""
+
+    def both(event: AnyEvent) -> None:
+        first(event)
+        second(event)
+
+    return both

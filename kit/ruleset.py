@@ -16,10 +16,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fightlog.errors import InputError, RulesetError
+from fightlog.events.model import DeclarationPosted
 from fightlog.reducers import fold_rules
 from fightlog.reducers.fold_rules import FoldRules, GenericFoldRules
 from fightlog.kit.checks import Check, RecordSplit
-from fightlog.kit.sections import AUDIT_SECTION, DICE_SECTION, Code, Sections
+from fightlog.kit.sections import AUDIT_SECTION, DICE_SECTION, OUTCOME_SECTION, Code, Sections
 
 if TYPE_CHECKING:  # the table imports the fold; the fold asks this module's rulesets
     from fightlog.kit.policy import Policy
@@ -84,6 +85,14 @@ class Ruleset(FoldRules, Protocol):
         """The rulebook section a finding ``code`` rests on, as the audit prints it."""
         ...
 
+    def resolution_targets(self, declaration: DeclarationPosted) -> frozenset[str] | None:
+        """Whom the poster's attacks resolving ``declaration`` may target: the names its
+        actions give (``target``, ``targets``, and the parameters the ruleset reads more
+        targets from), or ``None`` when the post does not decide them (a blast, a counter
+        answering another post, no target named). The audit's ``outcome.undeclared``
+        (``fightlog.audit.answers``)."""
+        ...
+
 
 def weapon_names(sheet: Mapping[str, Any]) -> tuple[str, ...]:
     """The weapon names of a sheet snapshot that lists each weapon as a table with a
@@ -114,6 +123,10 @@ class GenericRules(GenericFoldRules):
     sections: Sections | None = None
     table_module: str | None = None
     policy_module: str | None = None
+    area_actions: frozenset[str] = frozenset()
+    """Action types whose outcomes may hit anyone (a grenade's blast): ``resolution_targets``."""
+    target_params: frozenset[str] = frozenset()
+    """Action parameters naming more targets (comma-separated names)."""
 
     def table(self) -> Table | None:
         if self.table_module is None:
@@ -149,6 +162,22 @@ class GenericRules(GenericFoldRules):
     def audit_checks(self) -> Mapping[type, Check]:
         return {}
 
+    def resolution_targets(self, declaration: DeclarationPosted) -> frozenset[str] | None:
+        if declaration.responds_to is not None:
+            return None
+        named: set[str] = set()
+        for action in declaration.actions:
+            if action.type in self.area_actions:
+                return None
+            if action.target:
+                named.add(action.target)
+            named.update(action.targets)
+            for param in self.target_params:
+                more = action.params.get(param)
+                if isinstance(more, str):
+                    named.update(name.strip() for name in more.split(","))
+        return frozenset(named) if named else None
+
     def audit_record_checks(self) -> RecordSplit:
         return RecordSplit(self.audit_checks(), {}, frozenset(), {})
 
@@ -159,6 +188,8 @@ class GenericRules(GenericFoldRules):
             return "posting order (no ruleset: initiative order, the out skipped)"
         if code.startswith("dice."):
             return DICE_SECTION
+        if code.startswith("outcome."):
+            return OUTCOME_SECTION
         if code.startswith("scene."):
             return AUDIT_SECTION
         return "no ruleset section (generic log)"

@@ -20,6 +20,9 @@ DICE_SECTION: Final = "fightlog dice (docs/dice.md)"
 AUDIT_SECTION: Final = "what the audit can check (docs/audit.md)"
 """Where ``scene.*`` findings rest."""
 
+OUTCOME_SECTION: Final = "an outcome answers the post it cites (docs/audit.md)"
+"""Where ``outcome.*`` findings rest: what a log's facts must agree on under any ruleset."""
+
 
 class Code(NamedTuple):
     """A finding code a ruleset declares: its severity, what it means (``docs/audit.md``) and
@@ -43,6 +46,8 @@ class Sections:
         """The section a finding ``code`` rests on, as the audit prints it."""
         if code.startswith("dice."):
             return DICE_SECTION
+        if code.startswith("outcome."):
+            return OUTCOME_SECTION
         own = self.findings.get(code)
         if own is not None:
             return own.section

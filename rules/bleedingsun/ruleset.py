@@ -75,6 +75,7 @@ class BleedingSunRules(GenericRules):
     sections = SECTIONS
     table_module = "fightlog.rules.bleedingsun.table"
     policy_module = "fightlog.rules.bleedingsun.policy"
+    area_actions = frozenset({"throw"})  # Explosives: the blast, not the throw, decides who is hit
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

@@ -72,6 +72,8 @@ class Roe7Rules(GenericRules):
     sections = SECTIONS
     table_module = "fightlog.rules.roe7.table"
     policy_module = "fightlog.rules.roe7.policy"
+    area_actions = frozenset({"throw"})  # Grenades: the blast, not the throw, decides who is hit
+    target_params = frozenset({"secondaries", "through", "offhand_target"})  # Automatic fire into melee; Shooting past an ally; Dual wielding
 
     def __init__(self, tokens: TokenOptions = DEFAULT_OPTIONS) -> None:
         self.tokens = tokens

@@ -71,6 +71,7 @@ FLAWS: dict[str, list[tuple[int, str]]] = {
         (112, "order.cannot-act"),
     ],
     "tampered-damage-roll.jsonl": [
+        (58, "outcome.undeclared"),
         (72, "dice.seed"),
     ],
     "tampered-hud-dice.jsonl": [
@@ -97,6 +98,8 @@ REQUIRED: frozenset[str] = frozenset({
     "rules.reload", "rules.flee-limit", "dice.face",
     # the dice
     "dice.seed", "dice.arithmetic", "dice.unverifiable",
+    # the log's facts
+    "outcome.undeclared",
 })
 """Every violation the audit fixtures must show at least once."""
 

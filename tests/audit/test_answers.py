@@ -1,0 +1,169 @@
+"""``outcome.undeclared``: the poster's attacks answer the post they cite
+(``fightlog.audit.answers``), for every ruleset, on one process and on two alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fightlog.audit.answers import CODE, Beside, problem
+from fightlog.audit.auditor import audit_log
+from fightlog.events.codec import DECODER
+from fightlog.events.model import (GENESIS, Action, AnyEvent, AttackResolved, CombatantJoined, DeclarationPosted, Event,
+                                   TurnStarted)
+from fightlog.events.store import seal
+from fightlog.kit.ruleset import GENERIC, ruleset_for
+from fightlog.reducers.state import SceneState
+from tests.cli import run
+from tests.conftest import FIXTURES
+
+ROE7 = ruleset_for("roe7")
+
+
+def post(*actions: Action, actor: str = "ash", seq: int = 10, responds_to: int | None = None) -> DeclarationPosted:
+    return DeclarationPosted(seq=seq, actor=actor, text="!", actions=list(actions), responds_to=responds_to)
+
+
+def outcome(attacker: str, target: str, declaration: int = 10, seq: int = 12) -> AttackResolved:
+    return AttackResolved(seq=seq, attacker=attacker, target=target, hit=True, score=1, against=0,
+                          rolls=[11], declaration=declaration)
+
+
+# --------------------------------------------------------------------------- whom a post names
+
+
+def test_the_targets_a_post_names() -> None:
+    assert GENERIC.resolution_targets(post(Action(type="attack", target="bo"))) == {"bo"}
+    assert GENERIC.resolution_targets(post(Action(type="attack", target="bo", targets=["bo", "cy"]),
+                                           Action(type="move"))) == {"bo", "cy"}
+    assert GENERIC.resolution_targets(post(Action(type="move"))) is None  # names nobody: not judged
+    assert GENERIC.resolution_targets(post(Action(type="counter"), responds_to=4)) is None
+    # roe7: automatic fire into a melee, a shot past an ally, the off hand's target
+    secondaries = Action(type="attack", target="bo", params={"secondaries": "cy,dee", "through": "eli"})
+    assert ROE7.resolution_targets(post(secondaries)) == {"bo", "cy", "dee", "eli"}
+    assert GENERIC.resolution_targets(post(secondaries)) == {"bo"}
+    # a grenade's blast decides whom it hits
+    assert ROE7.resolution_targets(post(Action(type="throw", target="bo"))) is None
+    assert ruleset_for("bleeding-sun").resolution_targets(post(Action(type="throw", target="bo"))) is None
+
+
+def test_what_is_judged() -> None:
+    declared = post(Action(type="attack", target="bo"))
+    assert problem(GENERIC, outcome("ash", "bo"), declared) is None
+    found = problem(GENERIC, outcome("ash", "cy"), declared)
+    assert found == "ash's attack on cy cites the post at seq 10, which declared attack on bo, not cy"
+    assert problem(GENERIC, outcome("cy", "ash"), declared) is None  # another's roll against the poster
+    assert problem(GENERIC, outcome("cy", "dee"), declared) is None  # the posting order's to judge
+    assert problem(GENERIC, outcome("ash", "ash"), declared) is None  # on oneself (first aid, a fall)
+    assert problem(GENERIC, outcome("ash", "cy"), None) is None  # out of reach
+    assert problem(GENERIC, outcome("ash", "cy"), TurnStarted(seq=10, actor="ash", round=1)) is None
+
+
+NAMES = st.sampled_from(["ash", "bo", "cy", "dee", "eli"])
+
+
+@given(poster=NAMES, named=st.lists(NAMES, max_size=3), attacker=NAMES, target=NAMES)
+def test_a_finding_exactly_for_the_posters_attack_on_someone_unnamed(
+    poster: str, named: list[str], attacker: str, target: str
+) -> None:
+    actions = [Action(type="attack", target=name) for name in named] or [Action(type="aim")]
+    found = problem(GENERIC, outcome(attacker, target), post(*actions, actor=poster))
+    wrong = bool(named) and attacker == poster and target != poster and target not in named
+    assert (found is not None) == wrong
+    if found is not None:
+        assert found.startswith(f"{poster}'s attack on {target} cites the post at seq 10")
+
+
+class Reports:
+    """An ``AuditView`` that keeps what is reported."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, int, str | None]] = []
+
+    def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
+        self.found.append((code, event.seq, actor))
+
+    def event(self, seq: int) -> AnyEvent | None:
+        return None
+
+    def cleared(self, seq: int) -> bool:
+        return False
+
+    @property
+    def turn_start(self) -> SceneState:
+        raise NotImplementedError
+
+
+def test_beside_the_dice_it_reaches_as_far_as_the_folds_window() -> None:
+    """The child's copy looks back to the previous turn's opening, as ``Window`` does."""
+    view = Reports()
+    beside = Beside(GENERIC, view)
+    feed = [
+        TurnStarted(seq=1, actor="ash", round=1),
+        post(Action(type="attack", target="bo"), seq=2),
+        TurnStarted(seq=3, actor="bo", round=1),
+        outcome("ash", "cy", declaration=2, seq=4),  # the previous turn's post: in reach
+        TurnStarted(seq=5, actor="cy", round=1),
+        outcome("ash", "cy", declaration=2, seq=6),  # two turns back: out of reach
+    ]
+    for event in feed:
+        beside.readers[type(event)](event)
+    assert view.found == [(CODE, 4, "ash")]
+
+
+# --------------------------------------------------------------------------- edited engine logs
+
+
+def retargeted(log: Path, tmp_path: Path) -> tuple[Path, list[int]]:
+    """``log`` with its first post of one attack on one target, without parameters, edited to
+    another combatant (or a stranger, in a duel), re-chained: the path and the seqs of the
+    post's outcomes."""
+    events: list[AnyEvent] = [DECODER.decode(line) for line in log.read_bytes().splitlines()]
+    joined = sorted({e.actor for e in events if isinstance(e, CombatantJoined)})
+    for at, event in enumerate(events):
+        if not isinstance(event, DeclarationPosted) or len(event.actions) != 1 or event.responds_to is not None:
+            continue
+        action = event.actions[0]
+        answers = [e.seq for e in events if isinstance(e, AttackResolved) and e.declaration == event.seq]
+        if action.type != "attack" or not action.target or action.params or not answers:
+            continue
+        other = next((n for n in joined if n not in (event.actor, action.target)), "a-stranger")
+        events[at] = msgspec.structs.replace(event, actions=[msgspec.structs.replace(action, target=other)])
+        _, data, _ = seal([msgspec.structs.replace(e, seq=0, prev="") for e in events], 0, GENESIS)
+        path = tmp_path / log.name
+        path.write_bytes(data)
+        return path, answers
+    raise AssertionError(f"{log.name}: no single-target attack to retarget")
+
+
+ENGINE_LOGS = [
+    FIXTURES / "roe7" / "scenarios" / "gate-ambush.jsonl",
+    FIXTURES / "d20-evasion" / "scenarios" / "ford-ambush.jsonl",
+    FIXTURES / "traveller" / "scenarios" / "firefight-in-the-refinery.jsonl",
+    FIXTURES / "bleeding-sun" / "scenarios" / "melee-gang-up.jsonl",
+    FIXTURES / "en51" / "scenarios" / "ridge-firefight.jsonl",
+]
+
+
+@pytest.mark.parametrize("log", ENGINE_LOGS, ids=lambda p: p.parent.parent.name)
+def test_an_engine_post_edited_to_another_target(log: Path, tmp_path: Path) -> None:
+    assert not [f for f in audit_log(log).findings if f.code == CODE]
+    path, answers = retargeted(log, tmp_path)
+    one = audit_log(path, workers=1)
+    two = audit_log(path, workers=2, parallel_min_bytes=1)
+    assert msgspec.json.encode(one) == msgspec.json.encode(two)
+    assert sorted({f.seq for f in one.findings if f.code == CODE}) == answers
+    assert all(f.severity == "error" and "(docs/audit.md)" in f.rule for f in one.findings if f.code == CODE)
+
+
+def test_the_cli_exits_1_and_names_the_outcome(tmp_path: Path) -> None:
+    path, answers = retargeted(FIXTURES / "roe7" / "scenarios" / "gate-ambush.jsonl", tmp_path)
+    result = run("audit", str(path))
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if CODE in line]
+    assert [int(line.split()[1]) for line in lines] == answers
+    assert "which declared attack on" in lines[0]
