@@ -15,35 +15,33 @@ posted, would show nothing else: the dice and the outcome still agree with each 
 
 The check reads only the outcome and the declaration it cites, never the folded state:
 on one process it is one of the fold's checks (``checks``), looking the declaration up in
-the audit's window of recent events; on two it runs in the child beside the dice
+the audit's window of recent events. On two processes it runs in the child beside the dice
 (``Beside``, in ``fightlog.audit.recorded``), with a window of its own that reaches exactly
-as far (``Window``), so both report the same. A declaration out of reach, or an outcome that
+as far (``Window``), so both report the same; unless the ruleset gives the child a share of
+its own checks, when it stays in the fold (``in_fold``). A declaration out of reach, or an outcome that
 cites none (or an event of another kind), is not judged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
+from fightlog.audit.dice_checks import DiceFinding
+from fightlog.audit.lean_kinds import LeanOutcome, LeanPost, LeanTurn
 from fightlog.audit.window import Window
 from fightlog.events.model import AnyEvent, AttackResolved, DeclarationPosted, TurnStarted
-from fightlog.kit.checks import AuditView, Check
-from fightlog.kit.ruleset import Ruleset
+from fightlog.kit.checks import AuditView, Check, RecordSplit
+from fightlog.kit.ruleset import Aimed, Posted, Ruleset
 from fightlog.reducers.state import SceneState
 
 CODE = "outcome.undeclared"
 
 
-def problem(rules: Ruleset, event: AttackResolved, declared: AnyEvent | None) -> str | None:
-    """What is wrong with ``event`` as an answer to ``declared`` (the event at its
-    ``declaration``, ``None`` when out of reach), or ``None`` (see the module docstring). An
-    outcome citing an event of another kind is not judged: the child's window holds only
-    declarations."""
-    if type(declared) is not DeclarationPosted:
-        return None
+def problem(rules: Ruleset, attacker: str, target: str, cited: int, declared: Posted) -> str | None:
+    """What is wrong with ``attacker``'s attack on ``target`` as an answer to ``declared``,
+    the post at ``cited`` its outcome cites, or ``None`` (see the module docstring)."""
     poster = declared.actor
-    target = event.target
-    if event.attacker != poster or target == poster:
+    if attacker != poster or target == poster:
         return None  # another's roll against the poster, or the posting order's to judge
     for action in declared.actions:
         if action.target == target:
@@ -51,58 +49,83 @@ def problem(rules: Ruleset, event: AttackResolved, declared: AnyEvent | None) ->
     named = rules.resolution_targets(declared)
     if named is None or target in named:
         return None
-    return (f"{poster}'s attack on {target} cites the post at seq {event.declaration}, which declared "
-            f"{_declared(declared)}, not {target}")
+    return (f"{poster}'s attack on {target} cites the post at seq {cited}, which declared "
+            f"{_declared(declared.actions)}, not {target}")
 
 
-def _declared(declared: DeclarationPosted) -> str:
+def _declared(actions: Sequence[Aimed]) -> str:
     """What a post's actions target, in words (``attack on rook, move``)."""
     parts = []
-    for action in declared.actions:
+    for action in actions:
         whom = sorted({*([action.target] if action.target else []), *action.targets})
         parts.append(f"{action.type} on {' and '.join(whom)}" if whom else action.type)
     return ", ".join(parts) if parts else "no action"
 
 
 def checks(rules: Ruleset) -> Mapping[type, Check]:
-    """The check as one of the fold's (the ``Auditor`` adds it for every ruleset when it
-    runs the checks of events as recorded itself)."""
+    """The check as one of the fold's (see the module docstring for where it runs). An
+    outcome citing an event of another kind is not judged: the child's window holds only
+    posts."""
 
     def answered(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
         resolved: AttackResolved = event  # type: ignore[assignment]
-        if resolved.declaration is not None:
-            found = problem(rules, resolved, view.event(resolved.declaration))
-            if found is not None:
-                view.report(CODE, resolved, found, actor=resolved.attacker)
+        cited = resolved.declaration
+        if cited is None:
+            return
+        declared = view.event(cited)
+        if type(declared) is not DeclarationPosted:
+            return
+        target = resolved.target
+        for action in declared.actions:  # ``problem``'s usual case, inline: the fold's hot path
+            if action.target == target:
+                return
+        found = problem(rules, resolved.attacker, target, cited, declared)
+        if found is not None:
+            view.report(CODE, resolved, found, actor=resolved.attacker)
 
     return {AttackResolved: answered}
 
 
-class Beside:
-    """The check in the audit's child (``RecordChecks``): it keeps the declarations in a
-    ``Window`` moved on at each turn's opening, as the fold's window is, and checks each
-    ``attack_resolved``, reporting to ``view``; ``readers`` maps the kinds it reads to what
-    reads them."""
+def in_fold(rules: Ruleset, split: RecordSplit | None) -> bool:
+    """Whether the audit on two processes runs the check in the fold rather than in the
+    child: when the ruleset gives the child a share of its own checks (``split``, see
+    ``fightlog.audit.recorded.record_split``). Such a ruleset balanced the two processes with
+    that share, and the child would have to decode every post for this check alone; a
+    ruleset that splits nothing off leaves the child only the chain and the dice, with time
+    to spare."""
+    return split is not None
 
-    def __init__(self, rules: Ruleset, view: AuditView) -> None:
+
+class Beside:
+    """The check in the audit's child (``RecordChecks``): it keeps the posts in a ``Window``
+    moved on at each turn's opening, as the fold's window is, checks each ``attack_resolved``
+    and adds what it finds to ``found``. ``readers`` maps the kinds it reads to what reads
+    them: the lean kinds (``link_decoder`` decodes only the fields read) and the full ones (a
+    kind another of the child's checks reads is decoded in full)."""
+
+    def __init__(self, rules: Ruleset, found: list[DiceFinding]) -> None:
         self._rules = rules
-        self._view = view
-        self._window = Window()
+        self._found = found
+        self._window: Window[Posted] = Window()
         self.readers: dict[type, Callable[[AnyEvent], None]] = {
-            DeclarationPosted: self._posted,
-            TurnStarted: self._turn_opened,
-            AttackResolved: self._resolved,
+            LeanPost: self._posted, DeclarationPosted: self._posted,
+            LeanTurn: self._turn_opened, TurnStarted: self._turn_opened,
+            LeanOutcome: self._resolved, AttackResolved: self._resolved,
         }
 
-    def _posted(self, event: AnyEvent) -> None:
-        self._window.held[event.seq] = event
+    def _posted(self, event: object) -> None:
+        post: LeanPost | DeclarationPosted = event  # type: ignore[assignment]
+        self._window.held[post.seq] = post
 
-    def _turn_opened(self, event: AnyEvent) -> None:
-        self._window.turn_opened(event.seq)
+    def _turn_opened(self, event: object) -> None:
+        self._window.turn_opened(event.seq)  # type: ignore[attr-defined]
 
-    def _resolved(self, event: AnyEvent) -> None:
-        resolved: AttackResolved = event  # type: ignore[assignment]
-        if resolved.declaration is not None:
-            found = problem(self._rules, resolved, self._window.get(resolved.declaration))
-            if found is not None:
-                self._view.report(CODE, resolved, found, actor=resolved.attacker)
+    def _resolved(self, event: object) -> None:
+        resolved: LeanOutcome | AttackResolved = event  # type: ignore[assignment]
+        cited = resolved.declaration
+        if cited is not None:
+            declared = self._window.get(cited)
+            if declared is not None:
+                found = problem(self._rules, resolved.attacker, resolved.target, cited, declared)
+                if found is not None:
+                    self._found.append(DiceFinding(CODE, resolved.seq, found, resolved.attacker))

@@ -79,7 +79,7 @@ class Auditor:
         self._checks: dict[type, Check] = {}
         """Event kind -> its checks as one callable, the fold's hooks (``_bind``; changed in
         place, as the fold reads it)."""
-        self._window = Window()
+        self._window: Window[AnyEvent] = Window()
         """The events in reach of ``event``: ``fold`` puts every event in, a turn opening
         moves the reach on (``_turn_opened``)."""
         self.event: Callable[[int], AnyEvent | None] = self._window.get
@@ -187,10 +187,10 @@ class Auditor:
         found.setdefault(SceneStarted, []).extend(scope.checks().values())
         for kind, check in pools.checks().items():
             found.setdefault(kind, []).append(check)
-        if not self._elsewhere:  # else the child runs it (``RecordChecks``), as the checks below
+        split = record_split(rules) if self._elsewhere else None
+        if not self._elsewhere or answers.in_fold(rules, split):  # else the child runs it (``RecordChecks``)
             for kind, check in answers.checks(rules).items():
                 found.setdefault(kind, []).append(check)
-        split = record_split(rules) if self._elsewhere else None
         for kind, check in (rules.audit_checks() if split is None else split.state).items():
             found.setdefault(kind, []).append(check)
         if self._imported is not None:

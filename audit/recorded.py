@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable
 
 from fightlog.kit.checks import Check, Clear, RecordSplit
-from fightlog.audit.answers import Beside
+from fightlog.audit.answers import Beside, in_fold
 from fightlog.audit.dice_checks import FED, DiceFinding
 from fightlog.events.model import AnyEvent, Event, SceneStarted
 from fightlog.reducers.fold import fold
@@ -92,7 +92,9 @@ class RecordChecks:
                 self.feeds[kind] = self._reader(
                     split.record.get(kind), clears.get(kind), kind in kept, self._also if kind in FED else None
                 )
-        for kind, read in Beside(rules, self).readers.items():  # every ruleset's, after its own
+        if in_fold(rules, split):
+            return
+        for kind, read in Beside(rules, self.findings).readers.items():  # after the ruleset's own
             self.feeds[kind] = _then(self.feeds[kind], read) if kind in self.feeds else read
 
     def _reader(

@@ -13,19 +13,22 @@ time.
 
 from __future__ import annotations
 
-from fightlog.events.model import AnyEvent
+from typing import Generic, TypeVar
+
+E = TypeVar("E")
 
 TRIM = 256
 """``held`` is trimmed to the events in reach when it holds more than this many."""
 
 
-class Window:
-    """Recent events by ``seq`` (see the module docstring)."""
+class Window(Generic[E]):
+    """Recent events by ``seq`` (see the module docstring): ``AnyEvent`` for the audit's
+    fold, or whatever a reader of its own keeps (``fightlog.audit.answers``)."""
 
     __slots__ = ("held", "first", "dropped", "_opened")
 
     def __init__(self) -> None:
-        self.held: dict[int, AnyEvent] = {}
+        self.held: dict[int, E] = {}
         """Events by ``seq``, in ``seq`` order: those in reach, and perhaps older ones."""
         self.first = 0
         """The lowest ``seq`` in reach: the previous turn's ``turn_started``."""
@@ -39,7 +42,7 @@ class Window:
         """How many events were added in all."""
         return self.dropped + len(self.held)
 
-    def get(self, seq: int) -> AnyEvent | None:
+    def get(self, seq: int) -> E | None:
         """The event at ``seq`` if it is in reach and was added (else ``None``)."""
         return self.held.get(seq) if seq >= self.first else None
 

@@ -48,7 +48,12 @@ def link_decoder(full: frozenset[type]) -> msgspec.json.Decoder[Any]:
     """A decoder that decodes the kinds in ``full`` as ``DECODER`` does and every other kind
     as a ``Link`` subclass of its own (its ``seq`` and ``prev``, the other fields skipped):
     cheaper, for a reader that checks the chain of a log whose lines are decoded in full
-    elsewhere. It accepts a line that ``DECODER`` accepts, with the same ``seq`` and ``prev``."""
+    elsewhere. It accepts a line that ``DECODER`` accepts, with the same ``seq`` and ``prev``.
+
+    ``full`` may also hold *lean* kinds: ``Link`` subclasses tagged as an event kind, naming
+    the few fields a reader needs (``kw_only``, with the event's own types). A kind with a
+    lean one and not itself in ``full`` is decoded as that."""
+    lean = {t.__struct_config__.tag: t for t in full if issubclass(t, Link)}
     members: list[type] = []
     for kind in EVENT_TYPES:
         if kind in full:
@@ -56,7 +61,8 @@ def link_decoder(full: frozenset[type]) -> msgspec.json.Decoder[Any]:
             continue
         config = kind.__struct_config__
         members.append(
-            msgspec.defstruct(
+            lean.get(config.tag)
+            or msgspec.defstruct(
                 f"{kind.__name__}Link", [], bases=(Link,), tag_field=config.tag_field, tag=config.tag,
                 frozen=True, gc=False,
             )

@@ -12,11 +12,11 @@ adds one that is not installed. ``docs/rulesets/HOWTO.md`` says how to write one
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fightlog.errors import InputError, RulesetError
-from fightlog.events.model import DeclarationPosted
+from fightlog.events.base import Scalar
 from fightlog.reducers import fold_rules
 from fightlog.reducers.fold_rules import FoldRules, GenericFoldRules
 from fightlog.kit.checks import Check, RecordSplit
@@ -25,6 +25,37 @@ from fightlog.kit.sections import AUDIT_SECTION, DICE_SECTION, OUTCOME_SECTION, 
 if TYPE_CHECKING:  # the table imports the fold; the fold asks this module's rulesets
     from fightlog.kit.policy import Policy
     from fightlog.kit.table import Table
+
+
+class Aimed(Protocol):
+    """What ``Ruleset.resolution_targets`` reads of an action: an ``Action``, or the audit
+    child's lean reading of one (``fightlog.audit.answers``)."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def target(self) -> str | None: ...
+
+    @property
+    def targets(self) -> list[str]: ...
+
+    @property
+    def params(self) -> Mapping[str, Scalar]: ...
+
+
+class Posted(Protocol):
+    """What ``Ruleset.resolution_targets`` reads of a post: a ``DeclarationPosted``, or the
+    audit child's lean reading of one."""
+
+    @property
+    def actor(self) -> str: ...
+
+    @property
+    def actions(self) -> Sequence[Aimed]: ...
+
+    @property
+    def responds_to(self) -> int | None: ...
 
 
 class Ruleset(FoldRules, Protocol):
@@ -85,7 +116,7 @@ class Ruleset(FoldRules, Protocol):
         """The rulebook section a finding ``code`` rests on, as the audit prints it."""
         ...
 
-    def resolution_targets(self, declaration: DeclarationPosted) -> frozenset[str] | None:
+    def resolution_targets(self, declaration: Posted) -> frozenset[str] | None:
         """Whom the poster's attacks resolving ``declaration`` may target: the names its
         actions give (``target``, ``targets``, and the parameters the ruleset reads more
         targets from), or ``None`` when the post does not decide them (a blast, a counter
@@ -162,7 +193,7 @@ class GenericRules(GenericFoldRules):
     def audit_checks(self) -> Mapping[type, Check]:
         return {}
 
-    def resolution_targets(self, declaration: DeclarationPosted) -> frozenset[str] | None:
+    def resolution_targets(self, declaration: Posted) -> frozenset[str] | None:
         if declaration.responds_to is not None:
             return None
         named: set[str] = set()

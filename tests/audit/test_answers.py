@@ -11,13 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fightlog.audit.answers import CODE, Beside, problem
+from fightlog.audit.lean_kinds import LeanOutcome, LeanPost, LeanTurn
 from fightlog.audit.auditor import audit_log
-from fightlog.events.codec import DECODER
-from fightlog.events.model import (GENESIS, Action, AnyEvent, AttackResolved, CombatantJoined, DeclarationPosted, Event,
+from fightlog.audit.dice_checks import DiceFinding
+from fightlog.events.codec import DECODER, link_decoder
+from fightlog.events.model import (GENESIS, Action, AnyEvent, AttackResolved, CombatantJoined, DeclarationPosted,
                                    TurnStarted)
 from fightlog.events.store import seal
 from fightlog.kit.ruleset import GENERIC, ruleset_for
-from fightlog.reducers.state import SceneState
 from tests.cli import run
 from tests.conftest import FIXTURES
 
@@ -52,15 +53,13 @@ def test_the_targets_a_post_names() -> None:
 
 
 def test_what_is_judged() -> None:
-    declared = post(Action(type="attack", target="bo"))
-    assert problem(GENERIC, outcome("ash", "bo"), declared) is None
-    found = problem(GENERIC, outcome("ash", "cy"), declared)
-    assert found == "ash's attack on cy cites the post at seq 10, which declared attack on bo, not cy"
-    assert problem(GENERIC, outcome("cy", "ash"), declared) is None  # another's roll against the poster
-    assert problem(GENERIC, outcome("cy", "dee"), declared) is None  # the posting order's to judge
-    assert problem(GENERIC, outcome("ash", "ash"), declared) is None  # on oneself (first aid, a fall)
-    assert problem(GENERIC, outcome("ash", "cy"), None) is None  # out of reach
-    assert problem(GENERIC, outcome("ash", "cy"), TurnStarted(seq=10, actor="ash", round=1)) is None
+    declared = post(Action(type="attack", target="bo"), Action(type="move"))
+    assert problem(GENERIC, "ash", "bo", 10, declared) is None
+    found = problem(GENERIC, "ash", "cy", 10, declared)
+    assert found == "ash's attack on cy cites the post at seq 10, which declared attack on bo, move, not cy"
+    assert problem(GENERIC, "cy", "ash", 10, declared) is None  # another's roll against the poster
+    assert problem(GENERIC, "cy", "dee", 10, declared) is None  # the posting order's to judge
+    assert problem(GENERIC, "ash", "ash", 10, declared) is None  # on oneself (first aid, a fall)
 
 
 NAMES = st.sampled_from(["ash", "bo", "cy", "dee", "eli"])
@@ -71,37 +70,17 @@ def test_a_finding_exactly_for_the_posters_attack_on_someone_unnamed(
     poster: str, named: list[str], attacker: str, target: str
 ) -> None:
     actions = [Action(type="attack", target=name) for name in named] or [Action(type="aim")]
-    found = problem(GENERIC, outcome(attacker, target), post(*actions, actor=poster))
+    found = problem(GENERIC, attacker, target, 10, post(*actions, actor=poster))
     wrong = bool(named) and attacker == poster and target != poster and target not in named
     assert (found is not None) == wrong
     if found is not None:
         assert found.startswith(f"{poster}'s attack on {target} cites the post at seq 10")
 
 
-class Reports:
-    """An ``AuditView`` that keeps what is reported."""
-
-    def __init__(self) -> None:
-        self.found: list[tuple[str, int, str | None]] = []
-
-    def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
-        self.found.append((code, event.seq, actor))
-
-    def event(self, seq: int) -> AnyEvent | None:
-        return None
-
-    def cleared(self, seq: int) -> bool:
-        return False
-
-    @property
-    def turn_start(self) -> SceneState:
-        raise NotImplementedError
-
-
 def test_beside_the_dice_it_reaches_as_far_as_the_folds_window() -> None:
     """The child's copy looks back to the previous turn's opening, as ``Window`` does."""
-    view = Reports()
-    beside = Beside(GENERIC, view)
+    found: list[DiceFinding] = []
+    beside = Beside(GENERIC, found)
     feed = [
         TurnStarted(seq=1, actor="ash", round=1),
         post(Action(type="attack", target="bo"), seq=2),
@@ -112,7 +91,7 @@ def test_beside_the_dice_it_reaches_as_far_as_the_folds_window() -> None:
     ]
     for event in feed:
         beside.readers[type(event)](event)
-    assert view.found == [(CODE, 4, "ash")]
+    assert [(f.code, f.seq, f.actor) for f in found] == [(CODE, 4, "ash")]
 
 
 # --------------------------------------------------------------------------- edited engine logs
@@ -167,3 +146,15 @@ def test_the_cli_exits_1_and_names_the_outcome(tmp_path: Path) -> None:
     lines = [line for line in result.output.splitlines() if CODE in line]
     assert [int(line.split()[1]) for line in lines] == answers
     assert "which declared attack on" in lines[0]
+
+
+def test_the_child_decodes_only_what_it_reads() -> None:
+    """The lean kinds: a post's poster and actions, not its text; the full kind when another
+    of the child's checks reads it in full."""
+    line = (b'{"kind":"declaration_posted","seq":2,"prev":"' + b"0" * 64 + b'","actor":"ash","text":"Ash fires.",'
+            b'"actions":[{"type":"attack","target":"bo"}]}')
+    lean = link_decoder(frozenset({LeanPost, LeanTurn, LeanOutcome})).decode(line)
+    assert type(lean) is LeanPost and (lean.seq, lean.actor, lean.actions[0].target) == (2, "ash", "bo")
+    assert not hasattr(lean, "text")
+    full = link_decoder(frozenset({LeanPost, DeclarationPosted})).decode(line)
+    assert type(full) is DeclarationPosted and full.text == "Ash fires."
