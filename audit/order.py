@@ -94,7 +94,18 @@ class _Due:
             found = rules_for_scene(ruleset, options)
             self.known_ruleset, self.known_options = ruleset, options
             self.skip = found.out_of_order_statuses() | found.waiting_statuses()
-        if event.actor != due_to_post(before, self.skip):
+        actor = event.actor
+        turn = before.turn
+        if turn.current is None and turn.in_round and (scene is None or not scene.ended):
+            # ``due_to_post``'s usual case, inline: the next in the order who has not acted
+            done = turn.acted
+            order = turn.order
+            count = len(done)
+            if count < len(order) and order[count] == actor and actor not in done and order[:count] == done:
+                who = before.combatants.get(actor)
+                if who is not None and self.skip.isdisjoint(who.statuses):
+                    return
+        if actor != due_to_post(before, self.skip):
             turn_opened(before, event, view, self.rules, due=self.due)
 
 

@@ -22,8 +22,8 @@ from msgspec.structs import replace
 from fightlog.cli import play_params
 from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import SEQ, house_option, log_argument, seed_option
-from fightlog.cli.play_moves import act, commit, open_scene, refusals
+from fightlog.cli.options import SEQ, format_option, house_option, log_argument, seed_option
+from fightlog.cli.play_moves import act, commit, open_scene, refusals, show
 from fightlog.cli.seed_file import remove_seed, seed_path, write_seed
 from fightlog.dice import commitment, dice_commitment, new_seed
 from fightlog.errors import InputError, RefusedError
@@ -49,14 +49,17 @@ Examples:
 
 \b
 Exit codes: 0 appended; 2 refused by the rules, bad input (a missing or damaged log, a
-roster problem) or usage. A refusal writes nothing.
+roster problem) or usage. A refusal writes nothing. Every command takes --format json: one
+document, {log, appended (the events), narration, next, round} and what it says besides
+(start: seed, or commitment and seed_file; end: seed, seed_file_note).
 3 internal error (a bug: the error line names a crash report for the bug report).""",
 )
 def play() -> None:
     """Play a fight live: start, join, post, end turns, end the scene.
 
     Each command folds LOG, lets the ruleset decide what the move records (rolls, hits,
-    damage, effects, turns), appends it and prints one line per event. See docs/play.md.
+    damage, effects, turns), appends it and prints one line per event (--format json: one
+    document for a bot). See docs/play.md.
     """
 
 
@@ -84,6 +87,7 @@ Examples (the other play commands' examples go on from these):
     "instead of keeping it in LOG.seed until the end.",
 )
 @house_option
+@format_option
 @reports_errors
 def start(
     log: str,
@@ -94,6 +98,7 @@ def start(
     seed: str | None,
     open_mode: bool,
     house: str | None,
+    fmt: str,
 ) -> None:
     """Start a new scene in LOG (ruleset, options, dice commitment).
 
@@ -117,7 +122,7 @@ def start(
         title=title,
         gm=gm,
     )
-    _begin_log(log, event, seed, keep_seed=not open_mode)
+    _begin_log(log, event, seed, keep_seed=not open_mode, fmt=fmt)
 
 
 def _options(table: Table, ruleset: str, house: str | None) -> dict[str, Any]:
@@ -130,22 +135,24 @@ def _options(table: Table, ruleset: str, house: str | None) -> dict[str, Any]:
     return table.options(overrides, where=house)
 
 
-def _begin_log(log: str, event: SceneStarted, seed: str, *, keep_seed: bool) -> None:
+def _begin_log(log: str, event: SceneStarted, seed: str, *, keep_seed: bool, fmt: str) -> None:
     """Write ``scene_started`` to LOG (the seed to ``LOG.seed`` first when ``keep_seed``: it
     is removed again if the log cannot be written), and say where the seed is."""
     secret = write_seed(log, seed) if keep_seed else None
     scribe = Scribe(EMPTY, seed)
     scribe.emit(event)
     try:
-        commit(log, EMPTY, scribe)
+        appended = commit(log, EMPTY, scribe)
     except BaseException:
         if secret is not None:
             os.unlink(secret)
         raise
     if secret is None:
-        click.echo(f"dice seed (open): {seed}")
+        show(log, appended, fmt, said={"seed": seed}, notes=[f"dice seed (open): {seed}"])
     else:
-        click.echo(f"dice commitment: {commitment(seed)}; the seed is in {secret} until `fightlog play end`")
+        said = {"commitment": commitment(seed), "seed_file": secret}
+        show(log, appended, fmt, said=said,
+             notes=[f"dice commitment: {said['commitment']}; the seed is in {secret} until `fightlog play end`"])
 
 
 @play.command(
@@ -167,6 +174,7 @@ Examples (continuing those of `fightlog play start --help`, in order):
 @click.option("--after", metavar="ID", help="With --arrival: the slot claimed is right after ID's.")
 @click.option("--reserve", is_flag=True, help="Join off the posting order, until a com call brings them in.")
 @click.option("--salt", metavar="HEX", callback=play_params.salt, help="The joining player's dice salt, mixed into later rolls.")
+@format_option
 @reports_errors
 def join(
     log: str,
@@ -177,6 +185,7 @@ def join(
     after: str | None,
     reserve: bool,
     salt: str | None,
+    fmt: str,
 ) -> None:
     """Bring roster combatants into the scene.
 
@@ -206,7 +215,7 @@ def join(
             if actor in at:
                 entrant = _placed(entrant, at[actor])
             table.join(scribe, entrant, arrival=arrival, after=after, salt=salt, reserve=reserve)
-    commit(log, state, scribe)
+    show(log, commit(log, state, scribe), fmt)
 
 
 def _placed(entrant: Entrant, position: tuple[int, int]) -> Entrant:
@@ -217,10 +226,11 @@ def _placed(entrant: Entrant, position: tuple[int, int]) -> Entrant:
 Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play begin gate.jsonl""")
 @log_argument
+@format_option
 @reports_errors
-def begin(log: str) -> None:
+def begin(log: str, fmt: str) -> None:
     """Open the fight: the posting order, round 1, the first turn."""
-    act(log, lambda table, scribe: table.begin(scribe))
+    act(log, lambda table, scribe: table.begin(scribe), fmt)
 
 
 @play.command(
@@ -245,8 +255,11 @@ weapon, mode, range, distance (metres), item, cost; any other key is a parameter
 @click.option("--responds-to", type=SEQ, metavar="SEQ",
               help="The seq of the post this one answers (an interrupt, a defence).")
 @click.option("--ooc", is_flag=True, help="An out-of-character post (no actions).")
+@format_option
 @reports_errors
-def post(log: str, actor: str, text: str, actions: tuple[Action, ...], responds_to: int | None, ooc: bool) -> None:
+def post(
+    log: str, actor: str, text: str, actions: tuple[Action, ...], responds_to: int | None, ooc: bool, fmt: str
+) -> None:
     """Post for ACTOR: the text and the actions.
 
     TEXT is the post as written; each --do is one action the rules resolve (rolls, hits,
@@ -262,21 +275,22 @@ def post(log: str, actor: str, text: str, actions: tuple[Action, ...], responds_
             )
         table.post(scribe, declared)
 
-    act(log, move)
+    act(log, move, fmt)
 
 
 @play.command("end-turn", epilog="""\b
 Examples (continuing those of `fightlog play start --help`, in order):
   fightlog play end-turn gate.jsonl""")
 @log_argument
+@format_option
 @reports_errors
-def end_turn(log: str) -> None:
+def end_turn(log: str, fmt: str) -> None:
     """Close the open turn and open the next.
 
     End-of-turn effects count down, pending flees and com calls resolve, and the next
     combatant's start-of-turn effects take hold (as the ruleset says).
     """
-    act(log, lambda table, scribe: table.end_turn(scribe))
+    act(log, lambda table, scribe: table.end_turn(scribe), fmt)
 
 
 @play.command(epilog="""\b
@@ -285,8 +299,9 @@ Examples (continuing those of `fightlog play start --help`, in order):
   fightlog verify --dice gate.jsonl      # then anyone can recompute every roll""")
 @log_argument
 @click.option("--reason", help="Why the scene ends.")
+@format_option
 @reports_errors
-def end(log: str, reason: str | None) -> None:
+def end(log: str, reason: str | None, fmt: str) -> None:
     """End the scene and reveal the dice seed.
 
     The seed (from LOG.seed, or scene_started for an open scene) goes into scene_ended, so
@@ -303,8 +318,9 @@ def end(log: str, reason: str | None) -> None:
     scribe = Scribe(state, seed)
     with refusals(log):
         table.end(scribe, reveal=seed, reason=reason)
-    commit(log, state, scribe)
-    if seed is not None:
-        click.echo(f"dice seed revealed: {seed}; check every roll with `fightlog verify --dice {log}`")
-    if info.commitment is not None and info.seed is None:
-        click.echo(remove_seed(log))
+    appended = commit(log, state, scribe)
+    notes = [] if seed is None else [f"dice seed revealed: {seed}; check every roll with `fightlog verify --dice {log}`"]
+    removed = remove_seed(log) if info.commitment is not None and info.seed is None else None
+    if removed is not None:
+        notes.append(removed)
+    show(log, appended, fmt, said={"seed": seed, "seed_file_note": removed}, notes=notes)

@@ -1,32 +1,38 @@
 """What every ``fightlog play`` move does: fold the log, ask the ruleset's table (through a
 ``Scribe``), append what it decided with ``expect`` set to the seq the decision was made at
-(so nothing lands after events it did not see), and print one narrated line per event."""
+(so nothing lands after events it did not see), and print one narrated line per event, or
+with ``--format json`` one document (``show``): the events appended as in the log, their
+narration, who posts next and the round, and what the move says besides (the dice seed)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import click
 
+from fightlog.cli.output import echo_json
 from fightlog.cli.seed_file import read_seed
 from fightlog.errors import InputError, RefusedError
+from fightlog.events.model import AnyEvent
 from fightlog.events.store import FileStore
 from fightlog.history.states import state_at
 from fightlog.kit.table import Scribe, Table, table_for
+from fightlog.reducers.derive import next_to_post
 from fightlog.reducers.fold import Step, reduce
 from fightlog.reducers.state import SceneState
 from fightlog.report.narration import narrate
 from fightlog.report.replay_text import render
 
 
-def act(log: str, move: Callable[[Table, Scribe], None]) -> None:
-    """Make ``move`` on LOG's table and append what it decided."""
+def act(log: str, move: Callable[[Table, Scribe], None], fmt: str = "human") -> None:
+    """Make ``move`` on LOG's table, append what it decided and say it (``show``)."""
     state, table, seed = open_scene(log)
     scribe = Scribe(state, seed)
     with refusals(log):
         move(table, scribe)
-    commit(log, state, scribe)
+    show(log, commit(log, state, scribe), fmt)
 
 
 def open_scene(log: str) -> tuple[SceneState, Table, str | None]:
@@ -41,8 +47,16 @@ def open_scene(log: str) -> tuple[SceneState, Table, str | None]:
     return state, table, read_seed(log, state)
 
 
-def commit(log: str, before: SceneState, scribe: Scribe) -> None:
-    """Append what the scribe decided, unless the log moved on since ``before``, and say it."""
+class Appended(NamedTuple):
+    """What a move appended: the events as sealed, the state after them, their narration."""
+
+    events: list[AnyEvent]
+    after: SceneState
+    lines: list[str]
+
+
+def commit(log: str, before: SceneState, scribe: Scribe) -> Appended:
+    """Append what the scribe decided, unless the log moved on since ``before``."""
     sealed = FileStore(log).append(scribe.events, expect=before.seq)
     steps = []
     state = before
@@ -50,7 +64,21 @@ def commit(log: str, before: SceneState, scribe: Scribe) -> None:
         after = reduce(state, event)
         steps.append(Step(event, state, after))
         state = after
-    for line in render([line for step in steps for line in narrate(step) if line.seq is not None]):
+    lines = render([line for step in steps for line in narrate(step) if line.seq is not None])
+    return Appended(sealed, state, list(lines))
+
+
+def show(log: str, appended: Appended, fmt: str, *, said: Mapping[str, object] | None = None,
+         notes: Sequence[str] = ()) -> None:
+    """Say what a move appended: one narrated line per event, then ``notes`` (what the move
+    says besides, such as where the dice seed is); or one JSON document, with ``said`` (the
+    same, as fields) among its keys."""
+    if fmt == "json":
+        after = appended.after
+        echo_json({"log": log, "appended": appended.events, "narration": appended.lines,
+                   "next": next_to_post(after), "round": after.turn.round, **(said or {})})
+        return
+    for line in (*appended.lines, *notes):
         click.echo(line)
 
 

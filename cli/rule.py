@@ -9,7 +9,8 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import SEQ, log_argument
+from fightlog.cli.options import SEQ, format_option, log_argument
+from fightlog.cli.output import echo_json
 from fightlog.errors import InputError
 
 ACTIONS = ("void", "amend", "accept", "withdraw")
@@ -74,9 +75,11 @@ ruling in force) or usage. Nothing is written unless the ruling is valid.
     "actions[0].target=carol. VALUE is JSON if it parses, else text.",
 )
 @click.option("--finding", metavar="CODE", help="accept: the finding code let stand (default: every finding at SEQ).")
+@format_option
 @reports_errors
 def rule(
-    log: str, action: str, target: int, by: str | None, reason: str, assignments: tuple[str, ...], finding: str | None
+    log: str, action: str, target: int, by: str | None, reason: str, assignments: tuple[str, ...], finding: str | None,
+    fmt: str,
 ) -> None:
     """Record a GM ruling on event SEQ of LOG: ACTION is void (treat it as not having
     happened), amend (treat it as if --set fields were recorded), accept (let an audit finding
@@ -114,7 +117,10 @@ def rule(
     if action == "accept":
         _check_finding(log, target, finding, {f.code for f in report.findings if f.seq == target})
     sealed = FileStore(log).append([ruling], expect=head)[0]
-    click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
+    if fmt == "json":
+        echo_json({"log": log, "appended": [sealed], "ruling": _describe(ruling, event)})
+    else:
+        click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
 
 
 def _changes(log: str, target: int, event: Any, events: Sequence[Any], assignments: tuple[str, ...]) -> dict[str, Any]:

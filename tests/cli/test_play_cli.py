@@ -14,6 +14,7 @@ import pytest
 
 import fightlog.cli.play_moves
 import fightlog.cli.seed_file
+from fightlog.cli.output import json_text
 from fightlog.events.model import DeclarationPosted
 from fightlog.events.store import FileStore
 from fightlog.history.states import state_at
@@ -381,3 +382,60 @@ def test_play_drives_any_table(log: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert "Alice Vance rolls attack [engine #0]" in out
     out = play("end", str(log))
     assert "winner Alice Vance" in out
+
+
+# --------------------------------------------------------------------------- --format json
+
+
+def play_json(*args: str) -> dict[str, Any]:
+    out = play(*args, "--format", "json")
+    assert out.endswith("\n") and out.count("\n") == 1
+    doc: dict[str, Any] = json.loads(out)
+    assert out == json_text(doc) + "\n"  # the one style: compact, keys sorted
+    return doc
+
+
+def test_a_fight_for_a_bot(log: Path) -> None:
+    """Each move's document: the events appended exactly as the log has them, their narration,
+    who posts next and the round, and what the move says besides (the dice seed)."""
+    doc = play_json("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--scene", "gate", "--gm", "Gemma")
+    assert doc["appended"] == lines(log) and doc["log"] == str(log)
+    assert doc["commitment"] == commitment(SEED) and doc["seed_file"] == f"{log}.seed" and "seed" not in doc
+    assert (doc["next"], doc["round"]) == (None, 0)
+
+    before = len(lines(log))
+    doc = play_json("join", str(log), "--roster", ROSTER, "alice", "bob", "--at", "alice=0,0", "--at", "bob=20,0")
+    assert doc["appended"] == lines(log)[before:]
+    assert [e["kind"] for e in doc["appended"]] == ["combatant_joined", "moved", "combatant_joined", "moved"]
+    assert len(doc["narration"]) == 4 and doc["narration"][0].startswith("2  Alice Vance joins")
+
+    doc = play_json("begin", str(log))
+    assert (doc["next"], doc["round"]) == ("alice", 1)
+
+    before = len(lines(log))
+    doc = play_json("post", str(log), "alice", "Alice fires a burst.", "--do", RIFLE)
+    assert doc["appended"] == lines(log)[before:] and doc["appended"][0]["kind"] == "declaration_posted"
+    assert any(e["kind"] == "attack_resolved" for e in doc["appended"]) and doc["next"] == "alice"
+
+    doc = play_json("end-turn", str(log))
+    assert doc["next"] == "bob"
+
+    doc = play_json("end", str(log), "--reason", "time")
+    assert doc["appended"][-1]["kind"] == "scene_ended" and doc["seed"] == SEED and doc["next"] is None
+    assert doc["seed_file_note"] == f"removed {log}.seed: the seed is public in scene_ended"
+
+
+def test_an_open_scene_says_its_seed(log: Path) -> None:
+    doc = play_json("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--open")
+    assert doc["seed"] == SEED and "commitment" not in doc
+
+
+def test_a_refusal_for_a_bot_writes_nothing(fight: Path) -> None:
+    before = fight.read_bytes()
+    result = run("play", "post", str(fight), "bob", "Bob fires.", "--do", "attack target=alice weapon=Rifle",
+                 "--format", "json")
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["kind"] == "refused" and error["path"] == str(fight) and "refused" in error["message"]
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert fight.read_bytes() == before

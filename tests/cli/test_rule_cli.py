@@ -308,3 +308,18 @@ def test_a_second_amend_of_an_event_is_refused_until_the_first_is_withdrawn(tmp_
     assert log.read_bytes() == before
     assert run("rule", str(log), "withdraw", str(ruling), "--by", "G", "--reason", "redo").exit_code == 0
     assert run("rule", str(log), "amend", "11", "--set", "text=Alice fires once.", "--by", "G", "--reason", "typo").exit_code == 0
+
+
+def test_a_ruling_for_a_bot(tmp_path: Path) -> None:
+    """``--format json``: the ruling appended, exactly as the log has it, and what it rules."""
+    log = tmp_path / "alley.jsonl"
+    shutil.copyfile(ALLEY, log)
+    result = rule(log, "void", "39", "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = msgspec.json.decode(result.stdout)
+    last = msgspec.json.decode(log.read_bytes().splitlines()[-1])
+    assert doc["log"] == str(log) and doc["appended"] == [last]
+    assert last["kind"] == "ruling_made" and last["action"] == "void" and last["target"] == 39
+    assert doc["ruling"].startswith("void seq 39")
+    refused = rule(log, "void", "999", "--format", "json")
+    assert refused.exit_code == 2 and msgspec.json.decode(refused.stdout)["error"]["kind"] == "input"
