@@ -18,8 +18,8 @@ on one process it is one of the fold's checks (``checks``), looking the declarat
 the audit's window of recent events. On two processes it runs in the child beside the dice
 (``Beside``, in ``fightlog.audit.recorded``), with a window of its own that reaches exactly
 as far (``Window``), so both report the same; unless the ruleset gives the child a share of
-its own checks, when it stays in the fold (``in_fold``). A declaration out of reach, or an outcome that
-cites none (or an event of another kind), is not judged.
+its own checks, when it stays in the fold (``in_fold``). A declaration out of reach, or an
+outcome that cites none (or an event of another kind), is not judged.
 """
 
 from __future__ import annotations

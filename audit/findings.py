@@ -43,7 +43,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.refused": ("error", "a declaration the rules refuse"),
     "rules.pool": ("error", "damage or healing to a pool its target does not have"),
     # what a log's facts must agree on, under any ruleset (fightlog.audit.answers)
-    "outcome.undeclared": ("error", "an attack resolved that its declaration did not declare (another target, or by nobody party to the post)"),
+    "outcome.undeclared": ("error", "the poster's attack resolved on a target its declaration did not name"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
     # dice (fightlog.audit.dice_checks, over fightlog.dice.verify)
