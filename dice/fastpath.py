@@ -29,8 +29,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from fightlog.events.model import Modifier
-from fightlog.dice.ast import BinaryOp, DiceTerm, Group, Negate, Node, Number
+from fightlog.dice.ast import DiceTerm, Node
 from fightlog.dice.fair import FairGenerator, accept_below, block_suffix
+from fightlog.dice.linear import linear_form
 from fightlog.dice.result import RollResult, TermRoll
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def _unpack_one() -> _UnpackOne:
 
 def build_fast_plan(root: Node, terms: tuple[DiceTerm, ...]) -> FastPlan | None:
     """A fast plan for the tree ``root`` if it has a supported shape, else None."""
-    form = _linear(root)
+    form = linear_form(root)
     dice = sum(t.count for t in terms)
     if form is None or not dice or dice > BLOCK_CANDIDATES * FAST_BLOCKS:
         return None
@@ -280,42 +281,6 @@ def build_block_faces(terms: tuple[DiceTerm, ...]) -> BlockFaces | None:
         return tuple(out)
 
     return faces
-
-
-def _linear(node: Node) -> tuple[int, dict[int, int]] | None:
-    """``node`` as ``const + sum(coef[i] * term_i)``, or None if it is not linear
-    (floor division, or a product of two expressions that both hold dice)."""
-    if isinstance(node, Number):
-        return node.value, {}
-    if isinstance(node, DiceTerm):
-        return 0, {node.index: 1}
-    if isinstance(node, Group):
-        return _linear(node.inner)
-    if isinstance(node, Negate):
-        inner = _linear(node.operand)
-        return None if inner is None else _scale(inner, -1)
-    assert isinstance(node, BinaryOp)
-    if node.op == "//":
-        return None
-    left, right = _linear(node.left), _linear(node.right)
-    if left is None or right is None:
-        return None
-    if node.op == "*":
-        if not left[1]:
-            return _scale(right, left[0])
-        if not right[1]:
-            return _scale(left, right[0])
-        return None
-    if node.op == "-":
-        right = _scale(right, -1)
-    coefs = dict(left[1])
-    for i, c in right[1].items():
-        coefs[i] = coefs.get(i, 0) + c
-    return left[0] + right[0], coefs
-
-
-def _scale(form: tuple[int, dict[int, int]], k: int) -> tuple[int, dict[int, int]]:
-    return form[0] * k, {i: c * k for i, c in form[1].items()}
 
 
 def _term_reader(term: DiceTerm, offset: int) -> _TermReader | None:
