@@ -159,3 +159,22 @@ def test_the_child_decodes_only_what_it_reads() -> None:
     assert not hasattr(lean, "text")
     full = link_decoder(frozenset({LeanPost, DeclarationPosted})).decode(line)
     assert type(full) is DeclarationPosted and full.text == "Ash fires."
+
+
+def test_the_lean_kinds_read_what_the_full_ones_do() -> None:
+    """Every line of every bundled log: the lean decoding gives the same ``seq``, ``prev`` and
+    fields read as the full one (so the child judges what the fold would)."""
+    lean = link_decoder(frozenset({LeanPost, LeanTurn, LeanOutcome}))
+    read = 0
+    for log in sorted(FIXTURES.glob("**/*.jsonl")):
+        for line in log.read_bytes().splitlines():
+            full, thin = DECODER.decode(line), lean.decode(line)
+            assert (thin.seq, thin.prev) == (full.seq, full.prev)
+            if isinstance(full, DeclarationPosted):
+                read += 1
+                assert (thin.actor, thin.responds_to) == (full.actor, full.responds_to)
+                assert [(a.type, a.target, a.targets, a.params) for a in thin.actions] == [
+                    (a.type, a.target, a.targets, a.params) for a in full.actions]
+            elif isinstance(full, AttackResolved):
+                assert (thin.attacker, thin.target, thin.declaration) == (full.attacker, full.target, full.declaration)
+    assert read > 400  # posts of all five rulesets, hand-run and engine
