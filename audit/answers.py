@@ -18,8 +18,9 @@ on one process it is one of the fold's checks (``checks``), looking the declarat
 the audit's window of recent events. On two processes it runs in the child beside the dice
 (``Beside``, in ``fightlog.audit.recorded``), with a window of its own that reaches exactly
 as far (``Window``), so both report the same; unless the ruleset gives the child a share of
-its own checks, when it stays in the fold (``in_fold``). A declaration out of reach, or an
-outcome that cites none (or an event of another kind), is not judged.
+its own checks, or the fight is imported, when it stays in the fold (``in_fold``). A
+declaration out of reach, or an outcome that cites none (or an event of another kind), is
+not judged.
 """
 
 from __future__ import annotations
@@ -86,22 +87,25 @@ def checks(rules: Ruleset) -> Mapping[type, Check]:
     return {AttackResolved: answered}
 
 
-def in_fold(rules: Ruleset, split: RecordSplit | None) -> bool:
+def in_fold(rules: Ruleset, split: RecordSplit | None, imported: bool) -> bool:
     """Whether the audit on two processes runs the check in the fold rather than in the
     child: when the ruleset gives the child a share of its own checks (``split``, see
-    ``fightlog.audit.recorded.record_split``). Such a ruleset balanced the two processes with
-    that share, and the child would have to decode every post for this check alone; a
-    ruleset that splits nothing off leaves the child only the chain and the dice, with time
-    to spare."""
-    return split is not None
+    ``fightlog.audit.recorded.record_split``), and for an imported fight (``imported``: its
+    findings cite the transcript, which only the fold's report adds). A ruleset that splits
+    checks off balanced the two processes with that share, and the child would have to decode
+    every post for this check alone; a ruleset that splits nothing off leaves the child only
+    the chain and the dice, with time to spare."""
+    return split is not None or imported
 
 
 class Beside:
     """The check in the audit's child (``RecordChecks``): it keeps the posts in a ``Window``
     moved on at each turn's opening, as the fold's window is, checks each ``attack_resolved``
     and adds what it finds to ``found``. ``readers`` maps the kinds it reads to what reads
-    them: the lean kinds (``link_decoder`` decodes only the fields read) and the full ones (a
-    kind another of the child's checks reads is decoded in full)."""
+    them: the lean kinds, which ``link_decoder`` decodes instead of the full ones (only the
+    fields read), and the full kinds, for lines the child's reader decodes in full (after an
+    unusual line, ``fightlog.audit.reading.checked``). Only the child of a ruleset that
+    splits nothing off runs it (``in_fold``), so no other check there reads these kinds."""
 
     def __init__(self, rules: Ruleset, found: list[DiceFinding]) -> None:
         self._rules = rules

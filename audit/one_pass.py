@@ -188,7 +188,7 @@ class Auditor:
         for kind, check in pools.checks().items():
             found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
-        if not self._elsewhere or answers.in_fold(rules, split):  # else the child runs it (``RecordChecks``)
+        if not self._elsewhere or answers.in_fold(rules, split, self._imported is not None):  # else in the child
             for kind, check in answers.checks(rules).items():
                 found.setdefault(kind, []).append(check)
         for kind, check in (rules.audit_checks() if split is None else split.state).items():

@@ -92,7 +92,7 @@ class RecordChecks:
                 self.feeds[kind] = self._reader(
                     split.record.get(kind), clears.get(kind), kind in kept, self._also if kind in FED else None
                 )
-        if in_fold(rules, split):
+        if in_fold(rules, split, getattr(event, "transcript", None) is not None):
             return
         for kind, read in Beside(rules, self.findings).readers.items():  # after the ruleset's own
             self.feeds[kind] = _then(self.feeds[kind], read) if kind in self.feeds else read

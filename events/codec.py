@@ -52,14 +52,16 @@ def link_decoder(full: frozenset[type]) -> msgspec.json.Decoder[Any]:
 
     ``full`` may also hold *lean* kinds: ``Link`` subclasses tagged as an event kind, naming
     the few fields a reader needs (``kw_only``, with the event's own types). A kind with a
-    lean one and not itself in ``full`` is decoded as that."""
+    lean one is decoded as that, even when the kind itself is in ``full``: its reader there
+    is for the lines a reader decodes in full (``fightlog.audit.reading.checked`` after an
+    unusual line)."""
     lean = {t.__struct_config__.tag: t for t in full if issubclass(t, Link)}
     members: list[type] = []
     for kind in EVENT_TYPES:
-        if kind in full:
+        config = kind.__struct_config__
+        if kind in full and config.tag not in lean:
             members.append(kind)
             continue
-        config = kind.__struct_config__
         members.append(
             lean.get(config.tag)
             or msgspec.defstruct(

@@ -13,10 +13,14 @@ from hypothesis import strategies as st
 from fightlog.audit.answers import CODE, Beside, problem
 from fightlog.audit.lean_kinds import LeanOutcome, LeanPost, LeanTurn
 from fightlog.audit.auditor import audit_log
-from fightlog.audit.dice_checks import DiceFinding
+from fightlog.audit.dice_checks import DiceAudit, DiceFinding
+from fightlog.audit.reading import checked
+from fightlog.audit.recorded import RecordChecks
 from fightlog.events.codec import DECODER, link_decoder
+from fightlog.events.base import Origin
 from fightlog.events.model import (GENESIS, Action, AnyEvent, AttackResolved, CombatantJoined, DeclarationPosted,
-                                   TurnStarted)
+                                   SceneStarted, TurnStarted)
+from fightlog.events.scene_kinds import Transcript
 from fightlog.events.store import seal
 from fightlog.kit.ruleset import GENERIC, ruleset_for
 from tests.cli import run
@@ -97,11 +101,17 @@ def test_beside_the_dice_it_reaches_as_far_as_the_folds_window() -> None:
 # --------------------------------------------------------------------------- edited logs
 
 
-def retargeted(log: Path, tmp_path: Path) -> tuple[Path, list[int]]:
+def retargeted(log: Path, tmp_path: Path, *, imported: bool = False) -> tuple[Path, list[int]]:
     """``log`` with its first post of one attack on one target, without parameters, edited to
     another combatant (or a stranger, in a duel), re-chained: the path and the seqs of the
-    post's outcomes."""
+    post's outcomes. ``imported``: the scene made an imported one, the outcomes citing a
+    transcript message."""
     events: list[AnyEvent] = [DECODER.decode(line) for line in log.read_bytes().splitlines()]
+    if imported:
+        scene = events[0]
+        assert isinstance(scene, SceneStarted)
+        events[0] = msgspec.structs.replace(scene, transcript=Transcript(
+            format="discord-json", file="fight.json", sha256="0" * 64, importer="1"))
     joined = sorted({e.actor for e in events if isinstance(e, CombatantJoined)})
     for at, event in enumerate(events):
         if not isinstance(event, DeclarationPosted) or len(event.actions) != 1 or event.responds_to is not None:
@@ -112,6 +122,9 @@ def retargeted(log: Path, tmp_path: Path) -> tuple[Path, list[int]]:
             continue
         other = next((n for n in joined if n not in (event.actor, action.target)), "a-stranger")
         events[at] = msgspec.structs.replace(event, actions=[msgspec.structs.replace(action, target=other)])
+        if imported:
+            events = [msgspec.structs.replace(e, origin=Origin(medium="discord", ref=f"msg-{e.seq}"))
+                      if e.seq in answers else e for e in events]
         _, data, _ = seal([msgspec.structs.replace(e, seq=0, prev="") for e in events], 0, GENESIS)
         path = tmp_path / log.name
         path.write_bytes(data)
@@ -140,6 +153,15 @@ def test_a_post_edited_to_another_target(log: Path, tmp_path: Path) -> None:
     assert all(f.severity == "error" and "(docs/audit.md)" in f.rule for f in one.findings if f.code == CODE)
 
 
+def test_an_imported_fights_findings_cite_the_transcript_on_both_paths(tmp_path: Path) -> None:
+    path, answers = retargeted(FIXTURES / "traveller" / "scenarios" / "firefight-in-the-refinery.jsonl", tmp_path,
+                               imported=True)
+    one = audit_log(path, workers=1)
+    two = audit_log(path, workers=2, parallel_min_bytes=1)
+    assert msgspec.json.encode(one) == msgspec.json.encode(two)
+    assert [(f.seq, f.ref) for f in one.findings if f.code == CODE] == [(s, f"msg-{s}") for s in answers]
+
+
 def test_the_cli_exits_1_and_names_the_outcome(tmp_path: Path) -> None:
     path, answers = retargeted(FIXTURES / "roe7" / "scenarios" / "gate-ambush.jsonl", tmp_path)
     result = run("audit", str(path))
@@ -149,15 +171,28 @@ def test_the_cli_exits_1_and_names_the_outcome(tmp_path: Path) -> None:
     assert "which declared attack on" in lines[0]
 
 
-def test_the_child_decodes_only_what_it_reads() -> None:
-    """The lean kinds: a post's poster and actions, not its text; the full kind when another
-    of the child's checks reads it in full."""
+def test_the_child_reads_posts_turns_and_outcomes_lean() -> None:
+    """Through the child's own reader (``RecordChecks.feeds``, ``checked`` with ``links``):
+    posts, turn openings and outcomes come as the lean kinds, and a post's text is not read."""
+    log = FIXTURES / "traveller" / "scenarios" / "firefight-in-the-refinery.jsonl"
+    record = RecordChecks(DiceAudit(None).feed)
+    with open(log, "rb") as stream:
+        kinds = {type(e) for e in checked(stream, str(log), None, record.feeds, links=True)}
+    assert {LeanPost, LeanTurn, LeanOutcome} <= kinds
+    assert not kinds & {DeclarationPosted, TurnStarted, AttackResolved}
+    assert record.findings == []
+
+
+def test_link_decoder_and_the_lean_kinds() -> None:
+    """A lean kind is decoded instead of its full kind, even when both are asked for (the
+    full kind's reader serves lines read in full); a post's text is not read."""
     line = (b'{"kind":"declaration_posted","seq":2,"prev":"' + b"0" * 64 + b'","actor":"ash","text":"Ash fires.",'
             b'"actions":[{"type":"attack","target":"bo"}]}')
     lean = link_decoder(frozenset({LeanPost, LeanTurn, LeanOutcome})).decode(line)
     assert type(lean) is LeanPost and (lean.seq, lean.actor, lean.actions[0].target) == (2, "ash", "bo")
     assert not hasattr(lean, "text")
-    full = link_decoder(frozenset({LeanPost, DeclarationPosted})).decode(line)
+    assert type(link_decoder(frozenset({LeanPost, DeclarationPosted})).decode(line)) is LeanPost
+    full = link_decoder(frozenset({DeclarationPosted})).decode(line)
     assert type(full) is DeclarationPosted and full.text == "Ash fires."
 
 
