@@ -91,7 +91,8 @@ def in_fold(rules: Ruleset, split: RecordSplit | None, imported: bool) -> bool:
     """Whether the audit on two processes runs the check in the fold rather than in the
     child: when the ruleset gives the child a share of its own checks (``split``, see
     ``fightlog.audit.recorded.record_split``), and for an imported fight (``imported``: its
-    findings cite the transcript, which only the fold's report adds). A ruleset that splits
+    findings cite the transcript message of the outcome, which the child's lean reading of
+    an outcome leaves out). A ruleset that splits
     checks off balanced the two processes with that share, and the child would have to decode
     every post for this check alone; a ruleset that splits nothing off leaves the child only
     the chain and the dice, with time to spare."""

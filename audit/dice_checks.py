@@ -54,12 +54,14 @@ only these."""
 
 class DiceFinding(Struct, frozen=True, gc=False):
     """A dice finding before it becomes a ``Finding`` (the auditor adds the rule section and
-    any GM acceptance)."""
+    any GM acceptance); also what the audit's child finds (``fightlog.audit.recorded``),
+    with ``ref``, the transcript message an imported fight's finding cites."""
 
     code: str
     seq: int
     message: str
     actor: str | None
+    ref: str | None = None
 
 
 class DiceReport(Struct, frozen=True):

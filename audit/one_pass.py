@@ -173,7 +173,7 @@ class Auditor:
             for found in self._ruled.findings(again, self._seed, dice.findings):
                 self._add(found.code, found.seq, found.message, found.actor)
         for found in recorded:
-            self._add(found.code, found.seq, found.message, found.actor)
+            self._add(found.code, found.seq, found.message, found.actor, found.ref)
         findings = ordered(self.findings)
         voided = sum(1 for ruling in self.plan.values() if ruling.action == "void")
         summary = summarize(findings, events=self.events, ruleset=self._label, dice=dice.summary, voided=voided)

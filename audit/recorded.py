@@ -68,6 +68,8 @@ class RecordChecks:
         self._also = also
         self._send = send
         self._scene = EMPTY
+        self._imported = False
+        """Whether the scene is an imported fight (its findings cite the transcript: ``report``)."""
         self._recent: dict[int, AnyEvent] = {}
         self.event: Callable[[int], AnyEvent | None] = self._recent.get
         """``AuditView.event``: a recent event of a kind kept, else ``None``."""
@@ -83,6 +85,7 @@ class RecordChecks:
         if self._also is not None:
             self._also(event)
         rules = rules_for_scene(event.ruleset, event.options)  # type: ignore[union-attr]
+        self._imported = getattr(event, "transcript", None) is not None
         split = record_split(rules)
         self._scene = fold((event,))
         if split is not None:
@@ -92,7 +95,7 @@ class RecordChecks:
                 self.feeds[kind] = self._reader(
                     split.record.get(kind), clears.get(kind), kind in kept, self._also if kind in FED else None
                 )
-        if in_fold(rules, split, getattr(event, "transcript", None) is not None):
+        if in_fold(rules, split, self._imported):
             return
         for kind, read in Beside(rules, self.findings).readers.items():  # after the ruleset's own
             self.feeds[kind] = _then(self.feeds[kind], read) if kind in self.feeds else read
@@ -133,7 +136,9 @@ class RecordChecks:
             self._send_at = self._tested + self._send_every
 
     def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
-        self.findings.append(DiceFinding(code, event.seq, message, actor))
+        origin = event.origin  # an imported fight's findings cite the transcript, as ``Auditor.report``'s
+        ref = origin.ref if origin is not None and self._imported else None
+        self.findings.append(DiceFinding(code, event.seq, message, actor, ref))
 
     @property
     def turn_start(self) -> SceneState:

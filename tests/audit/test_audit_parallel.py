@@ -27,7 +27,7 @@ from fightlog.audit.one_process import read_rulings
 from fightlog.audit.dice_checks import DiceAudit, DiceReport, FastDice
 from fightlog.errors import FightlogError
 from fightlog.events.codec import decode_line
-from fightlog.events.model import GENESIS, AnyEvent, DiceRolled, RulingMade, SceneEnded
+from fightlog.events.model import GENESIS, AnyEvent, DiceRolled, Modifier, RulingMade, SceneEnded
 from fightlog.events.store import seal
 from tests.conftest import FIXTURES
 
@@ -281,3 +281,28 @@ def test_rolls_forged_through_rulings_reported_the_same(tmp_path: Path, parallel
     agreed(tmp_path / "forged.jsonl", sealed, data, parallel_taken)
     found = [(f.seq, f.code) for f in audit_events(sealed).findings if f.code.startswith("dice.")]
     assert found == [(roll.seq, "dice.ruled") for roll in rolls]
+
+
+def test_an_imported_fights_findings_in_the_child_cite_the_transcript(tmp_path: Path) -> None:
+    """A finding of a check run in the child (roe7's modifier cap) on an imported fight cites
+    the transcript message, as the one-process audit's does."""
+    from tests.cli import run
+
+    imported = tmp_path / "pump-house.jsonl"
+    sl = FIXTURES / "import" / "sl"
+    result = run("import", "sl", str(sl / "pump-house.txt"), "-o", str(imported), "--ruleset", "roe7",
+                 "--cast", str(sl / "pump-house.cast.toml"))
+    assert result.exit_code == 0, result.output
+    events = events_of(imported)
+    at = next(i for i, e in enumerate(events) if isinstance(e, DiceRolled) and e.origin is not None and e.origin.ref)
+    roll = events[at]
+    assert isinstance(roll, DiceRolled)
+    events[at] = msgspec.structs.replace(roll, modifiers=[Modifier(value=45, source="stacked")],
+                                         total=roll.total - sum(m.value for m in roll.modifiers) + 45)
+    path = tmp_path / "stacked.jsonl"
+    path.write_bytes(resealed(events)[1])
+    sequential, parallel = both_paths(path)
+    assert parallel == sequential
+    report = audit_log(path, workers=2, parallel_min_bytes=1)
+    assert [(f.code, f.ref) for f in report.findings if f.code == "rules.modifier-cap"] == [
+        ("rules.modifier-cap", roll.origin.ref if roll.origin is not None else None)]
