@@ -46,8 +46,8 @@ def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEf
 def check(state: SceneState, post: Post) -> None:
     """Refuse an out-of-turn post the rules do not allow (before anything is written)."""
     actions = post.actions
-    if any(a.type not in OUT_OF_TURN for a in actions) and Fighter(state, post.actor).effects(readying.READIED) \
-            and readying.taking(state, post.actor, actions):
+    if _takes_readied(state, post):
+        readying.check_taking(state, post.actor, actions)
         plan(state, post.actor, actions)
         return
     if len(actions) != 1 or actions[0].type not in OUT_OF_TURN:
@@ -130,6 +130,13 @@ def _comes_back(scribe: Scribe, actor: str, cause: int) -> None:
     scribe.emit(InitiativeSet(order=order, reason=f"delay: {actor} comes back after {current}"))
 
 
+def _takes_readied(state: SceneState, post: Post) -> bool:
+    """Whether an out-of-turn post takes readied actions: one who readied some posts an
+    action that is neither an answer nor an immediate action."""
+    return any(a.type not in OUT_OF_TURN for a in post.actions) and bool(
+        Fighter(state, post.actor).effects(readying.READIED))
+
+
 def _take_readied(scribe: Scribe, post: Post) -> None:
     """Readied actions taken in another's turn: no drop; attacks resolve at once."""
     from fightlog.rules.bleedingsun.tactics import HANDLERS
@@ -139,8 +146,7 @@ def _take_readied(scribe: Scribe, post: Post) -> None:
         state.pending[-1].seq if state.pending else state.turn.started)
     declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                                 responds_to=responds))
-    for readied in Fighter(scribe.state, post.actor).effects(readying.READIED):
-        scribe.emit(EffectExpired(effect=readied.effect, target=post.actor, reason="taken"))
+    readying.end(scribe, post.actor, "taken")
     for action in post.actions:
         handler = HANDLERS.get(action.type)
         if handler is not None:
@@ -150,8 +156,7 @@ def _take_readied(scribe: Scribe, post: Post) -> None:
 
 def post_out_of_turn(scribe: Scribe, post: Post) -> None:
     check(scribe.state, post)
-    if any(a.type not in OUT_OF_TURN for a in post.actions) and Fighter(scribe.state, post.actor).effects(
-            readying.READIED):
+    if _takes_readied(scribe.state, post):
         _take_readied(scribe, post)
         return
     action = post.actions[0]

@@ -58,9 +58,9 @@ def ready(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
                               params={"actions": ",".join(types), "round": scribe.state.turn.round}))
 
 
-def taking(state: SceneState, actor: str, actions: Sequence[Action]) -> bool:
-    """Whether an out-of-turn post takes readied actions; refused when ``actor`` readied
-    none, or not these."""
+def check_taking(state: SceneState, actor: str, actions: Sequence[Action]) -> None:
+    """Refuse an out-of-turn post taking readied actions when ``actor`` readied none, or not
+    these."""
     found = Fighter(state, actor).effects(READIED)
     if not found:
         raise RefusedError(f"{actor} has readied no action to take out of turn", code="rules.ready")
@@ -69,10 +69,9 @@ def taking(state: SceneState, actor: str, actions: Sequence[Action]) -> bool:
         if action.type not in left:
             raise RefusedError(f"{actor} readied {', '.join(left) or 'nothing'}, not {action.type}", code="rules.ready")
         left.remove(action.type)
-    return True
 
 
-def lost(scribe: Scribe, actor: str) -> None:
-    """One's next turn came round: readied actions unused are lost."""
+def end(scribe: Scribe, actor: str, reason: str) -> None:
+    """``actor``'s readied actions end: taken, or lost unused when their next turn comes round."""
     for found in Fighter(scribe.state, actor).effects(READIED):
-        scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="unused: the next turn came round"))
+        scribe.emit(EffectExpired(effect=found.effect, target=actor, reason=reason))

@@ -62,7 +62,7 @@ def _started(scribe: Scribe, actor: str, seq: int) -> bool:
         scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="a new round of actions"))
     for found in who.effects(DEFENSE):
         scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the next turn began"))
-    readying.lost(scribe, actor)
+    readying.end(scribe, actor, "unused: the next turn came round")
     fuses.turn_started(scribe, actor)
     if Fighter(scribe.state, actor).out:
         return False
