@@ -9,8 +9,8 @@ defences.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, overload
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, NamedTuple, Protocol, TypeVar
 
 from fightlog.errors import RefusedError
 from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
@@ -63,37 +63,6 @@ def carried_weapon(actor: str, weapons: Sequence[W], name: str | None) -> W:
 
 def _effect_id(effect: ActiveEffect) -> str:
     return effect.effect
-
-
-V = TypeVar("V")
-
-
-class read_once(Generic[V]):
-    """A fighter's attribute read on first use and kept on the instance (as
-    ``functools.cached_property``, without its lock, which Python 3.11 takes on every first
-    read: a ``Fighter`` lives for one check or one table step, and the audit makes tens of
-    thousands)."""
-
-    def __init__(self, read: Callable[[Any], V]) -> None:
-        self._read = read
-        self._name = read.__name__
-        self.__doc__ = read.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._name = name
-
-    @overload
-    def __get__(self, instance: None, owner: type | None = None) -> read_once[V]: ...
-
-    @overload
-    def __get__(self, instance: object, owner: type | None = None) -> V: ...
-
-    def __get__(self, instance: object | None, owner: type | None = None) -> read_once[V] | V:
-        if instance is None:
-            return self
-        value = self._read(instance)
-        instance.__dict__[self._name] = value
-        return value
 
 
 class FighterBase:

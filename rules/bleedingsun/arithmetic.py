@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from fightlog.rules.bleedingsun.card import SIZES
+
 RANGES: Final = {"short": 1, "medium": 2, "long": 3, "extreme": 4}
 """Range band -> the base threshold (Defenders Threshold)."""
 
@@ -57,8 +59,6 @@ SPREAD_KICKER: Final = {"short": 0, "medium": 0, "long": -1, "extreme": -2}
 def threshold(band: str, *, melee: bool, stance: str | None, aim_held: bool, size: str, targeted: str | None,
               defense: int, grappled: bool = False, perk: int = 0) -> tuple[int, list[str]]:
     """The threshold to hit (at least 1) and its parts, as notes."""
-    from fightlog.rules.bleedingsun.card import SIZES
-
     parts: list[tuple[int, str]] = [(RANGES[band], f"{band} range")]
     if stance in STANCE_RANGED:
         value = STANCE_RANGED[stance]

@@ -111,8 +111,9 @@ def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: Au
     provoked = False
     unread: list[DeclarationPosted] = []
     """The turn's maker's posts so far not yet read for a provocation."""
+    get = view.event
     for seq in range(before.turn.started + 1, event.seq):
-        found = view.event(seq)
+        found = get(seq)
         if isinstance(found, EffectApplied):
             if found.name == "incoming":
                 attacked.add(found.target)

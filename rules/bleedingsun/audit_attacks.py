@@ -16,6 +16,7 @@ from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spr
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, STAGGERED, Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.grapple import GRAPPLE
+from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
 from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, dv_of, jump_soak, scatter,
                                                 soak_of, target_threshold)
@@ -25,7 +26,15 @@ COUP = "coup de grace"
 
 def hits(roll: DiceRolled, face: int) -> int:
     """The hits the faces of ``roll`` show (each kept die at ``face`` or above)."""
-    return sum(1 for d in roll.dice if d.kept and d.face >= face)
+    return len([d for d in roll.dice if d.kept and d.face >= face])
+
+
+def _noted(event: AttackResolved, prefix: str) -> bool:
+    """Whether a note of ``event`` starts with ``prefix`` (a coup de grace, a grenade jumped on)."""
+    for note in event.notes:
+        if note.startswith(prefix):
+            return True
+    return False
 
 
 def _roll(view: AuditView, seq: int, purpose: str) -> DiceRolled | None:
@@ -50,8 +59,8 @@ def _plan_of(before: SceneState, attacker: str, declared: DeclarationPosted) -> 
     who = before.combatants.get(attacker)
     if who is None:
         return None
-    marks: tuple[object, ...] = tuple(e for e in before.effects.values() if (
-        e.target == attacker and e.name in PLAN_READS) or (e.name == GRAPPLE and attacker in (e.target, e.source)))
+    marks: tuple[object, ...] = tuple([e for e in before.effects.values() if (
+        e.target == attacker and e.name in PLAN_READS) or (e.name == GRAPPLE and attacker in (e.target, e.source))])
     for action in declared.actions:  # the allies a gang-up names: standing, and on the attacker's side
         gang = action.params.get("gang")
         if gang:
@@ -101,9 +110,12 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     planned = _plan_of(before, event.attacker, declared)
     if planned is None:
         return None
-    already = sum(1 for seq in range(declared.seq + 1, event.seq)
-                  if isinstance(e := view.event(seq), AttackResolved) and e.declaration == declared.seq
-                  and e.target == event.target)
+    get = view.event
+    already = 0  # the attacks on this target resolved before it for the same post
+    for seq in range(declared.seq + 1, event.seq):
+        found = get(seq)
+        if isinstance(found, AttackResolved) and found.declaration == declared.seq and found.target == event.target:
+            already += 1
     found = [(p, at) for p in planned.plans for at, (t, _) in enumerate(p.caught)
              if t == event.target and p.weapon.name == event.weapon]
     if len(found) <= already:
@@ -171,7 +183,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     effect = _grenade(before, event)
     if _jumped(before, event, effect, view):
         return
-    if event.declaration is None or any(n.startswith(COUP) for n in event.notes):
+    if event.declaration is None or _noted(event, COUP):
         return
     got = planned_for(before, event, view)
     if got is None or not event.rolls:
@@ -182,7 +194,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     if roll is None and kept is None:
         return
     try:
-        options = Fighter(before, event.attacker).options
+        options = options_of(before)  # the attacker stands: ``planned_for`` planned their attack
         face = options.hit_face
         defense = _roll(view, event.rolls[1], "defense") if len(event.rolls) > 1 else None
         dodge = hits(defense, face) if defense is not None else 0
@@ -196,7 +208,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         view.report(code, event, f"{who}'s attack on {event.target} rolled {dice} dice; the rules give {one.dice} "
                     f"({', '.join(n for n in one.notes if not n.startswith('pool'))})", actor=who)
     shown = hits(roll, face) if roll is not None else int(kept["hits"] or 0) if kept is not None else 0
-    sixes = sum(1 for d in roll.dice if d.kept and d.face == 6) if roll is not None else \
+    sixes = len([d for d in roll.dice if d.kept and d.face == 6]) if roll is not None else \
         int(kept["sixes"] or 0) if kept is not None else 0
     if event.against != th:
         view.report("rules.threshold", event, f"{who}'s attack on {event.target} is recorded against {event.against}; "
@@ -246,10 +258,10 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
         return
     if not isinstance(cause, AttackResolved):
         return
-    if any(n.startswith(COUP) for n in cause.notes):
+    if _noted(cause, COUP):
         _coup(before, event, cause, view)
         return
-    covered = _grenade(before, cause) if any(n.startswith(JUMPED) for n in cause.notes) else None
+    covered = _grenade(before, cause) if _noted(cause, JUMPED) else None
     if covered is not None:
         _jump_damage(before, event, cause, covered, view)
         return

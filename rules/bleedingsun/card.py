@@ -92,6 +92,8 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
         return self.attributes.get(name, 0)
 
     def perk_sum(self, field: str) -> int:
+        if not self.perks:  # most sheets: asked for every pool, threshold and soak
+            return 0
         return sum(int(getattr(p, field)) for p in self.perks)
 
 

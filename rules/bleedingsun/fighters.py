@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from fightlog.kit.fighters import FighterBase, carried_weapon, read_once
-from fightlog.reducers.state import ActiveEffect
+from fightlog.kit.fighters import FighterBase, absent, carried_weapon
+from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.bleedingsun.card import Card, WeaponCard, read_card
 from fightlog.rules.bleedingsun.options import BleedingSunOptions, options_of
 from fightlog.rules.bleedingsun.ruleset import OUT
@@ -39,31 +39,38 @@ class Fighter(FighterBase):
 
     out_statuses = OUT
 
-    @read_once
-    def card(self) -> Card:
-        return read_card(self.who.sheet)
+    def __init__(self, state: SceneState, actor: str) -> None:
+        who = state.combatants.get(actor)
+        if who is None:
+            raise absent(state, actor)
+        self.state = state  # what FighterBase.__init__ sets, without the call (the audit's hot path)
+        self.actor = actor
+        self.who = who
+        self.card: Card = read_card(who.sheet)
+        self.options: BleedingSunOptions = options_of(state)
+        self._mine: list[ActiveEffect] | None = None
+        """The effects on this combatant, by id, read once (``_on``)."""
 
-    @read_once
-    def options(self) -> BleedingSunOptions:
-        return options_of(self.state)
-
-    @read_once
-    def _effects_on(self) -> list[ActiveEffect]:
+    def _on(self) -> list[ActiveEffect]:
         """The effects on this combatant, by id, read once (a plan or a threshold asks for
         three or four kinds: one pass over the scene's effects, not one a kind)."""
-        return super().effects()
+        mine = self._mine
+        if mine is None:
+            mine = self._mine = super().effects()
+        return mine
 
     def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
         if not on:
             return super().effects(name, on=False)
         if name is None:
-            return list(self._effects_on)
-        return [e for e in self._effects_on if e.name == name]
+            return list(self._on())
+        return [e for e in self._on() if e.name == name]
 
     @property
     def stance(self) -> str | None:
+        statuses = self.who.statuses
         for name in STANCES:
-            if self.has(name):
+            if name in statuses:
                 return name
         return None
 
@@ -76,7 +83,11 @@ class Fighter(FighterBase):
 
     def stagger(self) -> int:
         """The dice staggering takes off every pool (1 a stagger in force)."""
-        return sum(e.magnitude or 1 for e in self.effects(STAGGERED))
+        total = 0
+        for e in self._on():  # every pool asks: no list of the staggers first
+            if e.name == STAGGERED:
+                total += e.magnitude or 1
+        return total
 
     def pace(self) -> int:
         """The MP a move action buys: pace, less 1 for each stagger that took MP (at least 1:
@@ -91,7 +102,7 @@ class Fighter(FighterBase):
         return bool(self.effects(DEFENSE))
 
     def aim_held(self) -> bool:
-        return any(e.params.get("held") for e in self.effects(AIM))
+        return any(e.name == AIM and e.params.get("held") for e in self._on())
 
     def flat_footed(self) -> bool:
         return self.has("flat_footed")

@@ -22,6 +22,7 @@ from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, Fighter
 COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}
 LIGHT: Final = {"normal": 0, "dark": 2, "heavy": 4, "total": 6}
 ATTACKS: Final = frozenset({"attack", "throw", "trip", "aoo", "coup_de_grace"})
+_COVER_CHOICES: Final = {"none": 0, **COVER}
 MANEUVER_PENALTY: Final = (4, 6)
 """A combat maneuver's penalty: melee, ranged."""
 
@@ -78,7 +79,7 @@ def mode_of(weapon: WeaponCard, action: Action) -> str:
     burst = BURSTS.get(mode)
     if burst is None:
         raise RefusedError(f"mode={mode!r}: one of {', '.join(BURSTS)}", code="rules.fire-mode")
-    if not set(burst.fire) & set(fire):
+    if not any(f in fire for f in burst.fire):
         raise RefusedError(f"the {weapon.name} cannot fire {mode} (fire types {'/'.join(fire)})", code="rules.fire-mode")
     return mode
 
@@ -181,12 +182,13 @@ def target_mods(state: SceneState, who: Fighter, weapon: WeaponCard, action: Act
     """Modifiers of one attack's target (cover, firing into melee, gang up, a maneuver)."""
     melee = weapon.kind == "melee"
     mods: list[tuple[int, str]] = []
-    cover = _choice(action, "cover", {"none": 0, **COVER}, "none")
+    cover = _choice(action, "cover", _COVER_CHOICES, "none")
     if COVER.get(cover) and kind not in ("spread", "blast"):
         mods.append((-COVER[cover], f"{cover} cover"))
     if not melee and action.params.get("into_melee") is True:
         mods.append((-2, "firing into melee"))
-    gang = [a for a in str(action.params.get("gang", "")).split(",") if a]
+    named = action.params.get("gang", "")
+    gang = [a for a in str(named).split(",") if a] if named != "" else []
     if gang:
         if not melee:
             raise RefusedError("gang up is for melee attacks", code="rules.gang-up")
@@ -200,6 +202,23 @@ def target_mods(state: SceneState, who: Fighter, weapon: WeaponCard, action: Act
     return mods
 
 
+def _shares(chosen: Sequence[Action], total: int, recoil: int) -> list[int]:
+    """A split pool's shares: those given (``dice=N``), the rest split evenly over the other
+    attacks, the first ones taking a die more."""
+    given = [a.params.get("dice") for a in chosen]
+    fixed = sum(int(d) for d in given if isinstance(d, int))
+    free = [i for i, d in enumerate(given) if not isinstance(d, int)]
+    if fixed > total:
+        raise RefusedError(f"the shares ({fixed} dice) exceed the pool of {total}"
+                           + (f" after recoil {recoil}" if recoil else ""),
+                           code="rules.recoil" if recoil and fixed <= total + recoil else "rules.split")
+    left = total - fixed
+    shares = [int(d) if isinstance(d, int) else 0 for d in given]
+    for n, i in enumerate(free):
+        shares[i] = left // len(free) + (1 if n < left % len(free) else 0)
+    return shares
+
+
 def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequence[Action] = ()) -> Planned:
     """Every attack of a post, planned (see the module docstring): refused with the rule at
     fault (weapon, fire mode, rate of fire, range, split, a pool below 1 under ``no_roll``)."""
@@ -209,7 +228,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     if not chosen:
         return Planned((), 0, 0)
     weapons = [who.weapon(a.weapon) for a in chosen]
-    if len({w.name for w, a in zip(weapons, chosen) if a.type == "attack"}) > 1:
+    if len(chosen) > 1 and len({w.name for w, a in zip(weapons, chosen) if a.type == "attack"}) > 1:
         raise RefusedError("a split pool attacks with one weapon (two weapon fighting is not played)",
                            code="rules.split")
     modes = [mode_of(w, a) if a.type == "attack" else "single" for w, a in zip(weapons, chosen)]
@@ -239,19 +258,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     base = (who.attr("agility") if lob else weapon.accuracy + (who.attr(attribute) if first.type != "aoo" else 0))
     each = options.split_modifiers == "each"
     total = base + (0 if each else sum(v for v, _ in own)) - recoil
-    given = [a.params.get("dice") for a in chosen]
-    fixed = sum(int(d) for d in given if isinstance(d, int))
-    free = [i for i, d in enumerate(given) if not isinstance(d, int)]
-    if fixed > total and len(chosen) > 1:
-        raise RefusedError(f"the shares ({fixed} dice) exceed the pool of {total}"
-                           + (f" after recoil {recoil}" if recoil else ""),
-                           code="rules.recoil" if recoil and fixed <= total + recoil else "rules.split")
-    left = total - fixed
-    shares = [int(d) if isinstance(d, int) else 0 for d in given]
-    for n, i in enumerate(free):
-        shares[i] = left // len(free) + (1 if n < left % len(free) else 0)
-    if len(chosen) == 1:
-        shares = [total]
+    shares = [total] if len(chosen) == 1 else _shares(chosen, total, recoil)
     plans = []
     for index, (action, weapon_, mode, share) in enumerate(zip(chosen, weapons, modes, shares)):
         kind = _kind(action, weapon_)

@@ -24,7 +24,7 @@ from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER
                                                     soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
-from fightlog.rules.bleedingsun.planning import COVER, Plan, hexes, plan
+from fightlog.rules.bleedingsun.planning import COVER, Plan, hexes, plan, spread_ap
 from fightlog.rules.bleedingsun.pools import Pool, roll_pool
 
 SNEAK = {True: 6, False: 3}
@@ -196,7 +196,10 @@ def target_threshold(state: SceneState, planned: Plan, at: int, target: str, def
     """The threshold to hit ``target`` with ``planned`` (the chart; the defense hits and total
     defense added)."""
     who = Fighter(state, target)
-    extra = sum(e.magnitude or 0 for e in who.effects(DEFENSE))
+    extra = 0
+    for found in who.effects():
+        if found.name == DEFENSE:
+            extra += found.magnitude or 0
     return threshold(planned.bands[at] if planned.kind != "blast" else planned.bands[0], melee=planned.melee,
                      stance=who.stance, aim_held=who.aim_held(), size=who.card.size, targeted=planned.targeted,
                      defense=defense_hits + extra, grappled=who.has("grappled"), perk=who.card.perk_sum("threshold"))
@@ -277,8 +280,6 @@ def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int,
 
 def ap_of(planned: Plan, at: int) -> int:
     burst = BURSTS.get(planned.mode)
-    from fightlog.rules.bleedingsun.planning import spread_ap
-
     return planned.weapon.ap + (burst.ap if burst is not None and planned.weapon.kind == "ranged" else 0) \
         + spread_ap(planned, at)
 
