@@ -72,6 +72,8 @@ HOT_MODULES = [
     "fightlog.rules.bleedingsun.fighters",
     "fightlog.rules.bleedingsun.grapple",
     "fightlog.rules.bleedingsun.immediate",
+    "fightlog.kit.cards",
+    "fightlog.kit.options",
     "fightlog.report.narration.lines",
     "fightlog.report.narration.steps",
     "fightlog.report.narration.kinds",

@@ -8,7 +8,7 @@ there is nothing to judge: a roll or sheet it cannot read is no finding here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import cast
 
 from fightlog.errors import FightlogError
@@ -33,16 +33,54 @@ def _n(count: int, noun: str) -> str:
 
 
 def checks() -> Mapping[type, Check]:
+    """A fresh set of checks for one audited scene (``BleedingSunRules.audit_checks``)."""
+    drops = Drops()
     return {
         AttackResolved: cast(Check, audit_attacks.resolved),
         DamageApplied: cast(Check, audit_attacks.damaged),
         InitiativeRolled: cast(Check, rolled),
-        InitiativeSet: cast(Check, ordered),
-        TurnEnded: cast(Check, turn_ended),
+        InitiativeSet: cast(Check, drops.ordered),
+        TurnEnded: cast(Check, drops.ended),
         RoundEnded: cast(Check, round_ended),
-        TurnStarted: cast(Check, first_turn),
-        DeclarationPosted: cast(Check, posted),
+        TurnStarted: cast(Check, drops.opened),
+        DeclarationPosted: cast(Check, drops.posted),
+        EffectApplied: cast(Check, drops.applied),
     }
+
+
+Held = DeclarationPosted | EffectApplied | InitiativeSet
+
+
+class Drops:
+    """The drops in the sequence an immediate action owes (``turn_ended``), checked on what
+    the open turn held: its posts with actions, the attacks waiting for an answer
+    (``incoming``) and the drops, gathered as they are folded (the events since the turn's
+    ``turn_started``, as ``AuditView.event`` gives them), so a turn's end reads those alone,
+    not every event of the turn again."""
+
+    def __init__(self) -> None:
+        self.held: list[Held] = []
+
+    def opened(self, before: SceneState, event: TurnStarted, after: SceneState, view: AuditView) -> None:
+        self.held.clear()
+        first_turn(before, event, after, view)
+
+    def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+        if event.actions:
+            self.held.append(event)
+        posted(before, event, after, view)
+
+    def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
+        if event.name == "incoming":
+            self.held.append(event)
+
+    def ordered(self, before: SceneState, event: InitiativeSet, after: SceneState, view: AuditView) -> None:
+        if event.reason.startswith(DROPPED):
+            self.held.append(event)
+        ordered(before, event, after, view)
+
+    def ended(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        turn_ended(before, self.held, view)
 
 
 def rolled(before: SceneState, event: InitiativeRolled, after: SceneState, view: AuditView) -> None:
@@ -95,9 +133,10 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
                     f"{', '.join(want)}, not {', '.join(event.order)}", actor=actor)
 
 
-def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+def turn_ended(before: SceneState, held: Sequence[Held], view: AuditView) -> None:
     """Every immediate action of the turn the rules allow was followed by its maker's drop in
-    the order (a defense on total defense is free: no drop).
+    the order (a defense on total defense is free: no drop); ``held``: the turn's posts with
+    actions, attacks waiting for an answer and drops, in log order (``Drops``).
 
     What the turn's start holds (the immediate actions spent) and whether the turn's maker
     provoked are read only when a post out of turn asks (most turns have none); ``provokes``
@@ -111,13 +150,10 @@ def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: Au
     provoked = False
     unread: list[DeclarationPosted] = []
     """The turn's maker's posts so far not yet read for a provocation."""
-    get = view.event
-    for seq in range(before.turn.started + 1, event.seq):
-        found = get(seq)
+    for found in held:
         if isinstance(found, EffectApplied):
-            if found.name == "incoming":
-                attacked.add(found.target)
-        elif isinstance(found, DeclarationPosted) and found.actions:
+            attacked.add(found.target)
+        elif isinstance(found, DeclarationPosted):
             kind = found.actions[0].type
             if found.actor == current:
                 if not provoked:
@@ -132,7 +168,7 @@ def turn_ended(before: SceneState, event: TurnEnded, after: SceneState, view: Au
                 if _allowed(start, found, spent, attacked, provoked):
                     spent.add(found.actor)
                     owed.append(found)
-        elif isinstance(found, InitiativeSet) and found.reason.startswith(DROPPED) and owed:
+        elif owed:
             owed.pop(0)
     for post in owed:
         view.report("rules.sequence", post, f"{post.actor}'s {post.actions[0].type} (an immediate action) was not "

@@ -113,8 +113,8 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     get = view.event
     already = 0  # the attacks on this target resolved before it for the same post
     for seq in range(declared.seq + 1, event.seq):
-        found = get(seq)
-        if isinstance(found, AttackResolved) and found.declaration == declared.seq and found.target == event.target:
+        other = get(seq)
+        if isinstance(other, AttackResolved) and other.declaration == declared.seq and other.target == event.target:
             already += 1
     found = [(p, at) for p in planned.plans for at, (t, _) in enumerate(p.caught)
              if t == event.target and p.weapon.name == event.weapon]

@@ -3,6 +3,7 @@ the sheet card, and the effect names the table keeps."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Final
 
 from fightlog.kit.fighters import FighterBase, absent, carried_weapon
@@ -30,6 +31,9 @@ TICKING: Final = frozenset({"burning", "confused"})
 LASTING: Final = frozenset({"burning", "frozen", "irradiated", "poisoned"})
 """Statuses that last until treated or broken free from."""
 
+_BY_ID: Final = attrgetter("effect")
+"""An effect's id: the order of ``Fighter.effects`` (the effects slice is keyed by it)."""
+
 HELPLESS: Final = frozenset({"unconscious", "stunned", "paralyzed"})
 STANCES: Final = ("crouched", "prone")
 
@@ -55,8 +59,12 @@ class Fighter(FighterBase):
         """The effects on this combatant, by id, read once (a plan or a threshold asks for
         three or four kinds: one pass over the scene's effects, not one a kind)."""
         mine = self._mine
-        if mine is None:
-            mine = self._mine = super().effects()
+        if mine is None:  # ``FighterBase.effects()``, written out: a compiled loop (``setup.py``)
+            actor = self.actor
+            mine = [e for e in self.state.effects.values() if e.target == actor]
+            if len(mine) > 1:
+                mine.sort(key=_BY_ID)  # the effects slice is keyed by effect id
+            self._mine = mine
         return mine
 
     def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
