@@ -100,3 +100,21 @@ def test_a_coup_de_grace_is_audited() -> None:
     found = [(f.code, f.message) for f in audit_events(events).findings if f.severity == "error"]
     assert [code for code, _ in found] == ["rules.damage"]
     assert "soaked without armour (0 dice): 1 taken off" in found[0][1]
+
+
+def test_a_drop_owed_is_paid_in_its_own_turn_only() -> None:
+    """The turn's end reads the posts, waiting attacks and drops gathered since its own
+    ``turn_started`` (``audit.Drops``): a drop made after the next turn opened pays nothing,
+    and a turn with no immediate action owes none."""
+    from fightlog.events.model import DeclarationPosted, InitiativeSet, TurnStarted
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("grenade-dodge")
+    assert _errors(log.done()) == []
+    dodge = log.find(DeclarationPosted, actor="dray", text="So does Dray.")
+    drop = log.after(dodge, InitiativeSet)
+    log.drop(drop)
+    log.insert_after(log.all(TurnStarted, actor="vex")[-1], drop)
+    found = [(code, message) for code, message in _errors(log.done()) if code == "rules.sequence"]
+    assert found == [("rules.sequence", "dray's dodge (an immediate action) was not followed by their drop in the "
+                                        "sequence")]
