@@ -90,8 +90,9 @@ posting-order checks and the window of recent events (the main process); the cha
 read, the dice recomputation and the checks of events as recorded (the child); roe7's checks
 and its table (both); traveller's, en51's and bleeding-sun's checks and what they recompute
 with (the attack's DMs and the fighter they read; the black and white faces, the armour, what
-an attack had to beat; an attack's plan, threshold, DV and soak), about two fifths of those
-audits' main process (bleeding-sun's: three fifths); and the words ``replay`` tells each event in (``report/narration``,
+an attack had to beat; an attack's plan, threshold, DV and soak) and the kit's card and
+options readers they ask for every fighter (``kit.cards``, ``kit.options``), about two fifths
+of those audits' main process (bleeding-sun's: three fifths); and the words ``replay`` tells each event in (``report/narration``,
 about 40% of its time). The modules that define msgspec Structs stay interpreted (mypyc cannot
 compile them), and so do the ones tests or benches patch or subclass (``auditor``, ``one_pass``, ``two_process``,
 ``Roe7Rules``, ``FairGenerator``): a compiled function's calls are bound when compiled."""

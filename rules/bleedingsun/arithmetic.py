@@ -56,10 +56,23 @@ SPREAD_AP: Final = {"short": -3, "medium": 0, "long": 3, "extreme": 6}
 SPREAD_KICKER: Final = {"short": 0, "medium": 0, "long": -1, "extreme": -2}
 
 
+Parts = list[tuple[int, str]]
+"""What a threshold or a DV pool is made of, as ``(value, source)`` pairs: written out as notes
+(``as_notes``) only where they are read (the table's notes, a finding), not at every check."""
+
+
+def as_notes(parts: Parts) -> list[str]:
+    """``parts`` as notes: ``+2 source``."""
+    return [f"{v:+d} {s}" for v, s in parts]
+
+
+_RANGE_PARTS: Final = {band: f"{band} range" for band in RANGES}
+
+
 def threshold(band: str, *, melee: bool, stance: str | None, aim_held: bool, size: str, targeted: str | None,
-              defense: int, grappled: bool = False, perk: int = 0) -> tuple[int, list[str]]:
-    """The threshold to hit (at least 1) and its parts, as notes."""
-    parts: list[tuple[int, str]] = [(RANGES[band], f"{band} range")]
+              defense: int, grappled: bool = False, perk: int = 0) -> tuple[int, Parts]:
+    """The threshold to hit (at least 1) and its parts."""
+    parts: Parts = [(RANGES[band], _RANGE_PARTS[band])]
     if stance in STANCE_RANGED:
         value = STANCE_RANGED[stance]
         parts.append((-value if melee else value, stance))
@@ -75,8 +88,10 @@ def threshold(band: str, *, melee: bool, stance: str | None, aim_held: bool, siz
         parts.append((perk, "perks"))
     if defense:
         parts.append((defense, "defense hits"))
-    total = sum(v for v, _ in parts)
-    return max(1, total), [f"{v:+d} {s}" for v, s in parts]
+    total = 0
+    for value, _ in parts:
+        total += value
+    return max(1, total), parts
 
 
 def burst_recoil(modes: Sequence[str], *, stance: str | None, comp: int, thrown: Sequence[bool] = ()) -> int:

@@ -12,7 +12,7 @@ from fightlog.errors import FightlogError, RefusedError
 from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.arithmetic import critical, falloff, soaked, spread_ratio
+from fightlog.rules.bleedingsun.arithmetic import as_notes, critical, falloff, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, STAGGERED, Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.grapple import GRAPPLE
@@ -212,7 +212,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         int(kept["sixes"] or 0) if kept is not None else 0
     if event.against != th:
         view.report("rules.threshold", event, f"{who}'s attack on {event.target} is recorded against {event.against}; "
-                    f"the chart gives {th} ({', '.join(parts)})", actor=who)
+                    f"the chart gives {th} ({', '.join(as_notes(parts))})", actor=who)
     lobbed = one.action.params.get("lob") is True
     lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
     crit = shown >= th and critical(shown, sixes, dice, th,
@@ -288,7 +288,8 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     raw = falloff(dealt, hexes) if one.kind == "blast" else dealt
     problems = []
     if (len(damage.dice) if damage is not None else 0) != max(0, dv):
-        problems.append(f"a DV pool of {len(damage.dice) if damage else 0}, the rules give {dv} ({', '.join(parts)})")
+        problems.append(f"a DV pool of {len(damage.dice) if damage else 0}, the rules give {dv} "
+                        f"({', '.join(as_notes(parts))})")
     if event.raw != raw:
         problems.append(f"{event.raw} damage recorded, the DV dice show {raw}"
                         + (f" ({dealt} less {dealt - raw} for {hexes} hexes)" if one.kind == "blast" else ""))

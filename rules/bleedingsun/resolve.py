@@ -20,8 +20,8 @@ from fightlog.events.model import AttackResolved, EffectApplied, EffectExpired, 
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun import fuses, harm, statuses
-from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, critical, falloff, pierce, soak_pool,
-                                                    soaked, spread_ratio, threshold)
+from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, Parts, as_notes, critical, falloff,
+                                                    pierce, soak_pool, soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.planning import COVER, Plan, hexes, plan, spread_ap
@@ -153,7 +153,7 @@ def _smothered(scribe: Scribe, attacker: Fighter, planned: Plan, jumper: str, ro
     dv, parts = dv_of(attacker, who, planned, rolled.hits, 0, True)
     seq = scribe.emit(AttackResolved(attacker=attacker.actor, target=jumper, hit=True, score=rolled.hits, against=0,
                                      critical="success", weapon=planned.weapon.name, declaration=declaration,
-                                     notes=[f"{JUMPED}: the whole blast, critical, DV " + ", ".join(parts)]))
+                                     notes=[f"{JUMPED}: the whole blast, critical, DV " + ", ".join(as_notes(parts))]))
     dealt = roll_pool(scribe, dv, replace(options, hit_face=JUMP_FACE), roller=attacker.actor, purpose="damage",
                       label=f"damage: DV {dv}, 4-6 hit (jumped on)", for_seq=seq)
     dice = jump_soak(Fighter(scribe.state, jumper))
@@ -192,7 +192,7 @@ def aimed_threshold(state: SceneState, planned: Plan) -> int:
     return RANGES[planned.bands[0]] if planned.bands else RANGES[planned.action.range or "short"]
 
 
-def target_threshold(state: SceneState, planned: Plan, at: int, target: str, defense_hits: int) -> tuple[int, list[str]]:
+def target_threshold(state: SceneState, planned: Plan, at: int, target: str, defense_hits: int) -> tuple[int, Parts]:
     """The threshold to hit ``target`` with ``planned`` (the chart; the defense hits and total
     defense added)."""
     who = Fighter(state, target)
@@ -218,7 +218,7 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     crit = hits >= th and critical(hits, rolled.sixes, rolled.dice, th, margin=options.critical_margin,
                                    min_sixes=options.critical_sixes,
                                    threshold_crit=planned.kind not in ("spread", "blast"))
-    notes = [*planned.notes, f"threshold {th}: " + ", ".join(parts)]
+    notes = [*planned.notes, f"threshold {th}: " + ", ".join(as_notes(parts))]
     if planned.kind == "spread":
         notes.append(f"spread ({planned.weapon.spread}, {planned.bands[at]} range): soak x{spread_ratio(hits, th)}")
     if blast:
@@ -254,7 +254,7 @@ def _stray(scribe: Scribe, attacker: Fighter, planned: Plan, rolled: Pool, cause
     return [f"stray shot: {outcome} (savvy {savvy.hits} against {stray})"]
 
 
-def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, list[str]]:
+def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, Parts]:
     """The DV pool of a hit: the weapon's (a blast's), the burst's, each hit over the
     threshold, a critical, perks, a sneak attack on one flat-footed."""
     options = attacker.options
@@ -275,7 +275,10 @@ def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int,
         parts.append((attacker.card.perk_sum("dv"), "perks"))
     if target.flat_footed() and planned.kind != "blast":
         parts.append((SNEAK[planned.melee], "sneak attack (flat-footed)"))
-    return max(0, sum(v for v, _ in parts)), [f"{v:+d} {s}" for v, s in parts]
+    total = 0
+    for value, _ in parts:
+        total += value
+    return max(0, total), parts
 
 
 def ap_of(planned: Plan, at: int) -> int:
