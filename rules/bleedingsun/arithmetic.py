@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from fightlog.kit.fighters import Mods
 from fightlog.rules.bleedingsun.card import SIZES
 
 RANGES: Final = {"short": 1, "medium": 2, "long": 3, "extreme": 4}
@@ -56,13 +57,10 @@ SPREAD_AP: Final = {"short": -3, "medium": 0, "long": 3, "extreme": 6}
 SPREAD_KICKER: Final = {"short": 0, "medium": 0, "long": -1, "extreme": -2}
 
 
-Parts = list[tuple[int, str]]
-"""What a threshold or a DV pool is made of, as ``(value, source)`` pairs: written out as notes
-(``as_notes``) only where they are read (the table's notes, a finding), not at every check."""
-
-
-def as_notes(parts: Parts) -> list[str]:
-    """``parts`` as notes: ``+2 source``."""
+def as_notes(parts: Mods) -> list[str]:
+    """What a threshold or a DV pool is made of, ``(value, source)`` pairs, as notes: ``+2
+    source``. Written out only where they are read (the table's notes, a finding), not at
+    every check."""
     return [f"{v:+d} {s}" for v, s in parts]
 
 
@@ -70,9 +68,9 @@ _RANGE_PARTS: Final = {band: f"{band} range" for band in RANGES}
 
 
 def threshold(band: str, *, melee: bool, stance: str | None, aim_held: bool, size: str, targeted: str | None,
-              defense: int, grappled: bool = False, perk: int = 0) -> tuple[int, Parts]:
+              defense: int, grappled: bool = False, perk: int = 0) -> tuple[int, Mods]:
     """The threshold to hit (at least 1) and its parts."""
-    parts: Parts = [(RANGES[band], _RANGE_PARTS[band])]
+    parts: Mods = [(RANGES[band], _RANGE_PARTS[band])]
     if stance in STANCE_RANGED:
         value = STANCE_RANGED[stance]
         parts.append((-value if melee else value, stance))

@@ -20,7 +20,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.declared import check_declaration
-from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, Fighter
+from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.fuses import jumped_on
 from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.sequence import DROPPED, SEQUENCE, order, pool, tiebreak
@@ -54,33 +54,53 @@ Held = DeclarationPosted | EffectApplied | InitiativeSet
 class Drops:
     """The drops in the sequence an immediate action owes (``turn_ended``), checked on what
     the open turn held: its posts with actions, the attacks waiting for an answer
-    (``incoming``) and the drops, gathered as they are folded (the events since the turn's
-    ``turn_started``, as ``AuditView.event`` gives them), so a turn's end reads those alone,
-    not every event of the turn again."""
+    (``incoming``) and the drops. They are gathered as they are folded from the turn's
+    ``turn_started`` on, so a turn's end reads those alone, not every event of the turn
+    again; a turn these checks did not see open (posts before the first turn, the checks
+    bound again by a ``scene_started`` within a turn) is read from the window instead, as
+    ``AuditView.event`` gives it (``_turn_held``)."""
 
     def __init__(self) -> None:
         self.held: list[Held] = []
+        self.since: int | None = None
+        """``seq`` of the turn opening ``held`` was gathered from (``None``: none seen)."""
 
     def opened(self, before: SceneState, event: TurnStarted, after: SceneState, view: AuditView) -> None:
         self.held.clear()
+        self.since = event.seq
         first_turn(before, event, after, view)
 
     def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
-        if event.actions:
+        if event.actions and self.since is not None:
             self.held.append(event)
         posted(before, event, after, view)
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
-        if event.name == "incoming":
+        if event.name == INCOMING and self.since is not None:
             self.held.append(event)
 
     def ordered(self, before: SceneState, event: InitiativeSet, after: SceneState, view: AuditView) -> None:
-        if event.reason.startswith(DROPPED):
+        if event.reason.startswith(DROPPED) and self.since is not None:
             self.held.append(event)
         ordered(before, event, after, view)
 
     def ended(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
-        turn_ended(before, self.held, view)
+        started = before.turn.started
+        held = self.held if self.since == started else _turn_held(view, started, event.seq)
+        turn_ended(before, held, view)
+
+
+def _turn_held(view: AuditView, started: int, end: int) -> list[Held]:
+    """What ``Drops`` gathers, read from the window: the events after ``started`` and
+    before ``end``."""
+    held: list[Held] = []
+    for seq in range(started + 1, end):
+        found = view.event(seq)
+        if (isinstance(found, DeclarationPosted) and found.actions) or (
+                isinstance(found, EffectApplied) and found.name == INCOMING) or (
+                isinstance(found, InitiativeSet) and found.reason.startswith(DROPPED)):
+            held.append(found)
+    return held
 
 
 def rolled(before: SceneState, event: InitiativeRolled, after: SceneState, view: AuditView) -> None:

@@ -50,10 +50,20 @@ class Fighter(FighterBase):
         self.state = state  # what FighterBase.__init__ sets, without the call (the audit's hot path)
         self.actor = actor
         self.who = who
-        self.card: Card = read_card(who.sheet)
-        self.options: BleedingSunOptions = options_of(state)
+        self.options: BleedingSunOptions = options_of(state)  # never refused: the defaults stand in
+        self._card: Card | None = None
         self._mine: list[ActiveEffect] | None = None
         """The effects on this combatant, by id, read once (``_on``)."""
+
+    @property
+    def card(self) -> Card:
+        """The sheet's card, read on first use: a sheet that does not read (``InputError``)
+        refuses only what reads it, not every look at this combatant (an ally's standing, a
+        status)."""
+        card = self._card
+        if card is None:
+            card = self._card = read_card(self.who.sheet)
+        return card
 
     def _on(self) -> list[ActiveEffect]:
         """The effects on this combatant, by id, read once (a plan or a threshold asks for

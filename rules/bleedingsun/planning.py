@@ -171,7 +171,8 @@ def attacker_mods(who: Fighter, weapon: WeaponCard, action: Action, earlier: Seq
     stagger = who.stagger()
     if stagger:
         mods.append((-stagger, "staggered"))
-    perks = who.card.perk_sum("attack") + who.card.perk_sum("melee" if melee else "ranged")
+    card = who.card
+    perks = card.perk_sum("attack") + card.perk_sum("melee" if melee else "ranged")
     if perks:
         mods.append((perks, "perks"))
     return mods

@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from msgspec.structs import replace
 
 from fightlog.events.model import AttackResolved, EffectApplied, EffectExpired, ResourceSpent
+from fightlog.kit.fighters import Mods
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun import fuses, harm, statuses
-from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, Parts, as_notes, critical, falloff,
+from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, as_notes, critical, falloff,
                                                     pierce, soak_pool, soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
@@ -192,17 +193,18 @@ def aimed_threshold(state: SceneState, planned: Plan) -> int:
     return RANGES[planned.bands[0]] if planned.bands else RANGES[planned.action.range or "short"]
 
 
-def target_threshold(state: SceneState, planned: Plan, at: int, target: str, defense_hits: int) -> tuple[int, Parts]:
+def target_threshold(state: SceneState, planned: Plan, at: int, target: str, defense_hits: int) -> tuple[int, Mods]:
     """The threshold to hit ``target`` with ``planned`` (the chart; the defense hits and total
     defense added)."""
     who = Fighter(state, target)
+    card = who.card
     extra = 0
     for found in who.effects():
         if found.name == DEFENSE:
             extra += found.magnitude or 0
     return threshold(planned.bands[at] if planned.kind != "blast" else planned.bands[0], melee=planned.melee,
-                     stance=who.stance, aim_held=who.aim_held(), size=who.card.size, targeted=planned.targeted,
-                     defense=defense_hits + extra, grappled=who.has("grappled"), perk=who.card.perk_sum("threshold"))
+                     stance=who.stance, aim_held=who.aim_held(), size=card.size, targeted=planned.targeted,
+                     defense=defense_hits + extra, grappled=who.has("grappled"), perk=card.perk_sum("threshold"))
 
 
 def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str, hexes: int, rolled: Pool,
@@ -254,7 +256,7 @@ def _stray(scribe: Scribe, attacker: Fighter, planned: Plan, rolled: Pool, cause
     return [f"stray shot: {outcome} (savvy {savvy.hits} against {stray})"]
 
 
-def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, Parts]:
+def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, Mods]:
     """The DV pool of a hit: the weapon's (a blast's), the burst's, each hit over the
     threshold, a critical, perks, a sneak attack on one flat-footed."""
     options = attacker.options
@@ -271,8 +273,9 @@ def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int,
         parts.append((weapon.dv, "impact DV (the direct hit, with the blast)"))
     if crit:
         parts.append((options.critical_dv, "critical"))
-    if attacker.card.perk_sum("dv"):
-        parts.append((attacker.card.perk_sum("dv"), "perks"))
+    perks = attacker.card.perk_sum("dv")
+    if perks:
+        parts.append((perks, "perks"))
     if target.flat_footed() and planned.kind != "blast":
         parts.append((SNEAK[planned.melee], "sneak attack (flat-footed)"))
     total = 0

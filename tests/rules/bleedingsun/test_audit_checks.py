@@ -104,8 +104,7 @@ def test_a_coup_de_grace_is_audited() -> None:
 
 def test_a_drop_owed_is_paid_in_its_own_turn_only() -> None:
     """The turn's end reads the posts, waiting attacks and drops gathered since its own
-    ``turn_started`` (``audit.Drops``): a drop made after the next turn opened pays nothing,
-    and a turn with no immediate action owes none."""
+    ``turn_started`` (``audit.Drops``): a drop made after the next turn opened pays nothing."""
     from fightlog.events.model import DeclarationPosted, InitiativeSet, TurnStarted
     from fightlog.fixtures.bleedingsun_audit_fights import hand_run
 
@@ -118,3 +117,31 @@ def test_a_drop_owed_is_paid_in_its_own_turn_only() -> None:
     found = [(code, message) for code, message in _errors(log.done()) if code == "rules.sequence"]
     assert found == [("rules.sequence", "dray's dodge (an immediate action) was not followed by their drop in the "
                                         "sequence")]
+
+
+def test_a_turn_the_checks_did_not_see_open_is_read_from_the_window() -> None:
+    """A second ``scene_started`` within a turn binds the checks again (a fresh ``Drops``):
+    the turn's end then reads the turn from the window, and the missing drop is still found."""
+    from fightlog.events.model import DeclarationPosted, InitiativeSet, SceneStarted
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("grenade-dodge")
+    dodge = log.find(DeclarationPosted, actor="dray", text="So does Dray.")
+    log.drop(log.after(dodge, InitiativeSet))
+    log.insert_after(dodge, log.new(log.find(SceneStarted)))
+    found = [(code, message) for code, message in _errors(log.done()) if code == "rules.sequence"]
+    assert found == [("rules.sequence", "dray's dodge (an immediate action) was not followed by their drop in the "
+                                        "sequence")]
+
+
+def test_a_sheet_that_does_not_read_refuses_only_what_reads_it() -> None:
+    """A fighter reads its card on first use: an ally who joined without a sheet still stands
+    in a gang-up (only their standing is read), so the attack is checked."""
+    from fightlog.events.model import AttackResolved, CombatantJoined
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    log.change(log.find(CombatantJoined, actor="kade"), sheet={})
+    club = log.find(AttackResolved, attacker="rook")
+    log.change(club, against=2, margin=0)
+    assert sorted(code for code, _ in _errors(log.done())) == ["rules.damage", "rules.outcome", "rules.threshold"]
