@@ -86,7 +86,7 @@ def threshold(band: str, *, melee: bool, stance: str | None, aim_held: bool, siz
         parts.append((perk, "perks"))
     if defense:
         parts.append((defense, "defense hits"))
-    total = 0
+    total = 0  # ``kit.fighters.sum_mods``, written out: compiled here, interpreted there (+2% compiled)
     for value, _ in parts:
         total += value
     return max(1, total), parts

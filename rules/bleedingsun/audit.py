@@ -9,7 +9,7 @@ there is nothing to judge: a roll or sheet it cannot read is no finding here.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import cast
+from typing import TypeGuard, cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (Action, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
@@ -71,16 +71,16 @@ class Drops:
         first_turn(before, event, after, view)
 
     def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
-        if event.actions and self.since is not None:
+        if self.since is not None and _held(event):
             self.held.append(event)
         posted(before, event, after, view)
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
-        if event.name == INCOMING and self.since is not None:
+        if self.since is not None and _held(event):
             self.held.append(event)
 
     def ordered(self, before: SceneState, event: InitiativeSet, after: SceneState, view: AuditView) -> None:
-        if event.reason.startswith(DROPPED) and self.since is not None:
+        if self.since is not None and _held(event):
             self.held.append(event)
         ordered(before, event, after, view)
 
@@ -90,15 +90,23 @@ class Drops:
         turn_ended(before, held, view)
 
 
+def _held(found: object) -> TypeGuard[Held]:
+    """Whether ``Drops`` keeps ``found``: a post with actions, an attack waiting for an
+    answer, a drop."""
+    if isinstance(found, DeclarationPosted):
+        return bool(found.actions)
+    if isinstance(found, EffectApplied):
+        return found.name == INCOMING
+    return isinstance(found, InitiativeSet) and found.reason.startswith(DROPPED)
+
+
 def _turn_held(view: AuditView, started: int, end: int) -> list[Held]:
     """What ``Drops`` gathers, read from the window: the events after ``started`` and
     before ``end``."""
     held: list[Held] = []
     for seq in range(started + 1, end):
         found = view.event(seq)
-        if (isinstance(found, DeclarationPosted) and found.actions) or (
-                isinstance(found, EffectApplied) and found.name == INCOMING) or (
-                isinstance(found, InitiativeSet) and found.reason.startswith(DROPPED)):
+        if _held(found):
             held.append(found)
     return held
 

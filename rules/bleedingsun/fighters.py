@@ -47,7 +47,7 @@ class Fighter(FighterBase):
         who = state.combatants.get(actor)
         if who is None:
             raise absent(state, actor)
-        self.state = state  # what FighterBase.__init__ sets, without the call (the audit's hot path)
+        self.state = state  # what FighterBase.__init__ sets, without the call (the audit's hot path: +2% compiled)
         self.actor = actor
         self.who = who
         self.options: BleedingSunOptions = options_of(state)  # never refused: the defaults stand in
