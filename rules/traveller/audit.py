@@ -132,13 +132,13 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
         return
     roll = _roll(view, event.seq - 1)
     if roll is not None and roll.purpose == "damage" and roll.for_seq == event.cause:
-        try:
+        try:  # a sheet that does not read (the attacker's weapon, the target's armour): nothing to judge
             target, attacker = Fighter.two(before, event.target, cause.attacker)
+            weapon = attacker.card.weapon(cause.weapon)
+            if weapon is not None:
+                _first(before, event, cause, roll, target, attacker, weapon, view)
         except FightlogError:
-            return
-        weapon = attacker.card.weapon(cause.weapon)
-        if weapon is not None:
-            _first(before, event, cause, roll, target, attacker, weapon, view)
+            pass
         return
     try:
         options = options_of(before)
@@ -154,15 +154,19 @@ def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll
            attacker: Fighter, weapon: WeaponCard, view: AuditView) -> None:
     dms = (attacker.dm("STR") if weapon.kind == "melee" else 0) + (cause.margin or 0)
     got = _dm_of(roll)
-    armour = protection(target, weapon, _reaction(before, cause))
     problems = []
     if got != dms:
         problems.append(f"the damage roll's DMs are {got:+d}, the rules give {dms:+d} (STR DM in melee + Effect)")
-    if event.raw != roll.total or event.reduced_by != min(armour, roll.total):
-        problems.append(f"{roll.total} less protection {armour}, recorded as {event.raw} less {event.reduced_by}")
-    want = split(target.who.pools, max(0, roll.total - armour), target.options)[0]
-    if (event.pool, event.taken) != want:
-        problems.append(f"{event.taken} from {event.pool}, the rules take {want[1]} from {want[0]} first")
+    try:
+        armour: int | None = protection(target, weapon, _reaction(before, cause))
+    except FightlogError:
+        armour = None  # the target's sheet does not read: what its armour stops is not judged
+    if armour is not None:
+        if event.raw != roll.total or event.reduced_by != min(armour, roll.total):
+            problems.append(f"{roll.total} less protection {armour}, recorded as {event.raw} less {event.reduced_by}")
+        want = split(target.who.pools, max(0, roll.total - armour), target.options)[0]
+        if (event.pool, event.taken) != want:
+            problems.append(f"{event.taken} from {event.pool}, the rules take {want[1]} from {want[0]} first")
     if problems:
         view.report("rules.damage", event, f"{cause.attacker}'s hit on {event.target}: " + "; ".join(problems),
                     actor=cause.attacker)

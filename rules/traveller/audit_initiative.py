@@ -21,15 +21,15 @@ def rolled(before: SceneState, event: InitiativeRolled, after: SceneState, view:
     roll = view.event(event.roll or 0)
     if not isinstance(roll, DiceRolled) or roll.purpose != "initiative" or event.actor not in before.combatants:
         return
-    try:
+    try:  # a sheet or options that do not read: nothing to judge here
         who = Fighter(before, event.actor)
+        options = who.options
+        dm = who.best("DEX", "INT")[0] if options.initiative_characteristic == "better" else \
+            who.dm(options.initiative_characteristic)
+        side = side_of(before, event.actor)
+        tactics = _tactics(before, view, roll.seq, side)
     except FightlogError:
         return
-    options = who.options
-    dm = who.best("DEX", "INT")[0] if options.initiative_characteristic == "better" else \
-        who.dm(options.initiative_characteristic)
-    side = side_of(before, event.actor)
-    tactics = _tactics(before, view, roll.seq, side)
     problems = []
     if sum(m.value for m in roll.modifiers) != dm:
         problems.append(f"the roll's DM is {sum(m.value for m in roll.modifiers):+d}, the rules give {dm:+d} "

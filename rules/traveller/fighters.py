@@ -51,12 +51,22 @@ class Fighter(FighterBase):
         self.state = state  # what FighterBase.__init__ sets, without the call (the audit's hot path)
         self.actor = actor
         self.who = who
-        self.card: Card = read_card(who.sheet)
         self.options: TravellerOptions = options_of(state)
+        self._card: Card | None = None
         self._mine: list[ActiveEffect] | None = None
         """The effects on this combatant, read from the slice once per ``Fighter`` (in the
         slice's order, its history's, until ``_by_id`` sorts them)."""
         self._sorted = False
+
+    @property
+    def card(self) -> Card:
+        """The sheet's card, read on first use: a sheet that does not read (``InputError``)
+        refuses only what reads it (a check of this combatant's DMs, armour or weapon), not
+        every look at this combatant (a side's Tactics, a reaction's cost, an ally's state)."""
+        card = self._card
+        if card is None:
+            card = self._card = read_card(self.who.sheet)
+        return card
 
     def effects(self, name: str | None = None, *, on: bool = True) -> list[ActiveEffect]:
         """Effects on this combatant by name, by id (the effects slice read once per ``Fighter``)."""

@@ -15,7 +15,7 @@ from fightlog.audit.one_process import audit_events
 from fightlog.events.model import AnyEvent
 from fightlog.fixtures.tampering import Tamper
 from fightlog.events.codec import decode_line
-from fightlog.fixtures.traveller_fights import FIGHTS, ROOT, to_bytes
+from fightlog.fixtures.traveller_fights import FIGHTS, ROOT, hand_run, to_bytes
 
 NAMES = sorted(FIGHTS)
 
@@ -199,3 +199,51 @@ def test_an_ambush_by_a_side_nobody_is_on_is_an_initiative_finding() -> None:
     pirates(log)
     found = [f for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
     assert any("ambush = 'pirates'" in f.message and "sides: crew, raiders" in f.message for f in found)
+
+
+def test_a_target_whose_sheet_does_not_read_leaves_the_attack_s_dms_judged() -> None:
+    """A combatant's card is read when a check needs it (``Fighter.card``): an unreadable
+    sheet on the target of a shot whose DMs read only the attacker's card leaves the shot
+    judged; on the attacker's own, nothing about the shot can be told."""
+    from fightlog.events.model import AttackResolved, CombatantJoined, Modifier
+    from fightlog.fixtures.traveller_fights import _rewritten, _roll_of
+
+    def bogus_dm_without(sheet_of: str | None) -> Callable[[Tamper], AnyEvent]:
+        def change(log: Tamper) -> AnyEvent:
+            shot = log.find(AttackResolved, attacker="kesh")
+            rolled = _rewritten(log, shot, [*_roll_of(log, shot).modifiers, Modifier(value=2, source="bogus")])
+            if sheet_of is not None:
+                log.change(log.find(CombatantJoined, actor=sheet_of), sheet={})
+            return rolled
+        return change
+
+    assert [code for code, _ in _flawed("dive-behind-the-wall", bogus_dm_without(None))] == ["rules.attack-dm"]
+    assert [code for code, _ in _flawed("dive-behind-the-wall", bogus_dm_without("ilsa"))] == ["rules.attack-dm"]
+    assert _flawed("dive-behind-the-wall", bogus_dm_without("kesh")) == []
+
+
+def test_a_target_whose_sheet_does_not_read_leaves_the_damage_roll_s_dms_judged() -> None:
+    """The damage roll's DMs (STR DM in melee, the Effect) read the attacker only: judged
+    when the target's armour cannot be read, and only the armour's part left undone."""
+    from fightlog.events.model import CombatantJoined, DamageApplied, DiceRolled, Modifier
+
+    def bogus_dm_without(sheet_of: str | None) -> Callable[[Tamper], AnyEvent]:
+        def change(log: Tamper) -> AnyEvent:
+            damage = log.find(DamageApplied, target="ilsa")
+            roll = log.get(damage.seq - 1)
+            assert isinstance(roll, DiceRolled) and roll.purpose == "damage"
+            log.change(roll, modifiers=[Modifier(value=1, source="bogus")], total=roll.total + 1)
+            if sheet_of is not None:
+                log.change(log.find(CombatantJoined, actor=sheet_of), sheet={})
+            return damage
+        return change
+
+    def messages(sheet_of: str | None) -> list[str]:
+        log = hand_run("dive-behind-the-wall")
+        bogus_dm_without(sheet_of)(log)
+        return [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
+
+    whole = messages(None)
+    assert len(whole) == 1 and "DMs are +1" in whole[0] and "protection" in whole[0]
+    assert messages("ilsa") == [whole[0].split("; ")[0]]  # the DMs judged, the armour not
+    assert messages("kesh") == []  # the attacker's weapon does not read: nothing to judge
