@@ -46,6 +46,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "outcome.undeclared": ("error", "the poster's attack resolved on a target its declaration did not name"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
+    "scene.bad-options": ("error", "options the scene's ruleset refuses: its rules checked under the default options"),
     # dice (fightlog.audit.dice_checks, over fightlog.dice.verify)
     "dice.face": ("error", "an impossible die face"),
     "dice.arithmetic": ("error", "a roll total that does not add up"),

@@ -5,6 +5,11 @@ under the generic rules (``rules_for_scene``): the posting order and the dice ar
 the rules are not. That is said once, as a warning at ``scene_started`` naming the ruleset,
 the installed ones and the nearest of them (``difflib``), and in the summary
 (``ruleset_label``), so a clean audit of such a log is never read as a clean fight.
+
+A scene whose options its (installed) ruleset refuses, as ``play start`` would (a log edited
+by hand, or written by another tool), is folded and audited under the ruleset's default
+options: that is said as an error at ``scene_started`` (``scene.bad-options``), naming the
+option and what it accepts.
 """
 
 from __future__ import annotations
@@ -13,10 +18,11 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
+from fightlog.errors import FightlogError
 from fightlog.kit.checks import AuditView, Check
 from fightlog.events.model import SceneStarted
 from fightlog.reducers.state import SceneState
-from fightlog.kit.ruleset import GENERIC, installed
+from fightlog.kit.ruleset import GENERIC, installed, rules_for_scene
 
 
 def unknown(ruleset: str) -> bool:
@@ -35,6 +41,7 @@ def ruleset_label(ruleset: str) -> str:
 def scene_opened(before: SceneState, event: SceneStarted, after: SceneState, view: AuditView) -> None:
     ruleset = event.ruleset
     if not unknown(ruleset):
+        _options(event, view)
         return
     known = [name for name in installed() if name != GENERIC.id]  # generic has no rules to offer
     near = difflib.get_close_matches(ruleset, known, n=1)
@@ -50,3 +57,20 @@ def checks() -> Mapping[type, Check]:
     """The checks of the audit's scope, as the audit calls them."""
     hooks: dict[type, Any] = {SceneStarted: scene_opened}
     return hooks
+
+
+def _options(event: SceneStarted, view: AuditView) -> None:
+    """Options the scene's ruleset refuses (``Ruleset.options_problem``, as ``play start`` and
+    a ruling refuse them): the checks ran under the defaults (the rulesets' ``options_of``)."""
+    if not event.options:
+        return
+    try:
+        problem = rules_for_scene(event.ruleset, {}).options_problem(event.options)
+    except FightlogError:
+        return
+    if problem is not None:
+        view.report(
+            "scene.bad-options", event,
+            f"the scene's options do not read under {event.ruleset}: {problem}; "
+            "its rules were checked under the default options",
+        )

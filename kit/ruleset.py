@@ -99,6 +99,12 @@ class Ruleset(FoldRules, Protocol):
         amendment of a sheet is checked with it."""
         ...
 
+    def options_problem(self, options: Mapping[str, Any]) -> str | None:
+        """Why the rules refuse a scene's options (``scene_started.options``), naming the
+        option and what it accepts, or ``None`` when they read them. Not for the fold, which
+        reads what it can: the audit reports it (``scene.bad-options``)."""
+        ...
+
     def audit_checks(self) -> Mapping[type, Check]:
         """The audit's checks of this ruleset by event type (``fightlog.kit.checks``):
         what each declaration, roll, outcome and effect should have been."""
@@ -185,6 +191,9 @@ class GenericRules(GenericFoldRules):
         return {} if self.sections is None else self.sections.findings
 
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
+        return None
+
+    def options_problem(self, options: Mapping[str, Any]) -> str | None:
         return None
 
     def with_options(self, options: Mapping[str, Any]) -> Ruleset:

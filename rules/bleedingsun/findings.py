@@ -70,6 +70,7 @@ SHARED: Final[Mapping[str, str]] = {
     "rules.unknown-action": "Combat Actions & Cost",
     "rules.target": "Attacking (a target in the fight)",
     "scene.unknown-ruleset": AUDIT_SECTION,
+    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/bleeding-sun.md)",
 }
 

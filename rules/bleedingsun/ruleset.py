@@ -94,6 +94,12 @@ class BleedingSunRules(GenericRules):
 
         return card_problem(read_card, sheet)
 
+    def options_problem(self, options: Mapping[str, Any]) -> str | None:
+        from fightlog.kit.options import options_problem
+        from fightlog.rules.bleedingsun.options import read_options
+
+        return options_problem(read_options, options)
+
     def audit_checks(self) -> Mapping[type, Check]:
         from fightlog.rules.bleedingsun import audit
 

@@ -45,6 +45,7 @@ SHARED: Final[Mapping[str, str]] = {
     "rules.unknown-action": "Actions (the actions there are)",
     "rules.target": "Attacking (a target in the fight)",
     "scene.unknown-ruleset": AUDIT_SECTION,
+    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/d20-evasion.md)",
 }
 """The section of the d20 evasion rulebook each shared code rests on."""

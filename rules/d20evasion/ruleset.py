@@ -93,6 +93,12 @@ class D20Rules(GenericRules):
 
         return card_problem(read_card, sheet)
 
+    def options_problem(self, options: Mapping[str, Any]) -> str | None:
+        from fightlog.kit.options import options_problem
+        from fightlog.rules.d20evasion.options import read_options
+
+        return options_problem(read_options, options)
+
     def with_options(self, options: Mapping[str, Any]) -> D20Rules:
         return self
 

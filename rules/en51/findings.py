@@ -35,6 +35,7 @@ SHARED: Final[Mapping[str, str]] = {
     "rules.unknown-action": "Combat actions",
     "rules.target": "Melee attack; Ranged attack; Hiding and Cover (a target in sight)",
     "scene.unknown-ruleset": AUDIT_SECTION,
+    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/en51.md)",
 }
 

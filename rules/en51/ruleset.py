@@ -82,6 +82,12 @@ class En51Rules(GenericRules):
 
         return card_problem(read_card, sheet)
 
+    def options_problem(self, options: Mapping[str, Any]) -> str | None:
+        from fightlog.kit.options import options_problem
+        from fightlog.rules.en51.options import read_options
+
+        return options_problem(read_options, options)
+
     def audit_checks(self) -> Mapping[type, Check]:
         from fightlog.rules.en51 import audit
 

@@ -18,7 +18,7 @@ from fightlog.errors import RefusedError
 from fightlog.kit.fighters import Breach, FighterBase, Mods, absent, sum_mods
 from fightlog.kit.options import SceneOptions
 from fightlog.rules.roe7 import handkept
-from fightlog.rules.roe7.options import Roe7Options, read_options
+from fightlog.rules.roe7.options import DEFAULTS, Roe7Options, read_options
 from fightlog.rules.roe7.ruleset import OUT, token
 from fightlog.rules.roe7.sheet import Sheet, Weapon
 from fightlog.rules.roe7.terms import DamageType, RollType
@@ -59,8 +59,9 @@ def _sheet(encoded: bytes) -> Sheet:
     return Sheet.from_snapshot(snapshot)
 
 
-options_of: Final = SceneOptions(read_options)
-"""The options a scene was started with (``options_of(state)``)."""
+options_of: Final = SceneOptions(read_options, fallback=DEFAULTS)
+"""The options a scene was started with (``options_of(state)``); options that do not read
+give the defaults (the audit says so: ``scene.bad-options``)."""
 
 
 def capped(mods: Mods, cap: int) -> Mods:

@@ -48,6 +48,7 @@ SHARED: Final[Mapping[str, str]] = {
     "rules.unknown-action": "Parts of a Turn (the actions there are)",
     "rules.target": "Basic Contested Roll (a target in the fight)",
     "scene.unknown-ruleset": AUDIT_SECTION,
+    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/roe7.md)",
 }
 """The RoE 7th Edition section each shared code rests on (the ``dice.*`` codes rest on

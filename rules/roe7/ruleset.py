@@ -110,6 +110,12 @@ class Roe7Rules(GenericRules):
             return f"sheet.{describe(exc.errors())}"
         return None
 
+    def options_problem(self, options: Mapping[str, Any]) -> str | None:
+        from fightlog.kit.options import options_problem
+        from fightlog.rules.roe7.options import read_options
+
+        return options_problem(read_options, options)
+
     def audit_checks(self) -> Mapping[type, Check]:
         """The RoE checks of one audited scene (``fightlog.rules.roe7.audit``, loaded here
         and not before: it reads sheets, which the fold never does)."""

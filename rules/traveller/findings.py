@@ -54,6 +54,7 @@ SHARED: Final[Mapping[str, str]] = {
     "rules.unknown-action": "Combat (Significant Action; Minor Action; Reaction)",
     "rules.target": "Combat (a target in the fight)",
     "scene.unknown-ruleset": AUDIT_SECTION,
+    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/traveller.md)",
 }
 """The section of the combat sheet each shared code rests on."""

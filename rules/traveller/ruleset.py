@@ -86,6 +86,12 @@ class TravellerRules(GenericRules):
 
         return card_problem(read_card, sheet)
 
+    def options_problem(self, options: Mapping[str, Any]) -> str | None:
+        from fightlog.kit.options import options_problem
+        from fightlog.rules.traveller.options import read_options
+
+        return options_problem(read_options, options)
+
     def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
         """Rounds fired count up; the table reads the magazine from the sheet."""
         return fired + amount, False, 0

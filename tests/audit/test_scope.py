@@ -4,6 +4,7 @@ the summary says no rules were checked; the posting order and the dice still are
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from fightlog.audit.auditor import audit_events
@@ -68,3 +69,65 @@ def test_the_cli_summary_says_so(tmp_path) -> None:  # type: ignore[no-untyped-d
     assert result.exit_code == 1
     assert "warning  scene.unknown-ruleset" in result.stdout
     assert "checked under no ruleset ('roe8' is not installed: posting order and dice checked, no rules)" in result.stdout
+
+
+# --------------------------------------------------------------------------- options refused
+
+BAD_OPTIONS = {  # a bundled engine fight of each ruleset, and one option set to what it refuses
+    "roe7": ("roe7/scenarios/alley-duel.jsonl", "ranged_damage_list", "heavy-1d50"),
+    "d20-evasion": ("d20-evasion/scenarios/ashfall-duel.jsonl", "stat_step", 0),
+    "traveller": ("traveller/scenarios/first-aid-on-the-ramp.jsonl", "prone_melee_dm", None),
+    "en51": ("en51/scenarios/dry-magazine.jsonl", "die_succeeds", "never"),
+    "bleeding-sun": ("bleeding-sun/scenarios/bleed-out.jsonl", "hit_face", 7),
+}
+
+
+def _with_option(ruleset: str) -> list:  # type: ignore[type-arg]
+    from tests.conftest import FIXTURES
+    from fightlog.events.codec import decode_line
+
+    name, option, value = BAD_OPTIONS[ruleset]
+    events = [decode_line(line) for line in (FIXTURES / name).read_bytes().splitlines()]
+    first = events[0]
+    assert isinstance(first, SceneStarted) and first.ruleset == ruleset and option in first.options
+    events[0] = replace(first, options={**first.options, option: value})
+    return events
+
+
+def test_every_ruleset_is_in_the_options_table() -> None:
+    assert set(BAD_OPTIONS) == set(installed()) - {"generic"}
+
+
+@pytest.mark.parametrize("ruleset", sorted(BAD_OPTIONS))
+def test_options_the_ruleset_refuses_are_an_error_and_the_rules_are_checked_under_the_defaults(ruleset: str) -> None:
+    """A scene's options its ruleset refuses (as ``play start`` would) are one error at
+    ``scene_started`` naming the option; the log still folds and audits (before, traveller's
+    audit stopped with an ``<input>: ...`` error naming no file, and the others said nothing)."""
+    from fightlog.audit.one_process import audit_events as audit_in_memory
+
+    _, option, _ = BAD_OPTIONS[ruleset]
+    clean = audit_in_memory(_events_of(ruleset))
+    report = audit_in_memory(_with_option(ruleset))
+    found = [(f.code, f.seq, f.severity) for f in report.findings]
+    assert found[0] == ("scene.bad-options", 1, "error")
+    assert found[1:] == [(f.code, f.seq, f.severity) for f in clean.findings]
+    message = report.findings[0].message
+    assert message.startswith(f"the scene's options do not read under {ruleset}: {ruleset} option '{option}': ")
+    assert message.endswith("; its rules were checked under the default options")
+
+
+def _events_of(ruleset: str) -> list:  # type: ignore[type-arg]
+    from tests.conftest import FIXTURES
+    from fightlog.events.codec import decode_line
+
+    return [decode_line(line) for line in (FIXTURES / BAD_OPTIONS[ruleset][0]).read_bytes().splitlines()]
+
+
+def test_options_refused_exit_1_at_the_cli(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.cli import write_log
+
+    log = write_log(tmp_path / "bad-options.jsonl", [replace(e, seq=0, prev="") for e in _with_option("traveller")])
+    result = run("audit", str(log))
+    assert result.exit_code == 1, result.output
+    assert "error    scene.bad-options" in result.stdout
+    assert "traveller option 'prone_melee_dm'" in result.stdout
