@@ -102,7 +102,9 @@ def _opposed(event: AttackResolved, view: AuditView) -> None:
 def _metres(before: SceneState, event: AttackResolved, attacker: Fighter, target: Fighter, view: AuditView) -> int:
     waiting = before.effects.get(f"{INCOMING}-{event.declaration}")
     if waiting is not None:
-        return int(str(waiting.params.get("metres", 0)))
+        metres = waiting.params.get("metres", 0)
+        if type(metres) is int:
+            return metres  # the distance when declared (else, an edited one: the declaration's, below)
     declared = view.event(event.declaration or 0)
     if isinstance(declared, DeclarationPosted):
         for action in declared.actions:

@@ -247,3 +247,20 @@ def test_a_target_whose_sheet_does_not_read_leaves_the_damage_roll_s_dms_judged(
     assert len(whole) == 1 and "DMs are +1" in whole[0] and "protection" in whole[0]
     assert messages("ilsa") == [whole[0].split("; ")[0]]  # the DMs judged, the armour not
     assert messages("kesh") == []  # the attacker's weapon does not read: nothing to judge
+
+
+@pytest.mark.parametrize("metres", [11, False, "far", 12.5, None])
+def test_an_incoming_attack_s_distance_that_is_no_whole_number_is_read_from_the_declaration(metres: object) -> None:
+    """The ``incoming`` effect keeps the distance the table measured when the attack was
+    declared; edited into something that is no whole number (``false`` made the audit stop
+    with an internal error), the audit measures it from the declaration, as the table did."""
+    from fightlog.events.model import AttackResolved, EffectApplied, Modifier
+    from fightlog.fixtures.traveller_fights import _rewritten, _roll_of
+
+    def edited(log: Tamper) -> AnyEvent:
+        incoming = log.all(EffectApplied, name="incoming")[0]
+        log.change(incoming, params={**incoming.params, "metres": metres})
+        shot = log.find(AttackResolved, declaration=incoming.cause)
+        return _rewritten(log, shot, [*_roll_of(log, shot).modifiers, Modifier(value=1, source="bogus")])
+
+    assert [code for code, _ in _flawed("ambush-at-the-landing-pad", edited)] == ["rules.attack-dm"]
