@@ -217,16 +217,18 @@ class RollVerifier:
         self._source = "rejected" if self._tried else "missing"
 
     def _adopt_hint(self) -> None:
-        """Use the hint as the revealed seed from the start, if it matches the commitment
-        (``finish`` confirms that the log does reveal it)."""
+        """Use the hint as the revealed seed from the start, if it matches the commitment, or
+        if there is none (``_choose_seed`` takes a revealed seed then too, and the finding
+        ``dice-no-commitment`` says what that is worth); ``finish`` confirms that the log does
+        reveal it."""
         commit, hint = self._commit, self._hint
-        if commit is None or commit.scheme != SCHEME or hint is None:
+        if (commit is not None and commit.scheme != SCHEME) or hint is None:
             return
         try:
             raw = seed_bytes(hint)
         except DiceError:
             return
-        if commitment(raw) == commit.commitment:
+        if commit is None or commitment(raw) == commit.commitment:
             self._seed, self._source, self._hinted = raw, "revealed", True
 
     # ------------------------------------------------------------------ rolls

@@ -350,6 +350,28 @@ def test_scene_ended_without_seed_and_scene_without_commitment() -> None:
     assert set(codes(findings)) == {"dice-no-commitment", "dice-seed-not-revealed"}
 
 
+@pytest.mark.parametrize("parallel_min_bytes", [1 << 30, 1], ids=["one process", "two processes"])
+def test_a_seed_revealed_without_a_commitment_is_streamed_like_a_held_one(tmp_path, parallel_min_bytes: int) -> None:  # type: ignore[no-untyped-def]
+    """``verify --dice`` reads the seed the log's end reveals first (the hint) and recomputes
+    each roll as it passes: with no commitment to match it against, the hint is taken as the
+    held check takes the revealed seed, and the report is the held one's. (Before, the hint
+    was refused for want of a commitment, every pass asked for another, and the command
+    stopped with an internal error.)"""
+    from fightlog.audit.dice_verify import verify_with_dice
+
+    events = scene_events(commit=False)
+    held, verifier = verify(events)
+    store = MemoryStore()
+    store.append(list(events))
+    log = tmp_path / "no-commitment.jsonl"
+    log.write_bytes(store.to_bytes())
+    result, dice = verify_with_dice(str(log), seed=None, parallel_min_bytes=parallel_min_bytes)
+    assert result.ok and dice is not None
+    assert codes(dice.findings) == codes(held) == ["dice-no-commitment"]
+    assert dice.summary == verifier.summary
+    assert (dice.summary.engine, dice.summary.recomputed, dice.summary.seed) == (len(AFTER_JOIN) + 2, len(AFTER_JOIN) + 2, "revealed")
+
+
 def test_an_unknown_scheme() -> None:
     events = scene_events()
     started = events[0]
