@@ -33,6 +33,7 @@ from msgspec.structs import replace
 
 from fightlog.errors import DiceError, DiceLimitError
 from fightlog.events.model import DiceRolled, Die
+from fightlog.dice.limits import check_modifier
 from fightlog.dice.roll_events import group_dice, read_roll
 from fightlog.dice.render import breakdown
 from fightlog.dice.replies.dialect import compile_in
@@ -79,6 +80,11 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
         return [Discrepancy("roll-limit", f"over the {dialect} dialect's limits: {exc}")]
     except DiceError as exc:
         return [Discrepancy("roll-notation", f"the notation is refused: {exc}")]
+    try:
+        for modifier in event.modifiers:  # what re-evaluating it would refuse (``Expression.roll``)
+            check_modifier(modifier.value, modifier.source)
+    except DiceLimitError as exc:
+        return [Discrepancy("roll-limit", f"over the limits: {exc}")]
     try:
         groups = group_dice(expr, event.dice, event.notation)
     except DiceError as exc:

@@ -91,6 +91,25 @@ def test_an_expression_over_the_limits_is_flagged_in_every_dialect(dialect: str)
     assert found[0].message.startswith(f"roll: over the {dialect} dialect's limits: 1001d6 : 1001 dice")
 
 
+@pytest.mark.parametrize("value", [10_000_000, -(2**63), 2**63])
+def test_a_modifier_over_the_limits_is_a_finding_not_a_refused_log(value: int) -> None:
+    """The log records what a HUD claimed: a modifier past the limits is its claim, named as
+    ``roll-limit`` (the audit's ``dice.limit``); before, re-evaluating it refused the whole log
+    with a message naming neither file nor line."""
+    from fightlog.events.model import Modifier
+
+    event = DiceRolled(roller="x", notation="1d20", generator="external", total=9,
+                       dice=[Die(sides=20, face=9)], modifiers=[Modifier(value=value, source="racial")])
+    found = check_event(event, "roll")
+    assert [d.code for d in found] == ["roll-limit"]
+    assert found[0].message == (f"roll: over the limits: modifier {value} (racial) is too large; modifiers are "
+                                "limited to +/-9999999")
+    assert check_event(replace(event, modifiers=[Modifier(value=9_999_999, source="racial")], total=10_000_008),
+                       "roll") == []
+    audit = DiceAudit()
+    audit.feed(replace(event, seq=3))
+    assert [f.code for f in audit.finish()] == ["dice.limit", "dice.unverifiable"]
+
 
 def maiden(request: str, tally: str, result: int, rerolls: int = 0) -> str:
     shown = f" Rerolls: `{rerolls}`" if rerolls else ""
