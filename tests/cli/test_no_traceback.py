@@ -5,7 +5,7 @@ Whatever the input, every command ends with an exit code in 0-3 (3: an internal 
 crash report) and, when it fails, one line on stderr; never a Python traceback. Exit 3 passes
 here: it is the safety net. To hunt the inputs that still reach it, run with
 ``FIGHTLOG_NO_INTERNAL_ERRORS=1`` (exit 3 then fails, and hypothesis shrinks the input) and
-more examples (``--hypothesis-seed``, or raise ``EXAMPLES``).
+more examples (``--hypothesis-seed``, or ``FIGHTLOG_FUZZ_EXAMPLES=1500``: 60 by default).
 """
 
 from __future__ import annotations
@@ -36,10 +36,13 @@ LOGS = [
     FIXTURES / "roe7" / "sample-duel.jsonl",
     FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.jsonl",
     FIXTURES / "dice" / "seeded-rolls.jsonl",
+    FIXTURES / "traveller" / "scenarios" / "ambush-at-the-landing-pad.jsonl",
+    FIXTURES / "en51" / "scenarios" / "dry-magazine.jsonl",
+    FIXTURES / "bleeding-sun" / "scenarios" / "bleed-out.jsonl",
 ]
 LINES = {log: [json.loads(line) for line in log.read_bytes().splitlines()] for log in LOGS}
 
-EXAMPLES = 60
+EXAMPLES = int(os.environ.get("FIGHTLOG_FUZZ_EXAMPLES", "60"))
 STRICT = os.environ.get("FIGHTLOG_NO_INTERNAL_ERRORS") == "1"
 
 
