@@ -14,7 +14,6 @@ the layers below it remember and report (a post closes the start-of-turn phase o
 
 from __future__ import annotations
 
-from fightlog.errors import InputError
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.fighters import UNARMED, UNARMED_TOKEN, options_of
 from fightlog.rules.roe7.options import DEFAULTS, Roe7Options
@@ -40,10 +39,7 @@ class SceneFacts:
         raw = None if scene is None else scene.options
         if raw is not self._raw:
             self._raw = raw
-            try:
-                self._opts = options_of(state)
-            except InputError:
-                self._opts = DEFAULTS  # a log with bad options still folds and audits
+            self._opts = options_of(state)  # bad options give the defaults (``scene.bad-options``)
             self._tokens.clear()
             self._crits.clear()
         return self._opts
