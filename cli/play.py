@@ -209,7 +209,7 @@ def join(
         if actor not in chosen:
             raise click.UsageError(f"--at {actor}: {actor} is not joining here")
     scribe = Scribe(state, seed)
-    with refusals(log):
+    with refusals(log, state):
         for actor in chosen:
             entrant = entrants[actor]
             if actor in at:
@@ -316,7 +316,7 @@ def end(log: str, reason: str | None, fmt: str) -> None:
             "no such file: the seed the scene committed to is needed to end it", path=seed_path(log)
         )
     scribe = Scribe(state, seed)
-    with refusals(log):
+    with refusals(log, state):
         table.end(scribe, reveal=seed, reason=reason)
     appended = commit(log, state, scribe)
     notes = [] if seed is None else [f"dice seed revealed: {seed}; check every roll with `fightlog verify --dice {log}`"]

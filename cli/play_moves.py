@@ -18,6 +18,7 @@ from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import AnyEvent
 from fightlog.events.store import FileStore
 from fightlog.history.states import state_at
+from fightlog.kit.ruleset import rules_for_scene
 from fightlog.kit.table import Scribe, Table, table_for
 from fightlog.reducers.derive import next_to_post
 from fightlog.reducers.fold import Step, reduce
@@ -30,7 +31,7 @@ def act(log: str, move: Callable[[Table, Scribe], None], fmt: str = "human") -> 
     """Make ``move`` on LOG's table, append what it decided and say it (``show``)."""
     state, table, seed = open_scene(log)
     scribe = Scribe(state, seed)
-    with refusals(log):
+    with refusals(log, state):
         move(table, scribe)
     show(log, commit(log, state, scribe), fmt)
 
@@ -83,9 +84,28 @@ def show(log: str, appended: Appended, fmt: str, *, said: Mapping[str, object] |
 
 
 @contextmanager
-def refusals(log: str) -> Iterator[None]:
-    """A refusal by the rules, as ``LOG: refused: why``."""
+def refusals(log: str, state: SceneState | None = None) -> Iterator[None]:
+    """A refusal by the rules, as ``LOG: refused: why``. With the ``state`` the move was made
+    on, an error that names no file comes from the log's own facts (a sheet its rules cannot
+    read, in a log edited by hand): it is said at LOG, at the ``combatant_joined`` of the
+    first sheet the rules cannot read when there is one."""
     try:
         yield
     except RefusedError as exc:
         raise RefusedError(f"refused: {exc.message}", path=log) from None
+    except InputError as exc:
+        if state is None or exc.path is not None:
+            raise
+        raise _located(log, state, exc) from None
+
+
+def _located(log: str, state: SceneState, error: InputError) -> InputError:
+    if error.line is not None:  # the rules named the line (an edited effect): at LOG
+        return InputError(error.message, path=log, line=error.line)
+    scene = state.scene
+    rules = rules_for_scene(None if scene is None else scene.ruleset, {})
+    for who in sorted(state.combatants.values(), key=lambda c: c.joined):
+        problem = rules.sheet_problem(who.sheet)
+        if problem is not None:
+            return InputError(f"{who.actor}'s sheet does not read: {problem}", path=log, line=who.joined)
+    return InputError(error.message, path=log)

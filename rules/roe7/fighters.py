@@ -14,7 +14,10 @@ from typing import Any, Final
 
 import msgspec
 
-from fightlog.errors import RefusedError
+from pydantic import ValidationError
+
+from fightlog.errors import InputError, RefusedError
+from fightlog.kit.inputs import describe
 from fightlog.kit.fighters import Breach, FighterBase, Mods, absent, sum_mods
 from fightlog.kit.options import SceneOptions
 from fightlog.rules.roe7 import handkept
@@ -47,16 +50,20 @@ UNARMED_TOKEN: Final = WeaponToken(
 
 def read_sheet(snapshot: Mapping[str, Any]) -> Sheet:
     """A sheet snapshot (``combatant_joined.sheet``, a hand-kept one too) as the rules read
-    it; pydantic's ``ValidationError`` when they cannot."""
+    it; ``InputError`` naming the field (``sheet.hp: ...``) when they cannot, as every
+    ruleset's card reader (``fightlog.kit.cards``)."""
     return _sheet(msgspec.json.encode(snapshot))
 
 
 @lru_cache(maxsize=64)
 def _sheet(encoded: bytes) -> Sheet:
     snapshot = msgspec.json.decode(encoded)
-    if isinstance(snapshot, dict) and handkept.is_hand_kept(snapshot):
-        return Sheet.from_snapshot(handkept.sheet_data(snapshot))
-    return Sheet.from_snapshot(snapshot)
+    try:
+        if isinstance(snapshot, dict) and handkept.is_hand_kept(snapshot):
+            return Sheet.from_snapshot(handkept.sheet_data(snapshot))
+        return Sheet.from_snapshot(snapshot)
+    except ValidationError as exc:
+        raise InputError(f"sheet.{describe(exc.errors())}") from None
 
 
 options_of: Final = SceneOptions(read_options, fallback=DEFAULTS)

@@ -99,15 +99,12 @@ class Roe7Rules(GenericRules):
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         """The sheet as the rules read it (``fighters.read_sheet``; pydantic, loaded here
         and not before: the fold never asks)."""
-        from pydantic import ValidationError
-
-        from fightlog.kit.inputs import describe
         from fightlog.rules.roe7.fighters import read_sheet
 
         try:
             read_sheet(sheet)
-        except ValidationError as exc:
-            return f"sheet.{describe(exc.errors())}"
+        except InputError as exc:
+            return exc.message
         return None
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
