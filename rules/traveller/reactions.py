@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fightlog.errors import RefusedError
+from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired, Moved, StatusChanged
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
@@ -112,15 +112,25 @@ def react(scribe: Scribe, post: Post) -> None:
 
 
 def _declaration(found: ActiveEffect) -> int:
-    return int(found.effect.rsplit("-", 1)[1])
+    """The attack's declaration, as the table named the effect (``incoming-SEQ``)."""
+    declared = found.effect.rsplit("-", 1)[-1]
+    if not declared.isdigit():
+        raise InputError(f"the attack waiting for {found.target}'s reaction is {found.effect!r}, not "
+                         "incoming-SEQ: the log was edited", line=found.applied)
+    return int(declared)
 
 
 def roll(scribe: Scribe, found: ActiveEffect, reaction: Reaction | None) -> None:
-    """Roll the attack ``found`` waits for, with the target's reaction."""
+    """Roll the attack ``found`` waits for, with the target's reaction. The table wrote what
+    it needs into the ``incoming`` effect; one edited so that it no longer says (a weapon the
+    attacker does not carry, a distance that is no whole number) is refused, at its line."""
     source = found.source or ""
     weapon = Fighter(scribe.state, source).card.weapon(str(found.params.get("weapon")))
-    assert weapon is not None
-    metres = int(str(found.params.get("metres", 0)))
+    metres = found.params.get("metres", 0)
+    if weapon is None or type(metres) is not int or metres < 0:
+        raise InputError(f"the attack waiting for {found.target}'s reaction ({found.effect}) names "
+                         f"{'no weapon ' + repr(source) + ' carries' if weapon is None else 'no distance in whole metres'}: "
+                         "the log was edited", line=found.applied)
     attack.resolve(scribe, source, found.target, weapon, metres, _declaration(found), reaction)
 
 
