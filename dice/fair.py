@@ -41,6 +41,9 @@ _CANDIDATES = struct.Struct(">8I").unpack
 block_suffix = struct.Struct(">QI").pack
 """``u64be(index) || u32be(block)``: the last twelve bytes of a block's message."""
 
+INDEXES = 1 << 64
+"""Roll indexes run from 0 to ``INDEXES - 1``: the block's message holds one in eight bytes."""
+
 
 def new_seed() -> str:
     """A fresh secret scene seed: ``SEED_BYTES`` bytes from ``secrets``, as lower-case hex."""

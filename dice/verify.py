@@ -40,7 +40,7 @@ from fightlog.events.model import (
 from fightlog.dice.roll_events import read_roll
 from fightlog.dice.expression import compile_expression
 from fightlog.dice.external import check_event
-from fightlog.dice.fair import SCHEME, commitment, seed_bytes
+from fightlog.dice.fair import INDEXES, SCHEME, commitment, seed_bytes
 from fightlog.dice.recompute import Recomputer
 from fightlog.dice.roll_report import (
     RollFinding,
@@ -246,6 +246,10 @@ class RollVerifier:
             self._finding(line, "roll-index", f"{roll_name(event)}: an engine roll without an index",
                           event.seq)
             index = expected
+        elif not 0 <= index < INDEXES:
+            self._finding(line, "roll-index", f"{roll_name(event)}: index {index} is no roll index (0 to 2**64 - 1): "
+                          "no seed gives its dice", event.seq)
+            return
         elif index != expected:
             if index <= self._max_index:
                 what = f"comes after roll #{self._max_index} (repeated or out of order)"
