@@ -18,7 +18,7 @@ from datetime import date as Date
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import StringConstraints, ValidationError
+from pydantic import Field, StringConstraints, ValidationError
 
 from fightlog.errors import InputError
 from fightlog.importing.message import Message
@@ -27,11 +27,13 @@ from fightlog.kit.inputs import Seq, Strict, describe, field_path, read_toml_tex
 from fightlog.kit.toml_lines import KeyLines
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Speakers = Annotated[Seq[Name], Field(min_length=1)]
+"""The names a combatant, a dice bot or an object speaks under: at least one."""
 
 
 class CombatantEntry(Strict):
     id: Name
-    speakers: Seq[Name]
+    speakers: Speakers
     name: str | None = None
     side: str | None = None
 
@@ -42,13 +44,13 @@ class GmEntry(Strict):
 
 
 class DiceEntry(Strict):
-    speakers: Seq[Name]
+    speakers: Speakers
     bot: Name
     tool: str | None = None
 
 
 class ObjectEntry(Strict):
-    speakers: Seq[Name]
+    speakers: Speakers
 
 
 class StatusHint(Strict):
