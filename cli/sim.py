@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import check_new_log, format_option, house_option, seed_option
+from fightlog.cli.options import BoundedInt, check_new_log, format_option, house_option, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.progress import Progress
 from fightlog.cli.scale_options import check_cluster, cluster_options
@@ -54,7 +54,7 @@ or usage. 3 internal error (a bug: the error line names a crash report)."""
               help="The policy fighters decide by (a module's POLICY), instead of the scenario's or the ruleset's.")
 @click.option("--max-rounds", type=click.IntRange(min=1, max=10_000), default=100, show_default=True,
               help="A fight undecided after this many rounds is a draw.")
-@click.option("--replay", type=click.IntRange(min=0), default=None, metavar="I",
+@click.option("--replay", type=BoundedInt(0, 64), default=None, metavar="I",  # a fight index is 8 bytes (scale.seeds)
               help="Instead: write fight I of the run (with --seed) to -o LOG.")
 @click.option("-o", "--output", "log", metavar="LOG", help="With --replay: the log to write.")
 @click.option("--force", is_flag=True, help="With --replay: replace LOG if it exists.")
