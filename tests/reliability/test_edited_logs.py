@@ -1,0 +1,163 @@
+"""What fuzzing the commands on edited logs, casts and arguments found (2026-11-28): each was
+an internal error (exit 3) or an error naming no file; each is now refused in one line naming
+the file and line at fault (exit 2), or reported as a finding (exit 1), and no file changes.
+
+The logs are bundled engine fights cut before a move (their seed beside them, as ``play``
+keeps it), one fact edited and the chain sealed again: what a hand edit of a live log does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from fightlog.cli.main import cli
+from fightlog.events.codec import decode_line
+from fightlog.events.model import GENESIS
+from fightlog.events.store import seal
+from tests.conftest import FIXTURES
+
+Edit = Callable[[list[dict[str, Any]]], None]
+
+
+def edited(source: Path, cut: int, edit: Edit, out: Path) -> Path:
+    """``source``'s first ``cut`` events with ``edit`` made, sealed again into ``out``, and
+    the seed its ``scene_ended`` revealed in ``out.seed`` (as ``play`` keeps a live scene's)."""
+    lines = [json.loads(line) for line in source.read_bytes().splitlines()]
+    seed = lines[-1]["seed"]
+    kept = lines[:cut]
+    edit(kept)
+    out.write_bytes(seal([decode_line(json.dumps(line).encode()) for line in kept], 0, GENESIS)[1])
+    keep = out.with_name(out.name + ".seed")
+    keep.write_text(seed + "\n")
+    keep.chmod(0o600)
+    return out
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def refused_at(result: Result, where: str, words: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output, result.stderr
+    assert result.stderr.startswith(f"fightlog: {where}: "), result.stderr
+    assert words in result.stderr, result.stderr
+
+
+def _sheet(actor: str, field: str, value: object) -> Edit:
+    def edit(lines: list[dict[str, Any]]) -> None:
+        joined = next(line for line in lines if line["kind"] == "combatant_joined" and line["actor"] == actor)
+        joined["sheet"][field] = value
+    return edit
+
+
+SHEETS = {  # a post on a log whose poster's sheet was edited into what its rules cannot read
+    "roe7 (pydantic: was an internal error)": (
+        FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl", 12, _sheet("vex", "racial", 1), 2,
+        ["vex", "Vex fires.", "--do", "attack target=rook weapon=Pistol"], "vex's sheet does not read: sheet.racial"),
+    "d20-evasion (was <input>: ...)": (
+        FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.jsonl", 12, _sheet("vera", "hp", "x"), 4,
+        ["vera", "Vera lunges.", "--do", "move target=kade range=close points=1",
+         "--do", "attack target=kade weapon=Rapier range=close defensive_turn=true"],
+        "vera's sheet does not read: sheet.hp"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHEETS))
+def test_a_post_on_a_log_with_a_sheet_its_rules_cannot_read_names_the_log_and_the_join(case: str,
+                                                                                      tmp_path: Path) -> None:
+    source, cut, edit, line, post, words = SHEETS[case]
+    log = edited(source, cut, edit, tmp_path / "live.jsonl")
+    before = digest(log)
+    refused_at(invoke("play", "post", str(log), *post), f"{log}:{line}", words)
+    assert digest(log) == before
+
+
+def _incoming(change: Callable[[dict[str, Any]], None]) -> Edit:
+    def edit(lines: list[dict[str, Any]]) -> None:
+        change(lines[15])  # the incoming effect the attack at seq 14 left for Dorn's reaction
+    return edit
+
+
+INCOMING = {
+    "a distance that is no number": (_incoming(lambda e: e["params"].update(metres="x")), "no distance in whole metres"),
+    "no distance": (_incoming(lambda e: e["params"].update(metres=None)), "no distance in whole metres"),
+    "no weapon": (_incoming(lambda e: e["params"].pop("weapon")), "names no weapon 'vance' carries"),
+    "a weapon not carried": (_incoming(lambda e: e["params"].update(weapon="Nope")), "names no weapon 'vance' carries"),
+    "an id that is no incoming-SEQ": (_incoming(lambda e: e.update(effect="incoming-x")), "not incoming-SEQ"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INCOMING))
+def test_a_reaction_to_an_edited_incoming_attack_is_refused_at_its_line(case: str, tmp_path: Path) -> None:
+    """Traveller: the table resolves a waiting attack from its ``incoming`` effect; edited so it
+    no longer says with what and how far (was an internal error: int('x'), an assert)."""
+    edit, words = INCOMING[case]
+    source = FIXTURES / "traveller" / "scenarios" / "knives-in-the-galley.jsonl"
+    assert json.loads(source.read_bytes().splitlines()[15])["name"] == "incoming"
+    log = edited(source, 16, edit, tmp_path / "live.jsonl")
+    before = digest(log)
+    answers = [] if case.startswith("an id") else ["--responds-to", "14"]  # else the latest attack on Dorn
+    refused_at(invoke("play", "post", str(log), "dorn", "Dorn parries.", "--do", "parry", *answers), f"{log}:16", words)
+    assert digest(log) == before
+
+
+def test_a_roll_index_past_eight_bytes_is_a_finding(tmp_path: Path) -> None:
+    """An engine roll's index the generator cannot take (2**64: was an internal error from
+    ``struct`` in ``verify --dice``, ``audit`` and ``report``) is a ``roll-index`` finding."""
+    source = FIXTURES / "traveller" / "scenarios" / "knives-in-the-galley.jsonl"
+    count = len(source.read_bytes().splitlines())
+
+    def huge(lines: list[dict[str, Any]]) -> None:
+        assert lines[21]["kind"] == "dice_rolled" and lines[21].get("generator", "engine") == "engine"
+        lines[21]["index"] = 2**64
+
+    log = edited(source, count, huge, tmp_path / "huge.jsonl")
+    before = digest(log)
+    verified = invoke("verify", "--dice", str(log))
+    assert verified.exit_code == 1, verified.output
+    assert f"{log}:22: roll #{2**64} by vance (1d6+2): index {2**64} is no roll index (0 to 2**64 - 1)" in verified.output
+    audited = invoke("audit", str(log))
+    assert audited.exit_code == 1 and "dice.index" in audited.output, audited.output
+    reported = invoke("report", str(log), "-o", str(tmp_path / "huge.html"))
+    assert reported.exit_code in (0, 1) and reported.stderr == "", reported.output
+    assert digest(log) == before
+
+
+def test_sim_replay_past_eight_bytes_is_a_usage_error(tmp_path: Path) -> None:
+    scenario = FIXTURES / "roe7" / "scenarios" / "alley-duel.toml"
+    out = tmp_path / "r.jsonl"
+    result = invoke("sim", str(scenario), "--seed", "7", "--replay", str(2**64), "-o", str(out))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "--replay" in result.stderr and "0<=x<2**64" in result.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("old", "table"), [
+    ('speakers = ["2001", "mara.k", "Mara"]', "combatants[0].speakers"),
+    ('speakers = ["261302296103747584", "Avrae", "Avrae#6877"]', "dice[0].speakers"),
+])
+def test_a_cast_entry_with_no_speakers_is_refused_at_its_line(old: str, table: str, tmp_path: Path) -> None:
+    """A combatant or dice bot that speaks under no name (was an internal error: IndexError)."""
+    folder = FIXTURES / "import" / "discord"
+    text = (folder / "dockside.cast.toml").read_text()
+    assert old in text
+    cast = tmp_path / "empty.cast.toml"
+    cast.write_text(text.replace(old, "speakers = []"))
+    line = text.splitlines().index(old) + 1
+    out = tmp_path / "e.jsonl"
+    result = invoke("import", "discord-json", str(folder / "dockside.json"), "-o", str(out), "--ruleset",
+                    "d20-evasion", "--cast", str(cast))
+    refused_at(result, f"{cast}:{line}", f"{table}: needs at least 1 entry, got 0")
+    assert not out.exists()
