@@ -45,6 +45,9 @@ def open_scene(log: str) -> tuple[SceneState, Table, str | None]:
         raise InputError("no scene_started: not a scene", path=log)
     with refusals(log):
         table = table_for(info.ruleset)
+    problem = rules_for_scene(info.ruleset, {}).options_problem(info.options)
+    if problem is not None:  # the rules would play on under options the log never recorded
+        raise InputError(f"the scene's options do not read: {problem}", path=log, line=1)
     return state, table, read_seed(log, state)
 
 
@@ -100,12 +103,13 @@ def refusals(log: str, state: SceneState | None = None) -> Iterator[None]:
 
 
 def _located(log: str, state: SceneState, error: InputError) -> InputError:
-    if error.line is not None:  # the rules named the line (an edited effect): at LOG
+    """``error`` at LOG: at the line the rules named (an edited effect), else at the join of
+    the combatant whose sheet gives exactly this error, else at LOG alone."""
+    if error.line is not None:
         return InputError(error.message, path=log, line=error.line)
     scene = state.scene
     rules = rules_for_scene(None if scene is None else scene.ruleset, {})
     for who in sorted(state.combatants.values(), key=lambda c: c.joined):
-        problem = rules.sheet_problem(who.sheet)
-        if problem is not None:
-            return InputError(f"{who.actor}'s sheet does not read: {problem}", path=log, line=who.joined)
+        if rules.sheet_problem(who.sheet) == error.message:
+            return InputError(f"{who.actor}'s sheet does not read: {error.message}", path=log, line=who.joined)
     return InputError(error.message, path=log)

@@ -154,7 +154,7 @@ def _configured(encoded: bytes) -> Roe7Rules:
     try:
         tokens = msgspec.json.decode(encoded, type=TokenOptions)
     except msgspec.ValidationError:
-        tokens = DEFAULT_OPTIONS  # a log with bad options still folds; play refuses them
+        tokens = DEFAULT_OPTIONS  # a log with bad options still folds; play refuses them (cli.play_moves.open_scene)
     return RULES if tokens == DEFAULT_OPTIONS else Roe7Rules(tokens)
 
 
