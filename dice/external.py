@@ -33,7 +33,7 @@ from msgspec.structs import replace
 
 from fightlog.errors import DiceError, DiceLimitError
 from fightlog.events.model import DiceRolled, Die
-from fightlog.dice.limits import check_modifier
+from fightlog.dice.expression import as_modifiers
 from fightlog.dice.roll_events import group_dice, read_roll
 from fightlog.dice.render import breakdown
 from fightlog.dice.replies.dialect import compile_in
@@ -54,7 +54,7 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
         event.notation,
         event.dialect,
         tuple([(d.sides, d.face, d.kept, d.exploded, *d.rerolled) for d in dice]),
-        tuple([m.value for m in event.modifiers]),
+        tuple([(m.value, m.source) for m in event.modifiers]),  # a refused modifier's message names its source
         event.total,
         what,
     )
@@ -81,10 +81,11 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
     except DiceError as exc:
         return [Discrepancy("roll-notation", f"the notation is refused: {exc}")]
     try:
-        for modifier in event.modifiers:  # what re-evaluating it would refuse (``Expression.roll``)
-            check_modifier(modifier.value, modifier.source)
+        as_modifiers(event.modifiers)  # what re-evaluating it would refuse (``Expression.roll``)
     except DiceLimitError as exc:
         return [Discrepancy("roll-limit", f"over the limits: {exc}")]
+    except DiceError as exc:
+        return [Discrepancy("roll-notation", f"its modifiers are refused: {exc}")]
     try:
         groups = group_dice(expr, event.dice, event.notation)
     except DiceError as exc:

@@ -249,6 +249,7 @@ class RollVerifier:
         elif not 0 <= index < INDEXES:
             self._finding(line, "roll-index", f"{roll_name(event)}: index {index} is no roll index (0 to 2**64 - 1): "
                           "no seed gives its dice", event.seq)
+            self._check_arithmetic(line, event, roll_name(event))  # its faces and total, as without a seed
             return
         elif index != expected:
             if index <= self._max_index:

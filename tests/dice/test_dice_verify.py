@@ -372,6 +372,19 @@ def test_a_seed_revealed_without_a_commitment_is_streamed_like_a_held_one(tmp_pa
     assert (dice.summary.engine, dice.summary.recomputed, dice.summary.seed) == (len(AFTER_JOIN) + 2, len(AFTER_JOIN) + 2, "revealed")
 
 
+def test_an_index_past_eight_bytes_is_named_and_its_arithmetic_still_checked() -> None:
+    events = scene_events()
+    at = roll_line(events, 3)
+    rolled = events[at]
+    assert isinstance(rolled, DiceRolled)
+    events[at] = replace(rolled, index=2**64, total=rolled.total + 1)
+    findings, _ = verify(events)
+    # its own index named, its total checked; and the roll after it finds #3 missing
+    assert [(f.line, f.code) for f in findings] == [(at + 1, "roll-index"), (at + 1, "roll-total"), (at + 2, "roll-index")]
+    assert "index 18446744073709551616 is no roll index (0 to 2**64 - 1)" in findings[0].message
+    assert "expected #3: roll #3 is missing" in findings[2].message
+
+
 def test_an_unknown_scheme() -> None:
     events = scene_events()
     started = events[0]

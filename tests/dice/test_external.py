@@ -111,6 +111,20 @@ def test_a_modifier_over_the_limits_is_a_finding_not_a_refused_log(value: int) -
     assert [f.code for f in audit.finish()] == ["dice.limit", "dice.unverifiable"]
 
 
+def test_a_modifier_without_a_source_is_a_finding_and_a_verdict_names_its_own_source() -> None:
+    from fightlog.events.model import Modifier
+
+    event = DiceRolled(roller="x", notation="1d20", generator="external", total=10,
+                       dice=[Die(sides=20, face=9)], modifiers=[Modifier(value=1, source=" ")])
+    found = check_event(event, "roll")
+    assert [(d.code, d.message) for d in found] == [("roll-notation", "roll: its modifiers are refused: modifier 1 has "
+                                                                      "no source")]
+    big = [Modifier(value=10**8, source="racial")]
+    first = check_event(replace(event, modifiers=big), "roll")
+    second = check_event(replace(event, modifiers=[Modifier(value=10**8, source="scope")]), "roll")
+    assert "(racial)" in first[0].message and "(scope)" in second[0].message  # not the first roll's verdict again
+
+
 def maiden(request: str, tally: str, result: int, rerolls: int = 0) -> str:
     shown = f" Rerolls: `{rerolls}`" if rerolls else ""
     return f"Alice Request: `[{request}]` Roll: `[{tally}]`{shown} Result: `{result}`"
