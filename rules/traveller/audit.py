@@ -16,6 +16,7 @@ from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPos
                                    HealingApplied, InitiativeRolled, InitiativeSet)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
+from fightlog.kit.fighters import Mods
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.attack import protection
 from fightlog.rules.traveller.card import WeaponCard
@@ -55,15 +56,23 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     roll = _roll(view, event.rolls[0])
     if roll is None or roll.purpose != "attack":
         return
-    try:
+    try:  # the DMs read both cards (a skill, a DEX DM, a dodge's athletics): not judged when one does not read
         attacker, target = Fighter.two(before, event.attacker, event.target)
         weapon = attacker.card.weapon(event.weapon)
-        if weapon is None:
-            return
-        metres = _metres(before, event, attacker, target, view)
-        expected = attack_mods(attacker, target, weapon, metres, _reaction(before, event))
+        if weapon is not None:
+            _dms(event, roll, attack_mods(attacker, target, weapon, _metres(before, event, attacker, target, view),
+                                          _reaction(before, event)), view)
     except FightlogError:
-        return
+        pass
+    options = options_of(before)
+    if event.hit != (roll.total >= options.target) or event.score != roll.total or (
+            event.margin is not None and event.margin != effect(roll.total, options)):
+        view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
+                    f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
+                    actor=event.attacker)
+
+
+def _dms(event: AttackResolved, roll: DiceRolled, expected: Mods, view: AuditView) -> None:
     got = _dm_of(roll)
     want = 0
     for value, _ in expected:
@@ -72,12 +81,6 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         shown = ", ".join(f"{v:+d} {s}" for v, s in expected) or "none"
         view.report("rules.attack-dm", event, f"{event.attacker}'s attack on {event.target} was rolled with DM "
                     f"{got:+d}; the rules give {want:+d} ({shown})", actor=event.attacker)
-    options = attacker.options
-    if event.hit != (roll.total >= options.target) or event.score != roll.total or (
-            event.margin is not None and event.margin != effect(roll.total, options)):
-        view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
-                    f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
-                    actor=event.attacker)
 
 
 def _dm_of(roll: DiceRolled) -> int:
@@ -103,7 +106,7 @@ def _metres(before: SceneState, event: AttackResolved, attacker: Fighter, target
     waiting = before.effects.get(f"{INCOMING}-{event.declaration}")
     if waiting is not None:
         metres = waiting.params.get("metres", 0)
-        if type(metres) is int:
+        if type(metres) is int and metres >= 0:
             return metres  # the distance when declared (else, an edited one: the declaration's, below)
     declared = view.event(event.declaration or 0)
     if isinstance(declared, DeclarationPosted):

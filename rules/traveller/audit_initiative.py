@@ -21,17 +21,20 @@ def rolled(before: SceneState, event: InitiativeRolled, after: SceneState, view:
     roll = view.event(event.roll or 0)
     if not isinstance(roll, DiceRolled) or roll.purpose != "initiative" or event.actor not in before.combatants:
         return
-    try:  # a sheet or options that do not read: nothing to judge here
+    try:
         who = Fighter(before, event.actor)
         options = who.options
-        dm = who.best("DEX", "INT")[0] if options.initiative_characteristic == "better" else \
-            who.dm(options.initiative_characteristic)
         side = side_of(before, event.actor)
         tactics = _tactics(before, view, roll.seq, side)
     except FightlogError:
         return
+    try:  # the DEX and INT DMs read the card: a sheet that does not read leaves the DM unjudged
+        dm: int | None = who.best("DEX", "INT")[0] if options.initiative_characteristic == "better" else \
+            who.dm(options.initiative_characteristic)
+    except FightlogError:
+        dm = None
     problems = []
-    if sum(m.value for m in roll.modifiers) != dm:
+    if dm is not None and sum(m.value for m in roll.modifiers) != dm:
         problems.append(f"the roll's DM is {sum(m.value for m in roll.modifiers):+d}, the rules give {dm:+d} "
                         f"({options.initiative_characteristic} of DEX and INT)")
     if tactics is not None and options.ambush and side != options.ambush:
@@ -62,15 +65,15 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
     actors = [a for a in event.order if a in before.combatants]
     if len(actors) != len(event.order) or any(a not in before.turn.initiative for a in actors):
         return
-    try:
-        want = order(before, actors, first_round=before.turn.round == 0)
-        ambush = options_of(before).ambush
-    except FightlogError:
-        return
+    ambush = options_of(before).ambush
     sides = sorted({c.side or c.actor for c in before.combatants.values()})
     if before.turn.round == 0 and ambush and ambush not in sides:
         view.report("rules.initiative", event, f"option ambush = {ambush!r}: nobody in the fight is on that side "
                     f"(sides: {', '.join(sides)}); the table refuses to begin")
+    try:  # ties go by DEX, on the cards: a sheet that does not read leaves the order unjudged
+        want = order(before, actors, first_round=before.turn.round == 0)
+    except FightlogError:
+        return
     if want != actors:
         view.report("rules.initiative", event, f"the posting order {', '.join(actors)}; initiative, then DEX, then "
                     f"the order joined give {', '.join(want)}")

@@ -114,7 +114,7 @@ def react(scribe: Scribe, post: Post) -> None:
 def _declaration(found: ActiveEffect) -> int:
     """The attack's declaration, as the table named the effect (``incoming-SEQ``)."""
     declared = found.effect.rsplit("-", 1)[-1]
-    if not declared.isdigit():
+    if not (declared.isascii() and declared.isdecimal() and len(declared) <= 18):  # a seq, as ``int`` reads it
         raise InputError(f"the attack waiting for {found.target}'s reaction is {found.effect!r}, not "
                          "incoming-SEQ: the log was edited", line=found.applied)
     return int(declared)

@@ -96,6 +96,8 @@ INCOMING = {
     "no weapon": (_incoming(lambda e: e["params"].pop("weapon")), "names no weapon 'vance' carries"),
     "a weapon not carried": (_incoming(lambda e: e["params"].update(weapon="Nope")), "names no weapon 'vance' carries"),
     "an id that is no incoming-SEQ": (_incoming(lambda e: e.update(effect="incoming-x")), "not incoming-SEQ"),
+    "an id that is no incoming-SEQ (a digit int() refuses)": (_incoming(lambda e: e.update(effect="incoming-\u00b2")),
+                                                              "not incoming-SEQ"),
 }
 
 
@@ -161,3 +163,34 @@ def test_a_cast_entry_with_no_speakers_is_refused_at_its_line(old: str, table: s
                     "d20-evasion", "--cast", str(cast))
     refused_at(result, f"{cast}:{line}", f"{table}: needs at least 1 entry, got 0")
     assert not out.exists()
+
+
+def test_a_move_on_a_log_whose_options_its_rules_refuse_is_refused_at_line_1(tmp_path: Path) -> None:
+    """The table would play on under its default options, which the log never recorded (the
+    audit says so too: ``scene.bad-options``)."""
+    def lots(lines: list[dict[str, Any]]) -> None:
+        lines[0]["options"] = {**lines[0].get("options", {}), "modifier_cap": "lots"}
+
+    log = edited(FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl", 12, lots, tmp_path / "live.jsonl")
+    before = digest(log)
+    refused_at(invoke("play", "post", str(log), "vex", "Vex fires.", "--do", "attack target=rook weapon=Pistol"),
+               f"{log}:1", "the scene's options do not read: roe7 option 'modifier_cap': expected an integer >= 0")
+    assert digest(log) == before
+
+
+def test_an_error_is_laid_on_the_sheet_that_gives_it_not_the_first_that_does_not_read(tmp_path: Path) -> None:
+    from fightlog.cli.play_moves import _located
+    from fightlog.errors import InputError
+    from fightlog.history.states import state_at
+    from fightlog.rules.d20evasion.card import read_card
+
+    both = [_sheet("kade", "hp", "y"), _sheet("vera", "level", "z")]
+    log = edited(FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.jsonl", 12,
+                 lambda lines: [edit(lines) for edit in both], tmp_path / "live.jsonl")
+    state = state_at(str(log), cache=False)
+    with pytest.raises(InputError) as vera:
+        read_card(state.combatants["vera"].sheet)
+    laid = _located(str(log), state, vera.value)
+    assert (laid.path, laid.line) == (str(log), 4) and laid.message.startswith("vera's sheet does not read: ")
+    other = _located(str(log), state, InputError("3X is no damage"))  # from no sheet: said at LOG alone
+    assert (other.path, other.line, other.message) == (str(log), None, "3X is no damage")

@@ -264,3 +264,23 @@ def test_an_incoming_attack_s_distance_that_is_no_whole_number_is_read_from_the_
         return _rewritten(log, shot, [*_roll_of(log, shot).modifiers, Modifier(value=1, source="bogus")])
 
     assert [code for code, _ in _flawed("ambush-at-the-landing-pad", edited)] == ["rules.attack-dm"]
+
+
+def test_what_needs_no_card_is_judged_when_a_sheet_does_not_read() -> None:
+    """An attack's outcome (8+ hits, Effect) and an initiative's score read the roll and the
+    scene's options, not the cards: judged whatever the sheets say."""
+    from fightlog.events.model import AttackResolved, CombatantJoined, InitiativeRolled
+
+    def flipped(log: Tamper) -> AnyEvent:
+        shot = log.find(AttackResolved, attacker="kesh")
+        log.change(log.find(CombatantJoined, actor="kesh"), sheet={})
+        return log.change(shot, hit=not shot.hit)
+
+    assert [code for code, _ in _flawed("dive-behind-the-wall", flipped)] == ["rules.outcome"]
+
+    def raised(log: Tamper) -> AnyEvent:
+        first = log.all(InitiativeRolled)[0]
+        log.change(log.find(CombatantJoined, actor=first.actor), sheet={})
+        return log.change(first, score=first.score + 3)
+
+    assert "rules.initiative" in {code for code, _ in _flawed("dive-behind-the-wall", raised)}
