@@ -41,7 +41,8 @@ class Roster(Strict):
 
 
 ROSTERS: Final = RosterFormat(Roster, Sheet, (Roster, Combatant, Sheet))
-options_of: Final = SceneOptions(lambda data: read_options(ExampleOptions, data, ruleset="example"))
+options_of: Final = SceneOptions(lambda data: read_options(ExampleOptions, data, ruleset="example"),
+                                  fallback=ExampleOptions())
 
 
 def hit(score: int, options: ExampleOptions) -> bool:
