@@ -5,9 +5,9 @@ and cached on the snapshot object.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from fightlog.kit.cards import CardReader, as_snapshot as as_snapshot
 
@@ -22,12 +22,18 @@ SIZES: Final = {"tiny": 2, "small": 1, "medium": 0, "large": -1, "huge": -2}
 
 Kind = Literal["melee", "ranged", "thrown", "explosive"]
 
+# The roster's bounds (``sheet.py``), so a snapshot edited past them reads as no sheet, as a
+# roster would refuse it, rather than as dice pools past the dice limits.
+Attr = Annotated[int, Meta(ge=0, le=20)]
+Rating = Annotated[int, Meta(ge=0, le=30)]
+Mod = Annotated[int, Meta(ge=-20, le=20)]
+
 
 class Kicker(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A weapon's kicker: a status the target saves against when hit, at ``rating``."""
 
     status: str
-    rating: int
+    rating: Annotated[int, Meta(ge=1, le=20)]
 
 
 class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -38,18 +44,18 @@ class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     name: str
     kind: Kind = "melee"
-    accuracy: int = 0
-    dv: int = 0
-    ap: int = 0
+    accuracy: Mod = 0
+    dv: Rating = 0
+    ap: Mod = 0
     fire: tuple[str, ...] = ()
-    rof: int = 1
+    rof: Annotated[int, Meta(ge=1, le=10)] = 1
     spread: str = ""
-    reach: int = 1
-    ranges: tuple[int, ...] = ()
-    recoil_comp: int = 0
-    blast: int = 0
-    fuse: int = 0
-    knockdown: int = 0
+    reach: Annotated[int, Meta(ge=1, le=5)] = 1
+    ranges: tuple[Annotated[int, Meta(ge=1, le=1000)], ...] = ()
+    recoil_comp: Rating = 0
+    blast: Rating = 0
+    fuse: Annotated[int, Meta(ge=0, le=10)] = 0
+    knockdown: Annotated[int, Meta(ge=0, le=20)] = 0
     kickers: tuple[Kicker, ...] = ()
     small: bool = False
 
@@ -59,28 +65,28 @@ class Perk(Struct, frozen=True, kw_only=True, omit_defaults=True):
     threshold to hit its owner, sequence."""
 
     name: str
-    attack: int = 0
-    melee: int = 0
-    ranged: int = 0
-    dv: int = 0
-    soak: int = 0
-    threshold: int = 0
-    sequence: int = 0
+    attack: Mod = 0
+    melee: Mod = 0
+    ranged: Mod = 0
+    dv: Mod = 0
+    soak: Mod = 0
+    threshold: Mod = 0
+    sequence: Mod = 0
 
 
 class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A sheet snapshot."""
 
-    attributes: dict[str, int]
-    hp: int
-    pace: int
-    sprint: int = 0
-    fortitude: int = 0
-    armour: int = 0
+    attributes: dict[str, Attr]
+    hp: Annotated[int, Meta(ge=1, le=999)]
+    pace: Annotated[int, Meta(ge=1, le=20)]
+    sprint: Annotated[int, Meta(ge=0, le=20)] = 0
+    fortitude: Attr = 0
+    armour: Attr = 0
     size: str = "medium"
     weapons: tuple[WeaponCard, ...] = ()
     perks: tuple[Perk, ...] = ()
-    grenades: int = 0
+    grenades: Annotated[int, Meta(ge=0, le=20)] = 0
 
     def weapon(self, name: str | None) -> WeaponCard | None:
         for weapon in self.weapons:

@@ -66,6 +66,11 @@ SHEETS = {  # a post on a log whose poster's sheet was edited into what its rule
     "roe7 (pydantic: was an internal error)": (
         FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl", 12, _sheet("vex", "racial", 1), 2,
         ["vex", "Vex fires.", "--do", "attack target=rook weapon=Pistol"], "vex's sheet does not read: sheet.racial"),
+    "bleeding-sun, a number past the roster's bounds (was a dice-limit error naming no file)": (
+        FIXTURES / "bleeding-sun" / "scenarios" / "burst-firefight.jsonl", 13, _sheet("vex", "fortitude", 2**64), 3,
+        ["kade", "Kade fires.", "--do", "stance to=crouched from=standing",
+         "--do", "attack target=vex weapon=Rifle mode=3rb range=medium"],
+        "vex's sheet does not read: bleeding-sun sheet: Expected `int` <= 20 - at `$.fortitude`"),
     "d20-evasion (was <input>: ...)": (
         FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.jsonl", 12, _sheet("vera", "hp", "x"), 4,
         ["vera", "Vera lunges.", "--do", "move target=kade range=close points=1",
