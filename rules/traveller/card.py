@@ -10,10 +10,10 @@ END) are also the combatant's pools, which damage lowers.
 from __future__ import annotations
 
 import re
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
 from fightlog.kit.cards import CardReader, as_snapshot as as_snapshot
@@ -40,13 +40,19 @@ DAMAGE: Final = re.compile(r"^([1-9][0-9]?)D([+-][0-9]{1,2})?$")
 """Traveller damage: ``3D``, ``2D+2``, ``1D-1`` (D is a six-sided die)."""
 
 
+CHARACTERISTIC_MAX: Final = 15
+Characteristic = Annotated[int, Meta(ge=0, le=CHARACTERISTIC_MAX)]
+"""The roster's bounds (``sheet.py``), here and below: a snapshot edited past them reads as no
+sheet, as a roster would refuse it."""
+
+
 class Characteristics(Struct, frozen=True, kw_only=True):
-    STR: int
-    DEX: int
-    END: int
-    INT: int
-    EDU: int
-    SOC: int
+    STR: Characteristic
+    DEX: Characteristic
+    END: Characteristic
+    INT: Characteristic
+    EDU: Characteristic
+    SOC: Characteristic
 
 
 class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -56,19 +62,19 @@ class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     name: str
     kind: Kind
     damage: str
-    range_m: int = 0
+    range_m: Annotated[int, Meta(ge=0, le=100_000)] = 0
     skill: str = "melee"
     scoped: bool = False
-    magazine: int = 0
+    magazine: Annotated[int, Meta(ge=0, le=1000)] = 0
 
 
 class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One combatant's sheet snapshot."""
 
     characteristics: Characteristics
-    skills: dict[str, int] = {}
+    skills: dict[str, Annotated[int, Meta(ge=0, le=6)]] = {}
     weapons: tuple[WeaponCard, ...] = ()
-    armour: int = 0
+    armour: Annotated[int, Meta(ge=0, le=100)] = 0
     armour_name: str = ""
     gear: tuple[str, ...] = ()
 

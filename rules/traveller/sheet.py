@@ -19,11 +19,10 @@ from fightlog.events.model import CombatantJoined
 from fightlog.kit import rosters
 from fightlog.kit.inputs import FieldProblem, Seq, Strict
 from fightlog.kit.rosters import RosterFormat
-from fightlog.rules.traveller.card import (DAMAGE, PHYSICAL, SKILLS, UNARMED, Card, Characteristics, WeaponCard,
-                                           as_snapshot)
+from fightlog.rules.traveller.card import (CHARACTERISTIC_MAX, DAMAGE, PHYSICAL, SKILLS, UNARMED, Card,
+                                           Characteristics, WeaponCard, as_snapshot)
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-CHARACTERISTIC_MAX: Final = 15
 Characteristic = Annotated[int, Field(ge=0, le=CHARACTERISTIC_MAX)]
 Level = Annotated[int, Field(ge=0, le=6)]
 

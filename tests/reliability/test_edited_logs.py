@@ -71,6 +71,13 @@ SHEETS = {  # a post on a log whose poster's sheet was edited into what its rule
         ["kade", "Kade fires.", "--do", "stance to=crouched from=standing",
          "--do", "attack target=vex weapon=Rifle mode=3rb range=medium"],
         "vex's sheet does not read: bleeding-sun sheet: Expected `int` <= 20 - at `$.fortitude`"),
+    "traveller, a characteristic past the roster's bounds (was read as it stood)": (
+        FIXTURES / "traveller" / "scenarios" / "knives-in-the-galley.jsonl", 16,
+        lambda lines: _sheet("dorn", "characteristics", {**next(
+            line for line in lines if line.get("actor") == "dorn" and line["kind"] == "combatant_joined"
+        )["sheet"]["characteristics"], "DEX": 99})(lines), 4,
+        ["dorn", "Dorn parries.", "--do", "parry", "--responds-to", "14"],
+        "dorn's sheet does not read: sheet.characteristics.DEX: Expected `int` <= 15"),
     "d20-evasion (was <input>: ...)": (
         FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.jsonl", 12, _sheet("vera", "hp", "x"), 4,
         ["vera", "Vera lunges.", "--do", "move target=kade range=close points=1",
