@@ -8,9 +8,9 @@ table and the audit read cards often: ``read_card`` is cached on the snapshot's 
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from fightlog.kit.cards import CardReader, as_snapshot as as_snapshot
 
@@ -18,6 +18,11 @@ TRACK: Final = 20
 """The Wounds track: circles 1 to 20 (Marking Wounds)."""
 
 Kind = Literal["melee", "ranged"]
+
+# The roster's bounds (``sheet.py``), here and below: a snapshot edited past them reads as no
+# sheet, as a roster would refuse it.
+Skill = Annotated[int, Meta(ge=0, le=40)]
+Circle = Annotated[int, Meta(ge=1, le=TRACK)]
 
 
 class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -28,20 +33,20 @@ class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     name: str
     kind: Kind
-    attack: int
-    defense: int
-    damage: int
-    range: int = 0
-    capacity: int = 0
-    auto: int = 0
+    attack: Skill
+    defense: Skill
+    damage: Skill
+    range: Annotated[int, Meta(ge=0, le=30)] = 0
+    capacity: Annotated[int, Meta(ge=0)] = 0
+    auto: Annotated[int, Meta(ge=0, le=19)] = 0
 
 
 class ArmourCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One layer of armour: Coverage 1-20 (20: sealed) and Protection."""
 
     name: str
-    coverage: int
-    protection: int
+    coverage: Annotated[int, Meta(ge=1, le=20)]
+    protection: Annotated[int, Meta(ge=0, le=20)]
 
 
 class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -49,16 +54,16 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
     Agility, Perception, Stealth, Toughness, Unarmed Defense, the surprise traits' bonus, the
     weapons, the armour layers (outermost first) and the wounds already marked."""
 
-    toughness: int
-    agility: int
-    perception: int
-    stealth: int
-    unarmed_defense: int
-    skills: dict[str, int] = {}
-    surprise: int = 0
+    toughness: Circle
+    agility: Skill
+    perception: Skill
+    stealth: Skill
+    unarmed_defense: Skill
+    skills: dict[str, Skill] = {}
+    surprise: Annotated[int, Meta(ge=0, le=20)] = 0
     weapons: tuple[WeaponCard, ...] = ()
     armour: tuple[ArmourCard, ...] = ()
-    wounds: tuple[int, ...] = ()
+    wounds: tuple[Circle, ...] = ()
 
     def weapon(self, name: str | None) -> WeaponCard | None:
         for weapon in self.weapons:

@@ -206,3 +206,21 @@ def test_an_error_is_laid_on_the_sheet_that_gives_it_not_the_first_that_does_not
     assert (laid.path, laid.line) == (str(log), 4) and laid.message.startswith("vera's sheet does not read: ")
     other = _located(str(log), state, InputError("3X is no damage"))  # from no sheet: said at LOG alone
     assert (other.path, other.line, other.message) == (str(log), None, "3X is no damage")
+
+
+@pytest.mark.parametrize(("ruleset", "field", "value", "words"), [
+    ("en51", "agility", 99, "en51 sheet: Expected `int` <= 40 - at `$.agility`"),
+    ("en51", "wounds", [0], "en51 sheet: Expected `int` >= 1 - at `$.wounds[0]`"),
+    ("bleeding-sun", "hp", 10**6, "bleeding-sun sheet: Expected `int` <= 999 - at `$.hp`"),
+])
+def test_a_card_reads_a_snapshot_with_its_roster_s_bounds(ruleset: str, field: str, value: object, words: str) -> None:
+    """A number the roster refuses is refused in the log's snapshot too (the card reader), so
+    the rules never roll pools past the dice limits from a hand-edited sheet."""
+    from fightlog.kit.ruleset import rules_for_scene
+
+    source = sorted((FIXTURES / ruleset / "scenarios").glob("*.jsonl"))[0]
+    joined = next(line for line in map(json.loads, source.read_bytes().splitlines())
+                  if line["kind"] == "combatant_joined")
+    rules = rules_for_scene(ruleset, {})
+    assert rules.sheet_problem(joined["sheet"]) is None
+    assert rules.sheet_problem({**joined["sheet"], field: value}) == words
