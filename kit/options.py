@@ -65,16 +65,6 @@ def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str,
     return msgspec.convert(dict(data), option_type)
 
 
-def options_problem(read: Callable[[Mapping[str, Any]], object], options: Mapping[str, Any]) -> str | None:
-    """Why ``read`` (a ruleset's ``read_options``) refuses ``options``: its ``InputError``'s
-    message, or ``None`` (what ``Ruleset.options_problem`` answers)."""
-    try:
-        read(options)
-    except InputError as refused:
-        return refused.message
-    return None
-
-
 def as_data(options: Struct) -> dict[str, Any]:
     """Every option, defaults included, as plain JSON for ``scene_started.options``."""
     out: dict[str, Any] = msgspec.to_builtins(options)

@@ -141,11 +141,12 @@ def weapon_names(sheet: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(str(w["name"]) for w in found if isinstance(w, dict) and isinstance(w.get("name"), str))
 
 
-def card_problem(read_card: Callable[[Mapping[str, Any]], object], sheet: Mapping[str, Any]) -> str | None:
-    """Why ``read_card`` (a ruleset's reader of sheet snapshots) refuses ``sheet``, or
-    ``None`` (``Ruleset.sheet_problem``)."""
+def read_problem(read: Callable[[Mapping[str, Any]], object], data: Mapping[str, Any]) -> str | None:
+    """Why ``read`` refuses ``data`` (its ``InputError``'s message), or ``None``: a ruleset's
+    ``sheet_problem`` over its reader of sheet snapshots, its ``options_problem`` over its
+    ``read_options``."""
     try:
-        read_card(sheet)
+        read(data)
     except InputError as exc:
         return exc.message
     return None

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, card_problem, weapon_names
+from fightlog.kit.ruleset import GenericRules, read_problem, weapon_names
 from fightlog.rules.bleedingsun.findings import SECTIONS
 from fightlog.rules.bleedingsun.options import RULESET_ID
 
@@ -92,13 +92,12 @@ class BleedingSunRules(GenericRules):
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         from fightlog.rules.bleedingsun.card import read_card
 
-        return card_problem(read_card, sheet)
+        return read_problem(read_card, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
-        from fightlog.kit.options import options_problem
         from fightlog.rules.bleedingsun.options import read_options
 
-        return options_problem(read_options, options)
+        return read_problem(read_options, options)
 
     def audit_checks(self) -> Mapping[type, Check]:
         from fightlog.rules.bleedingsun import audit

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, card_problem, weapon_names
+from fightlog.kit.ruleset import GenericRules, read_problem, weapon_names
 from fightlog.rules.d20evasion.findings import SECTIONS
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
@@ -91,13 +91,12 @@ class D20Rules(GenericRules):
         """The sheet as the rules read it: its card (``read_card``)."""
         from fightlog.rules.d20evasion.card import read_card
 
-        return card_problem(read_card, sheet)
+        return read_problem(read_card, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
-        from fightlog.kit.options import options_problem
         from fightlog.rules.d20evasion.options import read_options
 
-        return options_problem(read_options, options)
+        return read_problem(read_options, options)
 
     def with_options(self, options: Mapping[str, Any]) -> D20Rules:
         return self

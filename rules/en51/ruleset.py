@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, card_problem, weapon_names
+from fightlog.kit.ruleset import GenericRules, read_problem, weapon_names
 from fightlog.rules.en51.findings import SECTIONS
 
 if TYPE_CHECKING:
@@ -80,13 +80,12 @@ class En51Rules(GenericRules):
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         from fightlog.rules.en51.card import read_card
 
-        return card_problem(read_card, sheet)
+        return read_problem(read_card, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
-        from fightlog.kit.options import options_problem
         from fightlog.rules.en51.options import read_options
 
-        return options_problem(read_options, options)
+        return read_problem(read_options, options)
 
     def audit_checks(self) -> Mapping[type, Check]:
         from fightlog.rules.en51 import audit

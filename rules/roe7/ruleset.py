@@ -18,7 +18,7 @@ from fightlog.errors import InputError
 from fightlog.events.model import Action
 from fightlog.rules.roe7.findings import SECTIONS
 from fightlog.rules.roe7.tokens import DEFAULT_OPTIONS, TokenOptions, WeaponToken, parse_token
-from fightlog.kit.ruleset import GenericRules
+from fightlog.kit.ruleset import GenericRules, read_problem
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
     from fightlog.kit.checks import Check, RecordSplit
@@ -101,17 +101,12 @@ class Roe7Rules(GenericRules):
         and not before: the fold never asks)."""
         from fightlog.rules.roe7.fighters import read_sheet
 
-        try:
-            read_sheet(sheet)
-        except InputError as exc:
-            return exc.message
-        return None
+        return read_problem(read_sheet, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
-        from fightlog.kit.options import options_problem
         from fightlog.rules.roe7.options import read_options
 
-        return options_problem(read_options, options)
+        return read_problem(read_options, options)
 
     def audit_checks(self) -> Mapping[type, Check]:
         """The RoE checks of one audited scene (``fightlog.rules.roe7.audit``, loaded here

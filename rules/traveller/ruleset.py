@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, card_problem, weapon_names
+from fightlog.kit.ruleset import GenericRules, read_problem, weapon_names
 from fightlog.rules.traveller.findings import SECTIONS
 from fightlog.rules.traveller.options import RULESET_ID
 
@@ -84,13 +84,12 @@ class TravellerRules(GenericRules):
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         from fightlog.rules.traveller.card import read_card
 
-        return card_problem(read_card, sheet)
+        return read_problem(read_card, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
-        from fightlog.kit.options import options_problem
         from fightlog.rules.traveller.options import read_options
 
-        return options_problem(read_options, options)
+        return read_problem(read_options, options)
 
     def weapon_fired(self, weapon: str, fired: int, amount: int) -> tuple[int, bool, int]:
         """Rounds fired count up; the table reads the magazine from the sheet."""
