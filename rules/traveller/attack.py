@@ -14,6 +14,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, EffectApplied, EffectExpired, ResourceSpent
 from fightlog.kit.fighters import Mods
 from fightlog.kit.table import Scribe
+from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.traveller import harm
 from fightlog.rules.traveller.card import UNARMED, WeaponCard, damage_notation
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
@@ -73,6 +74,13 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
                                   params={"weapon": weapon.name, "kind": weapon.kind, "metres": metres}))
         return
     resolve(scribe, actor, target.actor, weapon, metres, declaration, None)
+
+
+def waiting_metres(incoming: ActiveEffect) -> int | None:
+    """The distance an ``incoming`` effect keeps (``attack`` writes it when the attack is
+    declared); ``None`` when it is no whole number of metres (a log edited by hand)."""
+    metres = incoming.params.get("metres", 0)
+    return metres if type(metres) is int and metres >= 0 else None
 
 
 def resolve(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, metres: int, declaration: int,

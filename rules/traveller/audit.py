@@ -18,7 +18,7 @@ from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.kit.fighters import Mods
 from fightlog.reducers.state import SceneState
-from fightlog.rules.traveller.attack import protection
+from fightlog.rules.traveller.attack import protection, waiting_metres
 from fightlog.rules.traveller.card import WeaponCard
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
@@ -104,10 +104,9 @@ def _opposed(event: AttackResolved, view: AuditView) -> None:
 
 def _metres(before: SceneState, event: AttackResolved, attacker: Fighter, target: Fighter, view: AuditView) -> int:
     waiting = before.effects.get(f"{INCOMING}-{event.declaration}")
-    if waiting is not None:
-        metres = waiting.params.get("metres", 0)
-        if type(metres) is int and metres >= 0:
-            return metres  # the distance when declared (else, an edited one: the declaration's, below)
+    metres = None if waiting is None else waiting_metres(waiting)
+    if metres is not None:
+        return metres  # the distance when declared (else, an edited one: the declaration's, below)
     declared = view.event(event.declaration or 0)
     if isinstance(declared, DeclarationPosted):
         for action in declared.actions:

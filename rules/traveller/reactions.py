@@ -126,10 +126,10 @@ def roll(scribe: Scribe, found: ActiveEffect, reaction: Reaction | None) -> None
     attacker does not carry, a distance that is no whole number) is refused, at its line."""
     source = found.source or ""
     weapon = Fighter(scribe.state, source).card.weapon(str(found.params.get("weapon")))
-    metres = found.params.get("metres", 0)
-    if weapon is None or type(metres) is not int or metres < 0:
-        raise InputError(f"the attack waiting for {found.target}'s reaction ({found.effect}) names "
-                         f"{'no weapon ' + repr(source) + ' carries' if weapon is None else 'no distance in whole metres'}: "
+    metres = attack.waiting_metres(found)
+    if weapon is None or metres is None:
+        what = f"no weapon {source!r} carries" if weapon is None else "no distance in whole metres"
+        raise InputError(f"the attack waiting for {found.target}'s reaction ({found.effect}) names {what}: "
                          "the log was edited", line=found.applied)
     attack.resolve(scribe, source, found.target, weapon, metres, _declaration(found), reaction)
 
