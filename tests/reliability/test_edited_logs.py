@@ -56,9 +56,14 @@ def refused_at(result: Result, where: str, words: str) -> None:
 
 
 def _sheet(actor: str, field: str, value: object) -> Edit:
+    """``actor``'s sheet with ``field`` (``characteristics.DEX`` for a nested one) set to ``value``."""
     def edit(lines: list[dict[str, Any]]) -> None:
         joined = next(line for line in lines if line["kind"] == "combatant_joined" and line["actor"] == actor)
-        joined["sheet"][field] = value
+        *outer, last = field.split(".")
+        table = joined["sheet"]
+        for name in outer:
+            table = table[name]
+        table[last] = value
     return edit
 
 
@@ -73,9 +78,7 @@ SHEETS = {  # a post on a log whose poster's sheet was edited into what its rule
         "vex's sheet does not read: bleeding-sun sheet: Expected `int` <= 20 - at `$.fortitude`"),
     "traveller, a characteristic past the roster's bounds (was read as it stood)": (
         FIXTURES / "traveller" / "scenarios" / "knives-in-the-galley.jsonl", 16,
-        lambda lines: _sheet("dorn", "characteristics", {**next(
-            line for line in lines if line.get("actor") == "dorn" and line["kind"] == "combatant_joined"
-        )["sheet"]["characteristics"], "DEX": 99})(lines), 4,
+        _sheet("dorn", "characteristics.DEX", 99), 4,
         ["dorn", "Dorn parries.", "--do", "parry", "--responds-to", "14"],
         "dorn's sheet does not read: sheet.characteristics.DEX: Expected `int` <= 15"),
     "d20-evasion (was <input>: ...)": (
