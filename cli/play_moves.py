@@ -90,8 +90,7 @@ def show(log: str, appended: Appended, fmt: str, *, said: Mapping[str, object] |
 def refusals(log: str, state: SceneState | None = None) -> Iterator[None]:
     """A refusal by the rules, as ``LOG: refused: why``. With the ``state`` the move was made
     on, an error that names no file comes from the log's own facts (a sheet its rules cannot
-    read, in a log edited by hand): it is said at LOG, at the ``combatant_joined`` of the
-    first sheet the rules cannot read when there is one."""
+    read, an effect edited by hand): it is said at LOG (``_located``)."""
     try:
         yield
     except RefusedError as exc:
