@@ -184,8 +184,7 @@ class Auditor:
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
         found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
-        found.setdefault(SceneStarted, []).extend(scope.checks().values())
-        for kind, check in pools.checks().items():
+        for kind, check in (*scope.checks().items(), *pools.checks().items()):
             found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
         if not self._elsewhere or answers.in_fold(rules, split, self._imported is not None):  # else in the child

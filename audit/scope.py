@@ -10,6 +10,13 @@ A scene whose options its (installed) ruleset refuses, as ``play start`` would (
 by hand, or written by another tool), is folded and audited under the ruleset's default
 options: that is said as an error at ``scene_started`` (``scene.bad-options``), naming the
 option and what it accepts.
+
+A combatant whose sheet its ruleset cannot read (``Ruleset.sheet_problem``: a log edited by
+hand, a field past the roster's bounds) is folded as it stands, and the checks that read
+that sheet (its weapons, its DMs, its armour) are not made: that is said as an error at its
+``combatant_joined`` (``scene.bad-sheet``), naming the field, so a clean audit is never read
+as sheets checked. A combatant who joined with no sheet at all (an imported fight) is not
+reported: nothing was claimed.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from typing import Any
 
 from fightlog.errors import FightlogError
 from fightlog.kit.checks import AuditView, Check
-from fightlog.events.model import SceneStarted
+from fightlog.events.model import CombatantJoined, SceneStarted
 from fightlog.reducers.state import SceneState
 from fightlog.kit.ruleset import GENERIC, installed, rules_for_scene
 
@@ -55,8 +62,27 @@ def scene_opened(before: SceneState, event: SceneStarted, after: SceneState, vie
 
 def checks() -> Mapping[type, Check]:
     """The checks of the audit's scope, as the audit calls them."""
-    hooks: dict[type, Any] = {SceneStarted: scene_opened}
+    hooks: dict[type, Any] = {SceneStarted: scene_opened, CombatantJoined: joined}
     return hooks
+
+
+def joined(before: SceneState, event: CombatantJoined, after: SceneState, view: AuditView) -> None:
+    """A sheet the scene's ruleset refuses (``Ruleset.sheet_problem``, as ``play`` and a
+    ruling's amendment refuse it): the checks that read it were not made."""
+    scene = after.scene
+    if not event.sheet or scene is None or unknown(scene.ruleset):
+        return
+    try:
+        problem = rules_for_scene(scene.ruleset, {}).sheet_problem(event.sheet)
+    except FightlogError:
+        return
+    if problem is not None:
+        view.report(
+            "scene.bad-sheet", event,
+            f"{event.actor}'s sheet does not read under {scene.ruleset}: {problem}; "
+            "the checks that read it were not made",
+            actor=event.actor,
+        )
 
 
 def _options(event: SceneStarted, view: AuditView) -> None:

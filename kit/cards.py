@@ -20,11 +20,18 @@ from fightlog.errors import InputError
 C = TypeVar("C", bound=Struct)
 
 
+def described(exc: msgspec.ValidationError) -> str:
+    """Why a snapshot is no card, naming the field as the rosters' errors do:
+    ``sheet.characteristics.DEX: Expected `int` <= 15``."""
+    message, _, where = str(exc).rpartition(" - at `$")
+    return f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}"
+
+
 class CardReader(Generic[C]):
     """``read_card(sheet)``: the ``card`` of a sheet snapshot; ``InputError`` with
-    ``message(exc)`` when it does not read."""
+    ``message(exc)`` when it does not read (``described``, unless given)."""
 
-    def __init__(self, card: type[C], message: Callable[[msgspec.ValidationError], str]) -> None:
+    def __init__(self, card: type[C], message: Callable[[msgspec.ValidationError], str] = described) -> None:
         decoder = msgspec.json.Decoder(card)
         self._message = message
         self._by_object: dict[int, tuple[Mapping[str, Any], C]] = {}

@@ -103,5 +103,5 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
         return sum(int(getattr(p, field)) for p in self.perks)
 
 
-read_card: Final = CardReader(Card, lambda exc: f"bleeding-sun sheet: {exc}")
+read_card: Final = CardReader(Card)
 """The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
-from msgspec import Struct, field
+from msgspec import Meta, Struct, field
 
 from fightlog.errors import InputError
-from fightlog.kit.cards import as_snapshot as as_snapshot
+from fightlog.kit.cards import as_snapshot as as_snapshot, described
 from fightlog.rules.d20evasion.bands import Band
 
 Kind = Literal["ranged", "melee", "magic"]
@@ -27,12 +27,19 @@ SpellTarget = Literal["enemy", "ally", "self"]
 
 UNARMED: Final = "unarmed"
 
+# The roster's bounds (``sheet.py``, ``roster.py``), so a snapshot edited past them reads as
+# no sheet, as a roster would refuse it, rather than as damage and Evasion past any fight's.
+Stat = Annotated[int, Meta(ge=1, le=1000)]
+Bonus = Annotated[int, Meta(ge=-100, le=100)]
+Amount = Annotated[int, Meta(ge=0, le=100_000)]
+Rounds = Annotated[int, Meta(ge=0, le=100)]
+
 
 class Stats(Struct, frozen=True, kw_only=True, omit_defaults=True):
-    strength: int
-    dexterity: int
-    perception: int
-    willpower: int
+    strength: Stat
+    dexterity: Stat
+    perception: Stat
+    willpower: Stat
 
 
 class OverTime(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -40,8 +47,8 @@ class OverTime(Struct, frozen=True, kw_only=True, omit_defaults=True):
     of the target's turns."""
 
     name: str
-    damage: int
-    rounds: int
+    damage: Annotated[int, Meta(ge=1, le=100_000)]
+    rounds: Annotated[int, Meta(ge=1, le=100)]
 
 
 class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -51,11 +58,11 @@ class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     name: str
     kind: Kind
-    damage: int
+    damage: Amount
     ranges: tuple[Band, ...]
     category: str = ""
     skill: str | None = None
-    gear: int = 0
+    gear: Bonus = 0
     piercing: bool = False
     hand: bool = False
     effect: OverTime | None = None
@@ -68,19 +75,19 @@ class SpellCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     minion (``summons``: the roster id of one held in reserve)."""
 
     name: str
-    mp: int = 0
+    mp: Amount = 0
     target: SpellTarget = "enemy"
-    damage: int = 0
+    damage: Amount = 0
     ranges: tuple[Band, ...] = ()
-    cooldown: int = 0
+    cooldown: Rounds = 0
     long: bool = False
     category: str = "magic"
     skill: str | None = None
-    gear: int = 0
+    gear: Bonus = 0
     piercing: bool = False
-    heal: int = 0
-    damage_taken_percent: int | None = None
-    rounds: int = 0
+    heal: Amount = 0
+    damage_taken_percent: Annotated[int, Meta(ge=0, le=1000)] | None = None
+    rounds: Rounds = 0
     summons: str | None = None
     effect: OverTime | None = None
 
@@ -89,40 +96,40 @@ class ItemCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Items carried into combat (each one of ``count`` counts towards the limit)."""
 
     name: str
-    count: int = 1
-    heal: int = 0
-    mp: int = 0
+    count: Annotated[int, Meta(ge=1, le=100)] = 1
+    heal: Amount = 0
+    mp: Amount = 0
 
 
 class ArmourCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Worn armour: armour points (absorbing damage), Evasion, bonus MP."""
 
     name: str
-    armour: int = 0
-    evasion: int = 0
-    mp: int = 0
+    armour: Amount = 0
+    evasion: Bonus = 0
+    mp: Amount = 0
 
 
 class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One combatant's sheet snapshot."""
 
     race: str
-    race_evasion: int
+    race_evasion: Annotated[int, Meta(ge=0, le=100)]
     class_name: str = field(name="class", default="")
-    level: int = 1
-    hp: int
-    mp: int = 0
+    level: Annotated[int, Meta(ge=1, le=1000)] = 1
+    hp: Annotated[int, Meta(ge=1, le=100_000)]
+    mp: Amount = 0
     stats: Stats
-    class_bonuses: dict[str, int] = {}
-    skills: dict[str, int] = {}
+    class_bonuses: dict[str, Bonus] = {}
+    skills: dict[str, Bonus] = {}
     armour: tuple[ArmourCard, ...] = ()
     weapons: tuple[WeaponCard, ...] = ()
     spells: tuple[SpellCard, ...] = ()
     items: tuple[ItemCard, ...] = ()
-    lbe: int = 0
-    backpack: int = 0
+    lbe: Annotated[int, Meta(ge=0, le=20)] = 0
+    backpack: Annotated[int, Meta(ge=0, le=100)] = 0
     first_strike: bool = False
-    speed_ft: int | None = None
+    speed_ft: Annotated[int, Meta(ge=0, le=10_000)] | None = None
 
     @property
     def armour_points(self) -> int:
@@ -153,8 +160,7 @@ def read_card(snapshot: Mapping[str, Any]) -> Card:
     try:
         return _card(msgspec.json.encode(snapshot))
     except msgspec.ValidationError as exc:
-        message, _, where = str(exc).rpartition(" - at `$")
-        raise InputError(f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}") from None
+        raise InputError(described(exc)) from None
 
 
 @lru_cache(maxsize=256)

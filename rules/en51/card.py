@@ -24,6 +24,9 @@ Kind = Literal["melee", "ranged"]
 Skill = Annotated[int, Meta(ge=0, le=40)]
 Circle = Annotated[int, Meta(ge=1, le=TRACK)]
 
+CAPACITY_MAX: Final = 1000
+"""The most rounds a type C weapon holds (the rulebook gives C and C2; a roster may write more)."""
+
 
 class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A weapon: Attack and Defense (the skill rolled with it), Damage, Range (in steps of the
@@ -37,7 +40,7 @@ class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     defense: Skill
     damage: Skill
     range: Annotated[int, Meta(ge=0, le=30)] = 0
-    capacity: Annotated[int, Meta(ge=0)] = 0
+    capacity: Annotated[int, Meta(ge=0, le=CAPACITY_MAX)] = 0
     auto: Annotated[int, Meta(ge=0, le=19)] = 0
 
 
@@ -75,7 +78,7 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
         return self.skills.get(name, 0)
 
 
-read_card: Final = CardReader(Card, lambda exc: f"en51 sheet: {exc}")
+read_card: Final = CardReader(Card)
 """The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Final
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from fightlog.kit.inputs import FieldProblem, Seq, Strict, distinct_weapons
-from fightlog.rules.en51.card import TRACK, ArmourCard, Card, Kind, WeaponCard
+from fightlog.rules.en51.card import CAPACITY_MAX, TRACK, ArmourCard, Card, Kind, WeaponCard
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 Skill = Annotated[int, Field(ge=0, le=40)]
@@ -23,7 +23,7 @@ ROLLED_SKILLS: Final = ("medicine",)
 """The skills the rules roll from ``skills``; a name that is nearly one of them (a typo, another
 case) is refused with a "did you mean", any other name kept as one of the sheet's skills."""
 
-_TYPE: Final = re.compile(r"^(?:C([0-9]*)|A([0-9]+))$")
+_TYPE: Final = re.compile(r"^(?:C([0-9]{1,6})?|A([0-9]{1,6}))$")
 
 
 def weapon_type(text: str) -> tuple[int, int]:
@@ -39,8 +39,8 @@ def weapon_type(text: str) -> tuple[int, int]:
         if not 5 <= int(auto) <= 19:
             raise ValueError(f"an A-type is A5 to A19, got {text!r}")
         return 0, int(auto)
-    if capacity and int(capacity) < 1:
-        raise ValueError(f"a C-type holds at least one round, got {text!r}")
+    if capacity and not 1 <= int(capacity) <= CAPACITY_MAX:
+        raise ValueError(f"a C-type holds 1 to {CAPACITY_MAX} rounds, got {text!r}")
     return int(capacity or 1), 0
 
 

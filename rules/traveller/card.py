@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from typing import Annotated, Final, Literal
 
-import msgspec
 from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
@@ -113,12 +112,7 @@ def damage_notation(damage: str) -> str:
     return f"{found.group(1)}d6{found.group(2) or ''}"
 
 
-def _message(exc: msgspec.ValidationError) -> str:
-    message, _, where = str(exc).rpartition(" - at `$")
-    return f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}"
-
-
-read_card: Final = CardReader(Card, _message)
+read_card: Final = CardReader(Card)
 """The card of a sheet snapshot (cached by its bytes, and by the snapshot object itself:
 a folded state keeps each combatant's one dict); ``InputError`` naming the field when
 the snapshot is not a Traveller card."""

@@ -1,8 +1,11 @@
 """A sheet the rules cannot read leaves the checks that need it undone, never the audit of
 the whole log (docs/audit.md): every bundled fight, with any one combatant's sheet made
 unreadable after the fact, audits to a report (no ``InputError`` out of a check), on every
-ruleset. Found missing in ``traveller``, where a side's Tactics roll read its roller's card
-to get at the scene's options (2026-11-28)."""
+ruleset, and says so once, at that combatant's ``combatant_joined`` (``scene.bad-sheet``).
+Found missing in ``traveller``, where a side's Tactics roll read its roller's card to get at
+the scene's options (2026-11-28); the finding, missing everywhere: a sheet edited into what
+the rules cannot read silenced the checks that read it, and the audit said nothing
+(2026-11-28, later)."""
 
 from __future__ import annotations
 
@@ -41,6 +44,10 @@ def test_a_fight_with_one_unreadable_sheet_audits_to_a_report(path: Path) -> Non
     for actor in actors:
         for sheet in UNREADABLE:
             log = Tamper(events)
-            log.change(log.find(CombatantJoined, actor=actor), sheet=sheet)
+            joined = log.change(log.find(CombatantJoined, actor=actor), sheet=sheet)
             report = audit_events(log.done().events)  # raises if a check lets the sheet's error out
             assert report.summary.events == checked, (actor, sheet)
+            said = [(f.seq, f.actor, f.severity) for f in report.findings if f.code == "scene.bad-sheet"]
+            # said at its joining, so a clean audit is never read as that sheet checked; no sheet
+            # at all (an imported fight's combatants) claims nothing
+            assert said == ([(joined.seq, actor, "error")] if sheet else []), (actor, sheet, said)

@@ -107,7 +107,7 @@ def test_a_reaction_is_judged_from_the_scene_s_options_even_when_its_maker_s_she
         return log.change(reacted, magnitude=0)
 
     codes = [code for code, _ in _flawed("knives-in-the-galley", unreadable_and_free)]
-    assert codes and codes[0] == "rules.reaction"
+    assert codes[:2] == ["scene.bad-sheet", "rules.reaction"]  # the sheet said at its joining
 
 
 def test_first_aid_healing_too_much_is_a_healing_finding() -> None:

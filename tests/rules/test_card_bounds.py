@@ -1,0 +1,82 @@
+"""A sheet snapshot in the log is read (the ruleset's msgspec card) with the bounds its roster
+(the pydantic sheet) puts on every number: a snapshot edited past them reads as no sheet
+(``scene.bad-sheet`` in the audit, a refusal in ``play``), never as a fighter with 10**30
+Dexterity. Compared on the two JSON schemas, number by number, so a bound added to one
+and not the other fails here. Found missing for ``d20-evasion`` (2026-11-28), whose audit
+judged damage of 10**30 from an edited weapon."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import msgspec
+import pytest
+
+CARDS = {"d20-evasion": "d20evasion", "traveller": "traveller", "en51": "en51", "bleeding-sun": "bleedingsun"}
+"""Rulesets whose card is a msgspec Struct (roe7 reads its snapshots with the pydantic sheet itself)."""
+
+RENAMED = {"bleeding-sun": {"attributes": "sheet.attributes.*"}}
+"""Where a roster's field lands elsewhere in the snapshot: bleeding-sun's attributes are top-level
+fields of the sheet and one table in the snapshot."""
+
+WIDER = {("traveller", "sheet.weapons[].range_m"): (0, 100_000)}
+"""Where the card is wider on purpose: a Traveller melee weapon's snapshot writes range 0 (none)."""
+
+Bounds = tuple[int | None, int | None]
+
+
+def integers(schema: dict[str, Any], defs: dict[str, Any], path: str = "sheet") -> dict[str, Bounds]:
+    """Every integer in a JSON schema, by path (``sheet.weapons[].damage``, ``sheet.skills.*``),
+    with its minimum and maximum."""
+    out: dict[str, Bounds] = {}
+    if "$ref" in schema:
+        return integers(defs[schema["$ref"].rsplit("/", 1)[1]], defs, path)
+    for key in ("anyOf", "oneOf", "allOf"):
+        for sub in schema.get(key, ()):
+            out.update(integers(sub, defs, path))
+    if schema.get("type") == "integer":
+        out[path] = (schema.get("minimum"), schema.get("maximum"))
+    for name, sub in schema.get("properties", {}).items():
+        out.update(integers(sub, defs, f"{path}.{name}"))
+    if isinstance(schema.get("additionalProperties"), dict):
+        out.update(integers(schema["additionalProperties"], defs, f"{path}.*"))
+    if isinstance(schema.get("items"), dict):
+        out.update(integers(schema["items"], defs, f"{path}[]"))
+    return out
+
+
+def _both(ruleset: str) -> tuple[dict[str, Bounds], dict[str, Bounds]]:
+    package = CARDS[ruleset]
+    card = msgspec.json.schema(importlib.import_module(f"fightlog.rules.{package}.card").Card)
+    sheet = importlib.import_module(f"fightlog.rules.{package}.sheet").Sheet.model_json_schema(by_alias=True)
+    return integers(sheet, sheet.get("$defs", {})), integers(card, card.get("$defs", {}))
+
+
+@pytest.mark.parametrize("ruleset", sorted(CARDS))
+def test_every_number_a_roster_bounds_is_bounded_alike_in_the_card(ruleset: str) -> None:
+    roster, card = _both(ruleset)
+    assert roster and card
+    renamed = RENAMED.get(ruleset, {})
+    for path, bounds in roster.items():
+        field = path.removeprefix("sheet.").split(".")[0].split("[")[0]
+        in_card = renamed.get("attributes") if field in _attributes(ruleset) else path
+        want = WIDER.get((ruleset, path), bounds)
+        assert card.get(in_card or path) == want, (path, bounds, card.get(in_card or path))
+
+
+@pytest.mark.parametrize("ruleset", sorted(CARDS))
+def test_every_number_only_the_card_has_is_bounded(ruleset: str) -> None:
+    """What the roster works out for the snapshot (d20-evasion's race Evasion, en51's
+    weapon capacity) is bounded too."""
+    _, card = _both(ruleset)
+    for path, (low, high) in card.items():
+        assert low is not None and high is not None, path
+
+
+def _attributes(ruleset: str) -> tuple[str, ...]:
+    if ruleset != "bleeding-sun":
+        return ()
+    from fightlog.rules.bleedingsun.card import ATTRIBUTES
+
+    return ATTRIBUTES
