@@ -150,12 +150,17 @@ def _changes(log: str, target: int, event: Any, events: Sequence[Any], assignmen
 
 
 def _check_target(log: str, action: str, target: int, event: Any) -> None:
-    """``void`` takes anything but the scene's start; ``withdraw`` takes a ruling."""
-    from fightlog.events.model import RulingMade, SceneStarted
+    """``void`` takes anything but the scene's start, and its end once that revealed the dice
+    seed; ``withdraw`` takes a ruling."""
+    from fightlog.events.model import RulingMade, SceneEnded, SceneStarted
 
     if action == "void" and isinstance(event, SceneStarted):
         raise InputError("the scene_started event cannot be voided: the whole log is its scene "
                          "(amend its title, gm or options instead)", path=log, line=target)
+    if action == "void" and isinstance(event, SceneEnded) and event.seed is not None:
+        raise InputError("the scene_ended event cannot be voided: it revealed the dice seed, so every roll "
+                         "after it would be known in advance (amend its winner or reason instead, or start "
+                         "a new scene to fight on)", path=log, line=target)
     if action == "withdraw" and not isinstance(event, RulingMade):
         raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
 

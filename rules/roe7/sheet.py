@@ -61,12 +61,17 @@ SLOT_KINDS: Final[tuple[SlotKind, ...]] = ("cybernetics", "implants", "magika")
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
+Value = Annotated[int, Field(ge=-1000, le=1000)]
+"""A modifier's value: far past the rulebook's +30 cap, well within the dice's limits."""
+
+Reduction = Annotated[int, Field(ge=0, le=1000)]
+
 
 class Modifier(Strict):
     """A number added to rolls of one type, and where it comes from. ``origin`` names the
     stat, skill, item, racial or size class, for the breakdown."""
 
-    value: int
+    value: Value
     source: Source
     applies_to: RollType
     origin: str | None = None
@@ -76,7 +81,7 @@ class ItemModifier(Strict):
     """A modifier granted by a slotted item or an attachment (its source is ``items``)."""
 
     applies_to: RollType
-    value: int
+    value: Value
 
 
 class SlotItem(Strict):
@@ -143,11 +148,11 @@ class Grenade(Strict):
 class DamageReduction(Strict):
     """Damage reduction from worn items, by damage type; ``all`` counts for every type."""
 
-    all: Annotated[int, Field(ge=0)] = 0
-    ballistic: Annotated[int, Field(ge=0)] = 0
-    explosive: Annotated[int, Field(ge=0)] = 0
-    melee: Annotated[int, Field(ge=0)] = 0
-    magika: Annotated[int, Field(ge=0)] = 0
+    all: Reduction = 0
+    ballistic: Reduction = 0
+    explosive: Reduction = 0
+    melee: Reduction = 0
+    magika: Reduction = 0
 
 
 class DrPart(Strict):
@@ -204,7 +209,7 @@ def _refuse_repeats(names: Iterable[str], what: str) -> None:
 class Sheet(Strict):
     """A RoE 7th Edition character sheet (see ``docs/rulesets/roe7-sheets.md``)."""
 
-    hp: Annotated[int, Field(ge=1)]
+    hp: Annotated[int, Field(ge=1, le=1_000_000_000)]
     race: str
     racial: str
     size_class: SizeClass

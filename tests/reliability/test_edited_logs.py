@@ -71,6 +71,11 @@ SHEETS = {  # a post on a log whose poster's sheet was edited into what its rule
     "roe7 (pydantic: was an internal error)": (
         FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl", 12, _sheet("vex", "racial", 1), 2,
         ["vex", "Vex fires.", "--do", "attack target=rook weapon=Pistol"], "vex's sheet does not read: sheet.racial"),
+    "roe7, a modifier past the dice's limits (was a dice-limit error naming no file)": (
+        FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl", 12, _sheet("vex", "modifiers", [
+            {"value": 10**20, "source": "stats", "applies_to": "accuracy", "origin": "Dexterity"}]), 2,
+        ["vex", "Vex fires.", "--do", "attack target=rook weapon=Pistol"],
+        "vex's sheet does not read: sheet.modifiers[0].value: must be at most 1000"),
     "bleeding-sun, a number past the roster's bounds (was a dice-limit error naming no file)": (
         FIXTURES / "bleeding-sun" / "scenarios" / "burst-firefight.jsonl", 13, _sheet("vex", "fortitude", 2**64), 3,
         ["kade", "Kade fires.", "--do", "stance to=crouched from=standing",
