@@ -63,6 +63,8 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
      "--set options.touch_max_m: bad VALUE: d20-evasion options: the band limits must grow outwards"),
     (DISPUTED, ("amend", "1", "--set", "options=5"), 1, "--set: bad VALUE for options: Expected `object`, got `int`"),
     (DISPUTED, ("void", "1"), 1, "the scene_started event cannot be voided"),
+    (ALLEY, ("void", "88"), 88, "the scene_ended event cannot be voided: it revealed the dice seed, so every roll "
+     "after it would be known in advance"),
     (ALLEY, ("amend", "88", "--set", 'seed="ab"'), 88, "--set seed: bad PATH: a ruling cannot change a "
      "scene_ended's seed: it reveals the seed every engine roll is checked against"),
     # combatant_joined: a sheet the rules can no longer read
@@ -73,6 +75,8 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
      "'medium' or 'large', got 'huge'"),
     (ALLEY, ("amend", "2", "--set", "sheet.hp=0"), 2,
      "--set sheet.hp: bad VALUE: the roe7 rules cannot read this sheet: sheet.hp: must be at least 1, got 0"),
+    (ALLEY, ("amend", "2", "--set", "sheet.hp=100000000000000000000"), 2, "--set sheet.hp: bad VALUE: the roe7 "
+     "rules cannot read this sheet: sheet.hp: must be at most 1000000000, got 100000000000000000000"),
     (ASHFALL, ("amend", "2", "--set", 'sheet.weapons=["knife"]'), 2,
      "--set sheet.weapons: bad VALUE: the d20-evasion rules cannot read this sheet: sheet.weapons[0]: Expected `object`"),
     (ALLEY, ("amend", "2", "--set", "pools.hp=x"), 2, "--set: bad VALUE for pools.hp: Expected `int`, got `str`"),
