@@ -87,6 +87,23 @@ def test_a_message_the_exporter_never_writes_is_refused_by_index() -> None:
         read_json(data)
 
 
+def test_an_export_saved_again_in_another_encoding_is_refused_by_index() -> None:
+    """Was an internal error: msgspec raises ``UnicodeDecodeError`` for a string that is not UTF-8."""
+    data = export().replace(b"Mara swings", "Mara swings \u00f1".encode("cp1252"), 1)
+    with pytest.raises(InputError, match=r"^x\.json: message 2 \(byte \d+\): not UTF-8 \(byte 0xf1\); "
+                                         r"DiscordChatExporter writes UTF-8: export the channel again$"):
+        read_json(data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=40))
+def test_any_bytes_in_a_message_s_text_give_messages_or_a_clean_error(data: bytes) -> None:
+    try:
+        read_json(export().replace(b"Mara swings", data, 1))
+    except InputError:
+        pass
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.binary(max_size=300))
 def test_any_bytes_give_messages_or_a_clean_error(data: bytes) -> None:
