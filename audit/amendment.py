@@ -329,7 +329,7 @@ def _check_sheet(
     """A sheet the scene's rules can read, if they could read the one recorded."""
     rules = ruleset_for(scene.ruleset if isinstance(scene, SceneStarted) else None)
     if rules.sheet_problem(joined.sheet) is not None:
-        return  # a hand-kept sheet the rules never read: the GM's to keep
+        return  # a sheet the rules never read: the GM's to keep (the audit says so: ``scene.bad-sheet``)
     problem = rules.sheet_problem(amended.sheet)
     if problem is not None:
         raise InputError(f"--set {path}: bad VALUE: the {rules.id} rules cannot read this sheet: {problem}",

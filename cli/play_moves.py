@@ -48,7 +48,34 @@ def open_scene(log: str) -> tuple[SceneState, Table, str | None]:
     problem = rules_for_scene(info.ruleset, {}).options_problem(info.options)
     if problem is not None:  # the rules would play on under options the log never recorded
         raise InputError(f"the scene's options do not read: {problem}", path=log, line=1)
+    _refuse_a_revealed_seed_voided(log, state)
     return state, table, read_seed(log, state)
+
+
+def _refuse_a_revealed_seed_voided(log: str, state: SceneState) -> None:
+    """A scene whose end was voided after it revealed the seed (a log from before ``rule``
+    refused such a void, or edited by hand) cannot play on: every roll would be known."""
+    from itertools import islice
+
+    from fightlog.events.codec import decode_line
+    from fightlog.events.model import SceneEnded
+    from fightlog.events.reader import open_log, raw_lines
+    from fightlog.reducers.fold import in_force, rulings_in
+
+    voids = [ruling for ruling in in_force(rulings_in(state)) if ruling.action == "void"]
+    if not voids:
+        return
+    wanted = {ruling.target: ruling for ruling in voids}
+    with open_log(log) as stream:  # the log was read whole just now (``state_at``): its lines decode
+        for seq, raw in enumerate(islice(raw_lines(stream), max(wanted)), start=1):
+            ruling = wanted.get(seq)
+            if ruling is None or b'"scene_ended"' not in raw:
+                continue
+            event = decode_line(raw)
+            if isinstance(event, SceneEnded) and event.seed is not None:
+                raise InputError(f"the scene's end at seq {seq} revealed the dice seed and was voided by the "
+                                 f"ruling at seq {ruling.seq}: every roll from here would be known in advance "
+                                 "(start a new scene to fight on)", path=log, line=seq)
 
 
 class Appended(NamedTuple):

@@ -49,6 +49,10 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
     if not sep:
         raise InputError(f"{_clip(text)!r}: expected PATH=VALUE (like dice[0].face=55)")
     path = parse_path(name.strip())
+    try:
+        raw.encode("utf-8")  # what the shell passed for bytes that are not UTF-8 (surrogates) cannot be logged
+    except UnicodeEncodeError:
+        raise InputError(f"{_clip(name.strip())}: VALUE is not UTF-8 text") from None
     room = MAX_DEPTH - 1 - len(path)  # the line's object, and a ruling's ``changes``
     try:
         value: Any = msgspec.json.decode(raw.encode("utf-8", "surrogateescape"))

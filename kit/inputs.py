@@ -190,6 +190,8 @@ def _what(error: ErrorDetails, loc: tuple[str | int, ...], ctx: Mapping[str, Any
     if kind == "too_short":
         least = ctx.get("min_length")
         return f"needs at least {least} {'entry' if least == 1 else 'entries'}, got {ctx.get('actual_length')}"
+    if kind == "too_long":
+        return f"at most {ctx.get('max_length')} entries, got {ctx.get('actual_length')}"
     if kind == "value_error" and ctx.get("error") is not None:
         return str(ctx["error"])
     return error["msg"]

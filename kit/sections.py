@@ -18,7 +18,7 @@ DICE_SECTION: Final = "fightlog dice (docs/dice.md)"
 """Where every ``dice.*`` finding rests: fightlog's dice, not a rulebook."""
 
 AUDIT_SECTION: Final = "what the audit can check (docs/audit.md)"
-"""Where ``scene.*`` findings rest."""
+"""Where every ``scene.*`` finding rests: what the audit could judge, under any ruleset."""
 
 OUTCOME_SECTION: Final = "an outcome answers the post it cites (docs/audit.md)"
 """Where ``outcome.*`` findings rest: what a log's facts must agree on under any ruleset."""
@@ -48,6 +48,8 @@ class Sections:
             return DICE_SECTION
         if code.startswith("outcome."):
             return OUTCOME_SECTION
+        if code.startswith("scene."):
+            return AUDIT_SECTION
         own = self.findings.get(code)
         if own is not None:
             return own.section

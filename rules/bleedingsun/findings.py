@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from fightlog.kit.sections import AUDIT_SECTION, Code, Sections
+from fightlog.kit.sections import Code, Sections
 
 FINDINGS: Final[Mapping[str, Code]] = {
     "rules.sequence": Code("error", "a sequence score or order the rolls do not give (hits, then the tie-breaks "
@@ -69,8 +69,6 @@ SHARED: Final[Mapping[str, str]] = {
     "order.round-number": "Actions (rounds)",
     "rules.unknown-action": "Combat Actions & Cost",
     "rules.target": "Attacking (a target in the fight)",
-    "scene.unknown-ruleset": AUDIT_SECTION,
-    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/bleeding-sun.md)",
 }
 

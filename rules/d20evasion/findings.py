@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from fightlog.kit.sections import AUDIT_SECTION, Code, Sections
+from fightlog.kit.sections import Code, Sections
 
 _TICKS: Final = "Damage (ongoing damage at the start of the target's turn)"
 
@@ -44,8 +44,6 @@ SHARED: Final[Mapping[str, str]] = {
     "order.round-number": "Actions (rounds)",
     "rules.unknown-action": "Actions (the actions there are)",
     "rules.target": "Attacking (a target in the fight)",
-    "scene.unknown-ruleset": AUDIT_SECTION,
-    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/d20-evasion.md)",
 }
 """The section of the d20 evasion rulebook each shared code rests on."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from fightlog.kit.sections import AUDIT_SECTION, Code, Sections
+from fightlog.kit.sections import Code, Sections
 
 FINDINGS: Final[Mapping[str, Code]] = {
     "rules.outcome": Code("error", "an attack outcome the black and white dice do not give",
@@ -34,8 +34,6 @@ SHARED: Final[Mapping[str, str]] = {
     "order.round-number": "Combat (turns)",
     "rules.unknown-action": "Combat actions",
     "rules.target": "Melee attack; Ranged attack; Hiding and Cover (a target in sight)",
-    "scene.unknown-ruleset": AUDIT_SECTION,
-    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/en51.md)",
 }
 

@@ -23,7 +23,7 @@ ROLLED_SKILLS: Final = ("medicine",)
 """The skills the rules roll from ``skills``; a name that is nearly one of them (a typo, another
 case) is refused with a "did you mean", any other name kept as one of the sheet's skills."""
 
-_TYPE: Final = re.compile(r"^(?:C([0-9]{1,6})?|A([0-9]{1,6}))$")
+_TYPE: Final = re.compile(r"^(?:C([0-9]+)?|A([0-9]+))$")
 
 
 def weapon_type(text: str) -> tuple[int, int]:
@@ -31,16 +31,17 @@ def weapon_type(text: str) -> tuple[int, int]:
     (none); ``ValueError`` otherwise (an A-type outside 5-19 among them)."""
     if not text:
         return 0, 0
-    found = _TYPE.match(text)
+    shown = repr(text) if len(text) <= 12 else f"{text[:12]!r}... ({len(text)} characters)"
+    found = _TYPE.match(text) if len(text) <= 12 else None
     if found is None:
-        raise ValueError(f"expected C, Cn or A5-A19, got {text!r}")
+        raise ValueError(f"expected C, Cn or A5-A19, got {shown}")
     capacity, auto = found.groups()
     if auto is not None:
         if not 5 <= int(auto) <= 19:
-            raise ValueError(f"an A-type is A5 to A19, got {text!r}")
+            raise ValueError(f"an A-type is A5 to A19, got {shown}")
         return 0, int(auto)
     if capacity and not 1 <= int(capacity) <= CAPACITY_MAX:
-        raise ValueError(f"a C-type holds 1 to {CAPACITY_MAX} rounds, got {text!r}")
+        raise ValueError(f"a C-type holds 1 to {CAPACITY_MAX} rounds, got {shown}")
     return int(capacity or 1), 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from fightlog.kit.sections import AUDIT_SECTION, Code, Sections
+from fightlog.kit.sections import Code, Sections
 
 FINDINGS: Final[Mapping[str, Code]] = {
     "rules.modifier-cap": Code("error", "modifiers beyond the cap", "Modifiers (+30 cap)"),
@@ -47,8 +47,6 @@ SHARED: Final[Mapping[str, str]] = {
     "order.round-number": "Parts of a Turn (rounds)",
     "rules.unknown-action": "Parts of a Turn (the actions there are)",
     "rules.target": "Basic Contested Roll (a target in the fight)",
-    "scene.unknown-ruleset": AUDIT_SECTION,
-    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/roe7.md)",
 }
 """The RoE 7th Edition section each shared code rests on (the ``dice.*`` codes rest on

@@ -66,6 +66,12 @@ Value = Annotated[int, Field(ge=-1000, le=1000)]
 
 Reduction = Annotated[int, Field(ge=0, le=1000)]
 
+MODIFIERS_MAX: Final = 100
+"""The most modifiers a sheet writes; a slot item or attachment grants at most ``ITEM_MODIFIERS_MAX``.
+With ``Value``'s bounds, a roll's modifiers then add up to well within the dice's limits."""
+
+ITEM_MODIFIERS_MAX: Final = 20
+
 
 class Modifier(Strict):
     """A number added to rolls of one type, and where it comes from. ``origin`` names the
@@ -89,7 +95,7 @@ class SlotItem(Strict):
     string when it grants nothing the sheet needs to count."""
 
     name: Name
-    modifiers: Seq[ItemModifier] = ()
+    modifiers: Annotated[Seq[ItemModifier], Field(max_length=ITEM_MODIFIERS_MAX)] = ()
 
     @model_validator(mode="before")
     @classmethod
@@ -213,7 +219,7 @@ class Sheet(Strict):
     race: str
     racial: str
     size_class: SizeClass
-    modifiers: Seq[Modifier] = ()
+    modifiers: Annotated[Seq[Modifier], Field(max_length=MODIFIERS_MAX)] = ()
     dr: DamageReduction = DamageReduction()
     weapons: Seq[Weapon] = ()
     cybernetics: Seq[SlotItem] = ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from fightlog.kit.sections import AUDIT_SECTION, Code, Sections
+from fightlog.kit.sections import Code, Sections
 
 FINDINGS: Final[Mapping[str, Code]] = {
     "rules.outcome": Code("error", "an attack or check outcome the rolls do not give",
@@ -53,8 +53,6 @@ SHARED: Final[Mapping[str, str]] = {
     "order.round-number": "Combat (rounds)",
     "rules.unknown-action": "Combat (Significant Action; Minor Action; Reaction)",
     "rules.target": "Combat (a target in the fight)",
-    "scene.unknown-ruleset": AUDIT_SECTION,
-    "scene.bad-options": AUDIT_SECTION,
     "rules.refused": "the declared action's section (docs/rulesets/traveller.md)",
 }
 """The section of the combat sheet each shared code rests on."""

@@ -36,3 +36,17 @@ def test_summary_counts_and_failure() -> None:
 
 def test_an_unregistered_code_is_an_error() -> None:
     assert severity_of("rules.something-new") == "error"
+
+
+def test_what_the_audit_could_not_judge_rests_on_the_audit_s_own_section_under_every_ruleset() -> None:
+    """``scene.*`` says what the audit could not check (an unknown ruleset, options or a sheet
+    the rules refuse): no rulebook section covers that. ``scene.bad-sheet`` fell back to each
+    ruleset's whole rulebook when it was added (a review, 2026-11-28)."""
+    from fightlog.kit.ruleset import installed, rules_for_scene
+    from fightlog.kit.sections import AUDIT_SECTION
+
+    scene_codes = [code for code in known_codes() if code.startswith("scene.")]
+    assert {"scene.unknown-ruleset", "scene.bad-options", "scene.bad-sheet"} <= set(scene_codes)
+    for ruleset in installed():
+        rules = rules_for_scene(ruleset, {})
+        assert {code: rules.rule_section(code) for code in scene_codes} == dict.fromkeys(scene_codes, AUDIT_SECTION)

@@ -439,3 +439,32 @@ def test_a_refusal_for_a_bot_writes_nothing(fight: Path) -> None:
     assert error["kind"] == "refused" and error["path"] == str(fight) and "refused" in error["message"]
     assert len(result.stderr.strip().splitlines()) == 1
     assert fight.read_bytes() == before
+
+
+def test_a_scene_whose_revealed_seed_end_was_voided_cannot_play_on(tmp_path: Path) -> None:
+    """``rule`` refuses such a void now; a log ruled before (or by hand) holds one: every roll
+    from there would be known to anyone holding the log, so ``play`` refuses at the end's line.
+    A void of any other event leaves the scene playable."""
+    from fightlog.events.model import RulingMade
+
+    path = tmp_path / "alley.jsonl"
+    path.write_bytes((FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl").read_bytes())
+    ended = len(lines(path))
+    FileStore(str(path)).append([RulingMade(by="gm", action="void", target=ended, reason="by hand")], expect=ended)
+    before = path.read_bytes()
+    result = run("play", "post", str(path), "vex", "Vex waits.")
+    assert_one_line_error(result, f"{path}:{ended}", f"the scene's end at seq {ended} revealed the dice seed and "
+                          f"was voided by the ruling at seq {ended + 1}: every roll from here would be known")
+    assert path.read_bytes() == before
+    refused = run("rule", str(path), "void", str(ended), "--by", "gm", "--reason", "again")
+    assert refused.exit_code == 2 and "it revealed the dice seed" in refused.stderr
+
+
+def test_a_void_of_another_event_leaves_the_scene_playable(tmp_path: Path) -> None:
+    path = tmp_path / "gate.jsonl"
+    play("start", str(path), "--ruleset", "roe7", "--title", "Gate", "--gm", "G", "--open")
+    play("join", str(path), "--roster", ROSTER)
+    play("begin", str(path))
+    done = run("rule", str(path), "void", "2", "--by", "G", "--reason", "joined twice")
+    assert done.exit_code == 0, done.output
+    assert run("play", "end", str(path)).exit_code == 0

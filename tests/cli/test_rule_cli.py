@@ -10,6 +10,7 @@ ruling is an audit finding.
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -327,3 +328,18 @@ def test_a_ruling_for_a_bot(tmp_path: Path) -> None:
     assert doc["ruling"].startswith("void seq 39")
     refused = rule(log, "void", "999", "--format", "json")
     assert refused.exit_code == 2 and msgspec.json.decode(refused.stdout)["error"]["kind"] == "input"
+
+
+def test_a_scene_end_that_revealed_no_seed_can_be_voided(tmp_path: Path) -> None:
+    """Only a revealed seed makes a scene's end final (a hand-run fight's end reveals none)."""
+    from fightlog.events.codec import decode_line
+    from fightlog.events.model import SceneEnded
+
+    log = tmp_path / "disputed.jsonl"
+    log.write_bytes(DISPUTED.read_bytes())
+    last = decode_line(log.read_bytes().splitlines()[-1])
+    assert isinstance(last, SceneEnded) and last.seed is None
+    before = json.loads(run("audit", "--format", "json", str(log)).stdout)["summary"]["voided"]
+    done = run("rule", str(log), "void", str(last.seq), "--by", "G", "--reason", "the fight went on")
+    assert done.exit_code == 0, done.output
+    assert json.loads(run("audit", "--format", "json", str(log)).stdout)["summary"]["voided"] == before + 1

@@ -76,6 +76,11 @@ SHEETS = {  # a post on a log whose poster's sheet was edited into what its rule
             {"value": 10**20, "source": "stats", "applies_to": "accuracy", "origin": "Dexterity"}]), 2,
         ["vex", "Vex fires.", "--do", "attack target=rook weapon=Pistol"],
         "vex's sheet does not read: sheet.modifiers[0].value: must be at most 1000"),
+    "roe7, modifiers that add up past the dice's limits (a review: each within its bound)": (
+        FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl", 12, _sheet("vex", "modifiers", [
+            {"value": 1000, "source": "stats", "applies_to": "accuracy"}] * 10_050), 2,
+        ["vex", "Vex fires.", "--do", "attack target=rook weapon=Pistol"],
+        "vex's sheet does not read: sheet.modifiers: at most 100 entries, got 10050"),
     "bleeding-sun, a number past the roster's bounds (was a dice-limit error naming no file)": (
         FIXTURES / "bleeding-sun" / "scenarios" / "burst-firefight.jsonl", 13, _sheet("vex", "fortitude", 2**64), 3,
         ["kade", "Kade fires.", "--do", "stance to=crouched from=standing",

@@ -62,7 +62,9 @@ def roster(tmp_path: Path, *, type: str = "A13", coverage: int = 10, protection:
     ({"type": "B2"}, "ana: sheet.weapons[0].type: expected C, Cn or A5-A19, got 'B2'"),
     ({"type": "C1001"}, "ana: sheet.weapons[0].type: a C-type holds 1 to 1000 rounds, got 'C1001'"),
     ({"type": "C0"}, "ana: sheet.weapons[0].type: a C-type holds 1 to 1000 rounds, got 'C0'"),
-    ({"type": "C" + "9" * 5000}, "ana: sheet.weapons[0].type: expected C, Cn or A5-A19, got 'C999"),
+    ({"type": "C1000000"}, "ana: sheet.weapons[0].type: a C-type holds 1 to 1000 rounds, got 'C1000000'"),
+    ({"type": "C" + "9" * 5000}, "ana: sheet.weapons[0].type: expected C, Cn or A5-A19, got 'C99999999999'... "
+     "(5001 characters)"),
 ])
 def test_a_roster_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: Path, fields: dict[str, object],
                                                                        said: str) -> None:
