@@ -8,9 +8,10 @@ so a card is read once, not encoded again).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 import msgspec
 from msgspec import Struct
@@ -20,20 +21,59 @@ from fightlog.errors import InputError
 C = TypeVar("C", bound=Struct)
 
 
-def described(exc: msgspec.ValidationError) -> str:
-    """Why a snapshot is no card, naming the field as the rosters' errors do:
-    ``sheet.characteristics.DEX: Expected `int` <= 15``."""
+def described(exc: msgspec.ValidationError, snapshot: Any = None, card: type[Struct] | None = None) -> str:
+    """Why ``snapshot`` is no ``card``, naming the field as the rosters' errors do:
+    ``sheet.characteristics.DEX: Expected `int` <= 15``. msgspec names a table's entry
+    ``[...]``; given the snapshot and the card, the entry is found and named
+    (``sheet.attributes.agility``)."""
     message, _, where = str(exc).rpartition(" - at `$")
-    return f"sheet{where.rstrip('`')}: {message}" if message else f"sheet: {exc}"
+    if not message:
+        return f"sheet: {exc}"
+    path = where.rstrip("`")
+    if "[...]" in path and card is not None:
+        path = _entry_named(path, snapshot, card)
+    return f"sheet{path}: {message}"
+
+
+_STEP: Final = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def _entry_named(path: str, snapshot: Any, card: type[Struct]) -> str:
+    """``path`` with its first ``[...]`` replaced by the key of the entry that fails alone
+    (the snapshot read again with that table cut to one entry at a time); as it was when none
+    does, or the path does not lead to a table."""
+    head, _, tail = path.partition("[...]")
+    steps: list[str | int] = [key if key else int(index) for key, index in _STEP.findall(head)]
+    table = snapshot
+    try:
+        for step in steps:
+            table = table[step]
+    except (KeyError, IndexError, TypeError):
+        return path
+    if not steps or not isinstance(table, dict):
+        return path
+    for key, value in table.items():
+        alone = msgspec.json.decode(msgspec.json.encode(snapshot))  # a copy to cut
+        parent = alone
+        for step in steps[:-1]:
+            parent = parent[step]
+        parent[steps[-1]] = {key: value}
+        try:
+            msgspec.convert(alone, card)
+        except msgspec.ValidationError as exc:
+            if f"`${head}[...]" in str(exc):
+                named = f".{key}" if key.isidentifier() else f"[{key!r}]"
+                return f"{head}{named}{tail}"
+    return path
 
 
 class CardReader(Generic[C]):
-    """``read_card(sheet)``: the ``card`` of a sheet snapshot; ``InputError`` with
-    ``message(exc)`` when it does not read (``described``, unless given)."""
+    """``read_card(sheet)``: the ``card`` of a sheet snapshot; ``InputError`` naming the field
+    (``described``) when it does not read."""
 
-    def __init__(self, card: type[C], message: Callable[[msgspec.ValidationError], str] = described) -> None:
+    def __init__(self, card: type[C]) -> None:
         decoder = msgspec.json.Decoder(card)
-        self._message = message
+        self._card = card
         self._by_object: dict[int, tuple[Mapping[str, Any], C]] = {}
         """Cards by the snapshot object they were read from (kept, so its id is not reused)."""
 
@@ -50,7 +90,7 @@ class CardReader(Generic[C]):
         try:
             card = self._decoded(msgspec.json.encode(sheet))
         except msgspec.ValidationError as exc:
-            raise InputError(self._message(exc)) from None
+            raise InputError(described(exc, sheet, self._card)) from None
         if len(self._by_object) >= 256:
             self._by_object.clear()
         self._by_object[id(sheet)] = (sheet, card)

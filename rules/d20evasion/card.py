@@ -160,7 +160,7 @@ def read_card(snapshot: Mapping[str, Any]) -> Card:
     try:
         return _card(msgspec.json.encode(snapshot))
     except msgspec.ValidationError as exc:
-        raise InputError(described(exc)) from None
+        raise InputError(described(exc, snapshot, Card)) from None
 
 
 @lru_cache(maxsize=256)

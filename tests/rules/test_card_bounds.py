@@ -93,3 +93,24 @@ def _attributes(ruleset: str) -> tuple[str, ...]:
     from fightlog.rules.bleedingsun.card import ATTRIBUTES
 
     return ATTRIBUTES
+
+
+@pytest.mark.parametrize(("ruleset", "table", "entry", "value", "said"), [
+    ("bleeding-sun", "attributes", "grit", 99, "sheet.attributes.grit: Expected `int` <= 20"),
+    ("bleeding-sun", "attributes", "my grit", 99, "sheet.attributes['my grit']: Expected `int` <= 20"),
+    ("traveller", "skills", "melee", "two", "sheet.skills.melee: Expected `int`, got `str`"),
+    ("d20-evasion", "class_bonuses", "firearms", -500, "sheet.class_bonuses.firearms: Expected `int` >= -100"),
+])
+def test_a_table_s_entry_is_named(ruleset: str, table: str, entry: str, value: object, said: str) -> None:
+    """msgspec says ``$.attributes[...]`` for a table's entry: the reader finds which (a review,
+    2026-11-28: every bleeding-sun attribute read ``sheet.attributes[...]``)."""
+    import json
+
+    from fightlog.kit.ruleset import rules_for_scene
+    from tests.conftest import FIXTURES
+
+    source = sorted((FIXTURES / ruleset / "scenarios").glob("*.jsonl"))[0]
+    sheet = next(line["sheet"] for line in map(json.loads, source.read_bytes().splitlines())
+                 if line["kind"] == "combatant_joined")
+    edited = {**sheet, table: {**sheet.get(table, {}), entry: value}}
+    assert rules_for_scene(ruleset, {}).sheet_problem(edited) == said
