@@ -86,7 +86,10 @@ def import_(
 
         if log is not None or force:
             raise click.UsageError("--suggest-cast writes no log: leave out -o and --force")
-        click.echo(suggest(messages(transcript, fmt, cast, warning_line), ruleset or "generic"), nl=False)
+        guessed: list[str] = []  # said once the transcript has read: a refusal is the one line
+        text = suggest(messages(transcript, fmt, cast, guessed.append), ruleset or "generic")
+        _say(guessed)
+        click.echo(text, nl=False)
         return
     if log is None or ruleset is None:
         raise click.UsageError("give -o LOG and --ruleset ID (or --suggest-cast)")
@@ -96,11 +99,20 @@ def import_(
     options, joined, out = _ruleset_parts(ruleset, roster, cast)
     first = opening(transcript, fmt, ruleset, cast, joined, options)
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out)
-    done = write_log(log, first, in_window(messages(transcript, fmt, cast, warning_line), start, end), builder)
+    said: list[str] = []
+    done = write_log(log, first, in_window(messages(transcript, fmt, cast, said.append), start, end), builder)
+    _say(said)
     click.echo(
         f"wrote {log}: {plural(done.messages, 'message')} of {transcript} as {plural(done.events, 'event')}, "
         f"scene {done.scene} (next: fightlog audit {log})"
     )
+
+
+def _say(guessed: list[str]) -> None:
+    """What the readers had to guess (a line not UTF-8, a time going back), once the import
+    has succeeded: a refused import says only why, on one line."""
+    for message in guessed:
+        warning_line(message)
 
 
 def _medium(fmt: str) -> str:

@@ -126,6 +126,15 @@ def test_a_windows_1252_log_is_read_with_a_warning(tmp_path: Path) -> None:
     assert "café “au lait”" in (tmp_path / "log.jsonl").read_text()
 
 
+def test_a_windows_1252_log_then_refused_says_only_why(tmp_path: Path) -> None:
+    """A warning of what was guessed comes with a log written; a refusal is one line (it was a
+    warning and then the error)."""
+    line = b"[2024/06/12 20:02]  Bob Kade: " + b"a" * (300 << 10) + b"\n"
+    code, stderr, source = _bad(tmp_path, "cp.txt", "[2024/06/12 20:01]  Zoë Quill: café\n".encode("cp1252") + line,
+                                fmt="sl")
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:2: a message of more than ") and stderr.count("\n") == 1
+
+
 def test_a_time_going_back_is_warned_with_its_line(tmp_path: Path) -> None:
     source = tmp_path / "back.csv"
     shutil.copy(IMPORT / "discord/dockside-rematch.csv", source)
