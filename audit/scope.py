@@ -22,14 +22,14 @@ reported: nothing was claimed.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fightlog.errors import FightlogError
 from fightlog.kit.checks import AuditView, Check
 from fightlog.events.model import CombatantJoined, SceneStarted
 from fightlog.reducers.state import SceneState
-from fightlog.kit.ruleset import GENERIC, installed, rules_for_scene
+from fightlog.kit.ruleset import GENERIC, Ruleset, installed, rules_for_scene
 
 
 def unknown(ruleset: str) -> bool:
@@ -72,10 +72,7 @@ def joined(before: SceneState, event: CombatantJoined, after: SceneState, view: 
     scene = after.scene
     if not event.sheet or scene is None or unknown(scene.ruleset):
         return
-    try:
-        problem = rules_for_scene(scene.ruleset, {}).sheet_problem(event.sheet)
-    except FightlogError:
-        return
+    problem = _problem(scene.ruleset, lambda rules: rules.sheet_problem(event.sheet))
     if problem is not None:
         view.report(
             "scene.bad-sheet", event,
@@ -90,13 +87,19 @@ def _options(event: SceneStarted, view: AuditView) -> None:
     a ruling refuse them): the checks ran under the defaults (the rulesets' ``options_of``)."""
     if not event.options:
         return
-    try:
-        problem = rules_for_scene(event.ruleset, {}).options_problem(event.options)
-    except FightlogError:
-        return
+    problem = _problem(event.ruleset, lambda rules: rules.options_problem(event.options))
     if problem is not None:
         view.report(
             "scene.bad-options", event,
             f"the scene's options do not read under {event.ruleset}: {problem}; "
             "its rules were checked under the default options",
         )
+
+
+def _problem(ruleset: str, ask: Callable[[Ruleset], str | None]) -> str | None:
+    """What ``ask`` finds wrong under ``ruleset``'s rules (``None`` when nothing, or when
+    they cannot tell)."""
+    try:
+        return ask(rules_for_scene(ruleset, {}))
+    except FightlogError:
+        return None
