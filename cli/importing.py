@@ -15,6 +15,8 @@ from fightlog.errors import InputError, RefusedError
 from fightlog.report.wording import plural
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from fightlog.events.model import AnyEvent
     from fightlog.importing.cast import Cast
 
@@ -96,10 +98,10 @@ def import_(
     check_new_log(log, force)
     if os.path.exists(log) and os.path.samefile(log, transcript):
         raise InputError("is the transcript itself: choose another -o LOG", path=log)
-    options, joined, out = _ruleset_parts(ruleset, roster, cast)
+    said: list[str] = []
+    options, joined, out = _ruleset_parts(ruleset, roster, cast, said.append)
     first = opening(transcript, fmt, ruleset, cast, joined, options)
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out)
-    said: list[str] = []
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said.append), start, end), builder)
     _say(said)
     click.echo(
@@ -121,16 +123,18 @@ def _medium(fmt: str) -> str:
     return MEDIUM[fmt]
 
 
-def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast) -> tuple[dict[str, object], list[AnyEvent], frozenset[str]]:
+def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,
+                   warn: Callable[[str], None]) -> tuple[dict[str, object], list[AnyEvent], frozenset[str]]:
     """The ruleset's options, the combatants joined (from the roster, else bare from the
-    cast) and the statuses that take someone out of the posting order."""
+    cast) and the statuses that take someone out of the posting order; ``warn`` is told of
+    a ruleset that is not installed."""
     from fightlog.importing.importer import bare_joined
     from fightlog.kit.ruleset import installed, rules_for_scene
     from fightlog.kit.table import playable, table_for
 
     options: dict[str, object] = {}
     if ruleset not in installed():  # a fight under a rulebook fightlog does not have yet: still worth auditing
-        warning_line(f"ruleset {ruleset!r} is not installed ({', '.join(installed())}): the audit will check the "
+        warn(f"ruleset {ruleset!r} is not installed ({', '.join(installed())}): the audit will check the "
              "posting order and the dice only")
     if ruleset in playable():
         table = table_for(ruleset)

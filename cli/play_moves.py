@@ -62,6 +62,8 @@ def _refuse_a_revealed_seed_voided(log: str, state: SceneState) -> None:
     from fightlog.events.reader import open_log, raw_lines
     from fightlog.reducers.fold import in_force, rulings_in
 
+    if state.scene is not None and state.scene.seed is not None:
+        return  # an open scene: its seed was public from the start
     voids = [ruling for ruling in in_force(rulings_in(state)) if ruling.action == "void"]
     if not voids:
         return
@@ -69,13 +71,14 @@ def _refuse_a_revealed_seed_voided(log: str, state: SceneState) -> None:
     with open_log(log) as stream:  # the log was read whole just now (``state_at``): its lines decode
         for seq, raw in enumerate(islice(raw_lines(stream), max(wanted)), start=1):
             ruling = wanted.get(seq)
-            if ruling is None or b'"scene_ended"' not in raw:
+            if ruling is None:
                 continue
             event = decode_line(raw)
             if isinstance(event, SceneEnded) and event.seed is not None:
                 raise InputError(f"the scene's end at seq {seq} revealed the dice seed and was voided by the "
                                  f"ruling at seq {ruling.seq}: every roll from here would be known in advance "
-                                 "(start a new scene to fight on)", path=log, line=seq)
+                                 f"(withdraw that ruling: fightlog rule LOG withdraw {ruling.seq} --reason ...; "
+                                 "or start a new scene to fight on)", path=log, line=seq)
 
 
 class Appended(NamedTuple):

@@ -50,7 +50,8 @@ are the audit's to report). Refused, with the field and what is allowed:
   - options the scene's ruleset refuses; a sheet its rules cannot read (if they could);
   - a face off its die, dice that do not fit the notation, a total that does not add up
     (a roll's total is recomputed when you change its dice or modifiers and not the total);
-  - voiding scene_started; a ruling the log as ruled cannot fold or audit;
+  - voiding scene_started, or a scene_ended that revealed the seed; a ruling the log as
+    ruled cannot fold or audit;
   - an empty or blank --reason.
 The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
 give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
@@ -108,7 +109,7 @@ def rule(
     if finding is not None and action != "accept":
         raise click.UsageError("--finding is for accept")
     changes = _changes(log, target, event, events, assignments) if action == "amend" else {}
-    _check_target(log, action, target, event)
+    _check_target(log, action, target, event, events[0])
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
@@ -149,15 +150,17 @@ def _changes(log: str, target: int, event: Any, events: Sequence[Any], assignmen
     return changes
 
 
-def _check_target(log: str, action: str, target: int, event: Any) -> None:
+def _check_target(log: str, action: str, target: int, event: Any, first: Any) -> None:
     """``void`` takes anything but the scene's start, and its end once that revealed the dice
-    seed; ``withdraw`` takes a ruling."""
+    seed (unless the scene was open, its seed public from ``first``, its start); ``withdraw``
+    takes a ruling."""
     from fightlog.events.model import RulingMade, SceneEnded, SceneStarted
 
     if action == "void" and isinstance(event, SceneStarted):
         raise InputError("the scene_started event cannot be voided: the whole log is its scene "
                          "(amend its title, gm or options instead)", path=log, line=target)
-    if action == "void" and isinstance(event, SceneEnded) and event.seed is not None:
+    opened = isinstance(first, SceneStarted) and first.dice is not None and first.dice.seed is not None
+    if action == "void" and isinstance(event, SceneEnded) and event.seed is not None and not opened:
         raise InputError("the scene_ended event cannot be voided: it revealed the dice seed, so every roll "
                          "after it would be known in advance (amend its winner or reason instead, or start "
                          "a new scene to fight on)", path=log, line=target)

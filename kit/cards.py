@@ -38,10 +38,15 @@ def described(exc: msgspec.ValidationError, snapshot: Any = None, card: type[Str
 _STEP: Final = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 
 
+NAMED_ENTRIES_MAX: Final = 64
+"""A table's entry is looked for (each read alone) in tables of at most this many entries."""
+
+
 def _entry_named(path: str, snapshot: Any, card: type[Struct]) -> str:
     """``path`` with its first ``[...]`` replaced by the key of the entry that fails alone
-    (the snapshot read again with that table cut to one entry at a time); as it was when none
-    does, or the path does not lead to a table."""
+    (the snapshot read again with that table cut to one entry at a time, in tables of up to
+    ``NAMED_ENTRIES_MAX`` entries); as it was when none does, or the path does not lead to
+    such a table."""
     head, _, tail = path.partition("[...]")
     steps: list[str | int] = [key if key else int(index) for key, index in _STEP.findall(head)]
     table = snapshot
@@ -50,21 +55,26 @@ def _entry_named(path: str, snapshot: Any, card: type[Struct]) -> str:
             table = table[step]
     except (KeyError, IndexError, TypeError):
         return path
-    if not steps or not isinstance(table, dict):
+    if not steps or not isinstance(table, dict) or len(table) > NAMED_ENTRIES_MAX:
         return path
     for key, value in table.items():
-        alone = msgspec.json.decode(msgspec.json.encode(snapshot))  # a copy to cut
-        parent = alone
-        for step in steps[:-1]:
-            parent = parent[step]
-        parent[steps[-1]] = {key: value}
         try:
-            msgspec.convert(alone, card)
+            msgspec.convert(_cut(snapshot, steps, {key: value}), card)
         except msgspec.ValidationError as exc:
             if f"`${head}[...]" in str(exc):
-                named = f".{key}" if key.isidentifier() else f"[{key!r}]"
-                return f"{head}{named}{tail}"
+                shown = key if len(key) <= 60 else f"{key[:60]}... ({len(key)} characters)"
+                return f"{head}.{shown}{tail}"  # as the rosters name a table's entry (``kit.inputs``)
     return path
+
+
+def _cut(node: Any, steps: list[str | int], table: dict[str, Any]) -> Any:
+    """``node`` with the value at ``steps`` replaced by ``table``: the containers on the way
+    copied (shallow), the rest shared."""
+    if not steps:
+        return table
+    copy: Any = list(node) if isinstance(node, list) else dict(node)
+    copy[steps[0]] = _cut(node[steps[0]], steps[1:], table)
+    return copy
 
 
 class CardReader(Generic[C]):

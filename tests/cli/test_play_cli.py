@@ -455,6 +455,7 @@ def test_a_scene_whose_revealed_seed_end_was_voided_cannot_play_on(tmp_path: Pat
     result = run("play", "post", str(path), "vex", "Vex waits.")
     assert_one_line_error(result, f"{path}:{ended}", f"the scene's end at seq {ended} revealed the dice seed and "
                           f"was voided by the ruling at seq {ended + 1}: every roll from here would be known")
+    assert f"withdraw that ruling: fightlog rule LOG withdraw {ended + 1} --reason" in result.stderr
     assert path.read_bytes() == before
     refused = run("rule", str(path), "void", str(ended), "--by", "gm", "--reason", "again")
     assert refused.exit_code == 2 and "it revealed the dice seed" in refused.stderr
@@ -466,5 +467,33 @@ def test_a_void_of_another_event_leaves_the_scene_playable(tmp_path: Path) -> No
     play("join", str(path), "--roster", ROSTER)
     play("begin", str(path))
     done = run("rule", str(path), "void", "2", "--by", "G", "--reason", "joined twice")
+    assert done.exit_code == 0, done.output
+    assert run("play", "end", str(path)).exit_code == 0
+
+
+def test_a_scene_end_written_with_escapes_is_read_as_the_end(tmp_path: Path) -> None:
+    """The kind decoded, not the bytes: ``"scene\\u005fended"`` is a scene_ended too (a review)."""
+    from fightlog.events.model import RulingMade
+
+    *head, last = (FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl").read_bytes().splitlines(keepends=True)
+    assert b'"kind":"scene_ended"' in last
+    path = tmp_path / "escaped.jsonl"
+    path.write_bytes(b"".join(head) + last.replace(b'"kind":"scene_ended"', b'"kind":"scene\\u005fended"'))
+    ended = len(head) + 1
+    FileStore(str(path)).append([RulingMade(by="gm", action="void", target=ended, reason="by hand")], expect=ended)
+    assert run("verify", str(path)).exit_code == 0
+    result = run("play", "post", str(path), "vex", "Vex waits.")
+    assert result.exit_code == 2 and "revealed the dice seed" in result.stderr, result.output
+
+
+def test_an_open_scene_s_end_may_be_voided_and_played_on(tmp_path: Path) -> None:
+    """Its seed was public from ``scene_started``: voiding its end reveals nothing new."""
+    path = tmp_path / "gate.jsonl"
+    play("start", str(path), "--ruleset", "roe7", "--title", "Gate", "--gm", "G", "--open")
+    play("join", str(path), "--roster", ROSTER)
+    play("begin", str(path))
+    play("end", str(path))
+    ended = len(lines(path))
+    done = run("rule", str(path), "void", str(ended), "--by", "G", "--reason", "not over yet")
     assert done.exit_code == 0, done.output
     assert run("play", "end", str(path)).exit_code == 0

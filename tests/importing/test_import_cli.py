@@ -135,6 +135,14 @@ def test_a_windows_1252_log_then_refused_says_only_why(tmp_path: Path) -> None:
     assert code == 2 and stderr.startswith(f"fightlog: {source}:2: a message of more than ") and stderr.count("\n") == 1
 
 
+def test_a_ruleset_not_installed_then_refused_says_only_why(tmp_path: Path) -> None:
+    line = b"[2024/06/12 20:02]  Bob Kade: " + b"a" * (300 << 10) + b"\n"
+    source = tmp_path / "t.txt"
+    source.write_bytes(b"[2024/06/12 20:01]  Bob Kade: hi\n" + line)
+    code, _, stderr = run("import", "sl", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "homebrew")
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:2: a message of more than ") and stderr.count("\n") == 1
+
+
 def test_a_time_going_back_is_warned_with_its_line(tmp_path: Path) -> None:
     source = tmp_path / "back.csv"
     shutil.copy(IMPORT / "discord/dockside-rematch.csv", source)

@@ -97,7 +97,8 @@ def _attributes(ruleset: str) -> tuple[str, ...]:
 
 @pytest.mark.parametrize(("ruleset", "table", "entry", "value", "said"), [
     ("bleeding-sun", "attributes", "grit", 99, "sheet.attributes.grit: Expected `int` <= 20"),
-    ("bleeding-sun", "attributes", "my grit", 99, "sheet.attributes['my grit']: Expected `int` <= 20"),
+    ("bleeding-sun", "attributes", "my grit", 99, "sheet.attributes.my grit: Expected `int` <= 20"),
+    ("bleeding-sun", "attributes", "g" * 100, 99, f"sheet.attributes.{'g' * 60}... (100 characters): Expected `int` <= 20"),
     ("traveller", "skills", "melee", "two", "sheet.skills.melee: Expected `int`, got `str`"),
     ("d20-evasion", "class_bonuses", "firearms", -500, "sheet.class_bonuses.firearms: Expected `int` >= -100"),
 ])
@@ -114,3 +115,21 @@ def test_a_table_s_entry_is_named(ruleset: str, table: str, entry: str, value: o
                  if line["kind"] == "combatant_joined")
     edited = {**sheet, table: {**sheet.get(table, {}), entry: value}}
     assert rules_for_scene(ruleset, {}).sheet_problem(edited) == said
+
+
+def test_a_large_table_is_not_searched_entry_by_entry() -> None:
+    """Each entry is read alone: in a table of thousands (a hand-edited line may hold 1 MiB),
+    that cost seconds a read (a review, 2026-11-28); past ``NAMED_ENTRIES_MAX`` the path is
+    msgspec's."""
+    import json
+
+    from fightlog.kit.cards import NAMED_ENTRIES_MAX
+    from fightlog.kit.ruleset import rules_for_scene
+    from tests.conftest import FIXTURES
+
+    source = sorted((FIXTURES / "bleeding-sun" / "scenarios").glob("*.jsonl"))[0]
+    sheet = next(line["sheet"] for line in map(json.loads, source.read_bytes().splitlines())
+                 if line["kind"] == "combatant_joined")
+    many = {f"a{i}": 1 for i in range(NAMED_ENTRIES_MAX + 1)}
+    said = rules_for_scene("bleeding-sun", {}).sheet_problem({**sheet, "attributes": {**many, "grit": 99}})
+    assert said == "sheet.attributes[...]: Expected `int` <= 20"
