@@ -88,9 +88,9 @@ def import_(
 
         if log is not None or force:
             raise click.UsageError("--suggest-cast writes no log: leave out -o and --force")
-        guessed: list[str] = []  # said once the transcript has read: a refusal is the one line
-        text = suggest(messages(transcript, fmt, cast, guessed.append), ruleset or "generic")
-        _say(guessed)
+        guessed = Guessed()  # said once the transcript has read: a refusal is the one line
+        text = suggest(messages(transcript, fmt, cast, guessed), ruleset or "generic")
+        guessed.say()
         click.echo(text, nl=False)
         return
     if log is None or ruleset is None:
@@ -98,23 +98,40 @@ def import_(
     check_new_log(log, force)
     if os.path.exists(log) and os.path.samefile(log, transcript):
         raise InputError("is the transcript itself: choose another -o LOG", path=log)
-    said: list[str] = []
-    options, joined, out = _ruleset_parts(ruleset, roster, cast, said.append)
+    said = Guessed()
+    options, joined, out = _ruleset_parts(ruleset, roster, cast, said)
     first = opening(transcript, fmt, ruleset, cast, joined, options)
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out)
-    done = write_log(log, first, in_window(messages(transcript, fmt, cast, said.append), start, end), builder)
-    _say(said)
+    done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
+    said.say()
     click.echo(
         f"wrote {log}: {plural(done.messages, 'message')} of {transcript} as {plural(done.events, 'event')}, "
         f"scene {done.scene} (next: fightlog audit {log})"
     )
 
 
-def _say(guessed: list[str]) -> None:
-    """What the readers had to guess (a line not UTF-8, a time going back), once the import
-    has succeeded: a refused import says only why, on one line."""
-    for message in guessed:
-        warning_line(message)
+class Guessed:
+    """What the readers had to guess (a line not UTF-8, a time going back), said once the
+    import has succeeded (``say``): a refused import says only why, on one line. The first
+    ``KEPT`` are kept, then only counted (a transcript may go back in time on every line)."""
+
+    KEPT = 100
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.more = 0
+
+    def __call__(self, message: str) -> None:
+        if len(self.kept) < self.KEPT:
+            self.kept.append(message)
+        else:
+            self.more += 1
+
+    def say(self) -> None:
+        for message in self.kept:
+            warning_line(message)
+        if self.more:
+            warning_line(f"and {plural(self.more, 'more warning')}")
 
 
 def _medium(fmt: str) -> str:

@@ -199,3 +199,15 @@ def test_a_ruleset_not_installed_is_imported_with_a_warning(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     assert "warning: ruleset 'gurps' is not installed" in result.stderr and "posting order and the dice only" in result.stderr
     assert out.exists()
+
+
+def test_warnings_past_the_first_hundred_are_counted(tmp_path: Path) -> None:
+    """Held until the log is written, so kept to a hundred: a transcript may go back in time on
+    every other line."""
+    source = tmp_path / "back.txt"
+    source.write_text("".join(f"[2024/06/12 20:0{1 + (i + 1) % 2}]  Bob Kade: hi {i}\n" for i in range(260)))
+    code, _, stderr = run("import", "sl", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7")
+    said = stderr.splitlines()
+    assert code == 0 and len(said) == 101
+    assert said[0] == f"fightlog: warning: {source}:2: the time goes back from 20:02:00 to 20:01:00"
+    assert said[-1] == "fightlog: warning: and 30 more warnings"  # 130 in all
