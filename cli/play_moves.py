@@ -13,7 +13,7 @@ from typing import NamedTuple
 import click
 
 from fightlog.cli.output import echo_json
-from fightlog.cli.seed_file import read_seed
+from fightlog.cli.seed_file import read_seed, seals_the_dice
 from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import AnyEvent
 from fightlog.events.store import FileStore
@@ -58,12 +58,11 @@ def _refuse_a_revealed_seed_voided(log: str, state: SceneState) -> None:
     from itertools import islice
 
     from fightlog.events.codec import decode_line
-    from fightlog.events.model import SceneEnded
     from fightlog.events.reader import open_log, raw_lines
     from fightlog.reducers.fold import in_force, rulings_in
 
     if state.scene is not None and state.scene.seed is not None:
-        return  # an open scene: its seed was public from the start
+        return  # an open scene, its seed public from the start (or an ended one, which play refuses anyway)
     voids = [ruling for ruling in in_force(rulings_in(state)) if ruling.action == "void"]
     if not voids:
         return
@@ -73,8 +72,7 @@ def _refuse_a_revealed_seed_voided(log: str, state: SceneState) -> None:
             ruling = wanted.get(seq)
             if ruling is None:
                 continue
-            event = decode_line(raw)
-            if isinstance(event, SceneEnded) and event.seed is not None:
+            if seals_the_dice(decode_line(raw), opened=False):
                 raise InputError(f"the scene's end at seq {seq} revealed the dice seed and was voided by the "
                                  f"ruling at seq {ruling.seq}: every roll from here would be known in advance "
                                  f"(withdraw that ruling: fightlog rule LOG withdraw {ruling.seq} --reason ...; "

@@ -26,7 +26,7 @@ Path = tuple[str | int, ...]
 def parse_path(text: str) -> Path:
     """``dice[0].face`` -> ``("dice", 0, "face")``: a field name, then ``[index]`` or
     ``.name`` steps."""
-    bad = InputError(f"{_clip(text)!r} is not a field path (like dice[0].face or actions[0].target)")
+    bad = InputError(f"{clipped(text)!r} is not a field path (like dice[0].face or actions[0].target)")
     found = _NAME.match(text)
     if found is None:
         raise bad
@@ -47,12 +47,12 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
     may nest only as deep as leaves the event's line within ``MAX_DEPTH``."""
     name, sep, raw = text.partition("=")
     if not sep:
-        raise InputError(f"{_clip(text)!r}: expected PATH=VALUE (like dice[0].face=55)")
+        raise InputError(f"{clipped(text)!r}: expected PATH=VALUE (like dice[0].face=55)")
     path = parse_path(name.strip())
     try:
         raw.encode("utf-8")  # what the shell passed for bytes that are not UTF-8 (surrogates) cannot be logged
     except UnicodeEncodeError:
-        raise InputError(f"{_clip(name.strip())}: VALUE is not UTF-8 text") from None
+        raise InputError(f"{clipped(name.strip())}: VALUE is not UTF-8 text") from None
     room = MAX_DEPTH - 1 - len(path)  # the line's object, and a ruling's ``changes``
     try:
         value: Any = msgspec.json.decode(raw.encode("utf-8", "surrogateescape"))
@@ -63,11 +63,12 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
         room = -1
     if room < 0 or value_depth(value, room) > room:
         raise InputError(
-            f"{_clip(name.strip())}: VALUE nests deeper than {max(room, 0)} levels "
+            f"{clipped(name.strip())}: VALUE nests deeper than {max(room, 0)} levels "
             f"(a log line nests at most {MAX_DEPTH})"
         )
     return path, value
 
 
-def _clip(text: str, size: int = 60) -> str:
+def clipped(text: str, size: int = 60) -> str:
+    """``text`` for a one-line message: whole up to ``size`` characters, else its start and length."""
     return text if len(text) <= size else f"{text[:size]}... ({len(text)} characters)"

@@ -17,6 +17,7 @@ import msgspec
 from msgspec import Struct
 
 from fightlog.errors import InputError
+from fightlog.events.paths import clipped
 
 C = TypeVar("C", bound=Struct)
 
@@ -62,8 +63,7 @@ def _entry_named(path: str, snapshot: Any, card: type[Struct]) -> str:
             msgspec.convert(_cut(snapshot, steps, {key: value}), card)
         except msgspec.ValidationError as exc:
             if f"`${head}[...]" in str(exc):
-                shown = key if len(key) <= 60 else f"{key[:60]}... ({len(key)} characters)"
-                return f"{head}.{shown}{tail}"  # as the rosters name a table's entry (``kit.inputs``)
+                return f"{head}.{clipped(key)}{tail}"  # as the rosters name a table's entry (``kit.inputs``)
     return path
 
 
