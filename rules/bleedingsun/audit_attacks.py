@@ -124,6 +124,19 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     return planned, one, at
 
 
+def _judged_before(event: AttackResolved, view: AuditView) -> bool:
+    """Whether an earlier resolution cites the same attack roll (a blast's later targets): its
+    pool was judged there, from the state it was rolled in; the state may have changed since
+    (the first target's damage ended a grapple the thrower was in)."""
+    roll = event.rolls[0]
+    get = view.event
+    for seq in range(roll + 1, event.seq):
+        other = get(seq)
+        if isinstance(other, AttackResolved) and other.rolls and other.rolls[0] == roll:
+            return True
+    return False
+
+
 def _grenade(before: SceneState, event: AttackResolved) -> str | None:
     """The waiting grenade ``event`` is the blast of, going off (its throw is out of view)."""
     return next((e.effect for e in before.effects.values() if e.name == GRENADE and e.source == event.attacker
@@ -203,7 +216,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         return
     who = event.attacker
     dice = len(roll.dice) if roll is not None else int(kept["dice"] or 0) if kept is not None else 0
-    if dice != one.dice and not going_off(before, who, one):  # a waiting grenade's pool: the throw's state
+    if dice != one.dice and not going_off(before, who, one) and not _judged_before(event, view):
+        # (a waiting grenade's pool: the throw's state; a blast's later target: the roll's, judged at the first)
         code = "rules.recoil" if planned.recoil and one.dice < dice <= one.dice + planned.recoil else "rules.pool"
         view.report(code, event, f"{who}'s attack on {event.target} rolled {dice} dice; the rules give {one.dice} "
                     f"({', '.join(n for n in one.notes if not n.startswith('pool'))})", actor=who)

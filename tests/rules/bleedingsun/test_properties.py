@@ -46,6 +46,9 @@ def encoded(events: list) -> list:  # type: ignore[type-arg]
 
 @FEW
 @given(POLICIES, SEEDS, OPTIONS)
+@example(policy=929, seed=f"{3093878:08x}" * 8, options={"hit_face": 4, "immediate_drop": 2})  # a grenade thrown
+# from a grapple: the first target's damage ended it, and the second target's resolution, citing the
+# same roll, was judged against the pool without the grapple (found by the compiled suite, 2026-11-28)
 def test_an_engine_fight_folds_audits_clean_and_splits_back(policy: int, seed: str, options: dict[str, object]) -> None:
     scribe = play(90, policy=policy, seed=seed, options=options)
     assert fold(scribe.events) == scribe.state
