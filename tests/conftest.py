@@ -45,6 +45,16 @@ def sample_log(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the group
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``-n``, pyproject.toml), the tests that build the project into
+    ``build/`` (the wheel fixture and test_packaging's own builds) run in one worker: two
+    builds in one folder at once would clobber each other, and the wheel is built once."""
+    for item in items:
+        if "wheel" in getattr(item, "fixturenames", ()) or item.path.name == "test_packaging.py":
+            item.add_marker(pytest.mark.xdist_group("build"))
+
+
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project built as a wheel, once per test run.
@@ -59,12 +69,13 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def build_wheel(out: Path, env: dict[str, str] | None = None) -> Path:
     """Build the project's wheel into ``out`` (with this environment's setuptools and mypy)."""
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
-        check=True,
         capture_output=True,
+        text=True,
         env=env,
     )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     (built,) = out.glob("fightlog-*.whl")
     return built
 

@@ -71,6 +71,7 @@ def test_a_ruleset_bug_is_a_finding_with_the_fight_index(example_with_policy: No
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The table counts a hit from 3 below the mark; its audit (the rule as written) flags
     every such attack, in the sampled fights only, each with its fight's index."""
+    import fightlog_example.audit  # noqa: F401  (binds the rule as written, before the patch)
     import fightlog_example.table as table
 
     monkeypatch.setattr(table, "hit", lambda score, options: score >= options.hit_on - 3)

@@ -30,9 +30,13 @@ TESTS = """
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A user's repo: pyproject (the JSON extension for every snapshot), a scenario with its
-    roster, and tests that snapshot the fight's state and replay."""
+    roster, and tests that snapshot the fight's state and replay. Its sessions run as a
+    user's would, not as workers of this suite's pytest-xdist (syrupy leaves reporting unused
+    snapshots to the xdist controller when it sees a worker's variables)."""
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
     pytester.makefile(".toml", pyproject=f'[tool.pytest.ini_options]\naddopts = "{ADDOPTS}"\n')
     roster = FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml"
     shutil.copy(roster, pytester.path / "roster.toml")
