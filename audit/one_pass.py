@@ -31,9 +31,9 @@ from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding, DiceReport
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.audit.imported import IMPORT_RULE, Pairing
 from fightlog.audit.recorded import record_split
-from fightlog.audit.ruled import RuledRolls
+from fightlog.audit.ruled import ForeseenRolls, RuledRolls
 from fightlog.audit.window import Window
-from fightlog.events.model import AnyEvent, Event, RulingMade, SceneStarted, TurnStarted
+from fightlog.events.model import AnyEvent, DiceRolled, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.ruleset import GENERIC, Ruleset, rules_for_scene
 from fightlog.reducers.fold import fold, in_force, plan_of
@@ -75,6 +75,8 @@ class Auditor:
         self._seed = seed
         self._ruled = RuledRolls(self.plan) if any(r.action == "amend" for r in self.plan.values()) else None
         """The rolls rulings amend, checked again as ruled (``finish``)."""
+        self._foreseen = ForeseenRolls(self.plan)
+        """The engine rolls after the end that revealed their seed (``_scene_closed``, ``finish``)."""
         self._accepted = _acceptances(rulings)
         self._checks: dict[type, Check] = {}
         """Event kind -> its checks as one callable, the fold's hooks (``_bind``; changed in
@@ -90,6 +92,7 @@ class Auditor:
         self._turn_start = EMPTY
         self._on_turn: Check | None = None
         self._on_scene: Check | None = None
+        self._on_end: Check | None = None
         self._label = GENERIC.id
         """The summary's name for the rules checked (``scope.ruleset_label``)."""
         self._imported: Pairing | None = None
@@ -105,6 +108,8 @@ class Auditor:
         """Fold ``events`` (continuing ``start``) with the rulings applied, checking each."""
         if self._ruled is not None:
             events = self._ruled.watch(events)
+        if self._foreseen.voids:
+            events = self._foreseen.watch(events)
         return fold(events, start=start, plan=self.plan, hooks=self._checks, context=self, seen=self._window.held)
 
     # ------------------------------------------------------------------ AuditView
@@ -141,12 +146,33 @@ class Auditor:
         """The hook for ``scene_started``: the checks of the scene's ruleset, which then run."""
         self._bind(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
         self._label = scope.ruleset_label(event.ruleset)  # type: ignore[union-attr]
+        self._foreseen.started(event)  # type: ignore[arg-type]
         if getattr(event, "transcript", None) is not None:
             self._imported = Pairing()
             self._bind(self.rules)
         check = self._on_scene
         if check is not None:
             check(before, event, after, self)
+
+    def _scene_closed(self, before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+        """The hook for ``scene_ended``: once it has revealed the seed, engine rolls after it
+        are watched (``ForeseenRolls``), then the checks run."""
+        if self._foreseen.ended(event):  # type: ignore[arg-type]
+            self._watch_rolls()
+        check = self._on_end
+        if check is not None:
+            check(before, event, after, self)
+
+    def _watch_rolls(self) -> None:
+        rolled = self._foreseen.rolled
+        check = self._checks.get(DiceRolled)
+
+        def watched(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+            rolled(event)  # type: ignore[arg-type]
+            if check is not None:
+                check(before, event, after, view)
+
+        self._checks[DiceRolled] = watched
 
     def finish(
         self,
@@ -171,6 +197,8 @@ class Auditor:
             if again is None:
                 raise ValueError("rulings amend rolls: finish needs again= to check them as ruled")
             for found in self._ruled.findings(again, self._seed, dice.findings):
+                self._add(found.code, found.seq, found.message, found.actor)
+        for found in self._foreseen.findings():
                 self._add(found.code, found.seq, found.message, found.actor)
         for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor, found.ref)
@@ -200,10 +228,14 @@ class Auditor:
         hooks = {kind: chained(checks) for kind, checks in found.items()}
         self._on_turn = hooks.get(TurnStarted)
         self._on_scene = hooks.get(SceneStarted)
+        self._on_end = hooks.get(SceneEnded)
         hooks[TurnStarted] = self._turn_opened
         hooks[SceneStarted] = self._scene_opened
+        hooks[SceneEnded] = self._scene_closed
         self._checks.clear()  # in place: a running fold reads it
         self._checks.update(hooks)
+        if self._foreseen.standing:
+            self._watch_rolls()
 
     def _add(self, code: str, seq: int, message: str, actor: str | None, ref: str | None = None) -> None:
         accepted = None

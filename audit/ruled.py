@@ -12,6 +12,14 @@ in a log written otherwise.
 
 ``RuledRolls`` watches the fold's input for events a ruling amends; only when one is a kind
 the dice checks read are the checks run again (``findings``), over the log's dice events.
+
+``ForeseenRolls`` looks for engine rolls after a ``scene_ended`` that revealed a seed kept
+secret until then, whether that end stands or a void undid it (``fightlog rule`` refuses
+that void and ``fightlog play`` neither rolls after an end nor plays on after such a void,
+but an older fightlog or a hand edit may have written either). Such a roll was drawn from a
+seed anyone holding the log could read: the first is ``dice.foreseeable``, counting the rest.
+An open scene's seed was public from its start, as its players agreed; an end that revealed
+no seed unseals nothing.
 """
 
 from __future__ import annotations
@@ -20,10 +28,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding
 from fightlog.errors import FoldError
-from fightlog.events.model import AnyEvent, RulingMade
+from fightlog.events.model import AnyEvent, DiceRolled, RulingMade, SceneEnded, SceneStarted
 from fightlog.reducers.fold import Plan, apply_ruling
 
 CODE = "dice.ruled"
+FORESEEABLE = "dice.foreseeable"
 
 
 class RuledRolls:
@@ -69,3 +78,69 @@ class RuledRolls:
             message = found.message.replace(" recorded, ", " ruled, ")
             out.append(DiceFinding(CODE, found.seq, f"as amended by the ruling at seq {by}: {message}", found.actor))
         return out
+
+
+class ForeseenRolls:
+    """The engine rolls drawn after the scene's end revealed their seed (see the module
+    docstring): after an end a void undid (``watch``, over the log as recorded, when the
+    plan voids anything) or one that stands (``ended`` and ``rolled``, the fold's hooks)."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.voids: dict[int, RulingMade] = {seq: r for seq, r in plan.items() if r.action == "void"}
+        self.opened = False
+        """The scene's seed was public from its start (an open scene)."""
+        self.end: SceneEnded | None = None
+        """The end that revealed the seed."""
+        self.first: DiceRolled | None = None
+        """The first engine roll drawn after it."""
+        self.more = 0
+        """How many engine rolls came after ``first``."""
+
+    def watch(self, events: Iterable[AnyEvent]) -> Iterator[AnyEvent]:
+        """``events`` passed on (as recorded), noting a voided end and the rolls after it."""
+        voids = self.voids
+        for event in events:
+            kind = type(event)
+            if kind is DiceRolled:
+                if self.end is not None and self.end.seq in voids and event.seq not in voids:
+                    self.rolled(event)  # type: ignore[arg-type]
+            elif kind is SceneStarted:
+                self.started(event)  # type: ignore[arg-type]
+            elif kind is SceneEnded and event.seq in voids:
+                self.ended(event)  # type: ignore[arg-type]
+            yield event
+
+    def started(self, event: SceneStarted) -> None:
+        self.opened = event.dice is not None and event.dice.seed is not None
+
+    def ended(self, event: SceneEnded) -> bool:
+        """Note ``event`` if it is the first end to reveal a seed kept secret until then;
+        whether it did (the caller then passes on the rolls after it, ``rolled``)."""
+        if self.end is None and event.seed is not None and not self.opened:
+            self.end = event
+            return True
+        return False
+
+    @property
+    def standing(self) -> bool:
+        """The end that revealed the seed stands (the fold's hooks pass on the rolls after it)."""
+        return self.end is not None and self.end.seq not in self.voids
+
+    def rolled(self, event: DiceRolled) -> None:
+        if event.generator == "engine" and self.end is not None and event.seq > self.end.seq:
+            if self.first is None:
+                self.first = event
+            else:
+                self.more += 1
+
+    def findings(self) -> list[DiceFinding]:
+        """``dice.foreseeable`` at the first engine roll after the end, or nothing."""
+        first, end = self.first, self.end
+        if first is None or end is None:
+            return []
+        ruling = self.voids.get(end.seq)
+        voided = f", and the ruling at seq {ruling.seq} voided that end" if ruling is not None else ""
+        rest = f"; so could the {self.more} engine roll{'s' if self.more != 1 else ''} after it" if self.more else ""
+        message = (f"{first.roller}'s roll came after the scene's end at seq {end.seq} revealed the dice seed"
+                   f"{voided}: anyone holding the log could foresee it{rest}")
+        return [DiceFinding(FORESEEABLE, first.seq, message, first.roller)]
