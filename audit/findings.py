@@ -59,7 +59,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "dice.seed": ("error", "an engine roll the seed does not give"),
     "dice.index": ("error", "engine rolls out of order"),
     "dice.ruled": ("error", "a roll a ruling amended that the dice checks refuse"),
-    "dice.foreseeable": ("error", "engine rolls after a voided scene end had revealed their seed"),
+    "dice.foreseeable": ("error", "engine rolls after the scene's end had revealed their seed"),
     "dice.commitment": ("warning", "engine rolls without a dice commitment"),
     "dice.unverified": ("warning", "engine rolls that cannot be recomputed"),
     "dice.unverifiable": ("info", "external rolls: ranges and arithmetic checked, honesty not"),

@@ -144,9 +144,9 @@ class Auditor:
 
     def _scene_opened(self, before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
         """The hook for ``scene_started``: the checks of the scene's ruleset, which then run."""
+        self._foreseen.started(event)  # type: ignore[arg-type]
         self._bind(rules_for_scene(event.ruleset, event.options))  # type: ignore[union-attr]
         self._label = scope.ruleset_label(event.ruleset)  # type: ignore[union-attr]
-        self._foreseen.started(event)  # type: ignore[arg-type]
         if getattr(event, "transcript", None) is not None:
             self._imported = Pairing()
             self._bind(self.rules)
@@ -199,7 +199,7 @@ class Auditor:
             for found in self._ruled.findings(again, self._seed, dice.findings):
                 self._add(found.code, found.seq, found.message, found.actor)
         for found in self._foreseen.findings():
-                self._add(found.code, found.seq, found.message, found.actor)
+            self._add(found.code, found.seq, found.message, found.actor)
         for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor, found.ref)
         findings = ordered(self.findings)

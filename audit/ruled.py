@@ -16,10 +16,10 @@ the dice checks read are the checks run again (``findings``), over the log's dic
 ``ForeseenRolls`` looks for engine rolls after a ``scene_ended`` that revealed a seed kept
 secret until then, whether that end stands or a void undid it (``fightlog rule`` refuses
 that void and ``fightlog play`` neither rolls after an end nor plays on after such a void,
-but an older fightlog or a hand edit may have written either). Such a roll was drawn from a
-seed anyone holding the log could read: the first is ``dice.foreseeable``, counting the rest.
-An open scene's seed was public from its start, as its players agreed; an end that revealed
-no seed unseals nothing.
+but an older fightlog or a hand edit may have written either).
+Such a roll was drawn from a seed anyone holding the log could read: the first is
+``dice.foreseeable``, counting the rest. An open scene's seed was public from its start, as
+its players agreed; an end that revealed no seed unseals nothing.
 """
 
 from __future__ import annotations
@@ -111,6 +111,7 @@ class ForeseenRolls:
             yield event
 
     def started(self, event: SceneStarted) -> None:
+        """The scene starts (a log holds one): its seed secret, or open."""
         self.opened = event.dice is not None and event.dice.seed is not None
 
     def ended(self, event: SceneEnded) -> bool:

@@ -117,3 +117,4 @@ def test_an_open_scene_foresees_nothing_new(tmp_path: Path) -> None:
     assert posted.exit_code == 0, posted.output
     assert path.read_bytes().count(b'"dice_rolled"') >= 2  # engine rolls after the voided end
     assert "dice.foreseeable" not in run("audit", str(path), "--format", "json").stdout
+
