@@ -21,6 +21,13 @@ SIZES: Final = {"tiny": 2, "small": 1, "medium": 0, "large": -1, "huge": -2}
 """Size -> what it adds to the threshold to hit (Defenders Threshold)."""
 
 Kind = Literal["melee", "ranged", "thrown", "explosive"]
+Fire = Literal["SS", "SA", "2RB", "3RB", "FA"]
+Spread = Literal["", "narrow", "medium", "wide"]
+Size = Literal["tiny", "small", "medium", "large", "huge"]
+Status = Literal["knockdown", "nausea", "confusion", "stagger", "frozen", "burning", "poison", "stunned",
+                 "irradiated", "fatigue", "fear", "terror"]
+"""The choices the roster allows (``sheet.py``; ``tests/rules/test_card_bounds.py`` holds them
+equal): a log's sheet holding another is one its rules cannot read (``scene.bad-sheet``)."""
 
 # The roster's bounds (``sheet.py``), so a snapshot edited past them reads as no sheet, as a
 # roster would refuse it, rather than as dice pools past the dice limits.
@@ -32,7 +39,7 @@ Mod = Annotated[int, Meta(ge=-20, le=20)]
 class Kicker(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A weapon's kicker: a status the target saves against when hit, at ``rating``."""
 
-    status: str
+    status: Status
     rating: Annotated[int, Meta(ge=1, le=20)]
 
 
@@ -47,9 +54,9 @@ class WeaponCard(Struct, frozen=True, kw_only=True, omit_defaults=True):
     accuracy: Mod = 0
     dv: Rating = 0
     ap: Mod = 0
-    fire: tuple[str, ...] = ()
+    fire: tuple[Fire, ...] = ()
     rof: Annotated[int, Meta(ge=1, le=10)] = 1
-    spread: str = ""
+    spread: Spread = ""
     reach: Annotated[int, Meta(ge=1, le=5)] = 1
     ranges: tuple[Annotated[int, Meta(ge=1, le=1000)], ...] = ()
     recoil_comp: Rating = 0
@@ -83,7 +90,7 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
     sprint: Annotated[int, Meta(ge=0, le=20)] = 0
     fortitude: Attr = 0
     armour: Attr = 0
-    size: str = "medium"
+    size: Size = "medium"
     weapons: tuple[WeaponCard, ...] = ()
     perks: tuple[Perk, ...] = ()
     grenades: Annotated[int, Meta(ge=0, le=20)] = 0

@@ -133,3 +133,34 @@ def test_a_large_table_is_not_searched_entry_by_entry() -> None:
     many = {f"a{i}": 1 for i in range(NAMED_ENTRIES_MAX + 1)}
     said = rules_for_scene("bleeding-sun", {}).sheet_problem({**sheet, "attributes": {**many, "grit": 99}})
     assert said == "sheet.attributes[...]: Expected `int` <= 20"
+
+
+def choices(schema: dict[str, Any], defs: dict[str, Any], path: str = "sheet") -> dict[str, frozenset[object]]:
+    """Every closed choice (a ``Literal``) in a JSON schema, by path, with its values."""
+    out: dict[str, frozenset[object]] = {}
+    if "$ref" in schema:
+        return choices(defs[schema["$ref"].rsplit("/", 1)[1]], defs, path)
+    for key in ("anyOf", "oneOf", "allOf"):
+        for sub in schema.get(key, ()):
+            out.update(choices(sub, defs, path))
+    if "enum" in schema:
+        out[path] = frozenset(schema["enum"])
+    for name, sub in schema.get("properties", {}).items():
+        out.update(choices(sub, defs, f"{path}.{name}"))
+    for key in ("additionalProperties", "items"):
+        if isinstance(schema.get(key), dict):
+            out.update(choices(schema[key], defs, f"{path}{'.*' if key == 'additionalProperties' else '[]'}"))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", sorted(CARDS))
+def test_every_choice_a_roster_closes_is_closed_alike_in_the_card(ruleset: str) -> None:
+    """A kicker's status, a fire type, a spread, a size: a snapshot edited to another value
+    reads as no sheet. Found open for bleeding-sun (2026-11-28, a review): a spread of ``x``
+    made the audit, ``play`` and ``dispute`` an internal error (``KeyError``)."""
+    package = CARDS[ruleset]
+    card_schema = msgspec.json.schema(importlib.import_module(f"fightlog.rules.{package}.card").Card)
+    sheet = importlib.import_module(f"fightlog.rules.{package}.sheet").Sheet.model_json_schema(by_alias=True)
+    roster, card = choices(sheet, sheet.get("$defs", {})), choices(card_schema, card_schema.get("$defs", {}))
+    for path, values in roster.items():
+        assert card.get(path) == values, (path, sorted(map(str, values)), card.get(path))
