@@ -42,6 +42,12 @@ _MEMORY: Final = 4096
 """How many ended effects are remembered for messages (the oldest half is dropped beyond)."""
 
 
+def _strength_of(name: str, magnitude: int | None, turns: int | None) -> str:
+    """``5 a turn for 5 turns`` (a bleed), ``1 turn`` (a stun)."""
+    lasting = "no set number of turns" if turns is None else f"{turns} turn{'' if turns == 1 else 's'}"
+    return f"{magnitude} a turn for {lasting}" if name == "bleed" else lasting
+
+
 class EffectChecks(RollChecks):
     """The checks of effects and ticks, the start-of-turn phase, and the lost actions
     natural 1s owe."""
@@ -69,12 +75,27 @@ class EffectChecks(RollChecks):
         if event.refreshes is not None:
             self._end(event.refreshes, event.seq, f"replaced by {event.effect}")
         name = event.name
+        if name == "bleed" or name == "stun":
+            self._strength(before, event, view)
         if name in RESTRICTING:
             self._restricting.setdefault(event.target, {})[event.effect] = None
             if name in LOST:
                 self._lost.add(event.target)
         elif name in DAMAGING:
             self._damaging.setdefault(event.target, {})[event.effect] = None
+
+    def _strength(self, before: SceneState, event: EffectApplied, view: AuditView) -> None:
+        """A bleed deals ``bleed_damage`` a turn for ``bleed_turns``; a stun lasts
+        ``stun_turns`` (the scene's options). What the event leaves out is not judged."""
+        opts = self.options(before)
+        if event.name == "bleed":
+            want: tuple[int | None, int | None] = (opts.bleed_damage, opts.bleed_turns)
+        else:
+            want = (event.magnitude, opts.stun_turns)
+        got = (event.magnitude, event.duration)
+        if (got[0] is not None and got[0] != want[0]) or (got[1] is not None and got[1] != want[1]):
+            view.report("rules.effect-wrong", event, f"{event.target}'s {event.name}: {_strength_of(event.name, *got)}; "
+                        f"the rules give {_strength_of(event.name, *want)}", actor=event.target)
 
     def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
         """A lost action written as a status (hand-kept logs) settles a natural 1 too."""

@@ -624,3 +624,20 @@ def test_random_engine_fights_audit_clean(seed: bytes, data: st.DataObject) -> N
     TABLE.end(scribe, reveal=seed.hex())
     report = audit_events(scribe.events)
     assert [(f.code, f.seq, f.message) for f in report.findings] == []
+
+
+def test_a_bleed_or_stun_applied_stronger_or_longer_than_the_options() -> None:
+    """Found by a review: a bleed applied at 20 a turn audited clean with its ticks at 20 (and
+    with its ticks at 5, only the correct ticks were reported). Judged at the ``effect_applied``."""
+    fight, bleed = bled()
+    events = clean(fight)
+    assert (bleed.magnitude, bleed.duration) == (5, 5)
+    assert findings(changed(events, bleed, magnitude=20)) == [("rules.effect-wrong", bleed.seq, "bob")]
+    assert messages(changed(events, bleed, duration=3)) == [
+        "bob's bleed: 5 a turn for 3 turns; the rules give 5 a turn for 5 turns"]
+    assert findings(changed(events, bleed, magnitude=None, duration=None)) == []  # not recorded: not judged
+    stunned = duel(a={"weapons": [CLUB_M]}, distance=2)
+    stunned.post("alice", act("attack", "bob", weapon=CLUB_M, shots=1), faces=[10, 75, 1])
+    events = clean(stunned)
+    stun = one(events, EffectApplied, name="stun")
+    assert messages(changed(events, stun, duration=4)) == ["bob's stun: 4 turns; the rules give 1 turn"]
