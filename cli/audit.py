@@ -25,7 +25,7 @@ Examples:
   cp fixtures/roe7/audit/the-tie-that-hit.jsonl tie.jsonl     # a ruling is appended: rule on a copy
   fightlog rule tie.jsonl accept 27 --finding rules.tie-to-attacker --by Gemma \\
       --reason "tie went to the attacker by agreement"
-  fightlog audit tie.jsonl                              # the tie is accepted now
+  fightlog audit tie.jsonl        # exit 1: the tie accepted, the critical at seq 55 still an error
 
 \b
 Exit codes: 0 clean (no errors or warnings, or every one accepted by a GM ruling); 1
