@@ -29,12 +29,12 @@ from fightlog.errors import FightlogError
 from fightlog.kit.checks import AuditView, Check
 from fightlog.events.model import CombatantJoined, SceneStarted
 from fightlog.reducers.state import SceneState
-from fightlog.kit.ruleset import GENERIC, Ruleset, installed, rules_for_scene
+from fightlog.kit.ruleset import GENERIC, Ruleset, installed, is_installed, rules_for_scene
 
 
 def unknown(ruleset: str) -> bool:
     """Whether ``ruleset`` is an id this fightlog does not have."""
-    return ruleset not in installed()
+    return not is_installed(ruleset)
 
 
 def ruleset_label(ruleset: str) -> str:

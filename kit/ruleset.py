@@ -244,6 +244,11 @@ def installed() -> tuple[str, ...]:
     return tuple(sorted({GENERIC.id, *fold_rules.installed()}))
 
 
+def is_installed(ruleset_id: str) -> bool:
+    """Whether ``installed()`` holds ``ruleset_id`` (cheaper: ``fold_rules.is_installed``)."""
+    return ruleset_id == GENERIC.id or fold_rules.is_installed(ruleset_id)
+
+
 def playable() -> tuple[str, ...]:
     """The ids of the installed rulesets that have a table, sorted (loading each ruleset's
     light module, none of their tables)."""

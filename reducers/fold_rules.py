@@ -129,6 +129,13 @@ def installed() -> tuple[str, ...]:
     return tuple(sorted({*_REGISTRY, *(point.name for point in entry_points(group=GROUP))}))
 
 
+def is_installed(ruleset_id: str) -> bool:
+    """Whether ``installed()`` holds ``ruleset_id``, without listing every ruleset: one
+    loaded or registered answers from memory (the audit asks at every ``combatant_joined``,
+    and a look at the entry points reads every installed distribution's metadata)."""
+    return ruleset_id in _REGISTRY or any(True for _ in entry_points(group=GROUP, name=ruleset_id))
+
+
 def ruleset_for(ruleset_id: str | None) -> FoldRules | None:
     """The ruleset for an id, loaded from its entry point on first use; ``None`` for ``None``
     and for ids no installed ruleset claims (the caller's generic rules answer then)."""

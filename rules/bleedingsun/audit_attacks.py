@@ -111,10 +111,11 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     if planned is None:
         return None
     get = view.event
+    post, target = declared.seq, event.target
     already = 0  # the attacks on this target resolved before it for the same post
-    for seq in range(declared.seq + 1, event.seq):
-        other = get(seq)
-        if isinstance(other, AttackResolved) and other.declaration == declared.seq and other.target == event.target:
+    for seq in range(post + 1, event.seq):
+        other = get(seq)  # (``type() is``: compiled, ``isinstance`` of an event class is a slow generic call)
+        if type(other) is AttackResolved and other.declaration == post and other.target == target:
             already += 1
     found = [(p, at) for p in planned.plans for at, (t, _) in enumerate(p.caught)
              if t == event.target and p.weapon.name == event.weapon]
@@ -132,7 +133,7 @@ def _judged_before(event: AttackResolved, view: AuditView) -> bool:
     get = view.event
     for seq in range(roll + 1, event.seq):
         other = get(seq)
-        if isinstance(other, AttackResolved) and other.rolls and other.rolls[0] == roll:
+        if type(other) is AttackResolved and other.rolls and other.rolls[0] == roll:
             return True
     return False
 

@@ -161,3 +161,16 @@ def test_a_log_naming_a_broken_plugin_is_one_line_and_exit_2(monkeypatch: pytest
                                  "No module named 'no_such_module_for_fightlog'\n"), command
     result = CliRunner().invoke(cli, ["play", "start", str(tmp_path / "new.jsonl"), "--ruleset", "rooe7"])
     assert result.exit_code == 2 and "roe7" in result.stderr and "missing" not in result.stderr
+
+
+def test_is_installed_answers_as_the_list_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``is_installed`` (asked by the audit at every join, without listing the entry points)
+    agrees with ``installed()``: installed, registered, loaded or not, broken, and unknown ids."""
+    from fightlog.kit.ruleset import installed, is_installed
+
+    _with_points(monkeypatch, EntryPoint("missing", "no_such_module_for_fightlog.ruleset:RULES", fold_rules.GROUP))
+    fold_rules.register(FoldsOnly())
+    listed = installed()
+    assert {"generic", "roe7", "bleeding-sun", "missing", "folds-only"} <= set(listed)
+    for ruleset_id in (*listed, "rooe7", "", "ROE7", "fightlog.rulesets"):
+        assert is_installed(ruleset_id) == (ruleset_id in listed), ruleset_id
