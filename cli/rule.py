@@ -50,8 +50,9 @@ are the audit's to report). Refused, with the field and what is allowed:
   - options the scene's ruleset refuses; a sheet its rules cannot read (if they could);
   - a face off its die, dice that do not fit the notation, a total that does not add up
     (a roll's total is recomputed when you change its dice or modifiers and not the total);
-  - voiding scene_started, or a scene_ended that revealed the seed; a ruling the log as
-    ruled cannot fold or audit;
+  - voiding scene_started, a scene_ended that revealed the seed, or the turn_started of
+    the turn open in a fight in progress (end the turn, or amend its actor); a ruling the
+    log as ruled cannot fold or audit;
   - an empty or blank --reason.
 The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
 give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
@@ -110,6 +111,8 @@ def rule(
         raise click.UsageError("--finding is for accept")
     changes = _changes(log, target, event, events, assignments) if action == "amend" else {}
     _check_target(log, action, target, event, events[0])
+    if action == "void":
+        _refuse_voiding_the_open_turn(log, target, event, events)
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
@@ -167,6 +170,27 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
                          "a new scene to fight on)", path=log, line=target)
     if action == "withdraw" and not isinstance(event, RulingMade):
         raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
+
+
+def _refuse_voiding_the_open_turn(log: str, target: int, event: Any, events: Sequence[Any]) -> None:
+    """The ``turn_started`` of the turn open now, in a scene not ended, cannot be voided: the
+    fight would be under way with no turn open, which ``play`` cannot move on (no turn to
+    end, a fight begun already) and which no rules make. End the turn, or amend who has it."""
+    from fightlog.events.model import RulingMade, TurnStarted
+    from fightlog.reducers.fold import fold, plan_of
+
+    if not isinstance(event, TurnStarted):
+        return
+    state = fold(events, plan=plan_of(e for e in events if isinstance(e, RulingMade)))  # as ruled so far
+    turn = state.turn
+    if state.scene is None or state.scene.ended or turn.current is None or turn.started != target:
+        return
+    raise InputError(
+        f"seq {target} opened {turn.current}'s turn, open now: voided, the fight would have no turn open "
+        f"and play could neither end it nor begin again (end the turn instead: fightlog play end-turn "
+        f"{log}; or amend who has it: --set actor=ID)",
+        path=log, line=target,
+    )
 
 
 def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> None:

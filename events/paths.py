@@ -66,7 +66,30 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
             f"{clipped(name.strip())}: VALUE nests deeper than {max(room, 0)} levels "
             f"(a log line nests at most {MAX_DEPTH})"
         )
+    big = _too_big(value)
+    if big is not None:
+        shown = str(big) if big.bit_length() < 200 else f"a {big.bit_length()}-bit number"  # str() of a huge int fails
+        raise InputError(f"{clipped(name.strip())}: VALUE {shown} is too large for a 64-bit integer")
     return path, value
+
+
+_INT_LIMIT = 2**63
+"""Numbers are stored as JSON integers within 64 bits (signed, or unsigned as a roll's
+``index``), as ``--do`` params are (``fightlog.kit.actions``): other readers of the log
+(a bot in JavaScript, a database column) hold no more."""
+
+
+def _too_big(value: Any) -> int | None:
+    """The first integer in ``value`` (a decoded JSON value, its depth checked) outside 64
+    bits, or ``None``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if not -_INT_LIMIT <= value < 2 * _INT_LIMIT else None
+    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in inner:
+        found = _too_big(item)
+        if found is not None:
+            return found
+    return None
 
 
 def clipped(text: str, size: int = 60) -> str:

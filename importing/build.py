@@ -68,8 +68,9 @@ class Builder:
         self._targets = _target_names(cast)
         self._named = _name_pattern(self._targets)
         self._by_lower = dict(self._targets)
-        self._hints = [(action, re.compile("|".join(f"(?:{p.pattern})" for _, p in patterns), re.IGNORECASE))
-                       for action, patterns in cast.hints.items()]
+        # each pattern searched on its own: joined into one, two patterns' named groups would
+        # clash (re.error) and a backreference would point into another pattern
+        self._hints = [(action, tuple(p for _, p in patterns)) for action, patterns in cast.hints.items()]
 
     def feed(self, message: Message) -> list[AnyEvent]:
         """The events ``message`` makes (at least one)."""
@@ -125,8 +126,8 @@ class Builder:
 
     def _actions(self, actor: str, text: str) -> list[Action]:
         actions: list[Action] = []
-        for action, pattern in self._hints:
-            if pattern.search(text) is not None:
+        for action, patterns in self._hints:
+            if any(pattern.search(text) is not None for pattern in patterns):
                 actions.append(Action(type=action, target=self._target(actor, text) if action in _TARGETED else None))
         return actions
 
@@ -168,7 +169,7 @@ class Builder:
         events: list[AnyEvent] = []
         for pattern, hint in self.cast.status:
             for found in pattern.finditer(message.text):
-                who = found.groupdict().get("who") or (found[1] if pattern.groups else None)
+                who = found["who"]  # the cast refuses a status pattern without it
                 actor = self.cast.actor_named(who) or _by_name(self._targets, who)
                 if actor is None:
                     continue

@@ -191,9 +191,15 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
                              f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
     for action, patterns in read.hints.get(ruleset, {}).items():
         for pattern in patterns:
-            cast.hints.setdefault(action, []).append((action, _compile(pattern, name, lines.line(("hints", ruleset, action)))))
+            line = lines.line(("hints", ruleset, action))
+            compiled = _compile(pattern, name, line)
+            _require_groups(compiled, HINT_GROUPS, ("hints", ruleset, action), name, line)
+            cast.hints.setdefault(action, []).append((action, compiled))
     for index, hint in enumerate(read.status):
-        cast.status.append((_compile(hint.pattern, name, lines.line(("status", index, "pattern"))), hint))
+        where = ("status", index, "pattern")
+        status = _compile(hint.pattern, name, lines.line(where))
+        _require_groups(status, STATUS_GROUPS, where, name, lines.line(where))
+        cast.status.append((status, hint))
     return cast
 
 
@@ -235,6 +241,23 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
     for index, obj in enumerate(read.objects):
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
     return ids
+
+
+HINT_GROUPS: dict[str, str] = {}
+"""The named groups a ``[hints.RULESET]`` pattern must have: none (a hint only says whether a
+post matches; the builder searches each pattern on its own, so any groups are harmless)."""
+STATUS_GROUPS: dict[str, str] = {"who": "the combatant whose status changes, e.g. '(?P<who>\\w+) is down'"}
+"""The named groups a ``[[status]]`` pattern must have (read by ``Builder._statuses``): without
+``who`` a GM line would match and record nothing."""
+
+
+def _require_groups(pattern: re.Pattern[str], needs: dict[str, str], where: tuple[str | int, ...],
+                    name: str, line: int | None) -> None:
+    """Refuse ``pattern`` (at ``where``) when it lacks one of the named groups ``needs``."""
+    for group, what in needs.items():
+        if group not in pattern.groupindex:
+            raise InputError(f"{field_path(where)}: {pattern.pattern!r} has no (?P<{group}>...) group ({what})",
+                             path=name, line=line)
 
 
 def _compile(pattern: str, name: str, line: int | None) -> re.Pattern[str]:

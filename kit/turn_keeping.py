@@ -36,8 +36,13 @@ def takers(state: SceneState, passed: frozenset[str]) -> list[str]:
 
 
 def open_turn(state: SceneState) -> str:
-    """Whose turn is open; refused when none is."""
+    """Whose turn is open; refused when none is: before the fight begins, or (round 1 on)
+    when nobody could take the next turn, or a ruling voided the open ``turn_started`` (a
+    log ruled before ``fightlog rule`` refused that)."""
     actor = state.turn.current
     if actor is None:
+        if state.turn.round > 0:
+            raise RefusedError(f"no turn is open in round {state.turn.round}: nobody could take one, or a ruling "
+                               "voided the open turn_started (withdraw that ruling, or end the scene)")
         raise RefusedError("no turn is open (begin the fight first)")
     return actor

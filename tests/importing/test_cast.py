@@ -27,6 +27,10 @@ bot = "sl-hud"
 
 [hints.roe7]
 attack = ['\\bfires\\b']
+
+[[status]]
+pattern = '(?P<who>\\w+) is down'
+status = "defeated"
 """
 
 
@@ -55,6 +59,13 @@ def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
         (("fires", "("), "cast.toml:16: not a regular expression: '\\\\b(\\\\b': missing ), unterminated subpattern at position 2"),
         (('id = "bob"', 'id = "alice"'), "cast.toml:8: combatants[1].id: combatant 'alice' is named twice"),
         (('order =', 'ordre ='), "cast.toml:1: ordre: unknown field (did you mean 'order'?)"),
+        (("(?P<who>\\w+) is", "\\w+ is"), "cast.toml:19: status[0].pattern: '\\\\w+ is down' has no (?P<who>...) group "
+                                          "(the combatant whose status changes, e.g. '(?P<who>\\w+) is down')"),
+        (("(?P<who>\\w+) is", "(\\w+) is"), "cast.toml:19: status[0].pattern: '(\\\\w+) is down' has no (?P<who>...) group "
+                                            "(the combatant whose status changes, e.g. '(?P<who>\\w+) is down')"),
+        (("(?P<who>\\w+) is", "(?P<name>\\w+) is"), "cast.toml:19: status[0].pattern: '(?P<name>\\\\w+) is down' has no "
+                                                    "(?P<who>...) group (the combatant whose status changes, "
+                                                    "e.g. '(?P<who>\\w+) is down')"),
     ],
 )
 def test_a_bad_cast_is_one_line_at_its_line(tmp_path: Path, change: tuple[str, str], expected: str) -> None:
@@ -69,3 +80,20 @@ def test_a_cast_naming_an_actor_the_roster_lacks(tmp_path: Path) -> None:
     cast = load_cast(cast_at(tmp_path, GOOD), "roe7")
     with pytest.raises(InputError, match=r"cast.toml:8: combatants\[1\].id: unknown actor 'bob': not in the roster r.toml \(alice, mira\)"):
         cast.check_actors({"alice", "mira"}, "r.toml")
+
+
+def test_a_status_pattern_needs_who_in_every_entry_and_says_which(tmp_path: Path) -> None:
+    second = GOOD + '\n[[status]]\npattern = \'\\w+ gets up\'\nstatus = "defeated"\non = false\n'
+    with pytest.raises(InputError) as caught:
+        load_cast(cast_at(tmp_path, second), "roe7")
+    assert str(caught.value).startswith(f"{tmp_path / 'cast.toml'}:23: status[1].pattern: '\\\\w+ gets up' has no (?P<who>...) group")
+
+
+def test_status_and_hint_patterns_are_checked_for_their_ruleset_only(tmp_path: Path) -> None:
+    """A hint needs no group (and may have any: each is searched on its own); the status
+    patterns are checked whatever the ruleset, the hints only for the one imported."""
+    text = GOOD.replace("attack = ['\\bfires\\b']", "attack = ['(?P<x>fires)', '(?P<x>shoots)']\nflee = ['(r)\\1uns']")
+    cast = load_cast(cast_at(tmp_path, text), "roe7")
+    assert sorted(cast.hints) == ["attack", "flee"] and [h.status for _, h in cast.status] == ["defeated"]
+    with pytest.raises(InputError, match="status"):
+        load_cast(cast_at(tmp_path, text.replace("(?P<who>\\w+) is", "\\w+ is")), "d20-evasion")
