@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import BinaryIO, Final
 
+from fightlog.errors import InputError
 from fightlog.importing.message import Embed, Message
 from fightlog.importing.source import Warn, text_lines
 
@@ -39,18 +40,18 @@ def parse_date(text: str) -> datetime | None:
 
 
 def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
-    """The messages of the text export ``handle`` (shown as ``name``), in file order."""
-    rules = 0
+    """The messages of the text export ``handle`` (shown as ``name``), in file order.
+
+    A file without the exporter's header block (a ``=`` line, ``Guild:``, ``Channel:``, a
+    ``=`` line) is refused at its first line, one without the footer (cut off) at its last,
+    text after the footer at that text's line. A line of 62 ``=`` that is not the footer's
+    is a message's content."""
+    lines = _Lines(text_lines(handle, name, warn))
+    _header(lines, name)
     current: tuple[int, datetime, str, list[str]] | None = None
-    for number, text in text_lines(handle, name, warn):
-        if text == RULE:
-            rules += 1
-            if rules > 2 and current is not None:
-                yield _message(current, name)
-                current = None
-            continue
-        if rules < 2 or rules > 2:
-            continue  # the header block, the footer
+    for number, text in lines:
+        if text == RULE and _footer(lines, name):
+            break
         head = HEADER.match(text)
         at = parse_date(head[1]) if head is not None else None
         if head is not None and at is not None:
@@ -61,8 +62,84 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
             current[3].append(text)
         elif text:
             yield Message(ref=f"{name}:{number}", line=number, text=text, kind="system", raw=text)
+    else:
+        raise InputError(f"no '{RULE[:3]}...' / 'Exported N message(s)' footer at the end: the export is cut off",
+                         path=name, line=lines.last)
     if current is not None:
         yield _message(current, name)
+
+
+FOOTER: Final = re.compile(r"Exported \S.* message\(s\)$")
+"""The footer's line (its count formatted in the exporter's locale: ``1,234``)."""
+_NOT_EXPORT: Final = "not a DiscordChatExporter text export"
+
+
+class _Lines:
+    """The lines, with a look ahead: the lines read past a ``=`` line that turns out not to
+    open the footer are given again."""
+
+    def __init__(self, lines: Iterator[tuple[int, str]]) -> None:
+        self.lines = lines
+        self.back: list[tuple[int, str]] = []
+        self.last = 0
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        return self
+
+    def __next__(self) -> tuple[int, str]:
+        if self.back:
+            return self.back.pop()
+        number, text = next(self.lines)
+        self.last = number
+        return number, text
+
+    def again(self, *lines: tuple[int, str]) -> None:
+        self.back.extend(reversed(lines))
+
+
+def _header(lines: _Lines, name: str) -> None:
+    """Read the header block (leading blank lines, a ``=`` line, ``Guild:``, ``Channel:``,
+    maybe ``Topic:``..., a ``=`` line), refusing a file that does not open with one."""
+    for number, text in lines:
+        if not text:
+            continue
+        if text != RULE:
+            raise InputError(f"{_NOT_EXPORT}: it does not open with its header ({len(RULE)} '=', then Guild:, "
+                             "Channel:)", path=name, line=number)
+        break
+    seen: list[str] = []
+    for number, text in lines:
+        if text == RULE:
+            if "Channel" not in seen:
+                raise InputError(f"{_NOT_EXPORT}: its header has no 'Channel:' line", path=name, line=number)
+            return
+        if not seen and not text.startswith("Guild: "):
+            raise InputError(f"{_NOT_EXPORT}: its header's first line is not 'Guild: ...'", path=name, line=number)
+        seen.append(text.partition(": ")[0])
+    raise InputError(f"{_NOT_EXPORT}: its header never ends (no second line of {len(RULE)} '='): cut off?",
+                     path=name, line=lines.last or 1)
+
+
+def _footer(lines: _Lines, name: str) -> bool:
+    """Whether the ``=`` line just read opens the footer (``Exported N message(s)``, a ``=``
+    line, the end of the file); when it does not, the lines looked at are given again."""
+    ahead: list[tuple[int, str]] = []
+    for number, text in lines:
+        ahead.append((number, text))
+        if len(ahead) == 1 and FOOTER.match(text):
+            continue
+        if len(ahead) == 2 and text == RULE:
+            break
+        lines.again(*ahead)
+        return False
+    else:
+        lines.again(*ahead)
+        return False
+    for number, text in lines:
+        if text.strip():
+            raise InputError(f"text after the export's footer ('{ahead[0][1]}' at line {ahead[0][0]}): "
+                             f"{_NOT_EXPORT} as the exporter writes it", path=name, line=number)
+    return True
 
 
 def _message(current: tuple[int, datetime, str, list[str]], name: str) -> Message:

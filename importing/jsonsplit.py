@@ -7,7 +7,12 @@ bytes ``\\n    }`` end a message and nothing else. That is the fast path. A file
 that way (re-saved compact) is split by a small scanner that tracks strings, escapes and
 depth over the chunks. Each element is handed on as bytes for a typed decoder; what the
 splitter cannot split (a file cut off, too long a message) is an ``InputError`` naming the
-file, the message's index and its byte offset.
+file, the line, the message's index and its byte offset.
+
+Once the array has closed, the rest of the file (``"messageCount"`` and the closing brace:
+a few bytes) is read, and the document without its messages (what came before the array,
+``[]``, what came after) must be one JSON object: an export cut off after the array, or with
+anything after its closing brace or around the array that is not JSON, is refused.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO, Final
 
+import msgspec
+
 from fightlog.errors import InputError
-from fightlog.importing.source import MAX_MESSAGE_BYTES, too_long
+from fightlog.importing.source import MAX_MESSAGE_BYTES, empty_file, too_long
 
 CHUNK: Final = 1 << 20
 _KEY: Final = re.compile(rb'"messages"\s*:\s*\[')
@@ -25,6 +32,10 @@ _SPECIAL: Final = re.compile(rb'[\[\]{}"]')
 _IN_STRING: Final = re.compile(rb'["\\]')
 _CLOSE: Final = b"\n    }"
 _NOT_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+_AT_BYTE: Final = re.compile(r" \(byte (\d+)\)$")
+_BOM: Final = b"\xef\xbb\xbf"
+_OUTSIDE: Final = 4 * CHUNK
+"""The most read before the ``messages`` array, and after it."""
 
 
 class Splitter:
@@ -37,6 +48,8 @@ class Splitter:
         self.base = 0  # file offset of buf[0]
         self.eof = False
         self.start = 0  # buf[:start] is consumed
+        self.newlines = 0  # in the bytes dropped before buf[0]
+        self.head = b""  # the bytes before the messages array's key
 
     def _more(self) -> bool:
         if self.eof:
@@ -52,6 +65,7 @@ class Splitter:
         """Consume ``buf[:upto]``; the buffer is compacted once a chunk's worth is consumed
         (not at every message: that would copy the buffer each time)."""
         if upto >= CHUNK:
+            self.newlines += self.buf.count(b"\n", 0, upto)
             self.buf = self.buf[upto:]
             self.base += upto
             upto = 0
@@ -64,12 +78,22 @@ class Splitter:
         while True:
             found = _KEY.search(self.buf, max(0, start - 32))
             if found is not None:
-                head = self.buf[: found.start()]
+                self.head = self.buf[: found.start()]
                 self._drop(found.end())
-                return head
+                return self.head
             start = len(self.buf)
-            if start > 4 * CHUNK or not self._more():
-                raise InputError("no \"messages\" array: not a DiscordChatExporter JSON export", path=self.name)
+            if start > _OUTSIDE or not self._more():
+                if self.eof and not self.buf.removeprefix(_BOM).strip():
+                    raise empty_file(self.name, bool(self.buf))
+                raise InputError("no \"messages\" array: not a DiscordChatExporter JSON export", path=self.name,
+                                 line=1)
+
+    def line_at(self, offset: int) -> int:
+        """The 1-based line of the file's byte ``offset`` (one still in the buffer)."""
+        return self.newlines + self.buf.count(b"\n", 0, max(0, offset - self.base)) + 1
+
+    def _line(self, pos: int) -> int:
+        return self.line_at(self.base + pos)
 
     def __iter__(self) -> Iterator[tuple[int, int, bytes]]:
         index = 0
@@ -79,6 +103,7 @@ class Splitter:
                 raise self._cut(index, "the messages array never ends")
             char = self.buf[pos:pos + 1]
             if char == b"]":
+                self._rest(pos + 1)
                 return
             if index and char == b",":
                 pos = self._skip_space(pos + 1)
@@ -88,7 +113,7 @@ class Splitter:
             if char != b"{":
                 raise InputError(
                     f"message {index}: expected an object at byte {self.base + pos}, got {char.decode('latin-1')!r}",
-                    path=self.name,
+                    path=self.name, line=self._line(pos),
                 )
             end = self._object_end(pos, index)
             yield index, self.base + pos, self.buf[pos:end]
@@ -162,8 +187,53 @@ class Splitter:
         if size > MAX_MESSAGE_BYTES:
             raise InputError(
                 f"message {index} (byte {self.base + start}): {too_long(self.name, 0).message}", path=self.name,
+                line=self._line(start),
             )
 
     def _cut(self, index: int, why: str, start: int | None = None) -> InputError:
         at = f" (byte {self.base + start})" if start is not None else ""
-        return InputError(f"truncated JSON: message {index}{at}: {why}", path=self.name)
+        return InputError(f"truncated JSON: message {index}{at}: {why}", path=self.name,
+                          line=self._line(start) if start is not None else self._last_line())
+
+    def _last_line(self) -> int:
+        """The line of the file's last byte (the file has been read to its end)."""
+        return self._line(max(0, len(self.buf) - 1))
+
+    def _rest(self, pos: int) -> None:
+        """Read what follows the array (``buf[pos:]`` on) to the end of the file, and refuse
+        a document that, its messages left out, is not one JSON object."""
+        while len(self.buf) - pos <= _OUTSIDE and self._more():
+            pass
+        tail = self.buf[pos:]
+        if len(tail) > _OUTSIDE:
+            raise InputError(f"more than {_OUTSIDE >> 20} MiB after the messages array: not a DiscordChatExporter "
+                             "JSON export", path=self.name, line=self._line(pos))
+        head = self.head.removeprefix(_BOM)
+        middle = b'"messages":[]'
+        doc = head + middle + tail
+        try:
+            msgspec.json.decode(doc, type=dict)
+        except msgspec.ValidationError:  # a head that is not an object's: not the export's
+            raise InputError("not a DiscordChatExporter JSON export: the messages array is not in a JSON object",
+                             path=self.name, line=1) from None
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+            if isinstance(exc, msgspec.DecodeError) and "truncated" in str(exc):
+                raise InputError("truncated JSON: the file ends after the messages array, before the export's "
+                                 "closing '}'", path=self.name, line=self._last_line()) from None
+            if isinstance(exc, UnicodeDecodeError):
+                what, at = f"not UTF-8 (byte 0x{exc.object[exc.start]:02x})", exc.start
+            else:
+                found = _AT_BYTE.search(str(exc))
+                what = str(exc)[: found.start()] if found is not None else str(exc)
+                at = int(found[1]) if found is not None else len(head) + len(middle)
+                if "trailing characters" in what and at > 0 and not doc[at - 1:at].isspace():
+                    at -= 1  # msgspec counts this one from 1: the byte before is the first trailing one
+            if at < len(head):  # before the array (the BOM left out): its byte in the file
+                offset = at + len(self.head) - len(head)
+                line = self.head.count(b"\n", 0, offset) + 1
+            else:
+                offset = self.base + pos + at - len(head) - len(middle)
+                line = self.line_at(offset)
+            where = "before" if at < len(head) else "after"
+            raise InputError(f"not JSON {where} the messages array (byte {offset}): {what}: the export is damaged",
+                             path=self.name, line=line) from None

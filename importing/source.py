@@ -74,19 +74,49 @@ class Decoder:
         return data.decode("cp1252", errors="replace")
 
 
+def empty_file(name: str, blank_lines: bool = False) -> InputError:
+    """The refusal of a file with nothing in it (or only blank lines): no transcript."""
+    what = "holds only blank lines" if blank_lines else "is empty"
+    return InputError(f"the file {what}: not a chat transcript, nothing to import", path=name, line=1)
+
+
+UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
+
+
+def utf16_file(name: str) -> InputError:
+    """The refusal of a file in UTF-16 (it starts with ``UTF16_BOMS``)."""
+    return InputError("UTF-16 text (it starts with a UTF-16 byte order mark): not a transcript as the viewer "
+                      "or the exporter writes it; save it again as UTF-8", path=name, line=1)
+
+
 def text_lines(handle: BinaryIO, name: str, warn: Warn) -> Iterator[tuple[int, str]]:
-    """``(line number, text)`` for each line, without its line ending (LF or CRLF)."""
+    """``(line number, text)`` for each line, without its line ending (LF or CRLF).
+
+    A file that is not text is refused at its line: UTF-16 (its byte order mark), a NUL
+    byte (no chat line holds one: a binary file); so is a file with nothing but blank lines
+    (``empty_file``), once it has been read."""
     decode = Decoder(name, warn)
     number = 0
+    blank = True
     while True:
         data = handle.readline(MAX_MESSAGE_BYTES + 1)
         if not data:
+            if blank:
+                raise empty_file(name, number > 0)
             return
         number += 1
         if len(data) > MAX_MESSAGE_BYTES:
             raise too_long(name, number)
+        if number == 1 and data.startswith(UTF16_BOMS):
+            raise utf16_file(name)
+        nul = data.find(b"\0")
+        if nul >= 0:
+            raise InputError(f"a NUL byte (0x00) at byte {nul + 1} of the line: a binary file "
+                             "(or UTF-16 text), not a chat transcript", path=name, line=number)
         if number == 1 and data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
+        if blank and data.strip():
+            blank = False
         if data.endswith(b"\n"):
             data = data[:-1]
         if data.endswith(b"\r"):

@@ -3,6 +3,7 @@ snapshots, the same bytes twice, and bad input as one line, exit 2, no log writt
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -108,7 +109,8 @@ def _bad(tmp_path: Path, name: str, data: bytes, fmt: str = "discord-json") -> t
 def test_a_truncated_export_is_refused_whole(tmp_path: Path) -> None:
     data = (IMPORT / "discord/dockside.json").read_bytes()
     code, stderr, source = _bad(tmp_path, "cut.json", data[: len(data) * 2 // 3])
-    assert code == 2 and stderr.startswith(f"fightlog: {source}: truncated JSON: message ") and stderr.count("\n") == 1
+    assert code == 2 and stderr.count("\n") == 1
+    assert re.match(rf"fightlog: {re.escape(str(source))}:\d+: truncated JSON: message ", stderr)
 
 
 def test_a_50_mb_message_is_refused_cleanly(tmp_path: Path) -> None:
@@ -211,3 +213,152 @@ def test_warnings_past_the_first_hundred_are_counted(tmp_path: Path) -> None:
     assert code == 0 and len(said) == 101
     assert said[0] == f"fightlog: warning: {source}:2: the time goes back from 20:02:00 to 20:01:00"
     assert said[-1] == "fightlog: warning: and 30 more warnings"  # 130 in all
+
+
+def test_a_status_pattern_without_who_is_refused_at_its_line(tmp_path: Path) -> None:
+    """A ``[[status]]`` pattern with no ``(?P<who>...)`` would match GM lines and record
+    nothing: refused when the cast is read, one line at the pattern's line, no log."""
+    cast = tmp_path / "cast.toml"
+    text = (IMPORT / "sl/pump-house.cast.toml").read_text()
+    assert "pattern = '(?P<who>\\w+) is down'" in text
+    cast.write_text(text.replace("(?P<who>\\w+) is down", "\\w+ is down"))
+    line = text.splitlines().index("pattern = '(?P<who>\\w+) is down'") + 1
+    out = tmp_path / "log.jsonl"
+    code, stdout, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(out), "--ruleset", "roe7",
+                               "--cast", str(cast))
+    assert code == 2 and stdout == "" and not out.exists()
+    assert stderr == (f"fightlog: {cast}:{line}: status[0].pattern: '\\\\w+ is down' has no (?P<who>...) group "
+                      "(the combatant whose status changes, e.g. '(?P<who>\\w+) is down')\n")
+
+
+def test_hints_with_groups_and_backreferences_import(tmp_path: Path) -> None:
+    """Hint patterns are searched one by one: two with the same named group, or one with a
+    backreference, were joined into one regular expression (an internal error, exit 3)."""
+    cast = tmp_path / "cast.toml"
+    text = (IMPORT / "sl/pump-house.cast.toml").read_text()
+    old = "attack = ['\\b(fires?|shoots?|swings?|charges?|slash(es)?|stabs?)\\b']"
+    assert old in text
+    cast.write_text(text.replace(old, "attack = ['(?P<verb>\\bcharges\\b)', '(?P<verb>\\bfires\\b)', '\\b(s)\\1\\b']"))
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(cast))
+    assert code == 0, stderr
+    assert out.read_text().count('"type":"attack"') >= 2
+
+
+RANDOM = bytes((i * 7919 + 13) % 251 + 1 for i in range(3000))
+"""Bytes with no NUL and no structure (no NUL: so the format's own checks are what refuse them)."""
+TXT = (IMPORT / "discord/dockside.txt").read_bytes()
+JSON = (IMPORT / "discord/dockside.json").read_bytes()
+RULE = b"=" * 62
+_CUT = TXT[: TXT.rindex(RULE, 0, TXT.rindex(RULE))]
+"""The text export without its footer (ending with its last message's blank lines)."""
+_FOOTER_LINE = TXT.count(b"\n") - 1
+"""Its ``Exported N message(s)`` line (the file ends with the last ``=`` line and a newline)."""
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "expected"),
+    [
+        (RANDOM, 1, "not a DiscordChatExporter text export: it does not open with its header"),
+        (b"\x00\x17" + RANDOM, 1, "a NUL byte (0x00) at byte 1 of the line: a binary file"),
+        (TXT.decode().encode("utf-16"), 1, "UTF-16 text (it starts with a UTF-16 byte order mark)"),
+        (b"just some notes\n[3/14/2024 8:00 PM] rook_gm\nhi\n", 1, "it does not open with its header"),
+        (RULE + b"\nChannel: x\n" + RULE + b"\n", 2, "its header's first line is not 'Guild: ...'"),
+        (RULE + b"\nGuild: g\n" + RULE + b"\n", 3, "its header has no 'Channel:' line"),
+        (RULE + b"\nGuild: g\nChannel: c\n", 3, "its header never ends"),
+        (_CUT, _CUT.count(b"\n"), "footer at the end: the export is cut off"),
+        (TXT + b"\n\nmore text\n", TXT.count(b"\n") + 3,
+         f"text after the export's footer ('Exported 10 message(s)' at line {_FOOTER_LINE})"),
+    ],
+    ids=["random", "binary", "utf-16", "no-header", "no-guild", "no-channel", "header-cut", "no-footer", "after-footer"],
+)
+def test_a_file_that_is_not_a_text_export_is_refused(tmp_path: Path, data: bytes, line: int, expected: str) -> None:
+    """Was read as an export with no messages (exit 0, a one-event log)."""
+    code, stderr, source = _bad(tmp_path, "t.txt", data, fmt="discord-txt")
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:{line}: ") and stderr.count("\n") == 1
+    assert expected in stderr
+
+
+def test_a_line_of_equals_signs_in_a_message_is_its_content(tmp_path: Path) -> None:
+    """Only the ``=``, ``Exported N message(s)``, ``=`` lines at the end are the footer: a
+    message holding a line of 62 ``=`` no longer ends the messages there."""
+    source = tmp_path / "t.txt"
+    source.write_bytes(TXT.replace(b"Map attached.", b"Map attached.\n" + RULE + b"\nExported it\n" + RULE, 1))
+    out = tmp_path / "log.jsonl"
+    code, stdout, stderr = run("import", "discord-txt", str(source), "-o", str(out), "--ruleset", "roe7")
+    assert code == 0 and ": 10 messages of " in stdout, stderr
+    assert "Exported it" in out.read_text()
+
+
+@pytest.mark.parametrize("fmt", ["sl", "discord-json", "discord-csv", "discord-txt"])
+@pytest.mark.parametrize(("data", "what"), [(b"", "is empty"), (b"\xef\xbb\xbf\r\n \n\n", "holds only blank lines")],
+                         ids=["empty", "blank"])
+def test_an_empty_file_is_refused_by_every_format(tmp_path: Path, fmt: str, data: bytes, what: str) -> None:
+    """Was exit 0 and a log of one event for sl, discord-csv, discord-txt (exit 2 for JSON)."""
+    source = tmp_path / "empty.txt"
+    source.write_bytes(data)
+    out = tmp_path / "log.jsonl"
+    code, stdout, stderr = run("import", fmt, str(source), "-o", str(out), "--ruleset", "roe7")
+    assert (code, stdout) == (2, "") and not out.exists()
+    assert stderr == f"fightlog: {source}:1: the file {what}: not a chat transcript, nothing to import\n"
+    assert _bad(tmp_path, "empty.txt", data, fmt)[0] == 2  # an existing LOG is left as it was
+
+
+_CSV = (IMPORT / "discord/dockside.csv").read_bytes()
+_ARRAY_END = JSON.rindex(b"]") + 1
+_LAST = JSON.count(b"\n") + 1
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "expected"),
+    [
+        (JSON[:_ARRAY_END], _LAST - 2,
+         "truncated JSON: the file ends after the messages array, before the export's closing '}'"),
+        (JSON[:_ARRAY_END] + b",\n", _LAST - 2, "truncated JSON: the file ends after the messages array"),
+        (JSON + b"garbage", _LAST, f"not JSON after the messages array (byte {len(JSON)}): JSON is malformed: "
+                                   "trailing characters: the export is damaged"),
+        (JSON + b"\n\n{}\n", _LAST + 2, "not JSON after the messages array"),
+        (JSON[:_ARRAY_END] + b" oops, " + JSON[_ARRAY_END:], _LAST - 2, "not JSON after the messages array"),
+        (JSON.replace(b'"guild"', b'oops "guild"', 1), 2,
+         "not JSON before the messages array (byte 4): JSON is malformed: object keys must be strings"),
+        (b'["messages": []]', 1, "the messages array is not in a JSON object"),
+    ],
+    ids=["cut-after-array", "cut-after-comma", "garbage-after-brace", "second-object", "garbage-after-array",
+         "garbage-before-array", "not-an-object"],
+)
+def test_a_json_export_damaged_around_its_messages_is_refused(tmp_path: Path, data: bytes, line: int,
+                                                              expected: str) -> None:
+    """Was exit 0: only the ``messages`` array was checked."""
+    code, stderr, source = _bad(tmp_path, "t.json", data)
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:{line}: ") and stderr.count("\n") == 1
+    assert expected in stderr
+
+
+def test_json_errors_name_the_line_of_the_message(tmp_path: Path) -> None:
+    data = JSON.replace(b'"id": "1218000000000000003"', b'"id": 3', 1)
+    opening = JSON[: JSON.index(b'"id": "1218000000000000003"')].rfind(b"\n    {")
+    line = JSON.count(b"\n", 0, opening) + 2  # the line of its "{"
+    code, stderr, source = _bad(tmp_path, "t.json", data)
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:{line}: message 2 (byte ")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data", "line", "expected"),
+    [
+        ("discord-csv", b"a,b,c\n1,2,3\n", 1, "not a DiscordChatExporter CSV header"),
+        ("discord-csv", RANDOM, 1, "not a DiscordChatExporter CSV export: its first line is not the header"),
+        ("discord-csv", b"PK\x03\x04\x14\x00\x08\x00", 1, "a NUL byte (0x00) at byte 6 of the line"),
+        ("discord-csv", _CSV + b'"x\r"y"\n', _CSV.count(b"\n") + 1, "not CSV as the exporter writes it"),
+        ("sl", RANDOM, 1, "not a Second Life chat log"),
+        ("sl", b"\x7fELF\x02\x01\x01\x00\x00\x00", 1, "not a Second Life chat log"),
+        ("sl", b"[2024/06/12 20:01]  Bob Kade: hi\n" + b"\x00" * 100, 2, "a NUL byte (0x00) at byte 1"),
+        ("sl", "[2024/06/12 20:01]  Bob Kade: hi\n".encode("utf-16"), 1, "UTF-16 text"),
+    ],
+    ids=["csv-header", "csv-random", "csv-png", "csv-cr", "sl-random", "sl-elf", "sl-nul-later", "sl-utf-16"],
+)
+def test_a_binary_or_foreign_file_is_refused_as_csv_or_sl(tmp_path: Path, fmt: str, data: bytes, line: int,
+                                                           expected: str) -> None:
+    code, stderr, source = _bad(tmp_path, "t.txt", data, fmt)
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:{line}: ") and stderr.count("\n") == 1
+    assert expected in stderr
