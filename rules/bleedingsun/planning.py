@@ -193,6 +193,10 @@ def target_mods(state: SceneState, who: Fighter, weapon: WeaponCard, action: Act
     if gang:
         if not melee:
             raise RefusedError("gang up is for melee attacks", code="rules.gang-up")
+        twice = sorted({a for a in gang if gang.count(a) > 1})
+        if twice:  # each other ally threatening the foe counts once (Gang Up)
+            raise RefusedError(f"gang={named}: {', '.join(twice)} named twice (each ally counts once)",
+                               code="rules.gang-up")
         for ally in gang:
             friend = Fighter(state, ally)
             if friend.out or state.combatants[ally].side != who.who.side or ally == who.actor:
@@ -207,6 +211,10 @@ def _shares(chosen: Sequence[Action], total: int, recoil: int) -> list[int]:
     """A split pool's shares: those given (``dice=N``), the rest split evenly over the other
     attacks, the first ones taking a die more."""
     given = [a.params.get("dice") for a in chosen]
+    for d in given:  # a share is some of the pool: a whole number of dice, at least 1
+        if d is not None and (isinstance(d, bool) or not isinstance(d, int) or d < 1):
+            raise RefusedError(f"dice={d!r}: a share of the pool is a whole number of dice, at least 1",
+                               code="rules.split")
     fixed = sum(int(d) for d in given if isinstance(d, int))
     free = [i for i, d in enumerate(given) if not isinstance(d, int)]
     if fixed > total:

@@ -174,3 +174,25 @@ def test_is_installed_answers_as_the_list_does(monkeypatch: pytest.MonkeyPatch) 
     assert {"generic", "roe7", "bleeding-sun", "missing", "folds-only"} <= set(listed)
     for ruleset_id in (*listed, "rooe7", "", "ROE7", "fightlog.rulesets"):
         assert is_installed(ruleset_id) == (ruleset_id in listed), ruleset_id
+
+
+def test_the_entry_points_are_read_once_for_a_ruleset_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log under a ruleset fightlog does not have (an imported fight) folds under the
+    generic rules; its id is looked up among the entry points once, not at every fold (a
+    look reads every installed distribution's metadata: a replay with rulings refolds)."""
+    from fightlog.reducers.fold import fold
+
+    real = fold_rules.entry_points
+    looks: list[str | None] = []
+
+    def counted(*, group: str, name: str | None = None) -> list[EntryPoint]:
+        looks.append(name)
+        return [p for p in real(group=group) if name is None or p.name == name]
+
+    monkeypatch.setattr(fold_rules, "entry_points", counted)
+    events = [SceneStarted(seq=1, scene="s", ruleset="sl-house-rules", format=FORMAT_VERSION)]
+    states = [fold(events) for _ in range(20)]
+    assert states[0].scene is not None and states[0].scene.ruleset == "sl-house-rules"
+    assert len(looks) == 1
+    assert fold_rules.ruleset_for("sl-house-rules") is None and len(looks) == 1
+    assert fold_rules.ruleset_for("roe7") is not None  # an installed one still loads

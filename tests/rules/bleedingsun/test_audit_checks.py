@@ -145,3 +145,16 @@ def test_a_sheet_that_does_not_read_refuses_only_what_reads_it() -> None:
     club = log.find(AttackResolved, attacker="rook")
     log.change(club, against=2, margin=0)
     assert sorted(code for code, _ in _errors(log.done())) == ["rules.damage", "rules.outcome", "rules.threshold"]
+
+
+def test_an_ally_named_twice_in_a_gang_up_by_hand() -> None:
+    """A hand-run post counting one ally twice (+2 for one friend) is the table's refusal."""
+    from fightlog.events.model import Action, DeclarationPosted
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    club = log.find(DeclarationPosted, actor="rook")
+    log.change(club, actions=[Action(type="attack", target="dray", weapon="Club", params={"gang": "kade,kade"})])
+    found = _errors(log.done())
+    assert ("rules.gang-up", "the table refuses rook's post: gang=kade,kade: kade named twice (each ally counts "
+            "once)") in found

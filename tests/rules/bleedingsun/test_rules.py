@@ -190,6 +190,14 @@ def test_gang_up_adds_one_a_threatening_ally_to_four() -> None:
     assert fight.refused("a1", "attack target=bo weapon=Knife gang=bo").code in ("order.out-of-turn", "rules.gang-up")
 
 
+def test_gang_up_counts_each_ally_once() -> None:
+    """Each other ally threatening the foe adds 1: an ally named twice is refused, not counted twice."""
+    fight = Fight().join("ana", side="a").join("bo", side="b").join("a1", side="a")
+    fight.begin([6] * 6 + [1] * 6 + [1] * 6 + [5, 3])
+    refused = fight.refused("ana", "attack target=bo weapon=Knife gang=a1,a1,a1")
+    assert refused.code == "rules.gang-up" and "a1 named twice" in str(refused)
+
+
 def test_soak_is_fortitude_with_armour_less_ap_up_to_the_armour() -> None:
     assert pierce(-3, 2) == 2 and pierce(-1, 2) == 1 and pierce(2, 2) == 0
     assert soak_pool(3, 2, -3) == 3 and soak_pool(3, 2, 0) == 5

@@ -108,6 +108,18 @@ def test_a_split_pool_takes_the_crouching_bonus_once() -> None:
     assert "share 2 of 6" in second.notes and not any("recoil" in n for n in first.notes)
 
 
+def test_a_split_share_is_a_whole_number_of_dice_at_least_one() -> None:
+    """A share is some of the pool: a negative one would hand the other attacks more dice than
+    the pool holds (``dice=-10`` of 6 left 16 for the second shot), so it is refused under
+    every ``low_pool`` option."""
+    for options in ({}, {"low_pool": "minimum"}):
+        fight = ready_duel(options)
+        for share in ("-10", "0", "true", "x"):
+            refused = fight.refused("ana", f"attack target=bo weapon=Rifle range=short dice={share}",
+                                    "attack target=bo weapon=Rifle range=short")
+            assert refused.code == "rules.split" and "at least 1" in str(refused), (options, share)
+
+
 def test_a_split_pool_standing_pays_the_second_shots_recoil() -> None:
     fight = ready_duel()
     fight.post("ana", "attack target=bo weapon=Rifle range=short", "attack target=bo weapon=Rifle range=short")
