@@ -66,6 +66,7 @@ HOT_MODULES = [
     "fightlog.rules.en51.harm",
     "fightlog.rules.bleedingsun.audit",
     "fightlog.rules.bleedingsun.audit_attacks",
+    "fightlog.rules.bleedingsun.audit_dying",
     "fightlog.rules.bleedingsun.planning",
     "fightlog.rules.bleedingsun.resolve",
     "fightlog.rules.bleedingsun.arithmetic",

@@ -13,12 +13,14 @@ from typing import TypeGuard, cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (Action, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   InitiativeRolled, InitiativeSet, RoundEnded, TurnEnded, TurnStarted)
+                                   EffectExpired, InitiativeRolled, InitiativeSet, RoundEnded, SceneEnded, StatusChanged,
+                                   TurnEnded, TurnStarted)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
+from fightlog.rules.bleedingsun.audit_dying import Dying
 from fightlog.rules.bleedingsun.declared import check_declaration
 from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.fuses import jumped_on
@@ -34,17 +36,33 @@ def _n(count: int, noun: str) -> str:
 
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``BleedingSunRules.audit_checks``)."""
-    drops = Drops()
+    drops, dying = Drops(), Dying()
+
+    def turn_over(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        drops.ended(before, event, after, view)
+        dying.settled(before, event, view)
+
+    def round_over(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
+        round_ended(before, event, after, view)
+        dying.settled(before, event, view)
+
+    def scene_over(before: SceneState, event: SceneEnded, after: SceneState, view: AuditView) -> None:
+        dying.settled(before, event, view)
+
     return {
         AttackResolved: cast(Check, audit_attacks.resolved),
         DamageApplied: cast(Check, audit_attacks.damaged),
         InitiativeRolled: cast(Check, rolled),
         InitiativeSet: cast(Check, drops.ordered),
-        TurnEnded: cast(Check, drops.ended),
-        RoundEnded: cast(Check, round_ended),
+        TurnEnded: cast(Check, turn_over),
+        RoundEnded: cast(Check, round_over),
+        SceneEnded: cast(Check, scene_over),
         TurnStarted: cast(Check, drops.opened),
         DeclarationPosted: cast(Check, drops.posted),
         EffectApplied: cast(Check, drops.applied),
+        DiceRolled: cast(Check, dying.rolled),
+        EffectExpired: cast(Check, dying.expired),
+        StatusChanged: cast(Check, dying.died),
     }
 
 

@@ -56,6 +56,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
                                    "grappling another while in one, escaping when not pinned", "Grapple"),
     "rules.coup": Code("error", "a coup de grace on a target not helpless", "Coup de Gras"),
     "rules.stabilize": Code("error", "stabilizing someone not bleeding out", "Health and Dying"),
+    "rules.dying": Code("error", "a death before the negative HP exceed Body, or none past it; a stabilize check's "
+                                 "pool other than Body (or the healer's Medic) less |HP|, or stable on a check that "
+                                 "failed (still bleeding on one that passed)", "Health and Dying"),
 }
 
 SHARED: Final[Mapping[str, str]] = {

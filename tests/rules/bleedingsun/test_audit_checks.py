@@ -9,7 +9,7 @@ from tests.conftest import FIXTURES
 from tests.rules.audit_fight_checks import audit_fight_tests
 
 globals().update(audit_fight_tests("bleedingsun_audit_fights", FIXTURES / "bleeding-sun" / "audit",
-                                   {"rules.recoil", "rules.sequence", "rules.soak", "rules.bleeding"}))
+                                   {"rules.recoil", "rules.sequence", "rules.soak", "rules.bleeding", "rules.dying"}))
 
 
 def _errors(built: object) -> list[tuple[str, str]]:
@@ -158,3 +158,49 @@ def test_an_ally_named_twice_in_a_gang_up_by_hand() -> None:
     found = _errors(log.done())
     assert ("rules.gang-up", "the table refuses rook's post: gang=kade,kade: kade named twice (each ally counts "
             "once)") in found
+
+
+def test_a_medic_check_that_failed_recorded_stable() -> None:
+    """Health and Dying: a stabilize check passes on hits at least the rounds bled."""
+    from fightlog.events.model import DiceRolled
+    from fightlog.fixtures.bleedingsun_audit_fights import _faces, hand_run
+
+    log = hand_run("bleed-out")
+    check = [e for e in log.all(DiceRolled, purpose="stabilize") if e.roller == "mara"][-1]
+    log.change(check, dice=_faces([1, 1, 1]), total=0)
+    assert _errors(log.done()) == [("rules.dying", "jory stabilized on a check (seq 47) of 0 hits against 1 round "
+                                    "bled: the rules need hits at least the rounds bled")]
+
+
+def test_a_death_before_the_negative_hp_exceed_body_and_none_past_it() -> None:
+    """Dead when the negative HP exceed Body: not before (-1 with Body 3), and not left alive past it."""
+    from fightlog.events.model import CombatantJoined, EffectApplied, StatusChanged
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("bleed-out")
+    bleed = log.find(EffectApplied, name="bleeding")
+    log.insert_after(bleed, StatusChanged(actor="jory", status="dead", note="killed at -1"))
+    found = _errors(log.done())
+    assert ("rules.dying", "jory is recorded dead at -1 HP; death comes when the negative HP exceed Body 3 (at -4 "
+            "HP or below)") in found
+
+    log = hand_run("bleed-out")
+    joined = log.find(CombatantJoined, actor="jory")
+    sheet = dict(joined.sheet or {})
+    sheet["attributes"] = {**sheet["attributes"], "body": 0}
+    log.change(joined, sheet=sheet)
+    found = _errors(log.done())
+    assert ("rules.dying", "jory is at -1 HP, past -0 (Body): dead by the rules, not recorded dead") in found
+    assert any(code == "rules.dying" and "gives -2: no check to roll" in message for code, message in found)
+
+
+def test_a_body_check_that_passed_left_bleeding() -> None:
+    from fightlog.events.model import DiceRolled
+    from fightlog.fixtures.bleedingsun_audit_fights import _faces, hand_run
+
+    log = hand_run("bleed-out")
+    check = log.find(DiceRolled, purpose="stabilize", roller="jory")
+    log.change(check, dice=_faces([6] * len(check.dice)), total=len(check.dice))
+    found = [m for code, m in _errors(log.done()) if code == "rules.dying"]
+    assert len(found) == 1 and "jory's stabilize check (seq 41) shows" in found[0]
+    assert found[0].endswith("stable by the rules, still bleeding out")
