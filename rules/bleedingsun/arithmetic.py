@@ -5,7 +5,7 @@ explosive fall-off, movement point costs, the sequence's sort key. No state, no 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final, NamedTuple
 
 from fightlog.kit.fighters import Mods
@@ -163,14 +163,23 @@ def move_cost(hexes: int, *, stance: str | None, terrain: str, cautious: bool, e
     return hexes * per
 
 
-def drop(order: Sequence[str], actor: str, places: int) -> list[str]:
+def drop(order: Sequence[str], actor: str, places: int, down: Collection[str] = ()) -> list[str]:
     """The order after ``actor`` drops ``places`` places (Drop in Initiative: they now act
-    after whoever acted right after them; at the bottom they stay)."""
+    after whoever acted right after them; at the bottom they stay). A place is someone who
+    still acts: those ``down`` (out of the fight, still listed) are passed over without
+    counting, else a drop behind them would change nothing."""
     out = list(order)
     if actor not in out:
         return out
     at = out.index(actor)
-    new = min(len(out) - 1, at + places)
     out.pop(at)
+    new = at
+    passed = 0
+    for index in range(at, len(out)):
+        if passed == places:
+            break
+        if out[index] not in down:
+            passed += 1
+            new = index + 1
     out.insert(new, actor)
     return out

@@ -25,7 +25,7 @@ from fightlog.rules.bleedingsun.declared import check_declaration
 from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.fuses import jumped_on
 from fightlog.rules.bleedingsun.options import options_of
-from fightlog.rules.bleedingsun.sequence import DROPPED, SEQUENCE, order, pool, tiebreak
+from fightlog.rules.bleedingsun.sequence import DROPPED, SEQUENCE, down, order, pool, tiebreak
 from fightlog.rules.bleedingsun.economy import ANSWERS, IMMEDIATE, NO_DROP
 from fightlog.rules.bleedingsun.immediate import provokes
 
@@ -173,7 +173,7 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
         places = options_of(before).immediate_drop
     except FightlogError:
         return
-    want = drop(before.turn.order, actor, places)
+    want = drop(before.turn.order, actor, places, down(before))
     if list(event.order) != want:
         view.report("rules.sequence", event, f"{actor}'s immediate action drops them {_n(places, 'place')}: "
                     f"{', '.join(want)}, not {', '.join(event.order)}", actor=actor)

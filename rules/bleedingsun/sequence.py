@@ -18,6 +18,7 @@ from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.options import BleedingSunOptions, options_of
 from fightlog.rules.bleedingsun.pools import roll_pool
+from fightlog.rules.bleedingsun.ruleset import OUT
 
 SEQUENCE = "sequence"
 DROPPED = "immediate action"
@@ -69,9 +70,14 @@ def begin(scribe: Scribe, actors: Sequence[str]) -> None:
     scribe.emit(InitiativeSet(order=order(scribe.state, actors), reason=SEQUENCE))
 
 
+def down(state: SceneState) -> frozenset[str]:
+    """Those in the order who no longer act (unconscious or dead): a drop passes them over."""
+    return frozenset(a for a, who in state.combatants.items() if not OUT.isdisjoint(who.statuses))
+
+
 def dropped(scribe: Scribe, actor: str, what: str) -> None:
     """``actor`` used an immediate action: drop them in the order."""
     places = options_of(scribe.state).immediate_drop
     before = list(scribe.state.turn.order)
-    after = drop(before, actor, places)
+    after = drop(before, actor, places, down(scribe.state))
     scribe.emit(InitiativeSet(order=after, reason=f"{DROPPED}: {actor} drops {places} ({what})"))

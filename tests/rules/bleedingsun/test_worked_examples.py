@@ -85,6 +85,15 @@ def test_an_immediate_action_drops_one_place() -> None:
     assert drop(["ana", "bo", "cy"], "ana", 2) == ["bo", "cy", "ana"]
 
 
+def test_a_drop_passes_over_those_down() -> None:
+    """A place is someone who still acts: dropping behind an unconscious fighter (still
+    listed) would change nothing; one drops behind the next who acts."""
+    assert drop(["ana", "bo", "cy"], "ana", 1, {"bo"}) == ["bo", "cy", "ana"]
+    assert drop(["ana", "bo", "cy", "di"], "ana", 1, {"bo"}) == ["bo", "cy", "ana", "di"]
+    assert drop(["ana", "bo", "cy"], "ana", 1, {"bo", "cy"}) == ["ana", "bo", "cy"]  # nobody left to act after
+    assert drop(["ana", "bo", "cy", "di"], "bo", 2, {"cy"}) == ["ana", "cy", "di", "bo"]
+
+
 def test_an_immediate_action_played_drops_its_maker_and_the_order_follows() -> None:
     fight = trio()
     fight.post("ana", "attack target=bo weapon=Rifle range=short")
@@ -126,3 +135,24 @@ def test_a_split_pool_standing_pays_the_second_shots_recoil() -> None:
     events = fight.end_turn([1] * 4)
     assert [len(e.dice) for e in of(events, DiceRolled)] == [2, 2]  # 5 less 1 recoil, evenly
     assert "-1 recoil (whole pool)" in of(events, AttackResolved)[0].notes
+
+
+def test_a_drop_played_behind_a_fighter_down_puts_its_maker_after_the_next_who_acts() -> None:
+    from fightlog.events.model import TurnStarted
+    from tests.rules.bleedingsun.rigged import Fight
+
+    fight = Fight().join("ana", side="a").join("bo", side="a", hp=1, fortitude=0).join("cy", side="b")
+    fight.begin([6] * 6 + [6] * 5 + [1] + [6] * 4 + [1] * 2)
+    assert fight.order == ["ana", "bo", "cy"]
+    for actor in ("ana", "bo", "cy", "ana", "bo"):
+        fight.turn(actor, "say")
+    fight.post("cy", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 1, 1, 1] + [5, 5, 5])
+    fight.end_turn()
+    assert "unconscious" in fight.statuses("bo")
+    fight.end_turn()  # ana opens round 3
+    fight.post("cy", "attack target=ana weapon=Knife")
+    events = fight.post("ana", "dodge", faces=[1, 1, 1] + [1, 1, 1, 1])
+    assert [e.order for e in of(events, InitiativeSet)] == [["bo", "cy", "ana"]]
+    events = fight.end_turn()
+    assert [(e.actor, e.round) for e in of(events, TurnStarted)] == [("cy", 4)]  # then ana: her drop cost her
