@@ -328,7 +328,10 @@ def kick(scribe: Scribe, planned: Plan, at: int, target: str, hexes: int, dodge_
     if Fighter(scribe.state, target).out:
         return
     step = SPREAD_KICKER[planned.bands[at]] if planned.kind == "spread" else 0
-    bonus, why = (hexes + dodge_hits, "blast distance and dodge") if planned.kind == "blast" else (0, "")
+    bonus, why = 0, ""
+    if planned.kind == "blast":  # a step from the blast, a point of cover, a dodge hit: a die each
+        cover = COVER.get(str(planned.action.params.get(f"cover_{target}", "none")), 0)
+        bonus, why = hexes + cover + dodge_hits, "blast distance, cover and dodge" if cover else "blast distance and dodge"
     if weapon.knockdown:
         statuses.save(scribe, target, "knockdown", max(1, weapon.knockdown + step), cause, bonus=bonus, bonus_why=why)
     for kicker in weapon.kickers:

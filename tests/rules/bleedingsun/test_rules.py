@@ -526,3 +526,19 @@ def test_a_grapple_resisted_with_legerdemain_and_a_draw_with_no_one_in_control()
     fight = ready_duel(a={"strength": 2}, b={"strength": 2, "legerdemain": 0})
     fight.post("ana", "grapple target=bo", faces=[5, 1] + [5, 1])
     assert "grappled" in fight.statuses("ana") and "pinned" not in fight.statuses("bo")
+
+
+def test_a_blasts_kicker_save_adds_a_die_a_hex_a_point_of_cover_and_a_dodge_hit() -> None:
+    """Taking damage from explosives: the save pool gains the steps from the blast's centre,
+    the points of cover (medium: 4) and the dodge hits (a review: the cover was left out)."""
+    from tests.rules.bleedingsun.rigged import FRAG, KNIFE, RIFLE
+
+    fight = trio(weapons=[RIFLE, KNIFE, dict(FRAG, knockdown=2)])
+    fight.post("ana", "throw weapon=Frag target=bo caught=cy:3 cover_cy=medium")
+    fight.post("bo", "take")
+    saves = {e.roller: e for e in of(fight.post("cy", "take", faces=[1] * 41), DiceRolled) if e.purpose == "save"}
+    # the throw missed by 1 and landed 2 hexes off: bo is 2 from the centre, cy 5, behind medium cover
+    assert saves["bo"].label == "knockdown save: vigor 3 vs 2, +2 blast distance and dodge"
+    assert len(saves["bo"].dice) == 3 + 2
+    assert saves["cy"].label == "knockdown save: vigor 3 vs 2, +9 blast distance, cover and dodge"
+    assert len(saves["cy"].dice) == 3 + 5 + 4
