@@ -38,6 +38,7 @@ from fightlog.kit.house import HouseRules
 from fightlog.events.seeds import DEFAULT_SCENE as DEFAULT_SCENE  # re-exported: its old home
 from fightlog.kit.inputs import Seq, Strict, describe, read_toml
 from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.kit.toml_lines import KeyLines
 from fightlog.events.seeds import seed_hex
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -134,11 +135,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Read and validate a scenario file; every problem is an ``InputError`` on it."""
     name = os.fspath(path)
     data = read_toml(Path(name), name, "scenario")
+    lines = _LineFinder(name)
     try:
         file = ScenarioFile.model_validate(data)
     except ValidationError as exc:
-        raise InputError(_describe(exc.errors()), path=name) from None
-    lines = _LineFinder(name)
+        errors = exc.errors()
+        line = lines.key(*errors[0]["loc"]) if errors else None
+        raise InputError(_describe(errors), path=name, line=line) from None
     steps = tuple(_step(index, raw, lines) for index, raw in enumerate(file.steps))
     _check_names(file, steps, name)
     seed = None
@@ -146,10 +149,10 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         try:
             seed = seed_hex(file.seed, what="seed")
         except DiceSeedError as exc:
-            raise InputError(exc.message, path=name) from None
+            raise InputError(exc.message, path=name, line=lines.key("seed")) from None
     roster = os.fspath(Path(name).parent / file.roster)
     if not os.path.isfile(roster):
-        raise InputError(f"roster: no such roster file {roster!r}", path=name)
+        raise InputError(f"roster: no such roster file {roster!r}", path=name, line=lines.key("roster"))
     return Scenario(name, file, file.scene or DEFAULT_SCENE, roster, steps, seed)
 
 
@@ -218,22 +221,35 @@ def _check_names(file: ScenarioFile, steps: Sequence[Step], path: str) -> None:
 
 
 class _LineFinder:
-    """The line of the N-th ``[[steps]]`` header, read from the file only when needed."""
+    """The line of the N-th ``[[steps]]`` header, or of a key path (``KeyLines``), read from
+    the file only when needed."""
 
     _HEADER: Final = re.compile(r"^[ \t]*\[\[[ \t]*steps[ \t]*\]\]")
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self._text: str | None = None
         self._lines: list[int] | None = None
+        self._keys: KeyLines | None = None
+
+    def _read(self) -> str:
+        if self._text is None:
+            try:
+                self._text = Path(self.path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                self._text = ""
+        return self._text
 
     def step(self, index: int) -> int | None:
         if self._lines is None:
-            try:
-                text = Path(self.path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                text = ""
-            self._lines = [n for n, line in enumerate(text.splitlines(), 1) if self._HEADER.match(line)]
+            self._lines = [n for n, line in enumerate(self._read().splitlines(), 1) if self._HEADER.match(line)]
         return self._lines[index] if index < len(self._lines) else None
+
+    def key(self, *path: str | int) -> int | None:
+        """The line ``path`` (or its longest prefix) is written on."""
+        if self._keys is None:
+            self._keys = KeyLines(self._read())
+        return self._keys.line(path)
 
 
 def _under(prefix: tuple[str | int, ...], error: ErrorDetails) -> ErrorDetails:
@@ -266,7 +282,10 @@ def run_scenario(
     scenario = load_scenario(path)
     name, file = scenario.path, scenario.file
     table = _table(file.ruleset, name)
-    table.options(file.options, where=name)  # an error in the scenario's own options names it
+    try:
+        table.options(file.options, where=name)  # an error in the scenario's own options names it
+    except InputError as exc:
+        raise InputError(exc.message, path=name, line=_option_line(name, file.options, table)) from None
     overrides = house.overrides(file.ruleset, table.option_type) if house is not None else {}
     options = table.options({**file.options, **overrides}, where=house.path if house is not None and overrides else name)
     entrants = _entrants(scenario, table)
@@ -316,12 +335,25 @@ def _table(ruleset: str, path: str) -> Table:
         raise InputError(f"ruleset: {exc.message}", path=path) from None
 
 
+def _option_line(name: str, options: Mapping[str, Any], table: Table) -> int | None:
+    """The line of the first option (as ``read_options`` reads them, sorted) the ruleset
+    refuses alone, else of the ``options`` table."""
+    lines = _LineFinder(name)
+    for key in sorted(options):
+        try:
+            table.options({key: options[key]}, where=name)
+        except InputError:
+            return lines.key("options", key)
+    return lines.key("options")
+
+
 def _entrants(scenario: Scenario, table: Table) -> dict[str, Entrant]:
     """The roster's combatants by id, placed where ``[positions]`` says; every id the
     scenario names must be one of them."""
     file = scenario.file
     entrants = {e.actor: e for e in table.roster(scenario.roster)}
     known = ", ".join(entrants)
+    lines = _LineFinder(scenario.path)
 
     def check(where: str, actor: str, line: int | None = None) -> None:
         if actor not in entrants:
@@ -329,7 +361,8 @@ def _entrants(scenario: Scenario, table: Table) -> dict[str, Entrant]:
 
     for key, names in (("join", file.join or ()), ("reserve", file.reserve), ("positions", list(file.positions))):
         for index, actor in enumerate(names):
-            check(f"{key}[{index}]" if key != "positions" else f"positions.{actor}", actor)
+            check(f"{key}[{index}]" if key != "positions" else f"positions.{actor}", actor,
+                  lines.key(key, index if key != "positions" else actor))
     for step in scenario.steps:
         if isinstance(step.spec, ArrivalStep):
             check(f"steps[{step.number - 1}].join", step.spec.join, step.line)

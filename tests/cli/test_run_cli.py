@@ -229,20 +229,26 @@ def test_bad_steps_name_their_line(tmp_path: Path, case: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "message"),
+    ("text", "message", "line"),
     [
-        ('titel = "x"\n' + HEAD, "titel: unknown field (did you mean 'title'?)"),
-        ('ruleset = "roe7"\nroster = "missing.toml"\n', "roster: no such roster file"),
-        ('ruleset = "gurps"\n' + f'roster = "{ROSTER}"\n', "ruleset: no installed ruleset 'gurps'"),
-        (HEAD.replace('"bob"]', '"zed"]'), "join[1]: 'zed' is not in the roster (alice, bob, mira, kestrel)"),
-        ("options = { speed = 3 }\n" + HEAD, "option 'speed'"),
+        ('titel = "x"\n' + HEAD, "titel: unknown field (did you mean 'title'?)", "titel ="),
+        ('ruleset = "roe7"\nroster = "missing.toml"\n', "roster: no such roster file", "roster ="),
+        ('ruleset = "gurps"\n' + f'roster = "{ROSTER}"\n', "ruleset: no installed ruleset 'gurps'", None),
+        (HEAD.replace('"bob"]', '"zed"]'), "join[1]: 'zed' is not in the roster (alice, bob, mira, kestrel)", "join ="),
+        ("options = { speed = 3 }\n" + HEAD, "option 'speed'", "options ="),
     ],
 )
-def test_bad_scenarios(tmp_path: Path, text: str, message: str) -> None:
+def test_bad_scenarios(tmp_path: Path, text: str, message: str, line: str | None) -> None:
+    """Each names the line of the key at fault (a ruleset not installed: the file)."""
     path = scenario(tmp_path, text)
     log = tmp_path / "gate.jsonl"
-    assert_one_line_error(run("run", str(path), "-o", str(log)), str(path), message)
+    where = str(path) if line is None else f"{path}:{_line_starting(path, line)}"
+    assert_one_line_error(run("run", str(path), "-o", str(log)), where, message)
     assert not log.exists()
+
+
+def _line_starting(path: Path, start: str) -> int:
+    return next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith(start))
 
 
 def test_a_bad_roster_is_named(tmp_path: Path) -> None:

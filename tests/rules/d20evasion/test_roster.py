@@ -108,7 +108,7 @@ def test_fightlog_run_names_a_bad_option(tmp_path: Path) -> None:
                         'options = {{ mode = "brawl" }}\n'.replace("{{", "{").replace("}}", "}"), encoding="utf-8")
     result = CliRunner().invoke(cli, ["run", str(scenario), "-o", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 2
-    assert result.stderr == (f"fightlog: {scenario}: d20-evasion option 'mode': expected one of 'duel', 'quest', "
+    assert result.stderr == (f"fightlog: {scenario}:4: d20-evasion option 'mode': expected one of 'duel', 'quest', "
                              "got 'brawl'\n")
 
 
