@@ -15,7 +15,7 @@ import msgspec
 
 from fightlog.errors import InputError
 from fightlog.events.depth import value_depth
-from fightlog.events.limits import MAX_DEPTH
+from fightlog.events.limits import INT_LIMIT, MAX_DEPTH
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NEXT = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
@@ -73,17 +73,11 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
     return path, value
 
 
-_INT_LIMIT = 2**63
-"""Numbers are stored as JSON integers within 64 bits (signed, or unsigned as a roll's
-``index``), as ``--do`` params are (``fightlog.kit.actions``): other readers of the log
-(a bot in JavaScript, a database column) hold no more."""
-
-
 def _too_big(value: Any) -> int | None:
     """The first integer in ``value`` (a decoded JSON value, its depth checked) outside 64
     bits, or ``None``."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return value if not -_INT_LIMIT <= value < 2 * _INT_LIMIT else None
+        return value if not -INT_LIMIT <= value < 2 * INT_LIMIT else None
     inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     for item in inner:
         found = _too_big(item)

@@ -191,9 +191,8 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
                              f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
     for action, patterns in read.hints.get(ruleset, {}).items():
         for pattern in patterns:
-            line = lines.line(("hints", ruleset, action))
-            compiled = _compile(pattern, name, line)
-            _require_groups(compiled, HINT_GROUPS, ("hints", ruleset, action), name, line)
+            # a hint needs no group: the builder searches each pattern on its own, so any are harmless
+            compiled = _compile(pattern, name, lines.line(("hints", ruleset, action)))
             cast.hints.setdefault(action, []).append((action, compiled))
     for index, hint in enumerate(read.status):
         where = ("status", index, "pattern")
@@ -243,9 +242,6 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
     return ids
 
 
-HINT_GROUPS: dict[str, str] = {}
-"""The named groups a ``[hints.RULESET]`` pattern must have: none (a hint only says whether a
-post matches; the builder searches each pattern on its own, so any groups are harmless)."""
 STATUS_GROUPS: dict[str, str] = {"who": "the combatant whose status changes, e.g. '(?P<who>\\w+) is down'"}
 """The named groups a ``[[status]]`` pattern must have (read by ``Builder._statuses``): without
 ``who`` a GM line would match and record nothing."""

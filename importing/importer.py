@@ -36,7 +36,7 @@ from fightlog.importing.build import Builder
 from fightlog.importing.cast import Cast, timezone_of
 from fightlog.importing.message import Message
 from fightlog.importing.sniff import FORMATS, looks_like
-from fightlog.importing.source import UTF16_BOMS, Warn, empty_file, open_transcript, sha256_of, utf16_file
+from fightlog.importing.source import UTF8_BOM, UTF16_BOMS, Warn, empty_file, open_transcript, sha256_of, utf16_file
 from fightlog.events.replacing import replacing
 
 MEDIUM = {"sl": "sl-chat", "discord-json": "discord", "discord-csv": "discord", "discord-txt": "discord"}
@@ -59,7 +59,7 @@ def check_format(path: str, fmt: str) -> None:
         raise InputError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
     with open_transcript(path) as handle:
         head = handle.read(8192)
-    if len(head) < 8192 and not head.removeprefix(b"\xef\xbb\xbf").strip():
+    if len(head) < 8192 and not head.removeprefix(UTF8_BOM).strip():
         raise empty_file(path, bool(head))  # every format alike (the readers refuse it too, at its end)
     if head.startswith(UTF16_BOMS):
         raise utf16_file(path)

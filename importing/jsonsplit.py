@@ -24,7 +24,7 @@ from typing import BinaryIO, Final
 import msgspec
 
 from fightlog.errors import InputError
-from fightlog.importing.source import MAX_MESSAGE_BYTES, empty_file, too_long
+from fightlog.importing.source import MAX_MESSAGE_BYTES, UTF8_BOM, empty_file, too_long
 
 CHUNK: Final = 1 << 20
 _KEY: Final = re.compile(rb'"messages"\s*:\s*\[')
@@ -33,7 +33,6 @@ _IN_STRING: Final = re.compile(rb'["\\]')
 _CLOSE: Final = b"\n    }"
 _NOT_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _AT_BYTE: Final = re.compile(r" \(byte (\d+)\)$")
-_BOM: Final = b"\xef\xbb\xbf"
 _OUTSIDE: Final = 4 * CHUNK
 """The most read before the ``messages`` array, and after it."""
 
@@ -83,7 +82,7 @@ class Splitter:
                 return self.head
             start = len(self.buf)
             if start > _OUTSIDE or not self._more():
-                if self.eof and not self.buf.removeprefix(_BOM).strip():
+                if self.eof and not self.buf.removeprefix(UTF8_BOM).strip():
                     raise empty_file(self.name, bool(self.buf))
                 raise InputError("no \"messages\" array: not a DiscordChatExporter JSON export", path=self.name,
                                  line=1)
@@ -208,7 +207,7 @@ class Splitter:
         if len(tail) > _OUTSIDE:
             raise InputError(f"more than {_OUTSIDE >> 20} MiB after the messages array: not a DiscordChatExporter "
                              "JSON export", path=self.name, line=self._line(pos))
-        head = self.head.removeprefix(_BOM)
+        head = self.head.removeprefix(UTF8_BOM)
         middle = b'"messages":[]'
         doc = head + middle + tail
         try:

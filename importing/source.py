@@ -80,6 +80,7 @@ def empty_file(name: str, blank_lines: bool = False) -> InputError:
     return InputError(f"the file {what}: not a chat transcript, nothing to import", path=name, line=1)
 
 
+UTF8_BOM: Final = b"\xef\xbb\xbf"
 UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -113,8 +114,8 @@ def text_lines(handle: BinaryIO, name: str, warn: Warn) -> Iterator[tuple[int, s
         if nul >= 0:
             raise InputError(f"a NUL byte (0x00) at byte {nul + 1} of the line: a binary file "
                              "(or UTF-16 text), not a chat transcript", path=name, line=number)
-        if number == 1 and data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]
+        if number == 1:
+            data = data.removeprefix(UTF8_BOM)
         if blank and data.strip():
             blank = False
         if data.endswith(b"\n"):

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from fightlog.errors import InputError
+from fightlog.events.limits import INT_LIMIT
 from fightlog.events.model import Action, Scalar
 
 TEXT_FIELDS: Final[tuple[str, ...]] = ("target", "weapon", "mode", "range", "item", "cost")
@@ -39,8 +40,6 @@ RESERVED: Final[frozenset[str]] = frozenset({"type", "params"})
 
 _NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _INT: Final = re.compile(r"-?[0-9]+")
-_INT_LIMIT: Final = 2**63
-"""Numbers are stored as JSON integers: the log keeps them within 64 bits."""
 
 
 def parse_action(text: str) -> Action:
@@ -121,7 +120,7 @@ def parse_actions(texts: Iterable[str]) -> tuple[Action, ...]:
 
 
 def _distance(value: str) -> int:
-    if not re.fullmatch(r"[0-9]+", value) or int(value) >= _INT_LIMIT:
+    if not re.fullmatch(r"[0-9]+", value) or int(value) >= INT_LIMIT:
         raise InputError(f"'distance' must be a whole number of metres, got {value!r}")
     return int(value)
 
@@ -136,7 +135,7 @@ def _names(value: str) -> list[str]:
 def _scalar(key: str, value: str) -> Scalar:
     if _INT.fullmatch(value):
         number = int(value)
-        if not -_INT_LIMIT <= number < _INT_LIMIT:
+        if not -INT_LIMIT <= number < INT_LIMIT:
             raise InputError(f"{key!r}: {value} is too large for a 64-bit integer")
         return number
     if value in ("true", "false"):
