@@ -12,14 +12,14 @@ from fightlog.errors import FightlogError, RefusedError
 from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.arithmetic import as_notes, critical, falloff, soaked, spread_ratio
+from fightlog.rules.bleedingsun.arithmetic import as_notes, falloff, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, STAGGERED, Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.grapple import GRAPPLE
 from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
-from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, dv_of, jump_soak, scatter,
-                                                soak_of, target_threshold)
+from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, critical_of, dv_of,
+                                                jump_soak, scatter, soak_of, target_threshold)
 
 COUP = "coup de grace"
 
@@ -230,9 +230,10 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
                     f"the chart gives {th} ({', '.join(as_notes(parts))})", actor=who)
     lobbed = one.action.params.get("lob") is True
     lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
-    crit = shown >= th and critical(shown, sixes, dice, th,
-                                    margin=options.critical_margin, min_sixes=options.critical_sixes,
-                                    threshold_crit=one.kind not in ("spread", "blast"))
+    try:
+        crit = critical_of(Fighter(before, who), one, event.target, shown, sixes, dice, th)
+    except FightlogError:
+        return
     problems = []
     if event.score != shown:
         problems.append(f"{event.score} hits recorded, the dice show {shown}")

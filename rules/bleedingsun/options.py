@@ -45,6 +45,10 @@ class BleedingSunOptions(Struct, frozen=True, kw_only=True, forbid_unknown_field
     critical_dv: Small = 4
     critical_margin: Annotated[int, Meta(ge=1, le=20)] = 5
     critical_sixes: Annotated[int, Meta(ge=1, le=20)] = 2
+    # Shotguns and Flamers; Normal and Explosives Damage (spreads and blasts "automatically
+    # hit" and get half dice criticals): "landed" lets a half-dice critical count on every
+    # target a spread or blast damages; "threshold_met" only where its hits meet the threshold.
+    area_criticals: Literal["landed", "threshold_met"] = "landed"
     # Splitting an Attack Pool: "attacker" applies modifiers of the attacker's state
     # (stance, aim, sprinting, light) once to the whole pool and those of a target (cover,
     # gang up, firing into melee) to that target's share; "each" applies all to each share.

@@ -68,6 +68,37 @@ def _choice(action: Action, key: str, table: dict[str, int], default: str) -> st
     return value
 
 
+FLAGS: Final = ("high", "threatened", "into_melee", "bystanders", "lob")
+"""An attack's yes-or-no params: ``true`` or ``false``, nothing else."""
+_ANY: Final = ("light", "gang", "dice", "targeted", "high", "threatened", "into_melee", "bystanders")
+_READ: Final[dict[str, tuple[str, ...]]] = {"attack": ("cover", *_ANY), "spread": (*_ANY, "cover_ID", "d_ID"),
+                                            "blast": (*_ANY, "cover_ID", "lob", "caught")}
+"""The params a plan reads, by kind of attack (``ID``: a target's name)."""
+
+
+def check_params(action: Action, weapon: WeaponCard, kind: str) -> None:
+    """Refuse what an attack would silently ignore: a param it does not read (a name
+    misspelt), a yes-or-no written otherwise, ``cover=`` on a spread or blast (cover is each
+    target's, added to soak: ``cover_ID=``), a fire mode on a weapon that fires none
+    (``rules.incomplete``; ``rules.fire-mode``)."""
+    known = _READ.get(kind, _READ["attack"])
+    for key in sorted(action.params):
+        value = action.params[key]
+        if key == "cover" and kind in ("spread", "blast"):
+            raise RefusedError(f"{action.type}: cover={value}: a {kind}'s cover is each target's own, added to soak: "
+                               f"write cover_ID={value} for each target behind it", code="rules.incomplete")
+        prefix = key.partition("_")[0] + "_ID"
+        if key not in known and (prefix not in known or key == prefix[:-2]):
+            raise RefusedError(f"{action.type}: {key}={value} is not read by a{'n' if kind[0] in 'aeiou' else ''} "
+                               f"{kind} (it reads {', '.join(known)})", code="rules.incomplete")
+        if key in FLAGS and not isinstance(value, bool):
+            raise RefusedError(f"{action.type}: {key}={value}: write {key}=true or {key}=false",
+                               code="rules.incomplete")
+    if action.mode is not None and weapon.kind != "ranged":
+        raise RefusedError(f"mode={action.mode}: the {weapon.name} fires no modes (a {weapon.kind} weapon)",
+                           code="rules.fire-mode")
+
+
 def mode_of(weapon: WeaponCard, action: Action) -> str:
     """The fire mode of a ranged attack (refused when the weapon lacks it: ``rules.fire-mode``)."""
     if weapon.kind != "ranged":
@@ -271,6 +302,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     plans = []
     for index, (action, weapon_, mode, share) in enumerate(zip(chosen, weapons, modes, shares)):
         kind = _kind(action, weapon_)
+        check_params(action, weapon_, kind)
         target = action.target or ""
         if kind != "blast" and not target:
             raise RefusedError(f"{action.type}: name a target (target=ID)", code="rules.incomplete")

@@ -217,9 +217,7 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     hits = rolled.hits
     lands = planned.kind == "spread" or (blast and (target != planned.target or _lobbed(planned))) or hits >= th
     harmed = lands or blast
-    crit = hits >= th and critical(hits, rolled.sixes, rolled.dice, th, margin=options.critical_margin,
-                                   min_sixes=options.critical_sixes,
-                                   threshold_crit=planned.kind not in ("spread", "blast"))
+    crit = critical_of(attacker, planned, target, hits, rolled.sixes, rolled.dice, th)
     notes = [*planned.notes, f"threshold {th}: " + ", ".join(as_notes(parts))]
     if planned.kind == "spread":
         notes.append(f"spread ({planned.weapon.spread}, {planned.bands[at]} range): soak x{spread_ratio(hits, th)}")
@@ -256,9 +254,31 @@ def _stray(scribe: Scribe, attacker: Fighter, planned: Plan, rolled: Pool, cause
     return [f"stray shot: {outcome} (savvy {savvy.hits} against {stray})"]
 
 
+def direct_hit(attacker: Fighter, planned: Plan, target: str, hits: int, th: int) -> bool:
+    """Whether ``target`` takes a blast's impact damage with it (Normal and Explosives Damage):
+    the one aimed at and hit (not a lob, which aims at a hex), by a weapon with a DV of its
+    own, going off as it lands (cooked to 0, no fuse: a missile), not a grenade that waited."""
+    return planned.kind == "blast" and planned.weapon.dv > 0 and hits >= th and target == planned.target \
+        and not _lobbed(planned) and not fuses.going_off(attacker.state, attacker.actor, planned)
+
+
+def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes: int, dice: int, th: int) -> bool:
+    """Critical Hits for one target of ``planned``: half the dice 6s or the threshold beaten by
+    the margin. A spread or a blast gets no threshold critical, but the direct hit's impact
+    damage does (Normal and Explosives Damage; the critical is taken once); where a spread
+    or blast lands below the threshold, a half-dice critical counts under option
+    ``area_criticals = "landed"`` (they hit automatically), not under ``"threshold_met"``."""
+    options = attacker.options
+    area = planned.kind in ("spread", "blast")
+    if hits < th and not (area and options.area_criticals == "landed"):
+        return False
+    return critical(hits, sixes, dice, th, margin=options.critical_margin, min_sixes=options.critical_sixes,
+                    threshold_crit=not area or direct_hit(attacker, planned, target, hits, th))
+
+
 def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, Mods]:
-    """The DV pool of a hit: the weapon's (a blast's), the burst's, each hit over the
-    threshold, a critical, perks, a sneak attack on one flat-footed."""
+    """The DV pool of a hit: the weapon's (a blast's, and a direct hit's impact), the burst's,
+    each hit over the threshold (not a blast's but for its impact), a critical, perks, a sneak attack on one flat-footed."""
     options = attacker.options
     weapon = planned.weapon
     blast = planned.kind == "blast"
@@ -266,11 +286,11 @@ def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int,
     burst = BURSTS.get(planned.mode)
     if burst is not None and burst.dv and weapon.kind == "ranged":
         parts.append((burst.dv, f"{planned.mode} burst"))
-    if hits > th and not blast:
-        parts.append((hits - th, "net hits"))
-    if blast and weapon.dv and hits >= th and target.actor == planned.target \
-            and planned.action.params.get("lob") is not True and not fuses.going_off(attacker.state, attacker.actor, planned):
+    impact = blast and direct_hit(attacker, planned, target.actor, hits, th)
+    if impact:
         parts.append((weapon.dv, "impact DV (the direct hit, with the blast)"))
+    if hits > th and (impact or not blast):  # (the impact is normal damage: net hits count)
+        parts.append((hits - th, "net hits"))
     if crit:
         parts.append((options.critical_dv, "critical"))
     perks = attacker.card.perk_sum("dv")

@@ -1,7 +1,7 @@
 """Bad input is one line naming the file (and line) or the post, exit 2, nothing written: a
 sheet out of range (roster files), and through ``fightlog play post``: a pool below 1 after
 penalties (option ``low_pool = "no_roll"``), a fire mode the weapon lacks, a second grenade
-in one round, an immediate action already spent."""
+in one round, an immediate action already spent, a param an attack would ignore."""
 
 from __future__ import annotations
 
@@ -108,3 +108,30 @@ def test_jumping_on_no_grenade_waiting(fight: Path) -> None:
         assert run("play", "end-turn", str(fight))[0] == 0
     other = _other(current(fight))
     assert "no grenade is waiting" in refused(fight, other, "--do", "jump distance=1")
+
+
+@pytest.mark.parametrize(("do", "said"), [
+    ("attack target={them} weapon={gun} range=short high=yes", "high=yes: write high=true or high=false"),
+    ("attack target={them} weapon={gun} range=short coverr=medium", "coverr=medium is not read by an attack"),
+    ("attack target={them} weapon={gun} range=short d_{them}=3", "d_{them}=3 is not read by an attack"),
+])
+def test_a_param_the_attack_would_ignore(fight: Path, do: str, said: str) -> None:
+    actor = current(fight)
+    them, gun = _other(actor), "SMG" if actor == "mara" else "Rifle"
+    assert said.format(them=them) in refused(fight, actor, "--do", do.format(them=them, gun=gun))
+
+
+def test_cover_on_a_spread_or_a_blast_is_each_targets_own(fight: Path) -> None:
+    if current(fight) != "mara":
+        assert run("play", "post", str(fight), "vex", "--do", "say")[0] == 0
+        assert run("play", "end-turn", str(fight))[0] == 0
+    out = refused(fight, "mara", "--do", "throw weapon=Frag target=vex cover=medium")
+    assert "a blast's cover is each target's own, added to soak: write cover_ID=medium" in out
+
+
+def test_a_fire_mode_on_a_melee_weapon(fight: Path) -> None:
+    if current(fight) != "vex":
+        assert run("play", "post", str(fight), "mara", "--do", "say")[0] == 0
+        assert run("play", "end-turn", str(fight))[0] == 0
+    out = refused(fight, "vex", "--do", "attack target=mara weapon=Machete distance=1 mode=3rb")
+    assert "mode=3rb: the Machete fires no modes (a melee weapon)" in out
