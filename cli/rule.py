@@ -50,9 +50,10 @@ are the audit's to report). Refused, with the field and what is allowed:
   - options the scene's ruleset refuses; a sheet its rules cannot read (if they could);
   - a face off its die, dice that do not fit the notation, a total that does not add up
     (a roll's total is recomputed when you change its dice or modifiers and not the total);
-  - voiding scene_started, a scene_ended that revealed the seed, or the turn_started of
-    the turn open in a fight in progress (end the turn, or amend its actor); a ruling the
-    log as ruled cannot fold or audit;
+  - voiding scene_started, a scene_ended that revealed the seed, or, in a fight in
+    progress, the turn_started of the open turn (end the turn, or amend its actor), the
+    round_started of the round under way or the initiative_set of the only order (amend
+    it); a ruling the log as ruled cannot fold or audit;
   - an empty or blank --reason.
 The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
 give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
@@ -111,11 +112,11 @@ def rule(
         raise click.UsageError("--finding is for accept")
     changes = _changes(log, target, event, events, assignments) if action == "amend" else {}
     _check_target(log, action, target, event, events[0])
-    if action == "void":
-        _refuse_voiding_the_open_turn(log, target, event, events)
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
+    if action == "void":
+        _refuse_a_void_that_stalls_play(log, target, event, events, ruling)
     _check_rulings(log, action, target, [e for e in events if isinstance(e, RulingMade)])
     report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
     if action == "accept":
@@ -172,25 +173,45 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
         raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
 
 
-def _refuse_voiding_the_open_turn(log: str, target: int, event: Any, events: Sequence[Any]) -> None:
-    """The ``turn_started`` of the turn open now, in a scene not ended, cannot be voided: the
-    fight would be under way with no turn open, which ``play`` cannot move on (no turn to
-    end, a fight begun already) and which no rules make. End the turn, or amend who has it."""
-    from fightlog.events.model import RulingMade, TurnStarted
+def _refuse_a_void_that_stalls_play(log: str, target: int, event: Any, events: Sequence[Any], ruling: Any) -> None:
+    """Voids that would leave a fight in progress where ``play`` cannot move it on, a state
+    no rules make: the ``turn_started`` of the turn open now (no turn to end, a fight begun
+    already), the ``round_started`` of the round under way (a fight in no round), the
+    ``initiative_set`` whose order is the only one (nobody to pass the turn to). Each says
+    what to do instead."""
+    from fightlog.events.model import InitiativeSet, RoundStarted, RulingMade, TurnStarted
     from fightlog.reducers.fold import fold, plan_of
 
-    if not isinstance(event, TurnStarted):
+    if not isinstance(event, (TurnStarted, RoundStarted, InitiativeSet)):
         return
-    state = fold(events, plan=plan_of(e for e in events if isinstance(e, RulingMade)))  # as ruled so far
+    rulings = [e for e in events if isinstance(e, RulingMade)]
+    state = fold(events, plan=plan_of(rulings))  # as ruled so far
     turn = state.turn
-    if state.scene is None or state.scene.ended or turn.current is None or turn.started != target:
+    if state.scene is None or state.scene.ended or turn.round == 0:
         return
-    raise InputError(
-        f"seq {target} opened {turn.current}'s turn, open now: voided, the fight would have no turn open "
-        f"and play could neither end it nor begin again (end the turn instead: fightlog play end-turn "
-        f"{log}; or amend who has it: --set actor=ID)",
-        path=log, line=target,
-    )
+    if isinstance(event, TurnStarted):
+        if turn.current is not None and turn.started == target:
+            raise InputError(
+                f"seq {target} opened {turn.current}'s turn, open now: voided, the fight would have no turn open "
+                f"and play could neither end it nor begin again (end the turn instead: fightlog play end-turn "
+                f"{log}; or amend who has it: --set actor=ID)",
+                path=log, line=target,
+            )
+        return
+    after = fold(events, plan=plan_of([*rulings, ruling])).turn
+    if isinstance(event, RoundStarted) and turn.in_round and not after.in_round:
+        raise InputError(
+            f"seq {target} opened round {event.round}, under way: voided, the fight would be in no round and play "
+            f"could not go on (end the scene instead: fightlog play end {log}; or void or amend what the round "
+            "got wrong)",
+            path=log, line=target,
+        )
+    if isinstance(event, InitiativeSet) and turn.order and not after.order:
+        raise InputError(
+            f"seq {target} set the only posting order ({', '.join(turn.order)}): voided, the fight would have no "
+            f"order and play could pass the turn to nobody (amend it instead: --set 'order=[\"ID\", ...]')",
+            path=log, line=target,
+        )
 
 
 def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> None:

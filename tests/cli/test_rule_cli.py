@@ -382,6 +382,34 @@ def test_the_open_turn_cannot_be_voided(tmp_path: Path) -> None:
     assert run("audit", str(log)).exit_code in (0, 1)
 
 
+def test_the_round_under_way_and_the_only_order_cannot_be_voided(tmp_path: Path) -> None:
+    """Voided, the open round_started left the fight in no round (its own turn then audited as
+    a skip), the only initiative_set left nobody to pass the turn to: both refused, the log
+    unchanged; amending the order (what the refusal says) works, and play follows it."""
+    log = _live(tmp_path)
+    before = digest(log)
+    assert_one_line_error(rule(log, "void", "7"), f"{log}:7", "seq 7 opened round 1, under way: voided, the fight "
+                          "would be in no round and play could not go on (end the scene instead: fightlog play end "
+                          f"{log}; or void or amend what the round got wrong)")
+    assert_one_line_error(rule(log, "void", "6"), f"{log}:6", "seq 6 set the only posting order (alice, bob): "
+                          "voided, the fight would have no order and play could pass the turn to nobody (amend it "
+                          "instead: --set 'order=[\"ID\", ...]')")
+    assert digest(log) == before
+    assert rule(log, "amend", "6", "--set", 'order=["bob", "alice"]').exit_code == 0
+    assert run("play", "end-turn", str(log)).exit_code == 0
+    assert run("play", "post", str(log), "bob", "Bob waits.").exit_code == 0
+
+
+def test_an_order_another_replaced_may_be_voided(tmp_path: Path) -> None:
+    from fightlog.events.model import InitiativeSet
+    from fightlog.events.store import FileStore
+
+    log = _live(tmp_path)
+    FileStore(str(log)).append([InitiativeSet(seq=9, order=["bob", "alice"], reason="the GM's call")], expect=8)
+    assert rule(log, "void", "6").exit_code == 0  # the order in force is seq 9's
+    assert_one_line_error(rule(log, "void", "9"), f"{log}:9", "seq 9 set the only posting order (bob, alice)")
+
+
 def test_the_open_turn_may_be_amended_and_play_follows(tmp_path: Path) -> None:
     log = _live(tmp_path)
     assert rule(log, "amend", "8", "--set", "actor=bob").exit_code == 0
