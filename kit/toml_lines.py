@@ -3,8 +3,9 @@
 
 ``KeyLines(text).line(path)`` is the line of the longest prefix of ``path`` that the text
 writes: a key (``hp = 5``, ``sheet.hp = 5``), a table header (``[combatants.sheet]``), an
-array-of-tables header (``[[combatants]]``, the N-th one for index N) or an inline table
-opening a line of a multi-line array (``weapons = [`` then ``{ name = "x" },``). A path the
+array-of-tables header (``[[combatants]]``, the N-th one for index N) or the line where the
+N-th element of a multi-line array starts (``weapons = [`` then ``{ name = "x" },`` or
+``"Rifle",``). A path the
 text does not write at all (a missing field) gets the line of the table it belongs in.
 """
 
@@ -42,6 +43,7 @@ class KeyLines:
         value: Path | None = None  # the key of a multi-line array being read
         depth = 0
         items = 0
+        expect = False  # a multi-line array's next element is still to come (after ``[`` or ``,``)
         quoted: str | None = None
         for number, text in enumerate(lines, 1):
             if quoted is not None:  # inside a multi-line string
@@ -49,10 +51,13 @@ class KeyLines:
                     quoted = None
                 continue
             if depth > 0:
-                if value is not None and depth == 1 and text.lstrip().startswith("{"):
+                if value is None:
+                    depth += _depth(text)
+                    continue
+                starts, depth, expect = _elements(text, depth, expect)
+                for _ in range(starts):
                     self._lines.setdefault((*value, items), number)
                     items += 1
-                depth += _depth(text)
                 continue
             header = _HEADER.match(text)
             if header is not None and not _KEY.match(text):
@@ -74,6 +79,10 @@ class KeyLines:
                     quoted = mark
             depth = _depth(rest) if quoted is None else 0
             value, items = (path, 0) if depth > 0 and rest.lstrip().startswith("[") else (None, 0)
+            if value is not None:  # the elements written on the key's own line
+                items, _, expect = _elements(rest, 0, False)
+                for index in range(items):
+                    self._lines.setdefault((*value, index), number)
 
 
 def _names(dotted: str) -> list[str]:
@@ -117,3 +126,38 @@ def _depth(text: str) -> int:
         elif char in "]}":
             depth -= 1
     return depth
+
+
+def _elements(text: str, depth: int, expect: bool) -> tuple[int, int, bool]:
+    """How many elements of an array start in ``text`` (at ``depth`` 1, the array's own
+    level), with the depth and whether an element is expected after it; ``depth`` and
+    ``expect`` as the text before left them."""
+    starts = 0
+    quote: str | None = None
+    escaped = False
+    for char in text:
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote:
+                quote = None
+            continue
+        if char == "#":
+            break
+        if char.isspace():
+            continue
+        if depth == 1 and expect and char not in ",]":
+            starts += 1
+            expect = False
+        if char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            expect = depth == 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 1:
+            expect = True
+    return starts, depth, expect

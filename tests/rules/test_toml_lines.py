@@ -70,3 +70,30 @@ evasion = 12
 def test_the_line_of_a_key_path(path: tuple[str | int, ...], line: int | None) -> None:
     tomllib.loads(TEXT)  # the text is valid TOML
     assert KeyLines(TEXT).line(path) == line
+
+
+ELEMENTS = '''\
+weapons = [
+  "Rifle",
+  { name = "Knife", fire = ["SS", "SA"] }, "Club",  # two on a line, a ] in a comment
+  [1, [2, 3]],
+  "a \\" quote, and a [",
+]
+perks = ["Marksman",
+  "Quick"]
+'''
+
+
+@pytest.mark.parametrize(("path", "line"), [
+    (("weapons", 0), 2),  # a plain value opens the line, not only an inline table
+    (("weapons", 1, "fire", 1), 3),
+    (("weapons", 2), 3),
+    (("weapons", 3), 4),
+    (("weapons", 4), 5),
+    (("weapons", 5), 1),  # no such element: the array's key
+    (("perks", 0), 7),  # on the key's own line
+    (("perks", 1), 8),
+])
+def test_the_line_of_each_element_of_a_multi_line_array(path: tuple[str | int, ...], line: int) -> None:
+    assert len(tomllib.loads(ELEMENTS)["weapons"]) == 5
+    assert KeyLines(ELEMENTS).line(path) == line
