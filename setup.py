@@ -68,6 +68,7 @@ HOT_MODULES = [
     "fightlog.rules.bleedingsun.audit_attacks",
     "fightlog.rules.bleedingsun.audit_dying",
     "fightlog.rules.bleedingsun.planning",
+    "fightlog.rules.bleedingsun.post_params",
     "fightlog.rules.bleedingsun.resolve",
     "fightlog.rules.bleedingsun.arithmetic",
     "fightlog.rules.bleedingsun.fighters",

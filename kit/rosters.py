@@ -111,6 +111,11 @@ def load_roster(path: str | os.PathLike[str], roster: type[R], sheet: type[BaseM
     name = os.fspath(path)
     data, text = read_toml_text(Path(name), name, "roster")
     place = _Place(data, text)
+    field = roster.model_fields.get("ruleset")  # (a plugin's roster may have none)
+    expected, got = field.default if field is not None else None, data.get("ruleset")
+    if isinstance(expected, str) and isinstance(got, str) and got != expected:  # before its sheets' problems
+        raise InputError(f"ruleset: expected {expected!r}, got {got!r}: a roster for another ruleset", path=name,
+                         line=place.lines.line(("ruleset",)))
     combatants = data.get("combatants")
     if isinstance(combatants, list):
         base = Path(name).parent

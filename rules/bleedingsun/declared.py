@@ -14,7 +14,8 @@ from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import economy, grapple, immediate, resolve
 from fightlog.rules.bleedingsun.fighters import INCOMING, STUNNED, Fighter
-from fightlog.rules.bleedingsun.planning import Planned, plan
+from fightlog.rules.bleedingsun.planning import ATTACKS, Planned, plan
+from fightlog.rules.bleedingsun.post_params import check_said
 from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES
 from fightlog.rules.bleedingsun.tactics import HANDLERS
 
@@ -26,6 +27,7 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action]) -> Plann
     if waiting:
         raise RefusedError(f"{actor}'s attack on {waiting[0].target} waits for {waiting[0].target}'s answer "
                            "(or the end of the turn)", code="rules.answer")
+    check_said(actions, ATTACKS)
     grapple.check(state, actor, actions)
     earlier = economy.own_actions(state, actor)
     if any(a.type in economy.IMMEDIATE or a.type in economy.ANSWERS for a in actions):

@@ -24,7 +24,8 @@ from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.bleedingsun import fuses, readying, resolve, sequence
 from fightlog.rules.bleedingsun.economy import ANSWERS, NO_DROP
 from fightlog.rules.bleedingsun.fighters import AIM, IMMEDIATE, INCOMING, Fighter
-from fightlog.rules.bleedingsun.planning import plan
+from fightlog.rules.bleedingsun.planning import ATTACKS, plan
+from fightlog.rules.bleedingsun.post_params import check_said
 
 PROVOKING: Final = frozenset({"reload", "move", "sprint", "cook"})
 OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay", "jump"})
@@ -46,6 +47,7 @@ def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEf
 def check(state: SceneState, post: Post) -> None:
     """Refuse an out-of-turn post the rules do not allow (before anything is written)."""
     actions = post.actions
+    check_said(actions, ATTACKS)
     if _takes_readied(state, post):
         readying.check_taking(state, post.actor, actions)
         plan(state, post.actor, actions)

@@ -16,10 +16,10 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_AP, SPREAD_RANGES, band_of,
                                                     burst_recoil)
 from fightlog.rules.bleedingsun import grapple
+from fightlog.rules.bleedingsun.post_params import COVER, check_caught, check_params
 from fightlog.rules.bleedingsun.card import WeaponCard
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, Fighter
 
-COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}
 LIGHT: Final = {"normal": 0, "dark": 2, "heavy": 4, "total": 6}
 ATTACKS: Final = frozenset({"attack", "throw", "trip", "aoo", "coup_de_grace"})
 _COVER_CHOICES: Final = {"none": 0, **COVER}
@@ -68,37 +68,6 @@ def _choice(action: Action, key: str, table: dict[str, int], default: str) -> st
     return value
 
 
-FLAGS: Final = ("high", "threatened", "into_melee", "bystanders", "lob")
-"""An attack's yes-or-no params: ``true`` or ``false``, nothing else."""
-_ANY: Final = ("light", "gang", "dice", "targeted", "high", "threatened", "into_melee", "bystanders")
-_READ: Final[dict[str, tuple[str, ...]]] = {"attack": ("cover", *_ANY), "spread": (*_ANY, "cover_ID", "d_ID"),
-                                            "blast": (*_ANY, "cover_ID", "lob", "caught")}
-"""The params a plan reads, by kind of attack (``ID``: a target's name)."""
-
-
-def check_params(action: Action, weapon: WeaponCard, kind: str) -> None:
-    """Refuse what an attack would silently ignore: a param it does not read (a name
-    misspelt), a yes-or-no written otherwise, ``cover=`` on a spread or blast (cover is each
-    target's, added to soak: ``cover_ID=``), a fire mode on a weapon that fires none
-    (``rules.incomplete``; ``rules.fire-mode``)."""
-    known = _READ.get(kind, _READ["attack"])
-    for key in sorted(action.params):
-        value = action.params[key]
-        if key == "cover" and kind in ("spread", "blast"):
-            raise RefusedError(f"{action.type}: cover={value}: a {kind}'s cover is each target's own, added to soak: "
-                               f"write cover_ID={value} for each target behind it", code="rules.incomplete")
-        prefix = key.partition("_")[0] + "_ID"
-        if key not in known and (prefix not in known or key == prefix[:-2]):
-            raise RefusedError(f"{action.type}: {key}={value} is not read by a{'n' if kind[0] in 'aeiou' else ''} "
-                               f"{kind} (it reads {', '.join(known)})", code="rules.incomplete")
-        if key in FLAGS and not isinstance(value, bool):
-            raise RefusedError(f"{action.type}: {key}={value}: write {key}=true or {key}=false",
-                               code="rules.incomplete")
-    if action.mode is not None and weapon.kind != "ranged":
-        raise RefusedError(f"mode={action.mode}: the {weapon.name} fires no modes (a {weapon.kind} weapon)",
-                           code="rules.fire-mode")
-
-
 def mode_of(weapon: WeaponCard, action: Action) -> str:
     """The fire mode of a ranged attack (refused when the weapon lacks it: ``rules.fire-mode``)."""
     if weapon.kind != "ranged":
@@ -123,26 +92,27 @@ def _attacks_used(weapon: WeaponCard, mode: str) -> int:
 
 
 def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, distance: int | None) -> str:
-    """The range band of an attack at ``distance`` (or ``range=``)."""
+    """The range band of an attack at ``distance`` hexes (or ``range=``; both given, they must
+    agree); a melee attack is at short range within its reach, and names no band."""
+    if action.range is not None and action.range not in RANGES:
+        raise RefusedError(f"range={action.range!r}: one of {', '.join(RANGES)}", code="rules.range")
     if weapon.kind == "melee":
+        if action.range not in (None, "short"):
+            raise RefusedError(f"range={action.range}: the {weapon.name} is a melee weapon, it reaches "
+                               f"{hexes(weapon.reach)} (give distance=N, or nothing)", code="rules.range")
         if distance is not None and distance > weapon.reach:
             raise RefusedError(f"the {weapon.name} reaches {hexes(weapon.reach)}: {distance} is beyond",
                                code="rules.range")
         return "short"
-    if weapon.spread:
-        if distance is None:
-            return action.range or "short"
-        found = band_of(distance, SPREAD_RANGES[weapon.spread])
-    elif action.range is not None and distance is None:
-        if action.range not in RANGES:
-            raise RefusedError(f"range={action.range!r}: one of {', '.join(RANGES)}", code="rules.range")
-        return action.range
-    elif distance is not None and weapon.ranges:
-        found = band_of(distance, weapon.ranges)
-    else:
+    limits = SPREAD_RANGES[weapon.spread] if weapon.spread else weapon.ranges
+    if distance is None or not limits:
         return action.range or "short"
+    found = band_of(distance, limits)
     if found is None:
         raise RefusedError(f"{distance} hexes is beyond the {weapon.name}'s extreme range", code="rules.range")
+    if action.range is not None and action.range != found:
+        raise RefusedError(f"range={action.range}, but {hexes(distance)} is {found} range for the {weapon.name} "
+                           f"({'/'.join(map(str, limits))}): give one of them", code="rules.range")
     return found
 
 
@@ -302,18 +272,19 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     plans = []
     for index, (action, weapon_, mode, share) in enumerate(zip(chosen, weapons, modes, shares)):
         kind = _kind(action, weapon_)
-        check_params(action, weapon_, kind)
+        check_params(action, weapon_, kind, single=len(chosen) == 1)
         target = action.target or ""
         if kind != "blast" and not target:
             raise RefusedError(f"{action.type}: name a target (target=ID)", code="rules.incomplete")
         caught = _caught(action, target) if kind in ("spread", "blast") else ((target, action.distance or 0),)
+        check_caught(action, actor, kind, caught)
         for name, _ in caught:
             if name not in state.combatants:
                 from fightlog.kit.fighters import absent
 
                 raise absent(state, name)
-        bands = tuple(band(state, who, weapon_, action, d if kind == "spread" else action.distance)
-                      for _, d in caught)
+        bands = tuple(band(state, who, weapon_, action, d if kind == "spread" and (
+            name != target or action.distance is not None) else action.distance) for name, d in caught)
         mods = target_mods(state, who, weapon_, action, kind, options.gang_up_max)
         if each:
             mods = own + mods

@@ -17,6 +17,7 @@ from fightlog.events.model import Action, EffectApplied, EffectExpired
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.fighters import Fighter
+from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES
 
 READIED: Final = "readied"
 MOST: Final = 2
@@ -44,6 +45,9 @@ def check_ready(action: Action) -> list[str]:
     if len(types) > MOST:
         raise RefusedError(f"ready: {len(types)} actions readied ({', '.join(types)}); at most {MOST}",
                            code="rules.ready")
+    unknown = [t for t in types if t not in ACTION_TYPES]
+    if unknown:
+        raise RefusedError(f"ready: {', '.join(unknown)} is not an action of bleeding-sun", code="rules.ready")
     bad = [t for t in types if t in NOT_READIED]
     if bad:
         raise RefusedError(f"ready: {', '.join(bad)} cannot be readied", code="rules.ready")

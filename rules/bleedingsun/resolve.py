@@ -25,7 +25,8 @@ from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER
                                                     pierce, soak_pool, soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
-from fightlog.rules.bleedingsun.planning import COVER, Plan, hexes, plan, spread_ap
+from fightlog.rules.bleedingsun.planning import Plan, hexes, plan, spread_ap
+from fightlog.rules.bleedingsun.post_params import COVER
 from fightlog.rules.bleedingsun.pools import Pool, roll_pool
 
 SNEAK = {True: 6, False: 3}

@@ -28,6 +28,11 @@ class KickerIn(Strict):
     rating: Annotated[int, Field(ge=1, le=20)]
 
 
+_ONLY: Final = {"fire": ("ranged",), "spread": ("ranged",), "recoil_comp": ("ranged",), "reach": ("melee",),
+                "blast": ("explosive",), "ranges": ("ranged", "thrown", "explosive")}
+"""Weapon fields only some kinds read (a melee weapon's reach, a firearm's spread...)."""
+
+
 class Weapon(Strict):
     name: Name
     kind: Literal["melee", "ranged", "thrown", "explosive"] = "melee"
@@ -60,6 +65,10 @@ class Weapon(Strict):
             raise FieldProblem(("blast",), "an explosive has a blast DV")
         if self.fuse and self.kind != "explosive":
             raise FieldProblem(("fuse",), "only an explosive has a fuse delay")
+        for field, kinds in _ONLY.items():  # written for a kind that never reads it: a slip, refused
+            if self.kind not in kinds and getattr(self, field) != type(self).model_fields[field].default:
+                raise FieldProblem((field,), f"only {' or '.join(('an ' if k[0] in 'aeiou' else 'a ') + k for k in kinds)} weapon has {field} "
+                                             f"(this one is {self.kind})")
         return self
 
     def card(self) -> WeaponCard:

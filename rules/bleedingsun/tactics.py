@@ -14,6 +14,7 @@ from fightlog.kit.table import Scribe
 from fightlog.rules.bleedingsun import fuses, grapple, harm, readying
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 from fightlog.rules.bleedingsun.fighters import AIM, BLEEDING, DEFENSE, Fighter
+from fightlog.rules.bleedingsun.planning import mode_of
 from fightlog.rules.bleedingsun.pools import roll_pool
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -22,6 +23,9 @@ Handler = Callable[[Scribe, str, Action, int], None]
 def aim(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     who = Fighter(scribe.state, actor)
     weapon = who.weapon(action.weapon)
+    if weapon.kind == "melee":
+        raise RefusedError(f"aim: the {weapon.name} is a melee weapon; an aim adds to a ranged attack",
+                           code="rules.incomplete")
     if who.aim_held():
         raise RefusedError(f"{actor} holds an aim already: no move action needed", code="rules.incomplete")
     scribe.emit(EffectApplied(effect=f"{AIM}-{actor}", name=AIM, target=actor, cause=cause,
@@ -81,6 +85,9 @@ def sprint(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
 
 def reload(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     weapon = Fighter(scribe.state, actor).weapon(action.weapon)
+    if weapon.kind != "ranged":
+        raise RefusedError(f"reload: the {weapon.name} is not a firearm (a {weapon.kind} weapon)",
+                           code="rules.incomplete")
     scribe.emit(WeaponReloaded(actor=actor, weapon=weapon.name, cause=cause))
 
 
@@ -148,7 +155,17 @@ def delay(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
 
 
 def nothing(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
-    """Talking, dropping, changing a setting: the declaration is all."""
+    """Talking, dropping, picking up, looking: the declaration is all."""
+
+
+def setting(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
+    """Changing a fire type (a free action): the declaration is all, to a mode the weapon has."""
+    weapon = Fighter(scribe.state, actor).weapon(action.weapon)
+    if action.mode is not None and weapon.kind != "ranged":
+        raise RefusedError(f"setting mode={action.mode}: the {weapon.name} fires no modes (a {weapon.kind} weapon)",
+                           code="rules.fire-mode")
+    if action.mode is not None:
+        mode_of(weapon, action)  # refused when the weapon lacks it (rules.fire-mode)
 
 
 HANDLERS: Final[Mapping[str, Handler]] = {
@@ -156,5 +173,5 @@ HANDLERS: Final[Mapping[str, Handler]] = {
     "draw": draw, "total_defense": total_defense, "stabilize": stabilize, "delay": delay,
     "extinguish": _break("burning", ("intelligence", "savvy")), "break_free": _break("frozen", ("strength", "body")),
     "grapple": grapple.grapple, "escape": grapple.escape,
-    "say": nothing, "drop": nothing, "setting": nothing, "cook": fuses.cook, "ready": readying.ready, "pick_up": nothing, "perceive": nothing,
+    "say": nothing, "drop": nothing, "setting": setting, "cook": fuses.cook, "ready": readying.ready, "pick_up": nothing, "perceive": nothing,
 }

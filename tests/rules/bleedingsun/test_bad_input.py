@@ -29,6 +29,11 @@ ROSTER = FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"
     ("agility = 4\nbody = 4", "agility = 21\nbody = 4", "kade: sheet.agility: must be at most 20, got 21"),
     ('dv = 0, blast = 7 }', 'dv = 0, blast = 7, fuse = 11 }', "sheet.weapons[0].fuse: must be at most 10, got 11"),
     ('ranges = [5, 10, 20, 40] },\n]', 'ranges = [5, 10, 20, 40], fuse = 1 },\n]', "fuse: only an explosive has a fuse"),
+    ("ranges = [10, 20, 40, 80] },\n  { name = \"Knife\"", "ranges = [10, 20, 40, 80], blast = 4 },\n"
+     "  { name = \"Knife\"", "kade: sheet.weapons[0].blast: only an explosive weapon has blast (this one is ranged)"),
+    ("dv = 3, small = true }", "dv = 3, small = true, ranges = [1, 2, 3, 4] }",
+     "kade: sheet.weapons[1].ranges: only a ranged or a thrown or an explosive weapon has ranges (this one is melee)"),
+    ("dv = 0, blast = 7 }", "dv = 0, blast = 7, reach = 3 }", "sheet.weapons[0].reach: only a melee weapon has reach"),
 ])
 def test_a_sheet_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: Path, old: str, new: str,
                                                                       said: str) -> None:
@@ -40,6 +45,18 @@ def test_a_sheet_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: P
         load_roster(path)
     shown = str(caught.value)
     assert "\n" not in shown and shown.startswith(f"{path}:") and said in shown, shown
+
+
+def test_a_roster_of_another_ruleset_is_named_so() -> None:
+    from fightlog.rules.roe7.roster import load_roster as load_roe7_roster
+
+    with pytest.raises(InputError) as caught:
+        load_roe7_roster(ROSTER)  # not its first sheet problem among 200
+    assert str(caught.value) == f"{ROSTER}:2: ruleset: expected 'roe7', got 'bleeding-sun': a roster for another ruleset"
+    gate = FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml"
+    with pytest.raises(InputError) as caught:
+        load_roster(gate)
+    assert "ruleset: expected 'bleeding-sun', got 'roe7'" in str(caught.value)
 
 
 def current(log: Path) -> str:

@@ -1,0 +1,128 @@
+"""What a post may say: the params each action reads (``check_said``), and for an attack
+(Attacking; Attacker Modifier; Splitting an Attack Pool; Shotguns and Flamers; Taking damage
+from explosives; Lobbing a Grenade) the fighters it may name. A post that writes something
+its action would not read, or would read in a way that changes nothing, is refused, so that
+nobody believes a modifier was counted that was not (``rules.incomplete``); naming a fighter
+twice or oneself is ``rules.target``. ``planning.plan`` checks attacks, ``declared`` and
+``immediate`` every other action; the audit plans with the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from fightlog.errors import RefusedError
+from fightlog.events.model import Action
+from fightlog.rules.bleedingsun.card import WeaponCard
+
+COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}
+"""Cover -> the dice it takes off an attack (or adds to a spread's or blast's soak)."""
+
+FLAGS: Final = ("high", "threatened", "into_melee", "bystanders", "lob")
+"""An attack's yes-or-no params: ``true`` or ``false``, nothing else."""
+RANGED_ONLY: Final = ("threatened", "into_melee")
+"""Params that only a ranged attack reads (a melee attacker in reach; firing into melee)."""
+_ANY: Final = ("light", "gang", "dice", "targeted", "high", "threatened", "into_melee", "bystanders")
+_READ: Final[dict[str, tuple[str, ...]]] = {"attack": ("cover", *_ANY), "spread": (*_ANY, "cover_ID", "d_ID"),
+                                            "blast": (*_ANY, "cover_ID", "lob", "caught")}
+"""The params a plan reads, by kind of attack (``ID``: a target's name)."""
+
+
+READ_BY: Final[dict[str, tuple[str, ...]]] = {
+    "stance": ("to", "from"), "move": ("hexes", "terrain", "cautious"), "sprint": ("hexes",),
+    "draw": ("holstered",), "total_defense": ("with",), "extinguish": ("effort",), "break_free": ("effort",),
+    "jump": ("grenade",), "ready": ("actions",), "say": ("text",),
+}
+"""The params an action other than an attack reads; one not here reads none."""
+
+
+def check_said(actions: Sequence[Action], attacks: frozenset[str]) -> None:
+    """Refuse a param an action other than an attack (``attacks``: planned, checked there)
+    does not read: a name misspelt (``stance too=crouched``) or a param it has no use for."""
+    for action in actions:
+        if action.type in attacks:
+            continue
+        known = READ_BY.get(action.type, ())
+        for key in sorted(action.params):
+            if key not in known:
+                reads = f"it reads {', '.join(known)}" if known else "it reads none"
+                raise _refuse(action, f"{key}={_text(action.params[key])} is not read by {action.type} ({reads})")
+
+
+def _refuse(action: Action, what: str, code: str = "rules.incomplete") -> RefusedError:
+    return RefusedError(f"{action.type}: {what}", code=code)
+
+
+def _text(value: object) -> str:
+    """A param's value as the post writes it (``true``, not ``True``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
+def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool) -> None:
+    """Refuse what an attack would silently ignore: a param it does not read (a name
+    misspelt), a yes-or-no written otherwise, ``cover=`` on a spread or blast (cover is each
+    target's, added to soak: ``cover_ID=``), a share (``dice=``) with nothing to split, a
+    ranged attack's situation on a melee one, ``targets=`` on what is not a spread, a lob at
+    a fighter, an item or cost, a fire mode on a weapon that fires none."""
+    known = _READ.get(kind, _READ["attack"])
+    for key in sorted(action.params):
+        value = _text(action.params[key])
+        if key == "cover" and kind in ("spread", "blast"):
+            raise _refuse(action, f"cover={value}: a {kind}'s cover is each target's own, added to soak: "
+                                  f"write cover_ID={value} for each target behind it")
+        prefix = key.partition("_")[0] + "_ID"
+        if key not in known and (prefix not in known or key == prefix[:-2]):
+            raise _refuse(action, f"{key}={value} is not read by {_a(kind)} (it reads {', '.join(known)})")
+        if key in FLAGS and not isinstance(action.params[key], bool):
+            raise _refuse(action, f"{key}={value}: write {key}=true or {key}=false")
+        if key in RANGED_ONLY and weapon.kind == "melee":
+            raise _refuse(action, f"{key}={value}: a ranged attack's situation, not a melee one's")
+        if key == "dice" and single:
+            raise _refuse(action, f"dice={value}: a share of a split pool; a post with one attack rolls the "
+                                  "whole pool", code="rules.split")
+    if action.targets and kind != "spread":
+        raise _refuse(action, f"targets={','.join(action.targets)}: only a spread hits more than its target "
+                              f"(the {weapon.name} is not a spread weapon)" if kind != "blast" else
+                              f"targets={','.join(action.targets)}: a blast names those it catches as caught=ID:HEXES")
+    if kind == "blast" and action.params.get("lob") is True and action.target:
+        raise _refuse(action, f"lob=true aims at a hex, not at a fighter: drop target={action.target} "
+                              "(name who the blast catches with caught=ID:HEXES)")
+    for field, written in (("item", action.item), ("cost", action.cost)):
+        if written is not None:
+            raise _refuse(action, f"{field}={written} is not read by an attack")
+    if action.mode is not None and weapon.kind != "ranged":
+        raise RefusedError(f"mode={action.mode}: the {weapon.name} fires no modes (a {weapon.kind} weapon)",
+                           code="rules.fire-mode")
+
+
+def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[str, int]]) -> None:
+    """Refuse a fighter named twice among those an attack hits (each is hit once), an attack
+    on oneself (a blast may catch its thrower, not aim at them), and a ``cover_ID=`` or
+    ``d_ID=`` naming nobody the attack hits, or a cover not on the chart."""
+    names = [name for name, _ in caught]
+    if len(names) > 1 and len(set(names)) < len(names):
+        twice = sorted({name for name in names if names.count(name) > 1})
+        raise _refuse(action, f"{', '.join(twice)} named twice: {_a(kind)} hits each fighter once",
+                      code="rules.target")
+    if action.target == actor or (kind != "blast" and actor in names):
+        raise _refuse(action, f"{actor} cannot attack themselves", code="rules.target")
+    if kind not in ("spread", "blast"):
+        return
+    for key in sorted(action.params):
+        prefix, _, who = key.partition("_")
+        if prefix == "cover" and who:
+            if who not in names:
+                raise _refuse(action, f"{key}: {who} is not among those the {kind} hits ({', '.join(names)})")
+            value = _text(action.params[key])
+            if value != "none" and value not in COVER:
+                raise _refuse(action, f"{key}={value}: one of none, {', '.join(COVER)}")
+        if prefix == "d" and who and kind == "spread":
+            if who == action.target:
+                raise _refuse(action, f"{key}: the target's own hexes are distance=")
+            if who not in action.targets:
+                raise _refuse(action, f"{key}: {who} is not among the spread's targets= ({', '.join(action.targets)})")

@@ -1,0 +1,68 @@
+"""What a post may say (``rules/bleedingsun/post_params.py``, ``planning.band``, the
+handlers): a param its action would not read, or would read in a way that changes nothing, is
+refused with what it reads instead, and the scribe is left as it was; naming a fighter twice
+or oneself is ``rules.target``; a range band must agree with the distance given."""
+
+from __future__ import annotations
+
+import pytest
+
+from fightlog.events.model import AttackResolved
+from tests.rules.bleedingsun.rigged import of, ready_duel, trio
+
+
+@pytest.mark.parametrize(("do", "code", "said"), [
+    ("attack target=bo weapon=Rifle dice=5", "rules.split", "dice=5: a share of a split pool"),
+    ("attack target=bo weapon=Rifle item=Frag", "rules.incomplete", "item=Frag is not read by an attack"),
+    ("attack target=bo weapon=Rifle targets=bo,ana", "rules.incomplete", "only a spread hits more than its target"),
+    ("attack target=bo weapon=Knife distance=1 threatened=true", "rules.incomplete",
+     "threatened=true: a ranged attack's situation, not a melee one's"),
+    ("attack target=bo weapon=Knife range=long", "rules.range", "the Knife is a melee weapon, it reaches 1 hex"),
+    ("attack target=bo weapon=Rifle range=long distance=3", "rules.range",
+     "range=long, but 3 hexes is short range for the Rifle (10/20/40/80): give one of them"),
+    ("attack target=bo weapon=Rifle range=bogus", "rules.range", "range='bogus': one of short, medium, long, extreme"),
+    ("attack target=bo weapon=Rifle coverr=medium", "rules.incomplete", "coverr=medium is not read by an attack"),
+    ("attack target=bo weapon=Rifle high=yes", "rules.incomplete", "high=yes: write high=true or high=false"),
+    ("attack target=ana weapon=Rifle", "rules.target", "ana cannot attack themselves"),
+    ("throw weapon=Frag target=bo caught=bo:3", "rules.target", "bo named twice: a blast hits each fighter once"),
+    ("throw weapon=Frag target=bo caught=ana:1,ana:2", "rules.target", "ana named twice"),
+    ("throw weapon=Frag target=bo cover=medium", "rules.incomplete", "write cover_ID=medium for each target"),
+    ("throw weapon=Frag target=bo cover_cy=heavy", "rules.incomplete", "cy is not among those the blast hits (bo)"),
+    ("throw weapon=Frag target=bo cover_bo=banana", "rules.incomplete", "cover_bo=banana: one of none, light"),
+    ("throw weapon=Frag target=bo lob=true", "rules.incomplete", "lob=true aims at a hex, not at a fighter"),
+    ("attack weapon=Shotgun target=bo d_bo=3", "rules.incomplete", "d_bo: the target's own hexes are distance="),
+    ("attack weapon=Shotgun target=bo d_cy=3", "rules.incomplete", "cy is not among the spread's targets="),
+    ("attack target=bo weapon=Knife distance=1 mode=3rb", "rules.fire-mode", "the Knife fires no modes"),
+    ("stance too=crouched", "rules.incomplete", "too=crouched is not read by stance (it reads to, from)"),
+    ("say hello=1", "rules.incomplete", "hello=1 is not read by say (it reads text)"),
+    ("reload weapon=Knife", "rules.incomplete", "the Knife is not a firearm (a melee weapon)"),
+    ("aim weapon=Knife", "rules.incomplete", "the Knife is a melee weapon; an aim adds to a ranged attack"),
+    ("ready actions=banana", "rules.ready", "banana is not an action of bleeding-sun"),
+    ("setting weapon=Rifle mode=auto", "rules.fire-mode", "the Rifle cannot fire auto"),
+    ("setting weapon=Knife mode=auto", "rules.fire-mode", "the Knife fires no modes"),
+])
+def test_a_post_that_says_what_its_action_would_not_read(do: str, code: str, said: str) -> None:
+    refused = ready_duel().refused("ana", do)
+    assert refused.code == code and said in str(refused), str(refused)
+
+
+def test_an_immediate_action_is_checked_too() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle range=short")
+    refused = fight.refused("bo", "dodge quickly=true")
+    assert "quickly=true is not read by dodge (it reads none)" in str(refused)
+
+
+def test_a_range_that_agrees_with_the_distance_is_played() -> None:
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle range=medium distance=15")
+    events = fight.post("bo", "take", faces=[1] * 5)
+    (missed,) = of(events, AttackResolved)
+    assert missed.against == 2  # medium range
+
+
+def test_a_spread_named_at_a_range_band_without_a_distance_is_at_that_band() -> None:
+    fight = trio(armour=0)  # was resolved at short range whatever the band said
+    events = fight.post("ana", "attack weapon=Shotgun target=bo range=long", faces=[1, 1, 1, 1] + [1] * 6 + [1] * 2)
+    (hit,) = of(events, AttackResolved)
+    assert hit.against == 3
