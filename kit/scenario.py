@@ -209,7 +209,8 @@ def _check_names(file: ScenarioFile, steps: Sequence[Step], path: str) -> None:
     for key, names in listed:
         for index, actor in enumerate(names):
             if actor in first:
-                raise InputError(f"{key}[{index}]: {actor!r} is already in {first[actor]}", path=path)
+                raise InputError(f"{key}[{index}]: {actor!r} is already in {first[actor]}", path=path,
+                                 line=_LineFinder(path).key(key, index))
             first[actor] = key
     for step in steps:
         if isinstance(step.spec, ArrivalStep):
@@ -306,9 +307,11 @@ def run_scenario(
     joining = file.join if file.join is not None else [
         e.actor for e in entrants.values() if e.actor not in file.reserve and e.actor not in arriving
     ]
+    lines = _LineFinder(name)
     for key, names in (("join", joining), ("reserve", file.reserve)):
         for index, actor in enumerate(names):
-            with _located(f"{key}[{index}] ({actor}): ", name, None):
+            at = lines.key("positions", actor) if actor in file.positions else None
+            with _located(f"{key}[{index}] ({actor}): ", name, at or lines.key(key, index)):
                 table.join(scribe, entrants[actor], reserve=key == "reserve")
     with _located("begin: ", name, None):
         table.begin(scribe)

@@ -54,6 +54,9 @@ class TableBase:
     option_type: type[Struct]
     action_types: Mapping[str, str | None]
     out: frozenset[str]
+    no_map: str | None = None
+    """Why the ruleset keeps no positions (each post says how far), refusing a position given at
+    a join; ``None``: positions are kept."""
 
     # ------------------------------------------------------------------ filled in by a ruleset
 
@@ -114,6 +117,8 @@ class TableBase:
             raise RefusedError(f"{entrant.actor} has joined already")
         if after is not None and not self.placed(state, after):
             raise RefusedError(f"after={after}: {after} is not in the fight")
+        if entrant.position is not None and self.no_map is not None:
+            raise RefusedError(f"{entrant.actor}: a position is given, but {self.id} keeps no map: {self.no_map}")
         joined = entrant.joined
         assert isinstance(joined, CombatantJoined)
         arrival = arrival or (state.turn.round > 0 and not reserve)

@@ -89,7 +89,9 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
     for actor in [*names, *reserve, *positions]:
         if actor not in found:
             raise InputError(f"{actor!r} is not in the roster ({', '.join(found)})", path=path)
-    entrants = _placed([found[a] for a in [*names, *reserve]], positions)
+    chosen = [found[a] for a in [*names, *reserve]]
+    keeps_map = getattr(table, "no_map", None) is None  # (a ruleset without a map refuses positions)
+    entrants = _placed(chosen, positions) if keeps_map or positions else tuple(chosen)
     setup = Setup(ruleset=ruleset, scene=scene, options=options, entrants=entrants, reserve=reserve, title=title,
                   max_rounds=max_rounds, policy=policy)
     fighting = {_side(e) for e in entrants if e.actor not in reserve}
@@ -105,7 +107,8 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
 
 SPACING = (10, 2)
 """Where a fighter stands when the file says nothing: sides 10 m apart, a side's members 2 m
-apart along it (a roster has no positions; rulesets that measure distance need them)."""
+apart along it (a roster has no positions; rulesets that measure distance need them; one
+that keeps no map, ``TableBase.no_map``, is given none)."""
 
 
 def _placed(entrants: list[Entrant], positions: dict[str, tuple[int, int]]) -> tuple[Entrant, ...]:

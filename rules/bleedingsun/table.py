@@ -31,6 +31,7 @@ class BleedingSunTable(TableBase):
     option_type = BleedingSunOptions
     action_types = ACTION_TYPES
     out = OUT
+    no_map = "each attack says how far, distance=N (hexes), or at what range band, range=BAND"
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> BleedingSunOptions:
         return read_options(overrides, where=where)

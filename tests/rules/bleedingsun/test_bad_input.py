@@ -152,3 +152,25 @@ def test_a_fire_mode_on_a_melee_weapon(fight: Path) -> None:
         assert run("play", "end-turn", str(fight))[0] == 0
     out = refused(fight, "vex", "--do", "attack target=mara weapon=Machete distance=1 mode=3rb")
     assert "mode=3rb: the Machete fires no modes (a melee weapon)" in out
+
+
+def test_a_position_is_refused_bleeding_sun_keeps_no_map(tmp_path: Path) -> None:
+    """``--at`` (and a scenario's ``[positions]``) recorded positions nothing read: each attack
+    says how far. Refused, nothing written."""
+    log = tmp_path / "fight.jsonl"
+    assert run("play", "start", str(log), "--ruleset", "bleeding-sun", "--seed", "7")[0] == 0
+    before = log.read_bytes()
+    code, out = run("play", "join", str(log), "--roster", str(ROSTER), "kade", "vex", "--at", "kade=0,0")
+    assert code == 2 and out.strip().endswith("refused: kade: a position is given, but bleeding-sun keeps no map: "
+                                              "each attack says how far, distance=N (hexes), or at what range band, "
+                                              "range=BAND"), out
+    assert log.read_bytes() == before
+    scenario = FIXTURES / "bleeding-sun" / "scenarios" / "shotgun-spread.toml"
+    text = scenario.read_text().replace('join = ["rook", "vex", "dray"]\n',
+                                        'join = ["rook", "vex", "dray"]\n\n[positions]\nvex = [4, 0]\n')
+    placed = tmp_path / "scenarios" / "placed.toml"
+    placed.parent.mkdir()
+    placed.write_text(text.replace("../rosters/ash-market.toml", str(ROSTER)))
+    code, out = run("run", str(placed), "-o", str(tmp_path / "out.jsonl"))
+    line = text.splitlines().index("vex = [4, 0]") + 1
+    assert code == 2 and out.startswith(f"fightlog: {placed}:{line}: join[1] (vex): vex: a position is given"), out
