@@ -53,7 +53,8 @@ are the audit's to report). Refused, with the field and what is allowed:
   - voiding scene_started, a scene_ended that revealed the seed, or, in a fight in
     progress, the turn_started of the open turn (end the turn, or amend its actor), the
     round_started of the round under way or the initiative_set of the only order (amend
-    it); a ruling the log as ruled cannot fold or audit;
+    it), or amending them to the same effect; a ruling the log as ruled cannot fold or
+    audit;
   - an empty or blank --reason.
 The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
 give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
@@ -115,8 +116,7 @@ def rule(
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
-    if action == "void":
-        _refuse_a_void_that_stalls_play(log, target, event, events, ruling)
+    _refuse_a_ruling_that_stalls_play(log, target, event, events, ruling)
     _check_rulings(log, action, target, [e for e in events if isinstance(e, RulingMade)])
     report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
     if action == "accept":
@@ -173,42 +173,41 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
         raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
 
 
-def _refuse_a_void_that_stalls_play(log: str, target: int, event: Any, events: Sequence[Any], ruling: Any) -> None:
-    """Voids that would leave a fight in progress where ``play`` cannot move it on, a state
-    no rules make: the ``turn_started`` of the turn open now (no turn to end, a fight begun
-    already), the ``round_started`` of the round under way (a fight in no round), the
-    ``initiative_set`` whose order is the only one (nobody to pass the turn to). Each says
-    what to do instead."""
+def _refuse_a_ruling_that_stalls_play(log: str, target: int, event: Any, events: Sequence[Any], ruling: Any) -> None:
+    """Voids and amendments that would leave a fight in progress where ``play`` cannot move
+    it on, a state no rules make: the turn open now without its ``turn_started`` (no turn to
+    end, a fight begun already), the round under way without its ``round_started`` (a fight
+    in no round), no posting order left (nobody to pass the turn to). Each says what to do
+    instead."""
     from fightlog.events.model import InitiativeSet, RoundStarted, RulingMade, TurnStarted
     from fightlog.reducers.fold import fold, plan_of
 
-    if not isinstance(event, (TurnStarted, RoundStarted, InitiativeSet)):
+    if ruling.action not in ("void", "amend") or not isinstance(event, (TurnStarted, RoundStarted, InitiativeSet)):
         return
     rulings = [e for e in events if isinstance(e, RulingMade)]
     state = fold(events, plan=plan_of(rulings))  # as ruled so far
     turn = state.turn
     if state.scene is None or state.scene.ended or turn.round == 0:
         return
-    if isinstance(event, TurnStarted):
-        if turn.current is not None and turn.started == target:
-            raise InputError(
-                f"seq {target} opened {turn.current}'s turn, open now: voided, the fight would have no turn open "
-                f"and play could neither end it nor begin again (end the turn instead: fightlog play end-turn "
-                f"{log}; or amend who has it: --set actor=ID)",
-                path=log, line=target,
-            )
-        return
     after = fold(events, plan=plan_of([*rulings, ruling])).turn
+    done = "voided" if ruling.action == "void" else "amended so"
+    if isinstance(event, TurnStarted) and turn.current is not None and after.current is None:
+        raise InputError(
+            f"seq {target} opened {turn.current}'s turn, open now: {done}, the fight would have no turn open "
+            f"and play could neither end it nor begin again (end the turn instead: fightlog play end-turn "
+            f"{log}; or amend who has it: --set actor=ID)",
+            path=log, line=target,
+        )
     if isinstance(event, RoundStarted) and turn.in_round and not after.in_round:
         raise InputError(
-            f"seq {target} opened round {event.round}, under way: voided, the fight would be in no round and play "
+            f"seq {target} opened round {turn.round}, under way: {done}, the fight would be in no round and play "
             f"could not go on (end the scene instead: fightlog play end {log}; or void or amend what the round "
             "got wrong)",
             path=log, line=target,
         )
     if isinstance(event, InitiativeSet) and turn.order and not after.order:
         raise InputError(
-            f"seq {target} set the only posting order ({', '.join(turn.order)}): voided, the fight would have no "
+            f"seq {target} set the only posting order ({', '.join(turn.order)}): {done}, the fight would have no "
             f"order and play could pass the turn to nobody (amend it instead: --set 'order=[\"ID\", ...]')",
             path=log, line=target,
         )

@@ -16,7 +16,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_AP, SPREAD_RANGES, band_of,
                                                     burst_recoil)
 from fightlog.rules.bleedingsun import grapple
-from fightlog.rules.bleedingsun.post_params import COVER, check_caught, check_params
+from fightlog.rules.bleedingsun.post_params import COVER, check_caught, check_params, text_of
 from fightlog.rules.bleedingsun.card import WeaponCard
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, Fighter
 
@@ -54,17 +54,22 @@ def hexes(count: int) -> str:
     return f"{count} hex" if count == 1 else f"{count} hexes"
 
 
-def _int(action: Action, key: str, default: int = 0) -> int:
-    value = action.params.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RefusedError(f"{action.type}: {key}={value!r} is not a whole number", code="rules.incomplete")
+MOST_HEXES: Final = 1000
+"""The most hexes a target may be named away (a sheet's longest range)."""
+
+
+def _hexes_of(action: Action, written: str, value: object) -> int:
+    """``value`` (``written`` so) as hexes away: a whole number from 0 to ``MOST_HEXES``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST_HEXES:
+        raise RefusedError(f"{action.type}: {written}: hexes away, a whole number from 0 to {MOST_HEXES}",
+                           code="rules.incomplete")
     return value
 
 
 def _choice(action: Action, key: str, table: dict[str, int], default: str) -> str:
-    value = str(action.params.get(key, default))
+    value = text_of(action.params.get(key, default))
     if value not in table:
-        raise RefusedError(f"{action.type}: {key}={value!r}: one of {', '.join(table)}", code="rules.incomplete")
+        raise RefusedError(f"{action.type}: {key}={value}: one of {', '.join(table)}", code="rules.incomplete")
     return value
 
 
@@ -91,9 +96,11 @@ def _attacks_used(weapon: WeaponCard, mode: str) -> int:
     return 1
 
 
-def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, distance: int | None) -> str:
-    """The range band of an attack at ``distance`` hexes (or ``range=``; both given, they must
-    agree); a melee attack is at short range within its reach, and names no band."""
+def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, distance: int | None, *,
+         aimed: bool = True) -> str:
+    """The range band of an attack at ``distance`` hexes (or ``range=``; for the ``aimed``
+    target, both given, they must agree: a spread's other targets take theirs from their own
+    hexes); a melee attack is at short range within its reach, and names no band."""
     if action.range is not None and action.range not in RANGES:
         raise RefusedError(f"range={action.range!r}: one of {', '.join(RANGES)}", code="rules.range")
     if weapon.kind == "melee":
@@ -110,7 +117,7 @@ def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, di
     found = band_of(distance, limits)
     if found is None:
         raise RefusedError(f"{distance} hexes is beyond the {weapon.name}'s extreme range", code="rules.range")
-    if action.range is not None and action.range != found:
+    if aimed and action.range is not None and action.range != found:
         raise RefusedError(f"range={action.range}, but {hexes(distance)} is {found} range for the {weapon.name} "
                            f"({'/'.join(map(str, limits))}): give one of them", code="rules.range")
     return found
@@ -125,13 +132,15 @@ def _caught(action: Action, target: str) -> tuple[tuple[str, int], ...]:
         for part in str(action.params.get("caught", "")).split(","):
             if part:
                 name, _, hexes = part.partition(":")
-                if not hexes.isdigit():
+                if not hexes.isdigit() or not name:
                     raise RefusedError(f"caught={part!r}: write ID:HEXES", code="rules.incomplete")
-                out.append((name, int(hexes)))
+                count = int(hexes) if len(hexes) <= 6 else MOST_HEXES + 1  # (longer: too far anyway)
+                out.append((name, _hexes_of(action, f"caught={part}", count)))
         return tuple(out)
     for name in action.targets:
         if name != target:
-            out.append((name, _int(action, f"d_{name}", action.distance or 0)))
+            value = action.params.get(f"d_{name}", action.distance or 0)
+            out.append((name, _hexes_of(action, f"d_{name}={text_of(value)}", value)))
     return tuple(out)
 
 
@@ -283,8 +292,9 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
                 from fightlog.kit.fighters import absent
 
                 raise absent(state, name)
-        bands = tuple(band(state, who, weapon_, action, d if kind == "spread" and (
-            name != target or action.distance is not None) else action.distance) for name, d in caught)
+        bands = tuple(band(state, who, weapon_, action, action.distance if kind != "spread" or name == target else
+                           d if f"d_{name}" in action.params or action.distance is not None else None,
+                           aimed=kind != "spread" or name == target) for name, d in caught)
         mods = target_mods(state, who, weapon_, action, kind, options.gang_up_max)
         if each:
             mods = own + mods
@@ -310,7 +320,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
             notes.append(f"at least {options.pool_minimum} (low_pool)")
         targeted = action.params.get("targeted")
         if targeted is not None and targeted not in ("medium", "small", "tiny"):
-            raise RefusedError(f"targeted={targeted!r}: one of medium, small, tiny", code="rules.incomplete")
+            raise RefusedError(f"targeted={text_of(targeted)}: one of medium, small, tiny", code="rules.incomplete")
         if targeted is not None and kind == "spread" and bands[0] != "short":
             raise RefusedError("a spread makes targeted shots at short range only", code="rules.range")
         plans.append(Plan(index, kind, weapon_, mode, target, caught, bands, dice, tuple(notes),

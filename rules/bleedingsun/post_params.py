@@ -45,21 +45,25 @@ def check_said(actions: Sequence[Action], attacks: frozenset[str]) -> None:
             continue
         known = READ_BY.get(action.type, ())
         for key in sorted(action.params):
+            value = action.params[key]
             if key not in known:
                 reads = f"it reads {', '.join(known)}" if known else "it reads none"
-                raise _refuse(action, f"{key}={_text(action.params[key])} is not read by {action.type} ({reads})")
+                raise _refuse(action, f"{key}={text_of(value)} is not read by {action.type} ({reads})")
+            if key in ("cautious", "holstered") and not isinstance(value, bool):
+                raise _refuse(action, f"{key}={text_of(value)}: write {key}=true or {key}=false")
 
 
 def _refuse(action: Action, what: str, code: str = "rules.incomplete") -> RefusedError:
     return RefusedError(f"{action.type}: {what}", code=code)
 
 
-def _text(value: object) -> str:
+def text_of(value: object) -> str:
     """A param's value as the post writes it (``true``, not ``True``)."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _a(kind: str) -> str:
+def a_(kind: str) -> str:
+    """``kind`` with its article: a melee, an explosive."""
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
@@ -71,13 +75,13 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool)
     a fighter, an item or cost, a fire mode on a weapon that fires none."""
     known = _READ.get(kind, _READ["attack"])
     for key in sorted(action.params):
-        value = _text(action.params[key])
+        value = text_of(action.params[key])
         if key == "cover" and kind in ("spread", "blast"):
             raise _refuse(action, f"cover={value}: a {kind}'s cover is each target's own, added to soak: "
                                   f"write cover_ID={value} for each target behind it")
         prefix = key.partition("_")[0] + "_ID"
         if key not in known and (prefix not in known or key == prefix[:-2]):
-            raise _refuse(action, f"{key}={value} is not read by {_a(kind)} (it reads {', '.join(known)})")
+            raise _refuse(action, f"{key}={value} is not read by {a_(kind)} (it reads {', '.join(known)})")
         if key in FLAGS and not isinstance(action.params[key], bool):
             raise _refuse(action, f"{key}={value}: write {key}=true or {key}=false")
         if key in RANGED_ONLY and weapon.kind == "melee":
@@ -96,7 +100,7 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool)
         if written is not None:
             raise _refuse(action, f"{field}={written} is not read by an attack")
     if action.mode is not None and weapon.kind != "ranged":
-        raise RefusedError(f"mode={action.mode}: the {weapon.name} fires no modes (a {weapon.kind} weapon)",
+        raise RefusedError(f"mode={action.mode}: the {weapon.name} fires no modes ({a_(weapon.kind)} weapon)",
                            code="rules.fire-mode")
 
 
@@ -105,9 +109,12 @@ def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[s
     on oneself (a blast may catch its thrower, not aim at them), and a ``cover_ID=`` or
     ``d_ID=`` naming nobody the attack hits, or a cover not on the chart."""
     names = [name for name, _ in caught]
+    if kind == "blast" and action.target and names.count(action.target) > 1:
+        raise _refuse(action, f"{action.target} is the blast's target, at its centre: caught= names the others",
+                      code="rules.target")
     if len(names) > 1 and len(set(names)) < len(names):
         twice = sorted({name for name in names if names.count(name) > 1})
-        raise _refuse(action, f"{', '.join(twice)} named twice: {_a(kind)} hits each fighter once",
+        raise _refuse(action, f"{', '.join(twice)} named twice: {a_(kind)} hits each fighter once",
                       code="rules.target")
     if action.target == actor or (kind != "blast" and actor in names):
         raise _refuse(action, f"{actor} cannot attack themselves", code="rules.target")
@@ -117,8 +124,8 @@ def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[s
         prefix, _, who = key.partition("_")
         if prefix == "cover" and who:
             if who not in names:
-                raise _refuse(action, f"{key}: {who} is not among those the {kind} hits ({', '.join(names)})")
-            value = _text(action.params[key])
+                raise _refuse(action, f"{key}: {who} is not among those the {kind} hits ({', '.join(names) or 'nobody'})")
+            value = text_of(action.params[key])
             if value != "none" and value not in COVER:
                 raise _refuse(action, f"{key}={value}: one of none, {', '.join(COVER)}")
         if prefix == "d" and who and kind == "spread":

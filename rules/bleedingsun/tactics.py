@@ -15,6 +15,7 @@ from fightlog.rules.bleedingsun import fuses, grapple, harm, readying
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 from fightlog.rules.bleedingsun.fighters import AIM, BLEEDING, DEFENSE, Fighter
 from fightlog.rules.bleedingsun.planning import mode_of
+from fightlog.rules.bleedingsun.post_params import a_
 from fightlog.rules.bleedingsun.pools import roll_pool
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -85,9 +86,8 @@ def sprint(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
 
 def reload(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     weapon = Fighter(scribe.state, actor).weapon(action.weapon)
-    if weapon.kind != "ranged":
-        raise RefusedError(f"reload: the {weapon.name} is not a firearm (a {weapon.kind} weapon)",
-                           code="rules.incomplete")
+    if weapon.kind == "melee":
+        raise RefusedError(f"reload: the {weapon.name} is a melee weapon: nothing to reload", code="rules.incomplete")
     scribe.emit(WeaponReloaded(actor=actor, weapon=weapon.name, cause=cause))
 
 
@@ -162,7 +162,7 @@ def setting(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     """Changing a fire type (a free action): the declaration is all, to a mode the weapon has."""
     weapon = Fighter(scribe.state, actor).weapon(action.weapon)
     if action.mode is not None and weapon.kind != "ranged":
-        raise RefusedError(f"setting mode={action.mode}: the {weapon.name} fires no modes (a {weapon.kind} weapon)",
+        raise RefusedError(f"setting mode={action.mode}: the {weapon.name} fires no modes ({a_(weapon.kind)} weapon)",
                            code="rules.fire-mode")
     if action.mode is not None:
         mode_of(weapon, action)  # refused when the weapon lacks it (rules.fire-mode)

@@ -394,6 +394,8 @@ def test_the_round_under_way_and_the_only_order_cannot_be_voided(tmp_path: Path)
     assert_one_line_error(rule(log, "void", "6"), f"{log}:6", "seq 6 set the only posting order (alice, bob): "
                           "voided, the fight would have no order and play could pass the turn to nobody (amend it "
                           "instead: --set 'order=[\"ID\", ...]')")
+    assert_one_line_error(rule(log, "amend", "6", "--set", "order=[]"), f"{log}:6", "seq 6 set the only posting "
+                          "order (alice, bob): amended so, the fight would have no order")
     assert digest(log) == before
     assert rule(log, "amend", "6", "--set", 'order=["bob", "alice"]').exit_code == 0
     assert run("play", "end-turn", str(log)).exit_code == 0

@@ -24,7 +24,15 @@ from tests.rules.bleedingsun.rigged import of, ready_duel, trio
     ("attack target=bo weapon=Rifle coverr=medium", "rules.incomplete", "coverr=medium is not read by an attack"),
     ("attack target=bo weapon=Rifle high=yes", "rules.incomplete", "high=yes: write high=true or high=false"),
     ("attack target=ana weapon=Rifle", "rules.target", "ana cannot attack themselves"),
-    ("throw weapon=Frag target=bo caught=bo:3", "rules.target", "bo named twice: a blast hits each fighter once"),
+    ("throw weapon=Frag target=bo caught=bo:3", "rules.target",
+     "bo is the blast's target, at its centre: caught= names the others"),
+    ("throw weapon=Frag target=bo caught=ana:99999999999", "rules.incomplete", "caught=ana:99999999999: hexes away, a whole number from 0 to 1000"),
+    ("throw weapon=Frag caught=bo:2 lob=true cover_cy=light", "rules.incomplete", "among those the blast hits (bo)"),
+    ("attack weapon=Shotgun target=bo targets=bo,cy d_cy=-3", "rules.incomplete",
+     "d_cy=-3: hexes away, a whole number from 0 to 1000"),
+    ("attack target=bo weapon=Rifle light=true", "rules.incomplete", "light=true: one of normal, dark"),
+    ("move hexes=2 cautious=no", "rules.incomplete", "cautious=no: write cautious=true or cautious=false"),
+    ("draw weapon=Knife holstered=yes", "rules.incomplete", "holstered=yes: write holstered=true"),
     ("throw weapon=Frag target=bo caught=ana:1,ana:2", "rules.target", "ana named twice"),
     ("throw weapon=Frag target=bo cover=medium", "rules.incomplete", "write cover_ID=medium for each target"),
     ("throw weapon=Frag target=bo cover_cy=heavy", "rules.incomplete", "cy is not among those the blast hits (bo)"),
@@ -35,11 +43,12 @@ from tests.rules.bleedingsun.rigged import of, ready_duel, trio
     ("attack target=bo weapon=Knife distance=1 mode=3rb", "rules.fire-mode", "the Knife fires no modes"),
     ("stance too=crouched", "rules.incomplete", "too=crouched is not read by stance (it reads to, from)"),
     ("say hello=1", "rules.incomplete", "hello=1 is not read by say (it reads text)"),
-    ("reload weapon=Knife", "rules.incomplete", "the Knife is not a firearm (a melee weapon)"),
+    ("reload weapon=Knife", "rules.incomplete", "the Knife is a melee weapon: nothing to reload"),
     ("aim weapon=Knife", "rules.incomplete", "the Knife is a melee weapon; an aim adds to a ranged attack"),
     ("ready actions=banana", "rules.ready", "banana is not an action of bleeding-sun"),
     ("setting weapon=Rifle mode=auto", "rules.fire-mode", "the Rifle cannot fire auto"),
-    ("setting weapon=Knife mode=auto", "rules.fire-mode", "the Knife fires no modes"),
+    ("setting weapon=Knife mode=auto", "rules.fire-mode", "the Knife fires no modes (a melee weapon)"),
+    ("setting weapon=Frag mode=auto", "rules.fire-mode", "the Frag fires no modes (an explosive weapon)"),
 ])
 def test_a_post_that_says_what_its_action_would_not_read(do: str, code: str, said: str) -> None:
     refused = ready_duel().refused("ana", do)
@@ -59,6 +68,13 @@ def test_a_range_that_agrees_with_the_distance_is_played() -> None:
     events = fight.post("bo", "take", faces=[1] * 5)
     (missed,) = of(events, AttackResolved)
     assert missed.against == 2  # medium range
+
+
+def test_a_spreads_band_is_its_aimed_targets_the_others_take_theirs_from_their_hexes() -> None:
+    fight = trio(armour=0)  # medium spread: 3/6/9/12; Bo aimed at medium, Cy 8 hexes off (long)
+    events = fight.post("ana", "attack weapon=Shotgun target=bo targets=bo,cy range=medium d_cy=8",
+                        faces=[1] * 4 + [1] * 6 + [1] * 2 + [1] * 6 + [1] * 2)
+    assert [(a.target, a.against) for a in of(events, AttackResolved)] == [("bo", 2), ("cy", 3)]
 
 
 def test_a_spread_named_at_a_range_band_without_a_distance_is_at_that_band() -> None:
