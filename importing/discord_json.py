@@ -24,6 +24,7 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
     splitter = Splitter(handle, name)
     splitter.header()
     decode = DECODER.decode
+    count = 0
     for index, offset, data in splitter:
         try:
             message = decode(data)
@@ -38,3 +39,8 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
                              "DiscordChatExporter writes UTF-8: export the channel again", path=name,
                              line=splitter.line_at(offset + exc.start)) from None
         yield neutral(message, message.id, 0, message.content)
+        count = index + 1
+    said = splitter.document.get("messageCount")
+    if isinstance(said, int) and not isinstance(said, bool) and said != count:
+        warn(f"{name}:{splitter.count_line}: messageCount says {said} message(s) were exported, the messages array "
+             f"holds {count}: messages were removed or added by hand")

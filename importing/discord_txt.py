@@ -49,15 +49,18 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
     lines = _Lines(text_lines(handle, name, warn))
     _header(lines, name)
     current: tuple[int, datetime, str, list[str]] | None = None
+    count = 0
+    footer: tuple[int, str] | None = None
     for number, text in lines:
-        if text == RULE and _footer(lines, name):
+        footer = _footer(lines, name) if text == RULE else None
+        if footer is not None:
             break
         head = HEADER.match(text)
         at = parse_date(head[1]) if head is not None else None
         if head is not None and at is not None:
             if current is not None:
                 yield _message(current, name)
-            current = (number, at, head[2], [text])
+            current, count = (number, at, head[2], [text]), count + 1
         elif current is not None:
             current[3].append(text)
         elif text:
@@ -67,6 +70,10 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
                          path=name, line=lines.last)
     if current is not None:
         yield _message(current, name)
+    said = int(re.sub(r"\D", "", footer[1]) or -1) if footer is not None else count
+    if said != count:  # (the exporter counts what it wrote: a header line a message)
+        warn(f"{name}:{footer[0]}: the footer says {said} message(s) were exported, the file holds {count}: "
+             "messages were removed or added by hand, or a message's header line was edited")
 
 
 FOOTER: Final = re.compile(r"Exported \S.* message\(s\)$")
@@ -120,9 +127,10 @@ def _header(lines: _Lines, name: str) -> None:
                      path=name, line=lines.last or 1)
 
 
-def _footer(lines: _Lines, name: str) -> bool:
-    """Whether the ``=`` line just read opens the footer (``Exported N message(s)``, a ``=``
-    line, the end of the file); when it does not, the lines looked at are given again."""
+def _footer(lines: _Lines, name: str) -> tuple[int, str] | None:
+    """The footer's ``Exported N message(s)`` line and its number, when the ``=`` line just
+    read opens the footer (that line, a ``=`` line, the end of the file); when it does not,
+    ``None``, and the lines looked at are given again."""
     ahead: list[tuple[int, str]] = []
     for number, text in lines:
         ahead.append((number, text))
@@ -131,15 +139,15 @@ def _footer(lines: _Lines, name: str) -> bool:
         if len(ahead) == 2 and text == RULE:
             break
         lines.again(*ahead)
-        return False
+        return None
     else:
         lines.again(*ahead)
-        return False
+        return None
     for number, text in lines:
         if text.strip():
             raise InputError(f"text after the export's footer ('{ahead[0][1]}' at line {ahead[0][0]}): "
                              f"{_NOT_EXPORT} as the exporter writes it", path=name, line=number)
-    return True
+    return ahead[0]
 
 
 def _message(current: tuple[int, datetime, str, list[str]], name: str) -> Message:

@@ -49,6 +49,8 @@ class Splitter:
         self.start = 0  # buf[:start] is consumed
         self.newlines = 0  # in the bytes dropped before buf[0]
         self.head = b""  # the bytes before the messages array's key
+        self.document: dict[str, object] = {}  # the export without its messages, once read to the end
+        self.count_line = 0  # the line of its messageCount (else where the array closes)
 
     def _more(self) -> bool:
         if self.eof:
@@ -211,7 +213,8 @@ class Splitter:
         middle = b'"messages":[]'
         doc = head + middle + tail
         try:
-            msgspec.json.decode(doc, type=dict)
+            self.document = msgspec.json.decode(doc, type=dict)
+            self.count_line = self._line(pos + max(0, tail.find(b'"messageCount"')))
         except msgspec.ValidationError:  # a head that is not an object's: not the export's
             raise InputError("not a DiscordChatExporter JSON export: the messages array is not in a JSON object",
                              path=self.name, line=1) from None

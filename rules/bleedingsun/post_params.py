@@ -29,6 +29,20 @@ _READ: Final[dict[str, tuple[str, ...]]] = {"attack": ("cover", *_ANY), "spread"
 """The params a plan reads, by kind of attack (``ID``: a target's name)."""
 
 
+def _refuse(action: Action, what: str, code: str = "rules.incomplete") -> RefusedError:
+    return RefusedError(f"{action.type}: {what}", code=code)
+
+
+def text_of(value: object) -> str:
+    """A param's value as the post writes it (``true``, not ``True``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def a_(kind: str) -> str:
+    """``kind`` with its article: a melee, an explosive."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
 READ_BY: Final[dict[str, tuple[str, ...]]] = {
     "stance": ("to", "from"), "move": ("hexes", "terrain", "cautious"), "sprint": ("hexes",),
     "draw": ("holstered",), "total_defense": ("with",), "extinguish": ("effort",), "break_free": ("effort",),
@@ -51,20 +65,6 @@ def check_said(actions: Sequence[Action], attacks: frozenset[str]) -> None:
                 raise _refuse(action, f"{key}={text_of(value)} is not read by {action.type} ({reads})")
             if key in ("cautious", "holstered") and not isinstance(value, bool):
                 raise _refuse(action, f"{key}={text_of(value)}: write {key}=true or {key}=false")
-
-
-def _refuse(action: Action, what: str, code: str = "rules.incomplete") -> RefusedError:
-    return RefusedError(f"{action.type}: {what}", code=code)
-
-
-def text_of(value: object) -> str:
-    """A param's value as the post writes it (``true``, not ``True``)."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-def a_(kind: str) -> str:
-    """``kind`` with its article: a melee, an explosive."""
-    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool) -> None:
@@ -90,9 +90,11 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool)
             raise _refuse(action, f"dice={value}: a share of a split pool; a post with one attack rolls the "
                                   "whole pool", code="rules.split")
     if action.targets and kind != "spread":
-        raise _refuse(action, f"targets={','.join(action.targets)}: only a spread hits more than its target "
-                              f"(the {weapon.name} is not a spread weapon)" if kind != "blast" else
-                              f"targets={','.join(action.targets)}: a blast names those it catches as caught=ID:HEXES")
+        named = ",".join(action.targets)
+        if kind == "blast":
+            raise _refuse(action, f"targets={named}: a blast names those it catches as caught=ID:HEXES")
+        raise _refuse(action, f"targets={named}: only a spread hits more than its target (the {weapon.name} is not "
+                              "a spread weapon)")
     if kind == "blast" and action.params.get("lob") is True and action.target:
         raise _refuse(action, f"lob=true aims at a hex, not at a fighter: drop target={action.target} "
                               "(name who the blast catches with caught=ID:HEXES)")
@@ -124,7 +126,8 @@ def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[s
         prefix, _, who = key.partition("_")
         if prefix == "cover" and who:
             if who not in names:
-                raise _refuse(action, f"{key}: {who} is not among those the {kind} hits ({', '.join(names) or 'nobody'})")
+                hit = ", ".join(names) or "nobody"
+                raise _refuse(action, f"{key}: {who} is not among those the {kind} hits ({hit})")
             value = text_of(action.params[key])
             if value != "none" and value not in COVER:
                 raise _refuse(action, f"{key}={value}: one of none, {', '.join(COVER)}")

@@ -279,7 +279,8 @@ def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes:
 
 def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, Mods]:
     """The DV pool of a hit: the weapon's (a blast's, and a direct hit's impact), the burst's,
-    each hit over the threshold (not a blast's but for its impact), a critical, perks, a sneak attack on one flat-footed."""
+    each hit over the threshold (not a blast's but for its impact), a critical, perks, a sneak
+    attack on one flat-footed."""
     options = attacker.options
     weapon = planned.weapon
     blast = planned.kind == "blast"

@@ -67,8 +67,8 @@ class Weapon(Strict):
             raise FieldProblem(("fuse",), "only an explosive has a fuse delay")
         for field, kinds in _ONLY.items():  # written for a kind that never reads it: a slip, refused
             if self.kind not in kinds and getattr(self, field) != type(self).model_fields[field].default:
-                raise FieldProblem((field,), f"only {' or '.join(('an ' if k[0] in 'aeiou' else 'a ') + k for k in kinds)} weapon has {field} "
-                                             f"(this one is {self.kind})")
+                which = " or ".join(("an " if k[0] in "aeiou" else "a ") + k for k in kinds)
+                raise FieldProblem((field,), f"only {which} weapon has {field} (this one is {self.kind})")
         return self
 
     def card(self) -> WeaponCard:

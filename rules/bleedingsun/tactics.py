@@ -173,5 +173,6 @@ HANDLERS: Final[Mapping[str, Handler]] = {
     "draw": draw, "total_defense": total_defense, "stabilize": stabilize, "delay": delay,
     "extinguish": _break("burning", ("intelligence", "savvy")), "break_free": _break("frozen", ("strength", "body")),
     "grapple": grapple.grapple, "escape": grapple.escape,
-    "say": nothing, "drop": nothing, "setting": setting, "cook": fuses.cook, "ready": readying.ready, "pick_up": nothing, "perceive": nothing,
+    "say": nothing, "drop": nothing, "setting": setting, "cook": fuses.cook, "ready": readying.ready,
+    "pick_up": nothing, "perceive": nothing,
 }

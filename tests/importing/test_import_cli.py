@@ -291,6 +291,30 @@ def test_a_line_of_equals_signs_in_a_message_is_its_content(tmp_path: Path) -> N
     assert "Exported it" in out.read_text()
 
 
+_COUNT_LINE = JSON[:JSON.index(b'"messageCount"')].count(b"\n") + 1
+_ROLL = b"[3/14/2024 8:03 PM] Avrae#6877\n@Jonah  :game_die:\n**Result**: 1d20 (11) + 4\n**Total**: 15\n\n\n"
+
+
+@pytest.mark.parametrize(("fmt", "name", "data", "said"), [
+    ("discord-txt", "t.txt", TXT.replace(_ROLL, b"", 1),
+     f":{_FOOTER_LINE - 6}: the footer says 10 message(s) were exported, the file holds 9: messages were removed"),
+    ("discord-json", "t.json", JSON.replace(b'"messageCount": 10', b'"messageCount": 11'),
+     f":{_COUNT_LINE}: messageCount says 11 message(s) were exported, the messages array holds 10"),
+], ids=["txt", "json"])
+def test_an_export_whose_count_disagrees_is_imported_with_a_warning(tmp_path: Path, fmt: str, name: str, data: bytes,
+                                                                    said: str) -> None:
+    """A message taken out of an export by hand (the roll that went against you) left no
+    trace: the exporter's own count now says so, with the line."""
+    assert data not in (TXT, JSON)
+    source = tmp_path / name
+    source.write_bytes(data)
+    code, _, stderr = run("import", fmt, str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "d20-evasion")
+    assert code == 0 and f"{source}{said}" in stderr, stderr
+    source.write_bytes(TXT if fmt == "discord-txt" else JSON)
+    code, _, stderr = run("import", fmt, str(source), "-o", str(tmp_path / "again.jsonl"), "--ruleset", "d20-evasion")
+    assert code == 0 and "exported" not in stderr, stderr
+
+
 @pytest.mark.parametrize("fmt", ["sl", "discord-json", "discord-csv", "discord-txt"])
 @pytest.mark.parametrize(("data", "what"), [(b"", "is empty"), (b"\xef\xbb\xbf\r\n \n\n", "holds only blank lines")],
                          ids=["empty", "blank"])

@@ -52,7 +52,8 @@ def test_a_roster_of_another_ruleset_is_named_so() -> None:
 
     with pytest.raises(InputError) as caught:
         load_roe7_roster(ROSTER)  # not its first sheet problem among 200
-    assert str(caught.value) == f"{ROSTER}:2: ruleset: expected 'roe7', got 'bleeding-sun': a roster for another ruleset"
+    assert str(caught.value) == (f"{ROSTER}:2: ruleset: expected 'roe7', got 'bleeding-sun': a roster for another "
+                                 "ruleset")
     gate = FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml"
     with pytest.raises(InputError) as caught:
         load_roster(gate)
