@@ -106,26 +106,7 @@ def _resolve(names: list[str], arrays: dict[Path, int], *, append: bool) -> Path
 def _depth(text: str) -> int:
     """How many brackets and braces ``text`` opens minus closes, outside strings and
     comments."""
-    depth = 0
-    quote: str | None = None
-    escaped = False
-    for char in text:
-        if quote is not None:
-            if escaped:
-                escaped = False
-            elif char == "\\" and quote == '"':
-                escaped = True
-            elif char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == "#":
-            break
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-    return depth
+    return _elements(text, 0, False)[1]
 
 
 def _elements(text: str, depth: int, expect: bool) -> tuple[int, int, bool]:
