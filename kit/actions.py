@@ -181,3 +181,8 @@ def _scalar_text(key: str, value: Scalar) -> str:
     if value is None or _INT.fullmatch(value) or value in ("true", "false"):
         raise ValueError(f"param {key!r}: {value!r} would read back as another type")
     return value
+
+
+def value_written(value: object) -> str:
+    """A param's value as a post writes it, for messages (``true``, not ``True``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)

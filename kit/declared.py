@@ -28,7 +28,7 @@ they were posted, and playing a post's checks again costs about as much as foldi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import NoReturn
 
 from fightlog.errors import FightlogError, RefusedError
@@ -37,6 +37,7 @@ from fightlog.events.model import Action, DeclarationPosted, Event
 from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.dice import ModifierLike
 from fightlog.kit.table import Scribe
+from fightlog.kit.actions import value_written
 
 
 INCOMPLETE = "rules.incomplete"
@@ -136,3 +137,15 @@ def report_refusal(before: SceneState, event: DeclarationPosted, view: AuditView
     found = check(before, event)
     if found is not None and found.code not in noting.codes:
         view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+
+
+def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]]) -> None:
+    """Refuse the first param an action of ``actions`` writes that its type does not read
+    (``read``: by type; ``rules.incomplete``, which changes nothing, so no audit finding)."""
+    for action in actions:
+        known = read.get(action.type, ())
+        for key in sorted(action.params):
+            if key not in known:
+                reads = f"it reads {', '.join(known)}" if known else "it reads none"
+                raise RefusedError(f"{action.type}: {key}={value_written(action.params[key])} is not read by "
+                                   f"{action.type} ({reads})", code="rules.incomplete")

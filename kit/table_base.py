@@ -32,7 +32,7 @@ from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded
-from fightlog.kit.declared import unknown_action
+from fightlog.kit.declared import unknown_action, unread_param
 from fightlog.kit.fighters import absent
 from fightlog.kit.options import as_data
 from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
@@ -54,6 +54,10 @@ class TableBase:
     option_type: type[Struct]
     action_types: Mapping[str, str | None]
     out: frozenset[str]
+    params_read: Mapping[str, tuple[str, ...]] | None = None
+    """The params each action type reads (a type not listed reads none): a post writing
+    another is refused, as it would change nothing (a name misspelt, ``coverr=half``);
+    ``None``: the ruleset checks its params itself."""
     no_map: str | None = None
     """Why the ruleset keeps no positions (each post says how far), refusing a position given at
     a join; ``None``: positions are kept."""
@@ -160,6 +164,8 @@ class TableBase:
         unknown = unknown_action(post.actions, self.action_types)
         if unknown is not None:
             raise unknown
+        if self.params_read is not None:
+            unread_param(post.actions, self.params_read)
         if post.ooc:
             if post.actions:
                 raise RefusedError("an out-of-character post carries no actions")
@@ -168,3 +174,4 @@ class TableBase:
         if state.turn.round == 0:
             raise RefusedError("the fight has not begun (begin it first)", code="order.out-of-turn")
         return True
+

@@ -16,7 +16,8 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_AP, SPREAD_RANGES, band_of,
                                                     burst_recoil)
 from fightlog.rules.bleedingsun import grapple
-from fightlog.rules.bleedingsun.post_params import COVER, check_caught, check_params, text_of
+from fightlog.kit.actions import value_written
+from fightlog.rules.bleedingsun.post_params import COVER, check_caught, check_params
 from fightlog.rules.bleedingsun.card import WeaponCard
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, Fighter
 
@@ -67,7 +68,7 @@ def _hexes_of(action: Action, written: str, value: object) -> int:
 
 
 def _choice(action: Action, key: str, table: dict[str, int], default: str) -> str:
-    value = text_of(action.params.get(key, default))
+    value = value_written(action.params.get(key, default))
     if value not in table:
         raise RefusedError(f"{action.type}: {key}={value}: one of {', '.join(table)}", code="rules.incomplete")
     return value
@@ -140,7 +141,7 @@ def _caught(action: Action, target: str) -> tuple[tuple[str, int], ...]:
     for name in action.targets:
         if name != target:
             value = action.params.get(f"d_{name}", action.distance or 0)
-            out.append((name, _hexes_of(action, f"d_{name}={text_of(value)}", value)))
+            out.append((name, _hexes_of(action, f"d_{name}={value_written(value)}", value)))
     return tuple(out)
 
 
@@ -320,7 +321,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
             notes.append(f"at least {options.pool_minimum} (low_pool)")
         targeted = action.params.get("targeted")
         if targeted is not None and targeted not in ("medium", "small", "tiny"):
-            raise RefusedError(f"targeted={text_of(targeted)}: one of medium, small, tiny", code="rules.incomplete")
+            raise RefusedError(f"targeted={value_written(targeted)}: one of medium, small, tiny", code="rules.incomplete")
         if targeted is not None and kind == "spread" and bands[0] != "short":
             raise RefusedError("a spread makes targeted shots at short range only", code="rules.range")
         plans.append(Plan(index, kind, weapon_, mode, target, caught, bands, dice, tuple(notes),

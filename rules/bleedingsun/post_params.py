@@ -14,6 +14,8 @@ from typing import Final
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action
+from fightlog.kit.actions import value_written
+from fightlog.kit.declared import unread_param
 from fightlog.rules.bleedingsun.card import WeaponCard
 
 COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}
@@ -33,11 +35,6 @@ def _refuse(action: Action, what: str, code: str = "rules.incomplete") -> Refuse
     return RefusedError(f"{action.type}: {what}", code=code)
 
 
-def text_of(value: object) -> str:
-    """A param's value as the post writes it (``true``, not ``True``)."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
 def a_(kind: str) -> str:
     """``kind`` with its article: a melee, an explosive."""
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
@@ -54,17 +51,13 @@ READ_BY: Final[dict[str, tuple[str, ...]]] = {
 def check_said(actions: Sequence[Action], attacks: frozenset[str]) -> None:
     """Refuse a param an action other than an attack (``attacks``: planned, checked there)
     does not read: a name misspelt (``stance too=crouched``) or a param it has no use for."""
-    for action in actions:
-        if action.type in attacks:
-            continue
-        known = READ_BY.get(action.type, ())
-        for key in sorted(action.params):
-            value = action.params[key]
-            if key not in known:
-                reads = f"it reads {', '.join(known)}" if known else "it reads none"
-                raise _refuse(action, f"{key}={text_of(value)} is not read by {action.type} ({reads})")
-            if key in ("cautious", "holstered") and not isinstance(value, bool):
-                raise _refuse(action, f"{key}={text_of(value)}: write {key}=true or {key}=false")
+    others = [action for action in actions if action.type not in attacks]
+    unread_param(others, READ_BY)
+    for action in others:
+        for key in ("cautious", "holstered"):
+            value = action.params.get(key)
+            if value is not None and not isinstance(value, bool):
+                raise _refuse(action, f"{key}={value_written(value)}: write {key}=true or {key}=false")
 
 
 def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool) -> None:
@@ -75,7 +68,7 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool)
     a fighter, an item or cost, a fire mode on a weapon that fires none."""
     known = _READ.get(kind, _READ["attack"])
     for key in sorted(action.params):
-        value = text_of(action.params[key])
+        value = value_written(action.params[key])
         if key == "cover" and kind in ("spread", "blast"):
             raise _refuse(action, f"cover={value}: a {kind}'s cover is each target's own, added to soak: "
                                   f"write cover_ID={value} for each target behind it")
@@ -128,7 +121,7 @@ def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[s
             if who not in names:
                 hit = ", ".join(names) or "nobody"
                 raise _refuse(action, f"{key}: {who} is not among those the {kind} hits ({hit})")
-            value = text_of(action.params[key])
+            value = value_written(action.params[key])
             if value != "none" and value not in COVER:
                 raise _refuse(action, f"{key}={value}: one of none, {', '.join(COVER)}")
         if prefix == "d" and who and kind == "spread":

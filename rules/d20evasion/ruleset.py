@@ -57,6 +57,19 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
 writes ``cost`` on an action when it differs (``both`` for a long cast, ``free`` for a draw
 with load-bearing equipment, ``full`` for a skill that takes the whole turn)."""
 
+PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    "move": ("lateral", "points"),
+    "attack": ("defensive_turn",),
+    "cast": ("spell", "defensive_turn"),
+    "disarm": ("knock",),
+    "skill": ("full", "actions", "name"),
+    "dodge": ("attack",), "counter": ("attack",), "parry": ("attack",), "take": ("attack",),
+    "say": ("text",),
+}
+"""The params each action type reads (one not here reads none; ``points``, ``defensive_turn``,
+``attack``, ``knock`` are mostly the table's own, kept in the logged post; a skill's ``name``
+is a label): the table refuses any other (``kit.declared.unread_param``)."""
+
 COST_ACTIONS: Final[Mapping[str, int]] = {"action": 1, "both": 2}
 """Actions a cost spends (``full`` spends them all, and the movement)."""
 

@@ -51,6 +51,20 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
 }
 """Every action type ``en51`` understands and the part of the turn it spends."""
 
+PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    "attack": ("unaware", "roll", "turn", "cover", "gm"),
+    "cover": ("value",),
+    "wait": ("then",),
+    "sneak": ("metres",),
+    "medicine": ("bonus",),
+    "counter": ("roll", "gm"),
+    "take": ("roll",),
+    "ignore": ("roll",),
+    "say": ("text",),
+}
+"""The params each action type reads (one not here reads none): the table refuses any other
+(``kit.declared.unread_param``)."""
+
 
 class En51Rules(GenericRules):
     """The ``Ruleset`` of en5.1 black and white d20 combat."""

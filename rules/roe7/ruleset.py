@@ -55,6 +55,18 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
 }
 """Every action type ``roe7`` understands and the part of the turn it spends."""
 
+PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    "attack": ("shots", "offhand", "offhand_target", "secondaries", "through", "gm"),
+    "skill": ("roll", "against", "gm"),
+    "com_call": ("calls", "near_base"),
+    "throw": ("x", "y"),
+    "move": ("m", "difficult", "cover", "fall", "x", "y", "toward", "away"),
+    "interrupt": ("gm",),
+    "say": ("text",),
+}
+"""The params each action type reads (one not here reads none): the table refuses any other
+(``kit.declared.unread_param``)."""
+
 
 @lru_cache(maxsize=256)
 def token(text: str, options: TokenOptions = DEFAULT_OPTIONS) -> WeaponToken | None:

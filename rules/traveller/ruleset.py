@@ -55,6 +55,19 @@ ACTION_TYPES: Final[Mapping[str, str | None]] = {
 }
 """Every action type ``traveller`` understands and the part of the turn it spends."""
 
+PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    "first_aid": ("STR", "DEX", "END"),
+    "grapple": ("choice", "metres", "x", "y", "terrain"),
+    "task": ("skill", "characteristic", "rounds"),
+    "move": ("x", "y", "terrain"),
+    "stance": ("to",),
+    "cover": ("behind",),
+    "dive": ("cover", "x", "y"),
+    "say": ("text",),
+}
+"""The params each action type reads (one not here reads none): the table refuses any other
+(``kit.declared.unread_param``)."""
+
 
 class TravellerRules(GenericRules):
     """The ``Ruleset`` of Traveller 2D6 combat."""

@@ -1,0 +1,58 @@
+"""A param its action does not read is refused by every ruleset's table (``kit.declared.
+unread_param`` with each ruleset's ``PARAMS_READ``; bleeding-sun's own ``post_params``): a
+misspelt ``coverr=half`` was rolled as if not written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fightlog.errors import RefusedError
+from fightlog.kit.actions import parse_actions
+from fightlog.kit.declared import unread_param
+from fightlog.rules.d20evasion.ruleset import ACTION_TYPES as D20_TYPES, PARAMS_READ as D20_READ
+from fightlog.rules.en51.ruleset import ACTION_TYPES as EN51_TYPES, PARAMS_READ as EN51_READ
+from fightlog.rules.roe7.ruleset import ACTION_TYPES as ROE7_TYPES, PARAMS_READ as ROE7_READ
+from fightlog.rules.traveller.ruleset import ACTION_TYPES as TRAVELLER_TYPES, PARAMS_READ as TRAVELLER_READ
+from tests.conftest import FIXTURES
+from tests.rules.refusals import refused, run
+
+TABLES = {"roe7": (ROE7_TYPES, ROE7_READ), "d20-evasion": (D20_TYPES, D20_READ),
+          "traveller": (TRAVELLER_TYPES, TRAVELLER_READ), "en51": (EN51_TYPES, EN51_READ)}
+
+
+@pytest.mark.parametrize("ruleset", sorted(TABLES))
+def test_every_action_type_read_is_one_the_ruleset_has(ruleset: str) -> None:
+    types, read = TABLES[ruleset]
+    assert set(read) <= set(types)
+    assert read["say"] == ("text",)
+
+
+@pytest.mark.parametrize(("ruleset", "do", "said"), [
+    ("roe7", "attack target=bob weapon=Rifle coverr=half",
+     "attack: coverr=half is not read by attack (it reads shots, offhand, offhand_target, secondaries, through, gm)"),
+    ("roe7", "reload weapon=Rifle fast=true", "reload: fast=true is not read by reload (it reads none)"),
+    ("traveller", "move x=1 y=2 terain=rough", "terain=rough is not read by move (it reads x, y, terrain)"),
+    ("en51", "cover vaule=2", "vaule=2 is not read by cover (it reads value)"),
+    ("d20-evasion", "move lateral=true speed=3", "speed=3 is not read by move (it reads lateral, points)"),
+])
+def test_a_param_no_action_reads_is_refused(ruleset: str, do: str, said: str) -> None:
+    with pytest.raises(RefusedError) as caught:
+        unread_param(parse_actions([do]), TABLES[ruleset][1])
+    assert caught.value.code == "rules.incomplete" and said in str(caught.value)
+
+
+def test_what_each_action_reads_passes() -> None:
+    unread_param(parse_actions(["attack target=bob weapon=Rifle shots=2 gm=-3", "say text=hi"]), ROE7_READ)
+
+
+def test_a_misspelt_param_is_refused_at_the_table_and_nothing_written(tmp_path: Path) -> None:
+    log = tmp_path / "gate.jsonl"
+    gate = str(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml")
+    assert run("play", "start", str(log), "--ruleset", "roe7", "--seed", "5")[0] == 0
+    at = ("--at", "alice=0,0", "--at", "bob=20,0")
+    assert run("play", "join", str(log), "--roster", gate, "alice", "bob", *at)[0] == 0
+    assert run("play", "begin", str(log))[0] == 0
+    out = refused(log, "alice", "Alice fires.", "--do", "attack target=bob weapon=Rifle mode=auto coverr=half")
+    assert "refused: attack: coverr=half is not read by attack" in out
