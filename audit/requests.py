@@ -232,6 +232,7 @@ def _post(declaration: DeclarationPosted, responds_to: int | None) -> Post:
         actions=tuple(declaration.actions),
         responds_to=responds_to,
         ooc=declaration.ooc,
+        recorded=True,
     )
 
 

@@ -39,6 +39,9 @@ class Post(Struct, frozen=True, kw_only=True):
     actions: tuple[Action, ...] = ()
     responds_to: int | None = None
     ooc: bool = False
+    recorded: bool = False
+    """A post re-derived from a log (a dispute, a replay's requests), not asked for now: a param
+    its action does not read is let through, as it changed nothing when it was recorded."""
 
 
 def check_responds_to(state: SceneState, post: Post) -> None:

@@ -164,7 +164,7 @@ class TableBase:
         unknown = unknown_action(post.actions, self.action_types)
         if unknown is not None:
             raise unknown
-        if self.params_read is not None:
+        if self.params_read is not None and not post.recorded:
             unread_param(post.actions, self.params_read)
         if post.ooc:
             if post.actions:

@@ -20,14 +20,17 @@ from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES
 from fightlog.rules.bleedingsun.tactics import HANDLERS
 
 
-def check_own(state: SceneState, actor: str, actions: Sequence[Action]) -> Planned:
-    """Refuse a post in ``actor``'s own turn the rules do not allow; its attacks planned."""
+def check_own(state: SceneState, actor: str, actions: Sequence[Action], *, strict: bool = False) -> Planned:
+    """Refuse a post in ``actor``'s own turn the rules do not allow; its attacks planned.
+    ``strict``: a post asked for now, refused a param its action does not read too
+    (``post_params``; a recorded post, which it changed nothing in, is let through)."""
     who = Fighter(state, actor)
     waiting = [e for e in state.effects.values() if e.name == INCOMING and e.source == actor]
     if waiting:
         raise RefusedError(f"{actor}'s attack on {waiting[0].target} waits for {waiting[0].target}'s answer "
                            "(or the end of the turn)", code="rules.answer")
-    check_said(actions, ATTACKS)
+    if strict:
+        check_said(actions, ATTACKS)
     grapple.check(state, actor, actions)
     earlier = economy.own_actions(state, actor)
     if any(a.type in economy.IMMEDIATE or a.type in economy.ANSWERS for a in actions):
@@ -37,7 +40,7 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action]) -> Plann
     if any(a.type == "attack" for a in earlier) and any(a.type == "attack" for a in actions):
         raise RefusedError("the round's attacks are one standard action: split the pool in one post",
                            code="rules.allowance")
-    planned = plan(state, actor, actions, earlier)
+    planned = plan(state, actor, actions, earlier, strict=strict)
     for found in planned.plans:
         if found.kind == "blast" and who.card.grenades:
             thrown = who.who.spent.get("grenade", 0)

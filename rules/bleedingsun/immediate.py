@@ -47,10 +47,11 @@ def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEf
 def check(state: SceneState, post: Post) -> None:
     """Refuse an out-of-turn post the rules do not allow (before anything is written)."""
     actions = post.actions
-    check_said(actions, ATTACKS)
+    if not post.recorded:
+        check_said(actions, ATTACKS)
     if _takes_readied(state, post):
         readying.check_taking(state, post.actor, actions)
-        plan(state, post.actor, actions)
+        plan(state, post.actor, actions, strict=not post.recorded)
         return
     if len(actions) != 1 or actions[0].type not in OUT_OF_TURN:
         raise RefusedError(f"out of turn: it is {state.turn.current or 'nobody'}'s turn; one immediate action "
@@ -107,7 +108,7 @@ def _provoker(state: SceneState, post: Post) -> int:
     if any(p.actor == post.actor and p.responds_to == target and any(a.type == "aoo" for a in p.actions)
            for p in state.pending):
         raise RefusedError("a single action provokes one attack of opportunity", code="rules.aoo")
-    plan(state, post.actor, post.actions)
+    plan(state, post.actor, post.actions, strict=not post.recorded)
     return target
 
 

@@ -239,9 +239,11 @@ def _shares(chosen: Sequence[Action], total: int, recoil: int) -> list[int]:
     return shares
 
 
-def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequence[Action] = ()) -> Planned:
+def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequence[Action] = (), *,
+         strict: bool = False) -> Planned:
     """Every attack of a post, planned (see the module docstring): refused with the rule at
-    fault (weapon, fire mode, rate of fire, range, split, a pool below 1 under ``no_roll``)."""
+    fault (weapon, fire mode, rate of fire, range, split, a pool below 1 under ``no_roll``);
+    ``strict`` (a post asked for now): a param no attack reads too."""
     who = Fighter(state, actor)
     options = who.options
     chosen = [a for a in actions if a.type in ATTACKS]
@@ -282,7 +284,7 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     plans = []
     for index, (action, weapon_, mode, share) in enumerate(zip(chosen, weapons, modes, shares)):
         kind = _kind(action, weapon_)
-        check_params(action, weapon_, kind, single=len(chosen) == 1)
+        check_params(action, weapon_, kind, single=len(chosen) == 1, names=strict)
         target = action.target or ""
         if kind != "blast" and not target:
             raise RefusedError(f"{action.type}: name a target (target=ID)", code="rules.incomplete")

@@ -60,9 +60,9 @@ def check_said(actions: Sequence[Action], attacks: frozenset[str]) -> None:
                 raise _refuse(action, f"{key}={value_written(value)}: write {key}=true or {key}=false")
 
 
-def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool) -> None:
+def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool, names: bool = True) -> None:
     """Refuse what an attack would silently ignore: a param it does not read (a name
-    misspelt), a yes-or-no written otherwise, ``cover=`` on a spread or blast (cover is each
+    misspelt: only with ``names``, for a post asked for now), a yes-or-no written otherwise, ``cover=`` on a spread or blast (cover is each
     target's, added to soak: ``cover_ID=``), a share (``dice=``) with nothing to split, a
     ranged attack's situation on a melee one, ``targets=`` on what is not a spread, a lob at
     a fighter, an item or cost, a fire mode on a weapon that fires none."""
@@ -73,7 +73,7 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool)
             raise _refuse(action, f"cover={value}: a {kind}'s cover is each target's own, added to soak: "
                                   f"write cover_ID={value} for each target behind it")
         prefix = key.partition("_")[0] + "_ID"
-        if key not in known and (prefix not in known or key == prefix[:-2]):
+        if names and key not in known and (prefix not in known or key == prefix[:-2]):
             raise _refuse(action, f"{key}={value} is not read by {a_(kind)} (it reads {', '.join(known)})")
         if key in FLAGS and not isinstance(action.params[key], bool):
             raise _refuse(action, f"{key}={value}: write {key}=true or {key}=false")

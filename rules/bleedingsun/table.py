@@ -61,7 +61,7 @@ class BleedingSunTable(TableBase):
             scribe.emit(DeclarationPosted(actor=post.actor, text=post.text))
             return
         actions = [_from(a, who.stance) for a in post.actions]
-        planned = check_own(state, post.actor, actions)
+        planned = check_own(state, post.actor, actions, strict=not post.recorded)
         declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=actions))
         play_own(scribe, post.actor, actions, declaration, planned)
 

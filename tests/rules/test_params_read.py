@@ -56,3 +56,26 @@ def test_a_misspelt_param_is_refused_at_the_table_and_nothing_written(tmp_path: 
     assert run("play", "begin", str(log))[0] == 0
     out = refused(log, "alice", "Alice fires.", "--do", "attack target=bob weapon=Rifle mode=auto coverr=half")
     assert "refused: attack: coverr=half is not read by attack" in out
+
+
+def test_a_log_an_earlier_table_wrote_with_an_unread_param_is_still_disputed(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its post is played again as recorded (``Post.recorded``): the param changed nothing then,
+    so the fork is not refused and the log does not depart from the rules."""
+    from fightlog.events.codec import decode_line
+    from fightlog.events.model import DiceRolled
+    from fightlog.rules.roe7.table import Roe7Table
+
+    log = tmp_path / "old.jsonl"
+    gate = str(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml")
+    assert run("play", "start", str(log), "--ruleset", "roe7", "--seed", "5", "--open")[0] == 0
+    at = ("--at", "alice=0,0", "--at", "bob=20,0")
+    assert run("play", "join", str(log), "--roster", gate, "alice", "bob", *at)[0] == 0
+    assert run("play", "begin", str(log))[0] == 0
+    with monkeypatch.context() as old:
+        old.setattr(Roe7Table, "params_read", None)  # the table before it checked params
+        code, out = run("play", "post", str(log), "alice", "--do", "attack target=bob weapon=Rifle coverr=half")
+        assert code == 0, out
+    rolls = [e.seq for e in map(decode_line, log.read_bytes().splitlines()) if isinstance(e, DiceRolled)]
+    code, out = run("dispute", str(log), "--at", str(rolls[-1]), "--set", "dice[0].face=1")
+    assert code in (0, 1) and "cannot play the post" not in out and "departs" not in out, out
