@@ -21,7 +21,8 @@ the event's ``seq``). ``amend`` checks, in this order:
   before it (``fightlog.audit.pools``; when the caller gives the log's ``events``).
 
 ``audit_ruled`` then checks a ruling against the whole log: the log as ruled must fold and
-audit (findings are the log's business; an error is the ruling's).
+audit (findings are the log's business; an error is the ruling's); ``refuse_stalling``, that
+a fight in progress is left where ``play`` can move it on.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from msgspec.structs import replace
 from fightlog.audit.auditor import Report, audit_events
 from fightlog.errors import DiceError, FightlogError, FoldError, InputError, RefusedError
 from fightlog.audit.pools import pool_problem
-from fightlog.events.model import (AnyEvent, CombatantJoined, DamageApplied, DiceRolled, HealingApplied, RulingMade,
-                                   SceneEnded, SceneStarted)
+from fightlog.events.model import (AnyEvent, CombatantJoined, DamageApplied, DiceRolled, HealingApplied, InitiativeSet,
+                                   RoundStarted, RulingMade, SceneEnded, SceneStarted, TurnStarted)
 from fightlog.events.paths import parse_assignment, parse_path
 from fightlog.dice import as_modifiers, read_roll
 from fightlog.kit.ruleset import ruleset_for
@@ -155,6 +156,45 @@ def audit_ruled(events: Sequence[AnyEvent], ruling: RulingMade, *, name: str) ->
             path=name,
             line=ruling.target,
         ) from None
+
+
+def refuse_stalling(events: Sequence[AnyEvent], ruling: RulingMade, *, name: str) -> None:
+    """Refuse a void or amendment that would leave a fight in progress where ``play`` cannot
+    move it on, a state no rules make: the turn open now without its ``turn_started`` (no
+    turn to end, a fight begun already), the round under way without its ``round_started``
+    (a fight in no round), no posting order left (nobody to pass the turn to). Each says
+    what to do instead (``InputError`` at the event ruled on)."""
+    log, target = name, ruling.target
+    event = events[target - 1]
+    if ruling.action not in ("void", "amend") or not isinstance(event, (TurnStarted, RoundStarted, InitiativeSet)):
+        return
+    rulings = [e for e in events if isinstance(e, RulingMade)]
+    state = fold(events, plan=plan_of(rulings))  # as ruled so far
+    turn = state.turn
+    if state.scene is None or state.scene.ended or turn.round == 0:
+        return
+    after = fold(events, plan=plan_of([*rulings, ruling])).turn
+    done = "voided" if ruling.action == "void" else "amended so"
+    if isinstance(event, TurnStarted) and turn.current is not None and after.current is None:
+        raise InputError(
+            f"seq {target} opened {turn.current}'s turn, open now: {done}, the fight would have no turn open "
+            f"and play could neither end it nor begin again (end the turn instead: fightlog play end-turn "
+            f"{log}; or amend who has it: --set actor=ID)",
+            path=log, line=target,
+        )
+    if isinstance(event, RoundStarted) and turn.in_round and not after.in_round:
+        raise InputError(
+            f"seq {target} opened round {turn.round}, under way: {done}, the fight would be in no round and play "
+            f"could not go on (end the scene instead: fightlog play end {log}; or void or amend what the round "
+            "got wrong)",
+            path=log, line=target,
+        )
+    if isinstance(event, InitiativeSet) and turn.order and not after.order:
+        raise InputError(
+            f"seq {target} set the only posting order ({', '.join(turn.order)}): {done}, the fight would have no "
+            f"order and play could pass the turn to nobody (amend it instead: --set 'order=[\"ID\", ...]')",
+            path=log, line=target,
+        )
 
 
 # --------------------------------------------------------------------------- the path

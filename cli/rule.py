@@ -93,7 +93,7 @@ def rule(
     replay and audit honour rulings from then on (fightlog state --at shows the fight as it
     stood before one).
     """
-    from fightlog.audit.amendment import audit_ruled
+    from fightlog.audit.amendment import audit_ruled, refuse_stalling
     from fightlog.events.model import RulingMade
     from fightlog.events.reader import read_log
     from fightlog.events.store import FileStore
@@ -116,7 +116,7 @@ def rule(
     ruling = RulingMade(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
-    _refuse_a_ruling_that_stalls_play(log, target, event, events, ruling)
+    refuse_stalling(events, ruling, name=log)
     _check_rulings(log, action, target, [e for e in events if isinstance(e, RulingMade)])
     report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
     if action == "accept":
@@ -171,46 +171,6 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
                          "a new scene to fight on)", path=log, line=target)
     if action == "withdraw" and not isinstance(event, RulingMade):
         raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
-
-
-def _refuse_a_ruling_that_stalls_play(log: str, target: int, event: Any, events: Sequence[Any], ruling: Any) -> None:
-    """Voids and amendments that would leave a fight in progress where ``play`` cannot move
-    it on, a state no rules make: the turn open now without its ``turn_started`` (no turn to
-    end, a fight begun already), the round under way without its ``round_started`` (a fight
-    in no round), no posting order left (nobody to pass the turn to). Each says what to do
-    instead."""
-    from fightlog.events.model import InitiativeSet, RoundStarted, RulingMade, TurnStarted
-    from fightlog.reducers.fold import fold, plan_of
-
-    if ruling.action not in ("void", "amend") or not isinstance(event, (TurnStarted, RoundStarted, InitiativeSet)):
-        return
-    rulings = [e for e in events if isinstance(e, RulingMade)]
-    state = fold(events, plan=plan_of(rulings))  # as ruled so far
-    turn = state.turn
-    if state.scene is None or state.scene.ended or turn.round == 0:
-        return
-    after = fold(events, plan=plan_of([*rulings, ruling])).turn
-    done = "voided" if ruling.action == "void" else "amended so"
-    if isinstance(event, TurnStarted) and turn.current is not None and after.current is None:
-        raise InputError(
-            f"seq {target} opened {turn.current}'s turn, open now: {done}, the fight would have no turn open "
-            f"and play could neither end it nor begin again (end the turn instead: fightlog play end-turn "
-            f"{log}; or amend who has it: --set actor=ID)",
-            path=log, line=target,
-        )
-    if isinstance(event, RoundStarted) and turn.in_round and not after.in_round:
-        raise InputError(
-            f"seq {target} opened round {turn.round}, under way: {done}, the fight would be in no round and play "
-            f"could not go on (end the scene instead: fightlog play end {log}; or void or amend what the round "
-            "got wrong)",
-            path=log, line=target,
-        )
-    if isinstance(event, InitiativeSet) and turn.order and not after.order:
-        raise InputError(
-            f"seq {target} set the only posting order ({', '.join(turn.order)}): {done}, the fight would have no "
-            f"order and play could pass the turn to nobody (amend it instead: --set 'order=[\"ID\", ...]')",
-            path=log, line=target,
-        )
 
 
 def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> None:

@@ -174,4 +174,3 @@ class TableBase:
         if state.turn.round == 0:
             raise RefusedError("the fight has not begun (begin it first)", code="order.out-of-turn")
         return True
-

@@ -94,9 +94,22 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool,
     for field, written in (("item", action.item), ("cost", action.cost)):
         if written is not None:
             raise _refuse(action, f"{field}={written} is not read by an attack")
+    check_fires(action, weapon)
+
+
+def check_fires(action: Action, weapon: WeaponCard) -> None:
+    """Refuse a fire mode (``mode=``) on a weapon that fires none: an attack's or a
+    ``setting``'s (``rules.fire-mode``)."""
     if action.mode is not None and weapon.kind != "ranged":
-        raise RefusedError(f"mode={action.mode}: the {weapon.name} fires no modes ({a_(weapon.kind)} weapon)",
+        prefix = "setting " if action.type == "setting" else ""
+        raise RefusedError(f"{prefix}mode={action.mode}: the {weapon.name} fires no modes ({a_(weapon.kind)} weapon)",
                            code="rules.fire-mode")
+
+
+def cover_of(action: Action, target: str) -> int:
+    """The cover points ``target`` has against a spread or blast (``cover_ID=``): added to
+    their soak and to their kicker saves."""
+    return COVER.get(value_written(action.params.get(f"cover_{target}", "none")), 0)
 
 
 def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[str, int]]) -> None:

@@ -26,7 +26,7 @@ from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.planning import Plan, hexes, plan, spread_ap
-from fightlog.rules.bleedingsun.post_params import COVER
+from fightlog.rules.bleedingsun.post_params import cover_of
 from fightlog.rules.bleedingsun.pools import Pool, roll_pool
 
 SNEAK = {True: 6, False: 3}
@@ -318,7 +318,7 @@ def soak_of(target: Fighter, planned: Plan, at: int, ignore_armour: bool = False
     ap = ap_of(planned, at)
     cover = 0
     if planned.kind in ("spread", "blast"):
-        cover = COVER.get(str(planned.action.params.get(f"cover_{target.actor}", "none")), 0)
+        cover = cover_of(planned.action, target.actor)
     dice = soak_pool(card.fortitude, card.armour, ap, positive_ap_soaks=target.options.positive_ap_soaks,
                      cover=cover, ignore_armour=ignore_armour) + card.perk_sum("soak") - target.stagger()
     label = f"soak: fortitude {card.fortitude}"
@@ -352,7 +352,7 @@ def kick(scribe: Scribe, planned: Plan, at: int, target: str, hexes: int, dodge_
     step = SPREAD_KICKER[planned.bands[at]] if planned.kind == "spread" else 0
     bonus, why = 0, ""
     if planned.kind == "blast":  # a step from the blast, a point of cover, a dodge hit: a die each
-        cover = COVER.get(str(planned.action.params.get(f"cover_{target}", "none")), 0)
+        cover = cover_of(planned.action, target)
         bonus, why = hexes + cover + dodge_hits, "blast distance, cover and dodge" if cover else "blast distance and dodge"
     if weapon.knockdown:
         statuses.save(scribe, target, "knockdown", max(1, weapon.knockdown + step), cause, bonus=bonus, bonus_why=why)

@@ -15,7 +15,7 @@ from fightlog.rules.bleedingsun import fuses, grapple, harm, readying
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 from fightlog.rules.bleedingsun.fighters import AIM, BLEEDING, DEFENSE, Fighter
 from fightlog.rules.bleedingsun.planning import mode_of
-from fightlog.rules.bleedingsun.post_params import a_
+from fightlog.rules.bleedingsun.post_params import check_fires
 from fightlog.rules.bleedingsun.pools import roll_pool
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -161,9 +161,7 @@ def nothing(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
 def setting(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     """Changing a fire type (a free action): the declaration is all, to a mode the weapon has."""
     weapon = Fighter(scribe.state, actor).weapon(action.weapon)
-    if action.mode is not None and weapon.kind != "ranged":
-        raise RefusedError(f"setting mode={action.mode}: the {weapon.name} fires no modes ({a_(weapon.kind)} weapon)",
-                           code="rules.fire-mode")
+    check_fires(action, weapon)
     if action.mode is not None:
         mode_of(weapon, action)  # refused when the weapon lacks it (rules.fire-mode)
 
