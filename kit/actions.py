@@ -9,7 +9,8 @@
 
 It is what ``fightlog play post --do`` and the ``do`` lists of scenario files hold.
 ``target``, ``weapon``, ``mode``, ``range``, ``item`` and ``cost`` fill the ``Action`` field
-of that name; ``distance`` is whole metres; ``targets`` is a comma-separated list; any other
+of that name; ``distance`` is a whole number in the ruleset's unit (``Ruleset.distance_unit``:
+metres, or hexes); ``targets`` is a comma-separated list; any other
 key lands in ``params``, read as an integer when it looks like one (``-?[0-9]+``), as a
 boolean for ``true`` and ``false``, else as text.
 
@@ -121,7 +122,7 @@ def parse_actions(texts: Iterable[str]) -> tuple[Action, ...]:
 
 def _distance(value: str) -> int:
     if not re.fullmatch(r"[0-9]+", value) or int(value) >= INT_LIMIT:
-        raise InputError(f"'distance' must be a whole number of metres, got {value!r}")
+        raise InputError(f"'distance' must be a whole number, got {value!r}")
     return int(value)
 
 

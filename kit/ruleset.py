@@ -84,6 +84,13 @@ class Ruleset(FoldRules, Protocol):
         """The default ``Policy`` of simulated fights (``fightlog.kit.policy``), or ``None``."""
         ...
 
+    @property
+    def distance_unit(self) -> str:
+        """What this ruleset counts a distance in (an action's ``distance``, a ``moved``'s
+        ``metres``), as narration writes it after a number: ``"m"``, or ``"hex"`` (written
+        ``1 hex``, ``3 hexes``)."""
+        ...
+
     def findings(self) -> Mapping[str, Code]:
         """The finding codes this ruleset's checks report beyond the shared ones
         (``fightlog.audit.findings.CODES``): severity, meaning, rulebook section."""
@@ -165,6 +172,7 @@ class GenericRules(GenericFoldRules):
     """Action types whose outcomes may hit anyone (a grenade's blast): ``resolution_targets``."""
     target_params: frozenset[str] = frozenset()
     """Action parameters naming more targets (comma-separated names)."""
+    distance_unit: str = "m"
 
     def table(self) -> Table | None:
         if self.table_module is None:

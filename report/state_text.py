@@ -22,6 +22,7 @@ from fightlog.report.narration import (
     one_line,
     pools_text,
     ruling_text,
+    unit_of,
 )
 
 NONE = "-"
@@ -180,7 +181,7 @@ def pending_lines(state: SceneState, who: Namer) -> list[str]:
         return ["pending: none"]
     lines = ["pending:"]
     for post in state.pending:
-        reading = actions_text(post.actions, who) or "no actions"
+        reading = actions_text(post.actions, who, unit_of(state)) or "no actions"
         answer = f" (answering seq {post.responds_to})" if post.responds_to is not None else ""
         lines.append(f"  seq {post.seq}  {who(post.actor)}: {reading}{answer}")
     return lines

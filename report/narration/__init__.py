@@ -15,7 +15,7 @@ from fightlog.report.narration.changes import change_text
 from fightlog.report.narration.effects import effect_text
 from fightlog.report.narration.kinds import describe
 from fightlog.report.narration.lines import Line, Lookup, Namer, Scene, kind_of, namer, one_line
-from fightlog.report.narration.phrases import actions_text, pool_name, pools_text
+from fightlog.report.narration.phrases import actions_text, pool_name, pools_text, unit_of
 from fightlog.report.narration.rolls import roll_text
 from fightlog.report.narration.rulings import ruling_text
 from fightlog.report.narration.steps import narrate
@@ -37,4 +37,5 @@ __all__ = [
     "pools_text",
     "roll_text",
     "ruling_text",
+    "unit_of",
 ]

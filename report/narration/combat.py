@@ -15,7 +15,7 @@ from fightlog.events.model import (
     WeaponReloaded,
 )
 from fightlog.report.narration.lines import Scene
-from fightlog.report.narration.phrases import pool_name
+from fightlog.report.narration.phrases import distance_text, pool_name, unit_of
 from fightlog.report.wording import plural
 
 
@@ -69,7 +69,7 @@ def _moved(event: Moved, scene: Scene) -> str:
         return f"{scene.who(event.actor)} stands at ({event.x}, {event.y})"
     text = f"{scene.who(event.actor)} moves"
     if event.metres is not None:
-        text += f" {event.metres} m"
+        text += " " + distance_text(event.metres, unit_of(scene.before))
     if event.x is not None and event.y is not None:
         text += f" to ({event.x}, {event.y})"
     if event.band is not None:

@@ -19,7 +19,7 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from fightlog.report.narration.lines import Scene
-from fightlog.report.narration.phrases import actions_text, pools_text
+from fightlog.report.narration.phrases import actions_text, pools_text, unit_of
 
 
 def _scene_started(event: SceneStarted, scene: Scene) -> str:
@@ -98,7 +98,7 @@ def _posted(event: DeclarationPosted, scene: Scene) -> str:
     who += " (ooc)" if event.ooc else ""
     text = f'{who}: "{event.text}"' if event.text else f"{who} posts"
     if event.actions:
-        text += " [" + actions_text(event.actions, scene.who) + "]"
+        text += " [" + actions_text(event.actions, scene.who, unit_of(scene.before)) + "]"
     if event.responds_to is not None:
         text += f" (answering seq {event.responds_to})"
     return text

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from fightlog.events.model import Action
-from fightlog.report.wording import value_text
+from fightlog.kit.ruleset import ruleset_for
+from fightlog.reducers.state import SceneState
+from fightlog.report.wording import plural, value_text
 
 
 def pool_name(pool: str) -> str:
@@ -21,12 +23,23 @@ def pools_text(pools: Mapping[str, int], maxima: Mapping[str, int]) -> str:
     return ", ".join(shown)
 
 
-def actions_text(actions: Iterable[Action], who: Callable[[str | None], str]) -> str:
-    """The structured reading of a post: ``move 8 m; attack Bob with X, single, close``."""
-    return "; ".join(_action(a, who) for a in actions)
+def unit_of(state: SceneState) -> str:
+    """What the scene's ruleset counts distances in (``Ruleset.distance_unit``)."""
+    return ruleset_for(None if state.scene is None else state.scene.ruleset).distance_unit
 
 
-def _action(action: Action, who: Callable[[str | None], str]) -> str:
+def distance_text(count: int, unit: str) -> str:
+    """``8 m``; ``1 hex``, ``3 hexes``."""
+    return f"{count} m" if unit == "m" else plural(count, unit, unit + "es" if unit.endswith("x") else None)
+
+
+def actions_text(actions: Iterable[Action], who: Callable[[str | None], str], unit: str) -> str:
+    """The structured reading of a post: ``move 8 m; attack Bob with X, single, close``, its
+    distances in ``unit`` (``unit_of``)."""
+    return "; ".join(_action(a, who, unit) for a in actions)
+
+
+def _action(action: Action, who: Callable[[str | None], str], unit: str) -> str:
     targets = [action.target] if action.target else []
     targets += [t for t in action.targets if t not in targets]
     text = action.type
@@ -37,7 +50,7 @@ def _action(action: Action, who: Callable[[str | None], str]) -> str:
     if action.item:
         text += f" ({action.item})"
     if action.distance is not None:
-        text += f" {action.distance} m"
+        text += " " + distance_text(action.distance, unit)
     qualifiers = [q for q in (action.mode, action.range) if q]
     qualifiers += [_param(k, v) for k, v in sorted(action.params.items())]
     return ", ".join([text, *qualifiers])

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from fightlog.events.model import AnyEvent, DeclarationPosted, DiceRolled, RoundStarted, RulingMade
 from fightlog.reducers.fold import Folder, Step
 from fightlog.reducers.state import EMPTY, SceneState
-from fightlog.report.narration import Lookup, Namer, actions_text, kind_of, namer, narrate
+from fightlog.report.narration import Lookup, Namer, actions_text, kind_of, namer, narrate, unit_of
 from fightlog.report.page.model import (
     DieView,
     FindingView,
@@ -135,7 +135,7 @@ def _item(step: Step, lookup: Lookup, who: Namer) -> Item:
     post = roll = None
     about = None
     if type(event) is DeclarationPosted:
-        post = PostView(event.text, actions_text(event.actions, who), event.ooc)
+        post = PostView(event.text, actions_text(event.actions, who, unit_of(step.before)), event.ooc)
         text = _poster(event, who)
     elif type(event) is DiceRolled:
         roll = _roll(event)

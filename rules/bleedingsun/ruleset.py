@@ -76,6 +76,7 @@ class BleedingSunRules(GenericRules):
     table_module = "fightlog.rules.bleedingsun.table"
     policy_module = "fightlog.rules.bleedingsun.policy"
     area_actions = frozenset({"throw"})  # Explosives: the blast, not the throw, decides who is hit
+    distance_unit = "hex"  # Movement: a hex is the unit of every distance and range
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

@@ -6,9 +6,14 @@ from __future__ import annotations
 import typing
 from collections import Counter
 
-from fightlog.events.model import AnyEvent
-from fightlog.report.narration import combat, course, effects, rolls, rulings
+from click.testing import CliRunner
+
+from fightlog.cli.main import cli
+from fightlog.events.model import Action, AnyEvent
+from fightlog.reducers.state import EMPTY
+from fightlog.report.narration import actions_text, combat, course, effects, rolls, rulings, unit_of
 from fightlog.report.narration.kinds import _DESCRIBE
+from tests.conftest import FIXTURES
 
 FAMILIES = (course, rolls, combat, effects, rulings)
 
@@ -18,3 +23,15 @@ def test_every_kind_has_its_line_in_one_family() -> None:
     assert [kind.__name__ for kind, n in said.items() if n > 1] == []
     assert set(said) == set(typing.get_args(AnyEvent))
     assert _DESCRIBE == {kind: line for family in FAMILIES for kind, line in family.DESCRIBE.items()}
+
+
+def test_distances_are_told_in_the_rulesets_unit() -> None:
+    """Bleeding Sun counts hexes (``Ruleset.distance_unit``), the others metres."""
+    spread = CliRunner().invoke(cli, ["replay", str(FIXTURES / "bleeding-sun" / "scenarios" / "shotgun-spread.jsonl")])
+    assert spread.exit_code == 0
+    assert "[attack Vex, Dray with Shotgun 2 hexes, d_dray 5]" in spread.output
+    assert unit_of(EMPTY) == "m"
+    who = {"bob": "Bob"}.get
+    move, near = Action(type="move", distance=8), Action(type="attack", target="bob", distance=1)
+    assert actions_text([move, near], lambda a: who(a or "") or "?", "m") == "move 8 m; attack Bob 1 m"
+    assert actions_text([move, near], lambda a: who(a or "") or "?", "hex") == "move 8 hexes; attack Bob 1 hex"
