@@ -244,9 +244,9 @@ Examples (continuing those of `fightlog play start --help`, in order):
 
 \b
 --do takes TYPE [key=value ...], quoted like a shell line: keys target, targets (a,b),
-weapon, mode, range, distance (metres), item, cost; any other key is a parameter
-(gm=-3, m=8); what each action reads is the ruleset's (docs/rulesets/), and a parameter
-it does not read is refused. See docs/play.md."""
+weapon, mode, range, distance (metres; hexes in bleeding-sun), item, cost; any other key
+is a parameter (gm=-3, m=8); what each action reads is the ruleset's (docs/rulesets/), and
+a key it does not read is refused. See docs/play.md."""
 )
 @log_argument
 @click.argument("actor", metavar="ACTOR")

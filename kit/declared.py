@@ -29,7 +29,7 @@ they were posted, and playing a post's checks again costs about as much as foldi
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from fightlog.errors import FightlogError, RefusedError
 from fightlog.kit.checks import AuditView
@@ -139,13 +139,26 @@ def report_refusal(before: SceneState, event: DeclarationPosted, view: AuditView
         view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
 
 
-def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]]) -> None:
-    """Refuse the first param an action of ``actions`` writes that its type does not read
-    (``read``: by type; ``rules.incomplete``, which changes nothing, so no audit finding)."""
+FIELD_KEYS: Final = ("target", "targets", "weapon", "mode", "range", "distance", "item", "cost")
+"""The keys of a post's action that fill an ``Action`` field (``kit.actions``), in written order."""
+
+
+def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]],
+                 fields: Mapping[str, tuple[str, ...]] | None = None) -> None:
+    """Refuse the first key an action of ``actions`` writes that its type does not read: a
+    param not in ``read`` (by type), and, with ``fields`` (by type, of ``FIELD_KEYS``), a field
+    not in it (``reload weapon=Rifle target=bob``). ``rules.incomplete``: it changes nothing,
+    so no audit finding."""
     for action in actions:
-        known = read.get(action.type, ())
-        for key in sorted(action.params):
-            if key not in known:
-                reads = f"it reads {', '.join(known)}" if known else "it reads none"
-                raise RefusedError(f"{action.type}: {key}={value_written(action.params[key])} is not read by "
-                                   f"{action.type} ({reads})", code="rules.incomplete")
+        params = read.get(action.type, ())
+        used = () if fields is None else fields.get(action.type, ())
+        written = [] if fields is None else [
+            (key, getattr(action, key)) for key in FIELD_KEYS if key not in used and getattr(action, key) not in (None, [])
+        ]
+        written += [(key, action.params[key]) for key in sorted(action.params) if key not in params]
+        if written:
+            key, value = written[0]
+            known = [*used, *params] if fields is not None else params
+            reads = f"it reads {', '.join(known)}" if known else "it reads none"
+            shown = ",".join(value) if isinstance(value, list) else value_written(value)
+            raise RefusedError(f"{key}={shown} is not read by {action.type} ({reads})", code="rules.incomplete")

@@ -58,6 +58,10 @@ class TableBase:
     """The params each action type reads (a type not listed reads none): a post writing
     another is refused, as it would change nothing (a name misspelt, ``coverr=half``);
     ``None``: the ruleset checks its params itself."""
+    fields_read: Mapping[str, tuple[str, ...]] | None = None
+    """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``; a type not
+    listed reads none), checked with ``params_read``: ``reload weapon=Rifle target=bob`` is
+    refused; ``None``: fields are not checked."""
     no_map: str | None = None
     """Why the ruleset keeps no positions (each post says how far), refusing a position given at
     a join; ``None``: positions are kept."""
@@ -165,7 +169,7 @@ class TableBase:
         if unknown is not None:
             raise unknown
         if self.params_read is not None and not post.recorded:
-            unread_param(post.actions, self.params_read)
+            unread_param(post.actions, self.params_read, self.fields_read)
         if post.ooc:
             if post.actions:
                 raise RefusedError("an out-of-character post carries no actions")

@@ -47,12 +47,21 @@ READ_BY: Final[dict[str, tuple[str, ...]]] = {
 }
 """The params an action other than an attack reads; one not here reads none."""
 
+FIELDS_BY: Final[dict[str, tuple[str, ...]]] = {
+    "stabilize": ("target",), "grapple": ("target",), "move": ("distance",), "sprint": ("distance",),
+    "jump": ("distance",), "aim": ("weapon",), "reload": ("weapon",), "draw": ("weapon",), "cook": ("weapon",),
+    "setting": ("weapon", "mode"),
+}
+"""The ``Action`` fields an action other than an attack reads (``kit.declared.FIELD_KEYS``);
+one not here reads none, and none reads ``cost`` (the part of the round is the action type's)."""
+
 
 def check_said(actions: Sequence[Action], attacks: frozenset[str]) -> None:
-    """Refuse a param an action other than an attack (``attacks``: planned, checked there)
-    does not read: a name misspelt (``stance too=crouched``) or a param it has no use for."""
+    """Refuse a param or field an action other than an attack (``attacks``: planned, checked
+    there) does not read: a name misspelt (``stance too=crouched``) or a key it has no use for
+    (``reload weapon=Rifle target=vex``)."""
     others = [action for action in actions if action.type not in attacks]
-    unread_param(others, READ_BY)
+    unread_param(others, READ_BY, FIELDS_BY)
     for action in others:
         for key in ("cautious", "holstered"):
             value = action.params.get(key)

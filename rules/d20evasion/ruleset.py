@@ -70,6 +70,18 @@ PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
 ``attack``, ``knock`` are mostly the table's own, kept in the logged post; a skill's ``name``
 is a label): the table refuses any other (``kit.declared.unread_param``)."""
 
+FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    action: (*read, "cost")  # the allowance reads every action's cost (``D20Rules.action_cost``)
+    for action, read in {
+        **dict.fromkeys(ACTION_TYPES, ()),
+        "attack": ("target", "weapon", "range"), "cast": ("target", "range"), "disarm": ("target", "range"),
+        "draw": ("weapon",), "use_item": ("item", "target", "range"), "assist": ("target",),
+        "move": ("target", "range"), "counter": ("weapon",), "parry": ("weapon",),
+    }.items()
+}
+"""The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``): the table
+refuses any other written."""
+
 COST_ACTIONS: Final[Mapping[str, int]] = {"action": 1, "both": 2}
 """Actions a cost spends (``full`` spends them all, and the movement)."""
 

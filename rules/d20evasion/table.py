@@ -28,7 +28,7 @@ from fightlog.rules.d20evasion.declared import check_defence, check_interrupt, p
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.options import D20Options, read_options
 from fightlog.rules.d20evasion.plan import plan
-from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, PARAMS_READ, DEFENSIVE, OUT, RULESET_ID
+from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, DEFENSIVE, OUT, RULESET_ID
 from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
 
@@ -56,6 +56,7 @@ class D20Table(TableBase):
     option_type = D20Options
     action_types = ACTION_TYPES
     params_read = PARAMS_READ
+    fields_read = FIELDS_READ
     out = OUT
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> D20Options:

@@ -65,6 +65,14 @@ PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
 """The params each action type reads (one not here reads none): the table refuses any other
 (``kit.declared.unread_param``)."""
 
+FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    "attack": ("target", "weapon", "mode", "distance"), "move": ("distance",), "sneak": ("target", "distance"),
+    "medicine": ("target",), "ready": ("weapon",), "reload": ("weapon",), "counter": ("weapon",),
+}
+"""The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``; one not here
+reads none, and none reads ``cost``: the allowance is the action type's): the table refuses
+any other written."""
+
 
 class En51Rules(GenericRules):
     """The ``Ruleset`` of en5.1 black and white d20 combat."""

@@ -23,7 +23,7 @@ from fightlog.rules.en51 import answers, attack, care, harm, moves, plan, tactic
 from fightlog.rules.en51.aiming import check_melee_reach
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import En51Options, options_of, read_options
-from fightlog.rules.en51.ruleset import ACTION_TYPES, PARAMS_READ, ANSWERS, OUT, RULESET_ID
+from fightlog.rules.en51.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, ANSWERS, OUT, RULESET_ID
 
 Handler = Callable[[Scribe, str, Action, int], None]
 
@@ -59,6 +59,7 @@ class En51Table(TableBase):
     option_type = En51Options
     action_types = ACTION_TYPES
     params_read = PARAMS_READ
+    fields_read = FIELDS_READ
     out = OUT
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> En51Options:

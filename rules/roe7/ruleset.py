@@ -67,6 +67,19 @@ PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
 """The params each action type reads (one not here reads none): the table refuses any other
 (``kit.declared.unread_param``)."""
 
+FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    action: (*read, "cost")  # the allowance reads every action's cost (``Roe7Rules.action_cost``)
+    for action, read in {
+        **dict.fromkeys(ACTION_TYPES, ()),
+        "attack": ("target", "weapon", "mode", "range", "distance"),
+        "interrupt": ("weapon", "range", "distance"),  # its target is the caller
+        "aim": ("target",), "skill": ("target",), "reload": ("weapon",), "draw": ("weapon",),
+        "throw": ("target", "item"), "cook": ("item",), "move": ("distance",),
+    }.items()
+}
+"""The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``): the table
+refuses any other written (``reload weapon=Rifle target=bob``)."""
+
 
 @lru_cache(maxsize=256)
 def token(text: str, options: TokenOptions = DEFAULT_OPTIONS) -> WeaponToken | None:

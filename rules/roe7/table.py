@@ -22,7 +22,7 @@ from fightlog.kit.table_base import TableBase
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
 from fightlog.rules.roe7.fighters import Breach, Fighter
 from fightlog.rules.roe7.options import Roe7Options, read_options
-from fightlog.rules.roe7.ruleset import ACTION_TYPES, PARAMS_READ, OUT, RULES
+from fightlog.rules.roe7.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, OUT, RULES
 from fightlog.kit.table import Entrant, Post, Scribe
 
 Handler = Callable[[Scribe, str, Action, int], None]
@@ -55,6 +55,7 @@ class Roe7Table(TableBase):
     option_type = Roe7Options
     action_types = ACTION_TYPES
     params_read = PARAMS_READ
+    fields_read = FIELDS_READ
     out = OUT
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> Roe7Options:

@@ -68,6 +68,16 @@ PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
 """The params each action type reads (one not here reads none): the table refuses any other
 (``kit.declared.unread_param``)."""
 
+FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
+    "attack": ("target", "weapon", "distance"), "grapple": ("target", "mode", "distance"),
+    "first_aid": ("target", "distance"), "encourage": ("target",), "defer": ("target",),
+    "move": ("distance",), "dive": ("distance",), "stance": ("mode",), "cover": ("mode",),
+    "draw": ("weapon",), "reload": ("weapon",), "pick_up": ("weapon",),
+}
+"""The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``; one not here
+reads none, and none reads ``cost``: the allowance is the action type's): the table refuses
+any other written."""
+
 
 class TravellerRules(GenericRules):
     """The ``Ruleset`` of Traveller 2D6 combat."""

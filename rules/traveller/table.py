@@ -22,13 +22,14 @@ from fightlog.rules.traveller.declared import play_actions
 from fightlog.rules.traveller.allowance import KEEPS_AIM, check_allowance, turn_actions
 from fightlog.rules.traveller.fighters import AIM, GRAPPLE_WON, Fighter
 from fightlog.rules.traveller.options import RULESET_ID, TravellerOptions, read_options
-from fightlog.rules.traveller.ruleset import ACTION_TYPES, PARAMS_READ, OUT, REACTIONS
+from fightlog.rules.traveller.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, OUT, REACTIONS
 
 class TravellerTable(TableBase):
     id = RULESET_ID
     option_type = TravellerOptions
     action_types = ACTION_TYPES
     params_read = PARAMS_READ
+    fields_read = FIELDS_READ
     out = OUT
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> TravellerOptions:

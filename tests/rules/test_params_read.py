@@ -1,6 +1,7 @@
-"""A param its action does not read is refused by every ruleset's table (``kit.declared.
-unread_param`` with each ruleset's ``PARAMS_READ``; bleeding-sun's own ``post_params``): a
-misspelt ``coverr=half`` was rolled as if not written."""
+"""A param or field its action does not read is refused by every ruleset's table (``kit.declared.
+unread_param`` with each ruleset's ``PARAMS_READ`` and ``FIELDS_READ``; bleeding-sun's own
+``post_params``): a misspelt ``coverr=half`` was rolled as if not written, and ``reload
+weapon=Rifle target=bob`` reloaded as if no target were named."""
 
 from __future__ import annotations
 
@@ -10,29 +11,33 @@ import pytest
 
 from fightlog.errors import RefusedError
 from fightlog.kit.actions import parse_actions
-from fightlog.kit.declared import unread_param
-from fightlog.rules.d20evasion.ruleset import ACTION_TYPES as D20_TYPES, PARAMS_READ as D20_READ
-from fightlog.rules.en51.ruleset import ACTION_TYPES as EN51_TYPES, PARAMS_READ as EN51_READ
-from fightlog.rules.roe7.ruleset import ACTION_TYPES as ROE7_TYPES, PARAMS_READ as ROE7_READ
-from fightlog.rules.traveller.ruleset import ACTION_TYPES as TRAVELLER_TYPES, PARAMS_READ as TRAVELLER_READ
+from fightlog.kit.declared import FIELD_KEYS, unread_param
+from fightlog.rules.bleedingsun.planning import ATTACKS
+from fightlog.rules.bleedingsun.post_params import FIELDS_BY, check_said
+from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES as BS_TYPES
+from fightlog.rules.d20evasion.ruleset import ACTION_TYPES as D20_TYPES, FIELDS_READ as D20_FIELDS, PARAMS_READ as D20_READ
+from fightlog.rules.en51.ruleset import ACTION_TYPES as EN51_TYPES, FIELDS_READ as EN51_FIELDS, PARAMS_READ as EN51_READ
+from fightlog.rules.roe7.ruleset import ACTION_TYPES as ROE7_TYPES, FIELDS_READ as ROE7_FIELDS, PARAMS_READ as ROE7_READ
+from fightlog.rules.traveller.ruleset import (ACTION_TYPES as TRAVELLER_TYPES, FIELDS_READ as TRAVELLER_FIELDS,
+                                              PARAMS_READ as TRAVELLER_READ)
 from tests.conftest import FIXTURES
 from tests.rules.refusals import refused, run
 
-TABLES = {"roe7": (ROE7_TYPES, ROE7_READ), "d20-evasion": (D20_TYPES, D20_READ),
-          "traveller": (TRAVELLER_TYPES, TRAVELLER_READ), "en51": (EN51_TYPES, EN51_READ)}
+TABLES = {"roe7": (ROE7_TYPES, ROE7_READ, ROE7_FIELDS), "d20-evasion": (D20_TYPES, D20_READ, D20_FIELDS),
+          "traveller": (TRAVELLER_TYPES, TRAVELLER_READ, TRAVELLER_FIELDS), "en51": (EN51_TYPES, EN51_READ, EN51_FIELDS)}
 
 
 @pytest.mark.parametrize("ruleset", sorted(TABLES))
 def test_every_action_type_read_is_one_the_ruleset_has(ruleset: str) -> None:
-    types, read = TABLES[ruleset]
+    types, read, _ = TABLES[ruleset]
     assert set(read) <= set(types)
     assert read["say"] == ("text",)
 
 
 @pytest.mark.parametrize(("ruleset", "do", "said"), [
     ("roe7", "attack target=bob weapon=Rifle coverr=half",
-     "attack: coverr=half is not read by attack (it reads shots, offhand, offhand_target, secondaries, through, gm)"),
-    ("roe7", "reload weapon=Rifle fast=true", "reload: fast=true is not read by reload (it reads none)"),
+     "coverr=half is not read by attack (it reads shots, offhand, offhand_target, secondaries, through, gm)"),
+    ("roe7", "reload weapon=Rifle fast=true", "fast=true is not read by reload (it reads none)"),
     ("traveller", "move x=1 y=2 terain=rough", "terain=rough is not read by move (it reads x, y, terrain)"),
     ("en51", "cover vaule=2", "vaule=2 is not read by cover (it reads value)"),
     ("d20-evasion", "move lateral=true speed=3", "speed=3 is not read by move (it reads lateral, points)"),
@@ -43,8 +48,49 @@ def test_a_param_no_action_reads_is_refused(ruleset: str, do: str, said: str) ->
     assert caught.value.code == "rules.incomplete" and said in str(caught.value)
 
 
+@pytest.mark.parametrize("ruleset", sorted(TABLES))
+def test_every_field_read_is_a_field_of_an_action_type_the_ruleset_has(ruleset: str) -> None:
+    types, _, fields = TABLES[ruleset]
+    assert set(fields) <= set(types)
+    assert all(set(read) <= set(FIELD_KEYS) for read in fields.values())
+    assert set(FIELDS_BY) <= set(BS_TYPES) - ATTACKS and all(set(r) <= set(FIELD_KEYS) for r in FIELDS_BY.values())
+
+
+@pytest.mark.parametrize(("ruleset", "do", "said"), [
+    ("roe7", "reload weapon=Rifle target=bob", "target=bob is not read by reload (it reads weapon, cost)"),
+    ("roe7", "attack target=bob weapon=Rifle item=Frag",
+     "item=Frag is not read by attack (it reads target, weapon, mode, range, distance, cost, shots, offhand, "),
+    ("roe7", "sprint distance=12", "distance=12 is not read by sprint (it reads cost)"),
+    ("d20-evasion", "dodge weapon=Sword attack=3", "weapon=Sword is not read by dodge (it reads cost, attack)"),
+    ("traveller", "reload weapon=Pistol cost=minor", "cost=minor is not read by reload (it reads weapon)"),
+    ("traveller", "aim target=bob", "target=bob is not read by aim (it reads none)"),
+    ("en51", "move distance=3 targets=a,b", "targets=a,b is not read by move (it reads distance)"),
+    ("en51", "attack target=bob weapon=Bow range=far",
+     "range=far is not read by attack (it reads target, weapon, mode, distance, unaware, roll, turn, cover, gm)"),
+])
+def test_a_field_no_action_reads_is_refused(ruleset: str, do: str, said: str) -> None:
+    _, read, fields = TABLES[ruleset]
+    unread_param(parse_actions([do]), read)  # fields are checked only when given
+    with pytest.raises(RefusedError) as caught:
+        unread_param(parse_actions([do]), read, fields)
+    assert caught.value.code == "rules.incomplete" and said in str(caught.value)
+
+
+@pytest.mark.parametrize(("do", "said"), [
+    ("reload weapon=Rifle target=vex", "target=vex is not read by reload (it reads weapon)"),
+    ("stance to=prone weapon=Rifle", "weapon=Rifle is not read by stance (it reads to, from)"),
+    ("move distance=3 cost=free", "cost=free is not read by move (it reads distance, hexes, terrain, cautious)"),
+])
+def test_bleeding_sun_refuses_a_field_an_action_other_than_an_attack_does_not_read(do: str, said: str) -> None:
+    with pytest.raises(RefusedError) as caught:
+        check_said(parse_actions([do]), ATTACKS)
+    assert caught.value.code == "rules.incomplete" and said in str(caught.value)
+
+
 def test_what_each_action_reads_passes() -> None:
     unread_param(parse_actions(["attack target=bob weapon=Rifle shots=2 gm=-3", "say text=hi"]), ROE7_READ)
+    unread_param(parse_actions(["attack target=bob weapon=Rifle mode=auto range=close cost=action shots=2",
+                                "reload weapon=Rifle", "throw target=bob item=Frag x=3 y=4"]), ROE7_READ, ROE7_FIELDS)
 
 
 def test_a_misspelt_param_is_refused_at_the_table_and_nothing_written(tmp_path: Path) -> None:
@@ -55,7 +101,9 @@ def test_a_misspelt_param_is_refused_at_the_table_and_nothing_written(tmp_path: 
     assert run("play", "join", str(log), "--roster", gate, "alice", "bob", *at)[0] == 0
     assert run("play", "begin", str(log))[0] == 0
     out = refused(log, "alice", "Alice fires.", "--do", "attack target=bob weapon=Rifle mode=auto coverr=half")
-    assert "refused: attack: coverr=half is not read by attack" in out
+    assert "refused: coverr=half is not read by attack" in out
+    out = refused(log, "alice", "Alice reloads.", "--do", "reload weapon=Rifle target=bob")
+    assert "refused: target=bob is not read by reload (it reads weapon, cost)" in out
 
 
 def test_a_log_an_earlier_table_wrote_with_an_unread_param_is_still_disputed(tmp_path: Path,
