@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, EffectApplied
+from fightlog.kit.actions import value_written
 from fightlog.kit.table import Scribe
 from fightlog.rules.traveller import harm
 from fightlog.rules.traveller.attack import used_up
@@ -19,6 +20,11 @@ from fightlog.rules.traveller.modifiers import distance
 
 
 def check(scribe: Scribe, actor: str, action: Action) -> tuple[Fighter, Fighter]:
+    for name in PHYSICAL:
+        chosen = action.params.get(name)
+        if chosen is not None and (type(chosen) is not int or chosen < 0):
+            raise RefusedError(f"{name}={value_written(chosen)}: the points of {name} first aid is to restore "
+                               "must be a whole number 0 or more", code="rules.incomplete")
     state = scribe.state
     medic, patient = Fighter(state, actor), Fighter(state, action.target or actor)
     options = medic.options
@@ -49,5 +55,5 @@ def first_aid(scribe: Scribe, actor: str, action: Action, declaration: int) -> N
     margin = effect(rolled.total, medic.options)
     if margin < 0:
         return
-    chosen = {n: int(v) for n, v in action.params.items() if n in PHYSICAL and isinstance(v, int)}
+    chosen = {n: v for n, v in action.params.items() if n in PHYSICAL and type(v) is int}
     harm.heal(scribe, patient.actor, max(margin, 1), chosen, seq, "first aid")

@@ -348,6 +348,18 @@ def test_first_aid_heals_max_effect_1_once_within_ten_rounds() -> None:
     assert "once" in fight.refused("alice", "first_aid target=bob").message
 
 
+@pytest.mark.parametrize("written", ["STR=two", "END=-1", "DEX=true"])
+def test_first_aid_refuses_points_that_are_not_a_whole_number(written: str) -> None:
+    fight = duel(a={"gear": ["medikit"], "skills": {"medic": 1}}, distance=2)
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 2, 2, 2])
+    fight.post("bob", "say")
+    fight.end_turn()
+    refused = fight.refused("alice", f"first_aid target=bob {written}")
+    assert refused.code == "rules.incomplete"
+    assert refused.message.startswith(f"{written}: the points of {written[:3]} first aid is to restore must be a whole")
+
+
 def test_first_aid_after_ten_rounds_is_refused() -> None:
     fight = duel(a={"gear": ["medikit"]}, distance=2)
     fight.post("alice", "attack target=bob")
