@@ -133,8 +133,10 @@ def _stage() -> list[str]:
         target.mkdir(parents=True, exist_ok=True)
         for source in folder.glob("*.py"):
             shutil.copy2(source, target / source.name)
-    only = os.environ.get("FIGHTLOG_COMPILE")
-    names = HOT_MODULES if not only else [name for name in HOT_MODULES if name in only.split(",")]
+    only = {name.strip() for name in os.environ.get("FIGHTLOG_COMPILE", "").split(",") if name.strip()}
+    if only - set(HOT_MODULES):
+        raise SystemExit(f"FIGHTLOG_COMPILE names what HOT_MODULES does not hold: {', '.join(sorted(only - set(HOT_MODULES)))}")
+    names = [name for name in HOT_MODULES if not only or name in only]
     return [str(STAGE.joinpath(*name.split(".")).with_suffix(".py")) for name in names]
 
 

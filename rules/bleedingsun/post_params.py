@@ -51,6 +51,7 @@ FIELDS_BY: Final[dict[str, tuple[str, ...]]] = {
     "stabilize": ("target",), "grapple": ("target",), "move": ("distance",), "sprint": ("distance",),
     "jump": ("distance",), "aim": ("weapon",), "reload": ("weapon",), "draw": ("weapon",), "cook": ("weapon",),
     "setting": ("weapon", "mode"),
+    "pick_up": ("weapon", "item"), "drop": ("weapon", "item"), "perceive": ("target",),  # the declaration is all
 }
 """The ``Action`` fields an action other than an attack reads (``kit.declared.FIELD_KEYS``);
 one not here reads none, and none reads ``cost`` (the part of the round is the action type's)."""

@@ -77,6 +77,7 @@ FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
         "attack": ("target", "weapon", "range"), "cast": ("target", "range"), "disarm": ("target", "range"),
         "draw": ("weapon",), "use_item": ("item", "target", "range"), "assist": ("target",),
         "move": ("target", "range"), "counter": ("weapon",), "parry": ("weapon",),
+        "skill": ("target",),  # the GM's call: whom the skill is used on
     }.items()
 }
 """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``): the table

@@ -68,6 +68,7 @@ PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
 FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
     "attack": ("target", "weapon", "mode", "distance"), "move": ("distance",), "sneak": ("target", "distance"),
     "medicine": ("target",), "ready": ("weapon",), "reload": ("weapon",), "counter": ("weapon",),
+    "drop": ("weapon", "item"),  # what is dropped: the declaration is all
 }
 """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``; one not here
 reads none, and none reads ``cost``: the allowance is the action type's): the table refuses

@@ -7,6 +7,8 @@ recorded by hand as ``healing_applied`` events.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, EffectApplied
 from fightlog.kit.actions import value_written
@@ -19,12 +21,19 @@ from fightlog.rules.traveller.fighters import FIRST_AIDED, INJURED, Fighter
 from fightlog.rules.traveller.modifiers import distance
 
 
+def check_points(actions: Sequence[Action]) -> None:
+    """Refuse a first aid's share (``STR=``, ``DEX=``, ``END=``) that is not a whole number 0
+    or more: it would be dropped, the healing going to the most damaged characteristic. For a
+    post asked for now (a post played again from a log changed nothing when it was recorded)."""
+    for action in actions:
+        for name in PHYSICAL if action.type == "first_aid" else ():
+            chosen = action.params.get(name)
+            if chosen is not None and (type(chosen) is not int or chosen < 0):
+                raise RefusedError(f"{name}={value_written(chosen)}: the points of {name} first aid is to restore "
+                                   "must be a whole number 0 or more", code="rules.incomplete")
+
+
 def check(scribe: Scribe, actor: str, action: Action) -> tuple[Fighter, Fighter]:
-    for name in PHYSICAL:
-        chosen = action.params.get(name)
-        if chosen is not None and (type(chosen) is not int or chosen < 0):
-            raise RefusedError(f"{name}={value_written(chosen)}: the points of {name} first aid is to restore "
-                               "must be a whole number 0 or more", code="rules.incomplete")
     state = scribe.state
     medic, patient = Fighter(state, actor), Fighter(state, action.target or actor)
     options = medic.options

@@ -75,8 +75,9 @@ FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
     "draw": ("weapon",), "reload": ("weapon",), "pick_up": ("weapon",),
 }
 """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``; one not here
-reads none, and none reads ``cost``: the allowance is the action type's): the table refuses
-any other written."""
+reads none, and none reads ``cost``: the allowance is the action type's, though the fold
+still counts a ``cost`` a log recorded in the turn's spent actions): the table refuses any
+other written."""
 
 
 class TravellerRules(GenericRules):

@@ -17,7 +17,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import CombatantJoined, DeclarationPosted, EffectExpired
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.table_base import TableBase
-from fightlog.rules.traveller import grapple, reactions, turns
+from fightlog.rules.traveller import grapple, healing, reactions, turns
 from fightlog.rules.traveller.declared import play_actions
 from fightlog.rules.traveller.allowance import KEEPS_AIM, check_allowance, turn_actions
 from fightlog.rules.traveller.fighters import AIM, GRAPPLE_WON, Fighter
@@ -77,6 +77,8 @@ def own_turn(scribe: Scribe, who: Fighter, post: Post) -> None:
         raise RefusedError(f"{picking[0].target} won {post.actor}'s grapple and picks first (or the turn ends)")
     earlier = turn_actions(state, post.actor)
     check_allowance(earlier, post.actions, who.options)
+    if not post.recorded:
+        healing.check_points(post.actions)
     defer = [a for a in post.actions if a.type == "defer"]
     if defer and (earlier or len(post.actions) > 1 or who.has("delaying") or who.effects("deferred")):
         raise RefusedError("deferring is the whole turn, once a round: nothing else in it")

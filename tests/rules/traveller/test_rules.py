@@ -8,6 +8,8 @@ import pytest
 
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, EffectExpired, HealingApplied,
                                    InitiativeSet, StatusChanged)
+from fightlog.kit.actions import parse_actions
+from fightlog.kit.table import Post
 from fightlog.rules.traveller.checks import BANDS, COVER, band, characteristic_dm
 from fightlog.rules.traveller.options import DEFAULTS
 from tests.rules.traveller.rigged import Fight, duel, mods, of, rolls
@@ -358,6 +360,10 @@ def test_first_aid_refuses_points_that_are_not_a_whole_number(written: str) -> N
     refused = fight.refused("alice", f"first_aid target=bob {written}")
     assert refused.code == "rules.incomplete"
     assert refused.message.startswith(f"{written}: the points of {written[:3]} first aid is to restore must be a whole")
+    again = Post(actor="alice", actions=parse_actions([f"first_aid target=bob {written}"]), recorded=True)
+    fight.faces(4, 3)  # played again from a log (a dispute): let through, as it changed nothing then
+    fight.TABLE.post(fight.scribe, again)
+    assert of(fight.scribe.events, HealingApplied)
 
 
 def test_first_aid_after_ten_rounds_is_refused() -> None:
