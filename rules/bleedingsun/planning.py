@@ -265,11 +265,13 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
     if shots:
         weapon = shots[0][0]
         used = sum(_attacks_used(w, m) for w, m in shots)
-        rof = max(1, weapon.rof - 1) if who.effects(FROZEN) else weapon.rof
+        fewer = [why for why, applies in (("frozen", bool(who.effects(FROZEN))), ("a grenade lobbed this round", any(
+            a.type == "throw" and a.params.get("lob") is True for a in (*earlier, *actions)))) if applies]
+        rof = max(1, weapon.rof - len(fewer))
         if used > rof:
-            raise RefusedError(f"the {weapon.name} makes {rof} {'attack' if rof == 1 else 'attacks'} a round"
-                               + (" (frozen: 1 fewer)" if rof != weapon.rof else "") + f": this post takes {used}",
-                               code="rules.rof")
+            less = f" ({', '.join(fewer)}: {weapon.rof - rof} fewer)" if rof != weapon.rof else ""
+            raise RefusedError(f"the {weapon.name} makes {rof} {'attack' if rof == 1 else 'attacks'} a round{less}"
+                               f": this post takes {used}", code="rules.rof")
     ranged = [m for w, m, a in zip(weapons, modes, chosen) if a.type == "attack" and w.kind == "ranged"]
     recoil = burst_recoil(ranged, stance=who.stance, comp=weapons[0].recoil_comp) if ranged else 0
     first = chosen[0]

@@ -476,6 +476,17 @@ def test_a_lobbed_grenade_uses_agility_alone_at_a_hex() -> None:
     assert [(d.target, d.raw) for d in of(events, DamageApplied)] == [("bo", 3), ("cy", 2)]
 
 
+def test_a_grenade_lobbed_this_round_lowers_the_rate_of_fire_by_1() -> None:
+    """Lobbing a Grenade: the rate of fire decreases by 1 that round, to a minimum of 1."""
+    fight = trio(perception=5)
+    fight.post("ana", "throw weapon=Frag lob=true range=short caught=cy:1")
+    fight.post("cy", "take", faces=[5, 5, 5] + [1] * 6 + [1, 1])  # the lob hits; no damage
+    refused = fight.refused("ana", *["attack target=bo weapon=Rifle range=short"] * 3)
+    assert refused.code == "rules.rof"
+    assert "makes 2 attacks a round (a grenade lobbed this round: 1 fewer): this post takes 3" in refused.message
+    fight.post("ana", *["attack target=bo weapon=Rifle range=short"] * 2)
+
+
 def test_frozen_slows_and_a_stagger_that_fails_takes_pace() -> None:
     from fightlog.rules.bleedingsun import statuses
 
