@@ -199,7 +199,10 @@ def _pick_up(walk: _Walk, action: Action) -> Action:
     thrown = dropped.params.get("thrown_ft")
     if isinstance(thrown, int) and thrown > 0 and not walk.moved:
         raise RefusedError(f"the weapon was thrown {thrown} ft away: move to it first")
-    return replace(action, weapon=str(dropped.params.get("weapon")))
+    weapon = str(dropped.params.get("weapon"))
+    if action.weapon is not None and action.weapon.casefold() != weapon.casefold():
+        raise RefusedError(f"what is on the ground is {walk.who.actor}'s {weapon}, not {action.weapon}", code="rules.target")
+    return replace(action, weapon=weapon)
 
 
 def _use_item(walk: _Walk, action: Action) -> Action:

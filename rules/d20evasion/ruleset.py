@@ -78,6 +78,7 @@ FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
         "draw": ("weapon",), "use_item": ("item", "target", "range"), "assist": ("target",),
         "move": ("target", "range"), "counter": ("weapon",), "parry": ("weapon",),
         "skill": ("target",),  # the GM's call: whom the skill is used on
+        "pick_up": ("weapon",),  # the weapon on the ground (the table writes it when not named)
     }.items()
 }
 """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``): the table

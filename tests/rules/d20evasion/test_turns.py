@@ -264,7 +264,9 @@ def disarmed() -> Fight:
 def test_a_disarmed_combatant_picks_up_their_weapon_with_an_action() -> None:
     f = disarmed()
     assert "disarmed" in f.refused("joe", "attack target=frank weapon=Sword").message
-    f.post("joe", "pick_up", "attack target=frank weapon=Sword", faces=[2])
+    wrong = f.refused("joe", "pick_up weapon=Pistol")  # what is on the ground is the Sword
+    assert wrong.code == "rules.target" and "what is on the ground is joe's Sword, not Pistol" in wrong.message
+    f.post("joe", "pick_up weapon=sword", "attack target=frank weapon=Sword", faces=[2])
     assert "disarmed" not in f.effects("joe")
 
 
