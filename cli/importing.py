@@ -82,14 +82,15 @@ def import_(
     from fightlog.importing.importer import check_format, in_window, messages, opening, write_log
 
     check_format(transcript, fmt)
-    cast = load_cast(cast_path, ruleset or "") if cast_path is not None else empty_cast()
+    actions = _action_types(ruleset)
+    cast = load_cast(cast_path, ruleset or "", actions) if cast_path is not None else empty_cast()
     if suggest_cast:
         from fightlog.importing.suggest import suggest
 
         if log is not None or force:
             raise click.UsageError("--suggest-cast writes no log: leave out -o and --force")
         guessed = Guessed()  # said once the transcript has read: a refusal is the one line
-        text = suggest(messages(transcript, fmt, cast, guessed), ruleset or "generic")
+        text = suggest(messages(transcript, fmt, cast, guessed), ruleset or "generic", actions)
         guessed.say()
         click.echo(text, nl=False)
         return
@@ -138,6 +139,13 @@ def _medium(fmt: str) -> str:
     from fightlog.importing.importer import MEDIUM
 
     return MEDIUM[fmt]
+
+
+def _action_types(ruleset: str | None) -> frozenset[str] | None:
+    """The action types of a ruleset fightlog plays (``None``: not known here)."""
+    from fightlog.kit.table import playable, table_for
+
+    return frozenset(table_for(ruleset).action_types) if ruleset is not None and ruleset in playable() else None
 
 
 def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date as Date
 from pathlib import Path
@@ -171,8 +172,10 @@ def empty_cast() -> Cast:
     return Cast(None, CastFile())
 
 
-def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
-    """Read and check the cast file at ``path`` (hints for ``ruleset`` compiled)."""
+def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[str] | None = None) -> Cast:
+    """Read and check the cast file at ``path`` (hints for ``ruleset`` compiled; with
+    ``actions``, the ruleset's action types, a hint for another is refused: it would mark
+    posts with an action the ruleset does not have, or nothing)."""
     name = os.fspath(path)
     data, text = read_toml_text(Path(name), name, "cast")
     lines = KeyLines(text)
@@ -190,6 +193,9 @@ def load_cast(path: str | os.PathLike[str], ruleset: str) -> Cast:
             raise InputError(f"order[{index}]: unknown actor {actor!r}: not one of the cast's combatants "
                              f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
     for action, patterns in read.hints.get(ruleset, {}).items():
+        if actions is not None and action not in actions:
+            raise InputError(f"hints.{ruleset}.{action}: {ruleset} has no action {action!r} (actions: "
+                             f"{', '.join(sorted(actions))})", path=name, line=lines.line(("hints", ruleset, action)))
         for pattern in patterns:
             # a hint needs no group: the builder searches each pattern on its own, so any are harmless
             compiled = _compile(pattern, name, lines.line(("hints", ruleset, action)))

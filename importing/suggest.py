@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from fightlog.importing.message import Message
@@ -30,8 +31,9 @@ class _Seen:
     rolls: int = 0
 
 
-def suggest(messages: Iterable[Message], ruleset: str) -> str:
-    """The cast file text for the speakers of ``messages``."""
+def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] | None = None) -> str:
+    """The cast file text for the speakers of ``messages``; the hints only for the action
+    types the ruleset has (``actions``, when known)."""
     seen: dict[str, _Seen] = {}
     for message in messages:
         if message.kind == "system" or not message.speaker:
@@ -44,7 +46,6 @@ def suggest(messages: Iterable[Message], ruleset: str) -> str:
             entry.rolls += 1
     out = ["# A starting cast file: check every entry (ids, sides, the order, who is the GM).", ""]
     people = [s for s in seen.values() if not _dialect(s)]
-    dice = [s for s in seen.values() if _dialect(s)]
     ids: list[str] = []
     for entry in people:
         ident = _ident(entry.name or entry.speaker, ids)
@@ -57,12 +58,19 @@ def suggest(messages: Iterable[Message], ruleset: str) -> str:
     out.insert(3, "")
     out += ["# [gm]  (move the GM's entry here: their posts are chatter, their status lines count)",
             '# name = "..."', "# speakers = [...]", ""]
-    for entry in dice:
-        names = dict.fromkeys(filter(None, (entry.speaker, entry.name)))
-        out += ["[[dice]]", f"speakers = [{', '.join(_q(s) for s in names)}]",
-                f"bot = {_q(_dialect(entry) or 'sl-hud')}", ""]
+    tools: dict[str, list[_Seen]] = {}  # one entry a shown name: an SL HUD speaks as "HUD (owner)" for each owner
+    for entry in seen.values():
+        if _dialect(entry):
+            tools.setdefault(entry.name or entry.speaker, []).append(entry)
+    for shown, entries in tools.items():
+        dialect = _dialect(entries[0]) or "sl-hud"
+        speakers = [shown] if len(entries) > 1 or dialect == "sl-hud" else \
+            list(dict.fromkeys(filter(None, (entries[0].speaker, entries[0].name))))
+        out += ["[[dice]]", f"speakers = [{', '.join(_q(s) for s in speakers)}]", f"bot = {_q(dialect)}",
+                f"tool = {_q(shown)}", ""]
     out += [f"[hints.{ruleset}]" if re.fullmatch(r"[A-Za-z0-9_-]+", ruleset) else f"[hints.{_q(ruleset)}]"]
-    out += [f"{action} = [{', '.join(_q(p, literal=True) for p in patterns)}]" for action, patterns in HINTS.items()]
+    out += [f"{action} = [{', '.join(_q(p, literal=True) for p in patterns)}]" for action, patterns in HINTS.items()
+            if actions is None or action in actions]
     return "\n".join(out) + "\n"
 
 
@@ -76,7 +84,8 @@ def _dialect(entry: _Seen) -> str | None:
 
 
 def _ident(name: str, taken: list[str]) -> str:
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "someone"
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")  # Ferré -> Ferre
+    base = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "someone"
     ident, n = base, 2
     while ident in taken:
         ident, n = f"{base}-{n}", n + 1

@@ -72,6 +72,44 @@ def test_the_suggested_cast_is_a_cast_file(tmp_path: Path, snapshot: SnapshotAss
     assert cast.actors == ["rook", "mara", "dex-marlowe", "captain-vex", "pip"] and "attack" in cast.hints
 
 
+@pytest.mark.parametrize(("fmt", "transcript", "cast", "ruleset"), CASES, ids=[c[1] for c in CASES])
+def test_the_suggested_cast_of_each_bundled_transcript_imports_it(
+        tmp_path: Path, fmt: str, transcript: str, cast: str, ruleset: str) -> None:
+    """The suggestion is a cast ``import`` takes as it is: an SL HUD that speaks as ``HUD
+    (owner)`` for each owner is one ``[[dice]]`` entry (it was one an owner, the HUD's name
+    claimed twice), and the hints are the ruleset's actions only (roe7 has no dodge)."""
+    code, suggested, _ = run("import", fmt, str(IMPORT / transcript), "--suggest-cast", "--ruleset", ruleset)
+    assert code == 0
+    (tmp_path / "cast.toml").write_text(suggested)
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", fmt, str(IMPORT / transcript), "-o", str(out), "--ruleset", ruleset,
+                          "--cast", str(tmp_path / "cast.toml"))
+    assert code == 0, stderr
+    assert ("dodge = " in suggested) is (ruleset == "d20-evasion")
+    if transcript == "sl/midnight-brawl.txt":
+        assert '[[dice]]\nspeakers = ["RoE combat HUD"]\nbot = "sl-hud"\ntool = "RoE combat HUD"\n' in suggested
+
+
+def test_a_suggested_id_is_the_name_in_plain_letters() -> None:
+    from fightlog.importing.message import Message
+    from fightlog.importing.suggest import suggest
+
+    said = suggest([Message(ref="x:1", speaker="ysolde.resident", name="Ysolde Ferré", text="hi")], "roe7")
+    assert 'id = "ysolde-ferre"' in said and 'name = "Ysolde Ferré"' in said
+
+
+def test_a_hint_for_an_action_the_ruleset_lacks_is_refused_at_its_line(tmp_path: Path) -> None:
+    cast = tmp_path / "cast.toml"
+    cast.write_text((IMPORT / "sl/midnight-brawl.cast.toml").read_text().replace(
+        "flee = ['", "dodge = ['\\bducks?\\b']\nflee = ['"))
+    line = cast.read_text().splitlines().index("dodge = ['\\bducks?\\b']") + 1
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/midnight-brawl.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(cast))
+    assert code == 2 and not out.exists()
+    assert stderr.startswith(f"fightlog: {cast}:{line}: hints.roe7.dodge: roe7 has no action 'dodge' (actions: aim, ")
+
+
 def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
                                   "--to", "2024-03-14T20:05+00:00")
