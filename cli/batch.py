@@ -65,7 +65,7 @@ def audit(paths: tuple[str, ...], out: str, full: bool, scheduler: str | None, w
     from fightlog.scale.jobs import batch_audit
 
     check_cluster(scheduler, workers)
-    require()
+    require("fightlog batch audit")
     named = [p for p in paths if p != "-"]
     if "-" in paths:
         named += [line.strip() for line in sys.stdin if line.strip()]

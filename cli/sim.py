@@ -101,7 +101,7 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
         raise click.UsageError("give --fights N (1 or more)")
     other = load_setup(source, read_house_rules(compare_with), max_rounds=max_rounds,
                        policy=policy) if compare_with else None
-    require()
+    require("fightlog sim")
     master = master_seed(seed if seed is not None else new_seed())
     progress = Progress("fights")
     with client(scheduler, workers) as runner:

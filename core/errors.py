@@ -87,6 +87,11 @@ class RulesetError(FightlogError):
     registered under. Bad input (exit 2): the installation, not the log, is at fault."""
 
 
+class MissingExtra(FightlogError):
+    """A command whose optional dependencies (an extra: ``report``, ``scale``) are not
+    installed. Bad input (exit 2): the installation is at fault; the message names the extra."""
+
+
 class RefusedError(InputError):
     """A declaration or table command the ruleset refuses (out of turn, no action left, a
     weapon that needs a reload, a target out of range). Nothing is written. ``path`` and

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from fightlog.errors import InputError
+from fightlog.errors import InputError, MissingExtra
 
 CONNECT_SECONDS = 5
 RETRIES = 3
@@ -29,16 +29,16 @@ docs/scale.md starts the workers of a cluster of one's own the same way."""
 T = TypeVar("T")
 
 
-def require() -> None:
-    """``InputError`` naming the extra when Dask or pyarrow is not installed. (distributed's
+def require(command: str = "this command") -> None:
+    """``MissingExtra`` naming the extra when Dask or pyarrow is not installed. (distributed's
     ``Client``, ``LocalCluster`` and ``as_completed`` are unannotated and pyarrow ships no
     type information: the ``type: ignore`` comments here and in ``dataset`` say so.)"""
     try:
         import distributed  # noqa: F401
         import pyarrow  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as exc:
-        raise InputError(f"needs the scale extra ({exc.name} is not installed): install fightlog's scale extra "
-                         "(python -m pip install '.[scale]' in its checkout)") from None
+        raise MissingExtra(f"{command} runs on Dask, which needs fightlog's scale extra ({exc.name} is not "
+                           "installed): python -m pip install '.[scale]' in its checkout") from None
 
 
 def default_workers() -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fightlog import __version__
-from fightlog.errors import FightlogError
+from fightlog.errors import MissingExtra
 from fightlog.report.page.chart import colour, svg
 from fightlog.report.page.model import ChartView, Page
 
@@ -33,10 +33,6 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Bidirectional controls: they can reorder the text around them."""
-
-
-class MissingExtra(FightlogError):
-    """A feature whose optional dependencies are not installed."""
 
 
 def require_jinja() -> None:

@@ -64,11 +64,13 @@ def test_batch_bad_paths_write_nothing(tmp_path: Path) -> None:
 
 def test_without_the_extra_one_line_names_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
-    for args in (["sim", str(ROSTER), "--fights", "3"],
-                 ["batch", "audit", str(FIXTURES / "roe7" / "sample-duel.jsonl"), "-o", str(tmp_path / "o")]):
+    for command, args in (("fightlog sim", ["sim", str(ROSTER), "--fights", "3"]),
+                          ("fightlog batch audit", ["batch", "audit", str(FIXTURES / "roe7" / "sample-duel.jsonl"),
+                                                    "-o", str(tmp_path / "o")])):
         result = run(*args)
         assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
-        assert "install fightlog's scale extra (python -m pip install '.[scale]' in its checkout)" in result.stderr
+        assert result.stderr == (f"fightlog: {command} runs on Dask, which needs fightlog's scale extra (distributed "
+                                 "is not installed): python -m pip install '.[scale]' in its checkout\n")
     assert not (tmp_path / "o").exists()
 
 
