@@ -79,7 +79,7 @@ def import_(
     """
     from fightlog.importing.build import Builder
     from fightlog.importing.cast import empty_cast, load_cast
-    from fightlog.importing.importer import check_format, in_window, messages, opening, write_log
+    from fightlog.importing.importer import check_format, in_window, located, messages, opening, write_log
 
     check_format(transcript, fmt)
     actions = _action_types(ruleset)
@@ -102,7 +102,7 @@ def import_(
     said = Guessed()
     options, joined, out = _ruleset_parts(ruleset, roster, cast, said)
     first = opening(transcript, fmt, ruleset, cast, joined, options)
-    builder = Builder(cast, medium=_medium(fmt), out_statuses=out)
+    builder = Builder(cast, medium=_medium(fmt), out_statuses=out, warn=located(transcript, said, bare=True))
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
     said.say()
     click.echo(

@@ -45,6 +45,7 @@ from fightlog.events.model import (
 from fightlog.importing.cast import Cast, Role
 from fightlog.importing.message import Message
 from fightlog.importing.rolls import read_rolls
+from fightlog.importing.source import Warn
 from fightlog.dice.replies import ReadReply
 
 _OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b)", re.IGNORECASE)
@@ -54,8 +55,11 @@ MAX_ID: Final = 200
 class Builder:
     """Turns messages into events (see the module docstring)."""
 
-    def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = ()) -> None:
+    def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = (), warn: Warn | None = None) -> None:
         self.cast = cast
+        self.warn = warn
+        """Told of a roll read only in part (text the reader does not know, a face that is no
+        number), at the message's ref: it is recorded as far as it reads."""
         self.medium = medium
         self.dice_medium = "hud" if medium == "sl-chat" else "bot"
         self.order: list[str] = list(cast.file.order) or cast.actors
@@ -79,6 +83,11 @@ class Builder:
             return self._post(message, role)
         if role.kind == "dice":
             rolls = read_rolls(message, role.bot or "")
+            for reply, _ in rolls if self.warn is not None else ():
+                if reply.problems:
+                    where = message.ref if ":" in message.ref else f"message {message.ref}"
+                    self.warn(f"{where}: {reply.bot}'s roll {reply.notation} is read only in part "
+                              f"({'; '.join(reply.problems)}): recorded as far as it reads")
             if rolls:
                 origin = self._origin(message, self.dice_medium)
                 return [self._roll(message, reply, purpose, role, origin) for reply, purpose in rolls]

@@ -74,13 +74,24 @@ def check_format(path: str, fmt: str) -> None:
                          path=path, line=1)
 
 
+def located(path: str, warn: Warn, *, bare: bool = False) -> Warn:
+    """``warn``, told a warning at a ref (``name:line``, the file's base name) as at the path
+    the transcript was given by; with ``bare``, one at no line (a Discord message's id) as
+    in the file."""
+    name = os.path.basename(path)
+
+    def said(message: str) -> None:
+        warn(path + message[len(name):] if message.startswith(name + ":") else
+             f"{path}: {message}" if bare else message)
+
+    return said
+
+
 def messages(path: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
     """The transcript's messages, in order (refs name the file by its base name)."""
     name = os.path.basename(path)
     handle = open_transcript(path)
-
-    def said(message: str) -> None:  # warnings name the file as it was given
-        warn(path + message[len(name):] if message.startswith(name + ":") else message)
+    said = located(path, warn)
 
     try:
         yield from _read(handle, name, fmt, cast, said)

@@ -110,6 +110,21 @@ def test_a_hint_for_an_action_the_ruleset_lacks_is_refused_at_its_line(tmp_path:
     assert stderr.startswith(f"fightlog: {cast}:{line}: hints.roe7.dodge: roe7 has no action 'dodge' (actions: aim, ")
 
 
+def test_a_roll_read_only_in_part_is_a_warning_at_its_line(tmp_path: Path) -> None:
+    """A HUD line with words the reader does not know after the dice was recorded as a roll
+    of no dice and a total of 0 with no word said (the audit then blamed the roller)."""
+    transcript = tmp_path / "brawl.txt"
+    text = (IMPORT / "sl/midnight-brawl.txt").read_text()
+    transcript.write_text(text + "[2024/06/14 00:02:10]  RoE combat HUD (bob): Bob Kade rolls 1d100: 57 (edited)\n")
+    line = len(text.splitlines()) + 1
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(IMPORT / "sl/midnight-brawl.cast.toml"))
+    assert code == 0
+    assert (f"fightlog: warning: {transcript}:{line}: SL HUD's roll 1d100 is read only in part (an unknown wording "
+            "after the dice: ': 57 (edited)'): recorded as far as it reads") in stderr.splitlines()
+
+
 def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
                                   "--to", "2024-03-14T20:05+00:00")
