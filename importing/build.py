@@ -91,6 +91,10 @@ class Builder:
             if rolls:
                 origin = self._origin(message, self.dice_medium)
                 return [self._roll(message, reply, purpose, role, origin) for reply, purpose in rolls]
+            if self.warn is not None and _NOTATION.search(message.text):
+                where = message.ref if ":" in message.ref else f"message {message.ref}"
+                self.warn(f"{where}: {role.bot or 'the dice'}'s message names dice but reads as no roll: kept as "
+                          "the object's chatter")
         events: list[AnyEvent] = [self._chatter(message, role)]
         if role.kind == "gm":
             events.extend(self._statuses(message))
@@ -169,6 +173,8 @@ class Builder:
             actor = role.actor
         elif message.kind == "system" and not message.speaker:
             actor = "system"
+        elif role.kind in ("dice", "object"):  # the object by its name: "HUD (bob)" is not bob, a bot's id no name
+            actor = _ident(message.name or message.speaker or "unknown")
         else:
             actor = _ident(message.speaker or message.name or "unknown")
         return DeclarationPosted(actor=actor, text=message.text, ooc=True, at=message.at,
@@ -194,6 +200,9 @@ class Builder:
 
 
 _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "disarm"})
+_NOTATION: Final = re.compile(r"\b\d*d(?:\d+|%)\b", re.IGNORECASE)
+"""Dice notation in a message (``1d100``, ``d20``, ``2d10``): a dice object's message that
+names dice and reads as no roll is worth a warning."""
 
 
 def _target_names(cast: Cast) -> list[tuple[str, str]]:

@@ -125,6 +125,25 @@ def test_a_roll_read_only_in_part_is_a_warning_at_its_line(tmp_path: Path) -> No
             "after the dice: ': 57 (edited)'): recorded as far as it reads") in stderr.splitlines()
 
 
+def test_a_hud_line_naming_dice_that_reads_as_no_roll_is_the_huds_chatter_and_a_warning(tmp_path: Path) -> None:
+    """``RoE combat HUD (bob): rolled 1d100: 57`` names no roller: it was Bob's own
+    out-of-character post (the object's owner label read as a speaker id), and nothing said."""
+    import msgspec
+
+    transcript = tmp_path / "brawl.txt"
+    text = (IMPORT / "sl/midnight-brawl.txt").read_text()
+    transcript.write_text(text + "[2024/06/14 00:02:10]  RoE combat HUD (bob): rolled 1d100: 57\n")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(IMPORT / "sl/midnight-brawl.cast.toml"))
+    assert code == 0
+    line = len(text.splitlines()) + 1
+    assert (f"fightlog: warning: {transcript}:{line}: SL HUD's message names dice but reads as no roll: kept as the "
+            "object's chatter") in stderr.splitlines()
+    last = msgspec.json.decode(out.read_bytes().splitlines()[-1])
+    assert last["kind"] == "declaration_posted" and last["actor"] == "RoE combat HUD" and last["ooc"] is True
+
+
 def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
                                   "--to", "2024-03-14T20:05+00:00")
