@@ -187,7 +187,11 @@ def run_call(action: Callable[[], None]) -> None:
     except FightlogError as exc:
         if isinstance(exc, RefusedError):
             raise
-        raise RefusedError(str(exc)) from None
+        if isinstance(exc, InputError) and exc.path is None and exc.message.startswith("sheet."):
+            # a sheet the rules cannot read: a fight imported without --roster has none
+            raise RefusedError(f"a sheet in the log does not read: {exc.message}; a fight imported without "
+                               "--roster holds no sheets to play by") from None
+        raise RefusedError(exc.message if isinstance(exc, InputError) and exc.path is None else str(exc)) from None
     except (KeyError, IndexError, ValueError, TypeError, AttributeError, AssertionError) as exc:
         raise RefusedError(f"the ruleset cannot play this ({type(exc).__name__}: {_first_line(exc)})") from None
 

@@ -195,6 +195,19 @@ def test_a_change_the_rules_cannot_play_even_as_recorded_is_one_line_and_exit_2(
                           "the rules cannot play the post by alice at seq 71, which holds the change, even as recorded")
 
 
+def test_a_fight_imported_without_a_roster_says_it_has_no_sheets_to_play_by(tmp_path: Path) -> None:
+    from tests.conftest import FIXTURES
+
+    sl = FIXTURES / "import" / "sl"
+    log = tmp_path / "brawl.jsonl"
+    assert run("import", "sl", str(sl / "midnight-brawl.txt"), "-o", str(log), "--ruleset", "roe7",
+               "--cast", str(sl / "midnight-brawl.cast.toml")).exit_code == 0
+    result = run("dispute", str(log), "--at", "12", "--set", "dice[0].face=10")  # bob's attack roll
+    assert_one_line_error(result, f"{log}:12", "a sheet in the log does not read: sheet.hp: required field is missing")
+    assert "a fight imported without --roster holds no sheets to play by" in result.stderr
+    assert "<input>" not in result.stderr
+
+
 def test_a_seed_for_a_log_with_none_is_one_line_and_exit_2() -> None:
     assert_one_line_error(run("dispute", str(DISPUTED), *HAND_RUN_DAMAGE, "--seed", "ab" * 32), str(DISPUTED),
                           "--seed: the scene commits to no dice seed")
