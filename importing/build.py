@@ -146,14 +146,17 @@ class Builder:
 
     def _target(self, actor: str, text: str) -> str | None:
         """The first other combatant the text names (the longest name where two start at
-        one place: the alternation lists longer names first)."""
-        if self._named is None:
-            return None
-        for found in self._named.finditer(text.lower()):
+        one place: the alternation lists longer names first); when it names none, the one
+        opponent the poster has (``/me slashes at the other one`` in a duel), if only one."""
+        for found in () if self._named is None else self._named.finditer(text.lower()):
             who = self._by_lower.get(found[0])
             if who is not None and who != actor:
                 return who
-        return None
+        sides = {entry.id: entry.side for entry in self.cast.file.combatants}
+        mine = sides.get(actor)
+        foes = [who for who, side in sides.items()
+                if who != actor and who not in self.out and (mine is None or side is None or side != mine)]
+        return foes[0] if len(foes) == 1 else None
 
     # ------------------------------------------------------------------ rolls
 

@@ -144,6 +144,21 @@ def test_a_hud_line_naming_dice_that_reads_as_no_roll_is_the_huds_chatter_and_a_
     assert last["kind"] == "declaration_posted" and last["actor"] == "RoE combat HUD" and last["ooc"] is True
 
 
+def test_an_attack_that_names_nobody_is_at_the_posters_one_opponent(tmp_path: Path) -> None:
+    """``/me slashes at the other one`` in a duel: the attack's target is the one fighter on
+    the other side (it was none: the audit reported every such post as rules.target)."""
+    import msgspec
+
+    transcript = tmp_path / "duel.txt"
+    transcript.write_text("[2024/06/12 20:02]  Bob Kade (bob.resident): /me charges the other one.\n")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(IMPORT / "sl/pump-house.cast.toml"))
+    assert code == 0, stderr
+    posts = [e for e in map(msgspec.json.decode, out.read_bytes().splitlines()) if e["kind"] == "declaration_posted"]
+    assert posts[-1]["actions"] == [{"type": "attack", "target": "alice"}]
+
+
 def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
                                   "--to", "2024-03-14T20:05+00:00")
