@@ -105,6 +105,11 @@ def import_(
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out, warn=located(transcript, said, bare=True))
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
     said.say()
+    if done.messages and not builder.posts:  # every message chatter: an audit would say "clean" of nothing
+        why = "without --cast nobody is a combatant" if cast_path is None else \
+            f"{cast_path} names none of the transcript's speakers as a combatant"
+        warning_line(f"{transcript}: no message is a combatant's post ({why}): the audit has no fight to check "
+                     f"(fightlog import {fmt} {transcript} --suggest-cast drafts a cast)")
     click.echo(
         f"wrote {log}: {plural(done.messages, 'message')} of {transcript} as {plural(done.events, 'event')}, "
         f"scene {done.scene} (next: fightlog audit {log})"

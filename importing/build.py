@@ -57,6 +57,8 @@ class Builder:
 
     def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = (), warn: Warn | None = None) -> None:
         self.cast = cast
+        self.posts = 0
+        """Messages read as a combatant's post (none: the cast names none of the speakers)."""
         self.warn = warn
         """Told of a roll read only in part (text the reader does not know, a face that is no
         number), at the message's ref: it is recorded as far as it reads."""
@@ -80,6 +82,7 @@ class Builder:
         """The events ``message`` makes (at least one)."""
         role = self.cast.role(message)
         if role.kind == "combatant" and message.kind != "system":
+            self.posts += 1
             return self._post(message, role)
         if role.kind == "dice":
             rolls = read_rolls(message, role.bot or "")

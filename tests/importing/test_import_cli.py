@@ -159,6 +159,20 @@ def test_an_attack_that_names_nobody_is_at_the_posters_one_opponent(tmp_path: Pa
     assert posts[-1]["actions"] == [{"type": "attack", "target": "alice"}]
 
 
+def test_an_import_where_nobody_is_a_combatant_is_a_warning(tmp_path: Path) -> None:
+    """Without a cast every message is chatter, and the audit said "clean" of a fight with
+    no posts: the import says so, and how to draft a cast."""
+    transcript = str(IMPORT / "sl/midnight-brawl.txt")
+    code, _, stderr = run("import", "sl", transcript, "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7")
+    assert code == 0
+    assert (f"fightlog: warning: {transcript}: no message is a combatant's post (without --cast nobody is a "
+            f"combatant): the audit has no fight to check (fightlog import sl {transcript} --suggest-cast drafts "
+            "a cast)") in stderr.splitlines()
+    code, _, stderr = run("import", "sl", transcript, "-o", str(tmp_path / "cast.jsonl"), "--ruleset", "roe7",
+                          "--cast", str(IMPORT / "sl/midnight-brawl.cast.toml"))
+    assert code == 0 and "no message is a combatant's post" not in stderr
+
+
 def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
                                   "--to", "2024-03-14T20:05+00:00")
@@ -211,7 +225,9 @@ def test_a_windows_1252_log_is_read_with_a_warning(tmp_path: Path) -> None:
     source.write_bytes("[2024/06/12 20:01]  Zoë Quill: café “au lait”\n".encode("cp1252"))
     code, stdout, stderr = run("import", "sl", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7")
     assert code == 0
-    assert stderr == f"fightlog: warning: {source}:1: not UTF-8: read as Windows-1252 (cp1252) from here on where needed\n"
+    assert stderr.splitlines()[0] == (f"fightlog: warning: {source}:1: not UTF-8: read as Windows-1252 (cp1252) from "
+                                      "here on where needed")
+    assert len(stderr.splitlines()) == 2  # and that nobody is a combatant (no cast)
     assert "café “au lait”" in (tmp_path / "log.jsonl").read_text()
 
 
@@ -297,9 +313,10 @@ def test_warnings_past_the_first_hundred_are_counted(tmp_path: Path) -> None:
     source.write_text("".join(f"[2024/06/12 20:0{1 + (i + 1) % 2}]  Bob Kade: hi {i}\n" for i in range(260)))
     code, _, stderr = run("import", "sl", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7")
     said = stderr.splitlines()
-    assert code == 0 and len(said) == 101
+    assert code == 0 and len(said) == 102
     assert said[0] == f"fightlog: warning: {source}:2: the time goes back from 20:02:00 to 20:01:00"
-    assert said[-1] == "fightlog: warning: and 30 more warnings"  # 130 in all
+    assert said[-2] == "fightlog: warning: and 30 more warnings"  # 130 in all
+    assert said[-1].startswith(f"fightlog: warning: {source}: no message is a combatant's post")  # said last, always
 
 
 def test_a_status_pattern_without_who_is_refused_at_its_line(tmp_path: Path) -> None:
