@@ -81,6 +81,8 @@ def import_(
     from fightlog.importing.cast import empty_cast, load_cast
     from fightlog.importing.importer import check_format, in_window, located, messages, opening, write_log
 
+    if start is not None and end is not None and (start.tzinfo is None) == (end.tzinfo is None) and start > end:
+        raise click.UsageError(f"--from {start.isoformat()} is later than --to {end.isoformat()}: no message is between")
     check_format(transcript, fmt)
     actions = _action_types(ruleset)
     cast = load_cast(cast_path, ruleset or "", actions) if cast_path is not None else empty_cast()

@@ -29,13 +29,13 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
         try:
             message = decode(data)
         except msgspec.ValidationError as exc:
-            raise InputError(f"message {index} (byte {offset}): {exc}", path=name,
+            raise InputError(f"messages[{index}] (byte {offset}): {exc}", path=name,
                              line=splitter.line_at(offset)) from None
         except msgspec.DecodeError as exc:
-            raise InputError(f"message {index} (byte {offset}): not JSON ({exc})", path=name,
+            raise InputError(f"messages[{index}] (byte {offset}): not JSON ({exc})", path=name,
                              line=splitter.line_at(offset)) from None
         except UnicodeDecodeError as exc:  # the exporter writes UTF-8: a file saved again in another encoding
-            raise InputError(f"message {index} (byte {offset}): not UTF-8 (byte 0x{exc.object[exc.start]:02x}); "
+            raise InputError(f"messages[{index}] (byte {offset}): not UTF-8 (byte 0x{exc.object[exc.start]:02x}); "
                              "DiscordChatExporter writes UTF-8: export the channel again", path=name,
                              line=splitter.line_at(offset + exc.start)) from None
         yield neutral(message, message.id, 0, message.content)

@@ -113,7 +113,7 @@ class Splitter:
                 char = self.buf[pos:pos + 1]
             if char != b"{":
                 raise InputError(
-                    f"message {index}: expected an object at byte {self.base + pos}, got {char.decode('latin-1')!r}",
+                    f"messages[{index}]: expected an object at byte {self.base + pos}, got {char.decode('latin-1')!r}",
                     path=self.name, line=self._line(pos),
                 )
             end = self._object_end(pos, index)
@@ -187,13 +187,13 @@ class Splitter:
     def _limit(self, size: int, index: int, start: int) -> None:
         if size > MAX_MESSAGE_BYTES:
             raise InputError(
-                f"message {index} (byte {self.base + start}): {too_long(self.name, 0).message}", path=self.name,
+                f"messages[{index}] (byte {self.base + start}): {too_long(self.name, 0).message}", path=self.name,
                 line=self._line(start),
             )
 
     def _cut(self, index: int, why: str, start: int | None = None) -> InputError:
         at = f" (byte {self.base + start})" if start is not None else ""
-        return InputError(f"truncated JSON: message {index}{at}: {why}", path=self.name,
+        return InputError(f"truncated JSON: messages[{index}]{at}: {why}", path=self.name,
                           line=self._line(start) if start is not None else self._last_line())
 
     def _last_line(self) -> int:

@@ -78,20 +78,20 @@ def test_a_truncated_export_is_one_line_naming_the_message_and_offset(cut: int) 
 
 def test_a_huge_message_is_refused_before_it_is_held() -> None:
     data = export().replace(b"Mara swings", b"Mara " + b"a" * (MAX_MESSAGE_BYTES + 1) + b" swings")
-    with pytest.raises(InputError, match=r"^x\.json:\d+: message 2 \(byte \d+\): a message of more than"):
+    with pytest.raises(InputError, match=r"^x\.json:\d+: messages\[2\] \(byte \d+\): a message of more than"):
         read_json(data)
 
 
 def test_a_message_the_exporter_never_writes_is_refused_by_index() -> None:
     data = export().replace(b'"id": "1220000000000000003"', b'"id": 3', 1)
-    with pytest.raises(InputError, match=r"^x\.json:\d+: message 2 \(byte \d+\): Expected `str`, got `int` - at `\$\.id`"):
+    with pytest.raises(InputError, match=r"^x\.json:\d+: messages\[2\] \(byte \d+\): Expected `str`, got `int` - at `\$\.id`"):
         read_json(data)
 
 
 def test_an_export_saved_again_in_another_encoding_is_refused_by_index() -> None:
     """Was an internal error: msgspec raises ``UnicodeDecodeError`` for a string that is not UTF-8."""
     data = export().replace(b"Mara swings", "Mara swings \u00f1".encode("cp1252"), 1)
-    with pytest.raises(InputError, match=r"^x\.json:\d+: message 2 \(byte \d+\): not UTF-8 \(byte 0xf1\); "
+    with pytest.raises(InputError, match=r"^x\.json:\d+: messages\[2\] \(byte \d+\): not UTF-8 \(byte 0xf1\); "
                                          r"DiscordChatExporter writes UTF-8: export the channel again$"):
         read_json(data)
 

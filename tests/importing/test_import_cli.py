@@ -177,6 +177,10 @@ def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
                                   "--to", "2024-03-14T20:05+00:00")
     assert code == 0 and "wrote " in stdout and ": 4 messages of " in stdout
+    code, _, stderr, out = imported(tmp_path, *CASES[2], "late.jsonl", "--from", "2024-03-14T20:05+00:00",
+                                    "--to", "2024-03-14T20:03+00:00")
+    assert code == 2 and "--from 2024-03-14T20:05:00+00:00 is later than --to 2024-03-14T20:03:00+00:00" in stderr
+    assert stderr.count("\n") == 1 and not out.exists()
 
 
 @pytest.mark.parametrize(
@@ -211,7 +215,7 @@ def test_a_truncated_export_is_refused_whole(tmp_path: Path) -> None:
     data = (IMPORT / "discord/dockside.json").read_bytes()
     code, stderr, source = _bad(tmp_path, "cut.json", data[: len(data) * 2 // 3])
     assert code == 2 and stderr.count("\n") == 1
-    assert re.match(rf"fightlog: {re.escape(str(source))}:\d+: truncated JSON: message ", stderr)
+    assert re.match(rf"fightlog: {re.escape(str(source))}:\d+: truncated JSON: messages\[", stderr)
 
 
 def test_a_50_mb_message_is_refused_cleanly(tmp_path: Path) -> None:
@@ -468,7 +472,7 @@ def test_json_errors_name_the_line_of_the_message(tmp_path: Path) -> None:
     opening = JSON[: JSON.index(b'"id": "1218000000000000003"')].rfind(b"\n    {")
     line = JSON.count(b"\n", 0, opening) + 2  # the line of its "{"
     code, stderr, source = _bad(tmp_path, "t.json", data)
-    assert code == 2 and stderr.startswith(f"fightlog: {source}:{line}: message 2 (byte ")
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:{line}: messages[2] (byte ")
 
 
 @pytest.mark.parametrize(
