@@ -25,6 +25,8 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
     splitter.header()
     decode = DECODER.decode
     count = 0
+    last = -1  # the previous message's id: Discord's ids grow with time, and the exporter writes them in order
+    backwards = False
     for index, offset, data in splitter:
         try:
             message = decode(data)
@@ -38,6 +40,13 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
             raise InputError(f"messages[{index}] (byte {offset}): not UTF-8 (byte 0x{exc.object[exc.start]:02x}); "
                              "DiscordChatExporter writes UTF-8: export the channel again", path=name,
                              line=splitter.line_at(offset + exc.start)) from None
+        snowflake = int(message.id) if message.id.isdigit() else None
+        if snowflake is not None and snowflake <= last and not backwards:  # said once: a file joined says it often
+            backwards = True
+            again = "repeats the id" if snowflake == last else "is lower than the id (ids grow with time)"
+            warn(f"{name}:{splitter.line_at(offset)}: messages[{index}]: its id {message.id} {again} of the message "
+                 "before it: a message repeated, or exports joined or edited by hand")
+        last = snowflake if snowflake is not None else last
         yield neutral(message, message.id, 0, message.content)
         count = index + 1
     said = splitter.document.get("messageCount")

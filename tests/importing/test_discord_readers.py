@@ -147,3 +147,20 @@ def test_the_bundled_discord_transcripts_are_what_the_script_writes(tmp_path) ->
     dx.write(str(tmp_path))
     for made in sorted(tmp_path.iterdir()):
         assert made.read_bytes() == (FIXTURES / "import" / "discord" / made.name).read_bytes(), made.name
+
+
+def test_a_message_id_repeated_or_going_back_is_a_warning_once() -> None:
+    """Discord's ids grow with time and the exporter writes them in order: a repeat is a
+    message copied, or two exports joined (it was read without a word)."""
+    def warnings(doc: dict[str, object]) -> list[str]:
+        said: list[str] = []
+        list(discord_json.read(io.BytesIO(json.dumps(doc).encode()), "x.json", said.append))
+        return [s for s in said if "messageCount" not in s]
+
+    doc = json.loads(export())
+    assert warnings(doc) == []
+    messages = doc["messages"]
+    messages.insert(3, messages[2])
+    messages.insert(6, messages[0])
+    assert warnings(doc) == [f"x.json:1: messages[3]: its id {messages[3]['id']} repeats the id of the message "
+                             "before it: a message repeated, or exports joined or edited by hand"]
