@@ -63,6 +63,11 @@ def check_format(path: str, fmt: str) -> None:
         raise empty_file(path, bool(head))  # every format alike (the readers refuse it too, at its end)
     if head.startswith(UTF16_BOMS):
         raise utf16_file(path)
+    nul = head.find(b"\0")
+    if nul >= 0:  # as the readers say it (``source.text_lines``), before any guess at the format
+        start = head.rfind(b"\n", 0, nul) + 1
+        raise InputError(f"a NUL byte (0x00) at byte {nul - start + 1} of the line: a binary file (or UTF-16 text), "
+                         "not a chat transcript", path=path, line=head.count(b"\n", 0, nul) + 1)
     seems = looks_like(head)
     if seems == "fightlog-log":
         raise InputError("this is a fightlog log already, not a chat transcript", path=path, line=1)

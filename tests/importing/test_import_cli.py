@@ -483,11 +483,13 @@ def test_json_errors_name_the_line_of_the_message(tmp_path: Path) -> None:
         ("discord-csv", b"PK\x03\x04\x14\x00\x08\x00", 1, "a NUL byte (0x00) at byte 6 of the line"),
         ("discord-csv", _CSV + b'"x\r"y"\n', _CSV.count(b"\n") + 1, "not CSV as the exporter writes it"),
         ("sl", RANDOM, 1, "not a Second Life chat log"),
-        ("sl", b"\x7fELF\x02\x01\x01\x00\x00\x00", 1, "not a Second Life chat log"),
+        ("sl", b"\x7fELF\x02\x01\x01\x00\x00\x00", 1, "a NUL byte (0x00) at byte 8 of the line: a binary file"),
+        ("sl", "[2024/06/12 20:01]  Bob Kade: hi\n".encode("utf-16-le"), 1, "a NUL byte (0x00) at byte 2 of the line"),
         ("sl", b"[2024/06/12 20:01]  Bob Kade: hi\n" + b"\x00" * 100, 2, "a NUL byte (0x00) at byte 1"),
         ("sl", "[2024/06/12 20:01]  Bob Kade: hi\n".encode("utf-16"), 1, "UTF-16 text"),
     ],
-    ids=["csv-header", "csv-random", "csv-png", "csv-cr", "sl-random", "sl-elf", "sl-nul-later", "sl-utf-16"],
+    ids=["csv-header", "csv-random", "csv-png", "csv-cr", "sl-random", "sl-elf", "sl-utf-16-no-bom", "sl-nul-later",
+         "sl-utf-16"],
 )
 def test_a_binary_or_foreign_file_is_refused_as_csv_or_sl(tmp_path: Path, fmt: str, data: bytes, line: int,
                                                            expected: str) -> None:
