@@ -62,6 +62,9 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
                 yield _message(current, name)
             current, count = (number, at, head[2], [text]), count + 1
         elif current is not None:
+            if head is not None and current[3][-1] == "" and any(c.isdigit() for c in head[1]):
+                warn(f"{name}:{number}: '[{head[1]}]' looks like a message's date, which does not read: the line is "
+                     f"kept as text of the message at line {current[0]}")
             current[3].append(text)
         elif text:
             yield Message(ref=f"{name}:{number}", line=number, text=text, kind="system", raw=text)

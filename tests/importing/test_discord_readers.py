@@ -141,6 +141,21 @@ def test_the_text_export_gives_authors_content_blocks_and_lines() -> None:
     assert found[5].text == "Mara presses the attack, driving Vex toward the water."
 
 
+def test_a_header_whose_date_does_not_read_is_a_warning_at_its_line() -> None:
+    """It is kept as the text of the message before (the exporter wrote no such date): a
+    message merged into another was read without a word, and its roll cited at the other's line."""
+    lines = dx.export_txt(dx.dockside(), dx.USERS).splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if i > 6 and line.startswith("[") and "] " in line)
+    stamp = lines[at][1:lines[at].index("]")]
+    lines[at] = lines[at].replace(stamp, "13/45/2024 8:04 PM", 1)
+    said: list[str] = []
+    found = list(discord_txt.read(io.BytesIO("".join(lines).encode()), "x.txt", said.append))
+    assert len(found) == len(dx.dockside().posts) - 1
+    assert [s for s in said if "looks like" in s] == [
+        f"x.txt:{at + 1}: '[13/45/2024 8:04 PM]' looks like a message's date, which does not read: the line is kept as "
+        f"text of the message at line {found[0].line}"]  # the second message's header, kept as the first's text
+
+
 def test_the_bundled_discord_transcripts_are_what_the_script_writes(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from tests.conftest import FIXTURES
 
