@@ -86,22 +86,25 @@ class Builder:
             return self._post(message, role)
         if role.kind == "dice":
             rolls = read_rolls(message, role.bot or "")
-            for reply, _ in rolls if self.warn is not None else ():
+            for reply, _ in rolls:
                 if reply.problems:
-                    where = message.ref if ":" in message.ref else f"message {message.ref}"
-                    self.warn(f"{where}: {reply.bot}'s roll {reply.notation} is read only in part "
-                              f"({'; '.join(reply.problems)}): recorded as far as it reads")
+                    self._warn(message, f"{reply.bot}'s roll {reply.notation} is read only in part "
+                                        f"({'; '.join(reply.problems)}): recorded as far as it reads")
             if rolls:
                 origin = self._origin(message, self.dice_medium)
                 return [self._roll(message, reply, purpose, role, origin) for reply, purpose in rolls]
-            if self.warn is not None and _NOTATION.search(message.text):
-                where = message.ref if ":" in message.ref else f"message {message.ref}"
-                self.warn(f"{where}: {role.bot or 'the dice'}'s message names dice but reads as no roll: kept as "
-                          "the object's chatter")
+            if _NOTATION.search(message.text):
+                self._warn(message, f"{role.bot or 'the dice'}'s message names dice but reads as no roll: kept as "
+                                    "the object's chatter")
         events: list[AnyEvent] = [self._chatter(message, role)]
         if role.kind == "gm":
             events.extend(self._statuses(message))
         return events
+
+    def _warn(self, message: Message, text: str) -> None:
+        """Tell ``warn`` of ``text`` at the message (its line, or a Discord message's id)."""
+        if self.warn is not None:
+            self.warn(f"{message.ref if ':' in message.ref else f'message {message.ref}'}: {text}")
 
     # ------------------------------------------------------------------ posts
 

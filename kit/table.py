@@ -137,6 +137,9 @@ class Table(Protocol):
     option_type: type[Struct]
     """The ruleset's options (a frozen msgspec ``Struct`` of int, bool, str and ``Literal``
     fields with defaults): what a house-rules file may set (``fightlog.kit.house``)."""
+    action_types: Mapping[str, str | None]
+    """Every action type the ruleset plays, with the part of the turn it spends (an import's
+    cast hints must name these)."""
 
     def options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> dict[str, Json]:
         """Every option of the ruleset with ``overrides`` applied, validated, as recorded in
