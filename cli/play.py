@@ -244,7 +244,7 @@ Examples (continuing those of `fightlog play start --help`, in order):
 
 \b
 --do takes TYPE [key=value ...], quoted like a shell line: keys target, targets (a,b),
-weapon, mode, range, distance (metres; hexes in bleeding-sun), item, cost; any other key
+weapon, mode, range, distance (metres; hexes in bleeding-sun), item; any other key
 is a parameter (gm=-3, m=8); what each action reads is the ruleset's (docs/rulesets/), and
 a key it does not read is refused. See docs/play.md."""
 )

@@ -139,6 +139,11 @@ def report_refusal(before: SceneState, event: DeclarationPosted, view: AuditView
         view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
 
 
+def a_or_an(word: str) -> str:
+    """``word`` with its article (``a sprint``, ``an attack``)."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 FIELD_KEYS: Final = ("target", "targets", "weapon", "mode", "range", "distance", "item", "cost")
 """The keys of a post's action that fill an ``Action`` field (``kit.actions``), in written order."""
 
@@ -161,4 +166,7 @@ def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]],
             known = [*used, *params] if fields is not None else params
             reads = f"it reads {', '.join(known)}" if known else "it reads none"
             shown = ",".join(value) if isinstance(value, list) else value_written(value)
+            if key == "cost":
+                raise RefusedError(f"cost={shown}: what {a_or_an(action.type)} spends of the turn is the rules' to say "
+                                   "(leave cost out)", code="rules.allowance")
             raise RefusedError(f"{key}={shown} is not read by {action.type} ({reads})", code="rules.incomplete")

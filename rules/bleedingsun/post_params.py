@@ -64,6 +64,9 @@ def check_said(actions: Sequence[Action], attacks: frozenset[str]) -> None:
     others = [action for action in actions if action.type not in attacks]
     unread_param(others, READ_BY, FIELDS_BY)
     for action in others:
+        hexes = action.params.get("hexes")
+        if hexes is not None and action.distance is not None:  # one was read, the other shown
+            raise _refuse(action, f"hexes={value_written(hexes)} and distance={action.distance}: say how far once")
         for key in ("cautious", "holstered"):
             value = action.params.get(key)
             if value is not None and not isinstance(value, bool):

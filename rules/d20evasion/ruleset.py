@@ -71,18 +71,17 @@ PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
 is a label): the table refuses any other (``kit.declared.unread_param``)."""
 
 FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
-    action: (*read, "cost")  # the allowance reads every action's cost (``D20Rules.action_cost``)
-    for action, read in {
-        **dict.fromkeys(ACTION_TYPES, ()),
-        "attack": ("target", "weapon", "range"), "cast": ("target", "range"), "disarm": ("target", "range"),
-        "draw": ("weapon",), "use_item": ("item", "target", "range"), "assist": ("target",),
-        "move": ("target", "range"), "counter": ("weapon",), "parry": ("weapon",),
-        "skill": ("target",),  # the GM's call: whom the skill is used on
-        "pick_up": ("weapon",),  # the weapon on the ground (the table writes it when not named)
-    }.items()
+    "attack": ("target", "weapon", "range"), "cast": ("target", "range"), "disarm": ("target", "range"),
+    "draw": ("weapon",), "use_item": ("item", "target", "range"), "assist": ("target",),
+    "move": ("target", "range"), "counter": ("weapon",), "parry": ("weapon",),
+    "skill": ("target",),  # the GM's call: whom the skill is used on
+    "pick_up": ("weapon",),  # the weapon on the ground (the table writes it when not named)
+    
 }
 """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``): the table
-refuses any other written."""
+refuses any other written. None is ``cost``: what an action spends is the rules' (the table
+writes it where it differs: a long cast, a free draw; a player's ``cost=free`` took an action
+more than the turn allows)."""
 
 COST_ACTIONS: Final[Mapping[str, int]] = {"action": 1, "both": 2}
 """Actions a cost spends (``full`` spends them all, and the movement)."""

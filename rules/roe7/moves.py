@@ -75,11 +75,11 @@ def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
         if not isinstance(ref, str):
             continue
         other = Fighter(scribe.state, ref)
-        metres = params.get("m")
+        metres = params.get("m", action.distance)  # distance=METRES too, as a move without a goal reads it
         if who.position is None or other.position is None:
             return None
         if not isinstance(metres, int) or metres < 0:
-            raise RefusedError(f"{key}={ref} needs m=METRES", code="rules.incomplete")
+            raise RefusedError(f"{key}={ref} needs m=METRES (or distance=METRES)", code="rules.incomplete")
         return step(who.position, other.position, metres)
     return None
 

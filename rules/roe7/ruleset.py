@@ -68,17 +68,15 @@ PARAMS_READ: Final[Mapping[str, tuple[str, ...]]] = {
 (``kit.declared.unread_param``)."""
 
 FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
-    action: (*read, "cost")  # the allowance reads every action's cost (``Roe7Rules.action_cost``)
-    for action, read in {
-        **dict.fromkeys(ACTION_TYPES, ()),
-        "attack": ("target", "weapon", "mode", "range", "distance"),
-        "interrupt": ("weapon", "range", "distance"),  # its target is the caller
-        "aim": ("target",), "skill": ("target",), "reload": ("weapon",), "draw": ("weapon",),
-        "throw": ("target", "item"), "cook": ("item",), "move": ("distance",),
-    }.items()
+    "attack": ("target", "weapon", "mode", "range", "distance"),
+    "interrupt": ("weapon", "range", "distance"),  # its target is the caller
+    "aim": ("target",), "skill": ("target",), "reload": ("weapon",), "draw": ("weapon",),
+    "throw": ("target", "item"), "cook": ("item",), "move": ("distance",),
 }
 """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``): the table
-refuses any other written (``reload weapon=Rifle target=bob``)."""
+refuses any other written (``reload weapon=Rifle target=bob``). None is ``cost``: what an
+action spends is the rules' (``action_cost`` reads a cost the log records, as a hand-run log
+writes it; a player's ``cost=free`` took an action more than the turn allows)."""
 
 
 @lru_cache(maxsize=256)

@@ -99,6 +99,13 @@ def test_a_movement_phase_covers_8_m() -> None:
     assert fight.state.combatants["alice"].position == (8, 0)
 
 
+def test_a_move_toward_someone_reads_distance_as_its_metres() -> None:
+    """roe7.md: a move's ``distance=METRES`` is its ``m=METRES``; toward= asked for m= alone."""
+    fight = duel()
+    fight.post("alice", act("move", toward="bob", distance=5))
+    assert fight.state.combatants["alice"].position == (5, 0)
+
+
 def test_a_move_to_a_point_is_measured_straight_and_rounded_up() -> None:
     fight = duel()
     assert fight.refused("alice", act("move", x=6, y=6)) == "alice can move 8 m more this turn, not 9 m"
