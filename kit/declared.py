@@ -29,6 +29,7 @@ they were posted, and playing a post's checks again costs about as much as foldi
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from math import isqrt
 from typing import Final, NoReturn
 
 from fightlog.errors import FightlogError, RefusedError
@@ -36,7 +37,7 @@ from fightlog.kit.checks import AuditView
 from fightlog.events.model import Action, DeclarationPosted, Event
 from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.dice import ModifierLike
-from fightlog.kit.table import Scribe
+from fightlog.kit.table import Post, Scribe
 from fightlog.kit.actions import value_written
 
 
@@ -170,3 +171,23 @@ def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]],
                 raise RefusedError(f"cost={shown}: what {a_or_an(action.type)} spends of the turn is the rules' to say "
                                    "(leave cost out)", code="rules.allowance")
             raise RefusedError(f"{key}={shown} is not read by {action.type} ({reads})", code="rules.incomplete")
+
+
+def off_the_map(state: SceneState, post: Post) -> None:
+    """Refuse an action's ``distance=`` to its target that the map contradicts, when both
+    positions are kept (straight-line metres, rounded up): the rules measure on the map, and
+    the post would show the other (``TableBase.distance_from_map``)."""
+    mine = state.combatants.get(post.actor)
+    for action in post.actions:
+        theirs = state.combatants.get(action.target or "")
+        if action.distance is None or mine is None or theirs is None:
+            continue
+        a, b = mine.position, theirs.position
+        if a is None or b is None:
+            continue
+        squared = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+        root = isqrt(squared)
+        metres = root if root * root == squared else root + 1
+        if metres != action.distance:
+            raise RefusedError(f"distance={action.distance}: {theirs.actor} is {metres} m away on the map (the rules "
+                               "measure it there: leave distance= out)", code="rules.range")

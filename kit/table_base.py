@@ -32,7 +32,7 @@ from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded
-from fightlog.kit.declared import unknown_action, unread_param
+from fightlog.kit.declared import off_the_map, unknown_action, unread_param
 from fightlog.kit.fighters import absent
 from fightlog.kit.options import as_data
 from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
@@ -62,6 +62,10 @@ class TableBase:
     """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``; a type not
     listed reads none), checked with ``params_read``: ``reload weapon=Rifle target=bob`` is
     refused; ``None``: fields are not checked."""
+    distance_from_map: bool = False
+    """Whether an attack's distance is measured on the map when both fighters' positions are
+    kept (roe7, traveller): a post's ``distance=`` that says otherwise is refused, as the map's
+    would be used and the post's shown."""
     no_map: str | None = None
     """Why the ruleset keeps no positions (each post says how far), refusing a position given at
     a join; ``None``: positions are kept."""
@@ -170,6 +174,8 @@ class TableBase:
             raise unknown
         if self.params_read is not None and not post.recorded:
             unread_param(post.actions, self.params_read, self.fields_read)
+        if self.distance_from_map and not post.recorded:
+            off_the_map(state, post)
         if post.ooc:
             if post.actions:
                 raise RefusedError("an out-of-character post carries no actions")

@@ -56,6 +56,7 @@ class Roe7Table(TableBase):
     action_types = ACTION_TYPES
     params_read = PARAMS_READ
     fields_read = FIELDS_READ
+    distance_from_map = True
     out = OUT
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> Roe7Options:

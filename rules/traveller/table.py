@@ -30,6 +30,7 @@ class TravellerTable(TableBase):
     action_types = ACTION_TYPES
     params_read = PARAMS_READ
     fields_read = FIELDS_READ
+    distance_from_map = True
     out = OUT
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> TravellerOptions:

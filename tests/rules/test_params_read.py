@@ -109,6 +109,8 @@ def test_a_misspelt_param_is_refused_at_the_table_and_nothing_written(tmp_path: 
     assert "refused: coverr=half is not read by attack" in out
     out = refused(log, "alice", "Alice reloads.", "--do", "reload weapon=Rifle target=bob")
     assert "refused: target=bob is not read by reload (it reads weapon)" in out
+    out = refused(log, "alice", "Alice fires.", "--do", "attack target=bob weapon=Rifle distance=40")  # bob: 20 m
+    assert "refused: distance=40: bob is 20 m away on the map (the rules measure it there: leave distance= out)" in out
     out = refused(log, "alice", "Alice sprints, free.", "--do", "sprint cost=free")  # a cost was an action more
     assert "refused: cost=free: what a sprint spends of the turn is the rules' to say (leave cost out)" in out
 
