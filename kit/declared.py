@@ -29,7 +29,6 @@ they were posted, and playing a post's checks again costs about as much as foldi
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from math import isqrt
 from typing import Final, NoReturn
 
 from fightlog.errors import FightlogError, RefusedError
@@ -39,6 +38,7 @@ from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.dice import ModifierLike
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.actions import value_written
+from fightlog.kit.geometry import metres_between
 
 
 INCOMPLETE = "rules.incomplete"
@@ -185,9 +185,7 @@ def off_the_map(state: SceneState, post: Post) -> None:
         a, b = mine.position, theirs.position
         if a is None or b is None:
             continue
-        squared = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
-        root = isqrt(squared)
-        metres = root if root * root == squared else root + 1
+        metres = metres_between(a, b)
         if metres != action.distance:
             raise RefusedError(f"distance={action.distance}: {theirs.actor} is {metres} m away on the map (the rules "
                                "measure it there: leave distance= out)", code="rules.range")

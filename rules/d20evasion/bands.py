@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Final, Literal
 
+from fightlog.kit.geometry import metres_between
 from fightlog.rules.d20evasion.options import D20Options, band_limits
 
 Band = Literal["touch", "close", "medium-close", "medium", "far", "extreme"]
@@ -55,12 +56,8 @@ def within(band: Band, reach: Band) -> bool:
     return band_index(band) <= band_index(reach)
 
 
-def distance(a: Point, b: Point) -> int:
-    """Metres between two points, rounded up."""
-    dx, dy = a[0] - b[0], a[1] - b[1]
-    squared = dx * dx + dy * dy
-    root = math.isqrt(squared)
-    return root if root * root == squared else root + 1
+distance = metres_between
+"""Metres between two points, rounded up (``kit.geometry``)."""
 
 
 def band_of(metres: int, options: D20Options) -> Band:

@@ -9,8 +9,9 @@ than allowed).
 
 from __future__ import annotations
 
-from math import isqrt
 from typing import Final, Literal
+
+from fightlog.kit.geometry import metres_between
 
 Band = Literal["close", "medium", "long"]
 
@@ -22,11 +23,8 @@ LONG_MIN_M: Final = 50
 Point = tuple[int, int]
 
 
-def distance(a: Point, b: Point) -> int:
-    """Straight-line metres from ``a`` to ``b``, rounded up."""
-    squared = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
-    root = isqrt(squared)
-    return root if root * root == squared else root + 1
+distance = metres_between
+"""Straight-line metres from ``a`` to ``b``, rounded up (``kit.geometry``)."""
 
 
 def within(a: Point, b: Point, metres_x2: int) -> bool:

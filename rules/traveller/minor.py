@@ -9,10 +9,9 @@ Aiming adds DM+1 to the next attack, cumulative with consecutive aiming up to DM
 
 from __future__ import annotations
 
-from math import isqrt
-
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, StatusChanged, WeaponReloaded
+from fightlog.kit.geometry import metres_between
 from fightlog.kit.table import Scribe
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, DROPPED, HAND, Fighter
@@ -33,11 +32,8 @@ def limit(who: Fighter, action: Action) -> int:
     return max(metres, who.options.movement_min_m)
 
 
-def far(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Whole metres from ``a`` to ``b`` (rounded up)."""
-    squared = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
-    root = isqrt(squared)
-    return root if root * root == squared else root + 1
+far = metres_between
+"""Whole metres from ``a`` to ``b`` (rounded up: ``kit.geometry``)."""
 
 
 def kept(actor: str, what: str) -> str:

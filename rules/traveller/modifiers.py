@@ -10,11 +10,11 @@ own earlier reactions and encouragement (``Fighter.check_mods``).
 
 from __future__ import annotations
 
-from math import isqrt
 from typing import NamedTuple
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action
+from fightlog.kit.geometry import metres_between
 from fightlog.kit.fighters import Mods
 from fightlog.rules.traveller.card import WeaponCard
 from fightlog.rules.traveller.checks import BANDS, band
@@ -39,9 +39,7 @@ def distance(attacker: Fighter, target: Fighter, action: Action) -> int:
     ``distance``; refused (incomplete) with neither."""
     a, b = attacker.position, target.position
     if a is not None and b is not None:
-        squared = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
-        root = isqrt(squared)
-        return root if root * root == squared else root + 1
+        return metres_between(a, b)
     if action.distance is not None:
         return action.distance
     raise RefusedError(f"how far is {target.actor}? (give distance=METRES, or positions)", code="rules.incomplete")
