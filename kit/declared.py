@@ -154,7 +154,8 @@ def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]],
     """Refuse the first key an action of ``actions`` writes that its type does not read: a
     param not in ``read`` (by type), and, with ``fields`` (by type, of ``FIELD_KEYS``), a field
     not in it (``reload weapon=Rifle target=bob``). ``rules.incomplete``: it changes nothing,
-    so no audit finding."""
+    so no audit finding; but ``cost=``, which no ruleset lets a player write (what an action
+    spends is the rules' to say), is ``rules.allowance``."""
     for action in actions:
         params = read.get(action.type, ())
         used = () if fields is None else fields.get(action.type, ())

@@ -15,7 +15,7 @@ from typing import Final
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action
 from fightlog.kit.actions import value_written
-from fightlog.kit.declared import unread_param
+from fightlog.kit.declared import a_or_an, unread_param
 from fightlog.rules.bleedingsun.card import WeaponCard
 
 COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}
@@ -33,11 +33,6 @@ _READ: Final[dict[str, tuple[str, ...]]] = {"attack": ("cover", *_ANY), "spread"
 
 def _refuse(action: Action, what: str, code: str = "rules.incomplete") -> RefusedError:
     return RefusedError(f"{action.type}: {what}", code=code)
-
-
-def a_(kind: str) -> str:
-    """``kind`` with its article: a melee, an explosive."""
-    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 READ_BY: Final[dict[str, tuple[str, ...]]] = {
@@ -87,7 +82,7 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool,
                                   f"write cover_ID={value} for each target behind it")
         prefix = key.partition("_")[0] + "_ID"
         if names and key not in known and (prefix not in known or key == prefix[:-2]):
-            raise _refuse(action, f"{key}={value} is not read by {a_(kind)} (it reads {', '.join(known)})")
+            raise _refuse(action, f"{key}={value} is not read by {a_or_an(kind)} (it reads {', '.join(known)})")
         if key in FLAGS and not isinstance(action.params[key], bool):
             raise _refuse(action, f"{key}={value}: write {key}=true or {key}=false")
         if key in RANGED_ONLY and weapon.kind == "melee":
@@ -115,7 +110,7 @@ def check_fires(action: Action, weapon: WeaponCard) -> None:
     ``setting``'s (``rules.fire-mode``)."""
     if action.mode is not None and weapon.kind != "ranged":
         prefix = "setting " if action.type == "setting" else ""
-        raise RefusedError(f"{prefix}mode={action.mode}: the {weapon.name} fires no modes ({a_(weapon.kind)} weapon)",
+        raise RefusedError(f"{prefix}mode={action.mode}: the {weapon.name} fires no modes ({a_or_an(weapon.kind)} weapon)",
                            code="rules.fire-mode")
 
 
@@ -135,7 +130,7 @@ def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[s
                       code="rules.target")
     if len(names) > 1 and len(set(names)) < len(names):
         twice = sorted({name for name in names if names.count(name) > 1})
-        raise _refuse(action, f"{', '.join(twice)} named twice: {a_(kind)} hits each fighter once",
+        raise _refuse(action, f"{', '.join(twice)} named twice: {a_or_an(kind)} hits each fighter once",
                       code="rules.target")
     if action.target == actor or (kind != "blast" and actor in names):
         raise _refuse(action, f"{actor} cannot attack themselves", code="rules.target")
