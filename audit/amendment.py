@@ -42,6 +42,7 @@ from fightlog.events.model import (AnyEvent, CombatantJoined, DamageApplied, Dic
                                    RoundStarted, RulingMade, SceneEnded, SceneStarted, TurnStarted)
 from fightlog.events.paths import parse_assignment, parse_path
 from fightlog.dice import as_modifiers, read_roll
+from fightlog.kit.actions import a_or_an
 from fightlog.kit.ruleset import ruleset_for
 from fightlog.kit.table import Table
 from fightlog.reducers.fold import fold, plan_of
@@ -248,8 +249,7 @@ def _not_reached(kind: type, top: str, reach: Reach) -> str:
     if top in _BASE:
         return f"the {top} of an event cannot be changed ({allowed})"
     if top not in kind.__struct_fields__:  # type: ignore[attr-defined]
-        article = "an" if _tag(kind)[0] in "aeiou" else "a"
-        return f"{article} {_tag(kind)} event has no field {top!r} ({allowed})"
+        return f"{a_or_an(_tag(kind))} event has no field {top!r} ({allowed})"
     return f"a {_tag(kind)}'s {top} is not a fact to change ({allowed})"
 
 

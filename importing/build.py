@@ -74,6 +74,7 @@ class Builder:
         self._targets = _target_names(cast)
         self._named = _name_pattern(self._targets)
         self._by_lower = dict(self._targets)
+        self._sides = {entry.id: entry.side for entry in cast.file.combatants}
         # each pattern searched on its own: joined into one, two patterns' named groups would
         # clash (re.error) and a backreference would point into another pattern
         self._hints = [(action, tuple(p for _, p in patterns)) for action, patterns in cast.hints.items()]
@@ -158,7 +159,7 @@ class Builder:
             who = self._by_lower.get(found[0])
             if who is not None and who != actor:
                 return who
-        sides = {entry.id: entry.side for entry in self.cast.file.combatants}
+        sides = self._sides
         mine = sides.get(actor)
         foes = [who for who, side in sides.items()
                 if who != actor and who not in self.out and (mine is None or side is None or side != mine)]

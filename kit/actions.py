@@ -187,3 +187,8 @@ def _scalar_text(key: str, value: Scalar) -> str:
 def value_written(value: object) -> str:
     """A param's value as a post writes it, for messages (``true``, not ``True``)."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def a_or_an(word: str) -> str:
+    """``word`` with its article, for messages (``a sprint``, ``an attack``)."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"

@@ -37,7 +37,7 @@ from fightlog.events.model import Action, DeclarationPosted, Event
 from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.dice import ModifierLike
 from fightlog.kit.table import Post, Scribe
-from fightlog.kit.actions import value_written
+from fightlog.kit.actions import a_or_an, value_written
 from fightlog.kit.geometry import metres_between
 
 
@@ -138,11 +138,6 @@ def report_refusal(before: SceneState, event: DeclarationPosted, view: AuditView
     found = check(before, event)
     if found is not None and found.code not in noting.codes:
         view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
-
-
-def a_or_an(word: str) -> str:
-    """``word`` with its article (``a sprint``, ``an attack``)."""
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 FIELD_KEYS: Final = ("target", "targets", "weapon", "mode", "range", "distance", "item", "cost")

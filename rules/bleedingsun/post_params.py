@@ -14,8 +14,8 @@ from typing import Final
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action
-from fightlog.kit.actions import value_written
-from fightlog.kit.declared import a_or_an, unread_param
+from fightlog.kit.actions import a_or_an, value_written
+from fightlog.kit.declared import unread_param
 from fightlog.rules.bleedingsun.card import WeaponCard
 
 COVER: Final = {"light": 2, "medium": 4, "heavy": 6, "total": 8}

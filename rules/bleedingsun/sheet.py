@@ -10,6 +10,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
+from fightlog.kit.actions import a_or_an
 from fightlog.kit.inputs import FieldProblem, Seq, Strict, distinct_weapons
 from fightlog.rules.bleedingsun.card import FIRE_TYPES, SIZES, SPREADS, Card, Kicker, Perk, WeaponCard
 
@@ -67,7 +68,7 @@ class Weapon(Strict):
             raise FieldProblem(("fuse",), "only an explosive has a fuse delay")
         for field, kinds in _ONLY.items():  # written for a kind that never reads it: a slip, refused
             if self.kind not in kinds and getattr(self, field) != type(self).model_fields[field].default:
-                which = " or ".join(("an " if k[0] in "aeiou" else "a ") + k for k in kinds)
+                which = " or ".join(a_or_an(k) for k in kinds)
                 raise FieldProblem((field,), f"only {which} weapon has {field} (this one is {self.kind})")
         return self
 

@@ -76,7 +76,6 @@ FIELDS_READ: Final[Mapping[str, tuple[str, ...]]] = {
     "move": ("target", "range"), "counter": ("weapon",), "parry": ("weapon",),
     "skill": ("target",),  # the GM's call: whom the skill is used on
     "pick_up": ("weapon",),  # the weapon on the ground (the table writes it when not named)
-    
 }
 """The ``Action`` fields each action type reads (``kit.declared.FIELD_KEYS``): the table
 refuses any other written. None is ``cost``: what an action spends is the rules' (the table
