@@ -170,18 +170,30 @@ def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]],
 
 
 def off_the_map(state: SceneState, post: Post) -> None:
-    """Refuse an action's ``distance=`` to its target that the map contradicts, when both
-    positions are kept (straight-line metres, rounded up): the rules measure on the map, and
-    the post would show the other (``TableBase.distance_from_map``)."""
+    """Refuse a length the map contradicts, when the positions are kept (straight-line
+    metres, rounded up): the rules measure on the map, and the post would show the other
+    (``TableBase.distance_from_map``). An action's ``distance=`` to its target, and a
+    ``move`` to ``x=`` ``y=`` that also says how far (``distance=``, or roe7's ``m=``)."""
     mine = state.combatants.get(post.actor)
+    here = None if mine is None else mine.position
     for action in post.actions:
+        if here is None:
+            return
+        if action.type == "move":
+            x, y = action.params.get("x"), action.params.get("y")
+            said = action.params.get("m", action.distance)
+            if isinstance(x, int) and isinstance(y, int) and said is not None:
+                metres = metres_between(here, (x, y))
+                if said != metres:
+                    key = "m" if "m" in action.params else "distance"
+                    raise RefusedError(f"{key}={value_written(said)}: ({x}, {y}) is {metres} m from {post.actor} on the "
+                                       f"map (the rules measure it there: leave {key}= out)", code="rules.range")
+            continue
         theirs = state.combatants.get(action.target or "")
-        if action.distance is None or mine is None or theirs is None:
+        there = None if theirs is None else theirs.position
+        if action.distance is None or theirs is None or there is None:
             continue
-        a, b = mine.position, theirs.position
-        if a is None or b is None:
-            continue
-        metres = metres_between(a, b)
+        metres = metres_between(here, there)
         if metres != action.distance:
             raise RefusedError(f"distance={action.distance}: {theirs.actor} is {metres} m away on the map (the rules "
                                "measure it there: leave distance= out)", code="rules.range")

@@ -111,6 +111,10 @@ def test_a_misspelt_param_is_refused_at_the_table_and_nothing_written(tmp_path: 
     assert "refused: target=bob is not read by reload (it reads weapon)" in out
     out = refused(log, "alice", "Alice fires.", "--do", "attack target=bob weapon=Rifle distance=40")  # bob: 20 m
     assert "refused: distance=40: bob is 20 m away on the map (the rules measure it there: leave distance= out)" in out
+    out = refused(log, "alice", "Alice runs 3 m.", "--do", "move x=0 y=6 m=3")  # (0, 6) is 6 m away
+    assert "refused: m=3: (0, 6) is 6 m from alice on the map (the rules measure it there: leave m= out)" in out
+    out = refused(log, "alice", "Alice runs 3 m.", "--do", "move x=0 y=6 distance=3")
+    assert "refused: distance=3: (0, 6) is 6 m from alice on the map" in out
     out = refused(log, "alice", "Alice sprints, free.", "--do", "sprint cost=free")  # a cost was an action more
     assert "refused: cost=free: what a sprint spends of the turn is the rules' to say (leave cost out)" in out
 
