@@ -97,7 +97,11 @@ class Builder:
             if _NOTATION.search(message.text):
                 self._warn(message, f"{role.bot or 'the dice'}'s message names dice but reads as no roll: kept as "
                                     "the object's chatter")
-        events: list[AnyEvent] = [self._chatter(message, role)]
+        events: list[AnyEvent] = []
+        called = None if role.kind != "gm" or self.cast.rounds is None else self.cast.rounds.match(message.text)
+        if called is not None:
+            events.extend(self._round_called(message, called))
+        events.append(self._chatter(message, role))
         if role.kind == "gm":
             events.extend(self._statuses(message))
         return events
@@ -142,6 +146,29 @@ class Builder:
             events.append(RoundStarted(round=self.round, at=message.at, origin=origin))
         events.append(TurnStarted(actor=actor, round=self.round, at=message.at, origin=origin))
         self.current = actor
+        return events
+
+    def _round_called(self, message: Message, called: re.Match[str]) -> list[AnyEvent]:
+        """The events a GM's line opening a round makes (``[gm] rounds``): the turn open and
+        the round end, the next round starts (nothing when a round has just opened and
+        nobody has posted in it). Who has not acted in the round it ends is skipped, for the
+        audit to say."""
+        events: list[AnyEvent] = []
+        if not (self.in_round and self.current is None and not self.acted):
+            origin = Origin(medium="import", ref=message.ref)
+            if self.current is not None:
+                events.append(TurnEnded(actor=self.current, round=self.round, at=message.at, origin=origin))
+                self.current = None
+            if self.in_round:
+                events.append(RoundEnded(round=self.round, at=message.at, origin=origin))
+            self.round += 1
+            self.in_round = True
+            self.acted = []
+            events.append(RoundStarted(round=self.round, at=message.at, origin=origin))
+        said = called.groupdict().get("n")
+        if said is not None and said.isdecimal() and int(said) != self.round:
+            self._warn(message, f"the GM calls round {int(said)}; it is round {self.round} of the log (rounds are "
+                                "counted from the first the transcript shows)")
         return events
 
     def _actions(self, actor: str, text: str) -> list[Action]:

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date as Date
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StringConstraints, ValidationError
 
@@ -39,9 +39,16 @@ class CombatantEntry(Strict):
     side: str | None = None
 
 
+ROUNDS: Final = r"^\W*round\s*#?\s*(?P<n>[0-9]+)\b"
+"""The GM lines that open a round, by default (``Round 2``, ``-- ROUND 3 --``, ``round #4: go``;
+matched from the start, letter case ignored); ``n``, when the pattern has it, is the number
+the GM calls."""
+
+
 class GmEntry(Strict):
     name: Name
     speakers: Seq[Name] = ()
+    rounds: Annotated[str, StringConstraints(max_length=200)] = ROUNDS
 
 
 class DiceEntry(Strict):
@@ -75,7 +82,7 @@ class CastFile(Strict):
 
 
 FIELDS = ("scene", "title", "timezone", "date", "order", "combatants", "gm", "dice", "objects", "hints", "status",
-          "id", "speakers", "name", "side", "bot", "tool", "pattern", "on")
+          "id", "speakers", "name", "side", "bot", "tool", "pattern", "on", "rounds")
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,8 @@ class Cast:
     globs: list[tuple[str, Role]] = field(default_factory=list)
     hints: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
     status: list[tuple[re.Pattern[str], StatusHint]] = field(default_factory=list)
+    rounds: re.Pattern[str] | None = None
+    """The GM lines that open a round (``[gm] rounds``; none without a GM, or with ``rounds = ""``)."""
     _seen: dict[tuple[str, str | None, str], Role] = field(default_factory=dict)
 
     @property
@@ -205,6 +214,8 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
         status = _compile(hint.pattern, name, lines.line(where))
         _require_groups(status, STATUS_GROUPS, where, name, lines.line(where))
         cast.status.append((status, hint))
+    if read.gm is not None and read.gm.rounds:
+        cast.rounds = _compile(read.gm.rounds, name, lines.line(("gm", "rounds")))
     return cast
 
 

@@ -159,6 +159,49 @@ def test_an_attack_that_names_nobody_is_at_the_posters_one_opponent(tmp_path: Pa
     assert posts[-1]["actions"] == [{"type": "attack", "target": "alice"}]
 
 
+_CALLED = (
+    "[2024/06/12 20:00]  Gemma Sinclair (gemma.resident): ((Round 1. Bob, then Alice.))\n"
+    "[2024/06/12 20:02]  Bob Kade (bob.resident): /me charges Alice.\n"
+    "[2024/06/12 20:05]  Gemma Sinclair (gemma.resident): ((Round 3: Alice, you missed your post.))\n"
+    "[2024/06/12 20:06]  Bob Kade (bob.resident): /me swings again.\n"
+    "[2024/06/12 20:07]  Alice Vance (alice.resident): /me fires at Bob.\n"
+)
+
+
+@pytest.mark.parametrize("rounds", [None, ""])
+def test_a_gm_line_calling_a_round_opens_it(tmp_path: Path, rounds: str | None) -> None:
+    """A GM's "Round N" line ends the round that is open and opens the next: Bob's second
+    post is his post of the round the GM called, Alice missed round 1 (it read as Bob going
+    on in his round 1 turn, and Alice posting in round 1). The number the GM calls is checked
+    against the log's count. ``[gm] rounds = ""`` turns it off."""
+    import msgspec
+
+    transcript = tmp_path / "called.txt"
+    transcript.write_text(_CALLED)
+    cast = tmp_path / "cast.toml"
+    text = (IMPORT / "sl/pump-house.cast.toml").read_text()
+    cast.write_text(text if rounds is None else text.replace('speakers = ["gemma.resident"]\n',
+                                                             f'speakers = ["gemma.resident"]\nrounds = "{rounds}"\n'))
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7", "--cast", str(cast))
+    assert code == 0, stderr
+    events = list(map(msgspec.json.decode, out.read_bytes().splitlines()))
+    opened = [(e["kind"], e.get("round"), e.get("actor"), e["origin"]["ref"]) for e in events
+              if e["kind"] in ("round_started", "round_ended", "turn_started")]
+    code, audit, _ = run("audit", str(out))
+    if rounds == "":
+        assert opened == [("round_started", 1, None, "called.txt:2"), ("turn_started", 1, "bob", "called.txt:2"),
+                          ("turn_started", 1, "alice", "called.txt:5")]
+        assert "skipped" not in audit and "warning" not in stderr
+        return
+    assert opened == [("round_started", 1, None, "called.txt:1"), ("turn_started", 1, "bob", "called.txt:2"),
+                      ("round_ended", 1, None, "called.txt:3"), ("round_started", 2, None, "called.txt:3"),
+                      ("turn_started", 2, "bob", "called.txt:4"), ("turn_started", 2, "alice", "called.txt:5")]
+    assert stderr == (f"fightlog: warning: {transcript}:3: the GM calls round 3; it is round 2 of the log (rounds "
+                      "are counted from the first the transcript shows)\n")
+    assert "order." not in audit, audit  # Bob's second post is his round 2 post, as the GM called it
+
+
 def test_an_import_where_nobody_is_a_combatant_is_a_warning(tmp_path: Path) -> None:
     """Without a cast every message is chatter, and the audit said "clean" of a fight with
     no posts: the import says so, and how to draft a cast."""
