@@ -72,8 +72,8 @@ class DiceReport(Struct, frozen=True):
 
 
 def problems(findings: list[DiceFinding]) -> int:
-    """The dice findings that are problems: all but ``dice.unverifiable`` (info)."""
-    return sum(1 for found in findings if found.code != "dice.unverifiable")
+    """The dice findings that are problems: all but ``dice.unverifiable`` and ``dice.partial`` (info)."""
+    return sum(1 for found in findings if found.code not in ("dice.unverifiable", "dice.partial"))
 
 
 class DiceAudit:
@@ -84,6 +84,7 @@ class DiceAudit:
         self._rollers: dict[int, str] = {}
         self._rolls: dict[int, DiceRolled] = {}
         self._impossible: list[DiceFinding] = []
+        self._partial: list[DiceFinding] = []
         self._external: dict[str, list[int]] = {}
         self._tools: dict[str, set[str]] = {}
 
@@ -99,7 +100,17 @@ class DiceAudit:
         self._rollers[event.seq] = event.roller
         self._rolls[event.seq] = event
         dialect = event.dialect not in (None, "fightlog")  # faces per term (dF, d%): external.py
-        for die in () if dialect else event.dice:
+        partial = event.generator == "external" and bool(event.unread)
+        if partial:  # what the reader missed (a hidden face) is not the roller's doing
+            self._partial.append(DiceFinding(
+                "dice.partial",
+                event.seq,
+                f"{event.roller}'s {'' if event.purpose == 'other' else event.purpose + ' '}roll ({event.notation}) "
+                "was read only in part from "
+                f"{event.tool or 'its bot'}'s reply ({event.unread}): its dice and total are not checked",
+                event.roller,
+            ))
+        for die in () if dialect or partial else event.dice:
             for face in (*die.rerolled, die.face):
                 if not 1 <= face <= die.sides:
                     kind = "an external" if event.generator == "external" else "an engine"
@@ -122,6 +133,7 @@ class DiceAudit:
         """Every dice finding (impossible faces first named, then the verifier's)."""
         impossible = {f.seq for f in self._impossible}
         yield from self._impossible
+        yield from self._partial
         found_all = self.verifier.finish()
         forged = {f.seq for f in found_all if f.code == "roll-dice"}
         for found in found_all:
@@ -238,6 +250,7 @@ class FastDice:
             engine=summary.engine + self._clean,
             recomputed=summary.recomputed + self._clean,
             external=summary.external,
+            partial=summary.partial,
             seed=summary.seed,
             findings=problems(report.findings),
         )

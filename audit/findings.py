@@ -63,6 +63,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "dice.commitment": ("warning", "engine rolls without a dice commitment"),
     "dice.unverified": ("warning", "engine rolls that cannot be recomputed"),
     "dice.unverifiable": ("info", "external rolls: ranges and arithmetic checked, honesty not"),
+    "dice.partial": ("info", "an external roll read only in part from its bot's reply: not checked"),
     # imported fights (fightlog.audit.imported)
     "import.roll-undeclared": ("warning", "a roll with no declaration it belongs to (before its post, out of turn)"),
     "import.unrolled": ("warning", "a declared attack, throw, cast or flee with no roll for it"),

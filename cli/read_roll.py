@@ -98,6 +98,7 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
             "dialect": read.dialect,
             "event": to_builtins(event),
             "problems": list(read.problems),
+            "notes": list(read.notes),
             "discrepancies": [{"code": d.code, "message": d.message} for d in found],
         })
         who = f" by {event.roller}" if read.roller or roller else ""
@@ -108,6 +109,7 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
         lines.append(f"{read.bot}{who}: {_dice_line(event)}{mods} = {total}{outcome}"
                      f"{label} [dialect {read.dialect}]")
         lines += [f"  unread: {p}" for p in read.problems]
+        lines += [f"  note: {n}" for n in read.notes]
         lines += [f"  {d.code}: {d.message}" for d in found]
     if fmt == "json":
         echo_json({"clean": not bad, "rolls": docs})

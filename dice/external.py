@@ -48,7 +48,9 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
 
     ``name`` starts every message (``external roll by carol (1d20)``); ``what`` is how the
     messages call the roll (``roll``, ``reply``). Verdicts are kept by what they depend on
-    (notation, dialect, dice, modifiers, total), so a roll seen before costs a lookup."""
+    (notation, dialect, dice, modifiers, total), so a roll seen before costs a lookup. Of a
+    roll read only in part from a bot's reply (``unread``) only the notation and modifiers are
+    judged: what the reader missed (a hidden face, a cut-off list) would be blamed on the roller."""
     dice = event.dice
     key = (
         event.notation,
@@ -57,6 +59,7 @@ def check_event(event: DiceRolled, name: str, *, what: str = "roll") -> list[Dis
         tuple([(m.value, m.source) for m in event.modifiers]),  # a refused modifier's message names its source
         event.total,
         what,
+        bool(event.unread),
     )
     found = _VERDICTS.get(key)
     if found is None:
@@ -86,6 +89,8 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
         return [Discrepancy("roll-limit", f"over the limits: {exc}")]
     except DiceError as exc:
         return [Discrepancy("roll-notation", f"its modifiers are refused: {exc}")]
+    if event.unread:
+        return []
     try:
         groups = group_dice(expr, event.dice, event.notation)
     except DiceError as exc:

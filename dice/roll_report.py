@@ -41,6 +41,8 @@ class RollSummary:
     external: int
     seed: SeedSource
     findings: int
+    partial: int = 0
+    """External rolls read only in part from a bot's reply (``DiceRolled.unread``): not checked."""
 
     def describe(self) -> str:
         """One line for ``fightlog verify``."""
@@ -66,11 +68,14 @@ class RollSummary:
                 f"{plural_of(unchecked, 'engine roll')} checked for arithmetic, ranges and order "
                 f"only ({why})"
             )
-        if self.external:
+        checked = self.external - self.partial
+        if checked:
             parts.append(
-                f"{plural_of(self.external, 'external roll')} checked for arithmetic and ranges "
+                f"{plural_of(checked, 'external roll')} checked for arithmetic and ranges "
                 "(honesty unverifiable)"
             )
+        if self.partial:
+            parts.append(f"{plural_of(self.partial, 'external roll')} read only in part from a bot's reply, not checked")
         if not parts:
             parts.append("no rolls")
         ok = "no problems" if not self.findings else plural_of(self.findings, "problem")

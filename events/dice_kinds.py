@@ -37,7 +37,8 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     ``dodge``, ``damage``, ``initiative``, ``flee``, ``save``, ``skill``, ``soak``...).
     ``for_seq`` links the roll to the declaration it resolves. ``dialect`` names the notation
     an external roll's ``notation`` is written in (``avrae``, ``dice-maiden``...; None:
-    fightlog's own); the audit re-evaluates the roll under it.
+    fightlog's own); the audit re-evaluates the roll under it, unless ``unread`` says the
+    reply was read only in part.
     """
 
     roller: Id
@@ -52,3 +53,7 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     for_seq: int | None = None
     label: str | None = None
     dialect: str | None = None
+    unread: str | None = None
+    """What the reader could not read of the bot's reply an imported external roll comes from
+    (a hidden face ``(?)``, words it does not know, fewer faces than dice: ``ReadReply.problems``):
+    the roll is recorded as far as it reads, and its dice and total are not checked."""

@@ -103,7 +103,10 @@ def _reply(raw: str, notation: str, tally: str | None, total: str | None, who: s
     botch = _BOTCH.search(notation)
     if botch is not None:  # the dialect has no botches: they are counted here, off the notation
         notation = (notation[: botch.start()] + notation[botch.end() :]).strip()
-    dice, value, found = _roll(notation, tally, total, rerolls.group(1) if rerolls else "0")
+    dice, value, found = _roll(notation, tally, total)
+    count = rerolls.group(1) if rerolls else "0"
+    notes = () if count == "0" else (f"{count} rerolls: Dice Maiden shows only the final faces, so the faces they "
+                                     "replaced are unknown (the check allows for it)",)
     mismatches: tuple[tuple[str, str], ...] = ()
     botches = _BOTCHES.search(rest)
     if botch is not None and botches is not None and dice:
@@ -121,6 +124,7 @@ def _reply(raw: str, notation: str, tally: str | None, total: str | None, who: s
         roller=who,
         label=label or None,
         problems=(*problems, *found),
+        notes=notes,
         mismatches=mismatches,
         marked=False,
         ordered=False,
@@ -129,8 +133,7 @@ def _reply(raw: str, notation: str, tally: str | None, total: str | None, who: s
 
 
 @lru_cache(maxsize=4096)
-def _roll(notation: str, tally: str | None, total: str | None,
-          rerolls: str) -> tuple[tuple[Die, ...], int | None, tuple[str, ...]]:
+def _roll(notation: str, tally: str | None, total: str | None) -> tuple[tuple[Die, ...], int | None, tuple[str, ...]]:
     """The dice, the result and what could not be read (cached: replies repeat them)."""
     problems: list[str] = []
     dice: list[Die] = []
@@ -139,9 +142,6 @@ def _roll(notation: str, tally: str | None, total: str | None,
         problems.append("no faces shown (simplified output, or the Roll part is missing)")
     else:
         dice = _dice(tally, terms, problems)
-    if rerolls != "0":
-        problems.append(f"{rerolls} rerolls: Dice Maiden shows only the final faces, "
-                        "so the faces they replaced are unknown")
     value = None
     if total is None:
         problems.append("no result printed")

@@ -49,6 +49,11 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
     label: str | None = None
     purpose: str | None = None
     problems: tuple[str, ...] = ()
+    """What could not be read (a hidden face, words the reader does not know, fewer faces than
+    dice): the event says so (``unread``), and its dice and total are not judged."""
+    notes: tuple[str, ...] = ()
+    """What the format does not show that the re-evaluation allows for (Dice Maiden's
+    replaced faces): said, and the roll judged all the same."""
     mismatches: tuple[tuple[str, str], ...] = ()
     """(code, message): what the reply's own text contradicts (a face ``mi`` forced wrongly,
     a pass/fail its total does not give, a set's total its rolls do not sum to): the audit
@@ -82,7 +87,8 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
         ``roller`` defaults to the one the reply names (else ``unknown``); the event's total is
         the printed one (the sum the dice give when none is printed); ``dialect`` is left out
         for fightlog's own notation. Unmarked dice take the
-        dialect's kept/dropped marks, so the recorded total can be checked against them.
+        dialect's kept/dropped marks, so the recorded total can be checked against them. A reply
+        read only in part says so in ``unread`` (its ``problems``): the event is not checked.
         """
         dice = list(self.dice) if self.marked else _marks()(self)
         total = self.total
@@ -101,6 +107,7 @@ class ReadReply(Struct, frozen=True, kw_only=True, gc=False):
             dialect=None if self.dialect == "fightlog" else self.dialect,
             for_seq=for_seq,
             label=self.label,
+            unread="; ".join(self.problems) or None,
         )
 
 

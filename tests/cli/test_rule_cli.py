@@ -101,7 +101,7 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
      "--set index: bad PATH: a ruling cannot change a dice_rolled's index"),
     (DISPUTED, ("amend", "4", "--set", "seq=9"), 4, "--set seq: bad PATH: the seq of an event cannot be changed"),
     (DISPUTED, ("amend", "4", "--set", "foo=1"), 4, "--set foo: bad PATH: a dice_rolled event has no field 'foo' "
-     "(fields: at, dialect, dice, for_seq, label, modifiers, notation, origin, purpose, roller, tool, total; "),
+     "(fields: at, dialect, dice, for_seq, label, modifiers, notation, origin, purpose, roller, tool, total, unread; "),
     (DISPUTED, ("amend", "4", "--set", "total=58"), 4, "--set total: seq 4 records that already: nothing to amend"),
     # declarations and rulings
     (DISPUTED, ("amend", "11", "--set", "actor=5"), 11, "--set: bad VALUE for actor: Expected `str`, got `int`"),

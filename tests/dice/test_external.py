@@ -34,7 +34,6 @@ def avrae(roll: str, total: int) -> str:
         ("4d6mi2 (1 -> 3, 5, 3, **6**)", 17, "roll-forced", "die 1 is forced from 1 to 3, but mi2 makes a 1 2"),
         ("4d6 (1 -> 3, 5, 3, **6**)", 17, "roll-forced", "die 1 is forced from 1 to 3, but no mi or ma"),
         ("1001d6 (3)", 3, "roll-limit", "over the avrae dialect's limits: 1001d6 : 1001 dice"),
-        ("3d6 (2, 4)", 6, "roll-dice", "3d6 needs 3 dice, 2 recorded"),
     ],
 )
 def test_each_discrepancy_is_named(roll: str, total: int, code: str, message: str) -> None:
@@ -44,6 +43,24 @@ def test_each_discrepancy_is_named(roll: str, total: int, code: str, message: st
     assert [d.code for d in found] == [code]
     assert found[0].message.startswith(f"Avrae reply ({read.notation}): ")
     assert message in found[0].message
+
+
+@pytest.mark.parametrize(("roll", "total", "unread"), [
+    ("3d6 (2, 4)", 6, "3d6 shows 2 of its 3 dice"),
+    ("1d20 (?) + 5", 17, "a face that is not a number: '?'"),
+])
+def test_a_reply_read_only_in_part_is_not_judged_on_what_was_not_read(roll: str, total: int, unread: str) -> None:
+    """A hidden face or a list cut short is the reader's gap, not the roller's doing: the event
+    says what was not read, and only its notation is judged (a hidden d20 recorded as 0 was a
+    roll-range against the roller)."""
+    read = read_reply(avrae(roll, total))
+    assert read is not None and read.problems
+    event = read.event()
+    assert event.unread is not None and unread in event.unread
+    assert check_reply(read) == [] and check_event(event, "roll") == []
+    over = read_reply(avrae("1001d6 (3, ?)", 3))
+    assert over is not None and over.event().unread
+    assert [d.code for d in check_reply(over)] == ["roll-limit"]  # the notation alone says it
 
 
 def test_a_wrong_pattern_and_a_wrong_total_are_both_named() -> None:

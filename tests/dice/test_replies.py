@@ -40,6 +40,7 @@ def test_the_corpus_reads_as_expected(entry: dict[str, Any]) -> None:
     if "dropped" in entry:
         assert [d.face for d in read.dice if not d.kept] == entry["dropped"]
     assert bool(read.problems) == entry.get("problems", False), read.problems
+    assert bool(read.notes) == entry.get("notes", False), read.notes
     if "rolls" in entry:
         assert len(read_replies(entry["text"])) == entry["rolls"]
 

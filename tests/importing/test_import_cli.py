@@ -3,6 +3,7 @@ snapshots, the same bytes twice, and bad input as one line, exit 2, no log writt
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -112,7 +113,9 @@ def test_a_hint_for_an_action_the_ruleset_lacks_is_refused_at_its_line(tmp_path:
 
 def test_a_roll_read_only_in_part_is_a_warning_at_its_line(tmp_path: Path) -> None:
     """A HUD line with words the reader does not know after the dice was recorded as a roll
-    of no dice and a total of 0 with no word said (the audit then blamed the roller)."""
+    of no dice and a total of 0 with no word said (the audit then blamed the roller): now a
+    warning, and the audit says the roll is not checked (``dice.partial``, info) instead of
+    blaming the roller for what the reader missed."""
     transcript = tmp_path / "brawl.txt"
     text = (IMPORT / "sl/midnight-brawl.txt").read_text()
     transcript.write_text(text + "[2024/06/14 00:02:10]  RoE combat HUD (bob): Bob Kade rolls 1d100: 57 (edited)\n")
@@ -123,6 +126,11 @@ def test_a_roll_read_only_in_part_is_a_warning_at_its_line(tmp_path: Path) -> No
     assert code == 0
     assert (f"fightlog: warning: {transcript}:{line}: SL HUD's roll 1d100 is read only in part (an unknown wording "
             "after the dice: ': 57 (edited)'): recorded as far as it reads") in stderr.splitlines()
+    code, audit, _ = run("audit", str(out), "--format", "json")
+    findings = [f for f in json.loads(audit)["findings"] if f["ref"] == f"brawl.txt:{line}"]
+    assert [(f["code"], f["severity"]) for f in findings] == [("dice.partial", "info")], findings
+    assert findings[0]["message"] == ("bob's roll (1d100) was read only in part from RoE combat HUD's reply (an unknown "
+                                      "wording after the dice: ': 57 (edited)'): its dice and total are not checked")
 
 
 def test_a_hud_line_naming_dice_that_reads_as_no_roll_is_the_huds_chatter_and_a_warning(tmp_path: Path) -> None:
