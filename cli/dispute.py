@@ -115,7 +115,7 @@ def dispute(
     if force and output is None and page is None:
         raise click.UsageError("--force goes with -o FORK or --report PAGE")
     if output is not None:
-        check_new_log(output, force)
+        check_new_log(output, force, {"the log under dispute": log})
     if page is not None:
         from fightlog.cli.report import check_page
         from fightlog.report.page.render import require_jinja

@@ -98,9 +98,7 @@ def import_(
         return
     if log is None or ruleset is None:
         raise click.UsageError("give -o LOG and --ruleset ID (or --suggest-cast)")
-    check_new_log(log, force)
-    if os.path.exists(log) and os.path.samefile(log, transcript):
-        raise InputError("is the transcript itself: choose another -o LOG", path=log)
+    check_new_log(log, force, {"the transcript": transcript, "the cast": cast_path, "the roster": roster})
     said = Guessed()
     options, joined, out = _ruleset_parts(ruleset, roster, cast, said)
     first = opening(transcript, fmt, ruleset, cast, joined, options)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import click
@@ -132,14 +132,42 @@ house_option: Callable[[F], F] = click.option(
 )
 
 
-def check_new_log(log: str, force: bool) -> None:
+def check_new_log(log: str, force: bool, inputs: Mapping[str, str | None] | None = None) -> None:
     """A log a command is about to write anew (``run``, ``dispute -o``, ``import``): not a
-    directory, and not a file with something in it unless ``--force``."""
+    directory, not a file with something in it unless ``--force``, and even then only a
+    fightlog log (its first line a ``scene_started``), never one of the files the command
+    reads (``inputs``: what each is, ``the scenario``, by path): ``--force`` replaced a
+    scenario, a roster or the log under dispute with the output."""
     import os
 
     from fightlog.errors import InputError
 
     if os.path.isdir(log):
         raise InputError("is a directory, not a log file", path=log)
-    if not force and os.path.exists(log) and os.path.getsize(log) > 0:
+    if not os.path.exists(log):
+        return
+    for what, path in (inputs or {}).items():
+        if path is not None and os.path.exists(path) and os.path.samefile(log, path):
+            raise InputError(f"is {what}, which this command reads: write the new log to another file", path=log)
+    if os.path.getsize(log) == 0:
+        return
+    if not force:
         raise InputError("exists and is not empty (--force replaces it)", path=log)
+    if not _starts_a_log(log):
+        raise InputError("is not a fightlog log (its first line is no scene_started): --force replaces only a log; "
+                         "write the new log to another file", path=log)
+
+
+def _starts_a_log(path: str) -> bool:
+    """Whether the file at ``path`` starts with a ``scene_started`` line (a log to replace)."""
+    import msgspec
+
+    from fightlog.events.codec import DECODER, MAX_LINE_BYTES
+    from fightlog.events.model import SceneStarted
+
+    try:
+        with open(path, "rb") as stream:
+            first = stream.readline(MAX_LINE_BYTES + 1)
+        return isinstance(DECODER.decode(first), SceneStarted)
+    except (OSError, msgspec.DecodeError, RecursionError):
+        return False

@@ -71,7 +71,7 @@ def run(scenario: str | None, log: str | None, check: str | None, seed: str | No
     if scenario is None or log is None:
         raise click.UsageError("give SCENARIO and -o LOG (or --check DIR)")
 
-    check_new_log(log, force)
+    check_new_log(log, force, {"the scenario": scenario, "the house rules": house})
     rules = read_house_rules(house) if house is not None else None
     store = run_scenario(scenario, seed=seed, house=rules)
     write_atomically(log, store.to_bytes())

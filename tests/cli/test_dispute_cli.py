@@ -5,6 +5,7 @@ exit 2."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -101,8 +102,20 @@ def test_an_existing_fork_is_not_replaced_without_force(tmp_path: Path) -> None:
     assert_one_line_error(run("dispute", str(ALLEY), *CRITICAL, "-o", str(fork)), str(fork),
                           "exists and is not empty (--force replaces it)")
     assert fork.read_text() == "keep me\n"
+    assert_one_line_error(run("dispute", str(ALLEY), *CRITICAL, "-o", str(fork), "--force"), str(fork),
+                          "is not a fightlog log (its first line is no scene_started): --force replaces only a log")
+    shutil.copy(ALLEY, fork)
     dispute(str(ALLEY), *CRITICAL, "-o", str(fork), "--force")
-    assert run("verify", str(fork)).exit_code == 0
+    assert run("verify", str(fork)).exit_code == 0 and fork.read_bytes() != ALLEY.read_bytes()
+
+
+def test_the_fork_never_replaces_the_log_under_dispute(tmp_path: Path) -> None:
+    """``dispute LOG -o LOG --force`` replaced the fight's record with the fork."""
+    log = Path(shutil.copy(ALLEY, tmp_path / "a.jsonl"))
+    result = run("dispute", str(log), *CRITICAL, "-o", str(log), "--force")
+    assert_one_line_error(result, str(log), "is the log under dispute, which this command reads: write the new log to "
+                                            "another file")
+    assert log.read_bytes() == ALLEY.read_bytes()
 
 
 def test_nothing_is_written_when_the_dispute_fails(tmp_path: Path) -> None:

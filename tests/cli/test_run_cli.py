@@ -164,9 +164,24 @@ def test_run_refuses_to_overwrite(tmp_path: Path) -> None:
     result = run("run", str(path), "-o", str(log), "--seed", SEED)
     assert_one_line_error(result, str(log), "exists and is not empty (--force replaces it)")
     assert log.read_bytes() == b"precious\n"
+    result = run("run", str(path), "-o", str(log), "--seed", SEED, "--force")  # not a log: --force refused too
+    assert_one_line_error(result, str(log), "is not a fightlog log (its first line is no scene_started): --force "
+                                            "replaces only a log; write the new log to another file")
+    assert log.read_bytes() == b"precious\n"
+    log.write_bytes(run_scenario(path, seed="1").to_bytes())
     result = run("run", str(path), "-o", str(log), "--seed", SEED, "--force")
     assert result.exit_code == 0, result.output
     assert log.read_bytes() == run_scenario(path, seed=SEED).to_bytes()
+
+
+def test_run_never_writes_over_what_it_reads(tmp_path: Path) -> None:
+    """``-o`` naming the scenario (or the house rules) with ``--force`` replaced it with the log."""
+    path = scenario(tmp_path)
+    before = path.read_bytes()
+    result = run("run", str(path), "-o", str(path), "--seed", SEED, "--force")
+    assert_one_line_error(result, str(path), "is the scenario, which this command reads: write the new log to "
+                                             "another file")
+    assert path.read_bytes() == before
 
 
 def test_an_empty_log_file_may_be_replaced(tmp_path: Path) -> None:

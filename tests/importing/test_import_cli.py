@@ -255,9 +255,10 @@ def _bad(tmp_path: Path, name: str, data: bytes, fmt: str = "discord-json") -> t
     source = tmp_path / name
     source.write_bytes(data)
     out = tmp_path / "log.jsonl"
-    out.write_bytes(b"kept\n")
+    kept = (FIXTURES / "roe7/scenarios/alley-duel.jsonl").read_bytes()  # a log: --force would replace it
+    out.write_bytes(kept)
     code, _, stderr = run("import", fmt, str(source), "-o", str(out), "--ruleset", "roe7", "--force")
-    assert out.read_bytes() == b"kept\n", "a failed import must leave LOG as it was"
+    assert out.read_bytes() == kept, "a failed import must leave LOG as it was"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
     return code, stderr, source
 
@@ -328,6 +329,12 @@ def test_log_exists_and_usage(tmp_path: Path) -> None:
     assert code == 2 and "exists and is not empty" in stderr
     code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"))
     assert code == 2 and "give -o LOG and --ruleset ID" in stderr
+    cast = Path(shutil.copy(IMPORT / "sl/pump-house.cast.toml", tmp_path / "cast.toml"))
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(cast), "--ruleset", "roe7",
+                          "--cast", str(cast), "--force")  # replaced the cast file with the log
+    assert code == 2 and stderr == (f"fightlog: {cast}: is the cast, which this command reads: write the new log to "
+                                    "another file\n")
+    assert cast.read_bytes() == (IMPORT / "sl/pump-house.cast.toml").read_bytes()
 
 
 def test_with_a_roster_the_combatants_join_with_their_sheets(tmp_path: Path) -> None:
