@@ -89,19 +89,39 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
     summary; the exit code (0 all as stored, 1 some changed or unstored, 2 some unusable)."""
     if not os.path.isdir(directory):
         raise InputError("not a directory of scenarios", path=directory)
-    names = sorted(n for n in os.listdir(directory) if n.endswith(".toml"))
+    tomls = sorted(n for n in os.listdir(directory) if n.endswith(".toml"))
+    names = [n for n in tomls if _maybe_scenario(os.path.join(directory, n))]
+    for name in tomls:
+        if name not in names:
+            click.echo(f"skipped  {name}: not a scenario (no roster key, no [[steps]]: a roster or house rules?)")
     if not names:
-        raise InputError("no scenario files (*.toml) here", path=directory)
+        raise InputError("no scenario files (*.toml with a roster and [[steps]]) here", path=directory)
     tally = {"same": 0, "changed": 0, "unstored": 0, "unusable": 0}
     for name in names:
         tally[_check_one(os.path.join(directory, name), name, house)] += 1
+    skipped = len(tomls) - len(names)
     click.echo(
         f"checked {plural(len(names), 'scenario')}: {tally['same']} same, {tally['changed']} changed, "
         f"{tally['unstored']} without a stored log, {tally['unusable']} unusable"
+        + (f"; {skipped} other TOML file{'s' if skipped != 1 else ''} skipped" if skipped else "")
     )
     if tally["unusable"]:
         return EXIT_BAD_INPUT
     return EXIT_FINDINGS if tally["changed"] or tally["unstored"] else EXIT_OK
+
+
+def _maybe_scenario(path: str) -> bool:
+    """Whether the TOML file at ``path`` may be a scenario: it does not read as TOML (the
+    check says why), or it has a ``roster`` key or ``[[steps]]`` (a roster or a house-rules
+    file kept beside the scenarios has neither)."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as stream:
+            data = tomllib.load(stream)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True
+    return "roster" in data or "steps" in data
 
 
 def _check_one(path: str, name: str, house: HouseRules | None) -> str:

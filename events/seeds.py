@@ -40,7 +40,8 @@ def seed_hex(seed: object, *, what: str | None = "seed") -> str:
     unless ``what`` is None."""
     prefix = f"{what}: " if what else ""
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise DiceSeedError(f"{prefix}expected {ACCEPTED}, got {type(seed).__name__}")
+        raise DiceSeedError(f"{prefix}expected {ACCEPTED}, got {_shown(repr(seed), quote=False)} "
+                            f"({type(seed).__name__})")
     if isinstance(seed, str):
         text = seed.strip()
         if len(text) == HEX_DIGITS and set(text) <= _HEX:
@@ -53,5 +54,7 @@ def seed_hex(seed: object, *, what: str | None = "seed") -> str:
     return seed.to_bytes(SEED_BYTES, "big").hex()
 
 
-def _shown(text: str) -> str:
-    return repr(text) if len(text) <= 80 else f"{text[:40]!r}... ({len(text)} characters)"
+def _shown(text: str, *, quote: bool = True) -> str:
+    if len(text) > 80:
+        return f"{text[:40]!r}... ({len(text)} characters)"
+    return repr(text) if quote else text

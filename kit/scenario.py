@@ -91,7 +91,7 @@ class ScenarioFile(Strict):
     gm: str | None = None
     ruleset: Id
     scene: Id | None = None
-    seed: int | str | None = None
+    seed: Any = None  # an int or a str: seed_hex judges it, in the one message every seed gets
     roster: Annotated[str, StringConstraints(min_length=1)]
     options: dict[str, Any] = {}
     join: Seq[Id] | None = None
@@ -136,6 +136,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     name = os.fspath(path)
     data = read_toml(Path(name), name, "scenario")
     lines = _LineFinder(name)
+    if not data:
+        raise InputError("is empty: a scenario names its ruleset and its roster and lists its [[steps]] "
+                         "(docs/play.md)", path=name)
+    if "combatants" in data and not {"roster", "steps"} & data.keys():
+        raise InputError("is a roster (it lists [[combatants]]), not a scenario: a scenario names its roster "
+                         "(roster = \"...\") and lists its [[steps]] (docs/play.md)", path=name,
+                         line=lines.key("combatants"))
     try:
         file = ScenarioFile.model_validate(data)
     except ValidationError as exc:
@@ -335,7 +342,7 @@ def _table(ruleset: str, path: str) -> Table:
     try:
         return table_for(ruleset)
     except RefusedError as exc:
-        raise InputError(f"ruleset: {exc.message}", path=path) from None
+        raise InputError(f"ruleset: {exc.message}", path=path, line=_LineFinder(path).key("ruleset")) from None
 
 
 def _option_line(name: str, options: Mapping[str, Any], table: Table) -> int | None:

@@ -28,6 +28,19 @@ def test_unchanged_fights_check_clean(scenarios: Path) -> None:
     assert result.stdout.splitlines()[-1] == f"checked {len(names)} scenarios: {len(names)} same, 0 changed, 0 without a stored log, 0 unusable"
 
 
+def test_a_roster_or_house_rules_beside_the_scenarios_is_skipped(scenarios: Path) -> None:
+    """Every ``*.toml`` was played as a scenario: a roster or a house-rules file kept beside
+    them made the whole check UNUSABLE, exit 2."""
+    shutil.copy(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml", scenarios / "gate-skirmish.toml")
+    (scenarios / "house.toml").write_text("modifier_cap = 20\n")
+    result = run("run", "--check", str(scenarios))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["skipped  gate-skirmish.toml: not a scenario (no roster key, no [[steps]]: a roster or house rules?)",
+                         "skipped  house.toml: not a scenario (no roster key, no [[steps]]: a roster or house rules?)"]
+    assert lines[-1].endswith(" 0 unusable; 2 other TOML files skipped")
+
+
 def test_a_changed_step_is_found_at_its_first_event(scenarios: Path) -> None:
     path = scenarios / "melee-brawl.toml"
     path.write_text(path.read_text().replace("ece4ef09", "ece4ef0a", 1))  # another seed
@@ -74,7 +87,7 @@ def test_check_refuses_a_scenario_or_an_output_too(scenarios: Path) -> None:
 def test_check_needs_a_directory_of_scenarios(tmp_path: Path) -> None:
     result = run("run", "--check", str(tmp_path))
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"fightlog: {tmp_path}: no scenario files (*.toml) here"
+    assert result.stderr.strip() == f"fightlog: {tmp_path}: no scenario files (*.toml with a roster and [[steps]]) here"
 
 
 def test_the_bundled_house_rules_change_the_fights_they_touch(scenarios: Path) -> None:

@@ -174,6 +174,25 @@ def test_run_refuses_to_overwrite(tmp_path: Path) -> None:
     assert log.read_bytes() == run_scenario(path, seed=SEED).to_bytes()
 
 
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("", None, "is empty: a scenario names its ruleset and its roster and lists its [[steps]] (docs/play.md)"),
+    (ROSTER.read_text(), 8, "is a roster (it lists [[combatants]]), not a scenario: a scenario names its roster "
+                            "(roster = \"...\") and lists its [[steps]] (docs/play.md)"),
+    (GATE.replace('ruleset = "roe7"', 'ruleset = "roe8"'), 2, "ruleset: no installed ruleset 'roe8': did you mean roe7?"),
+    (GATE.replace('ruleset = "roe7"', 'ruleset = "roe7"\nseed = 1.5'), 3,
+     "seed: expected an integer (0 to 2**256-1) or 64 hex digits, got 1.5 (float)"),
+])
+def test_a_file_that_is_no_usable_scenario_says_what_it_is(tmp_path: Path, text: str, line: int | None,
+                                                            message: str) -> None:
+    """An empty file, a roster given as the scenario, an unknown ruleset, a float seed: each
+    said without its line, or hidden behind "(and 1 more problem)", or in pydantic's words."""
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    result = run("run", str(path), "-o", str(tmp_path / "out.jsonl"))
+    assert_one_line_error(result, f"{path}:{line}" if line else str(path), message)
+    assert not (tmp_path / "out.jsonl").exists()
+
+
 def test_run_never_writes_over_what_it_reads(tmp_path: Path) -> None:
     """``-o`` naming the scenario (or the house rules) with ``--force`` replaced it with the log."""
     path = scenario(tmp_path)
@@ -248,7 +267,7 @@ def test_bad_steps_name_their_line(tmp_path: Path, case: str) -> None:
     [
         ('titel = "x"\n' + HEAD, "titel: unknown field (did you mean 'title'?)", "titel ="),
         ('ruleset = "roe7"\nroster = "missing.toml"\n', "roster: no such roster file", "roster ="),
-        ('ruleset = "gurps"\n' + f'roster = "{ROSTER}"\n', "ruleset: no installed ruleset 'gurps'", None),
+        ('ruleset = "gurps"\n' + f'roster = "{ROSTER}"\n', "ruleset: no installed ruleset 'gurps'", "ruleset ="),
         (HEAD.replace('"bob"]', '"zed"]'), "join[1]: 'zed' is not in the roster (alice, bob, mira, kestrel)", "join ="),
         ("options = { speed = 3 }\n" + HEAD, "option 'speed'", "options ="),
     ],

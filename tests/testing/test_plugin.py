@@ -89,7 +89,7 @@ def test_the_house_rules_can_be_the_projects_own(project: pytest.Pytester) -> No
             lambda text: text.replace('"attack target=vex weapon=Rifle"', '"attack target=nobody weapon=Rifle"', 1),
             "fightlog: */duel.toml:2[0-9]: step 2 (rook): *nobody*",
         ),
-        (lambda text: text.replace('ruleset = "roe7"', 'ruleset = "roe8"'), "fightlog: */duel.toml: ruleset: no installed ruleset 'roe8': did you mean roe7?*"),
+        (lambda text: text.replace('ruleset = "roe7"', 'ruleset = "roe8"'), "fightlog: */duel.toml:[0-9]*: ruleset: no installed ruleset 'roe8': did you mean roe7?*"),
         (lambda text: text + "[[steps]\n", "fightlog: */duel.toml:*: not valid TOML*"),
     ],
 )
