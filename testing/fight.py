@@ -76,13 +76,13 @@ class Fight:
         }
 
 
-def seed_hex(seed: Seed) -> str:
+def seed_hex(seed: Seed, scenario: str | None = None) -> str:
     """``seed`` as the 64 hex digits a scene commits to (``fightlog.api.seed_hex``); a bad
-    seed is an ``InputError`` saying what is accepted."""
+    seed is an ``InputError`` saying what is accepted (and the ``scenario`` it was for)."""
     try:
         return _seed_hex(seed, what="seed")
     except DiceSeedError as exc:
-        raise InputError(exc.message) from None
+        raise InputError(f"fight(..., seed=...): {exc.message.removeprefix('seed: ')}", path=scenario) from None
 
 
 def check_house_rules(path: str | os.PathLike[str]) -> HouseRules:
@@ -140,7 +140,10 @@ def play_fight(
     is refused: its snapshot would never match), under the ``house`` rules file and the
     ``options`` overrides. Bad input raises ``InputError`` naming the file and line."""
     name = os.fspath(scenario)
-    fixed = seed_hex(seed) if seed is not None else scenario_seed(name)
+    if options is not None and not isinstance(options, Mapping):
+        raise InputError(f"fight(..., options=...): a mapping of option names to values, such as "
+                         f"{{'modifier_cap': 20}}, not {type(options).__name__} {options!r:.60}", path=name)
+    fixed = seed_hex(seed, name) if seed is not None else scenario_seed(name)
     if fixed is None:
         raise InputError("no fixed seed: pass seed= or set seed in the scenario (a fresh seed changes every roll)", path=name)
     rules = house_rules(house, options, where=f"{name}: options")

@@ -128,7 +128,8 @@ def fight(request: pytest.FixtureRequest) -> FightRunner:
     ) -> Fight:
         path = _relative(here, scenario)
         rules = _relative(here, house) if house is not None else default
-        key = (path, repr(seed), rules, tuple(sorted((options or {}).items())))
+        given = tuple(sorted(options.items())) if isinstance(options, Mapping) else repr(options)  # else refused
+        key = (path, repr(seed), rules, given)
         if key not in cache:
             try:
                 cache[key] = fights.play_fight(path, seed=seed, house=rules, options=options)

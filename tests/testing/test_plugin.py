@@ -103,6 +103,23 @@ def test_a_scenario_error_is_one_clean_line_not_a_traceback(project: pytest.Pyte
     assert "Traceback" not in out and "During handling" not in out and ".py:" not in out.split("FAILURES")[1].split("short test summary")[0]
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    ('fight("duel.toml", seed=7, options="modifier_cap=20")',
+     "fightlog: */duel.toml: fight(..., options=...): a mapping of option names to values, such as "
+     "{'modifier_cap': 20}, not str 'modifier_cap=20'"),
+    ('fight("duel.toml", seed=1.5)',
+     "fightlog: */duel.toml: fight(..., seed=...): expected an integer (0 to 2**256-1) or 64 hex digits, got 1.5 (float)"),
+])
+def test_a_bad_argument_to_fight_is_one_clean_line(project: pytest.Pytester, call: str, message: str) -> None:
+    """``options="modifier_cap=20"`` was an AttributeError with a traceback, ``seed=1.5`` a
+    message naming ``<input>`` and the type alone."""
+    project.makepyfile(test_bad=f"def test_bad(fight):\n    {call}\n")
+    result = project.runpytest("test_bad.py")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([message])
+    assert "Traceback" not in result.stdout.str() and "AttributeError" not in result.stdout.str()
+
+
 BROKEN_SCENARIOS = [
     pytest.param(lambda text: text + "[[steps]\n", id="bad TOML"),
     pytest.param(lambda text: text.replace('"attack target=vex weapon=Rifle"', '"attack target=nobody weapon=Rifle"', 1),
