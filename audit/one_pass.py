@@ -117,6 +117,8 @@ class Auditor:
     def report(self, code: str, event: Event, message: str, *, actor: str | None = None) -> None:
         origin = event.origin  # an imported fight's findings cite the transcript (origin.ref)
         ref = origin.ref if origin is not None and self._imported is not None else None
+        if ref is not None and self._ruled is not None and origin is not None and origin.medium == "ruling":
+            ref = self._ruled.refs.get(event.seq, ref)  # amended: the line it was recorded at
         self._add(code, event.seq, message, actor, ref)
 
     @property
@@ -191,20 +193,33 @@ class Auditor:
         if self._imported is not None:
             self._imported.finish(self)
             refs = self._imported.refs
+        ruled, settled = None, frozenset[tuple[str, int, str]]()
+        if self._ruled is not None:
+            refs = {**refs, **self._ruled.refs} if refs else refs  # an amended roll's own line
+            if self._ruled.found:
+                if again is None:
+                    raise ValueError("rulings amend rolls: finish needs again= to check them as ruled")
+                ruled, settled = self._ruled.findings(again, self._seed, dice.findings)
         for found in dice.findings:
+            mended = None
+            if (found.code, found.seq, found.message) in settled and self._ruled is not None:
+                amend = self._ruled.amends[found.seq]  # it mended the roll: listed, as accepted
+                mended = Acceptance(ruling=amend.seq, by=amend.by,
+                                    reason=f"amended the roll{': ' + amend.reason if amend.reason else ''}")
+            self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq), mended)
+        for found in ruled or ():
             self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq))
-        if self._ruled is not None and self._ruled.found:
-            if again is None:
-                raise ValueError("rulings amend rolls: finish needs again= to check them as ruled")
-            for found in self._ruled.findings(again, self._seed, dice.findings):
-                self._add(found.code, found.seq, found.message, found.actor)
         for found in self._foreseen.findings():
             self._add(found.code, found.seq, found.message, found.actor)
         for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor, found.ref)
         findings = ordered(self.findings)
         voided = sum(1 for ruling in self.plan.values() if ruling.action == "void")
-        summary = summarize(findings, events=self.events, ruleset=self._label, dice=dice.summary, voided=voided)
+        line = dice.summary  # the rolls as recorded; what a ruling mended is said apart
+        mended = sum(1 for code, _, _ in settled if code not in ("dice.unverifiable", "dice.partial"))
+        if mended:
+            line += f" ({mended} mended by {'a ruling' if mended == 1 else 'rulings'})"
+        summary = summarize(findings, events=self.events, ruleset=self._label, dice=line, voided=voided)
         return Report(findings=findings, summary=summary)
 
     # ------------------------------------------------------------------ internals
@@ -237,9 +252,9 @@ class Auditor:
         if self._foreseen.standing:
             self._watch_rolls()
 
-    def _add(self, code: str, seq: int, message: str, actor: str | None, ref: str | None = None) -> None:
-        accepted = None
-        for finding_code, acceptance in self._accepted.get(seq, ()):
+    def _add(self, code: str, seq: int, message: str, actor: str | None, ref: str | None = None,
+             accepted: Acceptance | None = None) -> None:
+        for finding_code, acceptance in () if accepted is not None else self._accepted.get(seq, ()):
             if finding_code is None or finding_code == code:
                 accepted = acceptance
                 break

@@ -25,6 +25,7 @@ its players agreed; an end that revealed no seed unseals nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding
 from fightlog.errors import FoldError
@@ -33,6 +34,18 @@ from fightlog.reducers.fold import Plan, apply_ruling
 
 CODE = "dice.ruled"
 FORESEEABLE = "dice.foreseeable"
+_INFO = frozenset({"dice.unverifiable", "dice.partial"})
+"""Dice findings that are no problem: a count of external rolls changes when a ruling mends a
+roll's faces, and is not a finding of the roll as ruled."""
+
+
+class Verdict(NamedTuple):
+    """The dice as ruled: what the checks find there and not as recorded (``dice.ruled``),
+    and the findings of the rolls as recorded that the amendments settled (``(code, seq,
+    message)``: the roll as ruled does not give them)."""
+
+    findings: list[DiceFinding]
+    settled: frozenset[tuple[str, int, str]]
 
 
 class RuledRolls:
@@ -42,22 +55,31 @@ class RuledRolls:
         self.amends: dict[int, RulingMade] = {seq: r for seq, r in plan.items() if r.action == "amend"}
         self.found: list[int] = []
         """The ``seq`` of every event watched that the dice checks read and a ruling amends."""
+        self.refs: dict[int, str] = {}
+        """Where each amended event came from, as recorded (``origin.ref``: a transcript's
+        line): the event as ruled comes from the ruling, and a finding on it still cites its line."""
 
     def watch(self, events: Iterable[AnyEvent]) -> Iterator[AnyEvent]:
-        """``events`` passed on, noting the amended ones the dice checks read."""
+        """``events`` passed on, noting the amended ones the dice checks read, and where each
+        amended event came from."""
         amends, found = self.amends, self.found
         for event in events:
-            if event.seq in amends and type(event) in FED:
-                found.append(event.seq)
+            if event.seq in amends:
+                if type(event) in FED:
+                    found.append(event.seq)
+                origin = event.origin
+                if origin is not None and origin.ref is not None:
+                    self.refs[event.seq] = origin.ref
             yield event
 
     def findings(
         self, again: Callable[[], Iterable[AnyEvent]], seed: str | None, recorded: Sequence[DiceFinding]
-    ) -> list[DiceFinding]:
+    ) -> Verdict:
         """The dice findings of the log as ruled (its dice events read ``again``, as
-        recorded) that it does not give as recorded (``recorded``), as ``dice.ruled``."""
+        recorded) that it does not give as recorded (``recorded``), as ``dice.ruled``; and
+        the findings of amended rolls as recorded that it does not give as ruled (settled)."""
         if not self.found:
-            return []
+            return Verdict([], frozenset())
         amends = self.amends
         audit = DiceAudit(seed)
         for event in again():
@@ -71,13 +93,16 @@ class RuledRolls:
         known = {(f.code, f.seq, f.message) for f in recorded}
         first = amends[self.found[0]].seq
         out: list[DiceFinding] = []
-        for found in audit.finish():
-            if (found.code, found.seq, found.message) in known:
+        ruled = list(audit.finish())
+        given = {(f.code, f.seq, f.message) for f in ruled}
+        settled = frozenset(key for key in known if key[1] in amends and key not in given)
+        for found in ruled:
+            if (found.code, found.seq, found.message) in known or found.code in _INFO:
                 continue
             by = amends[found.seq].seq if found.seq in amends else first
             message = found.message.replace(" recorded, ", " ruled, ")
             out.append(DiceFinding(CODE, found.seq, f"as amended by the ruling at seq {by}: {message}", found.actor))
-        return out
+        return Verdict(out, settled)
 
 
 class ForeseenRolls:

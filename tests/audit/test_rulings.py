@@ -105,13 +105,35 @@ def test_a_ruled_roll_is_judged_beside_the_recorded_one() -> None:
     tampered = msgspec.structs.replace(roll, total=roll.total + 1)
     events = [*events[:15], tampered, *events[16:]]
     assert [(s, c) for s, c, _ in dice_findings(events)] == [(16, "dice.arithmetic")]
-    # the GM puts the total right: the recorded finding stays, nothing is added
+    # the GM puts the total right: the recorded finding stays listed, as settled by the
+    # amendment (it failed the audit the GM had just mended), and nothing is added
     fixed = ruled(events, action="amend", target=16, changes={"total": roll.total}, reason="typo")
     assert [(s, c) for s, c, _ in dice_findings(fixed)] == [(16, "dice.arithmetic")]
+    report = audit_events(fixed)
+    found = next(f for f in report.findings if f.code == "dice.arithmetic")
+    assert found.accepted is not None and (found.accepted.ruling, found.accepted.reason) == (len(fixed), "amended the roll: typo")
+    assert not report.summary.failed and report.summary.dice.endswith("; 1 problem (1 mended by a ruling)")
     # a face off its die, written by hand as a ruling, is named as ruled
     die = msgspec.to_builtins(msgspec.structs.replace(roll.dice[0], face=101))
     broken = ruled(duel(), action="amend", target=16, changes={"dice": [die]}, reason="?")
     assert [(s, c) for s, c, _ in dice_findings(broken)] == [(16, "dice.ruled")]
+
+
+def test_an_external_roll_amended_to_a_face_on_its_die_is_mended_not_forged() -> None:
+    """The HUD printed a d100's 100 as 0; the GM amends the face: the face finding is settled,
+    and the external rolls' count (info) changing is no ``dice.ruled`` error (it was, at the
+    roller's first roll, with the info line's text)."""
+    from fightlog.events.reader import read_log
+    from tests.conftest import FIXTURES
+
+    events = [e for _, e in read_log(str(FIXTURES / "roe7/audit/tampered-hud-dice.jsonl"))]
+    assert (80, "dice.face") in [(s, c) for s, c, _ in dice_findings(events)]
+    die = {"sides": 100, "face": 100}
+    fixed = ruled(events, action="amend", target=80, changes={"dice": [die], "total": 100}, reason="100 shown as 0")
+    report = audit_events(fixed)
+    assert not [f for f in report.findings if f.code == "dice.ruled"]
+    face = next(f for f in report.findings if f.code == "dice.face")
+    assert face.seq == 80 and face.accepted is not None and face.accepted.ruling == len(fixed)
 
 
 def test_amending_modifiers_or_voiding_a_roll_forges_nothing() -> None:

@@ -133,6 +133,20 @@ def test_a_roll_read_only_in_part_is_a_warning_at_its_line(tmp_path: Path) -> No
                                       "wording after the dice: ': 57 (edited)'): its dice and total are not checked")
 
 
+def test_a_finding_on_an_amended_roll_still_cites_its_transcript_line(tmp_path: Path) -> None:
+    """An amended event comes from the ruling (``origin.ref: seq N``); its findings cited
+    ``seq 35`` instead of the line the roll was on."""
+    out = tmp_path / "b.jsonl"
+    code, _, _, _ = imported(tmp_path, "sl", "sl/midnight-brawl.txt", "sl/midnight-brawl.cast.toml", "roe7", "b.jsonl")
+    assert code == 0
+    result = CliRunner().invoke(cli, ["rule", str(out), "amend", "16", "--set", "total=11", "--reason", "typo"])
+    assert result.exit_code == 0, result.output
+    code, audit, _ = run("audit", str(out), "--format", "json")
+    found = [f for f in json.loads(audit)["findings"] if f["seq"] == 16]
+    assert [(f["code"], f["ref"], f["accepted"]["reason"]) for f in found] == [
+        ("dice.arithmetic", "midnight-brawl.txt:7", "amended the roll: typo")]
+
+
 def test_a_hud_line_naming_dice_that_reads_as_no_roll_is_the_huds_chatter_and_a_warning(tmp_path: Path) -> None:
     """``RoE combat HUD (bob): rolled 1d100: 57`` names no roller: it was Bob's own
     out-of-character post (the object's owner label read as a speaker id), and nothing said."""
