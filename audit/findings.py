@@ -44,6 +44,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.pool": ("error", "damage or healing to a pool its target does not have"),
     # what a log's facts must agree on, under any ruleset (fightlog.audit.answers)
     "outcome.undeclared": ("error", "the poster's attack resolved on a target its declaration did not name"),
+    "outcome.voided-cause": ("warning", "an event standing on one a ruling voided (its damage, its resolution, its rolls)"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
     "scene.bad-options": ("error", "options the scene's ruleset refuses: its rules checked under the default options"),

@@ -32,6 +32,8 @@ from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, sever
 from fightlog.audit.imported import IMPORT_RULE, Pairing
 from fightlog.audit.recorded import record_split
 from fightlog.audit.ruled import ForeseenRolls, RuledRolls
+from fightlog.audit.voided import CODE as VOIDED_CAUSE
+from fightlog.audit.voided import VoidedCauses
 from fightlog.audit.window import Window
 from fightlog.events.model import AnyEvent, DiceRolled, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
 from fightlog.kit.checks import AuditView, Check
@@ -77,6 +79,8 @@ class Auditor:
         """The rolls rulings amend, checked again as ruled (``finish``)."""
         self._foreseen = ForeseenRolls(self.plan)
         """The engine rolls after the end that revealed their seed (``_scene_closed``, ``finish``)."""
+        self._voided = VoidedCauses(self.plan)
+        """The events that cite a voided one and still stand (``finish``)."""
         self._accepted = _acceptances(rulings)
         self._checks: dict[type, Check] = {}
         """Event kind -> its checks as one callable, the fold's hooks (``_bind``; changed in
@@ -110,6 +114,7 @@ class Auditor:
             events = self._ruled.watch(events)
         if self._foreseen.voids:
             events = self._foreseen.watch(events)
+            events = self._voided.watch(events)
         return fold(events, start=start, plan=self.plan, hooks=self._checks, context=self, seen=self._window.held)
 
     # ------------------------------------------------------------------ AuditView
@@ -211,6 +216,8 @@ class Auditor:
             self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq))
         for found in self._foreseen.findings():
             self._add(found.code, found.seq, found.message, found.actor)
+        for orphan in self._voided.found:
+            self._add(VOIDED_CAUSE, orphan.seq, orphan.message, orphan.actor, orphan.ref)
         for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor, found.ref)
         findings = ordered(self.findings)

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from fightlog.events.model import AnyEvent
+from fightlog.events.model import AnyEvent, kind_of
 
 
 class Difference(Struct, frozen=True):
@@ -99,7 +99,7 @@ def describe(diff: Difference) -> str:
 
 
 def _kind(event: AnyEvent | None) -> str:
-    return "nothing" if event is None else str(type(event).__struct_config__.tag)
+    return "nothing" if event is None else kind_of(event)
 
 
 def _show(value: Any) -> str:

@@ -103,3 +103,8 @@ EVENT_TYPES: tuple[type[Event], ...] = AnyEvent.__args__  # type: ignore[attr-de
 
 KINDS: dict[str, type[Event]] = {str(t.__struct_config__.tag): t for t in EVENT_TYPES}
 """Kind tag -> event class."""
+
+
+def kind_of(event: Event) -> str:
+    """The kind tag of ``event`` (``damage_applied``), as its line writes it."""
+    return str(type(event).__struct_config__.tag)

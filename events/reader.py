@@ -30,7 +30,7 @@ from fightlog.events.batches import CLOSED, BatchState, batch_step, closes, unfi
 from fightlog.events.codec import DECODER
 from fightlog.events.depth import NESTED_KINDS, too_deep
 from fightlog.events.limits import MAX_DEPTH, MAX_LINE_BYTES
-from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted
+from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted, kind_of
 from fightlog.events.piped import registered
 
 BOM = b"\xef\xbb\xbf"
@@ -202,8 +202,7 @@ def _deep(path: str, lineno: int) -> InputError | LogDamagedError:
     return cls(f"nested deeper than {MAX_DEPTH} levels: not a fightlog event", path=path, line=lineno)
 
 
-def _kind(event: AnyEvent) -> str:
-    return str(type(event).__struct_config__.tag)
+_kind = kind_of
 
 
 def _unterminated(

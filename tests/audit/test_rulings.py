@@ -47,10 +47,20 @@ def test_a_withdrawn_acceptance_no_longer_applies() -> None:
     assert codes(events) == [(39, "order.out-of-turn", False)]
 
 
-def test_a_voided_post_is_not_audited() -> None:
+def test_a_voided_post_is_not_audited_and_what_stands_on_it_is_named() -> None:
+    """The post is voided, not its rolls, its attack and the damage: they still count, and
+    each is named (they passed as clean: the GM's void seemed to undo the attack)."""
     events = ruled(OUT_OF_TURN, action="void", target=39, reason="posted by mistake")
+    report = audit_events(events)
+    assert [(f.seq, f.code) for f in report.findings] == [(s, "outcome.voided-cause") for s in range(40, 46)]
+    assert report.findings[2].message == ("this attack_resolved follows from the declaration_posted at seq 39, voided "
+                                          f"by the ruling at seq {len(events)}, and still stands (void or amend it too)")
+    assert report.findings[4].message.startswith("this damage_applied follows from the dice_rolled at seq 43, which "
+                                                 "follows from seq 39, voided by")
+    assert report.summary.events == len(events) - 1
+    for seq in range(40, 46):  # everything voided with it: nothing stands on it
+        events = ruled(events, action="void", target=seq, reason="with it")
     assert codes(events) == []
-    assert audit_events(events).summary.events == len(events) - 1
 
 
 def test_an_amended_post_is_audited_as_amended() -> None:

@@ -1,0 +1,89 @@
+"""What a void leaves behind: events that cite a voided event still stand.
+
+A GM's ``void`` undoes exactly the event it names (``reducers/fold.py``): the damage an
+attack's resolution caused, the resolution that read a roll, the rolls made for a post, stay
+in the fight unless they are voided too. Each such event that still stands is
+``outcome.voided-cause``, at the event, naming what it cites and the ruling: the GM who voided
+"the hit" sees that its damage still counts, and what follows from that in turn. An event
+cites another by ``cause``, ``for_seq``, ``declaration`` or ``rolls``.
+
+``VoidedCauses`` watches the fold's input (as recorded, in log order), and only when the
+rulings void something.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final, NamedTuple
+
+from fightlog.events.model import AnyEvent, RulingMade, kind_of
+from fightlog.reducers.fold import Plan
+
+CODE: Final = "outcome.voided-cause"
+
+
+class Orphan(NamedTuple):
+    """An event standing on a voided one: ``seq``, the message, who it is about."""
+
+    seq: int
+    message: str
+    actor: str | None
+    ref: str | None
+    """Where it came from (``origin.ref``: an imported fight's transcript line)."""
+
+
+class VoidedCauses:
+    """The voids in ``plan``, and the events that still cite a voided event (``found``)."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.voids: dict[int, RulingMade] = {seq: r for seq, r in plan.items() if r.action == "void"}
+        self.found: list[Orphan] = []
+
+    def watch(self, events: Iterable[AnyEvent]) -> Iterator[AnyEvent]:
+        """``events`` passed on, noting each that stands and cites a voided one."""
+        voids = self.voids
+        gone: dict[int, tuple[str, int]] = {}  # voided, or standing on a voided one: its kind, the void
+        for event in events:
+            ruling = voids.get(event.seq)
+            if ruling is not None:
+                gone[event.seq] = (kind_of(event), event.seq)
+            elif gone and type(event) is not RulingMade:
+                for cited in _cited(event):
+                    if cited in gone:
+                        kind, root = gone[cited]
+                        by = voids[root].seq
+                        how = (f"voided by the ruling at seq {by}" if cited == root else
+                               f"which follows from seq {root}, voided by the ruling at seq {by}")
+                        self.found.append(Orphan(
+                            event.seq,
+                            f"this {kind_of(event)} follows from the {kind} at seq {cited}, {how}, and still "
+                            "stands (void or amend it too)",
+                            _about(event),
+                            None if event.origin is None else event.origin.ref,
+                        ))
+                        gone[event.seq] = (kind_of(event), root)
+                        break
+            yield event
+
+
+def _cited(event: AnyEvent) -> list[int]:
+    """The events ``event`` cites (its cause, the post a roll is for, the declaration an
+    outcome answers, the rolls it read)."""
+    out: list[int] = []
+    for name in ("cause", "for_seq", "declaration"):
+        value = getattr(event, name, None)
+        if isinstance(value, int):
+            out.append(value)
+    rolls = getattr(event, "rolls", None)
+    if isinstance(rolls, list):
+        out.extend(r for r in rolls if isinstance(r, int))
+    return out
+
+
+def _about(event: AnyEvent) -> str | None:
+    """Whom ``event`` is about: its actor, roller, target or attacker."""
+    for name in ("actor", "roller", "target", "attacker"):
+        value = getattr(event, name, None)
+        if isinstance(value, str):
+            return value
+    return None
