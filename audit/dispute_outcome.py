@@ -13,7 +13,7 @@ from msgspec import Struct
 from fightlog.audit.auditor import audit_events
 from fightlog.audit.findings import Finding
 from fightlog.events.model import AnyEvent
-from fightlog.reducers.state import SceneState
+from fightlog.reducers.state import SceneState, pool_order
 
 
 class Standing(Struct, frozen=True, kw_only=True):
@@ -66,7 +66,7 @@ def ending(before: SceneState, after: SceneState, count: int, forked: int) -> En
         assert known is not None
         old_pools = old.pools if old else {}
         new_pools = new.pools if new else {}
-        pools = {p: (old_pools.get(p), new_pools.get(p)) for p in sorted(old_pools.keys() | new_pools.keys())}
+        pools = {p: (old_pools.get(p), new_pools.get(p)) for p in sorted(old_pools.keys() | new_pools.keys(), key=pool_order)}
         old_s, new_s = set(old.statuses if old else ()), set(new.statuses if new else ())
         standings.append(Standing(
             actor=actor,

@@ -14,7 +14,7 @@ from typing import cast
 
 from fightlog.events.model import AnyEvent, DamageApplied, HealingApplied
 from fightlog.kit.checks import AuditView, Check
-from fightlog.reducers.state import SceneState
+from fightlog.reducers.state import SceneState, pool_order
 
 
 def pool_problem(state: SceneState, event: DamageApplied | HealingApplied) -> str | None:
@@ -23,7 +23,7 @@ def pool_problem(state: SceneState, event: DamageApplied | HealingApplied) -> st
     who = state.combatants.get(event.target)
     if who is None or event.pool in who.pools:
         return None
-    has = ", ".join(sorted(who.pools)) or "none"
+    has = ", ".join(sorted(who.pools, key=pool_order)) or "none"
     what = "damage to" if isinstance(event, DamageApplied) else "healing of"
     return f"{what} {event.target}'s pool {event.pool!r}, which they do not have (pools: {has})"
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from fightlog.reducers.state import ActiveEffect, Combatant, SceneState
+from fightlog.reducers.state import ActiveEffect, Combatant, SceneState, pool_order
 
 
 class Change(Struct, frozen=True):
@@ -73,7 +73,7 @@ def _combatant(actor: str, old: Combatant | None, new: Combatant | None) -> list
         return [Change(actor, "present", old is not None, new is not None)]
     out: list[Change] = []
     if old.pools is not new.pools:
-        for pool in sorted(old.pools.keys() | new.pools.keys()):
+        for pool in sorted(old.pools.keys() | new.pools.keys(), key=pool_order):
             a, b = old.pools.get(pool), new.pools.get(pool)
             if a != b:
                 out.append(Change(actor, pool, a, b))

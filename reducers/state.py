@@ -13,6 +13,7 @@ bytes. Derived facts (who posts next, a combatant's place in the order) are func
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from msgspec import Struct
@@ -152,3 +153,19 @@ class SceneState(Struct, frozen=True, gc=False):
 
 EMPTY = SceneState()
 """The state before any event."""
+
+
+_NUMBERED = re.compile(r"(.*?\D)(\d+)")
+
+
+def numbered(pool: str) -> tuple[str, int] | None:
+    """A pool named with a stem and a number (``w12``: ``("w", 12)``), else ``None``."""
+    match = _NUMBERED.fullmatch(pool)
+    return None if match is None else (match.group(1), int(match.group(2)))
+
+
+def pool_order(pool: str) -> tuple[bool, str, int]:
+    """The sort key pools are shown in: HP first, then by name, a numbered pool by its
+    number (en5.1's wound circles ``w1``, ``w2`` ... ``w10``, not ``w1``, ``w10``, ``w2``)."""
+    found = numbered(pool)
+    return (pool != "hp", pool, -1) if found is None else (pool != "hp", *found)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fightlog.events.model import Action
 from fightlog.kit.ruleset import ruleset_for
 from fightlog.reducers.state import SceneState
+from fightlog.report.pool_rows import pool_rows
 from fightlog.report.wording import plural, value_text
 
 
@@ -15,11 +16,12 @@ def pool_name(pool: str) -> str:
 
 
 def pools_text(pools: Mapping[str, int], maxima: Mapping[str, int]) -> str:
-    """``hp 84/100, armour 20/20``: HP first, then the other pools by name."""
+    """``hp 84/100, armour 20/20``: HP first, then the other pools by name; a wound track as
+    one, ``w1..w20 18/20 (w7 0, w12 0)`` (``fightlog.report.pool_rows``)."""
     shown = []
-    for pool in sorted(pools, key=lambda p: (p != "hp", p)):
-        ceiling = maxima.get(pool)
-        shown.append(f"{pool} {pools[pool]}" + ("" if ceiling is None else f"/{ceiling}"))
+    for row in pool_rows(pools, maxima):
+        shown.append(f"{row.name} {row.value}" + ("" if row.maximum is None else f"/{row.maximum}")
+                     + (f" ({row.below})" if row.below else ""))
     return ", ".join(shown)
 
 

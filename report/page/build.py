@@ -23,9 +23,10 @@ from fightlog.kit.ruleset import GENERIC, ruleset_for
 from fightlog.reducers.state import SceneState
 from fightlog.report.audit_text import audit_lines
 from fightlog.report.narration import Namer, namer
-from fightlog.report.page.chart import NUMBERED, charts, track_members
+from fightlog.report.page.chart import charts
 from fightlog.report.page.model import Fighter, FindingView, Header, Level, Page, Pair, PoolView, Verdict
 from fightlog.report.page.timeline import pin, tell
+from fightlog.report.pool_rows import pool_rows
 from fightlog.report.wording import plural, value_text
 
 MAX_EVENTS = 50_000
@@ -210,22 +211,6 @@ def _fighters(state: SceneState) -> list[Fighter]:
 
 
 def pool_views(pools: Mapping[str, int], maxima: Mapping[str, int]) -> list[PoolView]:
-    """A combatant's pools, HP first, then by name (``w2`` before ``w10``); each track of
-    numbered pools (``fightlog.report.page.chart.tracks``) as one: its total."""
-    grouped = track_members(pools)
-    views = []
-    for name in sorted(pools, key=_natural):
-        track = grouped.get(name)
-        if track is None:
-            if not any(name in members for members in grouped.values()):
-                views.append(PoolView(name, pools[name], maxima.get(name)))
-            continue
-        total_max = sum(maxima[p] for p in track) if all(p in maxima for p in track) else None
-        below = [f"{p} {pools[p]}" for p in track if p in maxima and pools[p] < maxima[p]]
-        views.append(PoolView(f"{track[0]}..{track[-1]}", sum(pools[p] for p in track), total_max, ", ".join(below)))
-    return views
-
-
-def _natural(pool: str) -> tuple[bool, str, int]:
-    match = NUMBERED.fullmatch(pool)
-    return (pool != "hp", match.group(1), int(match.group(2))) if match else (pool != "hp", pool, -1)
+    """A combatant's pools as the page shows them (``fightlog.report.pool_rows``: HP first,
+    then by name, ``w2`` before ``w10``, each track of numbered pools as one, its total)."""
+    return [PoolView(row.name, row.value, row.maximum, row.below) for row in pool_rows(pools, maxima)]

@@ -9,11 +9,11 @@ per chart, a tooltip script fetched from the network) would each have to be swit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fightlog.report.page.model import ChartView, FindingView, Marker, Series
 from fightlog.report.page.timeline import Samples
+from fightlog.report.pool_rows import track_members
 
 MAX_CHARTS = 6
 """Pools charted at most (HP first, then those that changed most): a ruleset with many
@@ -34,29 +34,6 @@ WIDTH, HEIGHT = 800, 200
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 10, 34
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 LEVEL_COLOURS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0", "ok": "#2e7d32"}
-
-
-TRACK_MIN = 3
-"""Pools named with a common stem and a number (``w1``..``w20``: a wound track), this many
-or more, are charted as one line per fighter: their total."""
-
-NUMBERED = re.compile(r"(.*?\D)(\d+)")
-
-
-def track_members(pools: Iterable[str]) -> dict[str, list[str]]:
-    """Each track among ``pools`` (``TRACK_MIN`` or more numbered pools sharing a stem):
-    its first member -> its members in order."""
-    stems: dict[str, list[tuple[int, str]]] = {}
-    for pool in pools:
-        match = NUMBERED.fullmatch(pool)
-        if match:
-            stems.setdefault(match.group(1), []).append((int(match.group(2)), pool))
-    found = {}
-    for members in stems.values():
-        if len(members) >= TRACK_MIN:
-            ordered = [pool for _, pool in sorted(members)]
-            found[ordered[0]] = ordered
-    return found
 
 
 def tracks(samples: Samples, maxima: Mapping[str, Mapping[str, int]]) -> tuple[Samples, dict[str, dict[str, int]]]:

@@ -138,6 +138,19 @@ def test_a_track_of_numbered_pools_is_charted_and_listed_as_its_total() -> None:
     assert [(v.name, v.value, v.max, v.note) for v in views] == [("hp", 3, None, ""), ("w1..w20", 19, 20, "w7 0")]
 
 
+def test_the_state_and_the_replay_show_a_wound_track_as_one_in_number_order() -> None:
+    """en5.1's twenty wound circles were listed one by one in text order (w1, w10, w11 ... w2),
+    in ``state``, the replay and ``dispute``'s end state: which circles were marked was lost."""
+    from fightlog.reducers.state import pool_order
+    from fightlog.report.narration import pools_text
+
+    maxima = {f"w{i}": 1 for i in range(1, 21)}
+    pools = {**maxima, "w7": 0, "w12": 0, "armour": 4}
+    assert pools_text(pools, {**maxima, "armour": 5}) == "armour 4/5, w1..w20 18/20 (w7 0, w12 0)"
+    assert pools_text({"w1": 1, "w10": 0}, {}) == "w1 1, w10 0"  # two are no track
+    assert sorted(["w10", "w2", "hp", "armour", "w1"], key=pool_order) == ["hp", "armour", "w1", "w2", "w10"]
+
+
 def test_bidirectional_controls_are_shown_not_obeyed() -> None:
     assert reveal("a\u202eb\u2067c") == "a\u27e6U+202E\u27e7b\u27e6U+2067\u27e7c"
 
