@@ -20,7 +20,9 @@ import click
 import msgspec
 
 from fightlog.cli.terminal import error_line
-from fightlog.errors import DiceError, FightlogError, FoldError, InputError, LogDamagedError, RefusedError
+from fightlog.errors import (
+    DiceError, FightlogError, FoldError, InputError, LogDamagedError, RefusedError, SystemRefusedError,
+)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -156,7 +158,8 @@ def describe(exc: BaseException, argv: Sequence[str]) -> Failure:
 
 def _fightlog_failure(exc: FightlogError) -> Failure:
     kind = "input"
-    for cls, name in ((LogDamagedError, "damaged"), (FoldError, "fold"), (RefusedError, "refused"), (DiceError, "dice")):
+    for cls, name in ((SystemRefusedError, "system"), (LogDamagedError, "damaged"), (FoldError, "fold"),
+                      (RefusedError, "refused"), (DiceError, "dice")):
         if isinstance(exc, cls):
             kind = name
             break

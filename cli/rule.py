@@ -23,6 +23,13 @@ def _reason(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
+def _by(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--by``: a name, when given (blank was recorded as the GM, or fell back to the scene's)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("give a name (leave --by out for the scene's GM)", ctx, param)
+    return value
+
+
 @click.command(
     epilog="""\b
 Examples:
@@ -55,7 +62,9 @@ are the audit's to report). Refused, with the field and what is allowed:
     round_started of the round under way or the initiative_set of the only order (amend
     it), or amending them to the same effect; a ruling the log as ruled cannot fold or
     audit;
-  - an empty or blank --reason.
+  - an empty or blank --reason or --by;
+  - a void or amend of a ruling (withdraw it), a withdraw of a ruling not in force, an
+    accept of a finding already accepted.
 The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
 give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
 
@@ -68,7 +77,7 @@ ruling in force) or usage. Nothing is written unless the ruling is valid.
 @log_argument
 @click.argument("action", type=click.Choice(ACTIONS), metavar="ACTION")
 @click.argument("target", type=SEQ, metavar="SEQ")
-@click.option("--by", "by", metavar="NAME", help="Who rules (default: the scene's GM).")
+@click.option("--by", "by", metavar="NAME", callback=_by, help="Who rules (default: the scene's GM).")
 @click.option("--reason", required=True, metavar="TEXT", callback=_reason, help="Why, in words the players will read.")
 @click.option(
     "--set",
@@ -117,7 +126,10 @@ def rule(
         seq=head + 1, by=who, action=action, target=target, reason=reason, changes=changes, finding=finding  # type: ignore[arg-type]
     )
     refuse_stalling(events, ruling, name=log)
-    _check_rulings(log, action, target, [e for e in events if isinstance(e, RulingMade)])
+    rulings = [e for e in events if isinstance(e, RulingMade)]
+    _check_rulings(log, action, target, rulings)
+    if action == "accept":
+        _refuse_a_second_accept(log, target, finding, rulings)
     report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
     if action == "accept":
         _check_finding(log, target, finding, {f.code for f in report.findings if f.seq == target})
@@ -159,7 +171,8 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
     seed (unless the scene was open, its seed public from ``first``, its start); ``withdraw``
     takes a ruling."""
     from fightlog.cli.seed_file import seals_the_dice
-    from fightlog.events.model import RulingMade, SceneStarted
+    from fightlog.events.model import RulingMade, SceneStarted, kind_of
+    from fightlog.kit.actions import a_or_an
 
     if action == "void" and isinstance(event, SceneStarted):
         raise InputError("the scene_started event cannot be voided: the whole log is its scene "
@@ -170,7 +183,11 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
                          "after it would be known in advance (amend its winner or reason instead, or start "
                          "a new scene to fight on)", path=log, line=target)
     if action == "withdraw" and not isinstance(event, RulingMade):
-        raise InputError(f"seq {target} is a {_kind(event)!r} event, not a ruling: only a ruling can be withdrawn", path=log)
+        raise InputError(f"seq {target} is {a_or_an(kind_of(event))} event, not a ruling: only a ruling can be "
+                         "withdrawn", path=log, line=target)
+    if action in ("void", "amend") and isinstance(event, RulingMade):
+        raise InputError(f"seq {target} is a ruling: a ruling is withdrawn, not {action}ed (fightlog rule LOG "
+                         f"withdraw {target} --reason ...; then rule again)", path=log, line=target)
 
 
 def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> None:
@@ -180,7 +197,19 @@ def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> No
     if action in ("amend", "void"):
         _refuse_a_second_ruling(log, target, in_force(rulings))
     if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
-        raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log)
+        raise InputError(f"the ruling at seq {target} is not in force (withdrawn already)", path=log, line=target)
+
+
+def _refuse_a_second_accept(log: str, target: int, finding: str | None, rulings: list[Any]) -> None:
+    """An accept of what an accept in force at ``target`` already accepts (the same code,
+    or every finding there) would only be written twice."""
+    from fightlog.reducers.fold import in_force
+
+    for earlier in in_force(rulings):
+        if earlier.target == target and earlier.action == "accept" and earlier.finding in (None, finding):
+            what = "every finding" if earlier.finding is None else earlier.finding
+            raise InputError(f"{what} at seq {target} is already accepted by the ruling at seq {earlier.seq}, in force",
+                             path=log, line=target)
 
 
 def _refuse_a_second_ruling(log: str, target: int, standing: Iterable[Any]) -> None:
@@ -204,14 +233,14 @@ def _check_finding(log: str, target: int, finding: str | None, here: set[str]) -
         return
     found = ", ".join(sorted(here)) or "none"
     what = f"no {finding} finding" if finding else "no finding"
-    raise InputError(f"{what} at seq {target} to accept (the audit reports there: {found})", path=log)
+    raise InputError(f"{what} at seq {target} to accept (the audit reports there: {found})", path=log, line=target)
 
 
-def _describe(ruling: object, event: object) -> str:
-    from fightlog.events.model import RulingMade
+def _describe(ruling: object, event: Any) -> str:
+    from fightlog.events.model import RulingMade, kind_of
 
     assert isinstance(ruling, RulingMade)
-    what = f"seq {ruling.target} ({_kind(event)})"
+    what = f"seq {ruling.target} ({kind_of(event)})"
     if ruling.action == "amend":
         fields = ", ".join(f"{k} = {msgspec.json.encode(v).decode()}" for k, v in sorted(ruling.changes.items()))
         return f"amend {what}: {fields}; {ruling.reason}"
@@ -220,6 +249,3 @@ def _describe(ruling: object, event: object) -> str:
         return f"accept {code} at {what}; {ruling.reason}"
     return f"{ruling.action} {what}; {ruling.reason}"
 
-
-def _kind(event: object) -> str:
-    return str(type(event).__struct_config__.tag)  # type: ignore[attr-defined]

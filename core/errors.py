@@ -111,6 +111,11 @@ class StoreError(FightlogError):
     """An append or repair that could not be carried out; the log is left as it was."""
 
 
+class SystemRefusedError(StoreError, InputError):
+    """The system refused to let a log be opened or written (permissions, a full disk): the
+    log is left as it was; ``path`` names it (the command line's ``kind: system``)."""
+
+
 class DiceError(FightlogError):
     """Base for dice notation and dice limit errors (see ``fightlog.dice``)."""
 

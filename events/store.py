@@ -28,7 +28,7 @@ from typing import Protocol
 
 import msgspec
 
-from fightlog.errors import StoreError
+from fightlog.errors import StoreError, SystemRefusedError
 from fightlog.events.codec import line_digest
 from fightlog.events.model import GENESIS, AnyEvent, SceneStarted
 from fightlog.events.reader import check_lines, read_log
@@ -168,7 +168,7 @@ class FileStore:
         except IsADirectoryError:
             raise StoreError(f"{self.path}: is a directory, not a log file") from None
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot open for append: {exc.strerror}") from None
+            raise SystemRefusedError(f"cannot open for append: {exc.strerror}", path=self.path) from None
 
     def _append_locked(
         self, fd: int, events: Sequence[AnyEvent], expect: int | None
@@ -187,7 +187,7 @@ class FileStore:
                 os.fsync(fd)
         except OSError as exc:
             os.ftruncate(fd, size)  # take back our partial bytes only
-            raise StoreError(f"{self.path}: append failed, log unchanged: {exc.strerror}") from None
+            raise SystemRefusedError(f"append failed, log unchanged: {exc.strerror}", path=self.path) from None
         from fightlog.events.sidecar import appended  # the cache vouches for our own append
 
         appended(self.path, before, os.fstat(fd))
@@ -207,7 +207,7 @@ class FileStore:
         try:
             fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot create the log: {exc.strerror}") from None
+            raise SystemRefusedError(f"cannot create the log: {exc.strerror}", path=self.path) from None
         try:
             try:
                 _write_all(fd, data)
@@ -226,7 +226,7 @@ class FileStore:
                 _fsync_dir(folder)
             return True
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot create the log, nothing written: {exc.strerror}") from None
+            raise SystemRefusedError(f"cannot create the log, nothing written: {exc.strerror}", path=self.path) from None
         finally:
             if os.path.lexists(temp):
                 os.unlink(temp)

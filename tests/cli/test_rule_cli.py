@@ -110,7 +110,8 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
     (DISPUTED, ("amend", "17", "--set", "pool=HP"), 17,
      "--set pool: damage to alice's pool 'HP', which they do not have (pools: hp)"),
     (DISPUTED, ("amend", "37", "--set", 'reason="no"'), 37,
-     "a ruling cannot amend the ruling at seq 37; withdraw it and rule again"),
+     "seq 37 is a ruling: a ruling is withdrawn, not amended (fightlog rule LOG withdraw 37 --reason ...; then rule "
+     "again)"),
 ]
 
 
@@ -456,3 +457,54 @@ def test_an_amended_number_stays_within_64_bits(tmp_path: Path, change: str) -> 
     assert disputed.exit_code == 2 and "is too large for a 64-bit integer" in disputed.stderr
     within = rule(log, "amend", "8", "--set", f"round={2**63 - 1}")  # within 64 bits: the rules decide
     assert "64-bit" not in within.output and "Traceback" not in within.output
+
+
+def test_a_log_the_system_will_not_let_be_written_is_a_system_error(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only log (as another user than root): kind "input" with no path in JSON, where
+    docs/cli.md promises kind "system" and the file."""
+    import errno
+    import os
+
+    copy = Path(shutil.copy(DISPUTED, tmp_path / "ro.jsonl"))
+    before = digest(copy)
+    real = os.open
+
+    def refused(path: Any, flags: int, *args: Any) -> int:
+        if flags & os.O_APPEND:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", refused)
+    result = rule(copy, "accept", "4", "--reason", "agreed", "--format", "json")
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.stdout)["error"]
+    assert (error["kind"], error["path"], error["message"]) == ("system", str(copy), "cannot open for append: Permission denied")
+    result = rule(copy, "accept", "4", "--reason", "agreed")
+    assert result.stderr == f"fightlog: {copy}: cannot open for append: Permission denied\n"
+    assert digest(copy) == before
+
+
+@pytest.mark.parametrize(("args", "line", "message"), [
+    (("accept", "27", "--reason", "again"), 27, "every finding at seq 27 is already accepted by the ruling at seq 138, in force"),
+    (("void", "138", "--reason", "v"), 138, "seq 138 is a ruling: a ruling is withdrawn, not voided"),
+    (("amend", "138", "--set", "reason=x", "--reason", "v"), 138, "seq 138 is a ruling: a ruling is withdrawn, not amended"),
+    (("withdraw", "27", "--reason", "x"), 27, "seq 27 is an attack_resolved event, not a ruling: only a ruling can be withdrawn"),
+    (("accept", "28", "--reason", "x"), 28, "no finding at seq 28 to accept (the audit reports there: none)"),
+])
+def test_a_ruling_on_a_ruling_or_a_second_accept_is_refused_at_its_line(tmp_path: Path, args: tuple[str, ...], line: int,
+                                                                          message: str) -> None:
+    """A void of a withdrawn ruling was written (and told as "withdraws"), an accept could be
+    written twice, and these errors named no line."""
+    copy = Path(shutil.copy(FIXTURES / "roe7/audit/the-tie-that-hit.jsonl", tmp_path / "tie.jsonl"))
+    assert rule(copy, "accept", "27", "--reason", "agreed").exit_code == 0  # seq 138
+    before = digest(copy)
+    assert_one_line_error(rule(copy, *args), f"{copy}:{line}", message)
+    assert digest(copy) == before
+
+
+@pytest.mark.parametrize("by", ["", "   "])
+def test_a_blank_by_is_refused(tmp_path: Path, by: str) -> None:
+    copy = Path(shutil.copy(DISPUTED, tmp_path / "d.jsonl"))
+    result = run("rule", str(copy), "accept", "4", "--reason", "x", "--by", by)
+    assert result.exit_code == 2 and "give a name (leave --by out for the scene's GM)" in result.stderr
