@@ -61,7 +61,7 @@ def read_house_rules(path: str | os.PathLike[str]) -> HouseRules:
     """The house-rules file at ``path`` (TOML; a bad file is an ``InputError`` naming it)."""
     name = os.fspath(path)
     data = read_toml(Path(name), name, "house-rules")
-    text = Path(name).read_text(encoding="utf-8")
+    text = Path(name).read_text(encoding="utf-8-sig")
     lines = {key: _line_of(text, key) for key in data}
     ruleset = data.pop(RULESET_KEY, None)
     if ruleset is not None and not isinstance(ruleset, str):

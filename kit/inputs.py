@@ -71,6 +71,10 @@ def read_toml_text(path: Path, name: str, what: str) -> tuple[dict[str, Any], st
         raise InputError(f"cannot open: {getattr(exc, 'strerror', None) or exc}", path=name) from None
     if len(raw) > MAX_FILE_BYTES:
         raise InputError(f"larger than {MAX_FILE_BYTES} bytes: not a {what} file", path=name)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"UTF-16 text (it starts with a byte-order mark {raw[:2].hex(' ').upper()}): save the {what} "
+                         "file as UTF-8", path=name, line=1)
+    raw = raw.removeprefix(b"\xef\xbb\xbf")  # the UTF-8 byte-order mark a Windows editor writes: no TOML
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

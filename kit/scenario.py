@@ -243,7 +243,7 @@ class _LineFinder:
     def _read(self) -> str:
         if self._text is None:
             try:
-                self._text = Path(self.path).read_text(encoding="utf-8")
+                self._text = Path(self.path).read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError):
                 self._text = ""
         return self._text

@@ -193,6 +193,21 @@ def test_a_file_that_is_no_usable_scenario_says_what_it_is(tmp_path: Path, text:
     assert not (tmp_path / "out.jsonl").exists()
 
 
+def test_a_scenario_saved_with_a_byte_order_mark_reads_and_utf16_is_named(tmp_path: Path) -> None:
+    """Notepad's UTF-8 byte-order mark was "not valid TOML: invalid statement (column 1)"; a
+    UTF-16 file was "not UTF-8 text (byte 1)"."""
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + CALM.encode())
+    result = run("run", str(bom), "-o", str(tmp_path / "bom.jsonl"), "--seed", SEED)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "bom.jsonl").read_bytes() == run_scenario(scenario(tmp_path, CALM), seed=SEED).to_bytes()
+    wide = tmp_path / "wide.toml"
+    wide.write_bytes(CALM.encode("utf-16"))
+    result = run("run", str(wide), "-o", str(tmp_path / "wide.jsonl"))
+    assert_one_line_error(result, f"{wide}:1", "UTF-16 text (it starts with a byte-order mark FF FE): save the "
+                                               "scenario file as UTF-8")
+
+
 def test_run_never_writes_over_what_it_reads(tmp_path: Path) -> None:
     """``-o`` naming the scenario (or the house rules) with ``--force`` replaced it with the log."""
     path = scenario(tmp_path)
