@@ -39,6 +39,7 @@ from fightlog.dice import ModifierLike
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.actions import a_or_an, value_written
 from fightlog.kit.geometry import metres_between
+from fightlog.kit.spelling import closest
 
 
 INCOMPLETE = "rules.incomplete"
@@ -59,8 +60,10 @@ def unknown_action(actions: Iterable[Action], known: Collection[str]) -> Refused
     types), or ``None``."""
     for action in actions:
         if action.type not in known:
+            close = closest(action.type, known)
+            hint = f"did you mean {close!r}? " if close else ""
             return RefusedError(
-                f"unknown action {action.type!r} (actions: {', '.join(sorted(known))})", code="rules.unknown-action"
+                f"unknown action {action.type!r} ({hint}actions: {', '.join(sorted(known))})", code="rules.unknown-action"
             )
     return None
 

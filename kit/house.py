@@ -17,7 +17,6 @@ fills in the rest with the defaults and ``scene_started.options`` records them a
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Mapping
@@ -33,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from fightlog.errors import InputError
 from fightlog.kit.inputs import got, read_toml
 from fightlog.kit.options import allowed, option_fields
+from fightlog.kit.spelling import closest
 
 RULESET_KEY: Final = "ruleset"
 """The one key of a house-rules file that is not an option."""
@@ -93,8 +93,8 @@ def validate(
 def _message(error: Any, name: str, ruleset: str, option_type: type[Struct]) -> str:
     known = sorted(option_fields(option_type))
     if error["type"] == "extra_forbidden":
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"did you mean {close[0]!r}?" if close else f"docs/rulesets/{ruleset}.md lists them"
+        close = closest(name, known)
+        hint = f"did you mean {close!r}?" if close else f"docs/rulesets/{ruleset}.md lists them"
         return f"{name}: not a {ruleset} option ({hint})"
     return f"{name}: expected {allowed(option_type, name)}, got {got(error.get('input'))}"
 

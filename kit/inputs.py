@@ -7,7 +7,6 @@ imported here: never import this module from the light paths (events, reducers, 
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -18,6 +17,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict
 from pydantic_core import ErrorDetails
 
 from fightlog.errors import InputError
+from fightlog.kit.spelling import closest
 
 MAX_FILE_BYTES: Final = 1 << 20
 """Largest file of human input read (1 MiB): a roster or scenario is a few kilobytes."""
@@ -222,8 +222,8 @@ def got(value: Any) -> str:
 def _hint(loc: tuple[str | int, ...], fields: list[str]) -> str:
     if not loc or not isinstance(loc[-1], str):
         return ""
-    close = difflib.get_close_matches(loc[-1], fields, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest(loc[-1], fields)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 class _Named(Protocol):

@@ -9,7 +9,6 @@ msgspec only: the fold reads options, and the fold must not import pydantic.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
@@ -19,6 +18,7 @@ import msgspec.inspect
 from msgspec import Struct
 
 from fightlog.errors import InputError
+from fightlog.kit.spelling import closest
 from fightlog.reducers.state import SceneState
 
 O = TypeVar("O", bound=Struct)
@@ -53,8 +53,8 @@ def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str,
     names = option_fields(option_type)
     for name in sorted(data):
         if name not in names:
-            close = difflib.get_close_matches(name, list(names), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (options: {', '.join(names)})"
+            close = closest(name, names)
+            hint = f" (did you mean {close!r}?)" if close else f" (options: {', '.join(names)})"
             raise InputError(f"unknown {ruleset} option {name!r}{hint}", path=where)
         try:
             msgspec.convert({name: data[name]}, option_type)

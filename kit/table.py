@@ -15,7 +15,6 @@ same events, byte for byte.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -28,6 +27,7 @@ from fightlog.events.model import Action, AnyEvent, DiceRolled, Json
 from fightlog.reducers.fold import reduce
 from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.kit.ruleset import playable, ruleset_for
+from fightlog.kit.spelling import closest
 from fightlog.dice import FairGenerator, ModifierLike, RollResult, dice_rolled, roll
 
 
@@ -178,7 +178,7 @@ def table_for(ruleset: str) -> Table:
     ruleset plays."""
     table = ruleset_for(ruleset).table()
     if table is None:
-        close = difflib.get_close_matches(ruleset, playable(), n=1)
-        hint = f": did you mean {close[0]}?" if close else ""
+        close = closest(ruleset, playable())
+        hint = f": did you mean {close}?" if close else ""
         raise RefusedError(f"no installed ruleset {ruleset!r}{hint} (installed: {', '.join(playable())})")
     return table

@@ -125,12 +125,12 @@ def test_voiding_and_amending(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "line", "message"),
     [
-        (["accept", "12", "--by", "G", "--reason", "x"], None, "no finding at seq 12 to accept (the audit reports there: none)"),
-        (["accept", "39", "--finding", "rules.reload", "--by", "G", "--reason", "x"], None,
+        (["accept", "12", "--by", "G", "--reason", "x"], 12, "no finding at seq 12 to accept (the audit reports there: none)"),
+        (["accept", "39", "--finding", "rules.reload", "--by", "G", "--reason", "x"], 39,
          "no rules.reload finding at seq 39 to accept (the audit reports there: order.out-of-turn)"),
         (["void", "999", "--by", "G", "--reason", "x"], None, "SEQ 999: the log ends at seq 88"),
         (["void", "1", "--by", "G", "--reason", "x"], 1, "the scene_started event cannot be voided"),
-        (["withdraw", "12", "--by", "G", "--reason", "x"], None, "seq 12 is a 'turn_started' event, not a ruling"),
+        (["withdraw", "12", "--by", "G", "--reason", "x"], 12, "seq 12 is a turn_started event, not a ruling"),
         (["amend", "17", "--set", "hit=maybe", "--by", "G", "--reason", "x"], 17,
          "--set: bad VALUE for hit: Expected `bool`, got `str`"),
         (["amend", "17", "--set", "dice[0].face=3", "--by", "G", "--reason", "x"], 17,
