@@ -107,13 +107,17 @@ class D20Audit:
                         actor=event.attacker)
         elif event.hit != hit or event.against != against or event.critical != critical:
             said = "a hit" if event.hit else "a miss"
-            should = "a hit" if hit else "a miss"
-            view.report(
-                "rules.outcome", event,
-                f"{event.attacker}'s {first.purpose} roll of {total} against {event.target} is recorded as {said} "
-                f"against {event.against}; the rules give {should} against {against}",
-                actor=event.attacker,
-            )
+            parts = []
+            if event.hit != hit:
+                parts.append(f"recorded as {said}; the rules give {'a hit' if hit else 'a miss'} ({total} against "
+                             f"{against} to beat)")
+            elif event.against != against:
+                parts.append(f"recorded with {event.against} to beat; the rules give {against} ({said} either way)")
+            if event.critical != critical:
+                parts.append(f"recorded as {_critical(event.critical)}; the rules give {_critical(critical)}")
+            view.report("rules.outcome", event,
+                        f"{event.attacker}'s {first.purpose} roll of {total} against {event.target}: {'; '.join(parts)}",
+                        actor=event.attacker)
 
     def _lowered(self, before: SceneState, event: AttackResolved, rolls: list[DiceRolled], opts: D20Options) -> int:
         """What a counterattack lowered the target's Evasion by for this attack."""
@@ -320,3 +324,8 @@ class D20Audit:
         elif answered(before, post.seq, event.actor):
             view.report("order.double-post", event, f"{event.actor} answered seq {post.seq} a second time",
                         actor=event.actor)
+
+
+def _critical(critical: str | None) -> str:
+    """``a critical success``, ``no critical``: what a resolution's ``critical`` says."""
+    return "no critical" if critical is None else f"a critical {critical}"
