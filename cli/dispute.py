@@ -196,7 +196,7 @@ def baseline_lines(outcome: Dispute) -> list[str]:
     if not departures:
         return []
     first = departures[0]
-    more = f" (and at {len(departures) - 1} more places)" if len(departures) > 1 else ""
+    more = f" (and at {plural(len(departures) - 1, 'more place')})" if len(departures) > 1 else ""
     lines = [f"the recorded log departs from the rules at seq {first.seq}: {first.text}{more}"]
     after = next((d for d in departures if d.seq >= outcome.restart), None)
     if after is not None and after is not first:
