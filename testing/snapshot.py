@@ -18,6 +18,8 @@ or per test, through the ``fight_snapshot`` fixture of the fightlog plugin.
 from __future__ import annotations
 
 import dataclasses
+import difflib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -56,3 +58,22 @@ class FightSnapshotExtension(JSONSnapshotExtension):
     ) -> SerializedData:
         serialized: SerializedData = super().serialize(plain(data), exclude=exclude, include=include, matcher=matcher)
         return serialized
+
+    def diff_lines(self, serialized_data: SerializedData, snapshot_data: SerializedData) -> Iterator[str]:
+        """Every change, each with a line of context (``...`` between), a changed line's old
+        and new one after the other: syrupy's own diff stops a few lines after the first
+        change (a lowered cap showed the HP that moved, not the option that moved it)."""
+        old, new = str(snapshot_data).splitlines(), str(serialized_data).splitlines()
+        for group in difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(1):
+            if group[0][1] > 0:
+                yield "  ..."
+            for tag, a0, a1, b0, b1 in group:
+                if tag == "equal":
+                    yield from (f"  {line}" for line in old[a0:a1])
+                    continue
+                was, now = old[a0:a1], new[b0:b1]
+                for k in range(max(len(was), len(now))):  # each old line beside the new one
+                    if k < len(was):
+                        yield f"- {was[k]}"
+                    if k < len(now):
+                        yield f"+ {now[k]}"

@@ -135,3 +135,15 @@ def test_house_rules_are_checked_against_the_rulesets_that_could_take_them(tmp_p
     with pytest.raises(InputError) as caught:
         check_house_rules(path)
     assert message in str(caught.value) and str(caught.value).startswith(f"{path}:")
+
+
+def test_a_snapshot_diff_shows_every_change_not_only_the_first() -> None:
+    """syrupy's own diff stops a few lines after the first change: a lowered cap showed the
+    HP that moved and hid the option that moved it, which docs/testing.md says is shown."""
+    from fightlog.testing.snapshot import FightSnapshotExtension
+
+    old = "\n".join(["{", '  "hp": 54,', *(f'  "k{i}": {i},' for i in range(40)), '  "modifier_cap": 30', "}"])
+    new = old.replace('"hp": 54', '"hp": 57').replace('"modifier_cap": 30', '"modifier_cap": 20')
+    lines = list(FightSnapshotExtension().diff_lines(new, old))  # type: ignore[arg-type]
+    assert lines == ["  {", '-   "hp": 54,', '+   "hp": 57,', '    "k0": 0,', "  ...", '    "k39": 39,',
+                     '-   "modifier_cap": 30', '+   "modifier_cap": 20', "  }"]
