@@ -30,8 +30,8 @@ from msgspec import Struct
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from fightlog.errors import InputError
-from fightlog.kit.inputs import got, read_toml
-from fightlog.kit.options import allowed, option_fields
+from fightlog.kit.inputs import read_toml
+from fightlog.kit.options import allowed, got, option_fields
 from fightlog.kit.spelling import closest
 
 RULESET_KEY: Final = "ruleset"

@@ -17,6 +17,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict
 from pydantic_core import ErrorDetails
 
 from fightlog.errors import InputError
+from fightlog.kit.options import got
 from fightlog.kit.spelling import closest
 
 MAX_FILE_BYTES: Final = 1 << 20
@@ -199,22 +200,6 @@ def _what(error: ErrorDetails, loc: tuple[str | int, ...], ctx: Mapping[str, Any
     if kind == "value_error" and ctx.get("error") is not None:
         return str(ctx["error"])
     return error["msg"]
-
-
-def got(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return f"{value!r} (a float: game numbers are integers)"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 60 else value[:57] + "...")
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, (list, tuple)):
-        return "an array"
-    return type(value).__name__
 
 
 

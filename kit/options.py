@@ -46,6 +46,24 @@ def allowed(option_type: type[Struct], name: str) -> str:
     return "a string"
 
 
+def got(value: Any) -> str:
+    """A value as a message shows what was given: as the TOML or JSON wrote it (``true``,
+    ``1.5 (a float: ...)``, ``'x'``), a table or an array by what it is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value!r} (a float: game numbers are integers)"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 60 else value[:57] + "...")
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return type(value).__name__
+
+
 def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str, where: str | None = None) -> O:
     """``data`` (``scene_started.options`` or overrides) as ``option_type``: an unknown name
     (with the closest known one) or a value of the wrong kind (with what is allowed) is an
@@ -60,7 +78,7 @@ def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str,
             msgspec.convert({name: data[name]}, option_type)
         except msgspec.ValidationError:
             raise InputError(
-                f"{ruleset} option {name!r}: expected {allowed(option_type, name)}, got {data[name]!r}", path=where
+                f"{ruleset} option {name!r}: expected {allowed(option_type, name)}, got {got(data[name])}", path=where
             ) from None
     return msgspec.convert(dict(data), option_type)
 

@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, model
 from pydantic_core import ErrorDetails
 
 from fightlog.errors import InputError
-from fightlog.kit.inputs import FieldProblem, Seq, Strict, describe, field_path, first_problem, got, read_toml_text
+from fightlog.kit.inputs import FieldProblem, Seq, Strict, describe, field_path, first_problem, read_toml_text
+from fightlog.kit.options import got
 from fightlog.kit.toml_lines import KeyLines
 
 R = TypeVar("R", bound=BaseModel)
