@@ -142,6 +142,14 @@ def describe(
     what = (special(error, loc) if special is not None else None) or _what(error, loc, ctx, sorted(fields))
     first = f"{where}: {what}" if where else what
     more = len(errors) - 1
+    if error["type"] == "extra_forbidden":
+        # an unknown key beside a missing one in the same table: the key it should have been
+        table = tuple(error["loc"])[:-1]
+        missing = sorted(str(e["loc"][-1]) for e in errors if e["type"] == "missing" and tuple(e["loc"])[:-1] == table)
+        meant = [m for m in missing if f"did you mean {m!r}" in what]  # the typo explains it
+        if missing and not meant:
+            first += f" ({' and '.join(repr(m) for m in missing)} {'is' if len(missing) == 1 else 'are'} missing there)"
+        more -= len(missing) if not meant else len(meant)
     return first if more == 0 else f"{first} (and {more} more problem{'s' if more > 1 else ''})"
 
 

@@ -36,7 +36,7 @@ from fightlog.kit.actions import parse_actions
 from fightlog.dice import dice_commitment, new_seed
 from fightlog.kit.house import HouseRules
 from fightlog.events.seeds import DEFAULT_SCENE as DEFAULT_SCENE  # re-exported: its old home
-from fightlog.kit.inputs import Seq, Strict, describe, read_toml
+from fightlog.kit.inputs import Seq, Strict, describe, first_problem, read_toml
 from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
 from fightlog.kit.toml_lines import KeyLines
 from fightlog.events.seeds import seed_hex
@@ -147,7 +147,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         file = ScenarioFile.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
-        line = lines.key(*errors[0]["loc"]) if errors else None
+        line = lines.key(*first_problem(errors)[1]) if errors else None
         raise InputError(_describe(errors), path=name, line=line) from None
     steps = tuple(_step(index, raw, lines) for index, raw in enumerate(file.steps))
     _check_names(file, steps, name)

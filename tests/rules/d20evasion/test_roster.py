@@ -56,7 +56,7 @@ def test_races_a_roster_adds_and_minions_with_their_owner() -> None:
          "vex: sheet.weapons[0].ranges[1]: expected 'touch', 'close', 'medium-close', 'medium', 'far' or "
          "'extreme', got 'near'"),
         ("unknown-field.toml", 12,
-         "vex: sheet.stats.dexterty: unknown field (did you mean 'dexterity'?) (and 1 more problem)"),
+         "vex: sheet.stats.dexterty: unknown field (did you mean 'dexterity'?)"),
         ("missing-stat.toml", 12, "vex: sheet.stats.willpower: required field is missing"),
         ("float-damage.toml", 13,
          "vex: sheet.weapons[0].damage: expected an integer, got 20.5 (a float: game numbers are integers)"),
