@@ -124,7 +124,7 @@ class DiceAudit:
                         )
                     )
                     return
-        if event.generator == "external":
+        if event.generator == "external" and not partial:  # a partial roll is said apart (dice.partial)
             self._external.setdefault(event.roller, []).append(event.seq)
             if event.tool:
                 self._tools.setdefault(event.roller, set()).add(event.tool)

@@ -198,7 +198,7 @@ class Auditor:
         if self._imported is not None:
             self._imported.finish(self)
             refs = self._imported.refs
-        ruled, settled = None, frozenset[tuple[str, int, str]]()
+        ruled, settled = None, frozenset[tuple[str, int]]()
         if self._ruled is not None:
             refs = {**refs, **self._ruled.refs} if refs else refs  # an amended roll's own line
             if self._ruled.found:
@@ -206,24 +206,25 @@ class Auditor:
                     raise ValueError("rulings amend rolls: finish needs again= to check them as ruled")
                 ruled, settled = self._ruled.findings(again, self._seed, dice.findings)
         for found in dice.findings:
-            mended = None
-            if (found.code, found.seq, found.message) in settled and self._ruled is not None:
+            by_ruling = None
+            if (found.code, found.seq) in settled and self._ruled is not None:
                 amend = self._ruled.amends[found.seq]  # it mended the roll: listed, as accepted
-                mended = Acceptance(ruling=amend.seq, by=amend.by,
-                                    reason=f"amended the roll{': ' + amend.reason if amend.reason else ''}")
-            self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq), mended)
+                by_ruling = Acceptance(ruling=amend.seq, by=amend.by,
+                                       reason=f"amended the roll{': ' + amend.reason if amend.reason else ''}")
+            self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq), by_ruling)
         for found in ruled or ():
             self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq))
         for found in self._foreseen.findings():
             self._add(found.code, found.seq, found.message, found.actor)
         for orphan in self._voided.found:
-            self._add(VOIDED_CAUSE, orphan.seq, orphan.message, orphan.actor, orphan.ref)
+            self._add(VOIDED_CAUSE, orphan.seq, orphan.message, orphan.actor,
+                      orphan.ref if self._imported is not None else None)  # a transcript's line, as report() cites
         for found in recorded:
             self._add(found.code, found.seq, found.message, found.actor, found.ref)
         findings = ordered(self.findings)
         voided = sum(1 for ruling in self.plan.values() if ruling.action == "void")
         line = dice.summary  # the rolls as recorded; what a ruling mended is said apart
-        mended = sum(1 for code, _, _ in settled if code not in ("dice.unverifiable", "dice.partial"))
+        mended = len(settled)
         if mended:
             line += f" ({mended} mended by {'a ruling' if mended == 1 else 'rulings'})"
         summary = summarize(findings, events=self.events, ruleset=self._label, dice=line, voided=voided)

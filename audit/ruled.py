@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
+from msgspec.structs import replace
+
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding
 from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, DiceRolled, RulingMade, SceneEnded, SceneStarted
@@ -41,11 +43,12 @@ roll's faces, and is not a finding of the roll as ruled."""
 
 class Verdict(NamedTuple):
     """The dice as ruled: what the checks find there and not as recorded (``dice.ruled``),
-    and the findings of the rolls as recorded that the amendments settled (``(code, seq,
-    message)``: the roll as ruled does not give them)."""
+    and the findings of the rolls as recorded that the amendments settled (``(code, seq)``:
+    the roll as ruled gives no finding of that code; one worded otherwise, as a ruling that
+    changed only a roll's purpose words it, is the same problem, neither settled nor new)."""
 
     findings: list[DiceFinding]
-    settled: frozenset[tuple[str, int, str]]
+    settled: frozenset[tuple[str, int]]
 
 
 class RuledRolls:
@@ -89,15 +92,18 @@ class RuledRolls:
                     event = apply_ruling(event, ruling) or event
                 except FoldError:
                     pass  # the fold names it
+                if type(event) is DiceRolled and event.unread and {"dice", "total"} & ruling.changes.keys() \
+                        and "unread" not in ruling.changes:
+                    event = replace(event, unread=None)  # the GM gave what the reader missed: judged whole
             audit.feed(event)
-        known = {(f.code, f.seq, f.message) for f in recorded}
+        known = {(f.code, f.seq) for f in recorded if f.code not in _INFO}
         first = amends[self.found[0]].seq
         out: list[DiceFinding] = []
-        ruled = list(audit.finish())
-        given = {(f.code, f.seq, f.message) for f in ruled}
+        ruled = [f for f in audit.finish() if f.code not in _INFO]
+        given = {(f.code, f.seq) for f in ruled}
         settled = frozenset(key for key in known if key[1] in amends and key not in given)
         for found in ruled:
-            if (found.code, found.seq, found.message) in known or found.code in _INFO:
+            if (found.code, found.seq) in known:
                 continue
             by = amends[found.seq].seq if found.seq in amends else first
             message = found.message.replace(" recorded, ", " ruled, ")

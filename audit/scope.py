@@ -3,7 +3,7 @@
 A scene whose ``scene_started.ruleset`` names no installed ruleset is folded and audited
 under the generic rules (``rules_for_scene``): the posting order and the dice are checked,
 the rules are not. That is said once, as a warning at ``scene_started`` naming the ruleset,
-the installed ones and the nearest of them (``difflib``), and in the summary
+the installed ones and the nearest of them (``fightlog.kit.spelling``), and in the summary
 (``ruleset_label``), so a clean audit of such a log is never read as a clean fight.
 
 A scene whose options its (installed) ruleset refuses, as ``play start`` would (a log edited
@@ -21,7 +21,6 @@ reported: nothing was claimed.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,6 +29,7 @@ from fightlog.kit.checks import AuditView, Check
 from fightlog.events.model import CombatantJoined, SceneStarted
 from fightlog.reducers.state import SceneState
 from fightlog.kit.ruleset import GENERIC, Ruleset, installed, is_installed, rules_for_scene
+from fightlog.kit.spelling import closest
 
 
 def unknown(ruleset: str) -> bool:
@@ -51,8 +51,8 @@ def scene_opened(before: SceneState, event: SceneStarted, after: SceneState, vie
         _options(event, view)
         return
     known = [name for name in installed() if name != GENERIC.id]  # generic has no rules to offer
-    near = difflib.get_close_matches(ruleset, known, n=1)
-    hint = f"; did you mean {near[0]!r}?" if near else ""
+    near = closest(ruleset, known)
+    hint = f"; did you mean {near!r}?" if near else ""
     view.report(
         "scene.unknown-ruleset", event,
         f"the scene's ruleset {ruleset!r} is not installed (installed: {', '.join(known)}{hint}): "

@@ -8,7 +8,8 @@ in the fight unless they are voided too. Each such event that still stands is
 cites another by ``cause``, ``for_seq``, ``declaration`` or ``rolls``.
 
 ``VoidedCauses`` watches the fold's input (as recorded, in log order), and only when the
-rulings void something.
+rulings void something. An event a ruling amends is the GM's to have settled (its damage
+amended to 0, its cause to another event): it is not named.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class VoidedCauses:
 
     def __init__(self, plan: Plan) -> None:
         self.voids: dict[int, RulingMade] = {seq: r for seq, r in plan.items() if r.action == "void"}
+        self.amended = frozenset(seq for seq, r in plan.items() if r.action == "amend")
+        """Events a ruling amends: the GM has ruled on what they say, whatever they cite."""
         self.found: list[Orphan] = []
 
     def watch(self, events: Iterable[AnyEvent]) -> Iterator[AnyEvent]:
@@ -47,7 +50,7 @@ class VoidedCauses:
             ruling = voids.get(event.seq)
             if ruling is not None:
                 gone[event.seq] = (kind_of(event), event.seq)
-            elif gone and type(event) is not RulingMade:
+            elif gone and type(event) is not RulingMade and event.seq not in self.amended:
                 for cited in _cited(event):
                     if cited in gone:
                         kind, root = gone[cited]

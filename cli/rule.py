@@ -197,7 +197,8 @@ def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> No
     if action in ("amend", "void"):
         _refuse_a_second_ruling(log, target, in_force(rulings))
     if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
-        raise InputError(f"the ruling at seq {target} is not in force (withdrawn already)", path=log, line=target)
+        raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already, or itself a "
+                         "withdrawal)", path=log, line=target)
 
 
 def _refuse_a_second_accept(log: str, target: int, finding: str | None, rulings: list[Any]) -> None:

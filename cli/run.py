@@ -95,7 +95,7 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
         if name not in names:
             click.echo(f"skipped  {name}: not a scenario (no roster key, no [[steps]]: a roster or house rules?)")
     if not names:
-        raise InputError("no scenario files (*.toml with a roster and [[steps]]) here", path=directory)
+        raise InputError("no scenario files (*.toml with a roster or [[steps]]) here", path=directory)
     tally = {"same": 0, "changed": 0, "unstored": 0, "unusable": 0}
     for name in names:
         tally[_check_one(os.path.join(directory, name), name, house)] += 1
@@ -111,17 +111,22 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
 
 
 def _maybe_scenario(path: str) -> bool:
-    """Whether the TOML file at ``path`` may be a scenario: it does not read as TOML (the
-    check says why), or it has a ``roster`` key or ``[[steps]]`` (a roster or a house-rules
-    file kept beside the scenarios has neither)."""
+    """Whether the TOML file at ``path`` may be a scenario: it does not read as TOML, or is
+    empty (the check says why), or it has a ``roster`` key or ``[[steps]]`` (a roster or a
+    house-rules file kept beside the scenarios has neither)."""
     import tomllib
+
+    from fightlog.kit.inputs import MAX_FILE_BYTES
 
     try:
         with open(path, "rb") as stream:
-            data = tomllib.load(stream)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            return True
+        data = tomllib.loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return True
-    return "roster" in data or "steps" in data
+    return not data or "roster" in data or "steps" in data
 
 
 def _check_one(path: str, name: str, house: HouseRules | None) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from fightlog.dice import SEED_BYTES, commitment, seed_bytes
-from fightlog.errors import DiceSeedError, InputError
+from fightlog.errors import DiceSeedError, InputError, SystemRefusedError
 from fightlog.reducers.state import SceneState
 
 
@@ -34,7 +34,7 @@ def write_seed(log: str, seed: str) -> str:
         raise InputError("exists already: it may hold another scene's secret seed; move it away first",
                          path=path) from None
     except OSError as exc:
-        raise InputError(f"cannot create: {exc.strerror}", path=path) from None
+        raise SystemRefusedError(f"cannot create: {exc.strerror}", path=path) from None
     try:
         os.fchmod(fd, 0o600)
         os.write(fd, (seed + "\n").encode())
@@ -70,7 +70,7 @@ def read_seed(log: str, state: SceneState) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+        raise SystemRefusedError(f"cannot read: {exc.strerror}", path=path) from None
     try:
         seed = seed_bytes(raw.decode("ascii", "replace"), minimum=SEED_BYTES, what="the seed").hex()
     except DiceSeedError as exc:

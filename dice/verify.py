@@ -238,9 +238,8 @@ class RollVerifier:
     def _roll(self, line: int, event: DiceRolled) -> None:
         if event.generator == "external":
             self._external += 1
-            if event.unread:
+            if event.unread:  # read in part from a bot's reply: its notation alone is judged
                 self._partial += 1
-                return
             for found in check_event(event, roll_name(event)):  # re-evaluated under its dialect
                 self._finding(line, found.code, found.message, event.seq)
             return

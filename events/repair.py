@@ -15,7 +15,7 @@ import os
 
 import msgspec
 
-from fightlog.errors import StoreError, TornTailError
+from fightlog.errors import StoreError, SystemRefusedError, TornTailError
 from fightlog.events.reader import check_lines, raw_lines
 
 
@@ -36,7 +36,7 @@ def repair_torn_tail(path: str) -> RepairResult | None:
     try:
         fd = os.open(path, os.O_RDWR)
     except OSError as exc:
-        raise StoreError(f"{path}: cannot open for repair: {exc.strerror}") from None
+        raise SystemRefusedError(f"cannot open for repair: {exc.strerror}", path=path) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         with os.fdopen(os.dup(fd), "rb", buffering=1 << 20) as stream:

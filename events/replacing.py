@@ -15,18 +15,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from fightlog.errors import InputError
+from fightlog.errors import SystemRefusedError
 
 
 @contextmanager
 def replacing(path: str) -> Iterator[BinaryIO]:
     """The temporary file to write ``path``'s new content to (see the module docstring);
-    ``InputError`` when the directory cannot be written."""
+    ``SystemRefusedError`` (an ``InputError``) when the directory cannot be written."""
     directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     except OSError as exc:
-        raise InputError(f"cannot write in {directory}: {exc.strerror}", path=path) from None
+        raise SystemRefusedError(f"cannot write in {directory}: {exc.strerror}", path=path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
@@ -36,7 +36,7 @@ def replacing(path: str) -> Iterator[BinaryIO]:
         os.replace(temp, path)
     except OSError as exc:
         _remove(temp)
-        raise InputError(f"cannot write: {exc.strerror}", path=path) from None
+        raise SystemRefusedError(f"cannot write: {exc.strerror}", path=path) from None
     except BaseException:
         _remove(temp)
         raise

@@ -151,9 +151,13 @@ class Builder:
     def _round_called(self, message: Message, called: re.Match[str]) -> list[AnyEvent]:
         """The events a GM's line opening a round makes (``[gm] rounds``): the turn open and
         the round end, the next round starts (nothing when a round has just opened and
-        nobody has posted in it). Who has not acted in the round it ends is skipped, for the
+        nobody has posted in it, or when the GM calls the round the posts have opened already). Who has not acted in the round it ends is skipped, for the
         audit to say."""
         events: list[AnyEvent] = []
+        said = called.groupdict().get("n")
+        number = int(said) if said is not None and said.isdecimal() else None
+        if self.in_round and number == self.round:
+            return events  # the round the posts already opened: the GM confirms it
         if not (self.in_round and self.current is None and not self.acted):
             origin = Origin(medium="import", ref=message.ref)
             if self.current is not None:
@@ -165,9 +169,8 @@ class Builder:
             self.in_round = True
             self.acted = []
             events.append(RoundStarted(round=self.round, at=message.at, origin=origin))
-        said = called.groupdict().get("n")
-        if said is not None and said.isdecimal() and int(said) != self.round:
-            self._warn(message, f"the GM calls round {int(said)}; it is round {self.round} of the log (rounds are "
+        if number is not None and number != self.round:
+            self._warn(message, f"the GM calls round {number}; it is round {self.round} of the log (rounds are "
                                 "counted from the first the transcript shows)")
         return events
 

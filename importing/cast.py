@@ -24,7 +24,7 @@ from pydantic import Field, StringConstraints, ValidationError
 from fightlog.errors import InputError
 from fightlog.importing.message import Message
 from fightlog.importing.rolls import bot_name, known_bots
-from fightlog.kit.inputs import Seq, Strict, describe, field_path, read_toml_text
+from fightlog.kit.inputs import Seq, Strict, describe, field_path, first_problem, read_toml_text
 from fightlog.kit.toml_lines import KeyLines
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -192,7 +192,7 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
         read = CastFile.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
-        loc = tuple(sorted(errors, key=lambda e: e["type"] != "extra_forbidden")[0]["loc"])
+        loc = tuple(first_problem(errors)[0]["loc"])
         raise InputError(describe(errors, fields=FIELDS, place=field_path), path=name, line=lines.line(loc)) from None
     cast = Cast(name, read)
     cast._lines = lines

@@ -176,21 +176,25 @@ def off_the_map(state: SceneState, post: Post) -> None:
     """Refuse a length the map contradicts, when the positions are kept (straight-line
     metres, rounded up): the rules measure on the map, and the post would show the other
     (``TableBase.distance_from_map``). An action's ``distance=`` to its target, and a
-    ``move`` to ``x=`` ``y=`` that also says how far (``distance=``, or roe7's ``m=``)."""
+    ``move`` to ``x=`` ``y=`` that also says how far (``distance=``, or roe7's ``m=``), each
+    measured from where the post's moves before it left the actor."""
     mine = state.combatants.get(post.actor)
     here = None if mine is None else mine.position
     for action in post.actions:
         if here is None:
-            return
+            return  # no position, or a move this check cannot follow: where the actor is, unknown
         if action.type == "move":
             x, y = action.params.get("x"), action.params.get("y")
+            if not (isinstance(x, int) and isinstance(y, int)):
+                here = None  # toward, away, or so many metres: the rules place the actor
+                continue
             said = action.params.get("m", action.distance)
-            if isinstance(x, int) and isinstance(y, int) and said is not None:
-                metres = metres_between(here, (x, y))
-                if said != metres:
-                    key = "m" if "m" in action.params else "distance"
-                    raise RefusedError(f"{key}={value_written(said)}: ({x}, {y}) is {metres} m from {post.actor} on the "
-                                       f"map (the rules measure it there: leave {key}= out)", code="rules.range")
+            metres = metres_between(here, (x, y))
+            if said is not None and said != metres:
+                key = "m" if "m" in action.params else "distance"
+                raise RefusedError(f"{key}={value_written(said)}: ({x}, {y}) is {metres} m from {post.actor} on the "
+                                   f"map (the rules measure it there: leave {key}= out)", code="rules.range")
+            here = (x, y)  # the post's later actions start from there
             continue
         theirs = state.combatants.get(action.target or "")
         there = None if theirs is None else theirs.position

@@ -109,10 +109,10 @@ class D20Audit:
             said = "a hit" if event.hit else "a miss"
             parts = []
             if event.hit != hit:
-                parts.append(f"recorded as {said}; the rules give {'a hit' if hit else 'a miss'} ({total} against "
-                             f"{against} to beat)")
+                parts.append(f"recorded as {said}; the rules give {'a hit' if hit else 'a miss'} ({total}, where "
+                             f"{against} or more hits)")
             elif event.against != against:
-                parts.append(f"recorded with {event.against} to beat; the rules give {against} ({said} either way)")
+                parts.append(f"recorded as needing {event.against}; the rules need {against} ({said} either way)")
             if event.critical != critical:
                 parts.append(f"recorded as {_critical(event.critical)}; the rules give {_critical(critical)}")
             view.report("rules.outcome", event,

@@ -58,6 +58,8 @@ def test_a_voided_post_is_not_audited_and_what_stands_on_it_is_named() -> None:
     assert report.findings[4].message.startswith("this damage_applied follows from the dice_rolled at seq 43, which "
                                                  "follows from seq 39, voided by")
     assert report.summary.events == len(events) - 1
+    amended = ruled(events, action="amend", target=44, changes={"taken": 0}, reason="no damage after all")
+    assert (44, "outcome.voided-cause", False) not in codes(amended)  # ruled on: the GM's to have settled
     for seq in range(40, 46):  # everything voided with it: nothing stands on it
         events = ruled(events, action="void", target=seq, reason="with it")
     assert codes(events) == []
@@ -144,6 +146,30 @@ def test_an_external_roll_amended_to_a_face_on_its_die_is_mended_not_forged() ->
     assert not [f for f in report.findings if f.code == "dice.ruled"]
     face = next(f for f in report.findings if f.code == "dice.face")
     assert face.seq == 80 and face.accepted is not None and face.accepted.ruling == len(fixed)
+    # a ruling that changes only what the roll was for mends nothing: the face still stands
+    # wrong, once, not accepted, and not again as dice.ruled (its message names the purpose)
+    worded = ruled(events, action="amend", target=80, changes={"purpose": "skill"}, reason="it was a skill roll")
+    report = audit_events(worded)
+    assert [(f.code, f.accepted) for f in report.findings if f.seq == 80] == [("dice.face", None)]
+    assert "mended" not in report.summary.dice
+
+
+def test_a_roll_read_in_part_is_judged_whole_once_a_ruling_gives_its_dice() -> None:
+    """An imported roll read in part (``unread``) is not judged on what the reader missed; a
+    ruling that gives its dice is the GM's word on them, checked like any roll (a face of 0
+    on a d100 amended in was no finding). Its notation is judged either way."""
+    events = duel()
+    roll = events[15]
+    assert isinstance(roll, DiceRolled)
+    partial = msgspec.structs.replace(roll, generator="external", index=None, unread="a face that is not a number: '?'",
+                                      dice=[msgspec.structs.replace(roll.dice[0], face=0)])
+    events = [*events[:15], partial, *events[16:]]
+    assert [(s, c) for s, c, _ in dice_findings(events) if s == 16] == [(16, "dice.partial")]
+    forged = ruled(events, action="amend", target=16, changes={"dice": [{"sides": 100, "face": 0}], "total": 999},
+                   reason="?")
+    assert (16, "dice.ruled") in [(s, c) for s, c, _ in dice_findings(forged)]
+    banana = [*events[:15], msgspec.structs.replace(partial, notation="1d100+banana"), *events[16:]]
+    assert (16, "dice.notation") in [(s, c) for s, c, _ in dice_findings(banana)]
 
 
 def test_amending_modifiers_or_voiding_a_roll_forges_nothing() -> None:

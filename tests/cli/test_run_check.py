@@ -32,7 +32,7 @@ def test_a_roster_or_house_rules_beside_the_scenarios_is_skipped(scenarios: Path
     """Every ``*.toml`` was played as a scenario: a roster or a house-rules file kept beside
     them made the whole check UNUSABLE, exit 2."""
     shutil.copy(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml", scenarios / "gate-skirmish.toml")
-    (scenarios / "house.toml").write_text("modifier_cap = 20\n")
+    (scenarios / "house.toml").write_bytes(b"\xef\xbb\xbfmodifier_cap = 20\n")  # saved by Notepad
     result = run("run", "--check", str(scenarios))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
@@ -87,7 +87,7 @@ def test_check_refuses_a_scenario_or_an_output_too(scenarios: Path) -> None:
 def test_check_needs_a_directory_of_scenarios(tmp_path: Path) -> None:
     result = run("run", "--check", str(tmp_path))
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"fightlog: {tmp_path}: no scenario files (*.toml with a roster and [[steps]]) here"
+    assert result.stderr.strip() == f"fightlog: {tmp_path}: no scenario files (*.toml with a roster or [[steps]]) here"
 
 
 def test_the_bundled_house_rules_change_the_fights_they_touch(scenarios: Path) -> None:

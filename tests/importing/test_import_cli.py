@@ -224,6 +224,32 @@ def test_a_gm_line_calling_a_round_opens_it(tmp_path: Path, rounds: str | None) 
     assert "order." not in audit, audit  # Bob's second post is his round 2 post, as the GM called it
 
 
+def test_a_gm_calling_the_round_the_posts_opened_confirms_it(tmp_path: Path) -> None:
+    """Everyone posted, the next post opened round 2, then the GM called "Round 2": it opened
+    round 3, and every later call was one off (with a false order.skipped)."""
+    import msgspec
+
+    transcript = tmp_path / "late.txt"
+    transcript.write_text(
+        "[2024/06/12 20:00]  Gemma Sinclair (gemma.resident): ((Round 1))\n"
+        "[2024/06/12 20:01]  Bob Kade (bob.resident): /me charges Alice.\n"
+        "[2024/06/12 20:02]  Alice Vance (alice.resident): /me fires at Bob.\n"
+        "[2024/06/12 20:03]  Bob Kade (bob.resident): /me swings again.\n"
+        "[2024/06/12 20:04]  Gemma Sinclair (gemma.resident): ((Round 2))\n"
+        "[2024/06/12 20:05]  Alice Vance (alice.resident): /me fires again.\n"
+        "[2024/06/12 20:06]  Gemma Sinclair (gemma.resident): ((Round 3))\n"
+        "[2024/06/12 20:07]  Bob Kade (bob.resident): /me swings.\n")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(IMPORT / "sl/pump-house.cast.toml"))
+    assert code == 0 and "the GM calls round" not in stderr, stderr
+    rounds = [(e["round"], e["origin"]["ref"]) for e in map(msgspec.json.decode, out.read_bytes().splitlines())
+              if e["kind"] == "round_started"]
+    assert rounds == [(1, "late.txt:1"), (2, "late.txt:4"), (3, "late.txt:7")]
+    code, audit, _ = run("audit", str(out))
+    assert "order." not in audit, audit
+
+
 def test_an_import_where_nobody_is_a_combatant_is_a_warning(tmp_path: Path) -> None:
     """Without a cast every message is chatter, and the audit said "clean" of a fight with
     no posts: the import says so, and how to draft a cast."""

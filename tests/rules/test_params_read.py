@@ -115,6 +115,9 @@ def test_a_misspelt_param_is_refused_at_the_table_and_nothing_written(tmp_path: 
     assert "refused: m=3: (0, 6) is 6 m from alice on the map (the rules measure it there: leave m= out)" in out
     out = refused(log, "alice", "Alice runs 3 m.", "--do", "move x=0 y=6 distance=3")
     assert "refused: distance=3: (0, 6) is 6 m from alice on the map" in out
+    code, out = run("play", "post", str(log), "alice", "--do", "move x=4 y=0 m=4", "--do",
+                    "attack target=bob weapon=HPistol distance=16")  # from where the move left her
+    assert code == 0, out
     out = refused(log, "alice", "Alice sprints, free.", "--do", "sprint cost=free")  # a cost was an action more
     assert "refused: cost=free: what a sprint spends of the turn is the rules' to say (leave cost out)" in out
 
