@@ -14,7 +14,7 @@ amended to 0, its cause to another event): it is not named.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, NamedTuple
 
 from fightlog.events.model import AnyEvent, RulingMade, kind_of
@@ -67,6 +67,25 @@ class VoidedCauses:
                         gone[event.seq] = (kind_of(event), root)
                         break
             yield event
+
+
+def consequences(events: Sequence[AnyEvent], seq: int, plan: Plan) -> list[int]:
+    """The events that stand on the one at ``seq`` (cite it, or cite one that does), in log
+    order, as ``VoidedCauses`` would name them once it is voided: not those ``plan`` voids
+    already, nor those it amends (the GM has ruled on them), nor what stands only on those
+    amended (``fightlog rule ... void SEQ --with-consequences``)."""
+    gone = {seq}
+    out: list[int] = []
+    for event in events:
+        if event.seq <= seq or type(event) is RulingMade or not any(c in gone for c in _cited(event)):
+            continue
+        ruling = plan.get(event.seq)
+        if ruling is not None and ruling.action == "amend":
+            continue
+        gone.add(event.seq)
+        if ruling is None:
+            out.append(event.seq)
+    return out
 
 
 def _cited(event: AnyEvent) -> list[int]:

@@ -44,6 +44,8 @@ Examples:
   cp fixtures/roe7/audit/the-tie-that-hit.jsonl tie.jsonl
   fightlog rule tie.jsonl accept 27 --finding rules.tie-to-attacker --by Gemma \\
       --reason "tie went to the attacker by agreement"
+  cp fixtures/roe7/audit/the-tie-that-hit.jsonl miss.jsonl
+  fightlog rule miss.jsonl void 27 --with-consequences --by Gemma --reason "the tie goes to the defender"
 
 \b
 What a ruling may change: an amendment is checked as hard as the event it changes, and a
@@ -65,6 +67,9 @@ are the audit's to report). Refused, with the field and what is allowed:
   - an empty or blank --reason or --by;
   - a void or amend of a ruling (withdraw it), a withdraw of a ruling not in force, an
     accept of a finding already accepted.
+A void undoes that event only: what stands on it (a voided post's rolls and resolution, a
+voided hit's damage) still counts, and the audit names each (outcome.voided-cause);
+--with-consequences voids them with it, one ruling each, written together or not at all.
 The audit checks amended rolls as ruled: an engine roll amended to faces the seed does not
 give is the finding dice.ruled (fightlog verify --dice checks the log as recorded).
 
@@ -88,11 +93,14 @@ ruling in force) or usage. Nothing is written unless the ruling is valid.
     "actions[0].target=carol. VALUE is JSON if it parses, else text.",
 )
 @click.option("--finding", metavar="CODE", help="accept: the finding code let stand (default: every finding at SEQ).")
+@click.option("--with-consequences", "whole", is_flag=True,
+              help="void: void too every event that stands on SEQ (its rolls, its resolution, the damage that "
+                   "followed: what the audit names outcome.voided-cause), one ruling each, all or none.")
 @format_option
 @reports_errors
 def rule(
     log: str, action: str, target: int, by: str | None, reason: str, assignments: tuple[str, ...], finding: str | None,
-    fmt: str,
+    whole: bool, fmt: str,
 ) -> None:
     """Record a GM ruling on event SEQ of LOG: ACTION is void (treat it as not having
     happened), amend (treat it as if --set fields were recorded), accept (let an audit finding
@@ -120,6 +128,8 @@ def rule(
         raise click.UsageError("--set is for amend")
     if finding is not None and action != "accept":
         raise click.UsageError("--finding is for accept")
+    if whole and action != "void":
+        raise click.UsageError("--with-consequences is for void")
     changes = _changes(log, target, event, events, assignments) if action == "amend" else {}
     _check_target(log, action, target, event, events[0])
     ruling = RulingMade(
@@ -130,14 +140,36 @@ def rule(
     _check_rulings(log, action, target, rulings)
     if action == "accept":
         _refuse_a_second_accept(log, target, finding, rulings)
-    report = audit_ruled(events, ruling, name=log)  # the log as ruled folds and audits, or nothing is written
+    written = [ruling, *(_consequences(log, events, ruling, rulings) if whole else ())]
+    report = audit_ruled([*events, *written[:-1]], written[-1], name=log)  # folds and audits as ruled, or nothing written
     if action == "accept":
         _check_finding(log, target, finding, {f.code for f in report.findings if f.seq == target})
-    sealed = FileStore(log).append([ruling], expect=head)[0]
+    sealed = FileStore(log).append(written, expect=head)
+    said = [_describe(r, events[r.target - 1]) for r in written]
     if fmt == "json":
-        echo_json({"log": log, "appended": [sealed], "ruling": _describe(ruling, event)})
+        echo_json({"log": log, "appended": sealed, "ruling": said[0], "consequences": said[1:]})
     else:
-        click.echo(f"seq {sealed.seq}: {who} rules: {_describe(ruling, event)}")
+        for done, text in zip(sealed, said):
+            click.echo(f"seq {done.seq}: {who} rules: {text}")
+
+
+def _consequences(log: str, events: Sequence[Any], ruling: Any, rulings: list[Any]) -> list[Any]:
+    """``--with-consequences``: a void of each event that stands on the one ``ruling`` voids
+    (``fightlog.audit.voided.consequences``), after it, with its reason and what it follows
+    from; each refused as a void of it alone would be."""
+    from fightlog.audit.amendment import refuse_stalling
+    from fightlog.audit.voided import consequences
+    from fightlog.events.model import RulingMade
+    from fightlog.reducers.fold import plan_of
+
+    out = []
+    for number, seq in enumerate(consequences(events, ruling.target, plan_of(rulings)), start=1):
+        void = RulingMade(seq=ruling.seq + number, by=ruling.by, action="void", target=seq,
+                          reason=f"{ruling.reason} (follows from seq {ruling.target})")
+        _check_target(log, "void", seq, events[seq - 1], events[0])
+        refuse_stalling(events, void, name=log)
+        out.append(void)
+    return out
 
 
 def _changes(log: str, target: int, event: Any, events: Sequence[Any], assignments: tuple[str, ...]) -> dict[str, Any]:

@@ -508,3 +508,26 @@ def test_a_blank_by_is_refused(tmp_path: Path, by: str) -> None:
     copy = Path(shutil.copy(DISPUTED, tmp_path / "d.jsonl"))
     result = run("rule", str(copy), "accept", "4", "--reason", "x", "--by", by)
     assert result.exit_code == 2 and "give a name (leave --by out for the scene's GM)" in result.stderr
+
+
+def test_a_void_with_its_consequences_voids_what_stands_on_it_all_at_once(tmp_path: Path) -> None:
+    """A void undoes one event: the voided hit's damage roll and damage still counted (the
+    audit names each, outcome.voided-cause). --with-consequences voids them too, one ruling
+    each, in one append."""
+    copy = Path(shutil.copy(FIXTURES / "roe7/audit/the-tie-that-hit.jsonl", tmp_path / "tie.jsonl"))
+    result = run("rule", str(copy), "void", "27", "--with-consequences", "--by", "Gemma", "--reason", "no hit")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "seq 138: Gemma rules: void seq 27 (attack_resolved); no hit",
+        "seq 139: Gemma rules: void seq 28 (dice_rolled); no hit (follows from seq 27)",
+        "seq 140: Gemma rules: void seq 29 (damage_applied); no hit (follows from seq 27)",
+    ]
+    added = events_of(copy)[137:]
+    assert [e.batch for e in added] == [(1, 3), (2, 3), (3, 3)]  # one append: all or none
+    audit = json.loads(run("audit", str(copy), "--format", "json").stdout)
+    assert not [f for f in audit["findings"] if f["code"] == "outcome.voided-cause"]
+    state = json.loads(run("state", str(copy), "--format", "json").stdout)
+    assert state["combatants"]["ansel"]["pools"]["hp"] == 71  # the 7 damage of the voided hit gone
+    before = digest(copy)
+    result = run("rule", str(copy), "amend", "30", "--set", "resource=x", "--with-consequences", "--reason", "x")
+    assert result.exit_code == 2 and "--with-consequences is for void" in result.stderr and digest(copy) == before
