@@ -131,44 +131,47 @@ class Builder:
         complete = all(a in self.acted or a == self.current for a in eligible)
         if self.in_round and actor in self.acted and not complete:
             return []  # a second post this round: recorded as it is (the audit's double post)
+        events = self._turn_closed(message)
+        if not self.in_round or complete:
+            events.extend(self._round_opened(message))
+        events.append(TurnStarted(actor=actor, round=self.round, at=message.at,
+                                  origin=Origin(medium="import", ref=message.ref)))
+        self.current = actor
+        return events
+
+    def _turn_closed(self, message: Message) -> list[AnyEvent]:
+        """The open turn's end, at ``message`` (none open: nothing)."""
+        if self.current is None:
+            return []
+        ended = TurnEnded(actor=self.current, round=self.round, at=message.at,
+                          origin=Origin(medium="import", ref=message.ref))
+        self.acted.append(self.current)
+        self.current = None
+        return [ended]
+
+    def _round_opened(self, message: Message) -> list[AnyEvent]:
+        """The open round's end, if one is open, and the next round's start, at ``message``."""
         origin = Origin(medium="import", ref=message.ref)
         events: list[AnyEvent] = []
-        if self.current is not None:
-            events.append(TurnEnded(actor=self.current, round=self.round, at=message.at, origin=origin))
-            self.acted.append(self.current)
-            self.current = None
-        if not self.in_round or complete:
-            if self.in_round:
-                events.append(RoundEnded(round=self.round, at=message.at, origin=origin))
-            self.round += 1
-            self.in_round = True
-            self.acted = []
-            events.append(RoundStarted(round=self.round, at=message.at, origin=origin))
-        events.append(TurnStarted(actor=actor, round=self.round, at=message.at, origin=origin))
-        self.current = actor
+        if self.in_round:
+            events.append(RoundEnded(round=self.round, at=message.at, origin=origin))
+        self.round += 1
+        self.in_round = True
+        self.acted = []
+        events.append(RoundStarted(round=self.round, at=message.at, origin=origin))
         return events
 
     def _round_called(self, message: Message, called: re.Match[str]) -> list[AnyEvent]:
         """The events a GM's line opening a round makes (``[gm] rounds``): the turn open and
-        the round end, the next round starts (nothing when a round has just opened and
-        nobody has posted in it, or when the GM calls the round the posts have opened already). Who has not acted in the round it ends is skipped, for the
-        audit to say."""
+        the round end, the next round starts (nothing when a round has just opened and nobody
+        has posted in it, or when the GM calls the round the posts have opened already)."""
         events: list[AnyEvent] = []
         said = called.groupdict().get("n")
         number = int(said) if said is not None and said.isdecimal() else None
         if self.in_round and number == self.round:
             return events  # the round the posts already opened: the GM confirms it
         if not (self.in_round and self.current is None and not self.acted):
-            origin = Origin(medium="import", ref=message.ref)
-            if self.current is not None:
-                events.append(TurnEnded(actor=self.current, round=self.round, at=message.at, origin=origin))
-                self.current = None
-            if self.in_round:
-                events.append(RoundEnded(round=self.round, at=message.at, origin=origin))
-            self.round += 1
-            self.in_round = True
-            self.acted = []
-            events.append(RoundStarted(round=self.round, at=message.at, origin=origin))
+            events = [*self._turn_closed(message), *self._round_opened(message)]
         if number is not None and number != self.round:
             self._warn(message, f"the GM calls round {number}; it is round {self.round} of the log (rounds are "
                                 "counted from the first the transcript shows)")
