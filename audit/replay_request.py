@@ -21,7 +21,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fightlog.errors import FightlogError, FoldError, InputError, RefusedError
-from fightlog.events.model import AnyEvent, DiceRolled, Origin
+from fightlog.events.model import AnyEvent, DiceRolled, Origin, kind_of
 from fightlog.reducers.fold import Folder
 from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, read_roll, roll
@@ -224,7 +224,7 @@ def externals(events: Iterable[AnyEvent]) -> list[DiceRolled]:
 
 
 def event_kind(event: AnyEvent | None) -> str:
-    return "nothing" if event is None else tag(type(event))
+    return "nothing" if event is None else kind_of(event)
 
 
 def tag(kind: type) -> str:

@@ -137,9 +137,7 @@ def rule(
     )
     refuse_stalling(events, ruling, name=log)
     rulings = [e for e in events if isinstance(e, RulingMade)]
-    _check_rulings(log, action, target, rulings)
-    if action == "accept":
-        _refuse_a_second_accept(log, target, finding, rulings)
+    _check_rulings(log, action, target, finding, rulings)
     written = [ruling, *(_consequences(log, events, ruling, rulings) if whole else ())]
     report = audit_ruled([*events, *written[:-1]], written[-1], name=log)  # folds and audits as ruled, or nothing written
     if action == "accept":
@@ -222,23 +220,24 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
                          f"withdraw {target} --reason ...; then rule again)", path=log, line=target)
 
 
-def _check_rulings(log: str, action: str, target: int, rulings: list[Any]) -> None:
-    """No second amend or void in force on one event; a withdraw of a ruling in force."""
+def _check_rulings(log: str, action: str, target: int, finding: str | None, rulings: list[Any]) -> None:
+    """No second amend or void in force on one event, no second accept of what an accept in
+    force accepts; a withdraw of a ruling in force."""
     from fightlog.reducers.fold import in_force
 
     if action in ("amend", "void"):
         _refuse_a_second_ruling(log, target, in_force(rulings))
+    if action == "accept":
+        _refuse_a_second_accept(log, target, finding, in_force(rulings))
     if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
         raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already, or itself a "
                          "withdrawal)", path=log, line=target)
 
 
-def _refuse_a_second_accept(log: str, target: int, finding: str | None, rulings: list[Any]) -> None:
+def _refuse_a_second_accept(log: str, target: int, finding: str | None, standing: Iterable[Any]) -> None:
     """An accept of what an accept in force at ``target`` already accepts (the same code,
     or every finding there) would only be written twice."""
-    from fightlog.reducers.fold import in_force
-
-    for earlier in in_force(rulings):
+    for earlier in standing:
         if earlier.target == target and earlier.action == "accept" and earlier.finding in (None, finding):
             what = "every finding" if earlier.finding is None else earlier.finding
             raise InputError(f"{what} at seq {target} is already accepted by the ruling at seq {earlier.seq}, in force",

@@ -114,17 +114,13 @@ def _maybe_scenario(path: str) -> bool:
     """Whether the TOML file at ``path`` may be a scenario: it does not read as TOML, or is
     empty (the check says why), or it has a ``roster`` key or ``[[steps]]`` (a roster or a
     house-rules file kept beside the scenarios has neither)."""
-    import tomllib
+    from pathlib import Path
 
-    from fightlog.kit.inputs import MAX_FILE_BYTES
+    from fightlog.kit.inputs import read_toml
 
     try:
-        with open(path, "rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            return True
-        data = tomllib.loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        data = read_toml(Path(path), path, "scenario")  # as the check reads it: a BOM, the size limit
+    except InputError:
         return True
     return not data or "roster" in data or "steps" in data
 
