@@ -10,7 +10,8 @@ ruleset answers the questions that differ (``out_of_order_statuses``, ``waiting_
 Two moments are checked: a turn opening (``turn_started``: was it that combatant's turn?) and
 a post (``declaration_posted``: was the poster's turn open?). Rounds are counted too: a
 round opens only once the one before has ended (``round_ended``), and rounds count 1, 2, 3...
-with none repeated, skipped or counted back; a ``round_ended`` closes the open round. (A log
+with none repeated, skipped or counted back; a ``round_ended`` closes the open round, and
+whoever was due in it and had no turn in it was skipped (``round_closed``). (A log
 may end mid-round: a fight stopped there, not a round that never ended.) Posts answering another post
 (``responds_to``: an interrupt, a duel's defensive turn) and out-of-character posts are the
 ruleset's to check. What a poster may do in their turn (stunned, arriving, the allowance) is
@@ -19,7 +20,7 @@ the ruleset's too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -52,22 +53,27 @@ def checks(rules: Ruleset) -> dict[type, Check]:
     return {
         DeclarationPosted: due.post_check,
         TurnStarted: due.turn_check,
-        RoundStarted: cast(Check, round_opened),
-        RoundEnded: cast(Check, round_closed),
+        RoundStarted: due.round_opened,
+        RoundEnded: due.round_check,
     }
 
 
 class _Due:
     """Who is due to post next, under the ruleset of the scene (its id and options, and the
-    statuses they skip in the order, kept until they change), and the two checks that ask."""
+    statuses they skip in the order, kept until they change), and the checks that ask: at a
+    post, a turn opening and a round's end (who had a turn in it is noted as it goes)."""
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.known_ruleset: Any = _UNSET
         self.known_options: Any = None
         self.skip: frozenset[str] = frozenset()
+        self.posted: set[str] = set()
+        """Who had a turn opened, or posted, in the open round (``round_closed``: not skipped)."""
 
-    def due(self, state: SceneState) -> str | None:
+    def skipping(self, state: SceneState) -> frozenset[str]:
+        """The statuses that take a combatant out of the posting order under the ruleset of
+        ``state``'s scene (its out of order and waiting ones)."""
         scene = state.scene
         if scene is None:
             ruleset, options = None, _NO_OPTIONS
@@ -77,15 +83,27 @@ class _Due:
             found = rules_for_scene(ruleset, options)
             self.known_ruleset, self.known_options = ruleset, options
             self.skip = found.out_of_order_statuses() | found.waiting_statuses()
-        return due_to_post(state, self.skip)
+        return self.skip
+
+    def due(self, state: SceneState) -> str | None:
+        return due_to_post(state, self.skipping(state))
 
     def post_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         if event.ooc or event.responds_to is not None or event.actor == before.turn.current:
             return
+        self.posted.add(event.actor)
         posted(before, event, view, self.rules, due=self.due)
 
+    def round_opened(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        self.posted.clear()
+        round_opened(before, event, after, view)
+
+    def round_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        round_closed(before, event, after, view, self.skipping(before), self.posted)
+        self.posted.clear()
+
     def turn_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
-        scene = before.scene  # ``due``, written out: it runs at every turn opening
+        scene = before.scene  # ``skipping``, written out: it runs at every turn opening
         if scene is None:
             ruleset, options = None, _NO_OPTIONS
         else:
@@ -95,6 +113,7 @@ class _Due:
             self.known_ruleset, self.known_options = ruleset, options
             self.skip = found.out_of_order_statuses() | found.waiting_statuses()
         actor = event.actor
+        self.posted.add(actor)
         turn = before.turn
         if turn.current is None and turn.in_round and (scene is None or not scene.ended):
             # ``due_to_post``'s usual case, inline: the next in the order who has not acted
@@ -128,14 +147,33 @@ def round_opened(before: SceneState, event: RoundStarted, after: SceneState, vie
         )
 
 
-def round_closed(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
-    """A round closing: the round that is open."""
+def round_closed(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView,
+                 skip: frozenset[str] = frozenset(), posted: Collection[str] = ()) -> None:
+    """A round closing: the round that is open, once everyone due in it has had a turn.
+    Not due: whoever ``skip``'s statuses take out of the order (the ruleset's out of order
+    and waiting ones), whoever ``posted`` names (a turn opened for them, or a post of theirs,
+    in this round: one who delayed and never stepped back in lost the turn by the rules,
+    and a post out of turn is reported as one), and the open turn's actor."""
     turn = before.turn
     if not turn.in_round:
         why = f"round {turn.round} had ended already" if turn.round else "no round had started"
         view.report("order.round-number", event, f"round {event.round} ended, but no round was open ({why})")
-    elif event.round != turn.round:
+        return
+    if event.round != turn.round:
         view.report("order.round-number", event, f"round {event.round} ended, but the round open was round {turn.round}")
+        return
+    if before.scene is not None and before.scene.ended:
+        return
+    combatants = before.combatants
+    for actor in turn.order:
+        if actor in turn.acted or actor == turn.current or actor in posted:
+            continue
+        who = combatants.get(actor)
+        if who is not None and skip.isdisjoint(who.statuses):
+            view.report(
+                "order.skipped", event,
+                f"{actor} was skipped: round {turn.round} ended before {actor} had posted in it", actor=actor,
+            )
 
 
 def posted(

@@ -1,6 +1,7 @@
 """Rounds in the posting-order checks (fightlog.audit.order): a round opens only once the one
 before has ended, and rounds count 1, 2, 3... (``order.round-not-ended``,
-``order.round-number``).
+``order.round-number``); a round that ends before everyone due had a turn skipped them
+(``order.skipped``).
 
 The alley duel (five rounds, the fight stopped early in round 5) audits clean as played;
 each test changes one or two lines and expects exactly the findings named.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from fightlog.audit.auditor import audit_events
-from fightlog.events.model import AnyEvent, DeclarationPosted, RoundEnded, RoundStarted
+from fightlog.events.model import AnyEvent, DeclarationPosted, RoundEnded, RoundStarted, StatusChanged
 
 from tests.audit.test_order import changed, duel, errors
 
@@ -82,3 +83,37 @@ def test_the_findings_rest_on_the_posting_order() -> None:
     report = audit_events(ignored(duel(), 36))
     assert report.findings[0].rule == "Parts of a Turn (rounds)"
     assert report.findings[0].severity == "error" and report.summary.failed
+
+
+def _order_findings(events: list[AnyEvent]) -> list[tuple[str, int, str]]:
+    return [found_ for found_ in found(events) if found_[0].startswith("order.")]
+
+
+def _without_rooks_round_2(events: list[AnyEvent]) -> list[AnyEvent]:
+    """Rook's whole round-2 turn (seq 47-53) gone: each line an out-of-character remark."""
+    for seq in range(47, 54):
+        events = ignored(events, seq)
+    return events
+
+
+def test_a_round_ended_before_everyone_had_a_turn() -> None:
+    """A GM closing a round on a fighter who never posted in it (``Round 3: Rook, you missed
+    your post``) skipped them: named at the round's end, as ``order.skipped``."""
+    assert _order_findings(_without_rooks_round_2(duel())) == [
+        ("order.skipped", 54, "rook was skipped: round 2 ended before rook had posted in it"),
+    ]
+    finding = next(f for f in audit_events(_without_rooks_round_2(duel())).findings if f.code == "order.skipped")
+    assert finding.actor == "rook" and finding.rule == "Parts of a Turn (posting order)"
+
+
+def test_who_posted_out_of_turn_or_waits_is_not_skipped_at_the_round_end() -> None:
+    """Rook's post with no turn open is out of turn, and only that; one holding (a waiting
+    status) or out of the fight is not due at the round's end either."""
+    no_turn = ignored(ignored(duel(), 47), 53)
+    assert _order_findings(no_turn) == [
+        ("order.out-of-turn", 48, "rook posted out of turn in round 2: the next turn was rook's and had not been opened"),
+    ]
+    for status in ("holding", "defeated"):
+        waits = _without_rooks_round_2(duel())
+        waits[46] = StatusChanged(seq=47, actor="rook", status=status, on=True)
+        assert not [f for f in _order_findings(waits) if f[0] == "order.skipped"], status

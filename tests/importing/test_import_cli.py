@@ -194,7 +194,7 @@ _CALLED = (
 def test_a_gm_line_calling_a_round_opens_it(tmp_path: Path, rounds: str | None) -> None:
     """A GM's "Round N" line ends the round that is open and opens the next: Bob's second
     post is his post of the round the GM called, Alice missed round 1 (it read as Bob going
-    on in his round 1 turn, and Alice posting in round 1). The number the GM calls is checked
+    on in his round 1 turn, and Alice posting in round 1), which the audit names at the call. The number the GM calls is checked
     against the log's count. ``[gm] rounds = ""`` turns it off."""
     import msgspec
 
@@ -221,7 +221,10 @@ def test_a_gm_line_calling_a_round_opens_it(tmp_path: Path, rounds: str | None) 
                       ("turn_started", 2, "bob", "called.txt:4"), ("turn_started", 2, "alice", "called.txt:5")]
     assert stderr == (f"fightlog: warning: {transcript}:3: the GM calls round 3; it is round 2 of the log (rounds "
                       "are counted from the first the transcript shows)\n")
-    assert "order." not in audit, audit  # Bob's second post is his round 2 post, as the GM called it
+    # Bob's second post is his round 2 post, as the GM called it; Alice missed round 1, at the GM's call
+    assert [line for line in audit.splitlines() if "order." in line] == [
+        "seq 10    error    order.skipped          alice: alice was skipped: round 1 ended before alice had posted in "
+        "it [Parts of a Turn (posting order)] (transcript called.txt:3)"], audit
 
 
 def test_a_gm_calling_the_round_the_posts_opened_confirms_it(tmp_path: Path) -> None:
