@@ -27,7 +27,7 @@ from fightlog.audit.divergence import Divergence, Dropped, down_since
 from fightlog.audit.replay_request import ReplayScribe, actor_of, event_kind, externals, fold_all, refold, run_call
 from fightlog.audit.requests import REQUEST_NAMES, Request, Split, call_for
 from fightlog.errors import FoldError, RefusedError
-from fightlog.events.model import AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade, TurnStarted
+from fightlog.events.model import REFERENCES, AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade, TurnStarted
 from fightlog.reducers.fold import apply_ruling, plan_of, reduce
 from fightlog.reducers.state import EMPTY
 from fightlog.kit.table import Table
@@ -46,9 +46,6 @@ class Passed(Struct, frozen=True, kw_only=True):
 
 OUT_CODE: Final = "order.cannot-act"
 """The refusal code of a post whose actor cannot act (down, fled, stunned...)."""
-
-_REFS: Final = ("cause", "for_seq", "declaration", "roll", "responds_to")
-"""The fields of an event that name another event by ``seq``."""
 
 
 class Forker:
@@ -324,7 +321,7 @@ def _renumbered(event: AnyEvent, where: dict[int, int]) -> AnyEvent:
         return where[ref]
 
     changes: dict[str, Any] = {"seq": where[event.seq], "prev": ""}
-    for name in _REFS:
+    for name in REFERENCES:
         ref = getattr(event, name, None)
         if isinstance(ref, int):
             changes[name] = moved(ref)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, NamedTuple
 
-from fightlog.events.model import AnyEvent, RulingMade, kind_of
+from fightlog.events.model import FOLLOWS_FROM, AnyEvent, RulingMade, kind_of
 from fightlog.reducers.fold import Plan
 
 CODE: Final = "outcome.voided-cause"
@@ -89,10 +89,11 @@ def consequences(events: Sequence[AnyEvent], seq: int, plan: Plan) -> list[int]:
 
 
 def _cited(event: AnyEvent) -> list[int]:
-    """The events ``event`` cites (its cause, the post a roll is for, the declaration an
-    outcome answers, the rolls it read)."""
+    """The events ``event`` follows from (``FOLLOWS_FROM``: its cause, the post a roll is
+    for, the declaration an outcome answers, the roll an initiative came from; and the rolls
+    it read)."""
     out: list[int] = []
-    for name in ("cause", "for_seq", "declaration"):
+    for name in FOLLOWS_FROM:
         value = getattr(event, name, None)
         if isinstance(value, int):
             out.append(value)

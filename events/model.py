@@ -70,6 +70,9 @@ __all__ = [
     "AnyEvent",
     "EVENT_TYPES",
     "KINDS",
+    "FOLLOWS_FROM",
+    "REFERENCES",
+    "kind_of",
 ]
 
 AnyEvent: TypeAlias = Union[
@@ -103,6 +106,18 @@ EVENT_TYPES: tuple[type[Event], ...] = AnyEvent.__args__  # type: ignore[attr-de
 
 KINDS: dict[str, type[Event]] = {str(t.__struct_config__.tag): t for t in EVENT_TYPES}
 """Kind tag -> event class."""
+
+
+FOLLOWS_FROM: tuple[str, ...] = ("cause", "for_seq", "declaration", "roll")
+"""The fields (each a ``seq`` or ``None``) by which an event names the event it follows from:
+an effect's or an outcome's ``cause``, the post a roll is ``for_seq``, the ``declaration`` an
+attack answers, the ``roll`` an initiative came from. Besides them, an attack's ``rolls``
+lists the rolls it read (``fightlog.audit.voided``: what still stands on a voided event)."""
+
+REFERENCES: tuple[str, ...] = (*FOLLOWS_FROM, "responds_to")
+"""Every single-``seq`` field naming another event: ``FOLLOWS_FROM`` and a post's
+``responds_to`` (the post it answers: an answer, not a consequence). With ``rolls`` and a
+ruling's ``target``, what a copy of events at other ``seq``s moves (``fightlog.audit.fork``)."""
 
 
 def kind_of(event: Event) -> str:

@@ -196,3 +196,13 @@ def test_a_log_ruled_under_another_ruleset_still_audits() -> None:
     report = audit_events(events)
     assert report.summary.ruleset == "d20-evasion"
     assert any(f.code.startswith("rules.") for f in report.findings)  # its checks ran, and judged
+
+
+def test_an_initiative_from_a_voided_roll_still_stands_and_is_named() -> None:
+    """Vex's initiative (seq 7) came from the roll at seq 6: voiding the roll leaves it
+    counting, as the audit says (``roll`` is a reference it follows, as an effect's cause is)."""
+    events = ruled(duel(), action="void", target=6, reason="rolled twice")
+    report = audit_events(events)
+    assert [(f.seq, f.code) for f in report.findings if f.code == "outcome.voided-cause"] == [(7, "outcome.voided-cause")]
+    assert report.findings[0].message == ("this initiative_rolled follows from the dice_rolled at seq 6, voided by the "
+                                          f"ruling at seq {len(events)}, and still stands (void or amend it too)")
