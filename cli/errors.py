@@ -190,11 +190,11 @@ def _usage_message(exc: click.UsageError) -> str:
         if exc.possibilities:
             text += f" (did you mean {exc.possibilities[0]}?)"  # the closest first
     elif ctx is not None and isinstance(ctx.command, click.Group) and (name := _unknown_command(exc)) is not None:
-        import difflib
+        from fightlog.kit.spelling import closest
 
         text = f"no such command {name!r}"
-        close = difflib.get_close_matches(name, ctx.command.list_commands(ctx), n=1, cutoff=0.6)
-        text += f" (did you mean {close[0]!r}?)" if close else f" (commands: {', '.join(ctx.command.list_commands(ctx))})"
+        close = closest(name, ctx.command.list_commands(ctx))
+        text += f" (did you mean {close!r}?)" if close else f" (commands: {', '.join(ctx.command.list_commands(ctx))})"
     else:
         text = _click_text(exc.format_message())
     where = _command_words(ctx)

@@ -56,6 +56,28 @@ class HouseRules(Struct, frozen=True, kw_only=True):
             )
         return validate(self.values, ruleset, option_type, where=self.path, lines=self.lines)
 
+    def check_any(self, option_types: Mapping[str, type[Struct]]) -> str:
+        """The first of ``option_types``' rulesets (ruleset id -> its options ``Struct``) that
+        takes every option this file sets; else an ``InputError`` naming the file and line:
+        the first option no ruleset has (with the closest one any has), or the refusal of
+        the ruleset that knows most of the options set."""
+        known = {ruleset: option_fields(option_type).keys() for ruleset, option_type in option_types.items()}
+        for name in self.values:
+            if not any(name in options for options in known.values()):
+                close = closest(name, set().union(*known.values()))
+                hint = f"did you mean {close!r}?" if close else "docs/rulesets/ lists them"
+                raise InputError(f"{name}: not an option of any playable ruleset ({', '.join(known)}; {hint})",
+                                 path=self.path, line=self.lines.get(name))
+        refusals: list[tuple[int, InputError]] = []
+        for ruleset, option_type in option_types.items():
+            try:
+                self.overrides(ruleset, option_type)
+            except InputError as exc:
+                refusals.append((len(self.values.keys() & known[ruleset]), exc))
+                continue
+            return ruleset
+        raise max(refusals, key=lambda refusal: refusal[0])[1]
+
 
 def read_house_rules(path: str | os.PathLike[str]) -> HouseRules:
     """The house-rules file at ``path`` (TOML; a bad file is an ``InputError`` naming it)."""

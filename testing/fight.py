@@ -8,7 +8,6 @@ the audit's findings, each the same data the CLI prints (``fightlog state --form
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,7 +24,6 @@ from fightlog.api import (
     audit_events,
     audit_lines,
     fold_events,
-    option_fields,
     playable,
     read_house_rules,
     replay_text,
@@ -98,22 +96,8 @@ def check_house_rules(path: str | os.PathLike[str]) -> HouseRules:
             raise InputError(f"ruleset: {exc.message}", path=rules.path, line=rules.lines.get("ruleset")) from None
         rules.overrides(rules.ruleset, table.option_type)
         return rules
-    known = {ruleset: option_fields(table_for(ruleset).option_type).keys() for ruleset in playable()}
-    for name in rules.values:
-        if not any(name in options for options in known.values()):
-            close = difflib.get_close_matches(name, sorted(set().union(*known.values())), n=1)
-            hint = f"did you mean {close[0]!r}?" if close else "docs/rulesets/ lists them"
-            raise InputError(f"{name}: not an option of any playable ruleset ({', '.join(known)}; {hint})",
-                             path=rules.path, line=rules.lines.get(name))
-    refusals: list[tuple[int, InputError]] = []
-    for ruleset, options in known.items():
-        try:
-            rules.overrides(ruleset, table_for(ruleset).option_type)
-        except InputError as exc:
-            refusals.append((len(rules.values.keys() & options), exc))
-            continue
-        return rules
-    raise max(refusals, key=lambda refusal: refusal[0])[1]
+    rules.check_any({ruleset: table_for(ruleset).option_type for ruleset in playable()})
+    return rules
 
 
 def house_rules(path: str | os.PathLike[str] | None, options: Mapping[str, Any] | None, where: str) -> HouseRules | None:

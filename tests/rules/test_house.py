@@ -114,3 +114,20 @@ def test_a_house_rule_the_ruleset_refuses_as_a_whole_names_the_house_file(tmp_pa
     with pytest.raises(InputError) as caught:
         run_scenario(scenario, house=read_house_rules(path))
     assert caught.value.path == str(path) and "band limits must grow outwards" in caught.value.message
+
+
+def test_a_file_naming_no_ruleset_is_checked_against_every_ruleset_given(tmp_path: Path) -> None:
+    """``check_any``: the first ruleset that takes every option set; an option none has is
+    named with the closest any has; options no one ruleset takes all of get the refusal of
+    the ruleset that knows most of them."""
+    from fightlog.rules.traveller.options import TravellerOptions
+
+    both = {"roe7": Roe7Options, "traveller": TravellerOptions}
+    assert house(tmp_path, "modifier_cap = 20\n").check_any(both) == "roe7"
+    with pytest.raises(InputError) as caught:
+        house(tmp_path, "\nmodifer_cap = 20\n").check_any(both)
+    assert (caught.value.message, caught.value.line) == (
+        "modifer_cap: not an option of any playable ruleset (roe7, traveller; did you mean 'modifier_cap'?)", 2)
+    with pytest.raises(InputError) as caught:
+        house(tmp_path, "modifier_cap = 20\ndr_cap = 25\nambush_dm = 4\n").check_any(both)
+    assert caught.value.message.startswith("ambush_dm")  # roe7 knows two of the three: its refusal
