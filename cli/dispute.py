@@ -3,6 +3,7 @@ changes (the core is ``fightlog.audit.dispute``)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +11,7 @@ import click
 import msgspec
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import SEQ, check_new_log, format_option, input_log_argument, seed_option
+from fightlog.cli.options import SEQ, check_new_log, check_new_page, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.report.wording import plural
 from fightlog.errors import InputError
@@ -117,11 +118,12 @@ def dispute(
     if output is not None:
         check_new_log(output, force, {"the log under dispute": log})
     if page is not None:
-        from fightlog.cli.report import check_page
         from fightlog.report.page.render import require_jinja
 
         require_jinja()
-        check_page(page, log, force)
+        if output is not None and os.path.realpath(page) == os.path.realpath(output):
+            raise click.UsageError("--report and -o name the same file: the page would replace the fork")
+        check_new_page(page, force, {"the log under dispute": log})
     events = [event for _, event in read_log(log)]
     change = Change(seq=at, sets=sets, void=void, withdraw=withdraw)
     outcome = fork_at(events, change, table_for=table_for, seed=seed, name=log)

@@ -10,7 +10,7 @@ import click
 
 from fightlog.cli.errors import reports_errors
 from fightlog.errors import DiceSeedError
-from fightlog.events.piped import STDIN, reading
+from fightlog.events.piped import STDIN, is_stream, reading
 from fightlog.events.seeds import seed_hex
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -96,7 +96,6 @@ def check_seed_fits(log: str, seed: str | None) -> None:
         return
     from fightlog.errors import FightlogError
     from fightlog.events.model import SceneStarted
-    from fightlog.events.piped import is_stream
     from fightlog.events.reader import read_log
     from fightlog.dice import commitment
 
@@ -138,24 +137,47 @@ def check_new_log(log: str, force: bool, inputs: Mapping[str, str | None] | None
     fightlog log (its first line a ``scene_started``), never one of the files the command
     reads (``inputs``: what each is, ``the scenario``, by path): ``--force`` replaced a
     scenario, a roster or the log under dispute with the output."""
+    _check_new(log, force, inputs, "log", _starts_a_log,
+               "is not a fightlog log (its first line is no scene_started): --force replaces only a log")
+
+
+def check_new_page(page: str, force: bool, inputs: Mapping[str, str | None] | None = None) -> None:
+    """A page a command is about to write (``report -o``, ``dispute --report``), checked as
+    ``check_new_log`` checks a log: ``--force`` replaces only a page fightlog wrote (a log
+    named by mistake, say another fight's, is never replaced by a page)."""
+    _check_new(page, force, inputs, "page", _is_page,
+               "is not a page fightlog wrote: --force replaces only such a page")
+
+
+def _check_new(path: str, force: bool, inputs: Mapping[str, str | None] | None, noun: str,
+               replaceable: Callable[[str], bool], refused: str) -> None:
     import os
 
     from fightlog.errors import InputError
 
-    if os.path.isdir(log):
-        raise InputError("is a directory, not a log file", path=log)
-    if not os.path.exists(log):
+    if os.path.isdir(path):
+        raise InputError(f"is a directory, not a {noun} file", path=path)
+    if not os.path.exists(path):
         return
-    for what, path in (inputs or {}).items():
-        if path is not None and os.path.exists(path) and os.path.samefile(log, path):
-            raise InputError(f"is {what}, which this command reads: write the new log to another file", path=log)
-    if os.path.getsize(log) == 0:
+    for what, other in (inputs or {}).items():
+        if other is not None and not is_stream(other) and os.path.exists(other) and os.path.samefile(path, other):
+            raise InputError(f"is {what}, which this command reads: write the new {noun} to another file", path=path)
+    if os.path.getsize(path) == 0:
         return
     if not force:
-        raise InputError("exists and is not empty (--force replaces it)", path=log)
-    if not _starts_a_log(log):
-        raise InputError("is not a fightlog log (its first line is no scene_started): --force replaces only a log; "
-                         "write the new log to another file", path=log)
+        raise InputError("exists and is not empty (--force replaces it)", path=path)
+    if not replaceable(path):
+        raise InputError(f"{refused}; write the new {noun} to another file", path=path)
+
+
+def _is_page(path: str) -> bool:
+    """Whether the file at ``path`` is an HTML page fightlog wrote (its ``generator`` meta)."""
+    try:
+        with open(path, "rb") as stream:
+            start = stream.read(4096)
+    except OSError:
+        return False
+    return start.lstrip().lower().startswith(b"<!doctype html") and b'<meta name="generator" content="fightlog' in start
 
 
 def _starts_a_log(path: str) -> bool:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import SEQ, input_log_argument
+from fightlog.cli.options import SEQ, check_new_page, input_log_argument
 from fightlog.errors import FoldError, InputError, LogDamagedError
 from fightlog.events.piped import is_stream
 from fightlog.report.wording import plural
@@ -42,7 +42,7 @@ not installed) or usage. PAGE is written whole or not at all.
 @click.option("-o", "--output", "output", required=True, metavar="PAGE",
               help="The HTML file to write (one file: style, script and charts inline).")
 @click.option("--at", "at", type=SEQ, metavar="SEQ", help="Show the fight up to this event, as it stood then.")
-@click.option("--force", is_flag=True, help="Replace PAGE if it exists.")
+@click.option("--force", is_flag=True, help="Replace PAGE if it exists (only a page fightlog wrote).")
 @reports_errors
 def report(log: str, output: str, at: int | None, force: bool) -> None:
     """Write the fight in LOG as one HTML page, PAGE, to open in any browser or post.
@@ -57,7 +57,7 @@ def report(log: str, output: str, at: int | None, force: bool) -> None:
     from fightlog.report.page.render import require_jinja
 
     require_jinja()  # before anything is read: one line naming the extra to install
-    check_page(output, log, force)
+    check_new_page(output, force, {"the log": log})
     events, head, damage = read_events(log, at)
     if at is not None and (not events or events[-1].seq < at):
         end = events[-1].seq if events else 0
@@ -65,18 +65,6 @@ def report(log: str, output: str, at: int | None, force: bool) -> None:
     write_page(output, log, events, head, damage, at)
     if damage is not None:
         raise SystemExit(EXIT_FINDINGS)
-
-
-def check_page(output: str, log: str | None, force: bool) -> None:
-    """The page about to be written: not a directory, not an existing file unless
-    ``--force``, never the log itself."""
-    if os.path.isdir(output):
-        raise InputError("is a directory: give the HTML file to write", path=output)
-    if os.path.exists(output):
-        if log is not None and not is_stream(log) and os.path.exists(log) and os.path.samefile(output, log):
-            raise InputError("is the log itself: give another file for the page", path=output)
-        if not force:
-            raise InputError("exists (--force replaces it)", path=output)
 
 
 def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, LogDamagedError | None]:

@@ -40,19 +40,28 @@ def test_at_cuts_the_fight(tmp_path: Path) -> None:
 
 
 def test_an_existing_page_is_kept_without_force(tmp_path: Path) -> None:
+    """``--force`` replaces a page fightlog wrote, and nothing else: a file of the user's,
+    or another fight's log named by mistake, stays as it was."""
     page = tmp_path / "duel.html"
-    page.write_text("mine")
-    assert_one_line_error(run("report", str(DISPUTED), "-o", str(page)), str(page), "exists (--force replaces it)")
-    assert page.read_text() == "mine"
-    report(str(DISPUTED), "-o", str(page), "--force")
-    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    report(str(DISPUTED), "-o", str(page))
+    written = page.read_bytes()
+    assert_one_line_error(run("report", str(DISPUTED), "-o", str(page)), str(page),
+                          "exists and is not empty (--force replaces it)")
+    assert page.read_bytes() == written
+    report(str(DISPUTED), "-o", str(page), "--force", "--at", "60")
+    assert page.read_bytes() != written and page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    for name, mine in (("notes.html", "<!DOCTYPE html><p>mine</p>"), ("other-fight.jsonl", DISPUTED.read_text())):
+        (tmp_path / name).write_text(mine)
+        assert_one_line_error(run("report", str(DISPUTED), "-o", str(tmp_path / name), "--force"),
+                              str(tmp_path / name), "is not a page fightlog wrote: --force replaces only such a page")
+        assert (tmp_path / name).read_text() == mine
 
 
 def test_the_log_itself_is_never_overwritten(tmp_path: Path) -> None:
     log = tmp_path / "fight.jsonl"
     log.write_bytes(DISPUTED.read_bytes())
     result = run("report", str(log), "-o", str(log), "--force")
-    assert_one_line_error(result, str(log), "is the log itself")
+    assert_one_line_error(result, str(log), "is the log, which this command reads: write the new page to another file")
     assert log.read_bytes() == DISPUTED.read_bytes()
 
 
@@ -146,4 +155,17 @@ def test_dispute_writes_both_fights_side_by_side(tmp_path: Path) -> None:
     assert "dice[0].face 100 -&gt; 10" in html  # the dispute's own summary, escaped
     again = run("dispute", str(SCENARIO_LOGS / "alley-duel.jsonl"), "--at", "41", "--set", "dice[0].face=10",
                 "--report", str(page))
-    assert_one_line_error(again, str(page), "exists (--force replaces it)")
+    assert_one_line_error(again, str(page), "exists and is not empty (--force replaces it)")
+
+
+def test_the_dispute_s_page_never_replaces_its_fork(tmp_path: Path) -> None:
+    """``dispute -o F --report F`` wrote the fork, said so, then wrote the page over it."""
+    fork = tmp_path / "fork.jsonl"
+    args = ("dispute", str(SCENARIO_LOGS / "alley-duel.jsonl"), "--at", "41", "--set", "dice[0].face=10")
+    assert_usage_error(run(*args, "-o", str(fork), "--report", str(fork)), "--report and -o name the same file")
+    assert not fork.exists()
+    log = tmp_path / "duel.jsonl"
+    log.write_bytes((SCENARIO_LOGS / "alley-duel.jsonl").read_bytes())
+    result = run("dispute", str(log), "--at", "41", "--set", "dice[0].face=10", "--report", str(log), "--force")
+    assert_one_line_error(result, str(log), "is the log under dispute, which this command reads")
+    assert log.read_bytes() == (SCENARIO_LOGS / "alley-duel.jsonl").read_bytes()
