@@ -20,7 +20,7 @@ the ruleset's too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -68,8 +68,7 @@ class _Due:
         self.known_ruleset: Any = _UNSET
         self.known_options: Any = None
         self.skip: frozenset[str] = frozenset()
-        self.posted: set[str] = set()
-        """Who had a turn opened, or posted, in the open round (``round_closed``: not skipped)."""
+        self.marks = RoundMarks()
 
     def skipping(self, state: SceneState) -> frozenset[str]:
         """The statuses that take a combatant out of the posting order under the ruleset of
@@ -91,16 +90,16 @@ class _Due:
     def post_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         if event.ooc or event.responds_to is not None or event.actor == before.turn.current:
             return
-        self.posted.add(event.actor)
+        self.marks.posted.add(event.actor)
         posted(before, event, view, self.rules, due=self.due)
 
     def round_opened(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
-        self.posted.clear()
+        self.marks.clear()
         round_opened(before, event, after, view)
 
     def round_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
-        round_closed(before, event, after, view, self.skipping(before), self.posted)
-        self.posted.clear()
+        round_closed(before, event, after, view, self.skipping(before), self.marks)
+        self.marks.clear()
 
     def turn_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         scene = before.scene  # ``skipping``, written out: it runs at every turn opening
@@ -113,7 +112,10 @@ class _Due:
             self.known_ruleset, self.known_options = ruleset, options
             self.skip = found.out_of_order_statuses() | found.waiting_statuses()
         actor = event.actor
-        self.posted.add(actor)
+        marks = self.marks
+        marks.posted.add(actor)
+        if marks.passed and actor in marks.passed:
+            marks.came_back(actor, view)
         turn = before.turn
         if turn.current is None and turn.in_round and (scene is None or not scene.ended):
             # ``due_to_post``'s usual case, inline: the next in the order who has not acted
@@ -125,7 +127,7 @@ class _Due:
                 if who is not None and self.skip.isdisjoint(who.statuses):
                     return
         if actor != due_to_post(before, self.skip):
-            turn_opened(before, event, view, self.rules, due=self.due)
+            turn_opened(before, event, view, self.rules, due=self.due, marks=marks)
 
 
 def round_opened(before: SceneState, event: RoundStarted, after: SceneState, view: AuditView) -> None:
@@ -148,12 +150,13 @@ def round_opened(before: SceneState, event: RoundStarted, after: SceneState, vie
 
 
 def round_closed(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView,
-                 skip: frozenset[str] = frozenset(), posted: Collection[str] = ()) -> None:
+                 skip: frozenset[str] = frozenset(), marks: RoundMarks | None = None) -> None:
     """A round closing: the round that is open, once everyone due in it has had a turn.
     Not due: whoever ``skip``'s statuses take out of the order (the ruleset's out of order
-    and waiting ones), whoever ``posted`` names (a turn opened for them, or a post of theirs,
-    in this round: one who delayed and never stepped back in lost the turn by the rules,
-    and a post out of turn is reported as one), and the open turn's actor."""
+    and waiting ones), the open turn's actor, and with ``marks`` (the round's), whoever had
+    a turn opened or posted in the round (one who delayed and never stepped back in lost
+    the turn by the rules, and a post out of turn is reported as one); who was named
+    skipped already in the round is not named again."""
     turn = before.turn
     if not turn.in_round:
         why = f"round {turn.round} had ended already" if turn.round else "no round had started"
@@ -166,7 +169,8 @@ def round_closed(before: SceneState, event: RoundEnded, after: SceneState, view:
         return
     combatants = before.combatants
     for actor in turn.order:
-        if actor in turn.acted or actor == turn.current or actor in posted:
+        if actor in turn.acted or actor == turn.current or (
+                marks is not None and (actor in marks.posted or actor in marks.skipped)):
             continue
         who = combatants.get(actor)
         if who is not None and skip.isdisjoint(who.statuses):
@@ -224,10 +228,14 @@ def posted(
 
 
 def turn_opened(
-    before: SceneState, event: TurnStarted, view: AuditView, rules: Ruleset, *, due: Due = next_to_post
+    before: SceneState, event: TurnStarted, view: AuditView, rules: Ruleset, *, due: Due = next_to_post,
+    marks: RoundMarks | None = None,
 ) -> None:
     """A turn opening: it must be the turn of whoever the posting order says is next.
-    (``due`` is ``next_to_post``, or a faster equivalent.)"""
+    (``due`` is ``next_to_post``, or a faster equivalent.) With ``marks``, the round's
+    (``RoundMarks``): one passed over is named once a round, and a turn an import opened at
+    a post (``opened_at_a_post``) is judged as the post it is, once it is known whether the
+    one passed over posted later in the round (``RoundMarks.passed``)."""
     actor = event.actor
     expected = due(before)
     if actor == expected:
@@ -257,11 +265,56 @@ def turn_opened(
     waiting = sorted(rules.waiting_statuses().intersection(who.statuses))
     if waiting:
         return  # stepping back in from a hold or delay is the ruleset's to judge
-    if expected is not None:
+    if expected is None:
+        return
+    if marks is not None:
+        if expected in marks.skipped or expected in marks.passed:
+            return  # named once a round
+        if opened_at_a_post(event):
+            marks.passed[expected] = (event, actor)
+            return
+        marks.skipped.add(expected)
+    view.report(
+        "order.skipped", event,
+        f"{expected} was skipped: {actor}'s turn was opened in round {event.round} before {expected} had posted",
+        actor=expected,
+    )
+
+
+def opened_at_a_post(event: TurnStarted) -> bool:
+    """Whether ``event`` is a turn an import opened at the post that follows it (a chat
+    transcript has posts, not turns: who opened it is who posted)."""
+    origin = event.origin
+    return origin is not None and origin.medium == "import"
+
+
+class RoundMarks:
+    """What the posting-order checks note of the open round as it goes (``_Due``)."""
+
+    __slots__ = ("posted", "skipped", "passed")
+
+    def __init__(self) -> None:
+        self.posted: set[str] = set()
+        """Who had a turn opened, or posted, in the round (``round_closed``: not skipped)."""
+        self.skipped: set[str] = set()
+        """Who was named skipped in the round (named once)."""
+        self.passed: dict[str, tuple[TurnStarted, str]] = {}
+        """Who an import's turn passed over (``opened_at_a_post``) -> that turn and its
+        poster: if they post later in the round, that post was out of turn (``came_back``);
+        if not, the round's end names them skipped."""
+
+    def clear(self) -> None:
+        self.posted.clear()
+        self.skipped.clear()
+        self.passed.clear()
+
+    def came_back(self, actor: str, view: AuditView) -> None:
+        """``actor``, passed over by a post earlier in the round, posts: that post was out of turn."""
+        event, poster = self.passed.pop(actor)
         view.report(
-            "order.skipped", event,
-            f"{expected} was skipped: {actor}'s turn was opened in round {event.round} before {expected} had posted",
-            actor=expected,
+            "order.out-of-turn", event,
+            f"{poster} posted out of turn in round {event.round}: it was {actor}'s turn ({actor} posted after {poster})",
+            actor=poster,
         )
 
 

@@ -117,3 +117,14 @@ def test_who_posted_out_of_turn_or_waits_is_not_skipped_at_the_round_end() -> No
         waits = _without_rooks_round_2(duel())
         waits[46] = StatusChanged(seq=47, actor="rook", status=status, on=True)
         assert not [f for f in _order_findings(waits) if f[0] == "order.skipped"], status
+
+
+def test_one_skipped_is_named_once_a_round() -> None:
+    """Vex's round-2 turn gone (seq 38-46): Rook's turn opening named Vex skipped; the
+    round's end does not name Vex again."""
+    events = duel()
+    for seq in range(38, 47):
+        events = ignored(events, seq)
+    assert [f for f in _order_findings(events) if f[0] == "order.skipped"] == [
+        ("order.skipped", 47, "vex was skipped: rook's turn was opened in round 2 before vex had posted"),
+    ]

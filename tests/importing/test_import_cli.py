@@ -597,3 +597,62 @@ def test_a_binary_or_foreign_file_is_refused_as_csv_or_sl(tmp_path: Path, fmt: s
     code, stderr, source = _bad(tmp_path, "t.txt", data, fmt)
     assert code == 2 and stderr.startswith(f"fightlog: {source}:{line}: ") and stderr.count("\n") == 1
     assert expected in stderr
+
+
+_THREE = (
+    "[2024/07/02 20:00:05]  Gemma Sinclair (gemma.resident): Round 1\n"
+    "[2024/07/02 20:00:20]  Ash Corvin (ash.corvin): Ash fires at Bram\n"
+    "[2024/07/02 20:00:40]  Nyx Vale (nyx.resident): Nyx stabs Bram\n"
+    "[2024/07/02 20:01:00]  Bram Holt (bram.holt): Bram swings at Nyx\n"
+    "[2024/07/02 20:02:00]  Gemma Sinclair (gemma.resident): Round 2\n"
+    "[2024/07/02 20:02:20]  Nyx Vale (nyx.resident): Nyx stabs Bram\n"
+    "[2024/07/02 20:02:40]  Bram Holt (bram.holt): Bram swings at Nyx\n"
+    "[2024/07/02 20:04:00]  Gemma Sinclair (gemma.resident): Round 3\n"
+    "[2024/07/02 20:04:10]  Bram Holt (bram.holt): Bram swings at Ash\n"
+    "[2024/07/02 20:04:20]  Ash Corvin (ash.corvin): Ash fires at Bram\n"
+    "[2024/07/02 20:04:30]  Nyx Vale (nyx.resident): Nyx stabs Bram\n"
+)
+_THREE_CAST = """order = ["ash", "nyx", "bram"]
+[[combatants]]
+id = "ash"
+name = "Ash Corvin"
+side = "rangers"
+speakers = ["ash.corvin"]
+[[combatants]]
+id = "nyx"
+name = "Nyx Vale"
+side = "rangers"
+speakers = ["nyx.resident"]
+[[combatants]]
+id = "bram"
+name = "Bram Holt"
+side = "raiders"
+speakers = ["bram.holt"]
+[gm]
+name = "Gemma"
+speakers = ["gemma.resident"]
+[hints.roe7]
+attack = ['\\b(fires?|swings?|stabs?)\\b']
+"""
+
+
+def test_a_post_before_ones_turn_is_out_of_turn_and_a_missed_round_one_finding(tmp_path: Path) -> None:
+    """In a transcript a turn is a post. Ash missing round 2 is one finding, at the GM's
+    call that ended it (the two posts that went on without Ash named Ash skipped again and
+    again, each needing its own ruling); Bram posting before Ash in round 3 is Bram's post
+    out of turn, not Ash skipped (Ash posted after Bram)."""
+    transcript, cast, out = tmp_path / "three.txt", tmp_path / "cast.toml", tmp_path / "log.jsonl"
+    transcript.write_text(_THREE)
+    cast.write_text(_THREE_CAST)
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7", "--cast", str(cast))
+    assert code == 0, stderr
+    code, audit, _ = run("audit", str(out), "--format", "json")
+    import json
+
+    order = [(f["code"], f["actor"], f["ref"], f["message"]) for f in json.loads(audit)["findings"]
+             if f["code"].startswith("order.")]
+    assert order == [
+        ("order.skipped", "ash", "three.txt:8", "ash was skipped: round 2 ended before ash had posted in it"),
+        ("order.out-of-turn", "bram", "three.txt:9",
+         "bram posted out of turn in round 3: it was ash's turn (ash posted after bram)"),
+    ]
