@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from msgspec import Struct
 
 from fightlog.audit import answers, order, pools, scope
+from fightlog.audit.after_end import CODE as AFTER_END
+from fightlog.audit.after_end import AfterEnd
 from fightlog.audit.chained import chained
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding, DiceReport
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
@@ -35,7 +37,8 @@ from fightlog.audit.ruled import ForeseenRolls, RuledRolls
 from fightlog.audit.voided import CODE as VOIDED_CAUSE
 from fightlog.audit.voided import VoidedCauses
 from fightlog.audit.window import Window
-from fightlog.events.model import AnyEvent, DiceRolled, Event, RulingMade, SceneEnded, SceneStarted, TurnStarted
+from fightlog.events.model import (EVENT_TYPES, AnyEvent, DiceRolled, Event, RulingMade, SceneEnded, SceneStarted,
+                                   TurnStarted)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.ruleset import GENERIC, Ruleset, rules_for_scene
 from fightlog.reducers.fold import fold, in_force, plan_of
@@ -81,6 +84,8 @@ class Auditor:
         """The engine rolls after the end that revealed their seed (``_scene_closed``, ``finish``)."""
         self._voided = VoidedCauses(self.plan)
         """The events that cite a voided one and still stand (``finish``)."""
+        self._after_end = AfterEnd()
+        """The events folded after the scene's end (``_scene_closed``, ``finish``)."""
         self._accepted = _acceptances(rulings)
         self._checks: dict[type, Check] = {}
         """Event kind -> its checks as one callable, the fold's hooks (``_bind``; changed in
@@ -169,6 +174,25 @@ class Auditor:
         check = self._on_end
         if check is not None:
             check(before, event, after, self)
+        if self._after_end.ended(event):  # type: ignore[arg-type]
+            self._watch_after_end()
+
+    def _watch_after_end(self) -> None:
+        """From now on every event but a ruling is one written after the end (``AfterEnd``)."""
+        seen = self._after_end.seen
+        checks = self._checks
+        for kind in EVENT_TYPES:
+            if kind is RulingMade:
+                continue
+            check = checks.get(kind)
+
+            def watched(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView,
+                        check: Check | None = check) -> None:
+                seen(event)
+                if check is not None:
+                    check(before, event, after, view)
+
+            checks[kind] = watched
 
     def _watch_rolls(self) -> None:
         rolled = self._foreseen.rolled
@@ -216,6 +240,11 @@ class Auditor:
             self._add(found.code, found.seq, found.message, found.actor, refs.get(found.seq))
         for found in self._foreseen.findings():
             self._add(found.code, found.seq, found.message, found.actor)
+        late = self._after_end.message()
+        if late is not None and self._after_end.first is not None:
+            first: AnyEvent = self._after_end.first
+            actor = getattr(first, "actor", None)
+            self.report(AFTER_END, first, late, actor=actor if isinstance(actor, str) else None)
         for orphan in self._voided.found:
             self._add(VOIDED_CAUSE, orphan.seq, orphan.message, orphan.actor,
                       orphan.ref if self._imported is not None else None)  # a transcript's line, as report() cites

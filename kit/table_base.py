@@ -141,10 +141,12 @@ class TableBase:
         self.joined(scribe, entrant, joined, seq, arrival=arrival, reserve=reserve)
 
     def begin(self, scribe: Scribe) -> None:
+        require_open(scribe.state)
         with scribe.attempt():
             self.open_fight(scribe)
 
     def end_turn(self, scribe: Scribe) -> None:
+        require_open(scribe.state)
         with scribe.attempt():
             self.close_turn(scribe)
 

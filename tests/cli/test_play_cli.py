@@ -497,3 +497,32 @@ def test_an_open_scene_s_end_may_be_voided_and_played_on(tmp_path: Path) -> None
     done = run("rule", str(path), "void", str(ended), "--by", "G", "--reason", "not over yet")
     assert done.exit_code == 0, done.output
     assert run("play", "end", str(path)).exit_code == 0
+
+
+@pytest.mark.parametrize("ruleset, roster", [
+    ("roe7", ROSTER), ("traveller", str(FIXTURES / "traveller" / "rosters" / "crew.toml")),
+    ("en51", str(FIXTURES / "en51" / "rosters" / "tavern.toml")),
+    ("bleeding-sun", str(FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml")),
+])
+def test_nothing_is_played_after_the_end(tmp_path: Path, ruleset: str, roster: str) -> None:
+    """``end-turn`` wrote turns and rounds after ``scene_ended`` (exit 0), and ``begin``
+    rolled initiative from the seed the end had just made public; both are refused, as a
+    post is, and what a log holds after its end is an audit finding (``scene.after-end``)."""
+    log = tmp_path / "ended.jsonl"
+    play("start", str(log), "--ruleset", ruleset, "--seed", SEED)
+    play("join", str(log), "--roster", roster)
+    play("end", str(log))
+    before = log.read_bytes()
+    for command in ("begin", "end-turn"):
+        assert_one_line_error(run("play", command, str(log)), str(log), "has ended: nothing more can be written to it")
+    assert log.read_bytes() == before
+    store = FileStore(str(log))
+    store.append([DeclarationPosted(actor=lines(log)[1]["actor"], text="one more"),
+                  DeclarationPosted(actor=lines(log)[1]["actor"], text="and another")])
+    result = run("audit", str(log), "--format", "json")
+    assert result.exit_code == 1
+    late = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "scene.after-end"]
+    end = len(before.splitlines())
+    assert [(f["seq"], f["severity"], f["message"]) for f in late] == [
+        (end + 1, "error", f"this declaration_posted was written after the scene ended at seq {end} (and 1 more event "
+                           "after it): the fight was over, and only a GM's ruling may follow its end")]
