@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from pathlib import Path
 from typing import Any
@@ -526,3 +527,19 @@ def test_nothing_is_played_after_the_end(tmp_path: Path, ruleset: str, roster: s
     assert [(f["seq"], f["severity"], f["message"]) for f in late] == [
         (end + 1, "error", f"this declaration_posted was written after the scene ended at seq {end} (and 1 more event "
                            "after it): the fight was over, and only a GM's ruling may follow its end")]
+
+
+def test_the_live_play_example_prints_what_docs_play_md_shows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/play.md's published seed makes its example play the same every time: the first
+    post prints the lines the page shows (they had drifted from what it printed)."""
+    text = (FIXTURES.parent / "docs" / "play.md").read_text()
+    commands = text.split("## Live play\n\n```sh\n", 1)[1].split("\n```", 1)[0].splitlines()
+    shown = text.split("their narration, who posts next and the round; docs/cli.md):\n\n```\n", 1)[1].split("\n...", 1)[0]
+    monkeypatch.chdir(FIXTURES.parent)
+    log = str(tmp_path / "gate.jsonl")
+    out = ""
+    for command in commands[:5]:
+        words = shlex.split(command, comments=True)
+        out = play(*[log if word == "gate.jsonl" else word for word in words[2:]])
+    expected = shown.splitlines()
+    assert out.splitlines()[: len(expected)] == expected
