@@ -164,8 +164,17 @@ def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,
 
     options: dict[str, object] = {}
     if ruleset not in installed():  # a fight under a rulebook fightlog does not have yet: still worth auditing
-        warn(f"ruleset {ruleset!r} is not installed ({', '.join(installed())}): the audit will check the "
-             "posting order and the dice only")
+        from fightlog.kit.spelling import closest
+
+        known = [name for name in installed() if name != "generic"]
+        close = closest(ruleset, known)
+        maybe = f"did you mean {close!r}? " if close else ""
+        warn(f"ruleset {ruleset!r} is not installed ({maybe}installed: {', '.join(known)}): the audit will check "
+             "the posting order and the dice only")
+    hints = cast.file.hints
+    if hints and ruleset not in hints:
+        warn(f"{cast.path}: its hints are for {', '.join(sorted(hints))}, not {ruleset}: no post is read as an "
+             f"attack or any other action (add [hints.{ruleset}])")
     if ruleset in playable():
         table = table_for(ruleset)
         options = dict(table.options({}))

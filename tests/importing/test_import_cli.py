@@ -407,8 +407,23 @@ def test_a_ruleset_not_installed_is_imported_with_a_warning(tmp_path: Path) -> N
     sl = Path(__file__).parents[2] / "fixtures" / "import" / "sl" / "pump-house.txt"
     result = CliRunner().invoke(cli, ["import", "sl", str(sl), "-o", str(out), "--ruleset", "gurps"])
     assert result.exit_code == 0, result.output
-    assert "warning: ruleset 'gurps' is not installed" in result.stderr and "posting order and the dice only" in result.stderr
+    assert "warning: ruleset 'gurps' is not installed (installed: bleeding-sun, d20-evasion" in result.stderr
+    assert "posting order and the dice only" in result.stderr and "did you mean" not in result.stderr
     assert out.exists()
+
+
+def test_a_misspelt_ruleset_or_a_cast_without_its_hints_is_said(tmp_path: Path) -> None:
+    """``--ruleset d20evasion`` imported with a warning that named no ruleset to use; a cast
+    with hints for another ruleset only read no post as an attack, and said nothing."""
+    discord = IMPORT / "discord"
+    cast = str(discord / "dockside.cast.toml")
+    code, _, stderr = run("import", "discord-json", str(discord / "dockside.json"), "-o", str(tmp_path / "a.jsonl"),
+                          "--ruleset", "d20evasion", "--cast", cast)
+    assert code == 0 and "ruleset 'd20evasion' is not installed (did you mean 'd20-evasion'? installed:" in stderr
+    code, _, stderr = run("import", "discord-json", str(discord / "dockside.json"), "-o", str(tmp_path / "b.jsonl"),
+                          "--ruleset", "roe7", "--cast", cast)
+    assert code == 0 and stderr == (f"fightlog: warning: {cast}: its hints are for d20-evasion, not roe7: no post is "
+                                    "read as an attack or any other action (add [hints.roe7])\n")
 
 
 def test_warnings_past_the_first_hundred_are_counted(tmp_path: Path) -> None:
