@@ -259,6 +259,12 @@ def _undecodable(
                 path=path,
                 line=1,
             )
+        if body.strip() in (b"{", b"["):  # a JSON document written over many lines, not JSON Lines
+            return InputError(
+                "not a fightlog log (line 1 opens a JSON document spread over many lines; a log holds one "
+                "event a line; a DiscordChatExporter export is read by `fightlog import discord-json`)",
+                path=path, line=1,
+            )
         if b"\0" in body or not body.lstrip().startswith(b"{"):
             return InputError(
                 "not a fightlog log (line 1 is not a JSON object)", path=path, line=1

@@ -29,3 +29,16 @@ def test_a_nested_field_that_is_not_an_object_names_its_path(tmp_path: Path) -> 
             "notation": "1d6", "dice": [3], "total": 3}
     message = first_line_error(tmp_path, line)
     assert message == "invalid event: Expected `object`, got `int` - at `$.dice[0]`", message
+
+
+@pytest.mark.parametrize("document", ['{\n  "guild": {"id": "1"},\n  "messages": []\n}\n', '[\n  {"kind": "x"}\n]\n'])
+def test_a_json_document_over_many_lines_is_named_as_one(tmp_path: Path, document: str) -> None:
+    """A DiscordChatExporter export audited by mistake was "not valid JSON (Input data was
+    truncated)", of a file that is valid JSON."""
+    log = tmp_path / "export.json"
+    log.write_text(document)
+    with pytest.raises(InputError) as caught:
+        list(read_log(str(log)))
+    assert (caught.value.line, caught.value.message) == (1, (
+        "not a fightlog log (line 1 opens a JSON document spread over many lines; a log holds one event a line; "
+        "a DiscordChatExporter export is read by `fightlog import discord-json`)"))
