@@ -33,13 +33,15 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
         except msgspec.ValidationError as exc:
             raise InputError(f"messages[{index}] (byte {offset}): {exc}", path=name,
                              line=splitter.line_at(offset)) from None
-        except msgspec.DecodeError as exc:
-            raise InputError(f"messages[{index}] (byte {offset}): not JSON ({exc})", path=name,
-                             line=splitter.line_at(offset)) from None
-        except UnicodeDecodeError as exc:  # the exporter writes UTF-8: a file saved again in another encoding
-            raise InputError(f"messages[{index}] (byte {offset}): not UTF-8 (byte 0x{exc.object[exc.start]:02x}); "
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+            bad = _not_utf8(data)  # msgspec says "Invalid UTF-8 encoded string" of a string: which byte
+            if bad is None:
+                raise InputError(f"messages[{index}] (byte {offset}): not JSON ({exc})", path=name,
+                                 line=splitter.line_at(offset)) from None
+            # the exporter writes UTF-8: a file saved again in another encoding
+            raise InputError(f"messages[{index}] (byte {offset}): not UTF-8 (byte 0x{data[bad]:02x}); "
                              "DiscordChatExporter writes UTF-8: export the channel again", path=name,
-                             line=splitter.line_at(offset + exc.start)) from None
+                             line=splitter.line_at(offset + bad)) from None
         snowflake = int(message.id) if message.id.isdigit() else None
         if snowflake is not None and snowflake <= last and not backwards:  # said once: a file joined says it often
             backwards = True
@@ -53,3 +55,12 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
     if isinstance(said, int) and not isinstance(said, bool) and said != count:
         warn(f"{name}:{splitter.count_line}: messageCount says {said} message(s) were exported, the messages array "
              f"holds {count}: messages were removed or added by hand")
+
+
+def _not_utf8(data: bytes | memoryview) -> int | None:
+    """Where the first byte that is not UTF-8 is in ``data``, or ``None``."""
+    try:
+        bytes(data).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return None

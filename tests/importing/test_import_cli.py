@@ -313,6 +313,18 @@ def test_a_truncated_export_is_refused_whole(tmp_path: Path) -> None:
     assert re.match(rf"fightlog: {re.escape(str(source))}:\d+: truncated JSON: messages\[", stderr)
 
 
+def test_an_export_saved_again_in_windows_1252_names_the_byte(tmp_path: Path) -> None:
+    """A message's text with a byte that is not UTF-8 was "not JSON (Invalid UTF-8 encoded
+    string)" at the message's first line, though docs/import.md promised the byte."""
+    data = (IMPORT / "discord/dockside.json").read_bytes()
+    at = [m.end() for m in re.finditer(rb'"content": "', data)][4]
+    code, stderr, source = _bad(tmp_path, "ansi.json", data[:at] + b"Se\xf1or " + data[at:])
+    line = data[:at].count(b"\n") + 1
+    assert code == 2 and re.fullmatch(
+        rf"fightlog: {re.escape(str(source))}:{line}: messages\[4\] \(byte \d+\): not UTF-8 \(byte 0xf1\); "
+        r"DiscordChatExporter writes UTF-8: export the channel again\n", stderr), stderr
+
+
 def test_a_50_mb_message_is_refused_cleanly(tmp_path: Path) -> None:
     line = b"[2024/06/12 20:02]  Bob Kade: " + b"a" * (50 << 20) + b"\n"
     code, stderr, source = _bad(tmp_path, "huge.txt", b"[2024/06/12 20:01]  Bob Kade: hi\n" + line, fmt="sl")
