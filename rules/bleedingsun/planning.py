@@ -113,6 +113,10 @@ def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, di
                                code="rules.range")
         return "short"
     limits = SPREAD_RANGES[weapon.spread] if weapon.spread else weapon.ranges
+    if distance is None and action.range is None and limits:  # no map: the post says how far
+        raise RefusedError(f"how far is {action.target or 'the target'}? the {weapon.name} reaches "
+                           f"{'/'.join(map(str, limits))} hexes (short/medium/long/extreme): give distance=N (hexes) "
+                           "or range=BAND", code="rules.range")
     if distance is None or not limits:
         return action.range or "short"
     found = band_of(distance, limits)

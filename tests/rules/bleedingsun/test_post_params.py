@@ -1,7 +1,8 @@
 """What a post may say (``rules/bleedingsun/post_params.py``, ``planning.band``, the
 handlers): a param its action would not read, or would read in a way that changes nothing, is
 refused with what it reads instead, and the scribe is left as it was; naming a fighter twice
-or oneself is ``rules.target``; a range band must agree with the distance given."""
+or oneself is ``rules.target``; a range band must agree with the distance given, and a
+ranged attack names one of them (there is no map)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from tests.rules.bleedingsun.rigged import of, ready_duel, trio
     ("attack target=bo weapon=Rifle range=long distance=3", "rules.range",
      "range=long, but 3 hexes is short range for the Rifle (10/20/40/80): give one of them"),
     ("attack target=bo weapon=Rifle range=bogus", "rules.range", "range='bogus': one of short, medium, long, extreme"),
+    ("attack target=bo weapon=Rifle", "rules.range",  # was played at short range, the best band, unsaid
+     "how far is bo? the Rifle reaches 10/20/40/80 hexes (short/medium/long/extreme): give distance=N (hexes) or "
+     "range=BAND"),
     ("attack target=bo weapon=Rifle coverr=medium", "rules.incomplete", "coverr=medium is not read by an attack"),
     ("attack target=bo weapon=Rifle high=yes", "rules.incomplete", "high=yes: write high=true or high=false"),
     ("attack target=ana weapon=Rifle", "rules.target", "ana cannot attack themselves"),
