@@ -25,7 +25,8 @@ def _rolled(event: DiceRolled, scene: Scene) -> str:
 def roll_text(event: DiceRolled, *, markdown: bool = False) -> str:
     """The roll's breakdown (``1d100 (57) + 15 [scope +10, racial +5] = 72``), from the
     dice engine when it reads the notation, else from the recorded faces; a recorded total
-    that the dice do not add up to is shown as recorded, with what they add up to.
+    that the dice do not add up to is shown as recorded, with what they add up to; a roll
+    read only in part from a bot's reply (``unread``) says what was not read instead.
     Dropped dice show as ``[4]``, or ``~~4~~`` with ``markdown``.
 
     The dice part (``1d100 (57)``) and the value it adds up to are remembered by what they
@@ -41,11 +42,14 @@ def roll_text(event: DiceRolled, *, markdown: bool = False) -> str:
         _DICE_TEXTS[key] = known
     dice, value = known
     if value is None:  # notation the engine does not read: the recorded faces
-        return _faces_text(event, markdown)
-    shift = sum(m.value for m in event.modifiers)
-    text = dice + tail(event.modifiers, shift, value + shift, event.label)
-    if value + shift != event.total:
-        text += f" (recorded total {event.total})"
+        text = _faces_text(event, markdown)
+    else:
+        shift = sum(m.value for m in event.modifiers)
+        text = dice + tail(event.modifiers, shift, value + shift, event.label)
+        if value + shift != event.total and event.unread is None:
+            text += f" (recorded total {event.total})"
+    if event.unread is not None:  # the recorded total is no bot's: say what was not read
+        text += f" (read in part from the reply: {event.unread})"
     return text
 
 

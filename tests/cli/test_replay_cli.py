@@ -130,11 +130,15 @@ def test_rolls_the_engine_cannot_read_are_shown_from_their_faces(tmp_path: Path)
         bot("4d6kh3", [Die(sides=6, face=f, kept=f != 1) for f in (6, 1, 4, 3)], 13, label="stats"),
         bot("1d20", [Die(sides=20, face=12)], 99),
         StatusChanged(actor="bob", status="prone", note="line one\nline two"),
+        bot("2d12 + 3", [Die(sides=12, face=5), Die(sides=12, face=6)], 11, unread="no total printed"),
     ])
     lines = [line for line in replay(str(log)).splitlines() if EVENT_LINE.match(line)]
     assert lines[2] == "3  Bob Kade rolls attack [external: Dice Maiden]: 1d100 vs dodge (40) + 5 [racial +5] = 45"
     assert lines[3] == "4  Bob Kade rolls attack [external: Dice Maiden]: 4d6kh3 (6, [1], 4, 3) = 13 # stats"
     assert lines[4] == "5  Bob Kade rolls attack [external: Dice Maiden]: 1d20 (12) = 12 (recorded total 99)"
+    # an Avrae reply cut off before its total: no total of the bot's to set against, but what was not read
+    assert lines[6] == ("7  Bob Kade rolls attack [external: Dice Maiden]: 2d12 (5, 6) + 3 = 14 "
+                        "(read in part from the reply: no total printed)")
     assert lines[5] == "6  Bob Kade gains status prone (line one / line two)"
     markdown = [line for line in replay(str(log), "--markdown").splitlines() if EVENT_LINE.match(line)]
     assert markdown[3] == "4  Bob Kade rolls attack [external: Dice Maiden]: 4d6kh3 (6, ~~1~~, 4, 3) = 13 # stats"
