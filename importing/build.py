@@ -204,6 +204,8 @@ class Builder:
         """The reply's ``dice_rolled`` event (``ReadReply.event``), with the roller the cast
         names, the message's time and origin (its raw text, its ref)."""
         roller = self.cast.actor_named(reply.roller) or self.cast.actor_named(message.invoker)
+        if roller is None and reply.author is not None and reply.roller:  # a name with a colon: "Nyx: the Silent"
+            roller = self.cast.actor_named(f"{reply.author}: {reply.roller}")
         if roller is None:
             roller = _ident(reply.roller or message.name or message.speaker or "unknown")
         event = reply.event(roller=roller, purpose=purpose)

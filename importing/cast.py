@@ -149,15 +149,20 @@ class Cast:
         return self.role(message).kind in ("dice", "object")
 
     def actor_named(self, who: str | None) -> str | None:
-        """The combatant a roll's text names (a mention's user id, a nickname, an SL name)."""
+        """The combatant a roll's text names (a mention's user id, a nickname, an SL name),
+        matched as speakers are: exactly, then by a speaker pattern (``Boris*``)."""
         if not who:
             return None
-        found = self.exact.get(who.strip().lstrip("@"))
+        name = who.strip().lstrip("@")
+        found = self.exact.get(name)
         if found is not None and found.kind == "combatant":
             return found.actor
         for entry in self.file.combatants:
             if who == entry.id or who == entry.name:
                 return entry.id
+        for pattern, role in self.globs:
+            if role.kind == "combatant" and fnmatch.fnmatchcase(name, pattern):
+                return role.actor
         return None
 
     def names(self) -> list[str]:

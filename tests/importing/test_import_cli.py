@@ -683,3 +683,26 @@ def test_a_post_before_ones_turn_is_out_of_turn_and_a_missed_round_one_finding(t
         ("order.out-of-turn", "bram", "three.txt:9",
          "bram posted out of turn in round 3: it was ash's turn (ash posted after bram)"),
     ]
+
+
+def test_a_roller_is_named_as_speakers_are_a_colon_or_a_pattern_included(tmp_path: Path) -> None:
+    """An SL HUD naming "Nyx: the Silent" credited "the Silent" (the text before the colon
+    read as the speaking object); a cast speaker pattern ("Bram*") matched Bram's messages
+    but not the name a HUD gives him ("Bram the Bold"): both rolls went to non-combatants."""
+    transcript, cast, out = tmp_path / "hud.txt", tmp_path / "cast.toml", tmp_path / "log.jsonl"
+    transcript.write_text(
+        "[2024/07/02 20:00:05]  Gemma Sinclair (gemma.resident): Round 1\n"
+        "[2024/07/02 20:00:40]  Nyx%3A the Silent (nyx.resident): Nyx stabs Bram\n"
+        "[2024/07/02 20:00:41]  Dice HUD: Nyx: the Silent rolled 1d100: 44\n"
+        "[2024/07/02 20:01:00]  Bram Holt (bram.holt): Bram swings at Nyx\n"
+        "[2024/07/02 20:01:01]  Dice HUD: Bram the Bold rolled 1d100: 61\n")
+    cast.write_text(_THREE_CAST.replace('order = ["ash", "nyx", "bram"]', 'order = ["nyx", "bram"]')
+                    .replace('name = "Nyx Vale"', 'name = "Nyx: the Silent"')
+                    .replace('speakers = ["bram.holt"]', 'speakers = ["bram.holt", "Bram*"]')
+                    + '[[dice]]\nspeakers = ["Dice HUD"]\nbot = "sl-hud"\n')
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7", "--cast", str(cast))
+    assert code == 0, stderr
+    import msgspec
+
+    rolls = [e for e in map(msgspec.json.decode, out.read_bytes().splitlines()) if e["kind"] == "dice_rolled"]
+    assert [(r["roller"], r["total"]) for r in rolls] == [("nyx", 44), ("bram", 61)]
