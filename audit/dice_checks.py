@@ -110,7 +110,7 @@ class DiceAudit:
                 f"{event.tool or 'its bot'}'s reply ({event.unread}): its dice and total are not checked",
                 event.roller,
             ))
-        for die in () if dialect or partial else event.dice:
+        for at, die in enumerate(() if dialect or partial else event.dice):
             for face in (*die.rerolled, die.face):
                 if not 1 <= face <= die.sides:
                     kind = "an external" if event.generator == "external" else "an engine"
@@ -118,8 +118,8 @@ class DiceAudit:
                         DiceFinding(
                             "dice.face",
                             event.seq,
-                            f"{event.roller}'s {event.purpose} roll ({event.notation}, {kind} roll) shows "
-                            f"{face} on a d{die.sides}, which has faces 1 to {die.sides}",
+                            f"{event.roller}'s {event.purpose} roll ({event.notation}, {kind} roll): dice[{at}] "
+                            f"shows {face} on a d{die.sides}, which has faces 1 to {die.sides}",
                             event.roller,
                         )
                     )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -290,8 +290,6 @@ def opened_at_a_post(event: TurnStarted) -> bool:
 
 class RoundMarks:
     """What the posting-order checks note of the open round as it goes (``_Due``)."""
-
-    __slots__ = ("posted", "skipped", "passed")
 
     def __init__(self) -> None:
         self.posted: set[str] = set()

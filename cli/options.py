@@ -137,7 +137,7 @@ def check_new_log(log: str, force: bool, inputs: Mapping[str, str | None] | None
     fightlog log (its first line a ``scene_started``), never one of the files the command
     reads (``inputs``: what each is, ``the scenario``, by path): ``--force`` replaced a
     scenario, a roster or the log under dispute with the output."""
-    _check_new(log, force, inputs, "log", _starts_a_log,
+    _check_new(log, force, inputs, "log", starts_a_log,
                "is not a fightlog log (its first line is no scene_started): --force replaces only a log")
 
 
@@ -180,7 +180,7 @@ def _is_page(path: str) -> bool:
     return start.lstrip().lower().startswith(b"<!doctype html") and b'<meta name="generator" content="fightlog' in start
 
 
-def _starts_a_log(path: str) -> bool:
+def starts_a_log(path: str) -> bool:
     """Whether the file at ``path`` starts with a ``scene_started`` line (a log to replace)."""
     import msgspec
 

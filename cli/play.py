@@ -30,6 +30,7 @@ from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
 from fightlog.events.seeds import DEFAULT_SCENE
 from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
+from fightlog.kit.table_base import require_open
 from fightlog.reducers.state import EMPTY
 
 
@@ -105,8 +106,13 @@ def start(
     Unless --open, the secret seed is written to LOG.seed (readable by you only): keep it
     until `fightlog play end` reveals it, and never share it before.
     """
-    if os.path.exists(log) and (os.path.isdir(log) or os.path.getsize(log) > 0):
-        raise InputError("already holds a log (or is not a file): start the new scene in a new file", path=log)
+    if os.path.isdir(log):
+        raise InputError("is a directory, not a log file: start the new scene in a new file", path=log)
+    if os.path.exists(log) and os.path.getsize(log) > 0:
+        from fightlog.cli.options import starts_a_log
+
+        what = "already holds a log" if starts_a_log(log) else "is not empty and is not a fightlog log"
+        raise InputError(f"{what}: start the new scene in a new file", path=log)
     try:
         table = table_for(ruleset)
     except RefusedError as exc:
@@ -196,6 +202,8 @@ def join(
     if arrival and reserve:
         raise click.UsageError("--arrival and --reserve exclude each other")
     state, table, seed = open_scene(log)
+    with refusals(log):
+        require_open(state)  # before the roster: "everyone has joined already" of an ended scene misleads
     entrants = {e.actor: e for e in table.roster(roster)}
     for actor in ids:
         if actor not in entrants:

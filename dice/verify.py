@@ -302,13 +302,13 @@ class RollVerifier:
             )
 
     def _check_arithmetic(self, line: int, event: DiceRolled, name: str) -> None:
-        for i, die in enumerate(event.dice, 1):
+        for i, die in enumerate(event.dice):  # dice[i], as `rule amend SEQ --set dice[i].face=N` names it
             bad = [f for f in (*die.rerolled, die.face) if not 1 <= f <= die.sides]
             if bad:
                 self._finding(
                     line,
                     "roll-range",
-                    f"{name}: die {i} shows {bad[0]}, outside 1..{die.sides} of a d{die.sides}",
+                    f"{name}: dice[{i}] shows {bad[0]} on a d{die.sides}, which has faces 1 to {die.sides}",
                     event.seq,
                 )
                 return

@@ -210,17 +210,17 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
         if actions is not None and action not in actions:
             raise InputError(f"hints.{ruleset}.{action}: {ruleset} has no action {action!r} (actions: "
                              f"{', '.join(sorted(actions))})", path=name, line=lines.line(("hints", ruleset, action)))
-        for pattern in patterns:
+        for at, pattern in enumerate(patterns):
             # a hint needs no group: the builder searches each pattern on its own, so any are harmless
-            compiled = _compile(pattern, name, lines.line(("hints", ruleset, action)))
+            compiled = _compile(pattern, f"hints.{ruleset}.{action}[{at}]", name, lines.line(("hints", ruleset, action)))
             cast.hints.setdefault(action, []).append((action, compiled))
     for index, hint in enumerate(read.status):
         where = ("status", index, "pattern")
-        status = _compile(hint.pattern, name, lines.line(where))
+        status = _compile(hint.pattern, f"status[{index}].pattern", name, lines.line(where))
         _require_groups(status, STATUS_GROUPS, where, name, lines.line(where))
         cast.status.append((status, hint))
     if read.gm is not None and read.gm.rounds:
-        cast.rounds = _compile(read.gm.rounds, name, lines.line(("gm", "rounds")))
+        cast.rounds = _compile(read.gm.rounds, "gm.rounds", name, lines.line(("gm", "rounds")))
     return cast
 
 
@@ -278,11 +278,12 @@ def _require_groups(pattern: re.Pattern[str], needs: dict[str, str], where: tupl
                              path=name, line=line)
 
 
-def _compile(pattern: str, name: str, line: int | None) -> re.Pattern[str]:
+def _compile(pattern: str, field: str, name: str, line: int | None) -> re.Pattern[str]:
+    """``pattern`` compiled; else an ``InputError`` naming the ``field`` it is in."""
     try:
         return re.compile(pattern, re.IGNORECASE)
     except re.error as exc:
-        raise InputError(f"not a regular expression: {pattern!r}: {exc}", path=name, line=line) from None
+        raise InputError(f"{field}: not a regular expression: {pattern!r}: {exc}", path=name, line=line) from None
 
 
 def timezone_of(cast: Cast, default: str | None) -> Any:

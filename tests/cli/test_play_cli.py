@@ -218,6 +218,12 @@ def test_start_refuses_a_log_that_exists(fight: Path) -> None:
     assert_one_line_error(run("play", "start", str(fight), "--ruleset", "roe7"), str(fight), "already holds a log")
     assert fight.read_bytes() == before
     assert Path(f"{fight}.seed").read_text() == SEED + "\n"
+    roster = fight.parent / "crew.toml"  # a roster given as the log: said as what it is not
+    roster.write_text(Path(ROSTER).read_text())
+    assert_one_line_error(run("play", "start", str(roster), "--ruleset", "roe7"), str(roster),
+                          "is not empty and is not a fightlog log: start the new scene in a new file")
+    assert_one_line_error(run("play", "start", str(fight.parent), "--ruleset", "roe7"), str(fight.parent),
+                          "is a directory, not a log file")
 
 
 def test_start_may_use_an_empty_file(log: Path) -> None:
@@ -514,8 +520,9 @@ def test_nothing_is_played_after_the_end(tmp_path: Path, ruleset: str, roster: s
     play("join", str(log), "--roster", roster)
     play("end", str(log))
     before = log.read_bytes()
-    for command in ("begin", "end-turn"):
-        assert_one_line_error(run("play", command, str(log)), str(log), "has ended: nothing more can be written to it")
+    for command in (["begin"], ["end-turn"], ["join", "--roster", roster]):  # join said "everyone has joined already"
+        assert_one_line_error(run("play", command[0], str(log), *command[1:]), str(log),
+                              "has ended: nothing more can be written to it")
     assert log.read_bytes() == before
     store = FileStore(str(log))
     store.append([DeclarationPosted(actor=lines(log)[1]["actor"], text="one more"),

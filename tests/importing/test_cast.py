@@ -56,7 +56,10 @@ def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
         (('"Bob*"', '"alice.resident"'), "cast.toml:9: combatants[1].speakers: speaker 'alice.resident' is named twice (also at combatants[0].speakers)"),
         (('order = ["alice", "bob"]', 'order = ["alice", "carol"]'), "cast.toml:1: order[1]: unknown actor 'carol': not one of the cast's combatants (alice, bob)"),
         (('bot = "sl-hud"', 'bot = "hud"'), "cast.toml:13: dice[0].bot: no reader for 'hud' (bots: avrae, dice-maiden, rpg-sage, sl-hud)"),
-        (("fires", "("), "cast.toml:16: not a regular expression: '\\\\b(\\\\b': missing ), unterminated subpattern at position 2"),
+        (("fires", "("), "cast.toml:16: hints.roe7.attack[0]: not a regular expression: '\\\\b(\\\\b': missing ), "
+                         "unterminated subpattern at position 2"),
+        (("(?P<who>\\w+) is", "(?P<who>\\w+ is"), "cast.toml:19: status[0].pattern: not a regular expression: "
+                                                 "'(?P<who>\\\\w+ is down': missing ), unterminated subpattern at position 0"),
         (('id = "bob"', 'id = "alice"'), "cast.toml:8: combatants[1].id: combatant 'alice' is named twice"),
         (('order =', 'ordre ='), "cast.toml:1: ordre: unknown field (did you mean 'order'?)"),
         (("(?P<who>\\w+) is", "\\w+ is"), "cast.toml:19: status[0].pattern: '\\\\w+ is down' has no (?P<who>...) group "
