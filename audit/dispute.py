@@ -51,7 +51,7 @@ from fightlog.audit.requests import Departure, Request, RequestKind, Split, requ
 from fightlog.dice import commitment, seed_bytes
 from fightlog.errors import DiceError, InputError, RefusedError
 from fightlog.events.compare import Difference, field_changes, first_difference
-from fightlog.events.model import AnyEvent, DiceRolled, SceneEnded, SceneStarted
+from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, SceneEnded, SceneStarted
 from fightlog.kit.table import Table
 
 __all__ = [
@@ -119,6 +119,19 @@ is the dispute's."""
 # --------------------------------------------------------------------------- the entry point
 
 
+def _require_sheets(events: Sequence[AnyEvent], name: str) -> None:
+    """An imported fight's combatants joined with no sheet (imported without ``--roster``)
+    cannot be played again by the rules: refused at the first of them, saying so (each
+    ruleset's own sheet reader said it its own way, some naming a missing field)."""
+    if getattr(events[0], "transcript", None) is None:
+        return
+    bare = [e for e in events if type(e) is CombatantJoined and not e.sheet]
+    if bare:
+        who = ", ".join(e.actor for e in bare)
+        raise InputError(f"{who} joined with no sheet: a fight imported without --roster holds no sheets to play "
+                         "by; import it again with --roster R.toml to dispute it", path=name, line=bare[0].seq)
+
+
 def dispute(
     events: Sequence[AnyEvent],
     change: Change,
@@ -140,6 +153,7 @@ def dispute(
     amended = amended_fact(events, target, change, name, table_for)
     secret = dice_seed(events, seed, name=name)
     table = _scene_table(events[0], name, table_for)
+    _require_sheets(events, name)
     parts = split(events, secret, table=table, name=name)
     runs = _run(events, parts, table, secret, name, change.seq, target, amended)
     original = runs.baseline if runs.baseline is not None else events

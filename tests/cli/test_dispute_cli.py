@@ -216,9 +216,15 @@ def test_a_fight_imported_without_a_roster_says_it_has_no_sheets_to_play_by(tmp_
     assert run("import", "sl", str(sl / "midnight-brawl.txt"), "-o", str(log), "--ruleset", "roe7",
                "--cast", str(sl / "midnight-brawl.cast.toml")).exit_code == 0
     result = run("dispute", str(log), "--at", "12", "--set", "dice[0].face=10")  # bob's attack roll
-    assert_one_line_error(result, f"{log}:12", "a sheet in the log does not read: sheet.hp: required field is missing")
-    assert "a fight imported without --roster holds no sheets to play by" in result.stderr
+    assert_one_line_error(result, f"{log}:2", "alice, bob, cara joined with no sheet: a fight imported without --roster "
+                                              "holds no sheets to play by; import it again with --roster R.toml")
     assert "<input>" not in result.stderr
+    d20 = tmp_path / "dockside.jsonl"  # d20-evasion's reader said "(sheet: Object missing required field `race`)"
+    discord = FIXTURES / "import" / "discord"
+    assert run("import", "discord-json", str(discord / "dockside.json"), "-o", str(d20), "--ruleset", "d20-evasion",
+               "--cast", str(discord / "dockside.cast.toml")).exit_code == 0
+    assert "joined with no sheet: a fight imported without --roster" in run("dispute", str(d20), "--at", "8",
+                                                                            "--void").stderr
 
 
 def test_a_seed_for_a_log_with_none_is_one_line_and_exit_2() -> None:
