@@ -44,7 +44,7 @@ def test_wheel_installs_only_the_fightlog_namespace(wheel: Path) -> None:
     assert not any(n.startswith(("fightlog/tests", "tests/", "fightlog/bench")) for n in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     declared = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "fightlog = fightlog.cli.main:main" in declared
+    assert "fightlog = fightlog.cli:main" in declared
     assert "[pytest11]\nfightlog = fightlog.testing.plugin" in declared  # the plugin for users' tests
 
 

@@ -256,3 +256,24 @@ def test_what_the_property_found_is_no_internal_error(log: Path, args: list[str]
         result = fightlog(*command, str(copy))
         assert_clean(result)
         assert result.exit_code != 3, result.stderr
+
+
+def test_a_ctrl_c_while_the_commands_load_is_one_line() -> None:
+    """A Ctrl-C in the first tenth of a second (click and the commands importing) printed a
+    traceback: the console script's ``main`` guards the imports."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'fightlog.cli.main':\n"
+        "            raise KeyboardInterrupt\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from fightlog.cli import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "fightlog: interrupted\n", "")
