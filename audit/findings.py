@@ -44,6 +44,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.pool": ("error", "damage or healing to a pool its target does not have"),
     # what a log's facts must agree on, under any ruleset (fightlog.audit.answers)
     "outcome.undeclared": ("error", "the poster's attack resolved on a target its declaration did not name"),
+    "outcome.winner": ("error", "a scene's end naming a winner the fighters' statuses do not give"),
     "outcome.voided-cause": ("warning", "an event standing on one a ruling voided (its damage, its resolution, its rolls)"),
     # what the audit can judge (fightlog.audit.scope)
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from msgspec import Struct
 
-from fightlog.audit import answers, order, pools, scope
+from fightlog.audit import answers, ending, order, pools, scope
 from fightlog.audit.after_end import CODE as AFTER_END
 from fightlog.audit.after_end import AfterEnd
 from fightlog.audit.chained import chained
@@ -264,7 +264,7 @@ class Auditor:
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
         found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
-        for kind, check in (*scope.checks().items(), *pools.checks().items()):
+        for kind, check in (*scope.checks().items(), *pools.checks().items(), *ending.checks(rules).items()):
             found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
         if not self._elsewhere or answers.in_fold(rules, split, self._imported is not None):  # else in the child
