@@ -112,14 +112,15 @@ def verify(
     # nothing can be trusted.
     findings = [] if dice is None else dice.findings
     if fmt == "json":
-        echo_json(_as_json(result, repaired, dice))
+        echo_json(_as_json(result, repaired, dice, published))
     else:
-        _echo_text(log, result, repaired, dice)
+        _echo_text(log, result, repaired, dice, published)
     if not result.ok or findings:
         raise SystemExit(EXIT_FINDINGS)
 
 
-def _echo_text(log: str, result: VerifyResult, repaired: RepairResult | None, dice: DiceVerdict | None) -> None:
+def _echo_text(log: str, result: VerifyResult, repaired: RepairResult | None, dice: DiceVerdict | None,
+               published: PublishedHead | None = None) -> None:
     """The verdict as text: the repair made, the chain's verdict, the dice findings and summary."""
     if repaired is not None:
         if repaired.action == "added_newline":
@@ -129,7 +130,7 @@ def _echo_text(log: str, result: VerifyResult, repaired: RepairResult | None, di
                 f"{log}:{repaired.line}: repaired: moved {plural(repaired.moved, 'torn byte')} "
                 f"to {repaired.side_file}"
             )
-    click.echo(_as_text(result))
+    click.echo(_as_text(result, published))
     if dice is not None:
         for finding in dice.findings:
             click.echo(f"{log}:{finding.line}: {finding.message}")
@@ -140,21 +141,28 @@ def _finding_json(finding: RollFinding) -> dict[str, object]:
     return {"line": finding.line, "seq": finding.seq, "code": finding.code, "message": finding.message}
 
 
-def _as_text(result: VerifyResult) -> str:
+def _as_text(result: VerifyResult, published: PublishedHead | None = None) -> str:
     if result.problem is not None:
         return str(result.problem)
     head = result.head
-    return f"{result.path}: intact: {plural(head.seq, 'event')}; head {head.seq}:{head.digest}"
+    matched = "" if published is None else f"; line {published.seq} matches the published head"
+    return f"{result.path}: intact: {plural(head.seq, 'event')}; head {head.seq}:{head.digest}{matched}"
 
 
-def _as_json(result: VerifyResult, repaired: msgspec.Struct | None, dice: DiceVerdict | None) -> dict[str, object]:
+def _as_json(result: VerifyResult, repaired: msgspec.Struct | None, dice: DiceVerdict | None,
+             published: PublishedHead | None = None) -> dict[str, object]:
+    """``ok``: the verdict as the exit status gives it (the chain intact and, with ``--dice``,
+    no dice finding); ``intact``: the chain's alone."""
     out: dict[str, object] = {
         "path": result.path,
-        "ok": result.ok,
+        "ok": result.ok and (dice is None or not dice.findings),
+        "intact": result.ok,
         "events": result.events if result.problem else result.head.seq,
     }
     if result.ok:
         out["head"] = {"seq": result.head.seq, "sha256": result.head.digest}
+        if published is not None:
+            out["published"] = {"seq": published.seq, "sha256": published.digest, "matches": True}
     else:
         problem = result.problem
         assert problem is not None

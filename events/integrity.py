@@ -31,8 +31,11 @@ class PublishedHead(msgspec.Struct, frozen=True):
 
     @classmethod
     def parse(cls, text: str) -> PublishedHead:
-        seq_text, sep, digest = text.partition(":")
-        digest = digest.lower()
+        """``SEQ:SHA256`` as published (spaces around it, as pasted, ignored); ``ValueError``
+        for anything else, a ``seq`` of 0 included (no line is 0: it vouches for nothing)."""
+        seq_text, sep, digest = text.strip().partition(":")
+        digest = digest.strip().lower()
+        seq_text = seq_text.strip()
         if (
             not sep
             or not seq_text.isdecimal()
@@ -41,6 +44,8 @@ class PublishedHead(msgspec.Struct, frozen=True):
             or any(c not in "0123456789abcdef" for c in digest)
         ):
             raise ValueError("expected SEQ:SHA256, e.g. 57:<64 hex digits>")
+        if int(seq_text) < 1:
+            raise ValueError(f"SEQ is a line's seq, 1 or more: got {seq_text}")
         return cls(int(seq_text), digest)
 
 

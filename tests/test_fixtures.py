@@ -69,7 +69,7 @@ def test_dice_findings_in_json() -> None:
     code, out, _ = run("verify", "--dice", "--format", "json", str(TAMPERED))
     assert code == 1
     doc = json.loads(out)
-    assert doc["ok"] is True  # the chain holds
+    assert doc["ok"] is False and doc["intact"] is True  # the chain holds; the dice do not (a bot read "ok": true)
     assert [f["code"] for f in doc["dice"]["findings"]] == ["roll-dice", "roll-total"]
     assert {f["line"] for f in doc["dice"]["findings"]} == {8}
 

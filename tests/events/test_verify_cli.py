@@ -38,6 +38,7 @@ def test_json_format(sample_log: Path) -> None:
     assert json.loads(out) == {
         "path": str(sample_log),
         "ok": True,
+        "intact": True,
         "events": 64,
         "head": {"seq": 64, "sha256": head_of(sample_log)},
     }
@@ -134,3 +135,15 @@ def test_help_shows_an_example(command: list[str]) -> None:
     code, out, _ = run(*command, "--help")
     assert code == 0
     assert "Example" in out and "fightlog " in out.split("Example", 1)[1]
+
+
+def test_a_published_head_is_said_checked_and_seq_0_is_no_head(sample_log: Path) -> None:
+    """``--head 0:...`` passed ("intact") or accused the log of an edit at line 0; a head
+    pasted with spaces around it was refused; a checked head was not said to be."""
+    head = f"64:{head_of(sample_log)}"
+    code, out, _ = run("verify", str(sample_log), "--head", f" {head} ")
+    assert code == 0 and out.endswith(f"; head {head}; line 64 matches the published head\n")
+    code, out, _ = run("verify", "--format", "json", str(sample_log), "--head", head)
+    assert code == 0 and json.loads(out)["published"] == {"seq": 64, "sha256": head_of(sample_log), "matches": True}
+    code, out, err = run("verify", str(sample_log), "--head", "0:" + "0" * 64)
+    assert code == 2 and out == "" and "SEQ is a line's seq, 1 or more: got 0" in err
