@@ -25,6 +25,7 @@ from fightlog.errors import FightlogError, InputError
 from fightlog.events.forked import Forked, idle_cores, worth_forking
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent
+from fightlog.events.piped import is_stream
 from fightlog.events.reader import ChainHead, open_log, read_log
 from fightlog.events.tail import last_seq
 from fightlog.history.states import events_at, replay as replay_steps
@@ -81,6 +82,9 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
     first = start or 1
     split = None if shown is None else _split_at(log, first, shown, SHARE[style.fmt])
     if style.fmt == "json":
+        if not is_stream(log):  # a file that never opens, or is no log, is the error alone: no "[]" before it
+            for _ in read_log(log):
+                break
         out.write("[")
     try:
         if split is None:

@@ -285,3 +285,11 @@ def test_the_childs_spool_is_copied_whole_in_small_blocks(has_buffer: bool, monk
     out.flush()
     got = raw.getvalue().decode("utf-8") if has_buffer else out.getvalue()
     assert got == "mine\n" + told
+
+
+def test_a_log_that_never_opens_is_the_json_error_alone(tmp_path: Path) -> None:
+    """``replay --format json`` of a missing file printed "[]" and then the error: two
+    documents where docs/cli.md promises one."""
+    result = run("replay", str(tmp_path / "missing.jsonl"), "--format", "json")
+    assert result.exit_code == 2 and result.stdout.count("\n") == 1
+    assert json.loads(result.stdout)["error"]["message"] == "no such file"
