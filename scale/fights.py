@@ -84,6 +84,8 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
             break
         if scribe.state.turn.current != actor:
             continue  # the post closed the turn itself (the rules moved on)
+        if scribe.state.turn.round >= setup.max_rounds and _opens_another_round(table, scribe, seed):
+            break  # the last turn of the last round: a draw, ended here (no round past the limit opened)
         try:
             table.end_turn(scribe)
         except RefusedError:
@@ -92,6 +94,16 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
     if info is None or not info.ended:
         table.end(scribe, reveal=seed, reason=None)
     return scribe.events
+
+
+def _opens_another_round(table: Table, scribe: Scribe, seed: str) -> bool:
+    """Whether ending the open turn would open the next round (tried on a scratch scribe)."""
+    trial = Scribe(scribe.state, seed)
+    try:
+        table.end_turn(trial)
+    except RefusedError:
+        return False
+    return trial.state.turn.round > scribe.state.turn.round
 
 
 def _tried(table: Table, scribe: Scribe, post: Post) -> bool:

@@ -184,3 +184,16 @@ def _without_weapons(roster: str) -> str:
             continue
         out.append(line)
     return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("ruleset", sorted(SOURCES))
+def test_a_draw_at_the_round_limit_ends_in_the_last_round(ruleset: str, tmp_path: Path) -> None:
+    """A fight still going after ``--max-rounds 2`` opened round 3 before it ended (and was
+    counted a 3-round fight): it ends in round 2, and audits clean."""
+    setup = load_setup(str(SOURCES[ruleset]), max_rounds=2)
+    for index in range(3):
+        events = fight_events(setup, MASTER, index)
+        summary = summarize(index, events)
+        assert summary.rounds <= 2, (index, summary.rounds)
+        assert max(getattr(e, "round", 0) or 0 for e in events) <= 2
+        assert audit_events(events).findings == []
