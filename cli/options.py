@@ -149,6 +149,27 @@ def check_new_page(page: str, force: bool, inputs: Mapping[str, str | None] | No
                "is not a page fightlog wrote: --force replaces only such a page")
 
 
+def check_new_chart(chart: str, force: bool) -> None:
+    """A chart a command is about to write (``sim --chart``), checked as ``check_new_log``
+    checks a log: ``--force`` replaces only a file of the chart's kind (an SVG, a PNG, or for
+    ``.html`` a page fightlog wrote)."""
+    _check_new(chart, force, None, "chart", _is_chart, "is not a chart of that kind: --force replaces only such a chart")
+
+
+def _is_chart(path: str) -> bool:
+    """Whether the file at ``path`` is what a chart at that name would be (SVG, PNG, a page)."""
+    if path.endswith(".html"):
+        return _is_page(path)
+    try:
+        with open(path, "rb") as stream:
+            start = stream.read(256)
+    except OSError:
+        return False
+    if path.endswith(".png"):
+        return start.startswith(b"\x89PNG\r\n\x1a\n")
+    return start.lstrip().startswith((b"<svg", b"<?xml"))
+
+
 def _check_new(path: str, force: bool, inputs: Mapping[str, str | None] | None, noun: str,
                replaceable: Callable[[str], bool], refused: str) -> None:
     import os
@@ -159,6 +180,8 @@ def _check_new(path: str, force: bool, inputs: Mapping[str, str | None] | None, 
         raise InputError(f"is a directory, not a {noun} file", path=path)
     if not os.path.exists(path):
         return
+    if not os.path.isfile(path):  # a device or a pipe reads as empty: the new file would replace it
+        raise InputError(f"is not a regular file (a device or a pipe): write the new {noun} to a file", path=path)
     for what, other in (inputs or {}).items():
         if other is not None and not is_stream(other) and os.path.exists(other) and os.path.samefile(path, other):
             raise InputError(f"is {what}, which this command reads: write the new {noun} to another file", path=path)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
-from fightlog.cli.options import BoundedInt, check_new_log, format_option, house_option, seed_option
+from fightlog.cli.options import BoundedInt, check_new_chart, check_new_log, format_option, house_option, seed_option
 from fightlog.cli.output import echo_json
 from fightlog.cli.progress import Progress
 from fightlog.cli.scale_options import check_cluster, cluster_options
@@ -57,7 +57,7 @@ or usage. 3 internal error (a bug: the error line names a crash report)."""
 @click.option("--replay", type=BoundedInt(0, 64), default=None, metavar="I",  # a fight index is 8 bytes (scale.seeds)
               help="Instead: write fight I of the run (with --seed) to -o LOG.")
 @click.option("-o", "--output", "log", metavar="LOG", help="With --replay: the log to write.")
-@click.option("--force", is_flag=True, help="With --replay: replace LOG if it exists.")
+@click.option("--force", is_flag=True, help="Replace LOG (with --replay) or the --chart if it exists.")
 @click.option("--chart", metavar="FILE.svg|FILE.png|FILE.html",
               help="Also draw the win rates and fight lengths: an SVG or PNG chart, or an HTML page with the summary.")
 @cluster_options
@@ -83,6 +83,11 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
     check_cluster(scheduler, workers)
     if chart is not None and not chart.endswith((".svg", ".png", ".html")):
         raise click.UsageError("--chart: FILE.svg or FILE.png (the chart) or FILE.html (a page: the chart and the summary)")
+    if replay is not None and (chart is not None or compare_with is not None):
+        given = " and ".join(o for o, v in (("--chart", chart), ("--compare", compare_with)) if v is not None)
+        raise click.UsageError(f"{given}: for a run of fights; --replay writes one fight, under --options alone")
+    if chart is not None:
+        check_new_chart(chart, force)  # before any fight is played
     if chart is not None and chart.endswith(".html"):
         from fightlog.report.page.render import require_jinja
 

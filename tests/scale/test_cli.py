@@ -120,3 +120,28 @@ def test_progress_shows_on_a_terminal_only() -> None:
         progress.close()
     assert piped.getvalue() == ""
     assert "4/4 tasks" in shown.getvalue() and "s left" in shown.getvalue() and shown.getvalue().endswith("\n")
+
+
+def test_a_chart_replaces_nothing_unasked_and_no_device(tmp_path: Path) -> None:
+    """``--chart index.html`` wrote over a page of the user's, exit 0; ``-o`` onto a device
+    or a pipe (empty to read) replaced it with a file (as root, /dev/null)."""
+    import os
+
+    from tests.cli import assert_one_line_error, assert_usage_error, run
+
+    mine = tmp_path / "index.html"
+    mine.write_text("<html>my sim homepage</html>")
+    source = str(FIXTURES / "roe7" / "scenarios" / "alley-duel.toml")
+    args = ("sim", source, "--fights", "2", "--seed", "7", "--workers", "1")
+    assert_one_line_error(run(*args, "--chart", str(mine)), str(mine), "exists and is not empty (--force replaces it)")
+    assert_one_line_error(run(*args, "--chart", str(mine), "--force"), str(mine),
+                          "is not a chart of that kind: --force replaces only such a chart")
+    assert mine.read_text() == "<html>my sim homepage</html>"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert_one_line_error(run("run", source, "-o", str(fifo)), str(fifo), "is not a regular file (a device or a pipe)")
+    assert_one_line_error(run(*args[:2], "--seed", "7", "--replay", "1", "-o", str(fifo)), str(fifo),
+                          "is not a regular file")
+    assert fifo.is_fifo()
+    assert_usage_error(run(*args, "--replay", "1", "-o", str(tmp_path / "r.jsonl"), "--chart", str(tmp_path / "c.svg")),
+                       "--chart: for a run of fights")
