@@ -324,3 +324,21 @@ def test_the_readmes_python_example_runs_as_written(tmp_path: Path) -> None:
         [sys.executable, "-m", "fightlog", "verify", "fight.jsonl"], cwd=tmp_path, capture_output=True, text=True,
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr  # what it wrote is a log
+
+
+_SHOWN = re.compile(r"```\n\$ (fightlog [^\n]*)\n(.*?)```", re.S)
+
+
+def _shown_runs() -> list[tuple[str, str, str]]:
+    return [(path.relative_to(REPO).as_posix(), command, output) for path in [*DOCS, REPO / "README.md"]
+            for command, output in _SHOWN.findall(path.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize(("doc", "command", "shown"), _shown_runs(), ids=lambda v: str(v)[:60])
+def test_a_run_the_docs_show_prints_what_they_show(doc: str, command: str, shown: str) -> None:
+    """A block that shows ``$ fightlog ...`` and what it printed is run from the checkout:
+    it prints exactly that (docs/dispute.md's hand-run example had drifted by 29 events)."""
+    words = shlex.split(command)
+    done = subprocess.run([sys.executable, "-m", "fightlog", *words[1:]], cwd=REPO, capture_output=True, text=True,
+                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "100"})
+    assert shown in (done.stdout, done.stdout + done.stderr), f"{doc}: {command}\n{done.stdout}{done.stderr}"
