@@ -31,6 +31,14 @@ class BoundedInt(click.IntRange):
     def _describe_range(self) -> str:
         return self.shown
 
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            try:
+                int(value.strip())
+            except ValueError:  # click says "is not a valid integer range" of a word
+                self.fail(f"{value!r} is not a whole number ({self.shown})", param, ctx)
+        return super().convert(value, param, ctx)
+
 
 SEQ = BoundedInt(1, 63)
 """The type of every option or argument naming an event by its ``seq``."""

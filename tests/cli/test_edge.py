@@ -46,7 +46,7 @@ def one_line(result: Result) -> str:
         (["audti", str(SAMPLE)], "fightlog: no such command 'audti' (did you mean 'audit'?)"),
         (["verify", "--hed", "1:ab", str(SAMPLE)], "fightlog: verify: no such option --hed (did you mean --head?)"),
         (["play", "strat", "x.jsonl"], "fightlog: play: no such command 'strat' (did you mean 'start'?)"),
-        (["state", str(SAMPLE), "--at", "x"], "fightlog: state: Invalid value for '--at': 'x' is not a valid integer range"),
+        (["state", str(SAMPLE), "--at", "x"], "fightlog: state: Invalid value for '--at': 'x' is not a whole number (1<=x<2**63)"),
         (["verify"], "fightlog: verify: Missing argument 'LOG'"),
         (["--nope"], "fightlog: no such option --nope"),
     ],

@@ -159,7 +159,7 @@ def test_help_ends_with_examples() -> None:
     [
         (["--from", "0"], "0 is not in the range 1<=x<2**63"),
         (["--to", "-1"], "-1 is not in the range 1<=x<2**63"),
-        (["--from", "x"], "'x' is not a valid integer"),
+        (["--from", "x"], "'x' is not a whole number"),
     ],
 )
 def test_a_bad_bound_is_a_usage_error(args: list[str], message: str) -> None:
@@ -293,3 +293,12 @@ def test_a_log_that_never_opens_is_the_json_error_alone(tmp_path: Path) -> None:
     result = run("replay", str(tmp_path / "missing.jsonl"), "--format", "json")
     assert result.exit_code == 2 and result.stdout.count("\n") == 1
     assert json.loads(result.stdout)["error"]["message"] == "no such file"
+
+
+def test_jsonl_with_format_human_is_a_usage_error_and_a_word_for_a_seq_says_so() -> None:
+    """``--jsonl --format human`` printed JSON Lines silently; ``--at abc`` was "not a valid
+    integer range"."""
+    conflict = run("replay", str(SAMPLE), "--jsonl", "--format", "human")  # --jsonl asks errors as JSON too
+    assert conflict.exit_code == 2 and conflict.stderr == (
+        "fightlog: replay: --jsonl writes JSON Lines: it goes with no --format, or --format json\n")
+    assert_usage_error(run("state", str(SAMPLE), "--at", "abc"), "'abc' is not a whole number (1<=x<2**63)")

@@ -131,7 +131,7 @@ def test_help_ends_with_examples() -> None:
 
 
 @pytest.mark.parametrize(("at", "message"), [("0", "0 is not in the range 1<=x<2**63"), ("-1", "-1 is not in the range 1<=x<2**63"),
-                                             ("x", "'x' is not a valid integer")])
+                                             ("x", "'x' is not a whole number")])
 def test_a_bad_at_is_a_usage_error(at: str, message: str) -> None:
     assert_usage_error(run("state", str(SAMPLE), "--at", at), message)
 
