@@ -70,6 +70,19 @@ def test_a_scenario_without_a_stored_log_is_a_finding(scenarios: Path) -> None:
     assert "UNSTORED alley-duel.toml: no alley-duel.jsonl (write it: fightlog run " in result.stdout
 
 
+def test_a_scenario_that_cannot_play_is_unusable_stored_or_not(scenarios: Path) -> None:
+    """With no stored log, a scenario whose step the rules refuse was UNSTORED (exit 1),
+    suggesting a command that fails."""
+    text = (scenarios / "alley-duel.toml").read_text()
+    assert "attack target=vex" in text
+    (scenarios / "alley-duel.toml").write_text(text.replace("attack target=vex", "attack target=nobody"))
+    (scenarios / "alley-duel.jsonl").unlink()
+    result = run("run", "--check", str(scenarios))
+    assert result.exit_code == 2
+    line = next(x for x in result.stdout.splitlines() if "alley-duel" in x)
+    assert line.startswith("UNUSABLE alley-duel.toml: ") and "'nobody' is not in the fight" in line
+
+
 def test_an_unusable_scenario_is_named_and_exits_2(scenarios: Path) -> None:
     (scenarios / "broken.toml").write_text("title = \n")
     (scenarios / "broken.jsonl").write_bytes((scenarios / "alley-duel.jsonl").read_bytes())
