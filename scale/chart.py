@@ -7,7 +7,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-WIDTH, ROW, BAR, LEFT = 640, 22, 360, 180
+WIDTH, ROW, BAR, LEFT = 720, 22, 360, 180
+"""The chart's width holds the longest interval label (``0.580 [0.442, 0.700]``) right of the bars."""
 
 
 def svg(runs: list[tuple[str, dict[str, Any]]], title: str) -> str:
@@ -16,7 +17,8 @@ def svg(runs: list[tuple[str, dict[str, Any]]], title: str) -> str:
     y = 40
     for label, report in runs:
         y = _section(parts, y, label, report) + 24
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{y}" font-family="sans-serif">\n'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{y}" viewBox="0 0 {WIDTH} {y}" '
+            f'style="max-width:100%;height:auto" font-family="sans-serif">\n'
             f'<rect width="100%" height="100%" fill="#fff"/>\n' + "\n".join(parts) + "\n</svg>\n")
 
 

@@ -137,3 +137,21 @@ def test_hostile_text_runs_nothing_and_the_page_stays_readable(watched: Watched,
     quote = page.locator("blockquote").first.inner_text()
     assert text.replace("\u202e", "").replace("\u202c", "").replace("\u2067", "")[:40] in quote.replace("\u27e6U+202E\u27e7", "").replace("\u27e6U+202C\u27e7", "").replace("\u27e6U+2067\u27e7", "")
     assert watched.problems == []
+
+
+def test_a_sim_page_fits_a_phone_and_shows_its_interval_labels_whole(watched: Watched, tmp_path: Path) -> None:
+    """The chart was 640 wide with no viewBox: its interval labels were cut at the right edge,
+    and on a phone the page scrolled sideways."""
+    from fightlog.report.page.render import render_sim
+    from fightlog.scale.chart import WIDTH, svg
+
+    row = {"rate": 0.58, "low": 0.442, "high": 0.7}
+    report = {"fights": 50, "wins": {"dockhands": row, "syndicate": row},
+              "rounds": {"mean": 4.0, "histogram": {"3": 20, "5": 30}}}
+    chart = svg([("A: base.toml", report), ("B: bleed.toml", report)], "melee-brawl")
+    page = watched.open(render_sim("melee-brawl", ["A: 50 fights"], chart), tmp_path / "sim.html")
+    assert _fits(page)
+    widths = page.evaluate("""() => [...document.querySelectorAll('svg text')]
+        .filter(t => t.textContent.includes('[')).map(t => t.getBBox().x + t.getBBox().width)""")
+    assert widths and max(widths) <= WIDTH
+    assert watched.problems == []
