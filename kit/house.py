@@ -118,7 +118,7 @@ def _message(error: Any, name: str, ruleset: str, option_type: type[Struct]) -> 
         close = closest(name, known)
         hint = f"did you mean {close!r}?" if close else f"docs/rulesets/{ruleset}.md lists them"
         return f"{name}: not a {ruleset} option ({hint})"
-    return f"{name}: expected {allowed(option_type, name)}, got {got(error.get('input'))}"
+    return f"{name}: expected {allowed(option_type, name, error.get('input'))}, got {got(error.get('input'))}"
 
 
 @cache

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 import msgspec
 import msgspec.inspect
@@ -32,15 +32,23 @@ def option_fields(option_type: type[Struct]) -> dict[str, msgspec.inspect.Field]
     return {field.name: field for field in info.fields}
 
 
-def allowed(option_type: type[Struct], name: str) -> str:
-    """What option ``name`` of ``option_type`` accepts, in words."""
+NUMBER_CAP: Final = 1_000_000_000
+"""The most a count, size or distance option may be (as a sheet's numbers are bounded): the
+rulesets' open-ended int options are bounded by it, and it is said only to a value past it."""
+
+
+def allowed(option_type: type[Struct], name: str, value: Any = None) -> str:
+    """What option ``name`` of ``option_type`` accepts, in words (``NUMBER_CAP`` only when
+    ``value``, the value given, is past it)."""
     kind = option_fields(option_type)[name].type
     if isinstance(kind, msgspec.inspect.BoolType):
         return "true or false"
     if isinstance(kind, msgspec.inspect.LiteralType):
         return "one of " + ", ".join(repr(v) for v in kind.values)
     if isinstance(kind, msgspec.inspect.IntType):
-        bounds = [f">= {kind.ge}" if kind.ge is not None else "", f"<= {kind.le}" if kind.le is not None else ""]
+        over = isinstance(value, int) and not isinstance(value, bool) and kind.le is not None and value > kind.le
+        le = kind.le if kind.le is not None and (kind.le != NUMBER_CAP or over) else None
+        bounds = [f">= {kind.ge}" if kind.ge is not None else "", f"<= {le}" if le is not None else ""]
         shown = " and ".join(b for b in bounds if b)
         return "an integer" + (f" {shown}" if shown else "")
     return "a string"
@@ -78,7 +86,7 @@ def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str,
             msgspec.convert({name: data[name]}, option_type)
         except msgspec.ValidationError:
             raise InputError(
-                f"{ruleset} option {name!r}: expected {allowed(option_type, name)}, got {got(data[name])}", path=where
+                f"{ruleset} option {name!r}: expected {allowed(option_type, name, data[name])}, got {got(data[name])}", path=where
             ) from None
     return msgspec.convert(dict(data), option_type)
 

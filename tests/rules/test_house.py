@@ -47,6 +47,8 @@ def test_an_empty_file_changes_nothing(tmp_path: Path) -> None:
         ("xyzzy = 1\n", 1, "xyzzy: not a roe7 option (docs/rulesets/roe7.md lists them)"),
         ("\n\nmodifier_cap = -5\n", 3, "modifier_cap: expected an integer >= 0, got -5"),
         ("bleed_turns = 0\n", 1, "bleed_turns: expected an integer >= 1, got 0"),
+        ("bleed_damage = 100000000000000000000\n", 1,  # was taken: HP past 64 bits, sums that no longer agree
+         "bleed_damage: expected an integer >= 0 and <= 1000000000, got 100000000000000000000"),
         ("modifier_cap = 2.5\n", 1, "modifier_cap: expected an integer >= 0, got 2.5 (a float: game numbers are integers)"),
         ("modifier_cap = '30'\n", 1, "modifier_cap: expected an integer >= 0, got '30'"),
         ("dodge_per_shot = 1\n", 1, "dodge_per_shot: expected true or false, got 1"),
