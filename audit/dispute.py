@@ -149,11 +149,11 @@ def dispute(
         raise InputError("not a scene: the log does not start with scene_started", path=name)
     if not 1 <= change.seq <= len(events):
         raise InputError(f"--at {change.seq}: the log has seq 1 to {len(events)}", path=name)
+    _require_sheets(events, name)
     target = events[change.seq - 1]
     amended = amended_fact(events, target, change, name, table_for)
     secret = dice_seed(events, seed, name=name)
     table = _scene_table(events[0], name, table_for)
-    _require_sheets(events, name)
     parts = split(events, secret, table=table, name=name)
     runs = _run(events, parts, table, secret, name, change.seq, target, amended)
     original = runs.baseline if runs.baseline is not None else events

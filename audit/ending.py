@@ -2,7 +2,8 @@
 
 ``scene_ended.winner`` is what the table wrote when it ended the fight: the one side (or
 lone fighter) still standing, none when several stand or nobody does, the ruleset's out of
-order statuses (defeated, fled, dead...) deciding who stands. The last line of a log is the
+order statuses (defeated, fled, dead...) deciding who stands (``reducers.derive.standing_sides``,
+which the table's ``end`` asks too). The last line of a log is the
 one edit ``verify`` cannot see without a published head, and a forged winner changes the
 fight's result: the audit works the winner out again from the folded statuses and names an
 end whose winner differs. An end naming no winner claims nothing, and is not checked.
@@ -11,30 +12,30 @@ end whose winner differs. An end naming no winner claims nothing, and is not che
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, cast
 
 from fightlog.events.model import SceneEnded
 from fightlog.kit.checks import AuditView, Check
-from fightlog.kit.ruleset import Ruleset
+from fightlog.kit.ruleset import GENERIC, Ruleset
+from fightlog.reducers.derive import standing_sides
 from fightlog.reducers.state import SceneState
 
 CODE: Final = "outcome.winner"
 
 
-def standing(state: SceneState, out: frozenset[str]) -> list[str]:
-    """The sides (a fighter without one by their id) with someone not out, sorted."""
-    return sorted({c.side or c.actor for c in state.combatants.values() if out.isdisjoint(c.statuses)})
-
-
 def checks(rules: Ruleset) -> Mapping[type, Check]:
-    """The check of the end's winner under ``rules`` (the audited scene's ruleset)."""
+    """The check of the end's winner under ``rules`` (the audited scene's ruleset; none for
+    a ruleset not installed: who is out is its own, and only the order and the dice are
+    checked then)."""
+    if rules.id == GENERIC.id:
+        return {}
     out = frozenset(rules.out_of_order_statuses())
 
     def ended(before: SceneState, event: SceneEnded, after: SceneState, view: AuditView) -> None:
         winner = event.winner
         if winner is None:
             return
-        up = standing(before, out)
+        up = standing_sides(before, out)
         if up == [winner]:
             return
         if not up:
@@ -44,8 +45,8 @@ def checks(rules: Ruleset) -> Mapping[type, Check]:
         else:
             stand = f"{', '.join(up)} still stand"
         sides = {c.side or c.actor for c in before.combatants.values()}
-        whose = "" if winner in sides else f" ({winner} is no side in the fight)"
+        whose = "" if winner in sides or winner in before.combatants else f" ({winner} is no side in the fight)"
         view.report(CODE, event, f"the scene's end names {winner} the winner{whose}, but by the fighters' "
                                  f"statuses {stand}")
 
-    return {SceneEnded: ended}  # type: ignore[dict-item]
+    return {SceneEnded: cast(Check, ended)}

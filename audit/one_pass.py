@@ -216,6 +216,7 @@ class Auditor:
         dice checks fed through ``recorded`` are finished here); ``recorded``, the findings
         of the checks run elsewhere (``recorded_elsewhere``); ``again`` reads the log's dice
         events again, as recorded, for the rolls a ruling amends (``fightlog.audit.ruled``)."""
+        self._posting.finish(self)  # a round the log leaves open: who its posts passed over
         if dice is None:
             dice = self.dice.report()
         refs: dict[int, str] = {}
@@ -263,7 +264,8 @@ class Auditor:
 
     def _bind(self, rules: Ruleset) -> None:
         self.rules = rules
-        found: dict[type, list[Check]] = {kind: [check] for kind, check in order.checks(rules).items()}
+        self._posting = order.Posting(rules)
+        found: dict[type, list[Check]] = {kind: [check] for kind, check in self._posting.checks().items()}
         for kind, check in (*scope.checks().items(), *pools.checks().items(), *ending.checks(rules).items()):
             found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
@@ -288,6 +290,8 @@ class Auditor:
         self._checks.update(hooks)
         if self._foreseen.standing:
             self._watch_rolls()
+        if self._after_end.end is not None:  # bound again after the end (a scene_started there)
+            self._watch_after_end()
 
     def _add(self, code: str, seq: int, message: str, actor: str | None, ref: str | None = None,
              accepted: Acceptance | None = None) -> None:

@@ -41,27 +41,21 @@ Due = Callable[[SceneState], "str | None"]
 
 def checks(rules: Ruleset) -> dict[type, Check]:
     """The posting-order checks under ``rules`` (the ruleset of the audited scene), as the
-    audit calls them: ``check(before, event, after, view)``.
+    audit calls them: ``check(before, event, after, view)`` (``Posting(rules).checks()``;
+    an audit keeps the ``Posting`` to ``finish`` it)."""
+    return Posting(rules).checks()
+
+
+class Posting:
+    """Who is due to post next, under the ruleset of the scene (its id and options, and the
+    statuses they skip in the order, kept until they change), and the checks that ask: at a
+    post, a turn opening and a round's end (who had a turn in it is noted as it goes).
 
     They run for every post and every turn opening, so the common cases (a post in the
     poster's own open turn, the turn of whoever is due opened) return at once; who is due
     is worked out as ``next_to_post`` does, under the ruleset of the state before the event,
     looked up again only when the scene's ruleset or options change (the scene slice changes
-    with every roll; they do not): ``_Due``.
-    """
-    due = _Due(rules)
-    return {
-        DeclarationPosted: due.post_check,
-        TurnStarted: due.turn_check,
-        RoundStarted: due.round_opened,
-        RoundEnded: due.round_check,
-    }
-
-
-class _Due:
-    """Who is due to post next, under the ruleset of the scene (its id and options, and the
-    statuses they skip in the order, kept until they change), and the checks that ask: at a
-    post, a turn opening and a round's end (who had a turn in it is noted as it goes)."""
+    with every roll; they do not)."""
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
@@ -87,6 +81,19 @@ class _Due:
     def due(self, state: SceneState) -> str | None:
         return due_to_post(state, self.skipping(state))
 
+    def checks(self) -> dict[type, Check]:
+        """The checks, by the event kind each runs for."""
+        return {
+            DeclarationPosted: self.post_check,
+            TurnStarted: self.turn_check,
+            RoundStarted: self.round_opened,
+            RoundEnded: self.round_check,
+        }
+
+    def finish(self, view: AuditView) -> None:
+        """The log has ended: who a post passed over in the round left open was skipped."""
+        self.marks.flush(view)
+
     def post_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         if event.ooc or event.responds_to is not None or event.actor == before.turn.current:
             return
@@ -94,6 +101,7 @@ class _Due:
         posted(before, event, view, self.rules, due=self.due)
 
     def round_opened(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+        self.marks.flush(view)  # a round that never ended (said by round_opened): who it passed over was skipped
         self.marks.clear()
         round_opened(before, event, after, view)
 
@@ -268,17 +276,19 @@ def turn_opened(
     if expected is None:
         return
     if marks is not None:
-        if expected in marks.skipped or expected in marks.passed:
+        if expected in marks.skipped:
             return  # named once a round
         if opened_at_a_post(event):
-            marks.passed[expected] = (event, actor)
+            marks.passed.setdefault(expected, []).append((event, actor))
             return
+        if expected in marks.passed:
+            return  # named when the round ends (or they post)
         marks.skipped.add(expected)
-    view.report(
-        "order.skipped", event,
-        f"{expected} was skipped: {actor}'s turn was opened in round {event.round} before {expected} had posted",
-        actor=expected,
-    )
+    view.report("order.skipped", event, _skipped(expected, actor, event.round), actor=expected)
+
+
+def _skipped(expected: str, actor: str, round_: int) -> str:
+    return f"{expected} was skipped: {actor}'s turn was opened in round {round_} before {expected} had posted"
 
 
 def opened_at_a_post(event: TurnStarted) -> bool:
@@ -289,17 +299,18 @@ def opened_at_a_post(event: TurnStarted) -> bool:
 
 
 class RoundMarks:
-    """What the posting-order checks note of the open round as it goes (``_Due``)."""
+    """What the posting-order checks note of the open round as it goes (``Posting``)."""
 
     def __init__(self) -> None:
         self.posted: set[str] = set()
         """Who had a turn opened, or posted, in the round (``round_closed``: not skipped)."""
         self.skipped: set[str] = set()
         """Who was named skipped in the round (named once)."""
-        self.passed: dict[str, tuple[TurnStarted, str]] = {}
-        """Who an import's turn passed over (``opened_at_a_post``) -> that turn and its
-        poster: if they post later in the round, that post was out of turn (``came_back``);
-        if not, the round's end names them skipped."""
+        self.passed: dict[str, list[tuple[TurnStarted, str]]] = {}
+        """Who an import's turns passed over (``opened_at_a_post``) -> each such turn and its
+        poster: if they post later in the round, each of those posts was out of turn
+        (``came_back``); if not, the round's end names them skipped (``round_closed``), or,
+        in a round that never ends, the log's end or the next round's start (``flush``)."""
 
     def clear(self) -> None:
         self.posted.clear()
@@ -307,13 +318,22 @@ class RoundMarks:
         self.passed.clear()
 
     def came_back(self, actor: str, view: AuditView) -> None:
-        """``actor``, passed over by a post earlier in the round, posts: that post was out of turn."""
-        event, poster = self.passed.pop(actor)
-        view.report(
-            "order.out-of-turn", event,
-            f"{poster} posted out of turn in round {event.round}: it was {actor}'s turn ({actor} posted after {poster})",
-            actor=poster,
-        )
+        """``actor``, passed over by posts earlier in the round, posts: those were out of turn."""
+        for event, poster in self.passed.pop(actor):
+            view.report(
+                "order.out-of-turn", event,
+                f"{poster} posted out of turn in round {event.round}: it was {actor}'s turn ({actor} posted after "
+                f"{poster})",
+                actor=poster,
+            )
+
+    def flush(self, view: AuditView) -> None:
+        """A round left open (the log ends, or the next starts without its end): who its posts
+        passed over and never posted was skipped, named at the first post that passed them."""
+        for expected, passes in self.passed.items():
+            event, poster = passes[0]
+            view.report("order.skipped", event, _skipped(expected, poster, event.round), actor=expected)
+        self.passed.clear()
 
 
 def _rightful(state: SceneState) -> str | None:

@@ -86,8 +86,11 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
     split = None if shown is None else _split_at(log, first, shown, SHARE[style.fmt])
     if style.fmt == "json":
         if not is_stream(log):  # a file that never opens, or is no log, is the error alone: no "[]" before it
-            for _ in read_log(log):
-                break
+            opened = read_log(log)  # a generator: closed at once, its file with it
+            next(opened, None)
+            close = getattr(opened, "close", None)
+            if close is not None:
+                close()
         out.write("[")
     try:
         if split is None:

@@ -36,6 +36,7 @@ from fightlog.kit.declared import off_the_map, unknown_action, unread_param
 from fightlog.kit.fighters import absent
 from fightlog.kit.options import as_data
 from fightlog.kit.table import Entrant, Post, Scribe, check_responds_to
+from fightlog.reducers.derive import standing_sides
 from fightlog.reducers.state import SceneState
 
 
@@ -153,8 +154,7 @@ class TableBase:
     def end(self, scribe: Scribe, *, reveal: str | None, reason: str | None = None) -> None:
         state = scribe.state
         require_open(state)
-        out = self.out
-        standing = sorted({c.side or c.actor for c in state.combatants.values() if out.isdisjoint(c.statuses)})
+        standing = standing_sides(state, frozenset(self.out))
         winner = standing[0] if len(standing) == 1 else None
         scribe.emit(SceneEnded(seed=reveal, winner=winner, reason=reason))
 

@@ -98,3 +98,9 @@ def due_to_post(state: SceneState, skip: frozenset[str]) -> str | None:
 def _statuses(state: SceneState, actor: str) -> tuple[str, ...]:
     who = state.combatants.get(actor)
     return () if who is None else who.statuses
+
+
+def standing_sides(state: SceneState, out: frozenset[str]) -> list[str]:
+    """The sides (a fighter without one by their id) with someone whose statuses ``out``
+    does not take out of the fight, sorted: one is the winner a scene's end names."""
+    return sorted({c.side or c.actor for c in state.combatants.values() if out.isdisjoint(c.statuses)})

@@ -10,7 +10,7 @@ from msgspec import Struct
 from fightlog.dice import dice_commitment
 from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import (
-    FORMAT_VERSION, AnyEvent, DamageApplied, EffectApplied, RoundStarted, SceneEnded, SceneStarted,
+    FORMAT_VERSION, AnyEvent, DamageApplied, EffectApplied, RoundEnded, RoundStarted, SceneEnded, SceneStarted,
 )
 from fightlog.kit.policy import Choice, Policy, named_policy
 from fightlog.kit.ruleset import policy_for
@@ -84,8 +84,8 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
             break
         if scribe.state.turn.current != actor:
             continue  # the post closed the turn itself (the rules moved on)
-        if scribe.state.turn.round >= setup.max_rounds and _opens_another_round(table, scribe, seed):
-            break  # the last turn of the last round: a draw, ended here (no round past the limit opened)
+        if scribe.state.turn.round >= setup.max_rounds and _closed_the_last_round(table, scribe, seed):
+            break  # a draw: the last round closed, no round past the limit opened
         try:
             table.end_turn(scribe)
         except RefusedError:
@@ -96,14 +96,22 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
     return scribe.events
 
 
-def _opens_another_round(table: Table, scribe: Scribe, seed: str) -> bool:
-    """Whether ending the open turn would open the next round (tried on a scratch scribe)."""
+def _closed_the_last_round(table: Table, scribe: Scribe, seed: str) -> bool:
+    """If ending the open turn would open the next round (tried on a scratch scribe): end the
+    turn and the round in ``scribe`` (the trial's events up to its ``round_ended``: what the
+    round's end resolves, an attack left unanswered, is the round's), and say so."""
     trial = Scribe(scribe.state, seed)
     try:
         table.end_turn(trial)
     except RefusedError:
         return False
-    return trial.state.turn.round > scribe.state.turn.round
+    if trial.state.turn.round <= scribe.state.turn.round:
+        return False
+    for event in trial.events:
+        scribe.emit(event)
+        if type(event) is RoundEnded:
+            break
+    return True
 
 
 def _tried(table: Table, scribe: Scribe, post: Post) -> bool:

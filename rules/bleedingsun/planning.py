@@ -97,6 +97,11 @@ def _attacks_used(weapon: WeaponCard, mode: str) -> int:
     return 1
 
 
+_WITHIN_REACH: Final = frozenset({"coup_de_grace", "trip"})
+"""Attacks made at a target within reach (a coup de grace, a trip): at short range, any
+weapon, with no distance said."""
+
+
 def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, distance: int | None, *,
          aimed: bool = True) -> str:
     """The range band of an attack at ``distance`` hexes (or ``range=``; for the ``aimed``
@@ -113,7 +118,7 @@ def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, di
                                code="rules.range")
         return "short"
     limits = SPREAD_RANGES[weapon.spread] if weapon.spread else weapon.ranges
-    if distance is None and action.range is None and limits:  # no map: the post says how far
+    if distance is None and action.range is None and limits and action.type not in _WITHIN_REACH:  # no map
         raise RefusedError(f"how far is {action.target or 'the target'}? the {weapon.name} reaches "
                            f"{'/'.join(map(str, limits))} hexes (short/medium/long/extreme): give distance=N (hexes) "
                            "or range=BAND", code="rules.range")

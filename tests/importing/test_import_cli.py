@@ -706,3 +706,28 @@ def test_a_roller_is_named_as_speakers_are_a_colon_or_a_pattern_included(tmp_pat
 
     rolls = [e for e in map(msgspec.json.decode, out.read_bytes().splitlines()) if e["kind"] == "dice_rolled"]
     assert [(r["roller"], r["total"]) for r in rolls] == [("nyx", 44), ("bram", 61)]
+
+
+def test_every_post_before_a_late_poster_is_named_and_a_round_left_open_still_names_a_skip(tmp_path: Path) -> None:
+    """Nyx and Bram both posted before Ash in round 3: both posts were out of turn (only the
+    first was named). A transcript that stops in round 3 without Ash: Ash was skipped (the
+    round never ends, and the audit said nothing)."""
+    import json
+
+    lines = _THREE.splitlines(keepends=True)
+    late = [*lines[:8], lines[10], lines[8], lines[9]]  # round 3: Nyx, Bram, then Ash
+    stops = [*lines[:9], lines[10]]  # round 3: Bram, Nyx, and the transcript ends
+    found = []
+    for name, text in (("late.txt", late), ("stops.txt", stops)):
+        transcript, cast, out = tmp_path / name, tmp_path / "cast.toml", tmp_path / f"{name}.jsonl"
+        transcript.write_text("".join(text))
+        cast.write_text(_THREE_CAST)
+        code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7", "--cast", str(cast))
+        assert code == 0, stderr
+        _, audit, _ = run("audit", str(out), "--format", "json")
+        found.append([(f["code"], f["actor"], f["ref"]) for f in json.loads(audit)["findings"]
+                      if f["code"].startswith("order.") and not f["ref"].endswith(":8")])
+    assert found == [
+        [("order.out-of-turn", "nyx", "late.txt:9"), ("order.out-of-turn", "bram", "late.txt:10")],
+        [("order.skipped", "ash", "stops.txt:9")],
+    ]

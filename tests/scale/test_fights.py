@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fightlog.audit.one_process import audit_events
 from fightlog.errors import InputError
-from fightlog.events.model import SceneEnded
+from fightlog.events.model import RoundEnded, SceneEnded
 from fightlog.events.store import MemoryStore
 from fightlog.kit.house import read_house_rules
 from fightlog.kit.ruleset import policy_for
@@ -197,3 +197,6 @@ def test_a_draw_at_the_round_limit_ends_in_the_last_round(ruleset: str, tmp_path
         assert summary.rounds <= 2, (index, summary.rounds)
         assert max(getattr(e, "round", 0) or 0 for e in events) <= 2
         assert audit_events(events).findings == []
+        if isinstance(events[-2], RoundEnded):  # a draw: the last round closed, and all its end resolves kept
+            longer = fight_events(load_setup(str(SOURCES[ruleset]), max_rounds=3), MASTER, index)
+            assert events[:-1] == longer[: len(events) - 1]  # the same fight as far as round 2's end

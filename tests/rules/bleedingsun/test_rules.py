@@ -553,3 +553,18 @@ def test_a_blasts_kicker_save_adds_a_die_a_hex_a_point_of_cover_and_a_dodge_hit(
     assert len(saves["bo"].dice) == 3 + 2
     assert saves["cy"].label == "knockdown save: vigor 3 vs 2, +9 blast distance, cover and dodge"
     assert len(saves["cy"].dice) == 3 + 5 + 4
+
+
+def test_a_coup_de_grace_with_a_gun_needs_no_distance() -> None:
+    """It is made within reach: the refusal of a ranged attack that says neither distance=
+    nor range= must not catch it (every other test's coup de grace used the Knife)."""
+    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])
+    assert "unconscious" in fight.statuses("bo")
+    fight.end_turn()
+    from fightlog.rules.bleedingsun.planning import plan
+    from fightlog.kit.actions import parse_actions
+
+    planned = plan(fight.state, "ana", parse_actions(["coup_de_grace target=bo weapon=Rifle"]))
+    assert [p.bands for p in planned.plans] == [("short",)]
