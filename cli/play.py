@@ -108,6 +108,8 @@ def start(
     """
     if os.path.isdir(log):
         raise InputError("is a directory, not a log file: start the new scene in a new file", path=log)
+    if os.path.exists(log) and not os.path.isfile(log):
+        raise InputError("is not a regular file (a device or a pipe): start the new scene in a new file", path=log)
     if os.path.exists(log) and os.path.getsize(log) > 0:
         from fightlog.cli.options import starts_a_log
 

@@ -224,6 +224,9 @@ def test_start_refuses_a_log_that_exists(fight: Path) -> None:
                           "is not empty and is not a fightlog log: start the new scene in a new file")
     assert_one_line_error(run("play", "start", str(fight.parent), "--ruleset", "roe7"), str(fight.parent),
                           "is a directory, not a log file")
+    pipe = fight.parent / "pipe"
+    os.mkfifo(pipe)  # was "fightlog: Invalid argument", naming nothing
+    assert_one_line_error(run("play", "start", str(pipe), "--ruleset", "roe7"), str(pipe), "is not a regular file")
 
 
 def test_start_may_use_an_empty_file(log: Path) -> None:
