@@ -315,7 +315,7 @@ def _out_of_chain(event: AnyEvent, path: str, lineno: int) -> InputError | LogDa
         what = f"seq {seq} repeats (a duplicated line?)"
     elif seq > expected:
         gap = f"{expected}" if seq == expected + 1 else f"{expected}..{seq - 1}"
-        what = f"seq {seq} follows seq {expected - 1}: seq {gap} missing (removed lines?)"
+        what = f"seq {seq} follows seq {expected - 1}: seq {gap} missing here (removed or reordered lines?)"
     elif seq < expected:
         what = f"seq {seq} out of order, expected {expected} (reordered lines?)"
     elif not event.prev:

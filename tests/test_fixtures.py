@@ -80,7 +80,7 @@ def test_dice_are_not_judged_past_a_broken_chain(tmp_path: Path) -> None:
     broken.write_bytes(b"".join(lines[:5] + lines[6:]))
     code, out, _ = run("verify", "--dice", str(broken))
     assert code == 1
-    assert out == f"{broken}:6: seq 7 follows seq 5: seq 6 missing (removed lines?)\n"
+    assert out == f"{broken}:6: seq 7 follows seq 5: seq 6 missing here (removed or reordered lines?)\n"
 
 
 @pytest.mark.parametrize(

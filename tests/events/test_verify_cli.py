@@ -51,7 +51,7 @@ def test_json_format_names_the_problem(sample_log: Path) -> None:
     assert code == 1
     doc = json.loads(out)
     assert doc["ok"] is False and doc["events"] == 10
-    assert doc["problem"] == {"line": 11, "message": "seq 12 follows seq 10: seq 11 missing (removed lines?)", "torn": False}
+    assert doc["problem"] == {"line": 11, "message": "seq 12 follows seq 10: seq 11 missing here (removed or reordered lines?)", "torn": False}
 
 
 def test_published_head_catches_a_removed_last_line(sample_log: Path) -> None:
@@ -147,3 +147,12 @@ def test_a_published_head_is_said_checked_and_seq_0_is_no_head(sample_log: Path)
     assert code == 0 and json.loads(out)["published"] == {"seq": 64, "sha256": head_of(sample_log), "matches": True}
     code, out, err = run("verify", str(sample_log), "--head", "0:" + "0" * 64)
     assert code == 2 and out == "" and "SEQ is a line's seq, 1 or more: got 0" in err
+
+
+def test_two_lines_swapped_are_not_said_removed(sample_log: Path) -> None:
+    """Lines 30 and 31 swapped was "seq 30 missing (removed lines?)", though seq 30 is one line on."""
+    lines = sample_log.read_bytes().splitlines(keepends=True)
+    lines[29], lines[30] = lines[30], lines[29]
+    sample_log.write_bytes(b"".join(lines))
+    code, out, _ = run("verify", str(sample_log))
+    assert code == 1 and out == f"{sample_log}:30: seq 31 follows seq 29: seq 30 missing here (removed or reordered lines?)\n"
