@@ -24,10 +24,11 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from fightlog.audit.divergence import Divergence, Dropped, down_since
-from fightlog.audit.replay_request import ReplayScribe, actor_of, event_kind, externals, fold_all, refold, run_call
+from fightlog.audit.replay_request import ReplayScribe, event_kind, externals, fold_all, refold, run_call
 from fightlog.audit.requests import REQUEST_NAMES, Request, Split, call_for
 from fightlog.errors import FoldError, RefusedError
-from fightlog.events.model import REFERENCES, AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade, TurnStarted
+from fightlog.events.model import (REFERENCES, AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade,
+                                   TurnStarted, actor_of)
 from fightlog.reducers.fold import apply_ruling, plan_of, reduce
 from fightlog.reducers.state import EMPTY
 from fightlog.kit.table import Table

@@ -38,7 +38,7 @@ from fightlog.audit.voided import CODE as VOIDED_CAUSE
 from fightlog.audit.voided import VoidedCauses
 from fightlog.audit.window import Window
 from fightlog.events.model import (EVENT_TYPES, AnyEvent, DiceRolled, Event, RulingMade, SceneEnded, SceneStarted,
-                                   TurnStarted)
+                                   TurnStarted, actor_of)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.ruleset import GENERIC, Ruleset, rules_for_scene
 from fightlog.reducers.fold import fold, in_force, plan_of
@@ -243,9 +243,7 @@ class Auditor:
             self._add(found.code, found.seq, found.message, found.actor)
         late = self._after_end.message()
         if late is not None and self._after_end.first is not None:
-            first: AnyEvent = self._after_end.first
-            actor = getattr(first, "actor", None)
-            self.report(AFTER_END, first, late, actor=actor if isinstance(actor, str) else None)
+            self.report(AFTER_END, self._after_end.first, late, actor=actor_of(self._after_end.first))
         for orphan in self._voided.found:
             self._add(VOIDED_CAUSE, orphan.seq, orphan.message, orphan.actor,
                       orphan.ref if self._imported is not None else None)  # a transcript's line, as report() cites

@@ -227,13 +227,6 @@ def event_kind(event: AnyEvent | None) -> str:
     return "nothing" if event is None else kind_of(event)
 
 
-def tag(kind: type) -> str:
-    return str(kind.__struct_config__.tag)  # type: ignore[attr-defined]
-
-
-def actor_of(event: AnyEvent) -> str | None:
-    actor = getattr(event, "actor", None)
-    return actor if isinstance(actor, str) else None
 
 
 def as_json(value: Any) -> str:

@@ -73,6 +73,7 @@ __all__ = [
     "FOLLOWS_FROM",
     "REFERENCES",
     "kind_of",
+    "actor_of",
 ]
 
 AnyEvent: TypeAlias = Union[
@@ -123,3 +124,9 @@ ruling's ``target``, what a copy of events at other ``seq``s moves (``fightlog.a
 def kind_of(event: Event) -> str:
     """The kind tag of ``event`` (``damage_applied``), as its line writes it."""
     return str(type(event).__struct_config__.tag)
+
+
+def actor_of(event: Event) -> str | None:
+    """The event's ``actor``, for the kinds that have one."""
+    actor = getattr(event, "actor", None)
+    return actor if isinstance(actor, str) else None
