@@ -110,15 +110,8 @@ class Posting:
         self.marks.clear()
 
     def turn_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
-        scene = before.scene  # ``skipping``, written out: it runs at every turn opening
-        if scene is None:
-            ruleset, options = None, _NO_OPTIONS
-        else:
-            ruleset, options = scene.ruleset, scene.options
-        if ruleset is not self.known_ruleset or options is not self.known_options:
-            found = rules_for_scene(ruleset, options)
-            self.known_ruleset, self.known_options = ruleset, options
-            self.skip = found.out_of_order_statuses() | found.waiting_statuses()
+        skip = self.skipping(before)
+        scene = before.scene
         actor = event.actor
         marks = self.marks
         marks.posted.add(actor)
@@ -132,9 +125,9 @@ class Posting:
             count = len(done)
             if count < len(order) and order[count] == actor and actor not in done and order[:count] == done:
                 who = before.combatants.get(actor)
-                if who is not None and self.skip.isdisjoint(who.statuses):
+                if who is not None and skip.isdisjoint(who.statuses):
                     return
-        if actor != due_to_post(before, self.skip):
+        if actor != due_to_post(before, skip):
             turn_opened(before, event, view, self.rules, due=self.due, marks=marks)
 
 
