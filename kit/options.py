@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any, Final, Generic, TypeVar
+from typing import Annotated, Any, Final, Generic, TypeVar
 
 import msgspec
 import msgspec.inspect
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
 from fightlog.kit.spelling import closest
@@ -35,6 +35,11 @@ def option_fields(option_type: type[Struct]) -> dict[str, msgspec.inspect.Field]
 NUMBER_CAP: Final = 1_000_000_000
 """The most a count, size or distance option may be (as a sheet's numbers are bounded): the
 rulesets' open-ended int options are bounded by it, and it is said only to a value past it."""
+
+NonNegative = Annotated[int, Meta(ge=0, le=NUMBER_CAP)]
+"""An open-ended option counting from 0 (a cap, a damage, a number of turns)."""
+Positive = Annotated[int, Meta(ge=1, le=NUMBER_CAP)]
+"""An open-ended option counting from 1."""
 
 
 def allowed(option_type: type[Struct], name: str, value: Any = None) -> str:

@@ -17,11 +17,8 @@ from typing import Annotated, Any, Final, Literal
 from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
-from fightlog.kit.options import SceneOptions
-from fightlog.kit.options import NUMBER_CAP
-from fightlog.kit.options import read_options as read_ruleset_options
+from fightlog.kit.options import NonNegative, SceneOptions, read_options as read_ruleset_options
 
-NonNegative = Annotated[int, Meta(ge=0, le=NUMBER_CAP)]
 Penalty = Annotated[int, Meta(ge=0, le=20)]
 
 RANGE_SCALE: Final = "5,8,15,25,40,60,100,150,250,400,600,1000,1500,2500,4000,6000,10000,15000,25000,40000"

@@ -10,16 +10,13 @@ default. msgspec only: the fold reads these, and the fold must not import pydant
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, Literal
+from typing import Any, Final, Literal
 
-from msgspec import Meta, Struct
+from msgspec import Struct
 
-from fightlog.kit.options import NUMBER_CAP
-from fightlog.kit.options import read_options as read_ruleset_options
+from fightlog.kit.options import NonNegative, Positive, read_options as read_ruleset_options
 from fightlog.rules.roe7.tokens import DamageList, TokenOptions
 
-NonNegative = Annotated[int, Meta(ge=0, le=NUMBER_CAP)]
-Positive = Annotated[int, Meta(ge=1, le=NUMBER_CAP)]
 
 
 class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

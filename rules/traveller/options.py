@@ -14,11 +14,8 @@ from typing import Annotated, Any, Final, Literal
 
 from msgspec import Meta, Struct
 
-from fightlog.kit.options import NUMBER_CAP
-from fightlog.kit.options import read_options as read_ruleset_options
+from fightlog.kit.options import NonNegative, Positive, read_options as read_ruleset_options
 
-NonNegative = Annotated[int, Meta(ge=0, le=NUMBER_CAP)]
-Positive = Annotated[int, Meta(ge=1, le=NUMBER_CAP)]
 Dm = Annotated[int, Meta(ge=-12, le=12)]
 Metres = Annotated[int, Meta(ge=1, le=100_000)]
 
