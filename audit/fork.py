@@ -167,7 +167,8 @@ class Forker:
         answered = head.responds_to if isinstance(head, DeclarationPosted) else None
         responds_to = None if answered is None else self.mapped.get(answered)
         call, stamp = call_for(req.kind, head, self.events[req.first + 1 :], responds_to)
-        scribe = ReplayScribe(self.state, self.seed, externals=externals(recorded), stamp=stamp, amended=roll)
+        scribe = ReplayScribe(self.state, self.seed, externals=externals(recorded), stamp=stamp, amended=roll,
+                              key=f"seq {head.seq}")
         run_call(lambda: call(self.table, scribe))
         self._commit(scribe, recorded)
         if scribe.hypothetical is not None:
@@ -236,7 +237,7 @@ class Forker:
         open turns until the actor's opens (at most once round the order); if it never
         does, pass nothing (the post will be refused and dropped)."""
         actor = post.actor
-        scribe = ReplayScribe(self.state, self.seed)
+        scribe = ReplayScribe(self.state, self.seed, key=f"turns passed before seq {post.seq}")
         passes: list[Passed] = []
         for _ in range(len(self.state.turn.order) + 1):
             turn = scribe.state.turn

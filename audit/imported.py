@@ -94,7 +94,7 @@ class Pairing:
         if self.current is None:
             why = "no turn was open"
         elif self.current == roll.roller:
-            why = f"in their own turn before posting what it is for"
+            why = "in their own turn before posting what it is for"
         elif not self.posts:
             why = f"in {self.current}'s turn before {self.current} had posted"
         else:

@@ -4,7 +4,7 @@
 (a HUD's, a dice bot's) are reused, in order, for the rolls the rules ask of the same roller,
 for the same purpose, with the same dice; one roll may be replaced by a changed one; in a log
 with no seed, a roll the log does not record is a *stand-in*, drawn from a public seed and
-marked so. ``run_call`` runs a table call, turning a ruleset that breaks on data it was not
+marked so (keyed by the request it is drawn for, never by where the fork puts it). ``run_call`` runs a table call, turning a ruleset that breaks on data it was not
 written for into a refusal. A roll the rules ask for that the log does not record is made by
 ``Scribe.roll`` itself (from the scene's seed, or the stand-ins' public one: ``draw``). Also
 here: the fold with rulings honoured, and the small helpers the split, the fork and the
@@ -39,8 +39,10 @@ class ReplayScribe(Scribe):
     (``amended``: its ordinal in the request and the event), and the recorded ``at``/``origin``
     kept on the re-derived declaration or scene end (``stamp``). With no seed (every roll of
     the log made elsewhere), a roll the log does not record is a *stand-in*: drawn from a
-    public seed and recorded as an external roll of ``tool`` ``fightlog dispute (stand-in)``
-    (``stand_ins``: their ``seq``). ``reused`` maps the ``seq`` of each recorded roll reused
+    public seed for the request ``key`` names (``"seq N"``, N the original's) at the roll's
+    ordinal in it, so the fork and the original re-derived draw the same faces for the same
+    roll of the same request whatever else moved; recorded as an external roll of ``tool``
+    ``fightlog dispute (stand-in)`` (``stand_ins``: their ``seq``). ``reused`` maps the ``seq`` of each recorded roll reused
     (or changed) to the ``seq`` it gets."""
 
     def __init__(
@@ -51,12 +53,16 @@ class ReplayScribe(Scribe):
         externals: Iterable[DiceRolled] = (),
         amended: tuple[int, DiceRolled] | None = None,
         stamp: AnyEvent | None = None,
+        key: str = "",
     ) -> None:
         super().__init__(state, seed)
+        self._key = key
         self._externals = list(externals)
         self._amended = amended
         self._stamp = stamp
         self._rolled = 0
+        self._ordinal = 0
+        """The ordinal in the request of the roll being made (what a stand-in is drawn at)."""
         self._standing_in: str | None = None
         """The notation of the stand-in ``draw`` just drew, until ``emit`` records it."""
         self.hypothetical: int | None = None
@@ -99,7 +105,7 @@ class ReplayScribe(Scribe):
         info = self.state.scene
         if info is None:
             raise RefusedError("no scene has started")
-        ordinal = self._rolled
+        ordinal = self._ordinal = self._rolled
         self._rolled += 1
         recorded = self._recorded(notation, roller, purpose)
         if self._amended is not None and self._stands_in(ordinal, recorded):
@@ -139,11 +145,13 @@ class ReplayScribe(Scribe):
 
     def draw(self, notation: str, modifiers: Iterable[ModifierLike], info: SceneInfo, *, what: str) -> RollResult:
         """A roll the log does not record, in a log with no seed, is a stand-in: drawn by the
-        dispute (from a fixed public seed, at the ``seq`` it gets, so the same dispute draws
-        the same faces); ``emit`` records it as an external roll whose origin says so."""
+        dispute (from a fixed public seed, for the request and the roll's ordinal in it: the
+        same roll of the same request draws the same faces, wherever the fork puts it);
+        ``emit`` records it as an external roll whose origin says so."""
         if self.seed is not None:
             return super().draw(notation, modifiers, info, what=what)
-        result = roll(notation, FairGenerator(STAND_IN_SEED, info.scene), self.next_seq, modifiers)
+        generator = FairGenerator(STAND_IN_SEED, f"{info.scene}: {self._key}")
+        result = roll(notation, generator, self._ordinal, modifiers)
         self._standing_in = notation
         return result
 

@@ -116,7 +116,7 @@ def split(events: Sequence[AnyEvent], seed: str | None, *, table: Table, name: s
         window = events[i : _next_marker(events, i)]
         answered = event.responds_to if isinstance(event, DeclarationPosted) else None
         call, stamp = call_for(kind, event, events[i + 1 :], answered)
-        scribe = ReplayScribe(state, seed, externals=externals(window), stamp=stamp)
+        scribe = ReplayScribe(state, seed, externals=externals(window), stamp=stamp, key=f"seq {event.seq}")
         refused = departs = None
         try:
             run_call(lambda: call(table, scribe))

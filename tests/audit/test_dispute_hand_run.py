@@ -96,6 +96,29 @@ def test_a_roll_the_log_does_not_record_is_a_stand_in_and_said_so() -> None:
     assert [d.seq for d in unused] == [32]  # the HUD's 2d20 has no use in the fork
 
 
+def test_a_stand_in_is_drawn_for_its_request_wherever_the_fork_puts_it() -> None:
+    # The fork and the original re-derived put the same roll of the same request at other
+    # seqs when the change added or removed an event before it; the stand-in must not
+    # differ for that alone (before, it was drawn at the seq it got).
+    from fightlog.audit.replay_request import ReplayScribe
+    from fightlog.reducers.fold import fold
+
+    events = alley_by_hand()
+    early, late = fold(events[:20]), fold(events[:31])
+    assert early.seq != late.seq
+
+    def faces(state: Any, key: str) -> list[list[int]]:
+        scribe = ReplayScribe(state, None, key=key)
+        drawn = [scribe.roll(n, roller="vex", purpose="attack")[0] for n in ("1d100", "1d100", "2d6")]
+        assert len(scribe.stand_ins) == 3
+        return [[d.face for d in r.dice] for r in drawn]
+
+    assert faces(early, "seq 40") == faces(late, "seq 40")
+    assert faces(early, "seq 40") != faces(early, "seq 41")  # another request draws its own
+    first = faces(early, "seq 40")
+    assert first[0] != first[1]  # each roll of the request at its own ordinal
+
+
 def test_a_post_by_a_fighter_down_in_the_fork_is_a_divergence_with_both_seqs() -> None:
     # Vex's critical does 85, not 61: Rook is down at once, and his later posts do not fit.
     outcome = fork(ALLEY, 43, ("dice[0].face", 40))
