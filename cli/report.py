@@ -140,6 +140,8 @@ def write_page(
             raise
         html = render_page(page)
     write_atomically(output, html.encode("utf-8"))
-    findings = sum(1 for f in page.findings if not f.accepted and f.level != "info")
-    click.echo(f"wrote {output}: {plural(page.header.events, 'event')}, {findings} finding{'' if findings == 1 else 's'}"
-               f" ({page.header.audit.text.split(':')[0]})")
+    # the audit's own verdict and counts, as ``fightlog audit`` ends (what the page's
+    # findings list holds: accepted and info findings too)
+    audit = page.header.audit.text.split(";")[0]
+    broken = "" if damage is None else f"; damaged at line {damage.line}, shown up to the line before"
+    click.echo(f"wrote {output}: {plural(page.header.events, 'event')}; audit: {audit}{broken}")

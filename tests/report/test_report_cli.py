@@ -24,8 +24,12 @@ def report(*args: str, code: int = 0) -> str:
 def test_the_page_is_written_and_said_in_one_line(tmp_path: Path) -> None:
     page = tmp_path / "duel.html"
     out = report(str(DISPUTED), "-o", str(page))
-    assert out == f"wrote {page}: 128 events, 0 findings (clean)\n"
+    # the audit's verdict and counts as ``fightlog audit`` ends: what the page's findings list holds
+    assert out == f"wrote {page}: 128 events; audit: clean: 0 errors, 0 warnings, 3 info, 2 accepted by ruling\n"
     html = page.read_text(encoding="utf-8")
+    assert "Findings (5)" in html
+    audit = run("audit", str(DISPUTED)).stdout.splitlines()
+    assert "audit: clean: 0 errors, 0 warnings, 3 info, 2 accepted by ruling;" in audit[-2]
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     assert "Trouble at the pump house" in html and 'id="e128"' in html
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
@@ -90,7 +94,9 @@ def test_a_missing_directory_is_one_line(tmp_path: Path) -> None:
 def test_a_damaged_log_is_shown_up_to_the_break_and_exits_1(tmp_path: Path) -> None:
     log = damaged_log(tmp_path / "damaged.jsonl")
     page = tmp_path / "p.html"
-    assert "16 events" in report(str(log), "-o", str(page), code=1)
+    out = report(str(log), "-o", str(page), code=1)
+    assert out.startswith(f"wrote {page}: 16 events; audit: ")
+    assert out.endswith("; damaged at line 17, shown up to the line before\n")
     html = page.read_text(encoding="utf-8")
     assert "This log is damaged at line 17" in html and 'id="e16"' in html and 'id="e17"' not in html
 
