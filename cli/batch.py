@@ -14,6 +14,7 @@ from fightlog.cli.output import echo_json
 from fightlog.cli.progress import Progress
 from fightlog.cli.scale_options import check_cluster, cluster_options
 from fightlog.errors import InputError
+from fightlog.report.wording import plural
 
 
 @click.group(
@@ -87,13 +88,22 @@ def audit(paths: tuple[str, ...], out: str, full: bool, scheduler: str | None, w
         raise SystemExit(EXIT_FINDINGS)
 
 
+_VERDICTS = {"findings": "with findings"}
+"""How a log's verdict reads in the summary (``8 logs: 2 clean, 6 with findings``)."""
+
+
 def summary_lines(out: str, summary: dict[str, Any]) -> list[str]:
     """The summary as text."""
-    verdicts = ", ".join(f"{v} {k}" for k, v in summary["verdicts"].items())
-    lines = [f"{summary['logs']} logs ({verdicts}); audited {summary['audited']}, "
-             f"{summary['unchanged']} unchanged since the last run; written to {out}"]
+    verdicts = ", ".join(f"{v} {_VERDICTS.get(k, k)}" for k, v in summary["verdicts"].items())
+    found = summary["findings"]
+    counts = [plural(found["error"], "error"), plural(found["warning"], "warning"), f"{found['info']} info"]
+    if found["accepted"]:
+        counts.append(f"{found['accepted']} accepted by ruling")
+    lines = [f"{plural(summary['logs'], 'log')}: {verdicts}; audited {summary['audited']}, "
+             f"{summary['unchanged']} unchanged since the last run; written to {out}",
+             f"findings: {', '.join(counts)}"]
     if summary["top_codes"]:
-        lines.append("top finding codes:")
+        lines.append("top finding codes (those a ruling accepted left out):")
         lines += [f"  {row['count']:>8}  {row['name']}" for row in summary["top_codes"]]
     if summary["top_error_actors"]:
         lines.append("actors with the most errors:")

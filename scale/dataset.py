@@ -53,10 +53,12 @@ def read_manifest(out: str) -> dict[str, str]:
 
 
 class Summary:
-    """Counts kept while rows stream by: findings by code, errors by actor, logs by
-    verdict, and the logs that could not be audited with their reasons."""
+    """Counts kept while rows stream by: findings by severity (those a GM ruling accepted
+    apart), findings no ruling accepted by code, unaccepted errors by actor, logs by verdict,
+    and the logs that could not be audited with their reasons."""
 
     def __init__(self) -> None:
+        self.severities: Counter[str] = Counter({"error": 0, "warning": 0, "info": 0, "accepted": 0})
         self.codes: Counter[str] = Counter()
         self.actors: Counter[str] = Counter()
         self.verdicts: Counter[str] = Counter()
@@ -70,8 +72,12 @@ class Summary:
             if row["error"]:
                 self.unread[row["log"]] = row["error"]
         for row in findings:
+            if row["accepted"]:
+                self.severities["accepted"] += 1
+                continue
+            self.severities[row["severity"]] += 1
             self.codes[row["code"]] += 1
-            if row["severity"] == "error" and not row["accepted"] and row["actor"]:
+            if row["severity"] == "error" and row["actor"]:
                 self.actors[row["actor"]] += 1
 
     def as_data(self, top: int = 10) -> dict[str, Any]:
@@ -84,6 +90,7 @@ class Summary:
             "audited": self.audited,
             "unchanged": self.reused,
             "verdicts": dict(sorted(self.verdicts.items())),
+            "findings": {k: self.severities[k] for k in ("error", "warning", "info", "accepted")},
             "top_codes": ranked(self.codes),
             "top_error_actors": ranked(self.actors),
             "unreadable": [{"log": k, "reason": v} for k, v in sorted(self.unread.items())],

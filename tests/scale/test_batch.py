@@ -81,7 +81,10 @@ def test_the_output_is_queryable_and_a_second_run_is_incremental(tmp_path: Path)
     by_code = duckdb.sql(
         f"SELECT code, count(*) AS n FROM '{out}/findings.parquet' GROUP BY code ORDER BY n DESC, code"
     ).fetchall()
-    assert sum(n for _, n in by_code) == sum(r["count"] for r in summary["top_codes"])
+    assert sum(n for _, n in by_code) == sum(r["count"] for r in summary["top_codes"])  # none accepted here
+    by_severity = dict(duckdb.sql(
+        f"SELECT severity, count(*) FROM '{out}/findings.parquet' WHERE NOT accepted GROUP BY severity").fetchall())
+    assert {k: v for k, v in summary["findings"].items() if v} == by_severity and by_severity["error"] > 0
     before = pq.read_table(out / "findings.parquet")
 
     again = batch_audit(Serial(), logs, str(out))

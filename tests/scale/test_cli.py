@@ -104,7 +104,12 @@ def test_paths_on_standard_input(tmp_path: Path) -> None:
         listed = "\n".join(str(FIXTURES / "roe7" / n) for n in ("sample-duel.jsonl", "disputed-duel.jsonl")) + "\n"
         result = run("batch", "audit", "-", "-o", str(tmp_path / "o"), stdin=listed)
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("2 logs (2 clean)") and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("2 logs: 2 clean; audited 2") and result.stderr == ""
+    # the disputed duel's two findings a GM ruling accepted are counted apart, as audit counts
+    # them, and left out of the top codes
+    assert lines[1] == "findings: 0 errors, 0 warnings, 5 info, 2 accepted by ruling"
+    assert lines[2:] == ["top finding codes (those a ruling accepted left out):", "         5  dice.unverifiable"]
 
 
 def test_progress_shows_on_a_terminal_only() -> None:
