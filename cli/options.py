@@ -22,11 +22,16 @@ can hold. A larger one is refused as usage, before anything is read."""
 
 class BoundedInt(click.IntRange):
     """A whole number from ``min`` to ``2**bits - 1``, the bound shown as a power of two
-    in help and errors (``1<=x<2**63``) rather than as 19 digits."""
+    in help and errors (``1<=x<2**63``) rather than as 19 digits; or, given ``most``
+    instead, from ``min`` to ``most`` (``1<=x<=1,000,000,000``)."""
 
-    def __init__(self, min: int, bits: int) -> None:
-        super().__init__(min=min, max=2**bits - 1)
-        self.shown = f"{min}<=x<2**{bits}"
+    def __init__(self, min: int, bits: int | None = None, *, most: int | None = None) -> None:
+        if bits is not None:
+            super().__init__(min=min, max=2**bits - 1)
+            self.shown = f"{min}<=x<2**{bits}"
+        else:
+            super().__init__(min=min, max=most)
+            self.shown = f"{min}<=x<={most:,}"
 
     def _describe_range(self) -> str:
         return self.shown

@@ -7,14 +7,19 @@ from typing import TypeVar
 
 import click
 
+from fightlog.cli.options import BoundedInt
+
 F = TypeVar("F", bound=Callable[..., object])
+
+MOST_WORKERS = 1024
+"""The most processes ``--workers`` starts on this machine (a bigger run wants --scheduler)."""
 
 
 def cluster_options(function: F) -> F:
     """``--scheduler tcp://HOST:PORT`` (a running Dask cluster) or ``--workers N`` (the
     embedded local cluster's processes)."""
     function = click.option(
-        "--workers", type=click.IntRange(min=1), default=None,
+        "--workers", type=BoundedInt(1, most=MOST_WORKERS), default=None,
         help="Processes of the embedded local cluster (default: one per core). Not with --scheduler.",
     )(function)
     return click.option(

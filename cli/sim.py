@@ -14,6 +14,7 @@ from fightlog.cli.output import echo_json
 from fightlog.cli.progress import Progress
 from fightlog.cli.scale_options import check_cluster, cluster_options
 from fightlog.errors import InputError
+from fightlog.kit.options import NUMBER_CAP
 
 if TYPE_CHECKING:
     from fightlog.scale.setup import Setup
@@ -43,12 +44,12 @@ with no policy, sides that cannot fight, --fights below 1, a scheduler that does
 or usage. 3 internal error (a bug: the error line names a crash report)."""
 )
 @click.argument("source", metavar="ROSTER_OR_SCENARIO")
-@click.option("--fights", type=click.IntRange(min=1), default=None, help="How many fights to play.")
+@click.option("--fights", type=BoundedInt(1, most=NUMBER_CAP), default=None, help="How many fights to play.")
 @seed_option("The master seed: fight I plays with a seed derived from it and I (default: a fresh one, printed).")
 @house_option
 @click.option("--compare", "compare_with", metavar="B.toml",
               help="Play the same seeds again under these house rules and report each difference.")
-@click.option("--audit-every", type=click.IntRange(min=0), default=1000, show_default=True,
+@click.option("--audit-every", type=BoundedInt(0, most=NUMBER_CAP), default=1000, show_default=True,
               help="Audit every N-th fight (0: none); a finding is a bug in the ruleset.")
 @click.option("--policy", metavar="MODULE[:NAME]",
               help="The policy fighters decide by (a module's POLICY), instead of the scenario's or the ruleset's.")

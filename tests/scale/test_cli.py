@@ -27,8 +27,13 @@ def run(*args: str, stdin: str | None = None) -> Result:
 
 
 def test_fights_below_one_and_misplaced_options_are_usage_errors() -> None:
-    assert_usage_error(run("sim", str(ROSTER), "--fights", "0"), "0 is not in the range x>=1")
-    assert_usage_error(run("sim", str(ROSTER), "--fights", "-3"), "x>=1")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "0"), "0 is not in the range 1<=x<=1,000,000,000")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "-3"), "1<=x<=1,000,000,000")
+    # past the bound: one line (a count past an index-sized int crashed in the job's split)
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "9" * 23), "is not in the range 1<=x<=1,000,000,000")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--audit-every", "9" * 23), "0<=x<=1,000,000,000")
+    assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--workers", "99999"), "1<=x<=1,024")
+    assert_usage_error(run("batch", "audit", str(ROSTER), "-o", "out", "--workers", "0"), "1<=x<=1,024")
     assert_usage_error(run("sim", str(ROSTER)), "give --fights N")
     assert_usage_error(run("sim", str(ROSTER), "--replay", "2", "-o", "x.jsonl"), "needs the run's --seed")
     assert_usage_error(run("sim", str(ROSTER), "--fights", "3", "--scheduler", "tcp://h:1", "--workers", "2"),
