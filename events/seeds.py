@@ -46,6 +46,9 @@ def seed_hex(seed: object, *, what: str | None = "seed") -> str:
         text = seed.strip()
         if len(text) == HEX_DIGITS and set(text) <= _HEX:
             return text.lower()
+        if text.isascii() and text.isdigit() and len(text) > HEX_DIGITS:
+            raise DiceSeedError(f"{prefix}an integer written in decimal has at most {HEX_DIGITS - 1} digits (this "
+                                f"one has {len(text)}): write it as {HEX_DIGITS} hex digits")
         if not (text.isascii() and text.isdigit() and len(text) < HEX_DIGITS):
             raise DiceSeedError(f"{prefix}expected {ACCEPTED}, got {_shown(seed)}")
         seed = int(text)

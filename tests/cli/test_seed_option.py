@@ -46,10 +46,19 @@ def test_64_hex_digits_are_the_bytes_they_spell(raw: bytes) -> None:
     assert seeds.seed_hex(raw.hex().upper()) == raw.hex() == plugin_seed(raw.hex())
 
 
-@pytest.mark.parametrize("bad", ["", "xyz", "00ff", "ab" * 33, "-1", "1.5", "0x07", str(2**256), "\u0667"])
+@pytest.mark.parametrize("bad", ["", "xyz", "00ff", "ab" * 33, "-1", "1.5", "0x07", "\u0667"])
 def test_anything_else_is_refused_naming_what_is_accepted(bad: str) -> None:
     with pytest.raises(DiceSeedError, match=r"^--seed: expected an integer \(0 to 2\*\*256-1\) or 64 hex digits, got "):
         seeds.seed_hex(bad, what="--seed")
+
+
+@pytest.mark.parametrize("n", [10**64, 2**256 - 1, 2**256])
+def test_a_decimal_too_long_to_write_says_so(n: int) -> None:
+    # 2**256 - 1 is a seed, but 64 digits read as hex: in text a decimal seed has at most 63
+    with pytest.raises(DiceSeedError, match=rf"^--seed: an integer written in decimal has at most 63 digits \(this one "
+                                            rf"has {len(str(n))}\): write it as 64 hex digits$"):
+        seeds.seed_hex(str(n), what="--seed")
+    assert seeds.seed_hex(2**256 - 1) == "f" * 64  # as an int (TOML, the plugin), in range
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=[c[0] for c in COMMANDS])
