@@ -189,6 +189,9 @@ def _check_new(path: str, force: bool, inputs: Mapping[str, str | None] | None, 
 
     from fightlog.errors import InputError
 
+    if path == "-":  # read as standard input by the commands that read a log: never a file named "-"
+        raise click.UsageError(f"the {noun} is written to a file, not to standard output ('-'): name the file "
+                               "(./- for a file named -)")
     if os.path.isdir(path):
         raise InputError(f"is a directory, not a {noun} file", path=path)
     if not os.path.exists(path):

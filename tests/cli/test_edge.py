@@ -21,7 +21,8 @@ from fightlog.cli import main as cli_main
 from fightlog.cli.main import cli
 from fightlog.cli.terminal import use_colour
 from fightlog.errors import InputError
-from tests.cli import AUDIT_LOGS, DISPUTED, SAMPLE
+from tests.cli import AUDIT_LOGS, DISPUTED, SAMPLE, SCENARIO_LOGS, assert_usage_error, run
+from tests.conftest import FIXTURES
 
 RED = "\x1b[31m"
 F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux
@@ -271,3 +272,17 @@ def test_audit_findings_are_coloured_only_when_asked() -> None:
     plain = invoke("audit", log, env={"FORCE_COLOR": "", "NO_COLOR": ""})
     assert "\x1b[" not in plain.stdout and "seq 53    error    rules.tick-missing " in plain.stdout
     assert click.unstyle(coloured.stdout) == plain.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("report", str(DISPUTED), "-o", "-"),
+    ("run", str(SCENARIO_LOGS / "alley-duel.toml"), "-o", "-"),
+    ("dispute", str(DISPUTED), "--at", "32", "--set", "dice[0].face=20", "-o", "-"),
+    ("import", "sl", str(FIXTURES / "import" / "sl" / "midnight-brawl.txt"), "--ruleset", "roe7", "-o", "-"),
+], ids=["report", "run", "dispute", "import"])
+def test_dash_as_an_output_is_a_usage_error_and_writes_no_file_named_dash(
+        args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "-" reads standard input where a log is read; as an output it wrote a file named "-"
+    monkeypatch.chdir(tmp_path)
+    assert_usage_error(run(*args), "is written to a file, not to standard output ('-'): name the file (./- for a file")
+    assert list(tmp_path.iterdir()) == []
