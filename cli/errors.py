@@ -19,7 +19,7 @@ from typing import IO, Any, TypeVar
 import click
 import msgspec
 
-from fightlog.cli.terminal import error_line
+from fightlog.cli.terminal import Revealing, error_line
 from fightlog.errors import (
     DiceError, FightlogError, FoldError, InputError, LogDamagedError, RefusedError, SystemRefusedError,
 )
@@ -69,7 +69,10 @@ def reports_errors(func: F) -> F:
 
 def run_guarded(invoke: Callable[[], object], argv: Sequence[str]) -> int:
     """Run ``invoke`` (the whole command line); whatever happens, return an exit code after
-    at most one line on stderr (and, under ``--format json``, an error document on stdout)."""
+    at most one line on stderr (and, under ``--format json``, an error document on stdout).
+    Standard output is written through ``terminal.Revealing`` meanwhile."""
+    shown = sys.stdout
+    sys.stdout = Revealing(shown)
     try:
         try:
             invoke()
@@ -84,6 +87,8 @@ def run_guarded(invoke: Callable[[], object], argv: Sequence[str]) -> int:
         return code
     except BrokenPipeError:
         return _pipe_closed()
+    finally:
+        sys.stdout = shown
 
 
 def report(exc: BaseException, argv: Sequence[str]) -> int:

@@ -7,8 +7,12 @@ stdout as well as the one line on stderr (``fightlog.cli.errors``).
 
 from __future__ import annotations
 
+import sys
+
 import click
 import msgspec
+
+from fightlog.cli.terminal import raw
 
 
 def json_text(doc: object) -> str:
@@ -17,5 +21,5 @@ def json_text(doc: object) -> str:
 
 
 def echo_json(doc: object) -> None:
-    """Print ``doc`` as the command's JSON document."""
-    click.echo(json_text(doc))
+    """Print ``doc`` as the command's JSON document (data: as it is, ``terminal.raw``)."""
+    click.echo(json_text(doc), file=raw(sys.stdout))

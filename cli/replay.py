@@ -21,6 +21,7 @@ import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import SEQ, format_option, input_log_argument
+from fightlog.cli.terminal import raw
 from fightlog.errors import FightlogError, InputError
 from fightlog.events.forked import Forked, idle_cores, worth_forking
 from fightlog.events.codec import DECODER
@@ -81,7 +82,7 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
         _check_bounds(log, start, upto, end)
     shown = end if upto is None or end is None else min(upto, end)
     style = _Style("jsonl" if lines_json else fmt, len(str(shown or upto or 0)), markdown)
-    out = sys.stdout
+    out = sys.stdout if style.fmt == "human" else raw(sys.stdout)  # JSON is data: as it is
     first = start or 1
     split = None if shown is None else _split_at(log, first, shown, SHARE[style.fmt])
     if style.fmt == "json":

@@ -1,9 +1,16 @@
-"""The one place that decides whether fightlog writes colour, and the diagnostic lines that use it.
+"""The one place that decides how fightlog's text reaches a terminal: colour, and players'
+text shown as it is.
 
 Colour goes to a terminal only: never to a pipe or a file, never when ``NO_COLOR`` is set to
 anything (https://no-color.org), always when ``FORCE_COLOR`` is set to anything else than
 ``0`` (for tests and for pagers that understand it). Errors are red, warnings yellow; the
 text is the same either way.
+
+A player's text (a name, a post, a file name) may hold an escape sequence or a bidirectional
+control: every command's human output shows each as a visible mark (``⟦U+001B⟧``,
+``fightlog.report.visible``). The edge (``fightlog.cli.errors.run_guarded``) writes standard
+output through ``Revealing`` while a command runs; the diagnostic lines here mark the message
+before colouring it; a JSON document is data and goes out as it is (``raw``).
 """
 
 from __future__ import annotations
@@ -11,9 +18,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import IO, Any
+from typing import IO, Any, TypeVar, cast
 
 import click
+
+from fightlog.report.visible import reveal_for_terminal
 
 
 def use_colour(stream: IO[Any] | None = None) -> bool:
@@ -42,7 +51,7 @@ def warning_line(message: str, file: IO[Any] | None = None) -> None:
 
 def _say(prefix: str, message: str, file: IO[Any] | None) -> None:
     stream = sys.stderr if file is None else file
-    click.echo(f"{prefix} {message}", file=stream, color=use_colour(stream))
+    click.echo(f"{prefix} {reveal_for_terminal(message)}", file=raw(stream), color=use_colour(stream))
 
 
 _SEVERITY = re.compile(r"^(seq \S+\s+)(error|warning)\b")
@@ -53,6 +62,31 @@ def report_line(line: str) -> None:
     """A line of a report (``seq 39    error    order.out-of-turn ...``) on stdout, its
     severity red or yellow on a terminal; the columns stay where they were."""
     colour = use_colour(sys.stdout)
+    line = reveal_for_terminal(line)
     if colour:
         line = _SEVERITY.sub(lambda m: m.group(1) + click.style(m.group(2), fg=_SHADE[m.group(2)], bold=True), line)
-    click.echo(line, color=colour)
+    click.echo(line, file=raw(sys.stdout), color=colour)
+
+
+class Revealing:
+    """A text stream writing to ``inner`` with players' control characters shown as marks
+    (``reveal_for_terminal``); everything else is ``inner``'s."""
+
+    def __init__(self, inner: IO[str]) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        self.inner.write(reveal_for_terminal(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+S = TypeVar("S", bound=IO[Any])
+
+
+def raw(stream: S) -> S:
+    """The stream under ``Revealing`` (what a JSON document, or a line this module has
+    marked and coloured itself, is written to), else ``stream``."""
+    return cast(S, stream.inner) if isinstance(stream, Revealing) else stream

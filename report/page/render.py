@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import re
 from functools import lru_cache
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +22,7 @@ from fightlog import __version__
 from fightlog.errors import MissingExtra
 from fightlog.report.page.chart import colour, svg
 from fightlog.report.page.model import ChartView, Page
+from fightlog.report.visible import reveal
 
 if TYPE_CHECKING:
     import jinja2
@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from fightlog.report.page.dispute_page import DisputePage
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Bidirectional controls: they can reorder the text around them."""
-
 
 def require_jinja() -> None:
     """Raise ``MissingExtra`` (one line naming the extra) when Jinja2 is not installed."""
@@ -44,11 +40,6 @@ def require_jinja() -> None:
             "the HTML report needs Jinja2, which is not installed: install fightlog's report extra "
             "(python -m pip install '.[report]' in its checkout)"
         ) from None
-
-
-def reveal(text: str) -> str:
-    """``text`` with each bidirectional control shown as a visible mark."""
-    return _BIDI.sub(lambda m: f"\u27e6U+{ord(m.group()):04X}\u27e7", text)
 
 
 def render_page(page: Page) -> str:

@@ -286,3 +286,24 @@ def test_dash_as_an_output_is_a_usage_error_and_writes_no_file_named_dash(
     monkeypatch.chdir(tmp_path)
     assert_usage_error(run(*args), "is written to a file, not to standard output ('-'): name the file (./- for a file")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_control_characters_in_a_players_text_are_shown_as_marks(tmp_path: Path) -> None:
+    """A name holding an RTL override and an escape sequence turned the terminal's line
+    around (and could recolour or clear it); human output marks them, JSON keeps the data."""
+    roster = tmp_path / "r.toml"
+    source = (FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml").read_text(encoding="utf-8")
+    roster.write_text(source.replace('name = "Vex Marlowe"', 'name = "Vex \\u202eeworlaM\\u001b[2J\\rX"', 1),
+                      encoding="utf-8")
+    log = str(tmp_path / "f.jsonl")
+    assert run("play", "start", log, "--ruleset", "roe7", "--seed", "1").exit_code == 0
+    outputs = [run("play", "join", log, "--roster", str(roster)), run("state", log), run("replay", log)]
+    for result in outputs:
+        assert result.exit_code == 0, result.output
+        assert "Vex \u27e6U+202E\u27e7eworlaM" in result.stdout  # (the narration reads a "\r" as a line break)
+        assert not {"\u202e", "\x1b", "\r"} & set(result.stdout)
+    assert "\u27e6U+001B\u27e7[2J" in outputs[2].stdout  # written by replay itself (click strips it off a tty)
+    doc = json.loads(run("replay", log, "--format", "json").stdout)
+    assert "Vex \u202eeworlaM\x1b[2J\rX" in [step["event"].get("name") for step in doc]  # JSON: the data as it is
+    missing = str(tmp_path / "x\u202e.jsonl")
+    assert "x\u27e6U+202E\u27e7.jsonl" in run("state", missing).stderr  # a diagnostic line too

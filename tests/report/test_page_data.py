@@ -15,7 +15,8 @@ from fightlog.events.reader import ChainHead, read_log
 from fightlog.report.page import chart as chart_module
 from fightlog.report.page.build import page_data, pool_views
 from fightlog.report.page.chart import charts, tracks
-from fightlog.report.page.render import render_page, reveal
+from fightlog.report.page.render import render_page
+from fightlog.report.visible import reveal
 from fightlog.testing.snapshot import FightSnapshotExtension
 from tests.conftest import FIXTURES
 from tests.report.hostile import CORPUS, hostile_events

@@ -1,0 +1,38 @@
+"""Text shown as it is: the characters in a player's text that would change how the text
+around them reads are shown as visible marks (``⟦U+202E⟧``), never passed on.
+
+Two sets: a page (``report``) marks the bidirectional controls (an RTL override in a name
+turns the rest of the line around); a terminal (every command's human output,
+``fightlog.cli.terminal``) also marks the control characters other than tab and newline (an
+escape sequence in a name can recolour, move the cursor or clear the screen; a carriage
+return can write over the line). JSON output is data: it is left as it is (JSON escapes the
+C0 controls).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_BIDI: Final = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""Bidirectional controls: they can reorder the text around them."""
+
+_ON_A_PAGE: Final = re.compile(f"[{_BIDI}]")
+_ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+
+
+def _mark(found: re.Match[str]) -> str:
+    return f"\u27e6U+{ord(found.group()):04X}\u27e7"
+
+
+def reveal(text: str) -> str:
+    """``text`` with each bidirectional control shown as a visible mark (for a page)."""
+    return _ON_A_PAGE.sub(_mark, text)
+
+
+def reveal_for_terminal(text: str) -> str:
+    """``text`` with each bidirectional control and each control character but tab and
+    newline shown as a visible mark (for a terminal, or a file of human output)."""
+    if _ON_A_TERMINAL.search(text) is None:  # the usual text: one scan, no copy
+        return text
+    return _ON_A_TERMINAL.sub(_mark, text)
