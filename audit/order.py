@@ -103,6 +103,7 @@ class Posting:
     def round_opened(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         self.marks.flush(view)  # a round that never ended (said by round_opened): who it passed over was skipped
         self.marks.clear()
+        self.marks.started = frozenset(after.turn.order)
         round_opened(before, event, after, view)
 
     def round_check(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
@@ -156,8 +157,9 @@ def round_closed(before: SceneState, event: RoundEnded, after: SceneState, view:
     Not due: whoever ``skip``'s statuses take out of the order (the ruleset's out of order
     and waiting ones), the open turn's actor, and with ``marks`` (the round's), whoever had
     a turn opened or posted in the round (one who delayed and never stepped back in lost
-    the turn by the rules, and a post out of turn is reported as one); who was named
-    skipped already in the round is not named again."""
+    the turn by the rules, and a post out of turn is reported as one) and whoever joined the
+    order during the round (due from the next); who was named skipped already in the round
+    is not named again."""
     turn = before.turn
     if not turn.in_round:
         why = f"round {turn.round} had ended already" if turn.round else "no round had started"
@@ -170,8 +172,9 @@ def round_closed(before: SceneState, event: RoundEnded, after: SceneState, view:
         return
     combatants = before.combatants
     for actor in turn.order:
-        if actor in turn.acted or actor == turn.current or (
-                marks is not None and (actor in marks.posted or actor in marks.skipped)):
+        if actor in turn.acted or actor == turn.current or (marks is not None and (
+                actor in marks.posted or actor in marks.skipped or (
+                    marks.started is not None and actor not in marks.started))):
             continue
         who = combatants.get(actor)
         if who is not None and skip.isdisjoint(who.statuses):
@@ -299,6 +302,9 @@ class RoundMarks:
         """Who had a turn opened, or posted, in the round (``round_closed``: not skipped)."""
         self.skipped: set[str] = set()
         """Who was named skipped in the round (named once)."""
+        self.started: frozenset[str] | None = None
+        """The posting order as the round started (``None``: not seen): who joined it during
+        the round (a reinforcement answering a call) is due from the next round on."""
         self.passed: dict[str, list[tuple[TurnStarted, str]]] = {}
         """Who an import's turns passed over (``opened_at_a_post``) -> each such turn and its
         poster: if they post later in the round, each of those posts was out of turn
@@ -309,6 +315,7 @@ class RoundMarks:
         self.posted.clear()
         self.skipped.clear()
         self.passed.clear()
+        self.started = None
 
     def came_back(self, actor: str, view: AuditView) -> None:
         """``actor``, passed over by posts earlier in the round, posts: those were out of turn."""

@@ -25,7 +25,7 @@ from fightlog.audit.auditor import audit_events
 from fightlog.audit.findings import known_codes
 from fightlog.errors import RefusedError
 from fightlog.events.codec import DECODER
-from fightlog.events.model import AnyEvent, DeclarationPosted, SceneStarted
+from fightlog.events.model import AnyEvent, DeclarationPosted, RoundEnded, SceneStarted
 from fightlog.fixtures.audit_fights import by_hand
 from fightlog.fixtures.refused_posts import CASES, SEED, RefusedPost
 from fightlog.reducers.fold import fold
@@ -203,3 +203,28 @@ def test_random_roe7_fights_pass_their_tables_checks(seed: bytes, data: st.DataO
         if data.draw(st.integers(0, 2)) > 0:
             TABLE.end_turn(scribe)
     assert errors_of(as_hand_run(scribe.events)) == []
+
+
+def test_a_reinforcement_that_joins_at_a_round_end_was_not_due_in_it() -> None:
+    """Mira's com call brings Kestrel in at round 3's end (the order gains him there): he is
+    due from round 4, so round 3 ending without his post skipped nobody (hypothesis found it)."""
+    from fightlog.events.model import Action, InitiativeSet
+    from fightlog.rules.roe7.table import TABLE
+
+    scribe = roe7_opened("00" * 32)
+    rounds = [
+        [("alice", Action(type="aim", target="bob")), ("bob", Action(type="skill", params={"roll": "strength"})),
+         ("mira", Action(type="com_call", params={"calls": "kestrel", "near_base": False}))],
+        [("alice", Action(type="flee")), ("bob", Action(type="skill", params={"roll": "strength"})),
+         ("mira", Action(type="flee"))],
+        [("bob", Action(type="aim", target="alice"))],
+    ]
+    for posts in rounds:
+        for actor, action in posts:
+            assert scribe.state.turn.current == actor
+            TABLE.post(scribe, Post(actor=actor, actions=(action,)))
+            TABLE.end_turn(scribe)
+    joined = [e for e in scribe.events if isinstance(e, InitiativeSet) and "kestrel" in e.order]
+    ended = [e for e in scribe.events if isinstance(e, RoundEnded) and e.round == 3]
+    assert joined and ended and joined[0].seq < ended[0].seq  # in round 3, before its end
+    assert errors_of(as_hand_run(scribe.events)) == [] and errors_of(scribe.events) == []
