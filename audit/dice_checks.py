@@ -20,7 +20,6 @@ from msgspec import Struct
 
 from fightlog.errors import DiceError
 from fightlog.events.model import AnyEvent, CombatantJoined, DiceRolled, SceneEnded, SceneStarted
-from fightlog.dice.roll_events import read_roll
 from fightlog.dice.fair import SCHEME, commitment, seed_bytes
 from fightlog.dice.recompute import Recomputer
 from fightlog.dice.verify import RollFinding, RollSummary, RollVerifier
@@ -82,7 +81,6 @@ class DiceAudit:
     def __init__(self, seed: str | None = None) -> None:
         self.verifier = RollVerifier(seed)
         self._rollers: dict[int, str] = {}
-        self._rolls: dict[int, DiceRolled] = {}
         self._impossible: list[DiceFinding] = []
         self._partial: list[DiceFinding] = []
         self._external: dict[str, list[int]] = {}
@@ -98,7 +96,6 @@ class DiceAudit:
 
     def _roll(self, event: DiceRolled) -> None:
         self._rollers[event.seq] = event.roller
-        self._rolls[event.seq] = event
         dialect = event.dialect not in (None, "fightlog")  # faces per term (dF, d%): external.py
         partial = event.generator == "external" and bool(event.unread)
         if partial:  # what the reader missed (a hidden face) is not the roller's doing
@@ -134,13 +131,9 @@ class DiceAudit:
         impossible = {f.seq for f in self._impossible}
         yield from self._impossible
         yield from self._partial
-        found_all = self.verifier.finish()
-        forged = {f.seq for f in found_all if f.code == "roll-dice"}
-        for found in found_all:
+        for found in self.verifier.finish():
             if found.seq in impossible and found.code in ("roll-range", "roll-dice", "roll-total"):
                 continue  # named above, more plainly
-            if found.code == "roll-total" and found.seq in forged and self._adds_up(found.seq):
-                continue  # the faces differ from the seed's (named); the recorded total fits them
             yield self._converted(found)
         for roller in sorted(self._external, key=lambda r: self._external[r][0]):
             seqs = self._external[roller]
@@ -158,21 +151,10 @@ class DiceAudit:
     def report(self) -> DiceReport:
         """``finish`` and the line on what the dice check could do, in one value (what a
         checking process sends back). The line counts the problems reported: the verifier's
-        own count would include those ``finish`` names once for two (a forged face and the
-        total that follows from it)."""
+        own count would include an impossible face ``finish`` names once, more plainly."""
         findings = list(self.finish())
         summary = dataclasses.replace(self.verifier.summary, findings=problems(findings))
         return DiceReport(findings=findings, summary=summary.describe())
-
-    def _adds_up(self, seq: int) -> bool:
-        """Whether the recorded roll at ``seq`` totals its own recorded faces and modifiers."""
-        event = self._rolls.get(seq)
-        if event is None:
-            return False
-        try:
-            return read_roll(event).total == event.total
-        except DiceError:
-            return False
 
     def _converted(self, found: RollFinding) -> DiceFinding:
         return DiceFinding(CODE.get(found.code, "dice.seed"), found.seq, found.message, self._rollers.get(found.seq))

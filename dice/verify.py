@@ -286,14 +286,16 @@ class RollVerifier:
             self._finding(line, "roll-notation", f"{roll_name(event)}: the notation is refused: {exc}",
                           event.seq)
             return
+        forged = False
         if dice != event.dice:
             diff = dice_difference(event.dice, dice)
             if diff:
+                forged = True
                 self._finding(line, "roll-dice", f"{roll_name(event)}: {diff}", event.seq)
         total = value
         for modifier in event.modifiers:
             total += modifier.value
-        if event.total != total:
+        if event.total != total and not (forged and _adds_up(event)):  # a total that follows from the faces named
             self._finding(
                 line,
                 "roll-total",
@@ -334,3 +336,12 @@ class RollVerifier:
 
     def _finding(self, line: int, code: str, message: str, seq: int | None = None) -> None:
         self._findings.append(RollFinding(line, line if seq is None else seq, code, message))
+
+
+def _adds_up(event: DiceRolled) -> bool:
+    """Whether ``event``'s recorded total is its recorded faces and modifiers combined (then a
+    total other than the seed's follows from faces other than the seed's, already named)."""
+    try:
+        return read_roll(event).total == event.total
+    except DiceError:
+        return False
