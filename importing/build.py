@@ -78,10 +78,16 @@ class Builder:
         # each pattern searched on its own: joined into one, two patterns' named groups would
         # clash (re.error) and a backreference would point into another pattern
         self._hints = [(action, tuple(p for _, p in patterns)) for action, patterns in cast.hints.items()]
+        self._speakers: dict[str, str] = {}
+        """A Discord message's id -> its speaker (the author of a message a bot's roll replies to)."""
 
     def feed(self, message: Message) -> list[AnyEvent]:
         """The events ``message`` makes (at least one)."""
         role = self.cast.role(message)
+        if message.speaker and ":" not in message.ref:  # a Discord message, which a reply may name
+            if len(self._speakers) >= _SPEAKERS_KEPT:
+                del self._speakers[next(iter(self._speakers))]
+            self._speakers[message.ref] = message.speaker
         if role.kind == "combatant" and message.kind != "system":
             self.posts += 1
             return self._post(message, role)
@@ -202,14 +208,38 @@ class Builder:
 
     def _roll(self, message: Message, reply: ReadReply, purpose: str | None, role: Role, origin: Origin) -> DiceRolled:
         """The reply's ``dice_rolled`` event (``ReadReply.event``), with the roller the cast
-        names, the message's time and origin (its raw text, its ref)."""
-        roller = self.cast.actor_named(reply.roller) or self.cast.actor_named(message.invoker)
-        if roller is None and reply.author is not None and reply.roller:  # a name with a colon: "Nyx: the Silent"
-            roller = self.cast.actor_named(f"{reply.author}: {reply.roller}")
+        names, the message's time and origin (its raw text, its ref). A roller the cast does
+        not name is warned of and recorded under the name the reply gives."""
+        roller = self._roller(message, reply)
         if roller is None:
-            roller = _ident(reply.roller or message.name or message.speaker or "unknown")
+            named = reply.roller or message.name or message.speaker or "unknown"
+            roller = _ident(named)
+            self._warn(message, f"{reply.bot}'s roll {reply.notation} is by {named!r}, a name the cast gives no one "
+                                f"combatant: recorded as {roller!r}, who is not in the fight (a display name two "
+                                "players share names neither: the cast names speakers by user name or id)")
         event = reply.event(roller=roller, purpose=purpose)
         return replace(event, tool=role.tool or event.tool, at=message.at, origin=origin)
+
+    def _roller(self, message: Message, reply: ReadReply) -> str | None:
+        """The combatant who made the roll: the name the reply gives, as the cast names
+        speakers; the user who ran the bot's slash command; the user the reply mentions by
+        that name (a display name two players share: ``@Sam``); the author of the message
+        the reply answers; a name with a colon in it (``Nyx: the Silent``)."""
+        named = self.cast.actor_named
+        roller = named(reply.roller) or named(message.invoker)
+        if roller is not None:
+            return roller
+        shown = (reply.roller or "").strip().lstrip("@")
+        users = {named(user) for user, name in message.mentioned if not shown or name == shown}
+        if len(users) == 1 and None not in users:
+            return users.pop()
+        if message.reply_to is not None:
+            roller = named(self._speakers.get(message.reply_to))
+            if roller is not None:
+                return roller
+        if reply.author is not None and reply.roller:
+            return named(f"{reply.author}: {reply.roller}")
+        return None
 
     # ------------------------------------------------------------------ chatter
 
@@ -243,6 +273,9 @@ class Builder:
         return Origin(medium=medium, ref=message.ref, author=message.name or message.speaker or None,
                       raw=message.raw, edited=message.edited_at)
 
+
+_SPEAKERS_KEPT: Final = 100_000
+"""Discord messages whose speaker a later reply may ask for (the oldest forgotten first)."""
 
 _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "disarm"})
 _NOTATION: Final = re.compile(r"\b\d*d(?:\d+|%)\b", re.IGNORECASE)

@@ -65,6 +65,7 @@ class DiscordMessage(Struct, frozen=True, gc=False):
     embeds: list[DiscordEmbed] = []
     reference: Reference | None = None
     interaction: Interaction | None = None
+    mentions: list[Author] = []
 
 
 _SPOKEN = frozenset({"Default", "Reply", "ChatInputCommand", "ContextMenuCommand"})
@@ -96,6 +97,7 @@ def neutral(message: DiscordMessage, ref: str, line: int, raw: str) -> Message:
         kind=kind,
         reply_to=message.reference.messageId if message.reference is not None else None,
         invoker=interaction.user.id if interaction is not None and interaction.user is not None else None,
+        mentioned=tuple([(m.id, m.nickname or m.name) for m in message.mentions]) if message.mentions else (),
         edited_at=message.timestampEdited,
         bot=author.isBot,
         embeds=tuple([_embed(e) for e in message.embeds]) if message.embeds else (),

@@ -96,7 +96,7 @@ def messages(path: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
     """The transcript's messages, in order (refs name the file by its base name)."""
     name = os.path.basename(path)
     handle = open_transcript(path)
-    said = located(path, warn)
+    said = located(path, warn, bare=True)  # at a line (name:line) or at a Discord message's id
 
     try:
         yield from _read(handle, name, fmt, cast, said)
@@ -118,7 +118,8 @@ def _read(handle: BinaryIO, name: str, fmt: str, cast: Cast, warn: Warn) -> Iter
     for message in reader(handle, name, warn):
         at = message.at
         if at is not None and last is not None and _comparable(at, last) and at < last:
-            warn(f"{message.ref}: the time goes back from {last.isoformat()} to {at.isoformat()}")
+            where = message.ref if ":" in message.ref else f"message {message.ref}"
+            warn(f"{where}: the time goes back from {last.isoformat()} to {at.isoformat()}")
         if at is not None:
             last = at
         yield message

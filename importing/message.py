@@ -51,6 +51,8 @@ class Message(Struct, frozen=True, kw_only=True, omit_defaults=True):
     reply_to: str | None = None
     invoker: str | None = None
     """The Discord user who ran the slash command this bot message answers."""
+    mentioned: tuple[tuple[str, str], ...] = ()
+    """The Discord users the message mentions: ``(id, name shown)`` (a bot's ``@Sam``)."""
     edited_at: datetime | None = None
     bot: bool = False
     embeds: tuple[Embed, ...] = ()

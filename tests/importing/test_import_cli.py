@@ -731,3 +731,46 @@ def test_every_post_before_a_late_poster_is_named_and_a_round_left_open_still_na
         [("order.out-of-turn", "nyx", "late.txt:9"), ("order.out-of-turn", "bram", "late.txt:10")],
         [("order.skipped", "ash", "stops.txt:9")],
     ]
+
+
+def _sams_export() -> dict[str, object]:
+    """Two players shown as "Sam" (Brann's and Ilse's), each rolling on Avrae."""
+    def message(n: int, author: dict[str, object], content: str, **more: object) -> dict[str, object]:
+        return {"id": f"900{n}", "type": "Reply" if "reference" in more else "Default",
+                "timestamp": f"2026-11-20T21:0{n}:00+00:00", "content": content, "author": author, **more}
+
+    brann = {"id": "3001", "name": "samwise_k", "nickname": "Sam", "isBot": False}
+    ilse = {"id": "3002", "name": "sam.orr", "nickname": "Sam", "isBot": False}
+    avrae = {"id": "261302296103747584", "name": "Avrae", "discriminator": "6877", "isBot": True}
+    roll = "@Sam  :game_die:\n**Result**: 1d20 (14) + 2\n**Total**: 16"
+    messages = [
+        message(1, brann, "Brann swings at Ilse."),
+        message(2, avrae, roll, mentions=[brann]),                     # the mention says whose
+        message(3, ilse, "Ilse swings at Brann."),
+        message(4, avrae, roll, reference={"messageId": "9003"}),     # the post it answers says whose
+        message(5, avrae, roll),                                       # nothing says whose
+        {**message(4, brann, "Brann ducks."), "id": "9006"},           # a time going back
+    ]
+    return {"guild": {"id": "1", "name": "g"}, "channel": {"id": "2", "name": "c"}, "messages": messages,
+            "messageCount": len(messages)}
+
+
+def test_a_roll_by_a_shared_display_name_goes_to_the_user_the_bot_mentions_or_answers(tmp_path: Path) -> None:
+    source = tmp_path / "sams.json"
+    source.write_text(json.dumps(_sams_export()), encoding="utf-8")
+    cast = tmp_path / "sams.cast.toml"
+    cast.write_text('[[combatants]]\nid = "brann"\nspeakers = ["3001"]\n[[combatants]]\nid = "ilse"\nspeakers = ["3002"]\n'
+                    '[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n', encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--ruleset", "d20-evasion",
+                          "--cast", str(cast))
+    assert code == 0, stderr
+    rollers = [e["roller"] for e in map(json.loads, out.read_text().splitlines()) if e["kind"] == "dice_rolled"]
+    assert rollers == ["brann", "ilse", "Sam"]
+    assert stderr.splitlines() == [
+        f"fightlog: warning: {source}: message 9005: Avrae's roll 1d20 + 2 is by 'Sam', a name the cast gives no one "
+        "combatant: recorded as 'Sam', who is not in the fight (a display name two players share names neither: the "
+        "cast names speakers by user name or id)",
+        f"fightlog: warning: {source}: message 9006: the time goes back from 2026-11-20T21:05:00+00:00 to "
+        "2026-11-20T21:04:00+00:00",
+    ]
