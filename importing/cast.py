@@ -158,8 +158,11 @@ class Cast:
         if found is not None and found.kind == "combatant":
             return found.actor
         for entry in self.file.combatants:
-            if who == entry.id or who == entry.name:
+            if who == entry.id:
                 return entry.id
+        named = [entry.id for entry in self.file.combatants if who == entry.name]
+        if len(named) == 1:  # a name two combatants share names neither
+            return named[0]
         for pattern, role in self.globs:
             if role.kind == "combatant" and fnmatch.fnmatchcase(name, pattern):
                 return role.actor

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
@@ -46,14 +47,19 @@ def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] 
             entry.rolls += 1
     out = ["# A starting cast file: check every entry (ids, sides, the order, who is the GM).", ""]
     people = [s for s in seen.values() if not _dialect(s)]
+    shown = Counter(entry.name for entry in people if entry.name)
     ids: list[str] = []
     for entry in people:
         ident = _ident(entry.name or entry.speaker, ids)
         ids.append(ident)
-        names = dict.fromkeys(filter(None, (entry.speaker, entry.name)))  # a proxy's webhook id is shared: left out
+        # a proxy's webhook id is shared: left out; so is a display name two speakers share
+        # (a cast names each speaker once: two players shown as "Sam" are told by id)
+        shared = shown[entry.name] > 1
+        names = dict.fromkeys(filter(None, (entry.speaker, None if shared else entry.name)))
         count = f"{entry.count} message{'' if entry.count == 1 else 's'}"
+        note = f"; {_q(entry.name)} is also another speaker's display name" if shared else ""
         out += ["[[combatants]]", f"id = {_q(ident)}", f"name = {_q(entry.name)}",
-                f"speakers = [{', '.join(_q(s) for s in names)}]", f'side = "?"  # {count}', ""]
+                f"speakers = [{', '.join(_q(s) for s in names)}]", f'side = "?"  # {count}{note}', ""]
     out.insert(2, f"order = [{', '.join(_q(i) for i in ids)}]  # the posting order")
     out.insert(3, "")
     out += ["# [gm]  (move the GM's entry here: their posts are chatter, their status lines count)",

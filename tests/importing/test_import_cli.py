@@ -91,6 +91,29 @@ def test_the_suggested_cast_of_each_bundled_transcript_imports_it(
         assert '[[dice]]\nspeakers = ["RoE combat HUD"]\nbot = "sl-hud"\ntool = "RoE combat HUD"\n' in suggested
 
 
+def test_two_players_shown_alike_are_suggested_by_user_name_and_their_rolls_by_that_name_are_no_ones(
+        tmp_path: Path) -> None:
+    """A display name two speakers share is left out of the suggestion (a cast names each
+    speaker once) and noted; a HUD roll by that name then names neither combatant: it is
+    warned of, never given to the first of them."""
+    source = tmp_path / "yard.txt"
+    source.write_text(
+        "[2024/06/12 20:00]  Alex (alex.vance): /me attacks the other Alex.\n"
+        "[2024/06/12 20:01]  RoE combat HUD: Alex rolls 1d100 for attack: 64\n"
+        "[2024/06/12 20:02]  Alex (alex.kade): /me attacks back.\n", encoding="utf-8")
+    code, suggested, _ = run("import", "sl", str(source), "--suggest-cast", "--ruleset", "roe7")
+    assert code == 0
+    assert 'speakers = ["alex.vance"]\nside = "?"  # 1 message; "Alex" is also another speaker\'s display name' in suggested
+    (tmp_path / "cast.toml").write_text(suggested)
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(source), "-o", str(out), "--ruleset", "roe7", "--cast",
+                          str(tmp_path / "cast.toml"))
+    assert code == 0, stderr
+    assert f"{source}:2: SL HUD's roll 1d100 is by 'Alex', a name the cast gives no one combatant" in stderr
+    rolls = [e for e in map(json.loads, out.read_text().splitlines()) if e["kind"] == "dice_rolled"]
+    assert [r["roller"] for r in rolls] == ["Alex"]  # not "alex", the first of them
+
+
 def test_a_suggested_id_is_the_name_in_plain_letters() -> None:
     from fightlog.importing.message import Message
     from fightlog.importing.suggest import suggest
