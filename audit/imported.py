@@ -40,6 +40,9 @@ DEFENCE: Final = frozenset({"dodge", "defense", "defence", "parry", "block", "so
 
 UNPAIRED: Final = frozenset({"initiative"})
 
+OFFENSIVE: Final = frozenset({"attack", "damage"})
+"""Roll purposes of one's own attack: never an answer to someone else's post, even by its target."""
+
 IMPORT_RULE: Final = "fightlog import (docs/import.md)"
 """The section these findings rest on: what a transcript shows, whatever the ruleset."""
 
@@ -97,19 +100,24 @@ class Pairing:
             why = "in their own turn before posting what it is for"
         elif not self.posts:
             why = f"in {self.current}'s turn before {self.current} had posted"
+        elif self._targeted(roll.roller):
+            why = f"in {self.current}'s turn, whose post targets {roll.roller}: an attack or damage roll is no answer to it"
         else:
             why = f"in {self.current}'s turn, whose post does not target {roll.roller}"
         view.report("import.roll-undeclared", roll, f"{what} with no declaration it belongs to: {why}",
                     actor=roll.roller)
 
     def _answers(self, roll: DiceRolled) -> bool:
-        """Whether ``roll`` answers one of the turn's posts (a defence, a target's roll)."""
+        """Whether ``roll`` answers one of the turn's posts (a defence, a target's roll that
+        is not an attack of their own)."""
         for post in self.posts:
             if not post.actions or roll.purpose in DEFENCE:
                 return True
-            if any(roll.roller in (a.target, *a.targets) for a in post.actions):
-                return True
-        return False
+        return roll.purpose not in OFFENSIVE and self._targeted(roll.roller)
+
+    def _targeted(self, who: str) -> bool:
+        """Whether a post of the turn targets ``who``."""
+        return any(who in (a.target, *a.targets) for post in self.posts for a in post.actions)
 
     def _turn_started(self, before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
         self._close(view)

@@ -66,6 +66,17 @@ def test_a_roll_before_its_post_or_by_a_bystander() -> None:
     assert found == [("import.roll-undeclared", 8, "chat.txt:3"), ("import.roll-undeclared", 11, "chat.txt:6")]
 
 
+def test_the_targets_own_attack_in_the_attackers_turn_answers_nothing() -> None:
+    # bob is alice's target: his save answers her post, his own attack and damage do not
+    attack = Action(type="attack", target="bob")
+    events = fight(TurnStarted(actor="alice", round=1), post("alice", attack), roll("alice", "attack"),
+                   roll("bob", "other", line=3), roll("bob", "attack", line=4), roll("bob", "damage", line=5))
+    assert codes(events) == [("import.roll-undeclared", 11, "chat.txt:4"), ("import.roll-undeclared", 12, "chat.txt:5")]
+    said = [f.message for f in audit_events(events).findings if f.code == "import.roll-undeclared"]
+    assert said[0] == ("bob rolled 1d100 (attack) with no declaration it belongs to: in alice's turn, whose post targets "
+                       "bob: an attack or damage roll is no answer to it")
+
+
 def test_a_declared_attack_never_rolled_at_the_turns_end_and_the_logs() -> None:
     attack = Action(type="attack", target="bob")
     found = codes(fight(TurnStarted(actor="alice", round=1), post("alice", attack, line=8), TurnEnded(actor="alice", round=1),
