@@ -36,7 +36,8 @@ from fightlog.importing.build import Builder
 from fightlog.importing.cast import Cast, timezone_of
 from fightlog.importing.message import Message
 from fightlog.importing.sniff import FORMATS, looks_like
-from fightlog.importing.source import UTF8_BOM, UTF16_BOMS, Warn, empty_file, open_transcript, sha256_of, utf16_file
+from fightlog.importing.source import (MAX_MESSAGE_BYTES, UTF8_BOM, UTF16_BOMS, Warn, empty_file, open_transcript,
+                                       sha256_of, too_long, utf16_file)
 from fightlog.events.replacing import replacing
 
 MEDIUM = {"sl": "sl-chat", "discord-json": "discord", "discord-csv": "discord", "discord-txt": "discord"}
@@ -109,6 +110,16 @@ def messages(path: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
 
 
 def _read(handle: BinaryIO, name: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
+    """The messages of the transcript, each at most ``MAX_MESSAGE_BYTES`` as written (a
+    message of many lines too: an SL post's continuation lines, a text export's content)."""
+    for message in _messages(handle, name, fmt, cast, warn):
+        size = len(message.raw.encode("utf-8", "surrogatepass"))
+        if size > MAX_MESSAGE_BYTES:
+            raise too_long(name, message.line or None, size)
+        yield message
+
+
+def _messages(handle: BinaryIO, name: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
     if fmt == "sl":
         zone = timezone_of(cast, SL_TIME_ZONE)
         yield from sl.read(handle, name, warn, tz=zone, day=cast.file.date, names=cast.names(), objects=cast.is_object)

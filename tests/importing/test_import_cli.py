@@ -354,6 +354,17 @@ def test_a_50_mb_message_is_refused_cleanly(tmp_path: Path) -> None:
     assert code == 2 and stderr.startswith(f"fightlog: {source}:2: a message of more than ")
 
 
+@pytest.mark.parametrize("lines", [300, 1100])
+def test_a_message_long_in_its_continuation_lines_is_refused_at_its_first(tmp_path: Path, lines: int) -> None:
+    # each line is short: the post of 300 (or 1,100: past a log line's 1 MiB) continuation
+    # lines was imported whole (or refused in a garbled line by the log's writer)
+    post = b"[2024/06/12 20:02]  Bob Kade: hi\n" + b"".join(b" " + b"a" * 999 + b"\n" for _ in range(lines))
+    code, stderr, source = _bad(tmp_path, "long.txt", b"[2024/06/12 20:01]  Bob Kade: hi\n" + post, fmt="sl")
+    assert code == 2 and stderr.count("\n") == 1
+    assert re.match(rf"fightlog: {re.escape(str(source))}:2: a message of \d+ bytes: longer than the importer's limit "
+                    r"of 262144 bytes \(its raw text must fit in one log line\)$", stderr.rstrip("\n")), stderr
+
+
 def test_a_windows_1252_log_is_read_with_a_warning(tmp_path: Path) -> None:
     source = tmp_path / "cp.txt"
     source.write_bytes("[2024/06/12 20:01]  Zoë Quill: café “au lait”\n".encode("cp1252"))
