@@ -189,5 +189,8 @@ def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,
             joined = [entrants[c.id].joined for c in cast.file.combatants]
         else:
             joined = [e.joined for e in entrants.values()]
-    out = rules_for_scene(ruleset, options).out_of_order_statuses()
+    rules = rules_for_scene(ruleset, options)
+    out = rules.out_of_order_statuses()
+    for said in cast.near_statuses(out | rules.waiting_statuses(), ruleset):
+        warn(said)
     return options, joined, frozenset(out)

@@ -179,6 +179,22 @@ class Cast:
                 raise InputError(f"combatants[{index}].id: unknown actor {entry.id!r}: not in the roster {roster} "
                                  f"({', '.join(sorted(known))})", path=self.path, line=self._line(("combatants", index, "id")))
 
+    def near_statuses(self, known: Collection[str], ruleset: str) -> list[str]:
+        """A warning for each ``[[status]]`` whose status is a near miss of one in ``known``
+        (the statuses ``ruleset`` takes out of the order or makes wait): a typo there takes
+        nobody out, silently. (Other statuses are the GM's to name.)"""
+        from fightlog.kit.spelling import closest
+
+        said: list[str] = []
+        for index, hint in enumerate(self.file.status):
+            close = None if hint.status in known else closest(hint.status, known)
+            if close is not None:
+                line = self._line(("status", index, "status"))
+                said.append(f"{self.path}{'' if line is None else f':{line}'}: status[{index}].status: {hint.status!r} "
+                            f"is no status {ruleset} takes out of the order (did you mean {close!r}?): a GM line "
+                            "setting it takes nobody out")
+        return said
+
     _lines: KeyLines | None = None
 
     def _line(self, loc: tuple[str | int, ...]) -> int | None:

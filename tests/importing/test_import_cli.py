@@ -501,6 +501,21 @@ def test_a_status_pattern_without_who_is_refused_at_its_line(tmp_path: Path) -> 
                       "(the combatant whose status changes, e.g. '(?P<who>\\w+) is down')\n")
 
 
+def test_a_status_a_letter_from_one_the_ruleset_takes_out_is_warned_of_at_its_line(tmp_path: Path) -> None:
+    """A typo in a ``[[status]]``'s status ("defeted") took nobody out, silently: the fighter
+    the GM called down went on posting, with no finding."""
+    cast = tmp_path / "cast.toml"
+    text = (IMPORT / "sl/pump-house.cast.toml").read_text()
+    assert 'status = "defeated"' in text
+    cast.write_text(text.replace('status = "defeated"', 'status = "defeted"'))
+    line = text.splitlines().index('status = "defeated"') + 1
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(tmp_path / "log.jsonl"),
+                          "--ruleset", "roe7", "--cast", str(cast))
+    assert code == 0
+    assert stderr == (f"fightlog: warning: {cast}:{line}: status[0].status: 'defeted' is no status roe7 takes out of "
+                      "the order (did you mean 'defeated'?): a GM line setting it takes nobody out\n")
+
+
 def test_hints_with_groups_and_backreferences_import(tmp_path: Path) -> None:
     """Hint patterns are searched one by one: two with the same named group, or one with a
     backreference, were joined into one regular expression (an internal error, exit 3)."""
