@@ -186,6 +186,9 @@ def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,
         entrants = {e.actor: e for e in table_for(ruleset).roster(roster)}
         if cast.file.combatants:
             cast.check_actors(set(entrants), roster)
+            carried = rules_for_scene(ruleset, options).weapons
+            cast.check_weapons({a: carried(dict(getattr(e.joined, "sheet", None) or {})) for a, e in entrants.items()},
+                               roster)
             joined = [entrants[c.id].joined for c in cast.file.combatants]
         else:
             joined = [e.joined for e in entrants.values()]

@@ -187,7 +187,9 @@ class Builder:
         actions: list[Action] = []
         for action, patterns in self._hints:
             if any(pattern.search(text) is not None for pattern in patterns):
-                actions.append(Action(type=action, target=self._target(actor, text) if action in _TARGETED else None))
+                said = self.cast.attack(actor, text) if action == "attack" else {}
+                actions.append(Action(type=action, target=self._target(actor, text) if action in _TARGETED else None,
+                                      **said))
         return actions
 
     def _target(self, actor: str, text: str) -> str | None:

@@ -37,6 +37,15 @@ class CombatantEntry(Strict):
     speakers: Speakers
     name: str | None = None
     side: str | None = None
+    weapons: dict[Name, Seq[Name]] = {}
+    """Weapon -> patterns of the combatant's posts that name it (``rifle``): an attack in a
+    post that matches one is made with it."""
+    weapon: Name | None = None
+    """The weapon of an attack in a post that names none of ``weapons``."""
+    range: Name | None = None
+    """The range band of their attacks (``medium``: a transcript rarely says), as the ruleset names bands."""
+    distance: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    """Or the distance of their attacks, in the ruleset's unit (metres)."""
 
 
 ROUNDS: Final = r"^\W*round\s*#?\s*(?P<n>[0-9]+)\b"
@@ -82,7 +91,7 @@ class CastFile(Strict):
 
 
 FIELDS = ("scene", "title", "timezone", "date", "order", "combatants", "gm", "dice", "objects", "hints", "status",
-          "id", "speakers", "name", "side", "bot", "tool", "pattern", "on", "rounds")
+          "id", "speakers", "name", "side", "bot", "tool", "pattern", "on", "rounds", "weapons", "weapon", "range", "distance")
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,20 @@ class Cast:
     globs: list[tuple[str, Role]] = field(default_factory=list)
     hints: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
     status: list[tuple[re.Pattern[str], StatusHint]] = field(default_factory=list)
+    weapons: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
+    """Actor -> (weapon, pattern) in the cast's order (``CombatantEntry.weapons``)."""
+
+    def attack(self, actor: str, text: str) -> dict[str, Any]:
+        """What the cast says of an attack in a post of ``actor``'s: the weapon (the first of
+        their ``weapons`` whose pattern the text matches, else their ``weapon``), the
+        ``range`` or ``distance``; only what it says."""
+        entry = next((e for e in self.file.combatants if e.id == actor), None)
+        if entry is None:
+            return {}
+        weapon = next((w for w, pattern in self.weapons.get(actor, ()) if pattern.search(text) is not None),
+                      entry.weapon)
+        said = {"weapon": weapon, "range": entry.range, "distance": entry.distance}
+        return {k: v for k, v in said.items() if v is not None}
     rounds: re.Pattern[str] | None = None
     """The GM lines that open a round (``[gm] rounds``; none without a GM, or with ``rounds = ""``)."""
     _seen: dict[tuple[str, str | None, str], Role] = field(default_factory=dict)
@@ -179,6 +202,17 @@ class Cast:
                 raise InputError(f"combatants[{index}].id: unknown actor {entry.id!r}: not in the roster {roster} "
                                  f"({', '.join(sorted(known))})", path=self.path, line=self._line(("combatants", index, "id")))
 
+    def check_weapons(self, carried: dict[str, tuple[str, ...]], roster: str) -> None:
+        """Every weapon the cast names for a combatant must be one the roster's sheet
+        gives them (``carried``: actor -> weapon names)."""
+        for index, entry in enumerate(self.file.combatants):
+            has = carried.get(entry.id, ())
+            for key, named in [*(("weapons", w) for w in entry.weapons), *([("weapon", entry.weapon)] if entry.weapon else [])]:
+                if named not in has:
+                    raise InputError(f"combatants[{index}].{key}: {entry.id} carries no {named!r} in the roster "
+                                     f"{roster} (carries: {', '.join(has) or 'nothing'})", path=self.path,
+                                     line=self._line(("combatants", index, key)))
+
     def near_statuses(self, known: Collection[str], ruleset: str) -> list[str]:
         """A warning for each ``[[status]]`` whose status is a near miss of one in ``known``
         (the statuses ``ruleset`` takes out of the order or makes wait): a typo there takes
@@ -225,6 +259,12 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
         if actor not in ids:
             raise InputError(f"order[{index}]: unknown actor {actor!r}: not one of the cast's combatants "
                              f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
+    for index, entry in enumerate(read.combatants):
+        for weapon, patterns in entry.weapons.items():
+            for at, pattern in enumerate(patterns):
+                where = f"combatants[{index}].weapons.{weapon}[{at}]"
+                compiled = _compile(pattern, where, name, lines.line(("combatants", index, "weapons")))
+                cast.weapons.setdefault(entry.id, []).append((weapon, compiled))
     for action, patterns in read.hints.get(ruleset, {}).items():
         if actions is not None and action not in actions:
             raise InputError(f"hints.{ruleset}.{action}: {ruleset} has no action {action!r} (actions: "

@@ -823,3 +823,45 @@ def test_a_roll_by_a_shared_display_name_goes_to_the_user_the_bot_mentions_or_an
         f"fightlog: warning: {source}: message 9006: the time goes back from 2026-11-20T21:05:00+00:00 to "
         "2026-11-20T21:04:00+00:00",
     ]
+
+
+def _armed_cast(tmp_path: Path, alice_weapon: str = "S_s_HPistol_Class_(Permanent)") -> Path:
+    """The pump-house cast, saying what the transcript does not: who fights with what, at what range."""
+    text = (IMPORT / "sl/pump-house.cast.toml").read_text()
+    text = text.replace('speakers = ["alice.resident"]\n', 'speakers = ["alice.resident"]\n'
+                        'weapons = { "M_a_Rifle_Class_(Permanent)" = [\'\\brifle\\b\'] }\n'
+                        f'weapon = "{alice_weapon}"\nrange = "medium"\n')
+    text = text.replace('speakers = ["bob.resident"]\n', 'speakers = ["bob.resident"]\n'
+                        'weapons = { "L_s/b_Shafted_Class_(Permanent)" = [\'\\bpolearm\\b\'] }\nrange = "close"\n')
+    cast = tmp_path / "cast.toml"
+    cast.write_text(text)
+    return cast
+
+
+def test_a_cast_names_the_weapon_and_range_of_attacks_so_an_imported_fight_is_disputed(tmp_path: Path) -> None:
+    """Each fighter of the roster carries two weapons: the rules cannot play an attack that
+    names none, so an imported fight could not be disputed (docs/dispute.md promises it)."""
+    roster = str(FIXTURES / "roe7/rosters/gate-skirmish.toml")
+    out = tmp_path / "log.jsonl"
+    plain = tmp_path / "plain.jsonl"
+    args = ("import", "sl", str(IMPORT / "sl/pump-house.txt"), "--ruleset", "roe7", "--roster", roster)
+    assert run(*args, "-o", str(plain), "--cast", str(IMPORT / "sl/pump-house.cast.toml"))[0] == 0
+    assert run("dispute", str(plain), "--at", "11", "--set", "dice[0].face=5")[0] == 2  # name the weapon
+    code, _, stderr = run(*args, "-o", str(out), "--cast", str(_armed_cast(tmp_path)))
+    assert code == 0, stderr
+    attacks = [(e["actor"], a.get("weapon"), a.get("range")) for e in map(json.loads, out.read_text().splitlines())
+               if e["kind"] == "declaration_posted" for a in e.get("actions", []) if a["type"] == "attack"]
+    assert attacks[:2] == [("bob", "L_s/b_Shafted_Class_(Permanent)", "close"),
+                           ("alice", "M_a_Rifle_Class_(Permanent)", "medium")]  # "charges ... polearm", "fires her rifle"
+    code, stdout, stderr = run("dispute", str(out), "--at", "11", "--set", "dice[0].face=5")
+    assert code == 0, stderr
+    assert "first consequence: seq 13 (attack_resolved): hit true -> false" in stdout
+
+
+def test_a_cast_weapon_the_roster_does_not_give_is_refused_at_its_line(tmp_path: Path) -> None:
+    cast = _armed_cast(tmp_path, alice_weapon="Banana")
+    line = cast.read_text().splitlines().index('weapon = "Banana"') + 1
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(tmp_path / "log.jsonl"),
+                          "--ruleset", "roe7", "--cast", str(cast), "--roster", str(FIXTURES / "roe7/rosters/gate-skirmish.toml"))
+    assert code == 2 and not (tmp_path / "log.jsonl").exists()
+    assert stderr.startswith(f"fightlog: {cast}:{line}: combatants[0].weapon: alice carries no 'Banana' in the roster ")
