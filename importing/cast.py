@@ -262,8 +262,8 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
     for index, entry in enumerate(read.combatants):
         for weapon, patterns in entry.weapons.items():
             for at, pattern in enumerate(patterns):
-                where = f"combatants[{index}].weapons.{weapon}[{at}]"
-                compiled = _compile(pattern, where, name, lines.line(("combatants", index, "weapons")))
+                compiled = _compile(pattern, f"combatants[{index}].weapons.{weapon}[{at}]", name,
+                                    lines.line(("combatants", index, "weapons")))
                 cast.weapons.setdefault(entry.id, []).append((weapon, compiled))
     for action, patterns in read.hints.get(ruleset, {}).items():
         if actions is not None and action not in actions:

@@ -115,7 +115,7 @@ def _read(handle: BinaryIO, name: str, fmt: str, cast: Cast, warn: Warn) -> Iter
     for message in _messages(handle, name, fmt, cast, warn):
         size = len(message.raw.encode("utf-8", "surrogatepass"))
         if size > MAX_MESSAGE_BYTES:
-            raise too_long(name, message.line or None, size)
+            raise too_long(name, message.line, size)
         yield message
 
 

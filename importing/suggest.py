@@ -47,14 +47,14 @@ def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] 
             entry.rolls += 1
     out = ["# A starting cast file: check every entry (ids, sides, the order, who is the GM).", ""]
     people = [s for s in seen.values() if not _dialect(s)]
-    shown = Counter(entry.name for entry in people if entry.name)
+    display = Counter(entry.name for entry in people if entry.name)
     ids: list[str] = []
     for entry in people:
         ident = _ident(entry.name or entry.speaker, ids)
         ids.append(ident)
         # a proxy's webhook id is shared: left out; so is a display name two speakers share
         # (a cast names each speaker once: two players shown as "Sam" are told by id)
-        shared = shown[entry.name] > 1
+        shared = display[entry.name] > 1
         names = dict.fromkeys(filter(None, (entry.speaker, None if shared else entry.name)))
         count = f"{entry.count} message{'' if entry.count == 1 else 's'}"
         note = f"; {_q(entry.name)} is also another speaker's display name" if shared else ""
