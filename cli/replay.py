@@ -21,7 +21,7 @@ import msgspec
 
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import SEQ, format_option, input_log_argument
-from fightlog.cli.terminal import raw
+from fightlog.cli.terminal import Revealing, raw
 from fightlog.errors import FightlogError, InputError
 from fightlog.events.forked import Forked, idle_cores, worth_forking
 from fightlog.events.codec import DECODER
@@ -225,8 +225,10 @@ def _tell_rest(log: str, split: tuple[int, int], upto: int | None, fd: int, styl
     The parent checks the lines before ``mid`` as it tells them: here they are only decoded."""
     steps = _Shown(replay_steps(log, split[0], upto, trusted_until=split[1]))
     with os.fdopen(fd, "w", encoding="utf-8", closefd=False) as spool:
+        # the spool is copied out as bytes, under the parent's Revealing: marked here
+        told: TextIO = Revealing(spool) if style.fmt == "human" else spool  # type: ignore[assignment]
         try:
-            _tell(spool, steps, style, log, after=True)
+            _tell(told, steps, style, log, after=True)
         except FightlogError as exc:
             return steps.last, exc
     return steps.last, None

@@ -98,7 +98,12 @@ def _ident(name: str, taken: list[str]) -> str:
     return ident
 
 
+_UNSEEN = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""What ``json.dumps`` leaves as it is but a reader would not see (C1 controls, bidirectional
+controls): written as TOML's ``\\uXXXX`` escapes, so the file holds the name exactly and shows it."""
+
+
 def _q(text: str, *, literal: bool = False) -> str:
     if literal and "'" not in text:
         return f"'{text}'"
-    return json.dumps(text, ensure_ascii=False)
+    return _UNSEEN.sub(lambda m: f"\\u{ord(m.group()):04X}", json.dumps(text, ensure_ascii=False))

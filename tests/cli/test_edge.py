@@ -288,15 +288,22 @@ def test_dash_as_an_output_is_a_usage_error_and_writes_no_file_named_dash(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_control_characters_in_a_players_text_are_shown_as_marks(tmp_path: Path) -> None:
-    """A name holding an RTL override and an escape sequence turned the terminal's line
-    around (and could recolour or clear it); human output marks them, JSON keeps the data."""
+def _marked_fight(tmp_path: Path) -> str:
+    """A fight whose Vex is named with an RTL override, an escape sequence and a return."""
     roster = tmp_path / "r.toml"
     source = (FIXTURES / "roe7" / "rosters" / "scenarios" / "alley-duel.toml").read_text(encoding="utf-8")
     roster.write_text(source.replace('name = "Vex Marlowe"', 'name = "Vex \\u202eeworlaM\\u001b[2J\\rX"', 1),
                       encoding="utf-8")
     log = str(tmp_path / "f.jsonl")
     assert run("play", "start", log, "--ruleset", "roe7", "--seed", "1").exit_code == 0
+    return log
+
+
+def test_control_characters_in_a_players_text_are_shown_as_marks(tmp_path: Path) -> None:
+    """A name holding an RTL override and an escape sequence turned the terminal's line
+    around (and could recolour or clear it); human output marks them, JSON keeps the data."""
+    log = _marked_fight(tmp_path)
+    roster = tmp_path / "r.toml"
     outputs = [run("play", "join", log, "--roster", str(roster)), run("state", log), run("replay", log)]
     for result in outputs:
         assert result.exit_code == 0, result.output
@@ -307,3 +314,20 @@ def test_control_characters_in_a_players_text_are_shown_as_marks(tmp_path: Path)
     assert "Vex \u202eeworlaM\x1b[2J\rX" in [step["event"].get("name") for step in doc]  # JSON: the data as it is
     missing = str(tmp_path / "x\u202e.jsonl")
     assert "x\u27e6U+202E\u27e7.jsonl" in run("state", missing).stderr  # a diagnostic line too
+
+
+def test_the_replay_child_marks_what_it_tells_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large log is told by two processes, the child's part copied out as bytes: it went
+    out unmarked (forced here on a small log)."""
+    import fightlog.cli.replay as module
+
+    log = _marked_fight(tmp_path)
+    for move in (("join", log, "--roster", str(tmp_path / "r.toml")), ("begin", log)):
+        assert run("play", *move).exit_code == 0
+    alone = run("replay", log)
+    monkeypatch.setattr(module, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(module, "SPLIT_MIN_EVENTS", 2)
+    monkeypatch.setattr(module, "SHARE", dict.fromkeys(module.SHARE, 0.01))  # nearly all of it the child's
+    split = run("replay", log)
+    assert split.exit_code == alone.exit_code == 0 and split.stdout == alone.stdout
+    assert "\u27e6U+202E\u27e7" in split.stdout and not {"\u202e", "\x1b"} & set(split.stdout)

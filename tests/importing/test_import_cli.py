@@ -865,3 +865,24 @@ def test_a_cast_weapon_the_roster_does_not_give_is_refused_at_its_line(tmp_path:
                           "--ruleset", "roe7", "--cast", str(cast), "--roster", str(FIXTURES / "roe7/rosters/gate-skirmish.toml"))
     assert code == 2 and not (tmp_path / "log.jsonl").exists()
     assert stderr.startswith(f"fightlog: {cast}:{line}: combatants[0].weapon: alice carries no 'Banana' in the roster ")
+
+
+def test_a_suggested_cast_writes_unseen_characters_as_escapes_and_imports(tmp_path: Path) -> None:
+    """A nickname with an RTL override: the suggestion is a file, so it holds the name as a
+    TOML escape (a reader sees it; the terminal's marks would have changed the name)."""
+    export = _sams_export()
+    for message in export["messages"]:  # type: ignore[attr-defined]
+        if message["author"]["id"] == "3002":
+            message["author"] = {**message["author"], "nickname": "Sam\u202eA"}
+    source = tmp_path / "sams.json"
+    source.write_text(json.dumps(export), encoding="utf-8")
+    code, suggested, _ = run("import", "discord-json", str(source), "--suggest-cast", "--ruleset", "d20-evasion")
+    assert code == 0 and "\u202e" not in suggested and "\u27e6" not in suggested
+    assert 'name = "Sam\\u202EA"' in suggested and 'speakers = ["3002", "Sam\\u202EA"]' in suggested
+    (tmp_path / "cast.toml").write_text(suggested, encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--ruleset", "d20-evasion",
+                          "--cast", str(tmp_path / "cast.toml"))
+    assert code == 0, stderr
+    joined = [e["name"] for e in map(json.loads, out.read_text().splitlines()) if e["kind"] == "combatant_joined"]
+    assert "Sam\u202eA" in joined
