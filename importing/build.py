@@ -71,23 +71,27 @@ class Builder:
         self.acted: list[str] = []
         self.round = 0
         self.in_round = False
-        self._targets = _target_names(cast)
-        self._named = _name_pattern(self._targets)
-        self._by_lower = dict(self._targets)
+        targets = _target_names(cast)
+        self._named = _name_pattern(targets)
+        self._by_lower: dict[str, set[str]] = {}
+        """A name in lower case -> every combatant it names (two may share a first name)."""
+        for name, actor in targets:
+            self._by_lower.setdefault(name, set()).add(actor)
         self._sides = {entry.id: entry.side for entry in cast.file.combatants}
         # each pattern searched on its own: joined into one, two patterns' named groups would
         # clash (re.error) and a backreference would point into another pattern
         self._hints = [(action, tuple(p for _, p in patterns)) for action, patterns in cast.hints.items()]
-        self._speakers: dict[str, str] = {}
-        """A Discord message's id -> its speaker (the author of a message a bot's roll replies to)."""
+        self._authors: dict[str, tuple[str | None, str]] = {}
+        """A Discord message's id -> its author: the combatant (``None``: none) and the name
+        shown (what a bot's roll replying to it may be by)."""
 
     def feed(self, message: Message) -> list[AnyEvent]:
         """The events ``message`` makes (at least one)."""
         role = self.cast.role(message)
         if message.speaker and ":" not in message.ref:  # a Discord message, which a reply may name
-            if len(self._speakers) >= _SPEAKERS_KEPT:
-                del self._speakers[next(iter(self._speakers))]
-            self._speakers[message.ref] = message.speaker
+            if len(self._authors) >= _AUTHORS_KEPT:
+                del self._authors[next(iter(self._authors))]
+            self._authors[message.ref] = (role.actor if role.kind == "combatant" else None, message.name)
         if role.kind == "combatant" and message.kind != "system":
             self.posts += 1
             return self._post(message, role)
@@ -197,9 +201,9 @@ class Builder:
         one place: the alternation lists longer names first); when it names none, the one
         opponent the poster has (``/me slashes at the other one`` in a duel), if only one."""
         for found in () if self._named is None else self._named.finditer(text.lower()):
-            who = self._by_lower.get(found[0])
-            if who is not None and who != actor:
-                return who
+            others = self._by_lower.get(found[0], set()) - {actor}
+            if len(others) == 1:  # "Alex" of Alex Vance's post: the other Alex; of Mira's: which?
+                return next(iter(others))
         sides = self._sides
         mine = sides.get(actor)
         foes = [who for who, side in sides.items()
@@ -232,13 +236,12 @@ class Builder:
         if roller is not None:
             return roller
         shown = (reply.roller or "").strip().lstrip("@")
-        users = {named(user) for user, name in message.mentioned if not shown or name == shown}
+        users = {named(user) or named(name) for user, name, seen in message.mentioned if not shown or seen == shown}
         if len(users) == 1 and None not in users:
             return users.pop()
-        if message.reply_to is not None:
-            roller = named(self._speakers.get(message.reply_to))
-            if roller is not None:
-                return roller
+        author, seen = self._authors.get(message.reply_to or "", (None, ""))
+        if author is not None and (not shown or seen == shown):  # the post it answers, by the name it gives
+            return author
         if reply.author is not None and reply.roller:
             return named(f"{reply.author}: {reply.roller}")
         return None
@@ -262,7 +265,7 @@ class Builder:
         for pattern, hint in self.cast.status:
             for found in pattern.finditer(message.text):
                 who = found["who"]  # the cast refuses a status pattern without it
-                actor = self.cast.actor_named(who) or _by_name(self._targets, who)
+                actor = self.cast.actor_named(who) or self._one_named(who)
                 if actor is None:
                     continue
                 if hint.status in self.out_statuses:
@@ -271,13 +274,18 @@ class Builder:
                                             origin=Origin(medium="import", ref=message.ref)))
         return events
 
+    def _one_named(self, who: str) -> str | None:
+        """The combatant ``who`` names in any letter case, if one (a name two share names neither)."""
+        actors = self._by_lower.get(who.strip().lower(), set())
+        return next(iter(actors)) if len(actors) == 1 else None
+
     def _origin(self, message: Message, medium: str) -> Origin:
         return Origin(medium=medium, ref=message.ref, author=message.name or message.speaker or None,
                       raw=message.raw, edited=message.edited_at)
 
 
-_SPEAKERS_KEPT: Final = 100_000
-"""Discord messages whose speaker a later reply may ask for (the oldest forgotten first)."""
+_AUTHORS_KEPT: Final = 100_000
+"""Discord messages whose author a later reply may ask for (the oldest forgotten first)."""
 
 _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "disarm"})
 _NOTATION: Final = re.compile(r"\b\d*d(?:\d+|%)\b", re.IGNORECASE)
@@ -303,11 +311,6 @@ def _name_pattern(names: list[tuple[str, str]]) -> re.Pattern[str] | None:
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in spelled) + r")(?!\w)")
 
 
-def _by_name(names: list[tuple[str, str]], who: str | None) -> str | None:
-    if not who:
-        return None
-    lowered = who.strip().lower()
-    return next((actor for name, actor in names if name == lowered), None)
 
 
 def _ident(name: str) -> str:

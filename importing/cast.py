@@ -135,7 +135,7 @@ class Cast:
         return {k: v for k, v in said.items() if v is not None}
     rounds: re.Pattern[str] | None = None
     """The GM lines that open a round (``[gm] rounds``; none without a GM, or with ``rounds = ""``)."""
-    _seen: dict[tuple[str, str | None, str], Role] = field(default_factory=dict)
+    _seen: dict[tuple[str, str | None, str, str], Role] = field(default_factory=dict)
 
     @property
     def actors(self) -> list[str]:
@@ -146,7 +146,7 @@ class Cast:
         both as SL writes them (``Name (user.name)``: an object named ``HUD (alice)`` too).
         Answers are remembered per speaker (a few thousand at most: a transcript with more
         distinct speakers than that starts over)."""
-        key = (message.speaker, message.speaker_id, message.name)
+        key = (message.speaker, message.speaker_id, message.name, message.user)
         found = self._seen.get(key)
         if found is None:
             if len(self._seen) >= 4096:
@@ -156,7 +156,7 @@ class Cast:
 
     def _role(self, message: Message) -> Role:
         both = f"{message.name} ({message.speaker})" if message.name != message.speaker else message.name
-        keys = (message.speaker, message.speaker_id, message.name, both)
+        keys = (message.speaker, message.speaker_id, message.name, both, message.user)
         for key in keys:
             if key:
                 found = self.exact.get(key)

@@ -46,13 +46,16 @@ class Message(Struct, frozen=True, kw_only=True, omit_defaults=True):
     speaker: str = ""
     name: str = ""
     speaker_id: str | None = None
+    user: str = ""
+    """The account's user name where the format gives it beside the id and the name shown
+    (Discord JSON: a cast may name a speaker by any of the three)."""
     text: str = ""
     kind: Kind = "say"
     reply_to: str | None = None
     invoker: str | None = None
     """The Discord user who ran the slash command this bot message answers."""
-    mentioned: tuple[tuple[str, str], ...] = ()
-    """The Discord users the message mentions: ``(id, name shown)`` (a bot's ``@Sam``)."""
+    mentioned: tuple[tuple[str, str, str], ...] = ()
+    """The Discord users the message mentions: ``(id, user name, name shown)`` (a bot's ``@Sam``)."""
     edited_at: datetime | None = None
     bot: bool = False
     embeds: tuple[Embed, ...] = ()

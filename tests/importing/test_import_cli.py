@@ -804,18 +804,23 @@ def _sams_export() -> dict[str, object]:
             "messageCount": len(messages)}
 
 
-def test_a_roll_by_a_shared_display_name_goes_to_the_user_the_bot_mentions_or_answers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("by", [("3001", "3002"), ("samwise_k", "sam.orr")], ids=["ids", "user names"])
+def test_a_roll_by_a_shared_display_name_goes_to_the_user_the_bot_mentions_or_answers(
+        tmp_path: Path, by: tuple[str, str]) -> None:
     source = tmp_path / "sams.json"
     source.write_text(json.dumps(_sams_export()), encoding="utf-8")
     cast = tmp_path / "sams.cast.toml"
-    cast.write_text('[[combatants]]\nid = "brann"\nspeakers = ["3001"]\n[[combatants]]\nid = "ilse"\nspeakers = ["3002"]\n'
-                    '[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n', encoding="utf-8")
+    cast.write_text(f'[[combatants]]\nid = "brann"\nspeakers = ["{by[0]}"]\n[[combatants]]\nid = "ilse"\n'
+                    f'speakers = ["{by[1]}"]\n[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n',
+                    encoding="utf-8")
     out = tmp_path / "log.jsonl"
     code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--ruleset", "d20-evasion",
                           "--cast", str(cast))
     assert code == 0, stderr
-    rollers = [e["roller"] for e in map(json.loads, out.read_text().splitlines()) if e["kind"] == "dice_rolled"]
-    assert rollers == ["brann", "ilse", "Sam"]
+    events = list(map(json.loads, out.read_text().splitlines()))
+    assert [e["actor"] for e in events if e["kind"] == "declaration_posted" and not e.get("ooc")] == [
+        "brann", "ilse", "brann"]  # a user name names a speaker with a nickname too
+    assert [e["roller"] for e in events if e["kind"] == "dice_rolled"] == ["brann", "ilse", "Sam"]
     assert stderr.splitlines() == [
         f"fightlog: warning: {source}: message 9005: Avrae's roll 1d20 + 2 is by 'Sam', a name the cast gives no one "
         "combatant: recorded as 'Sam', who is not in the fight (a display name two players share names neither: the "
@@ -886,3 +891,44 @@ def test_a_suggested_cast_writes_unseen_characters_as_escapes_and_imports(tmp_pa
     assert code == 0, stderr
     joined = [e["name"] for e in map(json.loads, out.read_text().splitlines()) if e["kind"] == "combatant_joined"]
     assert "Sam\u202eA" in joined
+
+
+def test_a_reply_naming_someone_else_is_not_the_answered_posters_roll(tmp_path: Path) -> None:
+    export = _sams_export()
+    messages: list[dict[str, object]] = export["messages"]  # type: ignore[assignment]
+    messages[3] = {**messages[3], "content": "@Vex  :game_die:\n**Result**: 1d20 (14) + 2\n**Total**: 16"}
+    source = tmp_path / "sams.json"
+    source.write_text(json.dumps(export), encoding="utf-8")
+    cast = tmp_path / "sams.cast.toml"
+    cast.write_text('[[combatants]]\nid = "brann"\nspeakers = ["3001"]\n[[combatants]]\nid = "ilse"\nspeakers = ["3002"]\n'
+                    '[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n', encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--ruleset", "d20-evasion",
+                          "--cast", str(cast))
+    assert code == 0
+    rollers = [e["roller"] for e in map(json.loads, out.read_text().splitlines()) if e["kind"] == "dice_rolled"]
+    assert rollers == ["brann", "Vex", "Sam"]  # the reply answers Ilse's post, but names Vex
+    assert "message 9004: Avrae's roll 1d20 + 2 is by 'Vex', a name the cast gives no one combatant" in stderr
+
+
+def test_a_name_two_combatants_share_names_neither_as_a_target_or_in_a_status_line(tmp_path: Path) -> None:
+    source = tmp_path / "yard.txt"
+    source.write_text(
+        "[2024/06/12 20:00]  Gemma (gemma.resident): Round 1\n"
+        "[2024/06/12 20:01]  Alex Vance (alex.vance): /me attacks Alex.\n"
+        "[2024/06/12 20:02]  Mira (mira.sol): /me attacks Alex.\n"
+        "[2024/06/12 20:03]  Gemma (gemma.resident): Alex is down\n", encoding="utf-8")
+    cast = tmp_path / "cast.toml"
+    cast.write_text('[[combatants]]\nid = "vance"\nname = "Alex Vance"\nspeakers = ["alex.vance"]\n'
+                    '[[combatants]]\nid = "kade"\nname = "Alex Kade"\nspeakers = ["alex.kade"]\n'
+                    '[[combatants]]\nid = "mira"\nname = "Mira"\nspeakers = ["mira.sol"]\n'
+                    '[gm]\nname = "Gemma"\nspeakers = ["gemma.resident"]\n'
+                    "[hints.roe7]\nattack = ['\\battacks\\b']\n"
+                    "[[status]]\npattern = '(?P<who>\\w+) is down'\nstatus = \"defeated\"\n", encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(source), "-o", str(out), "--ruleset", "roe7", "--cast", str(cast))
+    assert code == 0, stderr
+    events = list(map(json.loads, out.read_text().splitlines()))
+    targets = [a.get("target") for e in events if e["kind"] == "declaration_posted" for a in e.get("actions", [])]
+    assert targets == ["kade", None]  # Vance's "Alex" is the other one; Mira's, Vance or Kade? (nor one opponent)
+    assert not [e for e in events if e["kind"] == "status_changed"]  # before, the first Alex went down
