@@ -194,7 +194,7 @@ def _usage_message(exc: click.UsageError) -> str:
         text = f"no such option {exc.option_name}"
         if exc.possibilities:
             text += f" (did you mean {exc.possibilities[0]}?)"  # the closest first
-        elif ctx is not None and ctx.command.name == "roll" and re.match(r"-[\dd(]", exc.option_name):
+        elif ctx is not None and ctx.command.name == "roll" and re.match(r"-[\dd(]", exc.option_name, re.IGNORECASE):
             text += " (an expression starting with '-' goes after '--', options before it: fightlog roll -- -1d20)"
     elif ctx is not None and isinstance(ctx.command, click.Group) and (name := _unknown_command(exc)) is not None:
         from fightlog.kit.spelling import closest

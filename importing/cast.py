@@ -260,6 +260,10 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
             raise InputError(f"order[{index}]: unknown actor {actor!r}: not one of the cast's combatants "
                              f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
     for index, entry in enumerate(read.combatants):
+        if entry.range is not None and entry.distance is not None:
+            raise InputError(f"combatants[{index}]: range and distance both given: give one (the range band, or "
+                             "the distance the rules find it from)", path=name,
+                             line=lines.line(("combatants", index, "distance")))
         for weapon, patterns in entry.weapons.items():
             for at, pattern in enumerate(patterns):
                 compiled = _compile(pattern, f"combatants[{index}].weapons.{weapon}[{at}]", name,

@@ -116,7 +116,7 @@ def test_usage_errors_exit_2() -> None:
     assert run("1d6", "--index", "-1").exit_code == 2
 
 
-@pytest.mark.parametrize("args", [["-1d20"], ["--dialect", "dice-maiden", "-d20"], ["-(1d4)"]])
+@pytest.mark.parametrize("args", [["-1d20"], ["--dialect", "dice-maiden", "-d20"], ["-(1d4)"], ["-2D6"]])
 def test_an_expression_starting_with_a_minus_names_the_double_dash(args: list[str]) -> None:
     # docs/dice.md writes -1d20; Dice Maiden's disadvantage is -d20: click reads them as options
     result = run(*args)

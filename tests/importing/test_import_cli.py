@@ -932,3 +932,13 @@ def test_a_name_two_combatants_share_names_neither_as_a_target_or_in_a_status_li
     targets = [a.get("target") for e in events if e["kind"] == "declaration_posted" for a in e.get("actions", [])]
     assert targets == ["kade", None]  # Vance's "Alex" is the other one; Mira's, Vance or Kade? (nor one opponent)
     assert not [e for e in events if e["kind"] == "status_changed"]  # before, the first Alex went down
+
+
+def test_a_cast_giving_both_range_and_distance_is_refused_at_its_line(tmp_path: Path) -> None:
+    cast = tmp_path / "cast.toml"
+    cast.write_text('[[combatants]]\nid = "a"\nspeakers = ["x"]\nrange = "close"\ndistance = 5\n', encoding="utf-8")
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(tmp_path / "log.jsonl"),
+                          "--ruleset", "roe7", "--cast", str(cast))
+    assert code == 2 and not (tmp_path / "log.jsonl").exists()
+    assert stderr == f"fightlog: {cast}:5: combatants[0]: range and distance both given: give one (the range band, " \
+                     "or the distance the rules find it from)\n"
