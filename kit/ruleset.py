@@ -91,6 +91,12 @@ class Ruleset(FoldRules, Protocol):
         ``1 hex``, ``3 hexes``)."""
         ...
 
+    def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
+        """How often an effect named ``effect`` (with ``params``) deals its ``magnitude`` or
+        ``dice`` as damage: ``"turn"``, ``"round"``, or ``None`` when its magnitude is no
+        damage over time (an aim's bonus, a penalty), as narration words it."""
+        ...
+
     def findings(self) -> Mapping[str, Code]:
         """The finding codes this ruleset's checks report beyond the shared ones
         (``fightlog.audit.findings.CODES``): severity, meaning, rulebook section."""
@@ -195,6 +201,9 @@ class GenericRules(GenericFoldRules):
             raise RulesetError(
                 f"ruleset {self.id!r}: its {what} ({module}.{name}) does not load: {type(exc).__name__}: {exc}"
             ) from None
+
+    def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
+        return None
 
     def findings(self) -> Mapping[str, Code]:
         return {} if self.sections is None else self.sections.findings

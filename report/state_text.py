@@ -137,7 +137,7 @@ def effect_lines(state: SceneState, who: Namer) -> list[str]:
     if not state.effects:
         return ["effects: none"]
     effects = sorted(state.effects.values(), key=lambda e: (who(e.target), e.name, e.effect))
-    return ["effects:"] + [f"  {effect_text(e, who)}" for e in effects]
+    return ["effects:"] + [f"  {effect_text(e, who, state)}" for e in effects]
 
 
 def order_lines(state: SceneState, who: Namer) -> list[str]:

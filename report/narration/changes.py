@@ -33,7 +33,7 @@ def _effect_change(change: Change, scene: Scene) -> str:
     if change.field == "effect":
         active = scene.after.effects.get(subject)
         if active is not None:
-            return effect_text(active, scene.who)
+            return effect_text(active, scene.who, scene.after)
         gone = scene.before.effects[subject]
         return f"{gone.name} on {scene.who(gone.target)}: gone"
     active = scene.after.effects.get(subject) or scene.before.effects[subject]

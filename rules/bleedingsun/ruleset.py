@@ -78,6 +78,11 @@ class BleedingSunRules(GenericRules):
     area_actions = frozenset({"throw"})  # Explosives: the blast, not the throw, decides who is hit
     distance_unit = "hex"  # Movement: a hex is the unit of every distance and range
 
+    def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
+        from fightlog.rules.bleedingsun.fighters import BLEEDING  # bleeding out, at the start of each round
+
+        return "round" if effect == BLEEDING else None
+
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT
 

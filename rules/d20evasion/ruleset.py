@@ -94,6 +94,9 @@ class D20Rules(GenericRules):
     table_module = "fightlog.rules.d20evasion.table"
     policy_module = "fightlog.rules.d20evasion.policy"
 
+    def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
+        return "turn" if params.get("dot") is True else None  # damage over time (``harm.is_dot``)
+
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT
 

@@ -104,6 +104,11 @@ class Roe7Rules(GenericRules):
     def with_options(self, options: Mapping[str, Any]) -> Roe7Rules:
         return _configured(msgspec.json.encode({k: options[k] for k in _TOKEN_FIELDS if k in options}))
 
+    def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
+        from fightlog.rules.roe7.harm import DAMAGING  # bleeds and burns, at the start of the victim's turn
+
+        return "turn" if effect in DAMAGING else None
+
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT
 

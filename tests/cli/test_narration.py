@@ -35,3 +35,22 @@ def test_distances_are_told_in_the_rulesets_unit() -> None:
     move, near = Action(type="move", distance=8), Action(type="attack", target="bob", distance=1)
     assert actions_text([move, near], lambda a: who(a or "") or "?", "m") == "move 8 m; attack Bob 1 m"
     assert actions_text([move, near], lambda a: who(a or "") or "?", "hex") == "move 8 hexes; attack Bob 1 hex"
+
+
+def test_damage_over_time_is_told_per_turn_or_round_and_any_other_magnitude_as_one() -> None:
+    """An aim's bonus or a penalty was told as damage a turn (``aim: 2/turn``, ``suppressed:
+    -15/turn``); only what the ruleset deals each turn (``Ruleset.harm_period``) is."""
+    from fightlog.kit.ruleset import ruleset_for
+
+    periods = {
+        ("roe7", "bleed", ()): "turn", ("roe7", "chemical_burn", ()): "turn", ("roe7", "suppressed", ()): None,
+        ("d20-evasion", "poisoned", (("dot", True),)): "turn", ("d20-evasion", "guard", ()): None,
+        ("bleeding-sun", "bleeding", ()): "round", ("bleeding-sun", "fatigue", ()): None,
+        ("traveller", "cover", ()): None, ("en51", "aim", ()): None, ("generic", "bleed", ()): None,
+    }
+    for (ruleset, name, params), period in periods.items():
+        assert ruleset_for(ruleset).harm_period(name, dict(params)) == period, (ruleset, name)
+    told = {path.name: CliRunner().invoke(cli, ["replay", str(path)]).output for path in (
+        FIXTURES / "roe7" / "scenarios" / "gate-ambush.jsonl", FIXTURES / "bleeding-sun" / "scenarios" / "bleed-out.jsonl")}
+    assert "suppressed on Tess Harrow: 1 turn, magnitude -15" in told["gate-ambush.jsonl"]
+    assert "bleeding on Jory: until removed, 1/round" in told["bleed-out.jsonl"]
