@@ -5,7 +5,7 @@ attack's resolution caused, the resolution that read a roll, the rolls made for 
 in the fight unless they are voided too. Each such event that still stands is
 ``outcome.voided-cause``, at the event, naming what it cites and the ruling: the GM who voided
 "the hit" sees that its damage still counts, and what follows from that in turn. An event
-cites another by ``cause``, ``for_seq``, ``declaration`` or ``rolls``.
+cites another by ``cause``, ``for_seq``, ``declaration``, ``roll``, ``responds_to`` or ``rolls``.
 
 ``VoidedCauses`` watches the fold's input (as recorded, in log order), and only when the
 rulings void something. An event a ruling amends is the GM's to have settled (its damage
@@ -90,8 +90,8 @@ def consequences(events: Sequence[AnyEvent], seq: int, plan: Plan) -> list[int]:
 
 def _cited(event: AnyEvent) -> list[int]:
     """The events ``event`` follows from (``FOLLOWS_FROM``: its cause, the post a roll is
-    for, the declaration an outcome answers, the roll an initiative came from; and the rolls
-    it read)."""
+    for, the declaration an outcome answers, the roll an initiative came from, the post an
+    answer responds to; and the rolls it read)."""
     out: list[int] = []
     for name in FOLLOWS_FROM:
         value = getattr(event, name, None)

@@ -52,11 +52,13 @@ class EffectCountedDown(Event, tag="effect_counted_down", kw_only=True, frozen=T
 
 class EffectExpired(Event, tag="effect_expired", kw_only=True, frozen=True):
     """An effect ended: its duration ran out, or it was removed (extinguished, cured,
-    replaced by a refresh)."""
+    replaced by a refresh); ``cause`` the event that removed it, when one did (the healing
+    that treated a wound: voided, it leaves the effect running)."""
 
     effect: Id
     target: Id
     reason: str = "duration"
+    cause: int | None = None
 
 
 class StatusChanged(Event, tag="status_changed", kw_only=True, frozen=True):

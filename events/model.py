@@ -109,16 +109,16 @@ KINDS: dict[str, type[Event]] = {str(t.__struct_config__.tag): t for t in EVENT_
 """Kind tag -> event class."""
 
 
-FOLLOWS_FROM: tuple[str, ...] = ("cause", "for_seq", "declaration", "roll")
+FOLLOWS_FROM: tuple[str, ...] = ("cause", "for_seq", "declaration", "roll", "responds_to")
 """The fields (each a ``seq`` or ``None``) by which an event names the event it follows from:
 an effect's or an outcome's ``cause``, the post a roll is ``for_seq``, the ``declaration`` an
-attack answers, the ``roll`` an initiative came from. Besides them, an attack's ``rolls``
+attack answers, the ``roll`` an initiative came from, the post an answer ``responds_to`` (a
+defensive turn is posted only because of the attack). Besides them, an attack's ``rolls``
 lists the rolls it read (``fightlog.audit.voided``: what still stands on a voided event)."""
 
-REFERENCES: tuple[str, ...] = (*FOLLOWS_FROM, "responds_to")
-"""Every single-``seq`` field naming another event: ``FOLLOWS_FROM`` and a post's
-``responds_to`` (the post it answers: an answer, not a consequence). With ``rolls`` and a
-ruling's ``target``, what a copy of events at other ``seq``s moves (``fightlog.audit.fork``)."""
+REFERENCES: tuple[str, ...] = FOLLOWS_FROM
+"""Every single-``seq`` field naming another event. With ``rolls`` and a ruling's
+``target``, what a copy of events at other ``seq``s moves (``fightlog.audit.fork``)."""
 
 
 def kind_of(event: Event) -> str:

@@ -65,8 +65,8 @@ def _same(effect: ActiveEffect, params: dict[str, Scalar] | None) -> bool:
     return True
 
 
-def expire(scribe: Scribe, effect: ActiveEffect, reason: str) -> int:
-    return scribe.emit(EffectExpired(effect=effect.effect, target=effect.target, reason=reason))
+def expire(scribe: Scribe, effect: ActiveEffect, reason: str, cause: int | None = None) -> int:
+    return scribe.emit(EffectExpired(effect=effect.effect, target=effect.target, reason=reason, cause=cause))
 
 
 def end_of_turn(scribe: Scribe, actor: str) -> None:

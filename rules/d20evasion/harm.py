@@ -170,7 +170,7 @@ def heal(scribe: Scribe, target: str, amount: int, *, pool: str, source: str, ca
     if not who.has("mortally_wounded"):
         return
     for effect in who.effects("bleeding_out"):
-        conditions.expire(scribe, effect, "treated")
+        conditions.expire(scribe, effect, "treated", cause=seq)
     if who.hp > 0:
         scribe.emit(StatusChanged(actor=target, status="mortally_wounded", on=False, cause=seq,
                                   note="treated: back in the fight, the injury stays"))

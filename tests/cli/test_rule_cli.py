@@ -531,3 +531,52 @@ def test_a_void_with_its_consequences_voids_what_stands_on_it_all_at_once(tmp_pa
     before = digest(copy)
     result = run("rule", str(copy), "amend", "30", "--set", "resource=x", "--with-consequences", "--reason", "x")
     assert result.exit_code == 2 and "--with-consequences is for void" in result.stderr and digest(copy) == before
+
+
+def _play(log: Path, *moves: tuple[str, ...]) -> None:
+    for move in moves:
+        result = run("play", move[0], str(log), *move[1:])
+        assert result.exit_code == 0, result.output
+
+
+def test_voiding_a_heal_with_consequences_leaves_the_bleed_out_running(tmp_path: Path) -> None:
+    """The heal's end of Zoë's bleed-out named no cause: voided "with consequences", the
+    heal took the end with it no more, and she stayed mortally wounded for ever, audit clean."""
+    roster = tmp_path / "zoe.toml"
+    roster.write_text('ruleset = "d20-evasion"\n[[combatants]]\nid = "zoe"\nname = "Zoe"\nside = "cult"\n'
+                      'controller = "GM"\n[combatants.sheet]\nrace = "human"\nlevel = 1\nhp = 40\n'
+                      "stats = { strength = 20, dexterity = 20, perception = 20, willpower = 10 }\n"
+                      'weapons = [{ name = "Knife", kind = "melee", damage = 5, ranges = ["touch", "close"] }]\n',
+                      encoding="utf-8")
+    party = str(FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "sunken-archive.toml")
+    log = tmp_path / "h.jsonl"
+    _play(log, ("start", "--ruleset", "d20-evasion", "--seed", "2"),  # seed 2: both shots hit, Zoe goes down
+          ("join", "--roster", party, "john", "tobin", "--at", "john=0,0", "--at", "tobin=1,0"),
+          ("join", "--roster", str(roster), "--at", "zoe=4,0"), ("begin",),
+          ("post", "john", "shoot", "--do", 'attack target=zoe weapon="9mm pistol"',
+           "--do", 'attack target=zoe weapon="9mm pistol"'), ("end-turn",),
+          ("post", "tobin", "patch", "--do", 'use_item item="Med kit" target=zoe'))
+    events = events_of(log)
+    heal = max(e.seq for e in events if type(e).__name__ == "DeclarationPosted")
+    ended = [e for e in events if type(e).__name__ == "EffectExpired" and e.reason == "treated"]
+    assert ended and ended[0].cause is not None and ended[0].cause > heal  # the healing names it
+    assert rule(log, "void", str(heal), "--with-consequences", "--by", "GM", "--reason", "no heal").exit_code == 0
+    state = json.loads(run("state", str(log), "--format", "json").stdout)
+    assert any(e["name"] == "bleeding_out" for e in state["effects"].values())  # it runs on: 2 rounds to bleed out
+
+
+def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tmp_path: Path) -> None:
+    (tmp_path / "duel.toml").write_text('mode = "duel"\n', encoding="utf-8")
+    roster = str(FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "ashfall-duel.toml")
+    log = tmp_path / "d.jsonl"
+    _play(log, ("start", "--ruleset", "d20-evasion", "--seed", "7", "--options", str(tmp_path / "duel.toml")),
+          ("join", "--roster", roster, "--at", "kade=0,0", "--at", "vera=4,0"), ("begin",),
+          ("post", "kade", "cut", "--do", "attack target=vera weapon=Sabre"))
+    attack = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
+    _play(log, ("post", "vera", "dodge", "--responds-to", str(attack), "--do", "dodge"))
+    assert rule(log, "void", str(attack), "--with-consequences", "--by", "Orrin", "--reason", "never happened").exit_code == 0
+    voided = {e.target for e in events_of(log) if type(e).__name__ == "RulingMade"}
+    answer = [e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted" and e.responds_to == attack]
+    assert answer and set(answer) <= voided  # the answer, and its rolls with it
+    audited = run("audit", str(log))
+    assert audited.exit_code == 0, audited.stdout  # was: order.out-of-turn, answering an attack on nobody
