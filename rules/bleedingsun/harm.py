@@ -102,7 +102,7 @@ def _tick(scribe: Scribe, found: ActiveEffect) -> None:
 
 
 def stable(scribe: Scribe, target: str, found: ActiveEffect, cause: int, why: str) -> None:
-    scribe.emit(EffectExpired(effect=found.effect, target=target, reason=why))
+    scribe.emit(EffectExpired(effect=found.effect, target=target, reason=why, cause=cause))
     scribe.emit(StatusChanged(actor=target, status="stable", cause=cause, note=why))
 
 
