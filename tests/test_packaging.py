@@ -192,10 +192,11 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
     # reader and store (interpreted), and the command line's edges, wording, JSON style and
     # completion, the dispute and rulings (interpreted: audit/dispute*, fork, requests),
     # d20-evasion (interpreted; the fold it runs on is compiled and run by the rest), and
-    # the Dask plumbing and edges of batch and sim (scale/: interpreted; their pure work runs compiled). The
-    # commands that fold, audit and play run compiled in the CLI tests kept (audit, replay,
-    # state, run, play). Keeps the
-    # suite within its 10 minutes.
+    # the Dask plumbing and edges of batch and sim (scale/: interpreted; their pure work runs compiled),
+    # the charts, the tally and the pages (scale/chart*, scale/tally, report/page: interpreted; the
+    # narration a page shows runs compiled in the replay tests), action strings, and the ruleset
+    # docs' citations of tests. The commands that fold, audit and play run compiled in the CLI
+    # tests kept (audit, replay, state, run, play). Keeps the suite within its 10 minutes.
     once = (
         "test_packaging.py", "test_typecheck.py", "test_layers.py", "test_docs_commands.py", "cli/test_help_examples.py",
         "bench", "importing", "dice/test_dialect_avrae.py", "dice/test_dialect_cli.py",
@@ -205,7 +206,8 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
         "cli/test_narration.py", "cli/test_no_traceback.py", "cli/test_read_roll_cli.py", "cli/test_run_check.py",
         "cli/test_seed_option.py", "cli/test_wording.py", "audit/test_dispute.py", "audit/test_dispute_hand_run.py",
         "cli/test_dispute_cli.py", "cli/test_rule_cli.py", "rules/d20evasion",
-        "scale/test_cluster.py", "scale/test_cli.py",
+        "scale/test_cluster.py", "scale/test_cli.py", "scale/test_chart_png.py", "scale/test_tally.py",
+        "report/test_report_browser.py", "report/test_sim_page.py", "rules/test_actions.py", "rules/test_traceability.py",
     )
     skip = [arg for name in once for arg in ("--ignore", f"tests/{name}")]
     done = subprocess.run(

@@ -10,6 +10,7 @@ from fightlog.kit.fighters import FighterBase, absent, carried_weapon
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.bleedingsun.card import Card, WeaponCard, read_card
 from fightlog.rules.bleedingsun.options import BleedingSunOptions, options_of
+from fightlog.rules.bleedingsun.ruleset import BLEEDING as BLEEDING
 from fightlog.rules.bleedingsun.ruleset import OUT
 
 
@@ -20,7 +21,6 @@ IMMEDIATE: Final = "immediate"
 DEFENSE: Final = "total_defense"
 INCOMING: Final = "incoming"
 """An attack waiting for its target's answer (dodge, block, resist or take)."""
-BLEEDING: Final = "bleeding"
 STAGGERED: Final = "staggered"
 FROZEN: Final = "frozen"
 STUNNED: Final = "stunned"

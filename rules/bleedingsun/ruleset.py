@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from fightlog.kit.checks import Check
 
 OUT: Final = frozenset({"unconscious", "dead"})
+
+BLEEDING: Final = "bleeding"
+"""The effect of bleeding out below 0 HP (``harm``): it ticks at the start of each round."""
 """Out of the fight: at 0 HP or below (Health and Dying), dead."""
 
 WAITING: Final = frozenset({"delaying"})
@@ -79,9 +82,7 @@ class BleedingSunRules(GenericRules):
     distance_unit = "hex"  # Movement: a hex is the unit of every distance and range
 
     def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
-        from fightlog.rules.bleedingsun.fighters import BLEEDING  # bleeding out, at the start of each round
-
-        return "round" if effect == BLEEDING else None
+        return "round" if effect == BLEEDING else None  # bleeding out, at the start of each round
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

@@ -9,7 +9,6 @@ follows sees the new HP.
 
 from __future__ import annotations
 
-from typing import Final
 
 from fightlog.events.model import DamageApplied, EffectTicked, HealingApplied, StatusChanged
 from fightlog.reducers.state import ActiveEffect
@@ -17,6 +16,7 @@ from fightlog.dice import RollResult
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import within
+from fightlog.rules.roe7.ruleset import DAMAGING as DAMAGING  # also the ruleset's harm_period
 from fightlog.kit.table import Scribe
 
 
@@ -162,9 +162,6 @@ def blast_dodge(scribe: Scribe, who: Fighter, *, for_seq: int) -> tuple[RollResu
     return rolled, seq
 
 
-DAMAGING: Final = frozenset({"bleed", "chemical_burn"})
-"""The debuffs that tick: they deal damage at the start of their victim's turn (Bleed;
-Chemical Burn), each once a turn, in effect-id order, until the victim is out."""
 
 
 def bleed_damage(effect: ActiveEffect) -> int:

@@ -88,6 +88,12 @@ def token(text: str, options: TokenOptions = DEFAULT_OPTIONS) -> WeaponToken | N
         return None
 
 
+DAMAGING: Final = frozenset({"bleed", "chemical_burn"})
+"""The debuffs that tick: they deal damage at the start of their victim's turn (Bleed;
+Chemical Burn), each once a turn, in effect-id order, until the victim is out
+(``harm.start_of_turn``)."""
+
+
 class Roe7Rules(GenericRules):
     """The ``Ruleset`` of RoE 7th Edition, under one scene's token options."""
 
@@ -105,9 +111,7 @@ class Roe7Rules(GenericRules):
         return _configured(msgspec.json.encode({k: options[k] for k in _TOKEN_FIELDS if k in options}))
 
     def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
-        from fightlog.rules.roe7.harm import DAMAGING  # bleeds and burns, at the start of the victim's turn
-
-        return "turn" if effect in DAMAGING else None
+        return "turn" if effect in DAMAGING else None  # bleeds and burns, at the start of the victim's turn
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT
