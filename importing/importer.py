@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO
 
+import msgspec
 from msgspec.structs import replace
 
 from fightlog.errors import InputError, StoreError
@@ -110,10 +111,11 @@ def messages(path: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
 
 
 def _read(handle: BinaryIO, name: str, fmt: str, cast: Cast, warn: Warn) -> Iterator[Message]:
-    """The messages of the transcript, each at most ``MAX_MESSAGE_BYTES`` as written (a
-    message of many lines too: an SL post's continuation lines, a text export's content)."""
+    """The messages of the transcript, each at most ``MAX_MESSAGE_BYTES`` as the log writes
+    it (a message of many lines too: an SL post's continuation lines, a text export's
+    content; a control character is six bytes there, ``\\u0001``)."""
     for message in _messages(handle, name, fmt, cast, warn):
-        size = len(message.raw.encode("utf-8", "surrogatepass"))
+        size = len(msgspec.json.encode(message.raw)) - 2  # its quotes apart
         if size > MAX_MESSAGE_BYTES:
             raise too_long(name, message.line, size)
         yield message

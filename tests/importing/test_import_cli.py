@@ -365,6 +365,15 @@ def test_a_message_long_in_its_continuation_lines_is_refused_at_its_first(tmp_pa
                     r"of 262144 bytes \(its raw text must fit in one log line\)$", stderr.rstrip("\n")), stderr
 
 
+def test_a_message_of_control_characters_is_measured_as_the_log_writes_it(tmp_path: Path) -> None:
+    # 100,000 bytes in the transcript, 600,000 in the log (each "\\u0001"): it passed the
+    # importer's check and broke the log's writer, in another message
+    post = b"[2024/06/12 20:02]  Bob Kade: " + b"\x01" * 100_000 + b"\n"
+    code, stderr, source = _bad(tmp_path, "cc.txt", b"[2024/06/12 20:01]  Bob Kade: hi\n" + post, fmt="sl")
+    assert code == 2 and stderr.startswith(f"fightlog: {source}:2: a message of 600")
+    assert "longer than the importer's limit of 262144 bytes" in stderr and stderr.count("\n") == 1
+
+
 def test_a_windows_1252_log_is_read_with_a_warning(tmp_path: Path) -> None:
     source = tmp_path / "cp.txt"
     source.write_bytes("[2024/06/12 20:01]  Zoë Quill: café “au lait”\n".encode("cp1252"))
