@@ -39,13 +39,6 @@ Due = Callable[[SceneState], "str | None"]
 """Who is due to post next in a state: ``next_to_post``, or a faster equivalent."""
 
 
-def checks(rules: Ruleset) -> dict[type, Check]:
-    """The posting-order checks under ``rules`` (the ruleset of the audited scene), as the
-    audit calls them: ``check(before, event, after, view)`` (``Posting(rules).checks()``;
-    an audit keeps the ``Posting`` to ``finish`` it)."""
-    return Posting(rules).checks()
-
-
 class Posting:
     """Who is due to post next, under the ruleset of the scene (its id and options, and the
     statuses they skip in the order, kept until they change), and the checks that ask: at a
@@ -82,7 +75,8 @@ class Posting:
         return due_to_post(state, self.skipping(state))
 
     def checks(self) -> dict[type, Check]:
-        """The checks, by the event kind each runs for."""
+        """The checks, by the event kind each runs for, as the audit calls them:
+        ``check(before, event, after, view)`` (an audit keeps the ``Posting`` to ``finish`` it)."""
         return {
             DeclarationPosted: self.post_check,
             TurnStarted: self.turn_check,

@@ -235,8 +235,6 @@ def event_kind(event: AnyEvent | None) -> str:
     return "nothing" if event is None else kind_of(event)
 
 
-
-
 def as_json(value: Any) -> str:
     text = msgspec.json.encode(value).decode()
     return text if len(text) <= 80 else text[:77] + "..."

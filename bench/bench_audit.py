@@ -100,14 +100,14 @@ def stages(path: str, repeat: int, count: int) -> None:
             return run
 
         def without_checks() -> None:  # the window of recent events and the hooks only
-            real_order, real_roe, real_split = order.checks, Roe7Rules.audit_checks, Roe7Rules.audit_record_checks
-            order.checks = lambda rules: {}
+            real_order, real_roe, real_split = order.Posting.checks, Roe7Rules.audit_checks, Roe7Rules.audit_record_checks
+            order.Posting.checks = lambda self: {}  # type: ignore[method-assign]
             Roe7Rules.audit_checks = lambda self: {}  # type: ignore[method-assign]
             Roe7Rules.audit_record_checks = lambda self: RecordSplit({}, {}, frozenset(), {})  # type: ignore[method-assign]
             try:
                 run()
             finally:
-                order.checks = real_order
+                order.Posting.checks = real_order  # type: ignore[method-assign]
                 Roe7Rules.audit_checks = real_roe  # type: ignore[method-assign]
                 Roe7Rules.audit_record_checks = real_split  # type: ignore[method-assign]
 
