@@ -11,6 +11,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from fightlog.importing.message import Message
+from fightlog.kit.unseen import BIDI, C1
 
 _BOTS = {"avrae": "avrae", "dice maiden": "dice-maiden"}
 _HUD = re.compile(r"\broll(?:s|ed) \d*d\d+", re.IGNORECASE)
@@ -98,7 +99,7 @@ def _ident(name: str, taken: list[str]) -> str:
     return ident
 
 
-_UNSEEN = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSEEN = re.compile(f"[{C1}{BIDI}]")
 """What ``json.dumps`` leaves as it is but a reader would not see (C1 controls, bidirectional
 controls): written as TOML's ``\\uXXXX`` escapes, so the file holds the name exactly and shows it."""
 

@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-_BIDI: Final = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-"""Bidirectional controls: they can reorder the text around them."""
+from fightlog.kit.unseen import BIDI, C1
 
-_ON_A_PAGE: Final = re.compile(f"[{_BIDI}]")
-_ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+_ON_A_PAGE: Final = re.compile(f"[{BIDI}]")
+_ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f{C1}{BIDI}]")
 
 
 def _mark(found: re.Match[str]) -> str:

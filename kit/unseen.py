@@ -1,0 +1,14 @@
+"""The characters a reader does not see but that change how text reads, as regular
+expression classes: one list for the report and the terminal (``fightlog.report.visible``,
+which shows them as marks) and for a suggested cast file (``fightlog.importing.suggest``,
+which writes them as escapes)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+BIDI: Final = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""Bidirectional controls (a class's contents): they can reorder the text around them."""
+
+C1: Final = "\x7f-\x9f"
+"""DEL and the C1 controls (a class's contents), which JSON leaves as they are."""
