@@ -311,8 +311,6 @@ def _name_pattern(names: list[tuple[str, str]]) -> re.Pattern[str] | None:
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in spelled) + r")(?!\w)")
 
 
-
-
 def _ident(name: str) -> str:
     name = name.strip() or "unknown"
     return name[:MAX_ID]

@@ -162,8 +162,6 @@ def blast_dodge(scribe: Scribe, who: Fighter, *, for_seq: int) -> tuple[RollResu
     return rolled, seq
 
 
-
-
 def bleed_damage(effect: ActiveEffect) -> int:
     """A bleed tick's damage (5 by default), which ignores DR."""
     return effect.magnitude or 0

@@ -18,7 +18,6 @@ from fightlog.kit.options import NonNegative, Positive, read_options as read_rul
 from fightlog.rules.roe7.tokens import DamageList, TokenOptions
 
 
-
 class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Every named option of ``roe7`` with its default."""
 
