@@ -101,20 +101,32 @@ def _reloaded(combatants: Combatants, event: WeaponReloaded, rules: FoldRules) -
 
 
 def _moved(combatants: Combatants, event: Moved, rules: FoldRules) -> Combatants:
-    who = combatants.get(event.actor)
+    """The mover's metres, position and band. A band is between two: the one it is relative
+    to is at that band of the mover too, and a band anyone else knew relative to the mover
+    is no longer known (the mover is elsewhere). A move that names no band forgets the
+    mover's, unless it covers no ground (d20-evasion's lateral move stays in the band)."""
+    actor = event.actor
+    who = combatants.get(actor)
     if who is None:
         return combatants
-    return _with(
-        combatants,
-        event.actor,
-        replace(
-            who,
-            moved=who.moved + (event.metres or 0),
-            position=(event.x, event.y) if event.x is not None and event.y is not None else who.position,
-            band=event.band if event.band is not None else who.band,
-            relative_to=event.relative_to if event.relative_to is not None else who.relative_to,
-        ),
-    )
+    position = (event.x, event.y) if event.x is not None and event.y is not None else who.position
+    band, relative_to = who.band, who.relative_to
+    if event.band is not None:
+        band, relative_to = event.band, event.relative_to
+    elif event.metres or position != who.position or (event.relative_to not in (None, relative_to)):
+        band, relative_to = None, event.relative_to
+    out = dict(combatants)
+    out[actor] = replace(who, moved=who.moved + (event.metres or 0), position=position, band=band,
+                         relative_to=relative_to)
+    kept = relative_to if band is not None else None
+    for name, them in combatants.items():
+        if them.band is not None and them.relative_to == actor and name != kept and name != actor:
+            out[name] = replace(them, band=None, relative_to=None)
+    if event.band is not None and kept is not None and kept != actor:
+        them = combatants.get(kept)
+        if them is not None:
+            out[kept] = replace(them, band=band, relative_to=actor)
+    return out
 
 
 def _status(combatants: Combatants, event: StatusChanged, rules: FoldRules) -> Combatants:

@@ -52,7 +52,10 @@ class WeaponState(Struct, frozen=True, gc=False):
 class Combatant(Struct, frozen=True, gc=False):
     """One combatant. ``pools`` are current values (HP may go below zero where the ruleset
     allows it); ``spent`` counts things used up that are not pools (flee attempts, grenades);
-    ``band``/``relative_to`` the last range band reached, ``moved`` metres moved this turn,
+    ``band``/``relative_to`` the range band known between this combatant and another (a move
+    of either to a band sets it on both; a move of either that names no band forgets it,
+    unless it covers no ground: d20-evasion's lateral move),
+    ``moved`` metres moved this turn,
     ``position`` the last ``(x, y)`` in metres a ``moved`` event gave."""
 
     actor: str

@@ -149,12 +149,44 @@ def test_movement_accumulates_in_a_turn_and_resets_at_the_next() -> None:
     state = scene(
         TurnStarted(actor="b", round=1),
         Moved(actor="b", metres=8, band="close", relative_to="a"),
-        Moved(actor="b", metres=4),
+        Moved(actor="b", metres=0),  # within the band (d20-evasion's lateral move)
     )
     who = state.combatants["b"]
-    assert (who.moved, who.band, who.relative_to) == (12, "close", "a")
+    assert (who.moved, who.band, who.relative_to) == (8, "close", "a")
     state = fold(numbered_after(state, TurnStarted(actor="b", round=2)), start=state)
     assert state.combatants["b"].moved == 0 and state.combatants["b"].band == "close"
+    state = fold(numbered_after(state, Moved(actor="b", metres=4)), start=state)
+    assert state.combatants["b"].moved == 4
+
+
+def _bands(state: SceneState) -> dict[str, tuple[str | None, str | None]]:
+    return {actor: (c.band, c.relative_to) for actor, c in sorted(state.combatants.items())}
+
+
+def test_a_band_is_between_two_and_a_move_elsewhere_forgets_it() -> None:
+    state = fold(numbered([
+        SceneStarted(scene="t", ruleset="generic", format=FORMAT_VERSION),
+        *(CombatantJoined(actor=actor, name=actor.upper(), pools={"hp": 10}) for actor in ("a", "b", "c")),
+        Moved(actor="b", metres=8, band="close", relative_to="a", x=3, y=0),
+    ]))
+    assert _bands(state) == {"a": ("close", "b"), "b": ("close", "a"), "c": (None, None)}
+    # a moves to a band of b: both know the new band, nobody keeps the old one
+    state = fold(numbered_after(state, Moved(actor="a", metres=5, band="medium", relative_to="b")), start=state)
+    assert _bands(state) == {"a": ("medium", "b"), "b": ("medium", "a"), "c": (None, None)}
+    # c moves to a band of a: a now shows its band to c (one band a combatant), and b's
+    # band to a still holds (neither of them moved)
+    state = fold(numbered_after(state, Moved(actor="c", metres=5, band="far", relative_to="a")), start=state)
+    assert _bands(state) == {"a": ("far", "c"), "b": ("medium", "a"), "c": ("far", "a")}
+    # a walks off without naming a band: every band known to or from a is forgotten
+    state = fold(numbered_after(state, Moved(actor="a", metres=3)), start=state)
+    assert _bands(state) == {"a": (None, None), "b": (None, None), "c": (None, None)}
+
+
+def test_a_move_that_covers_no_ground_keeps_the_band_on_both_sides() -> None:
+    state = scene(Moved(actor="b", metres=8, band="close", relative_to="a"), Moved(actor="b", metres=0))
+    assert _bands(state) == {"a": ("close", "b"), "b": ("close", "a")}
+    state = fold(numbered_after(state, Moved(actor="a", metres=0)), start=state)
+    assert _bands(state) == {"a": ("close", "b"), "b": ("close", "a")}
 
 
 def test_turn_order_rounds_acted_and_spent_actions() -> None:
