@@ -101,9 +101,10 @@ def _stances(attacker: Fighter, target: Fighter, weapon: WeaponCard, reaction: R
         return mods
     if reaction is not None and reaction.kind == "dive":
         return mods  # the dive's own DM stands for the cover and the ground it reaches
-    if target.cover() is not None:
+    covered = target.cover() is not None
+    if covered:
         mods.append((options.cover_dm, "shooting into cover"))
-    if target.stance == "prone":
+    if target.stance == "prone" and (not covered or options.prone_in_cover_stacks):
         mods.append((options.prone_target_ranged_dm, "target prone"))
     return mods
 

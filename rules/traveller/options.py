@@ -53,6 +53,9 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     # Ranged (Weapon Range; Hiding): a prone target is harder to hit (the dive's DM-1 "from
     # prone"); band edges (the sheet writes "<"); unscoped weapons; shooting into cover.
     prone_target_ranged_dm: Dm = -1
+    # ...and whether it adds to the cover's DM for a prone target in cover (the dive's row
+    # gives DM-2 with cover and DM-1 "if no cover (from prone)": not, by default).
+    prone_in_cover_stacks: bool = False
     band_edges_inclusive: bool = False
     unscoped_extreme_m: Metres = 100
     cover_dm: Dm = -2

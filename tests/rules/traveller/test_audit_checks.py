@@ -232,7 +232,7 @@ def test_a_target_whose_sheet_does_not_read_leaves_the_damage_roll_s_dms_judged(
             damage = log.find(DamageApplied, target="ilsa")
             roll = log.get(damage.seq - 1)
             assert isinstance(roll, DiceRolled) and roll.purpose == "damage"
-            log.change(roll, modifiers=[Modifier(value=1, source="bogus")], total=roll.total + 1)
+            log.change(roll, modifiers=[*roll.modifiers, Modifier(value=1, source="bogus")], total=roll.total + 1)
             if sheet_of is not None:
                 log.change(log.find(CombatantJoined, actor=sheet_of), sheet={})
             return damage
@@ -244,7 +244,7 @@ def test_a_target_whose_sheet_does_not_read_leaves_the_damage_roll_s_dms_judged(
         return [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
 
     whole = messages(None)
-    assert len(whole) == 1 and "DMs are +1" in whole[0] and "protection" in whole[0]
+    assert len(whole) == 1 and "DMs are +2, the rules give +1" in whole[0] and "protection" in whole[0]
     assert messages("ilsa") == [whole[0].split("; ")[0]]  # the DMs judged, the armour not
     assert messages("kesh") == []  # the attacker's weapon does not read: nothing to judge
 

@@ -183,6 +183,18 @@ def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_l
     assert mods(rolls(fight2.react("bob", "dive x=30 y=1", faces=[1, 1]), "attack")[0])["dived prone"] == -1
 
 
+@pytest.mark.parametrize(("stacks", "prone"), [(False, None), (True, -1)])
+def test_a_prone_target_in_cover_is_dm_2_as_on_the_shot_it_dived_from(stacks: bool, prone: int | None) -> None:
+    fight = duel({"prone_in_cover_stacks": stacks})
+    fight.post("alice", "attack target=bob")
+    fight.react("bob", "dive cover=stone_wall x=30 y=1", faces=[1, 1])
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")
+    shot = mods(rolls(fight.react("bob", "take", faces=[1, 1]), "attack")[0])
+    assert "prone" in fight.statuses("bob")
+    assert (shot["shooting into cover"], shot.get("target prone")) == (-2, prone)
+
+
 @pytest.mark.parametrize(("armour", "reduced"), [(True, 8), (False, 0)])
 def test_the_cover_dived_into_protects_against_the_shot_dived_from(armour: bool, reduced: int) -> None:
     fight = duel({"dive_cover_armour": armour}, b={"characteristics": {"END": 15, "STR": 15, "DEX": 15}})
