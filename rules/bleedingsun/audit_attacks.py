@@ -18,8 +18,8 @@ from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.grapple import GRAPPLE
 from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
-from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, critical_of, dv_of,
-                                                jump_soak, scatter, soak_of, target_threshold)
+from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, answerable, answers,
+                                                critical_of, dv_of, jump_soak, scatter, soak_of, target_threshold)
 
 COUP = "coup de grace"
 
@@ -211,6 +211,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         options = options_of(before)  # the attacker stands: ``planned_for`` planned their attack
         face = options.hit_face
         defense = _roll(view, event.rolls[1], "defense") if len(event.rolls) > 1 else None
+        if kept is None and event.declaration is not None:
+            _answered(before, event, planned, one, defense, view)
         dodge = hits(defense, face) if defense is not None else 0
         th, parts = target_threshold(before, one, at, event.target, 0 if one.kind == "blast" else dodge)
     except FightlogError:
@@ -247,6 +249,25 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
                         "threshold beaten by " f"{options.critical_margin}) not recorded")
     if problems:
         view.report("rules.outcome", event, f"{who}'s attack on {event.target}: " + "; ".join(problems), actor=who)
+
+
+def _answered(before: SceneState, event: AttackResolved, planned: Planned, one: Plan, defense: DiceRolled | None,
+              view: AuditView) -> None:
+    """A defense roll for this attack exactly when its target answered it: one answer, one
+    attack (``resolve.answers``: a target's answers to a post go to its attacks on them in
+    order)."""
+    options = options_of(before)
+    said = answers(before, event.declaration or 0, one.number, planned.plans, options).get(event.target) \
+        if answerable(one, options) else None
+    if said not in ("dodge", "block", "resist"):  # ``take``: no roll
+        said = None
+    if defense is not None and said is None:
+        view.report("rules.answer", event, f"{event.target}'s defense roll (seq {defense.seq}) counts against "
+                    f"{event.attacker}'s attack, which no dodge, block or resist of theirs answered (one answers "
+                    "one attack)", actor=event.target)
+    elif defense is None and said is not None:
+        view.report("rules.answer", event, f"{event.target} answered {event.attacker}'s attack ({said}) but it "
+                    "cites no defense roll", actor=event.target)
 
 
 def _dice_for(view: AuditView, event: DamageApplied, cause: int) -> tuple[DiceRolled | None, DiceRolled | None]:

@@ -45,7 +45,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.rof": Code("error", "more attacks than the weapon's rate of fire", "Fire Type"),
     "rules.split": Code("error", "shares of a split pool that exceed it, or a split across weapons",
                         "Splitting an Attack Pool"),
-    "rules.answer": Code("error", "an answer to no attack, or of the wrong kind", "Physical Defense"),
+    "rules.answer": Code("error", "an answer to no attack, or of the wrong kind; a defense roll for an attack no "
+                         "answer answered (one immediate action, one attack), or none for one answered",
+                         "Physical Defense"),
     "rules.aoo": Code("error", "an attack of opportunity nothing provoked, or a second on one action",
                       "Attacks of Opportunity"),
     "rules.gang-up": Code("error", "gang up by someone not an ally standing, or at range", "Gang Up"),

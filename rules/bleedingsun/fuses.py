@@ -84,6 +84,12 @@ def waiting(state: SceneState) -> list[str]:
     return sorted(e.effect for e in state.effects.values() if e.name == GRENADE)
 
 
+def lies_waiting(state: SceneState, declaration: int, number: int) -> bool:
+    """Whether attack ``number`` of the post at ``declaration`` is a grenade lying with its
+    fuse burning (``wait``)."""
+    return f"{GRENADE}-{declaration}-{number}" in state.effects
+
+
 def going_off(state: SceneState, attacker: str, planned: Plan) -> bool:
     """Whether ``planned`` is a waiting grenade of ``attacker``'s going off (not thrown now)."""
     return any(e.name == GRENADE and e.source == attacker and e.params.get("weapon") == planned.weapon.name

@@ -32,16 +32,18 @@ OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay", "
 
 
 def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEffect:
-    """The attack on ``actor`` an answer answers (the post at ``responds_to``, else the
-    latest); refused when there is none."""
-    waiting = sorted((e for e in state.effects.values() if e.name == INCOMING and e.target == actor),
-                     key=lambda e: e.applied)
+    """The attack on ``actor`` an answer answers: of the post at ``responds_to`` (else the
+    latest post waiting), the first of its attacks on ``actor`` still waiting (a post's
+    attacks resolve in its order: ``resolve.answers``); refused when there is none."""
+    waiting = [e for e in state.effects.values() if e.name == INCOMING and e.target == actor]
     if responds_to is not None:
         waiting = [e for e in waiting if e.params.get("declaration") == responds_to]
     if not waiting:
         raise RefusedError(f"{actor} is not attacked by {'the post at seq ' + str(responds_to) if responds_to else 'any post'}"
                            " waiting for an answer", code="rules.answer")
-    return waiting[-1]
+    latest = max(int(e.params.get("declaration", 0)) for e in waiting)
+    return min((e for e in waiting if int(e.params.get("declaration", 0)) == latest),
+               key=lambda e: int(e.params.get("index", 0)))
 
 
 def check(state: SceneState, post: Post) -> None:

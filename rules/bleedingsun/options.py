@@ -49,6 +49,9 @@ class BleedingSunOptions(Struct, frozen=True, kw_only=True, forbid_unknown_field
     # hit" and get half dice criticals): "landed" lets a half-dice critical count on every
     # target a spread or blast damages; "threshold_met" only where its hits meet the threshold.
     area_criticals: Literal["landed", "threshold_met"] = "landed"
+    # ...and whether a spread's targets may answer it (Physical Defense's hits raise the
+    # threshold its soak ratio reads): not by default, as it "automatically hits".
+    spread_answers: bool = False
     # Splitting an Attack Pool: "attacker" applies modifiers of the attacker's state
     # (stance, aim, sprinting, light) once to the whole pool and those of a target (cover,
     # gang up, firing into melee) to that target's share; "each" applies all to each share.

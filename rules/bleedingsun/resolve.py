@@ -12,7 +12,7 @@ then knockdown and kickers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from msgspec.structs import replace
 
@@ -25,6 +25,7 @@ from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER
                                                     pierce, soak_pool, soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.economy import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
+from fightlog.rules.bleedingsun.options import BleedingSunOptions
 from fightlog.rules.bleedingsun.planning import Plan, hexes, plan, spread_ap
 from fightlog.rules.bleedingsun.post_params import cover_of
 from fightlog.rules.bleedingsun.pools import Pool, roll_pool
@@ -49,13 +50,14 @@ def can_defend(state: SceneState, target: str) -> bool:
 def declare(scribe: Scribe, actor: str, declaration: int, plans: tuple[Plan, ...], *, answered: bool = True) -> None:
     """Each planned attack waits for its targets' answers, or resolves at once (always, when
     not ``answered``: a readied attack interrupting another's turn)."""
+    options = Fighter(scribe.state, actor).options
     for found in plans:
         fused = False
         if found.kind == "blast":
             scribe.emit(ResourceSpent(actor=actor, resource="grenade", cause=declaration))
             fused = fuses.delay_of(scribe.state, actor, found.weapon) > 0  # nobody answers: it waits
-        waiting = [t for t, _ in found.caught if answered and found.kind not in ("aoo", "coup_de_grace", "spread")
-                   and t != actor and can_defend(scribe.state, t) and not fused]
+        waiting = [t for t, _ in found.caught if answered and answerable(found, options) and t != actor
+                   and can_defend(scribe.state, t) and not fused]
         for target in waiting:
             scribe.emit(EffectApplied(effect=incoming_id(declaration, found.number, target), name=INCOMING,
                                       target=target, source=actor, cause=declaration,
@@ -64,14 +66,34 @@ def declare(scribe: Scribe, actor: str, declaration: int, plans: tuple[Plan, ...
             resolve(scribe, declaration, found.number)
 
 
-def answers(state: SceneState, declaration: int) -> Mapping[str, str]:
-    """Target -> its answer to the attacks of ``declaration`` (from the posts of the turn)."""
-    out: dict[str, str] = {}
+def answerable(planned: Plan, options: BleedingSunOptions) -> bool:
+    """Whether an attack of this kind waits for its targets' answers (a spread only under
+    ``spread_answers``; a grenade with a fuse waits for nobody: ``fuses``)."""
+    return planned.kind not in ("aoo", "coup_de_grace", "spread") or (
+        planned.kind == "spread" and options.spread_answers)
+
+
+def answers(state: SceneState, declaration: int, index: int, plans: Sequence[Plan],
+            options: BleedingSunOptions) -> Mapping[str, str]:
+    """Target -> its answer to attack ``index`` of ``declaration`` (``plans``, the post's
+    attacks). An answer is one immediate action, and it answers one attack (Physical Defense:
+    "vs that attack"): a target's answers to the post, in the order posted, answer the
+    post's attacks on them that wait for one, in the post's order."""
+    said: dict[str, list[str]] = {}
     for post in state.pending:
         if post.responds_to == declaration:
-            for action in post.actions:
-                if action.type in ANSWERS:
-                    out[post.actor] = action.type
+            kinds = [action.type for action in post.actions if action.type in ANSWERS]
+            if kinds:
+                said.setdefault(post.actor, []).append(kinds[-1])
+    if not said:
+        return {}
+    out: dict[str, str] = {}
+    for target, posted in said.items():
+        before = sum(1 for p in plans if p.number < index and answerable(p, options)
+                     and any(t == target for t, _ in p.caught)
+                     and not fuses.lies_waiting(state, declaration, p.number))
+        if before < len(posted):
+            out[target] = posted[before]
     return out
 
 
@@ -94,8 +116,9 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
         return
     earlier = [a for p in scribe.state.pending if p.actor == post.actor and p.responds_to is None
                and p.seq < declaration for a in p.actions]
-    planned = plan(scribe.state, post.actor, post.actions, earlier).plans[index]
-    said = answers(scribe.state, declaration)
+    plans = plan(scribe.state, post.actor, post.actions, earlier).plans
+    planned = plans[index]
+    said = answers(scribe.state, declaration, index, plans, Fighter(scribe.state, post.actor).options)
     defense: dict[str, Pool] = {}
     for target, _ in planned.caught:
         answer = said.get(target)

@@ -204,3 +204,28 @@ def test_a_body_check_that_passed_left_bleeding() -> None:
     found = [m for code, m in _errors(log.done()) if code == "rules.dying"]
     assert len(found) == 1 and "jory's stabilize check (seq 41) shows" in found[0]
     assert found[0].endswith("stable by the rules, still bleeding out")
+
+
+def test_one_answer_cited_by_two_attacks_of_a_post_and_an_answered_attack_citing_none() -> None:
+    """Physical Defense: a dodge answers one attack: the second attack of the post may not
+    count the dodge's hits too, and the attack it answered must cite its roll."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.tampering import Tamper
+    from tests.rules.bleedingsun.rigged import ready_duel
+
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle mode=3rb distance=2",
+               "attack target=bo weapon=Rifle mode=single distance=2")
+    fight.post("bo", "dodge", faces=[1, 1, 1, 1])
+    fight.end_turn(faces=[1])
+    assert _errors(Tamper(fight.scribe.events).done()) == []
+    log = Tamper(fight.scribe.events)
+    first, second = log.all(AttackResolved, attacker="ana")
+    log.change(second, rolls=[second.rolls[0], first.rolls[1]])
+    assert _errors(log.done()) == [
+        ("rules.answer", f"bo's defense roll (seq {first.rolls[1]}) counts against ana's attack, which no dodge, "
+                         "block or resist of theirs answered (one answers one attack)")]
+    log = Tamper(fight.scribe.events)
+    first, _ = log.all(AttackResolved, attacker="ana")
+    log.change(first, rolls=first.rolls[:1])
+    assert _errors(log.done()) == [("rules.answer", "bo answered ana's attack (dodge) but it cites no defense roll")]

@@ -128,6 +128,38 @@ def test_total_defense_adds_its_hits_and_makes_defending_free() -> None:
     assert (hit.score, hit.against, hit.hit) == (3, 4, False)  # short 1 + total defense 2 + dodge 1
 
 
+def test_one_answer_answers_one_attack_of_a_post_and_they_resolve_in_its_order() -> None:
+    """Physical Defense: one immediate action, one Vigor check, "vs that attack": a dodge
+    answers the post's first attack on the dodger; the second is resolved at the end of the
+    turn with no defense (the burst keeps its mode and the single shot its own)."""
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle mode=3rb distance=2",
+               "attack target=bo weapon=Rifle mode=single distance=2")
+    events = fight.post("bo", "dodge", faces=[1, 1, 1] + [1])  # the dodge's vigor 3, the burst's share of 1
+    events += fight.end_turn(faces=[1])  # the single shot's share
+    assert [r.purpose for r in of(events, DiceRolled)] == ["defense", "attack", "attack"]
+    first, second = of(events, AttackResolved)
+    assert ("mode 3rb" in first.notes, "mode single" in second.notes) == (True, True)
+    assert (len(first.rolls), len(second.rolls)) == (2, 1)  # only the first cites the defense roll
+
+
+@pytest.mark.parametrize("answered", [False, True])
+def test_a_spread_is_answered_only_under_spread_answers(answered: bool) -> None:
+    """Shotguns and Flamers: spreads "automatically hit"; under ``spread_answers`` a dodge's
+    hits still raise the threshold the spread's soak ratio reads (Physical Defense)."""
+    fight = ready_duel({"spread_answers": answered})
+    shot = "attack target=bo weapon=Shotgun distance=2"
+    if not answered:
+        events = fight.post("ana", shot, faces=[5] * 4 + [5] * 9 + [5] * 2)  # attack, DV (6 + 3 net hits), soak
+        assert "rules.answer" == fight.refused("bo", "dodge").code
+    else:
+        assert not of(fight.post("ana", shot), AttackResolved)  # it waits for Bo
+        events = fight.post("bo", "dodge", faces=[5] * 3 + [5] * 4 + [5] * 6 + [5] * 2)
+    (spread,) = of(events, AttackResolved)
+    assert (spread.against, spread.hit) == ((4, True) if answered else (1, True))
+    assert of(events, DamageApplied)[0].reduced_by == (4 if answered else 2)  # soak x2 at the threshold, x1 above
+
+
 # ---------------------------------------------------------------- the threshold chart
 
 def test_the_threshold_chart() -> None:
