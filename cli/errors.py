@@ -177,9 +177,17 @@ def _fightlog_failure(exc: FightlogError) -> Failure:
 def _internal(exc: BaseException, argv: Sequence[str]) -> Failure:
     from fightlog.cli.crash import write_crash_report
 
+    from fightlog.reducers.fold_rules import plugin_at_fault
+
     what = f"{type(exc).__name__}: {_one_line(str(exc))}" if str(exc) else type(exc).__name__
     saved = write_crash_report(exc, argv)
     where = f"details in {saved}" if saved else "no crash report could be written"
+    plugin = plugin_at_fault(exc)
+    if plugin is not None:  # not fightlog's bug: the plugin's, named
+        ruleset, module, line = plugin
+        what = f"ruleset {ruleset!r} failed in its own code ({module}, line {line}): {what}"
+        return Failure(code=EXIT_INTERNAL, kind="plugin", message=what,
+                       line=f"{what}: a bug in that ruleset plugin, not in fightlog; {where}", report=saved)
     return Failure(code=EXIT_INTERNAL, kind="internal", message=what, line=f"internal error: {what}; {where}",
                    report=saved)
 

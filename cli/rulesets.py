@@ -31,7 +31,8 @@ def rulesets(fmt: str) -> None:
     options are what a house-rules file may set. One that also has a policy (who does what
     each turn) can be simulated: fightlog sim plays many fights of it. Every ruleset folds, replays and audits
     the logs that name it. An installed ruleset that does not load is listed as broken,
-    with the reason, and the exit code is 1.
+    with the reason, and the exit code is 1; so is another package's ruleset claiming
+    the id of one of fightlog's own (listed as ignored: fightlog's own is used).
     """
     found = [_describe(ruleset_id) for ruleset_id in _installed()]
     if fmt == "json":
@@ -41,8 +42,8 @@ def rulesets(fmt: str) -> None:
             if number:
                 click.echo()
             click.echo(_human(ruleset))
-    if any("broken" in ruleset for ruleset in found):
-        raise SystemExit(1)  # a finding: an installed ruleset that cannot be used
+    if any("broken" in ruleset or "ignored" in ruleset for ruleset in found):
+        raise SystemExit(1)  # a finding: an installed ruleset that cannot be used, or a plugin ignored
 
 
 def _installed() -> list[str]:
@@ -58,6 +59,7 @@ def _describe(ruleset_id: str) -> dict[str, Any]:
     from fightlog.errors import RulesetError
     from fightlog.kit.options import allowed, as_data
     from fightlog.kit.ruleset import policy_for, ruleset_for
+    from fightlog.reducers.fold_rules import clashes
 
     try:
         rules = ruleset_for(ruleset_id)
@@ -77,8 +79,12 @@ def _describe(ruleset_id: str) -> dict[str, Any]:
         {"code": code, "severity": found.severity, "meaning": found.meaning, "section": found.section}
         for code, found in sorted(rules.findings().items())
     ]
-    return {"id": ruleset_id, "plays": table is not None, "simulates": simulates, "options": options,
-            "findings": findings}
+    described = {"id": ruleset_id, "plays": table is not None, "simulates": simulates, "options": options,
+                 "findings": findings}
+    ignored = clashes(ruleset_id)
+    if ignored:
+        described["ignored"] = [f"{claim} claims this id, fightlog's own: ignored" for claim in ignored]
+    return described
 
 
 def _human(ruleset: dict[str, Any]) -> str:
@@ -92,6 +98,7 @@ def _human(ruleset: dict[str, Any]) -> str:
         plays = "plays fights (fightlog play, fightlog run); no policy to simulate them (fightlog sim)"
     codes = len(ruleset["findings"])
     lines = [f"{ruleset['id']}: {plays}; {codes} finding code{'' if codes == 1 else 's'} of its own"]
+    lines += [f"  ignored: {why}" for why in ruleset.get("ignored", ())]
     if ruleset["options"]:
         lines.append("  options (default; accepts):")
         width = max(len(option["name"]) for option in ruleset["options"])

@@ -10,7 +10,7 @@ import click
 
 from fightlog.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, reports_errors
 from fightlog.cli.options import check_new_log, house_option, seed_option
-from fightlog.errors import InputError
+from fightlog.errors import FightlogError, InputError
 from fightlog.events.model import AnyEvent, SceneEnded, SceneStarted
 from fightlog.reducers.fold import fold
 from fightlog.report.narration import namer
@@ -151,7 +151,7 @@ def _check_one(path: str, name: str, house: HouseRules | None) -> str:
         if seed is None:
             raise InputError("the stored log reveals no seed and the scenario names none", path=stored)
         actual = [event for _, event in run_scenario(path, seed=seed, house=house).read()]
-    except InputError as exc:
+    except FightlogError as exc:  # bad input, a ruleset that does not load, a bad seed: this fight's
         click.echo(f"UNUSABLE {name}: {exc}")
         return "unusable"
     if house is not None and expected and actual:

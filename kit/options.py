@@ -96,6 +96,32 @@ def read_options(option_type: type[O], data: Mapping[str, Any], *, ruleset: str,
     return msgspec.convert(dict(data), option_type)
 
 
+_KINDS: Final = (msgspec.inspect.BoolType, msgspec.inspect.IntType, msgspec.inspect.StrType,
+                 msgspec.inspect.LiteralType)
+"""The kinds an option may be: what a house-rules file can set and a log records as it is."""
+
+
+def option_type_problem(option_type: object) -> str | None:
+    """Why ``option_type`` cannot be a ruleset's options, or ``None``: a msgspec Struct each
+    of whose fields is an integer, true or false, a string or one of listed values (no
+    floats: game numbers are integers), with a default that reads back as itself."""
+    if not (isinstance(option_type, type) and issubclass(option_type, Struct)):
+        return f"{option_type!r} is not a msgspec Struct"
+    for name, field in option_fields(option_type).items():
+        if not isinstance(field.type, _KINDS):
+            kind = type(field.type).__name__.removesuffix("Type").lower()
+            return (f"option {name!r} is a {kind}: an option is an integer, true or false, a string or one of "
+                    "listed values")
+        if field.required:
+            return f"option {name!r} has no default"
+    try:
+        defaults = option_type()
+        msgspec.convert(as_data(defaults), option_type)
+    except (msgspec.ValidationError, TypeError) as exc:
+        return f"its defaults are not options of their own kinds: {exc}"
+    return None
+
+
 def as_data(options: Struct) -> dict[str, Any]:
     """Every option, defaults included, as plain JSON for ``scene_started.options``."""
     out: dict[str, Any] = msgspec.to_builtins(options)

@@ -20,11 +20,16 @@ from fightlog.events.base import Scalar
 from fightlog.reducers import fold_rules
 from fightlog.reducers.fold_rules import FoldRules, GenericFoldRules
 from fightlog.kit.checks import Check, RecordSplit
+from fightlog.kit.options import option_type_problem
 from fightlog.kit.sections import AUDIT_SECTION, DICE_SECTION, OUTCOME_SECTION, Code, Sections
 
 if TYPE_CHECKING:  # the table imports the fold; the fold asks this module's rulesets
     from fightlog.kit.policy import Policy
     from fightlog.kit.table import Table
+
+
+_CHECKED_TABLES: set[int] = set()
+"""The tables whose options were found fit (``option_type_problem``), by ``id``."""
 
 
 class Aimed(Protocol):
@@ -184,6 +189,12 @@ class GenericRules(GenericFoldRules):
         if self.table_module is None:
             return None
         table: Table = self._loaded(self.table_module, "TABLE", "table")
+        if id(table) not in _CHECKED_TABLES:
+            problem = option_type_problem(getattr(table, "option_type", None))
+            if problem is not None:
+                raise RulesetError(f"ruleset {self.id!r}: its table's options ({self.table_module}.TABLE.option_type) "
+                                   f"cannot be a ruleset's: {problem}")
+            _CHECKED_TABLES.add(id(table))
         return table
 
     def policy(self) -> Policy | None:

@@ -34,7 +34,7 @@ from fightlog.events.store import MemoryStore
 from fightlog.reducers.state import EMPTY
 from fightlog.kit.actions import parse_actions
 from fightlog.dice import dice_commitment, new_seed
-from fightlog.kit.house import HouseRules
+from fightlog.kit.house import HouseRules, read_house_rules
 from fightlog.events.seeds import DEFAULT_SCENE as DEFAULT_SCENE  # re-exported: its old home
 from fightlog.kit.inputs import Seq, Strict, describe, first_problem, read_toml
 from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
@@ -282,11 +282,14 @@ def run_scenario(
     path: str | os.PathLike[str],
     *,
     seed: int | str | None = None,
-    house: HouseRules | None = None,
+    house: HouseRules | str | os.PathLike[str] | None = None,
 ) -> MemoryStore:
     """Play the scenario at ``path`` into a new log. ``seed`` (else the file's, else a fresh
-    one) is committed in ``scene_started`` and revealed in ``scene_ended``; ``house`` rules
-    apply over the file's ``options``, and ``scene_started.options`` records every option."""
+    one; 0 is a seed) is committed in ``scene_started`` and revealed in ``scene_ended``;
+    ``house`` rules (read, or the path of a house-rules file) apply over the file's
+    ``options``, and ``scene_started.options`` records every option."""
+    if house is not None and not isinstance(house, HouseRules):
+        house = read_house_rules(house)
     scenario = load_scenario(path)
     name, file = scenario.path, scenario.file
     table = _table(file.ruleset, name)
@@ -297,7 +300,9 @@ def run_scenario(
     overrides = house.overrides(file.ruleset, table.option_type) if house is not None else {}
     options = table.options({**file.options, **overrides}, where=house.path if house is not None and overrides else name)
     entrants = _entrants(scenario, table)
-    seed = seed_hex(seed or scenario.seed or new_seed(), what="seed")
+    if seed is None:
+        seed = scenario.seed
+    seed = seed_hex(seed if seed is not None else new_seed(), what="seed")
     scribe = Scribe(EMPTY, seed)
     scribe.emit(
         SceneStarted(

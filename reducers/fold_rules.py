@@ -15,7 +15,7 @@ one ruleset never loads the others, and ``verify`` loads none.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Protocol
 
 from fightlog.errors import RulesetError
@@ -150,12 +150,25 @@ def is_installed(ruleset_id: str) -> bool:
 
 def ruleset_for(ruleset_id: str | None) -> FoldRules | None:
     """The ruleset for an id, loaded from its entry point on first use; ``None`` for ``None``
-    and for ids no installed ruleset claims (the caller's generic rules answer then)."""
+    and for ids no installed ruleset claims (the caller's generic rules answer then).
+
+    An id fightlog's own rulesets use stays theirs: another distribution's entry point of
+    the same name is ignored (``clashes`` names it, for ``fightlog rulesets``). Two other
+    distributions claiming one id make it unusable (``RulesetError``): which one decides a
+    log's verdicts must not depend on the order they were installed in."""
     if ruleset_id is None:
         return None
     found = _REGISTRY.get(ruleset_id)
     if found is None and ruleset_id in _point_names():
-        for point in entry_points(group=GROUP, name=ruleset_id):
+        points = list(entry_points(group=GROUP, name=ruleset_id))
+        if len(points) > 1:
+            own = [point for point in points if _distribution(point) == OWN]
+            if len(own) != 1:
+                claims = ", ".join(f"{_distribution(point)} ({point.value})" for point in points)
+                raise RulesetError(f"ruleset {ruleset_id!r} is claimed by {len(points)} installed distributions: "
+                                   f"{claims}; uninstall all but one, or give each its own id")
+            points = own
+        for point in points:
             try:
                 loaded = point.load()
             except Exception as exc:  # noqa: BLE001 - a plugin's import may fail in any way
@@ -163,13 +176,67 @@ def ruleset_for(ruleset_id: str | None) -> FoldRules | None:
                     f"ruleset {ruleset_id!r}: its entry point {GROUP}:{ruleset_id} ({point.value}) does not load: "
                     f"{type(exc).__name__}: {exc}"
                 ) from None
-            if getattr(loaded, "id", None) != ruleset_id:
-                raise RulesetError(
-                    f"ruleset {ruleset_id!r}: its entry point {GROUP}:{ruleset_id} ({point.value}) is not a ruleset "
-                    f"with id {ruleset_id!r}"
-                )
+            _check_loaded(ruleset_id, point.value, loaded)
             _REGISTRY[ruleset_id] = found = loaded
             break
+    return found
+
+
+OWN = "fightlog"
+"""The distribution whose rulesets' ids no plugin may take."""
+
+_ASKED = ("out_of_order_statuses", "waiting_statuses", "action_cost", "arrival_delay", "weapons", "with_options",
+          "weapon_fired")
+"""What the fold calls on a ruleset (``FoldRules``)."""
+
+
+def _check_loaded(ruleset_id: str, value: str, loaded: object) -> None:
+    """``RulesetError`` unless ``loaded`` is a ruleset object with id ``ruleset_id`` (not
+    its class: the entry point names an instance)."""
+    where = f"ruleset {ruleset_id!r}: its entry point {GROUP}:{ruleset_id} ({value})"
+    if isinstance(loaded, type):
+        raise RulesetError(f"{where} names the class {loaded.__name__}, not a ruleset: name an instance "
+                           f"(RULES = {loaded.__name__}())")
+    if getattr(loaded, "id", None) != ruleset_id:
+        raise RulesetError(f"{where} is not a ruleset with id {ruleset_id!r}")
+    missing = [name for name in _ASKED if not callable(getattr(loaded, name, None))]
+    if missing:
+        raise RulesetError(f"{where} is not a ruleset: it has no {', '.join(missing)}")
+
+
+def _distribution(point: EntryPoint) -> str:
+    dist = getattr(point, "dist", None)
+    name = None if dist is None else dist.metadata["Name"]
+    return str(name) if name else "an unnamed distribution"
+
+
+def clashes(ruleset_id: str) -> tuple[str, ...]:
+    """The entry points of other distributions that claim the id of one of fightlog's own
+    rulesets, ignored (``ruleset_for``): each as ``DISTRIBUTION (MODULE:OBJECT)``."""
+    points = list(entry_points(group=GROUP, name=ruleset_id))
+    if len(points) < 2 or sum(1 for point in points if _distribution(point) == OWN) != 1:
+        return ()
+    return tuple(f"{_distribution(point)} ({point.value})" for point in points if _distribution(point) != OWN)
+
+
+def plugin_at_fault(exc: BaseException) -> tuple[str, str, int] | None:
+    """Where in a ruleset plugin ``exc`` was raised: the ruleset's id, the module and the
+    line of the innermost frame of its traceback in a package of a loaded ruleset that is
+    not fightlog's own (its class's, its table's or its policy's); ``None`` when no such
+    frame is there (the bug is fightlog's)."""
+    packages: dict[str, str] = {}  # the package of each module named, or the module itself
+    for rules in _REGISTRY.values():
+        for module in (type(rules).__module__, getattr(rules, "table_module", None), getattr(rules, "policy_module", None)):
+            if isinstance(module, str) and module.split(".")[0] != OWN:
+                packages.setdefault(module.rpartition(".")[0] or module, rules.id)
+    found = None
+    tb = exc.__traceback__
+    while tb is not None and packages:
+        name = str(tb.tb_frame.f_globals.get("__name__", ""))
+        for package, ruleset in packages.items():
+            if name == package or name.startswith(package + "."):
+                found = (ruleset, name, tb.tb_lineno)
+        tb = tb.tb_next
     return found
 
 

@@ -112,6 +112,25 @@ def test_an_unexpected_exception_is_exit_3_with_a_crash_report(
     assert "Traceback (most recent call last)" in text and "in boom" in text
 
 
+def test_an_exception_in_a_plugins_own_code_names_the_plugin(monkeypatch: pytest.MonkeyPatch, private_cache: Path,
+                                                            tmp_path: Path) -> None:
+    """Exit 3 still, and a crash report, but the line says whose bug it is."""
+    from fightlog.events import FORMAT_VERSION, RoundStarted, SceneStarted
+    from fightlog.events.store import FileStore
+    from fightlog.reducers import fold_rules
+    from tests.cli.exploding_ruleset import RULES
+
+    monkeypatch.setattr(fold_rules, "_REGISTRY", {**fold_rules._REGISTRY, RULES.id: RULES})
+    log = tmp_path / "fight.jsonl"
+    FileStore(str(log)).append([SceneStarted(scene="s", ruleset=RULES.id, format=FORMAT_VERSION), RoundStarted(round=1)])
+    result = invoke("state", str(log))
+    assert result.exit_code == 3
+    line = one_line(result)
+    assert line.startswith("fightlog: ruleset 'exploding' failed in its own code (tests.cli.exploding_ruleset, line ")
+    assert "): ZeroDivisionError: division by zero: a bug in that ruleset plugin, not in fightlog; details in " in line
+    assert "in out_of_order_statuses" in Path(line.rpartition("; details in ")[2]).read_text()
+
+
 def test_a_command_module_that_fails_to_import_is_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
     broken = cli_main.COMMANDS["state"]._replace(target="fightlog.cli.no_such_module:state")
     monkeypatch.setitem(cli_main.COMMANDS, "state", broken)

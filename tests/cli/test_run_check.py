@@ -93,6 +93,33 @@ def test_an_unusable_scenario_is_named_and_exits_2(scenarios: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_scenario_whose_ruleset_does_not_load_is_unusable_and_the_others_are_checked(
+        scenarios: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.metadata import EntryPoint
+
+    from fightlog.reducers import fold_rules
+
+    real = fold_rules.entry_points
+    broken = EntryPoint("bada", "no_such_module_for_fightlog.rulset:RULES", fold_rules.GROUP)
+
+    def points(*, group: str, name: str | None = None) -> list[EntryPoint]:
+        found = [*real(group=group), broken] if group == fold_rules.GROUP else list(real(group=group))
+        return [p for p in found if name is None or p.name == name]
+
+    monkeypatch.setattr(fold_rules, "entry_points", points)
+    text = (scenarios / "alley-duel.toml").read_text()
+    (scenarios / "bada.toml").write_text(text.replace('ruleset = "roe7"', 'ruleset = "bada"'))
+    assert 'ruleset = "bada"' in (scenarios / "bada.toml").read_text()
+    result = run("run", "--check", str(scenarios))
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    assert [x for x in lines if "bada" in x] == [
+        "UNUSABLE bada.toml: ruleset 'bada': its entry point fightlog.rulesets:bada "
+        "(no_such_module_for_fightlog.rulset:RULES) does not load: ModuleNotFoundError: No module named "
+        "'no_such_module_for_fightlog'"]
+    assert any(x.startswith("same") and "alley-duel.toml" in x for x in lines) and lines[-1].endswith("1 unusable")
+
+
 def test_check_refuses_a_scenario_or_an_output_too(scenarios: Path) -> None:
     assert_usage_error(run("run", "--check", str(scenarios), "-o", "x.jsonl"), "--check DIR takes no SCENARIO")
 

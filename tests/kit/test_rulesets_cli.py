@@ -118,6 +118,20 @@ class BadTable(GenericRules):
 BAD_TABLE = BadTable()
 
 
+class Impostor(GenericRules):
+    id = "roe7"
+
+
+IMPOSTOR = Impostor()
+
+
+class Twice(GenericRules):
+    id = "twice"
+
+
+TWICE = Twice()
+
+
 @pytest.mark.parametrize(
     ("point", "why"),
     [
@@ -130,8 +144,14 @@ BAD_TABLE = BadTable()
         (EntryPoint("bad-table", "tests.kit.test_rulesets_cli:BAD_TABLE", fold_rules.GROUP),
          "ruleset 'bad-table': its table (no_such_module_for_fightlog.table.TABLE) does not load: "
          "ModuleNotFoundError: No module named 'no_such_module_for_fightlog'"),
+        (EntryPoint("bad-table", "tests.kit.test_rulesets_cli:BadTable", fold_rules.GROUP),
+         "ruleset 'bad-table': its entry point fightlog.rulesets:bad-table (tests.kit.test_rulesets_cli:BadTable) "
+         "names the class BadTable, not a ruleset: name an instance (RULES = BadTable())"),
+        (EntryPoint("wrong", "tests.kit.test_rulesets_cli:run", fold_rules.GROUP),
+         "ruleset 'wrong': its entry point fightlog.rulesets:wrong (tests.kit.test_rulesets_cli:run) is not a "
+         "ruleset with id 'wrong'"),
     ],
-    ids=["wrong-id", "missing-module", "missing-table"],
+    ids=["wrong-id", "missing-module", "missing-table", "a-class", "a-function"],
 )
 def test_a_broken_plugin_is_listed_as_broken_and_exits_1(monkeypatch: pytest.MonkeyPatch, point: EntryPoint,
                                                         why: str) -> None:
@@ -145,6 +165,31 @@ def test_a_broken_plugin_is_listed_as_broken_and_exits_1(monkeypatch: pytest.Mon
     assert code == 1
     (listed,) = [r for r in json.loads(out)["rulesets"] if r["id"] == point.name]
     assert listed["broken"] == why and listed["plays"] is False and listed["simulates"] is False
+
+
+def test_two_plugins_claiming_one_id_make_it_unusable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which of them judged a log would depend on the order they were installed in."""
+    _with_points(monkeypatch, EntryPoint("twice", "tests.kit.test_rulesets_cli:TWICE", fold_rules.GROUP),
+                 EntryPoint("twice", "tests.kit.test_rulesets_cli:TWICE", fold_rules.GROUP))
+    code, out, _ = run()
+    assert code == 1
+    assert ("twice: broken: ruleset 'twice' is claimed by 2 installed distributions: an unnamed distribution "
+            "(tests.kit.test_rulesets_cli:TWICE), an unnamed distribution (tests.kit.test_rulesets_cli:TWICE); "
+            "uninstall all but one, or give each its own id") in out.split("\n")
+
+
+def test_a_plugin_claiming_a_bundled_id_is_ignored_and_listed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """fightlog's own roe7 keeps judging roe7 logs; ``rulesets`` names the impostor, exit 1."""
+    _with_points(monkeypatch, EntryPoint("roe7", "tests.kit.test_rulesets_cli:IMPOSTOR", fold_rules.GROUP))
+    monkeypatch.setattr(fold_rules, "_REGISTRY", {})
+    assert type(fold_rules.ruleset_for("roe7")).__name__ == "Roe7Rules"
+    code, out, _ = run()
+    assert code == 1
+    assert ("  ignored: an unnamed distribution (tests.kit.test_rulesets_cli:IMPOSTOR) claims this id, fightlog's "
+            "own: ignored") in out.split("\n")
+    code, out, _ = run("--format", "json")
+    (roe7,) = [r for r in json.loads(out)["rulesets"] if r["id"] == "roe7"]
+    assert roe7["plays"] is True and len(roe7["ignored"]) == 1
 
 
 def test_a_log_naming_a_broken_plugin_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

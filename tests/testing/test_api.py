@@ -29,3 +29,32 @@ def test_the_views_are_what_the_commands_print(tmp_path: Path) -> None:
     state = api.fold_events(events)
     assert "\n".join(api.state_lines(state, {state.seq: events[-1]})) + "\n" == run("state", str(log)).stdout
     assert "\n".join(api.audit_lines(api.audit_events(events))) + "\n" == run("audit", str(log)).stdout
+
+
+def test_run_scenario_takes_seed_0_and_a_house_rules_path(tmp_path: Path) -> None:
+    """0 is a seed, as ``--seed 0`` takes it; ``house=`` takes the file's path as ``--options`` does."""
+    ended = [event for _, event in api.run_scenario(SCENARIO, seed=0).read()][-1]
+    assert getattr(ended, "seed", None) == "0" * 64
+    house = FIXTURES / "roe7" / "house-rules.toml"
+    by_path = api.run_scenario(SCENARIO, seed=7, house=str(house)).to_bytes()
+    assert by_path == api.run_scenario(SCENARIO, seed=7, house=api.read_house_rules(house)).to_bytes()
+    assert by_path != api.run_scenario(SCENARIO, seed=7).to_bytes()
+    log = tmp_path / "fight.jsonl"
+    assert run("run", str(SCENARIO), "--seed", "7", "--options", str(house), "-o", str(log)).exit_code == 0
+    assert log.read_bytes() == by_path
+
+
+def test_each_name_is_defined_where_the_table_says() -> None:
+    """docs/api.md's last column names the module (or package) each name is defined in."""
+    rows = [line.split(" | ") for line in (REPO / "docs" / "api.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ") and line.count(" | ") == 2 and not line.startswith("| to |")]
+    wrong = []
+    for name in api.__all__:
+        module = getattr(getattr(api, name), "__module__", "")
+        if not module.startswith("fightlog."):
+            continue  # a type alias (AnyEvent): typing's
+        row = [r for r in rows if re.search(rf"`{name}[(`]", r[1])][-1]  # the row that lists it, not one that mentions it
+        places = re.findall(r"`([\w.]+)`", row[2])
+        if not any(module == p or module.startswith(p + ".") for p in places):
+            wrong.append(f"{name}: {module} not in {places}")
+    assert wrong == []
