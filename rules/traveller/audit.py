@@ -13,7 +13,7 @@ from typing import cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   HealingApplied, InitiativeRolled, InitiativeSet)
+                                   HealingApplied, InitiativeRolled, InitiativeSet, StatusChanged, TurnEnded)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.kit.fighters import Mods
@@ -22,6 +22,7 @@ from fightlog.rules.traveller.attack import protection, waiting_metres
 from fightlog.rules.traveller.card import WeaponCard
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
+from fightlog.rules.traveller.audit_condition import Condition
 from fightlog.rules.traveller.audit_healing import healed
 from fightlog.rules.traveller.audit_initiative import ordered, rolled
 from fightlog.rules.traveller.fighters import AIM, INCOMING, REACTED, Fighter, options_of
@@ -30,6 +31,7 @@ from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
 
 
 def checks() -> Mapping[type, Check]:
+    condition = Condition()
     return {
         AttackResolved: cast(Check, resolved),
         DamageApplied: cast(Check, damaged),
@@ -38,6 +40,8 @@ def checks() -> Mapping[type, Check]:
         InitiativeRolled: cast(Check, rolled),
         InitiativeSet: cast(Check, ordered),
         DeclarationPosted: cast(Check, posted),
+        StatusChanged: cast(Check, condition.status),
+        TurnEnded: cast(Check, condition.turn_over),
     }
 
 

@@ -37,6 +37,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.grappled": Code("error", "a combatant in a grapple moving or diving away (other than by the escape "
                                     "choice), or attacking someone other than the grapple partner",
                            "Unarmed Combat or Grappling"),
+    "rules.condition": Code("error", "a status the characteristics do not give: unconscious with fewer than two at "
+                            "zero, dead with fewer than three (or under dead_at_three_zero = false), or two at "
+                            "zero and still standing when a turn ends", "Unconsciousness"),
     "rules.healing": Code("error", "first aid healing more than max(Effect, 1), or anything on a failure",
                           "Healing: First Aid"),
 }

@@ -284,3 +284,27 @@ def test_what_needs_no_card_is_judged_when_a_sheet_does_not_read() -> None:
         return log.change(first, score=first.score + 3)
 
     assert "rules.initiative" in {code for code, _ in _flawed("dive-behind-the-wall", raised)}
+
+
+@pytest.mark.parametrize(
+    ("status", "found"),
+    [("dead", ["rules.condition"]), ("crouched", ["rules.condition"]), ("unconscious", [])],
+    ids=["dead-at-two", "standing-at-two", "as-played"],
+)
+def test_a_condition_the_characteristics_do_not_give(status: str, found: list[str]) -> None:
+    """Unconsciousness: two characteristics at zero is unconscious, all three dead; a log
+    that says otherwise is a finding at the status (or at the turn's end, for one left
+    standing), besides what follows from it."""
+    from fightlog.events.model import StatusChanged
+
+    seqs: list[int] = []
+
+    def change(log: Tamper) -> AnyEvent:
+        fallen = log.find(StatusChanged, status="unconscious", on=True)
+        seqs.append(fallen.seq)
+        return log.change(fallen, status=status)
+
+    codes = _flawed("firefight-in-the-refinery", change)
+    assert [code for code, _ in codes if code == "rules.condition"] == found
+    if status == "dead":
+        assert ("rules.condition", seqs[0]) in codes
