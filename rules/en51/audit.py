@@ -27,11 +27,12 @@ from collections.abc import Mapping
 from typing import cast
 
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
-                                   StatusChanged)
+                                   StatusChanged, TurnEnded)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
 from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
+from fightlog.rules.en51.audit_condition import Condition
 from fightlog.rules.en51 import harm
 from fightlog.rules.en51.audit_against import card_of, expected_against, weapon_of
 from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
@@ -124,11 +125,14 @@ class En51Audit:
         return self._options
 
     def checks(self) -> Mapping[type, Check]:
+        condition = Condition()
         return {
             AttackResolved: cast(Check, self.resolved),
             DamageApplied: cast(Check, self.damaged),
             ResourceSpent: cast(Check, self.spent),
             DeclarationPosted: cast(Check, self.posted),
+            StatusChanged: cast(Check, condition.status),
+            TurnEnded: cast(Check, condition.turn_over),
         }
 
     @staticmethod

@@ -4,11 +4,13 @@ script writes."""
 
 from __future__ import annotations
 
+import pytest
+
 from fightlog.audit.one_process import audit_events
 from tests.conftest import FIXTURES
 from tests.rules.audit_fight_checks import audit_fight_tests
 
-globals().update(audit_fight_tests("en51_audit_fights", FIXTURES / "en51" / "audit", {"rules.damage", "rules.armour", "rules.ammo"}))
+globals().update(audit_fight_tests("en51_audit_fights", FIXTURES / "en51" / "audit", {"rules.damage", "rules.armour", "rules.ammo", "rules.condition"}))
 
 
 def test_an_outcome_and_a_wound_the_dice_do_not_give() -> None:
@@ -22,7 +24,8 @@ def test_an_outcome_and_a_wound_the_dice_do_not_give() -> None:
     log.change(dealt, pool="w2")
     built = log.done()
     errors = sorted((f.code, f.seq) for f in audit_events(built.events).findings if f.severity == "error")
-    assert [code for code, _ in errors] == ["rules.outcome", "rules.wound"]
+    # the Wound marked at circle 2 leaves the status it gave without the Wound that gives it
+    assert [code for code, _ in errors] == ["rules.condition", "rules.outcome", "rules.wound"]
 
 
 def test_an_attack_recorded_against_the_wrong_defense() -> None:
@@ -61,7 +64,7 @@ def test_the_damage_from_the_wrong_die_after_a_failed_die_called_the_success() -
     log.change(dealt, raw=8, pool="w8")  # the black die's 3 + 5, as if both had hit
     built = log.done()
     codes = sorted(f.code for f in audit_events(built.events).findings if f.severity == "error")
-    assert codes == ["rules.damage", "rules.outcome"]
+    assert codes == ["rules.condition", "rules.damage", "rules.outcome"]  # incapacitated, at Wound 8
 
 
 def test_the_skill_is_the_sheets_base_with_the_recorded_modifiers() -> None:
@@ -87,3 +90,19 @@ def test_a_hand_edited_skill_note_is_read_in_linear_time() -> None:
     assert skill_of(AttackResolved(attacker="a", target="b", hit=True, score=5, against=2, notes=[broken]), weapon) is None
     long = "skill 13 (Attack 13" + ", cover -2, aimed +2" * 200 + ")"
     assert skill_of(AttackResolved(attacker="a", target="b", hit=True, score=5, against=2, notes=[long]), weapon) == 13
+
+
+@pytest.mark.parametrize(("status", "found"), [("moving", True), ("incapacitated", False)], ids=["standing", "as-played"])
+def test_a_wound_above_toughness_and_still_in_the_fight(status: str, found: bool) -> None:
+    """The Immediate Effects: a Wound above Toughness incapacitates; a log that leaves the
+    fighter standing is a finding when the turn ends, besides what follows from it."""
+    from fightlog.events.model import StatusChanged
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("rolling-brawl")
+    down = log.find(StatusChanged, status="incapacitated", on=True)
+    log.change(down, status=status)
+    found_here = [f for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert bool(found_here) is found
+    if found:
+        assert "is still in the fight when the turn ends: a Wound above Toughness incapacitates" in found_here[0].message

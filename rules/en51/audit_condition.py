@@ -1,0 +1,78 @@
+"""The ``en51`` audit of a combatant's condition against their Wounds (The Immediate
+Effects): incapacitated only with a Wound above Toughness, dead (under
+``irreversible_death``) only with one more than 5 above it (``harm.condition``), and nobody
+left in the fight with a Wound above Toughness when a turn ends. A status without a
+``cause`` is the GM's word (a blow to the head in the story), not judged; nor is the end of
+one (care and recovery lower the Wounds)."""
+
+from __future__ import annotations
+
+from fightlog.errors import FightlogError
+from fightlog.events.model import StatusChanged, TurnEnded
+from fightlog.kit.checks import AuditView
+from fightlog.reducers.state import SceneState
+from fightlog.rules.en51.card import TRACK, wound_pool
+from fightlog.rules.en51.fighters import Fighter
+from fightlog.rules.en51.harm import condition
+from fightlog.rules.en51.options import options_of
+
+CODE = "rules.condition"
+_RANK = {None: 0, "incapacitated": 1, "dead": 2}
+
+
+class Condition:
+    """The checks of one audited scene, with each fighter's Toughness read once a sheet."""
+
+    def __init__(self) -> None:
+        self._toughness: dict[str, tuple[object, int | None]] = {}
+
+    def _worst(self, state: SceneState, actor: str) -> tuple[int, int] | None:
+        """``actor``'s highest Wound and their Toughness; ``None`` with no Wound marked, or
+        a sheet that does not read."""
+        who = state.combatants.get(actor)
+        if who is None:
+            return None
+        pools = who.pools
+        wound = next((c for c in range(TRACK, 0, -1) if pools.get(wound_pool(c), 1) <= 0), 0)
+        if not wound:
+            return None
+        known = self._toughness.get(actor)
+        if known is None or known[0] is not who.sheet:
+            try:
+                known = (who.sheet, Fighter(state, actor).card.toughness)
+            except FightlogError:
+                known = (who.sheet, None)
+            self._toughness[actor] = known
+        return None if known[1] is None else (wound, known[1])
+
+    def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
+        """``incapacitated`` or ``dead`` set as a consequence: the Wounds must give it."""
+        if not event.on or event.status not in ("incapacitated", "dead") or event.cause is None:
+            return
+        who = before.combatants.get(event.actor)
+        if who is None:
+            return
+        found = self._worst(before, event.actor)
+        if found is None:
+            try:
+                found = (0, Fighter(before, event.actor).card.toughness)
+            except FightlogError:
+                return
+        wound, toughness = found
+        given = condition(wound, toughness, options_of(before)) if wound else None
+        if _RANK[given] < _RANK[event.status]:
+            why = f"Wound {wound}" if wound else "no Wound"
+            rule = ("a Wound above Toughness incapacitates" if event.status == "incapacitated"
+                    else "death takes a Wound more than 5 above Toughness (irreversible_death)")
+            view.report(CODE, event, f"{event.actor} recorded {event.status} with {why} against Toughness "
+                        f"{toughness}: {rule}", actor=event.actor)
+
+    def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        """When a turn ends, whoever has a Wound above Toughness is out of the fight."""
+        for actor, who in sorted(before.combatants.items()):
+            if "incapacitated" in who.statuses or "dead" in who.statuses:
+                continue
+            found = self._worst(before, actor)
+            if found is not None and found[0] > found[1]:
+                view.report(CODE, event, f"{actor} has Wound {found[0]} against Toughness {found[1]} and is still "
+                            "in the fight when the turn ends: a Wound above Toughness incapacitates", actor=actor)
