@@ -18,6 +18,8 @@ from fightlog.rules.en51.options import options_of
 
 CODE = "rules.condition"
 _RANK = {None: 0, "incapacitated": 1, "dead": 2}
+_HIGHEST_FIRST = tuple((circle, wound_pool(circle)) for circle in range(TRACK, 0, -1))
+"""The Wounds track's circles and their pools, the highest first."""
 
 
 class Condition:
@@ -25,6 +27,9 @@ class Condition:
 
     def __init__(self) -> None:
         self._toughness: dict[str, tuple[object, int | None]] = {}
+        self._standing: dict[str, tuple[object, object]] = {}
+        """Actor -> the pools and sheet last found with no Wound above Toughness (a turn's end
+        looks again only at one whose pools or sheet changed since: ``turn_over``)."""
 
     def _worst(self, state: SceneState, actor: str) -> tuple[int, int] | None:
         """``actor``'s highest Wound and their Toughness; ``None`` with no Wound marked, or
@@ -33,7 +38,11 @@ class Condition:
         if who is None:
             return None
         pools = who.pools
-        wound = next((c for c in range(TRACK, 0, -1) if pools.get(wound_pool(c), 1) <= 0), 0)
+        wound = 0
+        for circle, name in _HIGHEST_FIRST:
+            if pools.get(name, 1) <= 0:
+                wound = circle
+                break
         if not wound:
             return None
         known = self._toughness.get(actor)
@@ -69,10 +78,15 @@ class Condition:
 
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         """When a turn ends, whoever has a Wound above Toughness is out of the fight."""
-        for actor, who in sorted(before.combatants.items()):
-            if "incapacitated" in who.statuses or "dead" in who.statuses:
+        standing = self._standing
+        for actor, who in before.combatants.items():  # in the order they joined
+            seen = standing.get(actor)
+            if (seen is not None and seen[0] is who.pools and seen[1] is who.sheet) or "incapacitated" in who.statuses \
+                    or "dead" in who.statuses:
                 continue
             found = self._worst(before, actor)
-            if found is not None and found[0] > found[1]:
+            if found is None or found[0] <= found[1]:
+                standing[actor] = (who.pools, who.sheet)
+            else:
                 view.report(CODE, event, f"{actor} has Wound {found[0]} against Toughness {found[1]} and is still "
                             "in the fight when the turn ends: a Wound above Toughness incapacitates", actor=actor)

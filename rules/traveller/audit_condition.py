@@ -31,6 +31,9 @@ class Condition:
 
     def __init__(self) -> None:
         self._woken: set[str] = set()
+        self._standing: dict[str, object] = {}
+        """Actor -> the pools last found with fewer than two at zero (a turn's end looks again
+        only at one whose pools changed since: ``turn_over``)."""
 
     def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
         """``unconscious`` or ``dead`` set as a consequence (a status with a ``cause``; one
@@ -61,11 +64,14 @@ class Condition:
         """When a turn ends, whoever has two characteristics at zero is unconscious or dead,
         but one held back by simultaneous action (``falling``) until their own turn ends,
         and one who woke since they last fell."""
-        for actor, who in sorted(before.combatants.items()):
-            if "unconscious" in who.statuses or "dead" in who.statuses or actor in self._woken \
-                    or not all(name in who.pools for name in PHYSICAL):
+        standing = self._standing
+        for actor, who in before.combatants.items():  # in the order they joined
+            if standing.get(actor) is who.pools or "unconscious" in who.statuses or "dead" in who.statuses \
+                    or actor in self._woken or not all(name in who.pools for name in PHYSICAL):
                 continue
             zero = _zeroed(who)
-            if len(zero) >= 2 and f"{FALLING}-{actor}" not in before.effects:
+            if len(zero) < 2:
+                standing[actor] = who.pools
+            elif f"{FALLING}-{actor}" not in before.effects:
                 view.report(CODE, event, f"{actor} has {len(zero)} characteristics at zero ({_shown(zero)}) and "
                             "is still standing when the turn ends: two at zero is unconscious", actor=actor)
