@@ -121,7 +121,10 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
 
 @click.group(
     cls=LazyGroup,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    # color=True: click would strip a player's escape sequences from output that is not a
+    # terminal before the edge's ``Revealing`` can show them as marks; fightlog's own colour
+    # is decided where it is written (``terminal.use_colour``)
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100, "color": True},
     epilog="""\b
 Examples:
   fightlog fixtures                # once: copies the bundled files to fixtures/

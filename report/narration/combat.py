@@ -20,7 +20,10 @@ from fightlog.report.wording import plural
 
 
 def _resolved(event: AttackResolved, scene: Scene) -> str:
-    verb = "hits" if event.hit else "misses"
+    # an outcome that lands without beating what it had to (a blast on those caught, a
+    # spread below the threshold: they "automatically hit") catches, rather than hits
+    caught = event.hit and event.margin is not None and event.margin < 0 and event.critical is None
+    verb = "catches" if caught else "hits" if event.hit else "misses"
     text = f"{scene.who(event.attacker)} {verb} {scene.who(event.target)}"
     if event.weapon:
         text += f" with {event.weapon}"

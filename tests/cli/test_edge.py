@@ -328,7 +328,8 @@ def test_control_characters_in_a_players_text_are_shown_as_marks(tmp_path: Path)
         assert result.exit_code == 0, result.output
         assert "Vex \u27e6U+202E\u27e7eworlaM" in result.stdout  # (the narration reads a "\r" as a line break)
         assert not {"\u202e", "\x1b", "\r"} & set(result.stdout)
-    assert "\u27e6U+001B\u27e7[2J" in outputs[2].stdout  # written by replay itself (click strips it off a tty)
+    for result in outputs:  # click stripped the escape off a terminal in play and state: the mark was lost
+        assert "\u27e6U+001B\u27e7[2J" in result.stdout
     doc = json.loads(run("replay", log, "--format", "json").stdout)
     assert "Vex \u202eeworlaM\x1b[2J\rX" in [step["event"].get("name") for step in doc]  # JSON: the data as it is
     missing = str(tmp_path / "x\u202e.jsonl")

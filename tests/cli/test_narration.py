@@ -54,3 +54,19 @@ def test_damage_over_time_is_told_per_turn_or_round_and_any_other_magnitude_as_o
         FIXTURES / "roe7" / "scenarios" / "gate-ambush.jsonl", FIXTURES / "bleeding-sun" / "scenarios" / "bleed-out.jsonl")}
     assert "suppressed on Tess Harrow: 1 turn, magnitude -15" in told["gate-ambush.jsonl"]
     assert "bleeding on Jory: until removed, 1/round" in told["bleed-out.jsonl"]
+
+
+def test_an_outcome_that_lands_below_what_it_had_to_beat_catches() -> None:
+    """A blast catches those near where it lands, a spread lands below the threshold: told
+    as a miss and a hit of the same throw before ("misses Tess: 1 vs 3", "hits Bruno: 1 vs 3")."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.report.narration.combat import _resolved
+    from fightlog.report.narration.lines import Scene
+
+    scene = Scene(lambda actor: actor or "?")
+    told = {(hit, margin, critical): _resolved(AttackResolved(attacker="ghoul", target="bruno", hit=hit, score=1,
+                                                             against=1 - margin, margin=margin, critical=critical,
+                                                             weapon="Frag"), scene).split(":")[0]
+            for hit, margin, critical in ((True, -2, None), (False, -2, None), (True, 0, None), (True, -2, "success"))}
+    assert told == {(True, -2, None): "ghoul catches bruno with Frag", (False, -2, None): "ghoul misses bruno with Frag",
+                    (True, 0, None): "ghoul hits bruno with Frag", (True, -2, "success"): "ghoul hits bruno with Frag"}
