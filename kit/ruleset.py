@@ -26,6 +26,7 @@ from fightlog.kit.sections import AUDIT_SECTION, DICE_SECTION, OUTCOME_SECTION, 
 if TYPE_CHECKING:  # the table imports the fold; the fold asks this module's rulesets
     from fightlog.kit.policy import Policy
     from fightlog.kit.table import Table
+    from fightlog.reducers.state import SceneState
 
 
 _CHECKED_TABLES: set[int] = set()
@@ -100,6 +101,12 @@ class Ruleset(FoldRules, Protocol):
         """How often an effect named ``effect`` (with ``params``) deals its ``magnitude`` or
         ``dice`` as damage: ``"turn"``, ``"round"``, or ``None`` when its magnitude is no
         damage over time (an aim's bonus, a penalty), as narration words it."""
+        ...
+
+    def turn_spent(self, state: SceneState, actor: str) -> Mapping[str, int]:
+        """What ``actor`` has spent of their open turn (``state``'s posts), by the part of
+        the turn each action spends, as ``state`` shows it: their own posts only (an answer
+        another posted in their turn is the answerer's)."""
         ...
 
     def findings(self) -> Mapping[str, Code]:
@@ -215,6 +222,19 @@ class GenericRules(GenericFoldRules):
 
     def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
         return None
+
+    def turn_spent(self, state: SceneState, actor: str) -> Mapping[str, int]:
+        pending = state.pending
+        if not pending or all(post.actor == actor for post in pending):
+            return state.turn.spent  # the fold's count, of the turn's posts: all theirs
+        spent: dict[str, int] = {}
+        for post in pending:
+            if post.actor == actor:
+                for action in post.actions:
+                    cost = self.action_cost(action)
+                    if cost is not None:
+                        spent[cost] = spent.get(cost, 0) + 1
+        return spent
 
     def findings(self) -> Mapping[str, Code]:
         return {} if self.sections is None else self.sections.findings

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from fightlog.events.model import AnyEvent
+from fightlog.kit.ruleset import ruleset_for
 from fightlog.reducers.derive import Slot, next_to_post, posting_order
 from fightlog.reducers.state import Combatant, SceneState, TurnState
 from fightlog.report.narration import (
@@ -171,8 +172,10 @@ def _standing(slot: Slot, state: SceneState, who: Namer) -> str:
         after = f"after {who(arrival.after)}, " if arrival.after else ""
         return f"arriving: {after}from round {arrival.round}"
     if slot.standing == "posting" and state.turn.spent:
-        spent = ", ".join(f"{k} {v}" for k, v in sorted(state.turn.spent.items()))
-        return f"posting (spent {spent})"
+        ruleset = ruleset_for(None if state.scene is None else state.scene.ruleset)
+        used = ruleset.turn_spent(state, slot.actor)  # their own posts, as their ruleset counts
+        if used:
+            return f"posting (spent {', '.join(f'{k} {v}' for k, v in sorted(used.items()))})"
     return slot.standing + (f": {slot.note}" if slot.note else "")
 
 

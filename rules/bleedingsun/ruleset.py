@@ -17,6 +17,7 @@ from fightlog.rules.bleedingsun.options import RULESET_ID
 
 if TYPE_CHECKING:
     from fightlog.kit.checks import Check
+    from fightlog.reducers.state import SceneState
 
 OUT: Final = frozenset({"unconscious", "dead"})
 
@@ -95,6 +96,24 @@ class BleedingSunRules(GenericRules):
 
     def weapons(self, sheet: Mapping[str, Any]) -> tuple[str, ...]:
         return weapon_names(sheet)
+
+    def turn_spent(self, state: SceneState, actor: str) -> Mapping[str, int]:
+        """The round's actions as the action economy counts them (``economy.spent``: a
+        split pool's attacks are one standard action, and take the free one; move actions
+        include the MP moved): ``actor``'s own posts in their turn."""
+        from fightlog.errors import FightlogError
+        from fightlog.rules.bleedingsun import economy
+        from fightlog.rules.bleedingsun.fighters import Fighter
+
+        try:
+            who = Fighter(state, actor)
+            used = economy.spent(economy.own_actions(state, actor), pace=who.pace(), stance=who.stance,
+                                 maneuver_cost=who.options.maneuver_cost, extra=1 if who.effects("frozen") else 0)
+        except FightlogError:  # a sheet the rules cannot read: each action by its cost
+            return super().turn_spent(state, actor)
+        parts = (("standard", used.standard), ("move", used.move_actions), ("free", used.free),
+                 ("full round", used.full))
+        return {name: count for name, count in parts if count}
 
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
         from fightlog.rules.bleedingsun.card import read_card

@@ -58,6 +58,9 @@ class Weapon(Strict):
             raise FieldProblem(("fire",), f"a ranged weapon has fire types (one or more of {', '.join(FIRE_TYPES)})")
         if self.kind == "melee" and self.fire:
             raise FieldProblem(("fire",), "a melee weapon has no fire types")
+        twice = sorted({f for f in self.fire if self.fire.count(f) > 1})
+        if twice:
+            raise FieldProblem(("fire",), f"{', '.join(twice)} listed twice: each fire type once")
         if self.ranges and (len(self.ranges) != 4 or list(self.ranges) != sorted(set(self.ranges))):
             raise FieldProblem(("ranges",), "four increasing range limits in hexes: short, medium, long, extreme")
         if self.spread and self.spread not in SPREADS:

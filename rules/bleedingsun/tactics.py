@@ -14,7 +14,7 @@ from fightlog.kit.table import Scribe
 from fightlog.rules.bleedingsun import fuses, grapple, harm, readying
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 from fightlog.rules.bleedingsun.fighters import AIM, BLEEDING, DEFENSE, Fighter
-from fightlog.rules.bleedingsun.planning import mode_of
+from fightlog.rules.bleedingsun.planning import MOST_HEXES, mode_of
 from fightlog.rules.bleedingsun.post_params import check_fires
 from fightlog.rules.bleedingsun.pools import roll_pool
 
@@ -59,11 +59,23 @@ def stance(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
         scribe.emit(StatusChanged(actor=actor, status=wanted, cause=cause))
 
 
+def _how_far(action: Action, what: str) -> int:
+    """The hexes a move or sprint covers (``hexes=N`` or the action's distance): a whole
+    number from 1 to ``MOST_HEXES``; refused, saying what was given, otherwise."""
+    given = "hexes" in action.params
+    hexes = action.params.get("hexes", action.distance)
+    if isinstance(hexes, int) and not isinstance(hexes, bool) and 1 <= hexes <= MOST_HEXES:
+        return hexes
+    if hexes is None:
+        raise RefusedError(f"{what}: how far (hexes=N)", code="rules.incomplete")
+    written = f"hexes={hexes}" if given else f"distance {hexes}"
+    raise RefusedError(f"{what}: {written}: how far, a whole number of hexes from 1 to {MOST_HEXES}",
+                       code="rules.incomplete")
+
+
 def move(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     who = Fighter(scribe.state, actor)
-    hexes = action.params.get("hexes", action.distance)
-    if not isinstance(hexes, int) or isinstance(hexes, bool) or hexes < 1:
-        raise RefusedError("move: how far (hexes=N)", code="rules.incomplete")
+    hexes = _how_far(action, "move")
     terrain = str(action.params.get("terrain", "open"))
     if terrain not in ("open", "difficult", "swim", "climb"):
         raise RefusedError(f"terrain={terrain!r}: open, difficult, swim or climb", code="rules.incomplete")
@@ -74,9 +86,7 @@ def move(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
 
 def sprint(scribe: Scribe, actor: str, action: Action, cause: int) -> None:
     who = Fighter(scribe.state, actor)
-    hexes = action.params.get("hexes", action.distance)
-    if not isinstance(hexes, int) or isinstance(hexes, bool) or hexes < 1:
-        raise RefusedError("sprint: how far (hexes=N)", code="rules.incomplete")
+    hexes = _how_far(action, "sprint")
     cost = move_cost(hexes, stance=who.stance, terrain="open", cautious=False, extra=1 if who.effects("frozen") else 0)
     most = who.pace() + who.card.sprint
     if cost > most:

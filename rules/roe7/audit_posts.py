@@ -133,7 +133,7 @@ class PostChecks(AttackChecks):
                 else:  # ``over_allowance`` with no restricting effect: no ``Fighter`` needed
                     found = turn_breach(actor, after.turn.spent)
         else:
-            spent = _spent_by(before, actor)
+            spent = RULES.turn_spent(before, actor)  # their own posts: not another's answer in their turn
             found = breach(fighter or Fighter(before, actor), spent, checked)
         if found is not None:
             earlier = ", ".join(f"{n} {cost}" for cost, n in sorted(spent.items()) if n)
@@ -213,23 +213,6 @@ def _was_out(start: SceneState, actor: str, started: int) -> bool:
     shared posting-order check reports that turn's opening)."""
     who = start.combatants.get(actor)
     return start.turn.started == started and who is not None and not OUT.isdisjoint(who.statuses)
-
-
-def _spent_by(state: SceneState, actor: str) -> Mapping[str, int]:
-    """What ``actor`` has spent in their open turn: the fold's ``turn.spent``, unless someone
-    else posted actions in it (out of turn), which must not count against ``actor``."""
-    pending = state.pending
-    if not pending or all(p.actor == actor for p in pending):
-        return state.turn.spent
-    spent: dict[str, int] = {}
-    for post in pending:
-        if post.actor != actor:
-            continue
-        for action in post.actions:
-            cost = RULES.action_cost(action)
-            if cost is not None:
-                spent[cost] = spent.get(cost, 0) + 1
-    return spent
 
 
 def _listed(actions: Sequence[Action]) -> str:

@@ -24,6 +24,8 @@ ROSTER = FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"
     ("rof = 3, ranges = [10, 20, 40, 80] },\n  { name = \"Knife\"", "rof = 12, ranges = [10, 20, 40, 80] },\n"
      "  { name = \"Knife\"", "kade: sheet.weapons[0].rof: must be at most 10, got 12"),
     ('fire = ["SA", "3RB"]', 'fire = ["SA", "4RB"]', "kade: sheet.weapons[0].fire[1]"),
+    ('fire = ["SA", "3RB"]', 'fire = ["SA", "3RB", "SA"]', "kade: sheet.weapons[0].fire: SA listed twice: each fire "
+     "type once"),
     ("ranges = [10, 20, 40, 80] },\n  { name = \"Knife\"", "ranges = [10, 40, 20, 80] },\n  { name = \"Knife\"",
      "kade: sheet.weapons[0].ranges: four increasing range limits"),
     ("agility = 4\nbody = 4", "agility = 21\nbody = 4", "kade: sheet.agility: must be at most 20, got 21"),
@@ -90,6 +92,16 @@ def test_a_fire_mode_the_weapon_lacks(fight: Path) -> None:
     actor = current(fight)
     weapon = "SMG" if actor == "mara" else "Rifle"
     assert "cannot fire 3rb" in refused(fight, actor, "--do", f"attack target={_other(actor)} weapon={weapon} mode=3rb")
+
+
+@pytest.mark.parametrize(("do", "said"), [
+    ("move hexes=-1", "move: hexes=-1: how far, a whole number of hexes from 1 to 1000"),
+    ("move hexes=0", "move: hexes=0: how far, a whole number of hexes from 1 to 1000"),
+    ("move", "move: how far (hexes=N)"),
+    ("sprint hexes=-3", "sprint: hexes=-3: how far, a whole number of hexes from 1 to 1000"),
+])
+def test_a_move_says_what_is_wrong_with_how_far(fight: Path, do: str, said: str) -> None:
+    assert said in refused(fight, current(fight), "--do", do)
 
 
 def test_a_second_grenade_in_one_round(fight: Path) -> None:

@@ -143,6 +143,21 @@ def test_one_answer_answers_one_attack_of_a_post_and_they_resolve_in_its_order()
     assert (len(first.rolls), len(second.rolls)) == (2, 1)  # only the first cites the defense roll
 
 
+def test_the_turn_spent_is_the_posters_own_as_the_economy_counts_it() -> None:
+    """``state`` showed "spent immediate 1, standard 2" for a split pool answered by a dodge:
+    the dodge is the dodger's, and the split's attacks are one standard and the free action."""
+    from fightlog.report.state_text import state_lines
+    from fightlog.rules.bleedingsun.ruleset import RULES
+
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle mode=3rb distance=2",
+               "attack target=bo weapon=Rifle mode=single distance=2")
+    fight.post("bo", "dodge", faces=[1, 1, 1, 1])
+    assert dict(RULES.turn_spent(fight.state, "ana")) == {"standard": 1, "free": 1}
+    assert dict(fight.state.turn.spent) != {"standard": 1, "free": 1}  # the fold's count of every post
+    assert any("posting (spent free 1, standard 1)" in line for line in state_lines(fight.state))
+
+
 @pytest.mark.parametrize("answered", [False, True])
 def test_a_spread_is_answered_only_under_spread_answers(answered: bool) -> None:
     """Shotguns and Flamers: spreads "automatically hit"; under ``spread_answers`` a dodge's
