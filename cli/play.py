@@ -135,12 +135,15 @@ def start(
 
 def _options(table: Table, ruleset: str, house: str | None) -> dict[str, Any]:
     """The scene's options: the ruleset's defaults with the house rules over them."""
-    overrides: dict[str, Any] = {}
-    if house is not None:
-        from fightlog.kit.house import read_house_rules
+    if house is None:
+        return table.options({})
+    from fightlog.kit.house import read_house_rules
 
-        overrides = read_house_rules(house).overrides(ruleset, table.option_type)
-    return table.options(overrides, where=house)
+    rules = read_house_rules(house)
+    try:
+        return table.options(rules.overrides(ruleset, table.option_type), where=house)
+    except InputError as exc:
+        raise rules.located(exc) from None
 
 
 def _begin_log(log: str, event: SceneStarted, seed: str, *, keep_seed: bool, fmt: str) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from fightlog.cli.options import MAX_OPTION_INT
+from fightlog.kit.options import NUMBER_CAP
 from fightlog.dice import seed_bytes
 from fightlog.errors import DiceSeedError, InputError
 from fightlog.events.model import Action
@@ -34,8 +34,8 @@ def positions(ctx: click.Context, param: click.Parameter, value: Sequence[str]) 
         xy = where.split(",")
         if not eq or not actor or len(xy) != 2 or not all(_is_int(n) for n in xy):
             raise click.BadParameter(f"expected ID=X,Y in whole metres (alice=0,15), got {text!r}")
-        if any(abs(int(n)) > MAX_OPTION_INT for n in xy):
-            raise click.BadParameter(f"{text!r}: a coordinate is at most {MAX_OPTION_INT} metres either way")
+        if any(len(n.strip()) > 11 or abs(int(n)) > NUMBER_CAP for n in xy):
+            raise click.BadParameter(f"{text!r}: a coordinate is at most {NUMBER_CAP:,} metres either way")
         if actor in placed:
             raise click.BadParameter(f"{actor!r} placed twice")
         placed[actor] = (int(xy[0]), int(xy[1]))

@@ -11,8 +11,8 @@ It is what ``fightlog play post --do`` and the ``do`` lists of scenario files ho
 ``target``, ``weapon``, ``mode``, ``range``, ``item`` and ``cost`` fill the ``Action`` field
 of that name; ``distance`` is a whole number in the ruleset's unit (``Ruleset.distance_unit``:
 metres, or hexes); ``targets`` is a comma-separated list; any other
-key lands in ``params``, read as an integer when it looks like one (``-?[0-9]+``), as a
-boolean for ``true`` and ``false``, else as text.
+key lands in ``params``, read as an integer when it looks like one (``-?[0-9]+``, at most
+``MOST`` either way, as ``distance``), as a boolean for ``true`` and ``false``, else as text.
 
 ``parse_action`` refuses what it cannot read with an ``InputError`` naming the bad part;
 ``format_action`` writes an ``Action`` back (``parse_action(format_action(a)) == a`` for
@@ -27,7 +27,6 @@ from collections.abc import Iterable
 from typing import Final
 
 from fightlog.errors import InputError
-from fightlog.events.limits import INT_LIMIT
 from fightlog.events.model import Action, Scalar
 
 TEXT_FIELDS: Final[tuple[str, ...]] = ("target", "weapon", "mode", "range", "item", "cost")
@@ -120,9 +119,16 @@ def parse_actions(texts: Iterable[str]) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+MOST: Final = 1_000_000_000
+"""The most a number in a post may be, either way (``kit.options.NUMBER_CAP``, as a count,
+size or distance in a sheet or a house rule): past it no ruleset has a meaning for it."""
+
+
 def _distance(value: str) -> int:
-    if not re.fullmatch(r"[0-9]+", value) or int(value) >= INT_LIMIT:
+    if not re.fullmatch(r"[0-9]+", value):
         raise InputError(f"'distance' must be a whole number, got {value!r}")
+    if len(value) > 10 or int(value) > MOST:
+        raise InputError(f"'distance': {value} is too large: a number in a post is at most {MOST:,}")
     return int(value)
 
 
@@ -135,10 +141,9 @@ def _names(value: str) -> list[str]:
 
 def _scalar(key: str, value: str) -> Scalar:
     if _INT.fullmatch(value):
-        number = int(value)
-        if not -INT_LIMIT <= number < INT_LIMIT:
-            raise InputError(f"{key!r}: {value} is too large for a 64-bit integer")
-        return number
+        if len(value) > 11 or not -MOST <= int(value) <= MOST:
+            raise InputError(f"{key!r}: {value} is too large: a number in a post is at most {MOST:,} either way")
+        return int(value)
     if value in ("true", "false"):
         return value == "true"
     return value

@@ -56,6 +56,14 @@ class HouseRules(Struct, frozen=True, kw_only=True):
             )
         return validate(self.values, ruleset, option_type, where=self.path, lines=self.lines)
 
+    def located(self, exc: InputError) -> InputError:
+        """``exc`` placed at the line of the option of this file it names (a check across
+        options, the range scale's marks), when it is about this file and has no line."""
+        if exc.line is not None or exc.path != self.path:
+            return exc
+        named = [key for key in self.values if f"'{key}'" in exc.message]
+        return InputError(exc.message, path=self.path, line=self.lines.get(named[0]) if named else None)
+
     def check_any(self, option_types: Mapping[str, type[Struct]]) -> str:
         """The first of ``option_types``' rulesets (ruleset id -> its options ``Struct``) that
         takes every option this file sets; else an ``InputError`` naming the file and line:

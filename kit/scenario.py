@@ -37,6 +37,7 @@ from fightlog.dice import dice_commitment, new_seed
 from fightlog.kit.house import HouseRules, read_house_rules
 from fightlog.events.seeds import DEFAULT_SCENE as DEFAULT_SCENE  # re-exported: its old home
 from fightlog.kit.inputs import Seq, Strict, describe, first_problem, read_toml
+from fightlog.kit.options import NUMBER_CAP
 from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
 from fightlog.kit.toml_lines import KeyLines
 from fightlog.events.seeds import seed_hex
@@ -48,7 +49,8 @@ def _pair(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-Position = Annotated[tuple[int, int], BeforeValidator(_pair)]
+Coordinate = Annotated[int, Field(ge=-NUMBER_CAP, le=NUMBER_CAP)]
+Position = Annotated[tuple[Coordinate, Coordinate], BeforeValidator(_pair)]
 """Where someone stands: ``[x, y]`` in whole metres."""
 
 
@@ -298,7 +300,10 @@ def run_scenario(
     except InputError as exc:
         raise InputError(exc.message, path=name, line=_option_line(name, file.options, table)) from None
     overrides = house.overrides(file.ruleset, table.option_type) if house is not None else {}
-    options = table.options({**file.options, **overrides}, where=house.path if house is not None and overrides else name)
+    try:
+        options = table.options({**file.options, **overrides}, where=house.path if house is not None and overrides else name)
+    except InputError as exc:
+        raise exc if house is None else house.located(exc) from None
     entrants = _entrants(scenario, table)
     if seed is None:
         seed = scenario.seed

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Final, Literal
 from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
-from fightlog.kit.options import NonNegative, SceneOptions, read_options as read_ruleset_options
+from fightlog.kit.options import NUMBER_CAP, NonNegative, SceneOptions, read_options as read_ruleset_options
 
 Penalty = Annotated[int, Meta(ge=0, le=20)]
 
@@ -67,13 +67,25 @@ class En51Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
 DEFAULTS: Final = En51Options()
 
 
+MOST_MARKS: Final = 20
+"""The most marks a range scale may have (the rulebook's has five)."""
+
+
 @lru_cache(maxsize=16)
 def scale_marks(text: str) -> tuple[int, ...]:
-    """The range scale's marks; ``ValueError`` unless increasing positive integers."""
-    marks = tuple(int(part) for part in text.split(","))
-    if not marks or marks[0] < 1 or any(b <= a for a, b in zip(marks, marks[1:])):
-        raise ValueError("the marks must be positive and increasing")
-    return marks
+    """The range scale's marks; ``ValueError`` unless 1 to ``MOST_MARKS`` increasing whole
+    numbers of metres from 1 to ``NUMBER_CAP``, saying which part is wrong."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > MOST_MARKS:
+        raise ValueError(f"{len(parts)} marks: at most {MOST_MARKS}")
+    marks = []
+    for part in parts:
+        if not part.isdigit() or not part.isascii() or len(part) > 10 or not 1 <= int(part) <= NUMBER_CAP:
+            raise ValueError(f"{part!r} is not a whole number of metres from 1 to {NUMBER_CAP}")
+        marks.append(int(part))
+    if any(b <= a for a, b in zip(marks, marks[1:])):
+        raise ValueError("the marks must increase")
+    return tuple(marks)
 
 
 def read_options(overrides: Mapping[str, Any], *, where: str | None = None) -> En51Options:
@@ -82,8 +94,8 @@ def read_options(overrides: Mapping[str, Any], *, where: str | None = None) -> E
     try:
         scale_marks(options.range_scale)
     except ValueError as exc:
-        raise InputError(f"en51 option 'range_scale': expected comma-separated metres, {exc}: "
-                         f"{options.range_scale!r}", path=where) from None
+        raise InputError(f"en51 option 'range_scale': expected increasing metres, comma-separated "
+                         f"(\"5,8,15,25,...\"): {exc}", path=where) from None
     if options.surprise == "side" and not options.surprising_side:
         raise InputError("en51 option 'surprising_side': required when surprise is 'side'", path=where)
     return options

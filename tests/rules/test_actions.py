@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fightlog.errors import InputError
 from fightlog.events.model import Action
-from fightlog.kit.actions import FIELDS, RESERVED, format_action, parse_action, parse_actions
+from fightlog.kit.actions import FIELDS, MOST, RESERVED, format_action, parse_action, parse_actions
 
 
 def test_every_field_key() -> None:
@@ -74,6 +74,10 @@ def test_shell_quoting() -> None:
         ("attack targets=bob,", "'targets' is a comma-separated list"),
         ("attack note='unclosed", "no closing quotation in"),
         ("attack gm=99999999999999999999", "'gm': 99999999999999999999 is too large"),
+        ("attack gm=-1000000001", "'gm': -1000000001 is too large: a number in a post is at most 1,000,000,000 either way"),
+        ("medicine bonus=999999999999", "'bonus': 999999999999 is too large"),
+        ("attack distance=999999999999999999", "'distance': 999999999999999999 is too large: a number in a post is at "
+                                               "most 1,000,000,000"),
     ],
 )
 def test_refusals_name_the_bad_part(text: str, message: str) -> None:
@@ -118,7 +122,7 @@ _TEXT = st.text(min_size=1, max_size=20).filter(
     lambda s: not re.fullmatch(r"-?[0-9]+", s) and s not in ("true", "false")
 )
 _NAME = st.text(min_size=1, max_size=12).filter(lambda s: "," not in s)
-_SCALAR = st.one_of(st.integers(min_value=-(2**63), max_value=2**63 - 1), st.booleans(), _TEXT)
+_SCALAR = st.one_of(st.integers(min_value=-MOST, max_value=MOST), st.booleans(), _TEXT)
 
 
 @st.composite
@@ -134,7 +138,7 @@ def actions(draw: st.DrawFn) -> Action:
         weapon=maybe(_TEXT),
         mode=maybe(_TEXT),
         range=maybe(_TEXT),
-        distance=draw(st.none() | st.integers(min_value=0, max_value=2**63 - 1)),
+        distance=draw(st.none() | st.integers(min_value=0, max_value=MOST)),
         item=maybe(_TEXT),
         cost=maybe(_TEXT),
         params=draw(st.dictionaries(keys, _SCALAR, max_size=4)),

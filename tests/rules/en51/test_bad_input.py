@@ -130,6 +130,23 @@ def test_an_unknown_surprising_side_is_refused_at_begin(tmp_path: Path) -> None:
     assert log.read_bytes() == before
 
 
+@pytest.mark.parametrize(("scale", "said"), [
+    ("abc", "'abc' is not a whole number of metres from 1 to 1000000000"),
+    ("", "'' is not a whole number of metres from 1 to 1000000000"),
+    ("5,99999999999999999999999", "'99999999999999999999999' is not a whole number of metres from 1 to 1000000000"),
+    ("5,3", "the marks must increase"),
+    (",".join(str(n) for n in range(1, 23)), "22 marks: at most 20"),
+])
+def test_a_range_scale_that_does_not_read_is_one_line_at_its_line(tmp_path: Path, scale: str, said: str) -> None:
+    log = tmp_path / "fight.jsonl"
+    house = tmp_path / "house.toml"
+    house.write_text(f'# house rules\nrange_scale = "{scale}"\n')
+    code, out = run("play", "start", str(log), "--ruleset", "en51", "--options", str(house))
+    assert code == 2 and not log.exists()
+    assert out.strip() == (f"fightlog: {house}:2: en51 option 'range_scale': expected increasing metres, "
+                           f"comma-separated (\"5,8,15,25,...\"): {said}")
+
+
 @pytest.mark.parametrize("name", ["medecine", "Medicine", "medicin"])
 def test_a_misspelt_skill_the_rules_roll_is_refused_with_did_you_mean(tmp_path: Path, name: str) -> None:
     path = roster(tmp_path)
