@@ -8,6 +8,7 @@ from typing import Final
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, EffectApplied, EffectExpired, Moved, StatusChanged, WeaponReloaded
+from fightlog.kit.actions import value_written
 from fightlog.kit.fighters import absent
 from fightlog.kit.table import Scribe
 from fightlog.rules.en51.aiming import param
@@ -68,9 +69,11 @@ def hide(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
 
 def cover(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """A firing position worth ``value`` (the penalty to shots at the one in it)."""
+    given = action.params.get("value")
     value = param(action, "value")
     if value < 1:
-        raise RefusedError("Cover names its penalty (value=N, from the Tables)", code="rules.incomplete")
+        said = "" if given is None else f" (value={value_written(given)} is not a penalty of 1 or more)"
+        raise RefusedError(f"Cover names its penalty (value=N, from the Tables){said}", code="rules.incomplete")
     leave_cover(scribe, actor, declaration)
     scribe.emit(EffectApplied(effect=f"cover-{scribe.next_seq}", name="cover", target=actor, source=actor,
                               magnitude=value, cause=declaration))
@@ -80,7 +83,10 @@ def wait(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """Pass, holding one declared action that may cut in later this turn."""
     then = action.params.get("then")
     if not isinstance(then, str) or ACTION_TYPES.get(then) != "action" or then == "wait":
-        raise RefusedError("waiting declares the one action it holds (then=attack, then=hide...)", code="rules.incomplete")
+        held = sorted(kind for kind, cost in ACTION_TYPES.items() if cost == "action" and kind != "wait")
+        said = "" if then is None else f": then={value_written(then)} is not one of {', '.join(held)}"
+        raise RefusedError(f"waiting declares the one action it holds (then=attack, then=hide...){said}",
+                           code="rules.incomplete")
     scribe.emit(EffectApplied(effect=f"waiting-{scribe.next_seq}", name="waiting", target=actor, source=actor,
                               cause=declaration, params={"then": then}))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, StatusChanged, WeaponReloaded
-from fightlog.kit.geometry import metres_between
+from fightlog.kit.geometry import metres_between, spot_given
 from fightlog.kit.table import Scribe
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, DROPPED, HAND, Fighter
@@ -50,10 +50,11 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
 def relocate(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """A normal movement (``move``, a grapple's escape): to ``x``, ``y`` or ``distance``."""
     who = Fighter(scribe.state, actor)
-    x, y = action.params.get("x"), action.params.get("y")
+    spot = spot_given(action, "move")
+    x, y = spot if spot is not None else (None, None)
     at = who.position
-    if isinstance(x, int) and isinstance(y, int) and at is not None:
-        metres = far(at, (x, y))
+    if spot is not None and at is not None:
+        metres = far(at, spot)
     elif at is not None:
         raise RefusedError(kept(actor, "move"), code="rules.incomplete")
     elif action.distance is not None:

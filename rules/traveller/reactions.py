@@ -21,6 +21,7 @@ from fightlog.rules.traveller import attack
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.fighters import AIM, COVER, INCOMING, REACTED, Fighter
 from fightlog.rules.traveller.holds import no_moving
+from fightlog.kit.geometry import spot_given
 from fightlog.rules.traveller.modifiers import Reaction
 from fightlog.rules.traveller.ruleset import REACTIONS
 
@@ -67,10 +68,11 @@ def _dive_spot(who: Fighter, action: Action) -> tuple[int, int] | None:
     at = who.position
     if at is None:
         return None
-    x, y = action.params.get("x"), action.params.get("y")
-    if not isinstance(x, int) or not isinstance(y, int):
+    spot = spot_given(action, "dive")
+    if spot is None:
         raise RefusedError(f"dive: {who.actor}'s position is kept in this scene: give x= y= (where to, up to "
                            f"{who.options.dive_m} m; distance= would move nobody on the map)", code="rules.incomplete")
+    x, y = spot
     squared = (x - at[0]) ** 2 + (y - at[1]) ** 2
     if squared > who.options.dive_m ** 2:
         raise RefusedError(f"a dive goes up to {who.options.dive_m} m: ({x}, {y}) is further", code="rules.allowance")

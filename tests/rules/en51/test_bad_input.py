@@ -111,6 +111,15 @@ def test_a_counterattack_by_one_who_acted_is_refused(fight: Path) -> None:
     assert "mira has already acted this turn: no counterattack" in refused(fight, "mira", "--do", "counter weapon=Sabre")
 
 
+@pytest.mark.parametrize(("do", "said"), [
+    ("cover value=-3", "Cover names its penalty (value=N, from the Tables) (value=-3 is not a penalty of 1 or more)"),
+    ("cover value=abc", "(value=abc is not a penalty of 1 or more)"),
+    ("wait then=teleport", "then=teleport is not one of aim, attack, cover, hide, medicine, ready, reload, sneak"),
+])
+def test_a_refusal_names_the_value_given(fight: Path, do: str, said: str) -> None:
+    assert said in refused(fight, "mira", "--do", do)
+
+
 def test_a_move_with_what_it_cannot_be_combined_with_is_refused(fight: Path) -> None:
     assert "a move cannot be combined with aim" in refused(fight, "mira", "--do", "move distance=4", "--do", "aim")
     assert "moves at most 10 m" in refused(fight, "mira", "--do", "move distance=11")

@@ -744,6 +744,8 @@ def test_where_positions_are_kept_a_move_names_the_spot_not_a_distance() -> None
     fight = duel()
     refused = fight.refused("alice", "move distance=3")
     assert refused.code == "rules.incomplete" and "x= y=" in refused.message and "move" in refused.message
+    assert fight.refused("alice", "move x=a y=0").message == "move: x=a: a position is whole metres (x=12 y=-3)"
+    assert fight.refused("alice", "move x=3").message == "move: a position gives both x= and y= (y= is missing)"
     fight.post("alice", "move x=3 y=4")
     assert fight.state.combatants["alice"].position == (3, 4)
 
