@@ -47,6 +47,8 @@ class InputError(FightlogError):
         self.line = line
 
     def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message  # about no file (a post, a value given in code)
         where = self.path or "<input>"
         if self.line is not None:
             where = f"{where}:{self.line}"

@@ -33,8 +33,12 @@ def sum_mods(mods: Iterable[tuple[int, str]]) -> int:
 
 
 def absent(state: SceneState, actor: str, *, code: str = "rules.target") -> RefusedError:
-    """The refusal for naming ``actor``, who has not joined the fight (as a target, unless
-    ``code`` says otherwise)."""
+    """The refusal for naming ``actor``, who has not joined the fight, or has and is out of
+    it (as a target, unless ``code`` says otherwise)."""
+    who = state.combatants.get(actor)
+    if who is not None:
+        shown = f" ({', '.join(who.statuses)})" if who.statuses else ""
+        return RefusedError(f"{actor!r} is out of the fight{shown}", code=code)
     known = ", ".join(sorted(state.combatants)) or "nobody yet"
     return RefusedError(f"{actor!r} is not in the fight (combatants: {known})", code=code)
 

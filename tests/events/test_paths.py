@@ -27,5 +27,5 @@ def test_bad_paths_are_named(bad: str) -> None:
 def test_a_value_that_is_not_utf8_is_refused(text: str) -> None:
     """Bytes that are not UTF-8 on the command line reach Python as surrogates; they were an
     internal error (``UnicodeDecodeError``) in ``rule`` and ``dispute`` when quoted as JSON."""
-    with pytest.raises(InputError, match=r"^<input>: (name|total): VALUE is not UTF-8 text$"):
+    with pytest.raises(InputError, match=r"^(name|total): VALUE is not UTF-8 text$"):
         parse_assignment(text)
