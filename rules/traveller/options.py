@@ -62,6 +62,9 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     # Reactions: the DM each reaction adds to the reactor's next set of actions, how far a
     # dive for cover goes (1.5 m, one tile, in whole metres), the dive's DM with cover.
     reaction_dm: Dm = -1
+    # ...paid in the next turn one acts in ("next_actions": a turn lost to a dive is no set
+    # of actions), or in the next turn, taken or lost ("next_turn").
+    reaction_dm_on: Literal["next_actions", "next_turn"] = "next_actions"
     dive_m: NonNegative = 1
     dive_cover_dm: Dm = -2
     # ...and whether the cover dived into protects (as armour) against the attack dived from.

@@ -67,7 +67,7 @@ def open_next(scribe: Scribe) -> None:
             scribe.emit(StatusChanged(actor=actor, status="delaying", on=False, note="takes the deferred turn"))
         if who.has("dived"):
             scribe.emit(StatusChanged(actor=actor, status="dived", on=False, note="the turn lost to the dive"))
-            close(scribe, actor)
+            close(scribe, actor, lost=True)
             continue
         return
 
@@ -147,11 +147,13 @@ def end_turn(scribe: Scribe) -> None:
     open_next(scribe)
 
 
-def close(scribe: Scribe, actor: str) -> None:
-    """End ``actor``'s turn: reactions made before it stop costing DM-1, an aim not renewed
-    in it is lost."""
+def close(scribe: Scribe, actor: str, *, lost: bool = False) -> None:
+    """End ``actor``'s turn: reactions made before it stop costing DM-1 (not at a turn
+    ``lost`` to a dive, under ``reaction_dm_on = "next_actions"``: no actions were made in
+    it), an aim not renewed in it is lost."""
     who = Fighter(scribe.state, actor)
-    for found in who.effects(REACTED):
+    paid = not lost or who.options.reaction_dm_on == "next_turn"
+    for found in who.effects(REACTED) if paid else ():
         if who.at_turn_start(found):
             scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the next actions are over"))
     aim = who.effect(AIM)

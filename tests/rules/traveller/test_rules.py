@@ -183,6 +183,21 @@ def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_l
     assert mods(rolls(fight2.react("bob", "dive x=30 y=1", faces=[1, 1]), "attack")[0])["dived prone"] == -1
 
 
+@pytest.mark.parametrize(("on", "carried"), [("next_actions", -1), ("next_turn", None)])
+def test_the_dm_1_of_a_dive_waits_out_the_turn_it_loses(on: str, carried: int | None) -> None:
+    """Reaction: DM-1 "to next set of actions": a turn lost to the dive is none, so the DM
+    is paid in the turn after it (``reaction_dm_on``, or in the lost turn under "next_turn")."""
+    fight = duel({"reaction_dm_on": on})
+    fight.post("alice", "attack target=bob")
+    fight.react("bob", "dive cover=stone_wall x=30 y=1", faces=[1, 1])
+    fight.end_turn()  # bob's turn is lost: alice again
+    fight.turn("alice", "say")
+    assert fight.current == "bob"
+    fight.post("bob", "attack target=alice")
+    shot = mods(rolls(fight.react("alice", "take", faces=[1, 1]), "attack")[0])
+    assert next((v for s, v in shot.items() if s.startswith("reaction at")), None) == carried
+
+
 @pytest.mark.parametrize(("stacks", "prone"), [(False, None), (True, -1)])
 def test_a_prone_target_in_cover_is_dm_2_as_on_the_shot_it_dived_from(stacks: bool, prone: int | None) -> None:
     fight = duel({"prone_in_cover_stacks": stacks})
