@@ -138,7 +138,7 @@ def end(scribe: Scribe, actor: str, cause: int | None, why: str) -> None:
     found = hold(scribe.state, actor)
     if found is None:
         return
-    scribe.emit(EffectExpired(effect=found.effect, target=found.target, reason=why))
+    scribe.emit(EffectExpired(cause=cause, effect=found.effect, target=found.target, reason=why))
     for one in (str(found.source), found.target):
         who = Fighter(scribe.state, one)
         for status in STATUSES:

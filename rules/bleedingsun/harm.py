@@ -73,7 +73,7 @@ def die(scribe: Scribe, target: str, cause: int, note: str) -> None:
     scribe.emit(StatusChanged(actor=target, status="dead", cause=cause, note=note))
     grapple.end(scribe, target, cause, f"{target} is dead")
     for found in Fighter(scribe.state, target).effects(BLEEDING):
-        scribe.emit(EffectExpired(effect=found.effect, target=target, reason="dead"))
+        scribe.emit(EffectExpired(cause=cause, effect=found.effect, target=target, reason="dead"))
 
 
 def bleed_all(scribe: Scribe) -> None:

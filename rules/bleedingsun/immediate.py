@@ -188,7 +188,7 @@ def post_out_of_turn(scribe: Scribe, post: Post) -> None:
     if action.type in ANSWERS:
         found = incoming(scribe.state, post.actor, responds)
         index = int(found.params.get("index", 0))
-        scribe.emit(EffectExpired(effect=found.effect, target=post.actor, reason=f"answered: {action.type}"))
+        scribe.emit(EffectExpired(cause=declaration, effect=found.effect, target=post.actor, reason=f"answered: {action.type}"))
         left = [e for e in scribe.state.effects.values() if e.name == INCOMING
                 and e.params.get("declaration") == responds and e.params.get("index") == index]
         if not left:
@@ -199,4 +199,4 @@ def post_out_of_turn(scribe: Scribe, post: Post) -> None:
         fuses.jump(scribe, post.actor, action, declaration)
     elif action.type == "stop_aim":
         for aim in who.effects(AIM):
-            scribe.emit(EffectExpired(effect=aim.effect, target=post.actor, reason="stopped holding the aim"))
+            scribe.emit(EffectExpired(cause=declaration, effect=aim.effect, target=post.actor, reason="stopped holding the aim"))

@@ -110,7 +110,7 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
     for found in sorted(state.effects.values(), key=lambda e: e.effect):
         if found.name == INCOMING and found.params.get("declaration") == declaration \
                 and found.params.get("index") == index:
-            scribe.emit(EffectExpired(effect=found.effect, target=found.target, reason="resolved"))
+            scribe.emit(EffectExpired(cause=declaration, effect=found.effect, target=found.target, reason="resolved"))
     attacker = Fighter(scribe.state, post.actor)
     if attacker.out:
         return

@@ -153,7 +153,7 @@ def _break(name: str, attributes: tuple[str, str]) -> Handler:
                            label=f"{name}: {use} {who.attr(use)} vs {target}"
                            + (f" ({effort} move actions spent)" if effort else ""), for_seq=cause)
         if rolled.hits >= target:
-            scribe.emit(EffectExpired(effect=found.effect, target=actor, reason=f"{use} check made"))
+            scribe.emit(EffectExpired(cause=cause, effect=found.effect, target=actor, reason=f"{use} check made"))
     return handler
 
 

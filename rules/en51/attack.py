@@ -180,7 +180,7 @@ def ranged(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None, *, m
     aim = ranged_aim(shooter, target, weapon, swing.action, options, moved=moved)
     for effect in shooter.effects("aim"):
         if effect.params.get("round", 0) < state.turn.round:
-            scribe.emit(EffectExpired(effect=effect.effect, target=shooter.actor, reason="used"))
+            scribe.emit(EffectExpired(cause=swing.declaration, effect=effect.effect, target=shooter.actor, reason="used"))
     auto = swing.action.mode == "auto"
     fired = shooter.who.weapons.get(weapon.name)
     fresh = fired is None or fired.fired == 0

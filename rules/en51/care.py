@@ -79,7 +79,7 @@ def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
     earlier = patient.effect("medicine")
     if earlier is None or (earlier.magnitude or 0) < best:
         if earlier is not None:
-            scribe.emit(EffectExpired(effect=earlier.effect, target=patient.actor, reason="a better result"))
+            scribe.emit(EffectExpired(cause=resolved, effect=earlier.effect, target=patient.actor, reason="a better result"))
         scribe.emit(EffectApplied(effect=f"medicine-{scribe.next_seq}", name="medicine", target=patient.actor,
                                   source=actor, magnitude=best, cause=resolved))
 
@@ -111,7 +111,7 @@ def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
                                           score=out.best or 0, against=0, rolls=[seq], declaration=declaration,
                                           notes=[f"Toughness {toughness}", note]))
     if care is not None:
-        scribe.emit(EffectExpired(effect=care.effect, target=actor, reason="used in a Recovery"))
+        scribe.emit(EffectExpired(cause=declaration, effect=care.effect, target=actor, reason="used in a Recovery"))
     if out.complication is not None:
         scribe.emit(DamageApplied(target=actor, raw=out.complication, taken=1, pool=wound_pool(out.complication),
                                   source="complication", cause=resolved))

@@ -111,7 +111,7 @@ def wound(scribe: Scribe, target: str, hurt: Harm, cause: int, source: str, opti
     if left <= 0:
         return
     for effect in who.effects("treated"):  # a new Wound: bleeding again (Using Medicine)
-        scribe.emit(EffectExpired(effect=effect.effect, target=target, reason="a new Wound"))
+        scribe.emit(EffectExpired(cause=cause, effect=effect.effect, target=target, reason="a new Wound"))
     status = condition(circle if circle is not None else left, who.card.toughness, options)
     if status is not None and not who.has(status) and not who.has("dead"):
         note = f"Wound {circle or left} against Toughness {who.card.toughness}"

@@ -103,7 +103,7 @@ class En51Table(TableBase):
         if held:
             waiting = who.effect("waiting")
             if waiting is not None:
-                scribe.emit(EffectExpired(effect=waiting.effect, target=post.actor, reason="the held action taken"))
+                scribe.emit(EffectExpired(cause=declaration, effect=waiting.effect, target=post.actor, reason="the held action taken"))
         if move is not None:
             moves.declare(scribe, post.actor, move, other, declaration)
         elif other is not None and other.type != "attack":

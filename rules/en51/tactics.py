@@ -50,13 +50,13 @@ def reload(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     scribe.emit(WeaponReloaded(actor=actor, weapon=weapon.name, cause=declaration))
     empty = who.weapon_effect("empty", weapon.name)
     if empty is not None:
-        scribe.emit(EffectExpired(effect=empty.effect, target=actor, reason="reloaded"))
+        scribe.emit(EffectExpired(cause=declaration, effect=empty.effect, target=actor, reason="reloaded"))
 
 
 def leave_cover(scribe: Scribe, actor: str, cause: int) -> None:
     who = Fighter(scribe.state, actor)
     for effect in who.effects("cover"):
-        scribe.emit(EffectExpired(effect=effect.effect, target=actor, reason="left"))
+        scribe.emit(EffectExpired(cause=cause, effect=effect.effect, target=actor, reason="left"))
     if who.has("hidden"):
         scribe.emit(StatusChanged(actor=actor, status="hidden", on=False, cause=cause))
 

@@ -99,7 +99,7 @@ def resolve(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, metr
     _used(scribe, attacker)
     incoming = f"{INCOMING}-{declaration}"
     if incoming in scribe.state.effects:
-        scribe.emit(EffectExpired(effect=incoming, target=target_id, reason="resolved"))
+        scribe.emit(EffectExpired(cause=declaration, effect=incoming, target=target_id, reason="resolved"))
     if landed:
         hurt(scribe, actor, target_id, weapon, margin, resolved, reaction)
 

@@ -36,7 +36,7 @@ def task(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     if going is not None:
         left = (going.remaining or 0) - 1
         if left <= 0:
-            scribe.emit(EffectExpired(effect=ident, target=actor, reason="done"))
+            scribe.emit(EffectExpired(cause=declaration, effect=ident, target=actor, reason="done"))
         else:
             _set(scribe, actor, going.params, left, scribe.state.turn.round, declaration)
         return
@@ -74,6 +74,6 @@ def damaged(scribe: Scribe, actor: str, amount: int, cause: int) -> None:
     rolled, seq = scribe.roll("2d6", roller=actor, purpose="task", modifiers=mods, for_seq=cause)
     margin = effect(rolled.total, who.options)
     if margin <= SPOILED:
-        scribe.emit(EffectExpired(effect=ident, target=actor, reason="spoiled"))
+        scribe.emit(EffectExpired(cause=cause, effect=ident, target=actor, reason="spoiled"))
     elif margin < 0 and going.params.get("progressed") == scribe.state.turn.round:
         _set(scribe, actor, going.params, (going.remaining or 0) + 1, 0, seq)

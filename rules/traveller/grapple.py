@@ -111,7 +111,7 @@ def pick(scribe: Scribe, post: Post) -> None:
     choice = check_pick(scribe.state, post.actor, action)
     declared = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                              responds_to=int(str(found.params.get("declaration")))))
-    scribe.emit(EffectExpired(effect=found.effect, target=post.actor, reason="picked"))
+    scribe.emit(EffectExpired(cause=declared, effect=found.effect, target=post.actor, reason="picked"))
     ident = str(found.params.get("grapple"))
     if ident in scribe.state.effects:
         winner_choice(scribe, post.actor, found.source or "", choice, int(str(found.params.get("margin", 0))),
@@ -172,13 +172,13 @@ def winner_choice(scribe: Scribe, winner: str, loser: str, choice: str, margin: 
         scribe.emit(Moved(actor=loser, metres=metres.total, cause=cause, x=lands[0] if lands else None,
                           y=lands[1] if lands else None))
         hurt, _ = scribe.roll("1d6", roller=winner, purpose="damage", for_seq=cause)
-        scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="thrown"))
+        scribe.emit(EffectExpired(cause=cause, effect=ident, target=scribe.state.effects[ident].target, reason="thrown"))
         harm.damage(scribe, loser, hurt.total, Fighter(scribe.state, loser).card.armour, cause, "throw")
     elif choice == "damage":
         harm.damage(scribe, loser, max(0, 2 + margin), Fighter(scribe.state, loser).card.armour, cause, "grapple")
     elif choice == "escape":
         if ident in scribe.state.effects:
-            scribe.emit(EffectExpired(effect=ident, target=scribe.state.effects[ident].target, reason="escaped"))
+            scribe.emit(EffectExpired(cause=cause, effect=ident, target=scribe.state.effects[ident].target, reason="escaped"))
         _escape(scribe, winner, action, cause)
     elif choice == "drag":
         _drag(scribe, winner, loser, action, cause)

@@ -113,7 +113,7 @@ def wake(scribe: Scribe, target: str, cause: int | None, note: str) -> None:
     scribe.emit(StatusChanged(actor=target, status="unconscious", on=False, cause=cause, note=note))
     ident = f"{KNOCKED_OUT}-{target}"
     if ident in scribe.state.effects:
-        scribe.emit(EffectExpired(effect=ident, target=target, reason="awake"))
+        scribe.emit(EffectExpired(cause=cause, effect=ident, target=target, reason="awake"))
 
 
 def heal_split(state: SceneState, target: str, amount: int, chosen: Mapping[str, int]) -> list[tuple[str, int]]:

@@ -57,6 +57,6 @@ def encourage(scribe: Scribe, actor: str, action: Action, declaration: int) -> N
     if left:
         scribe.emit(EffectTicked(effect=source.effect, target=actor, remaining=left))
     else:
-        scribe.emit(EffectExpired(effect=source.effect, target=actor, reason="handed out"))
+        scribe.emit(EffectExpired(cause=declaration, effect=source.effect, target=actor, reason="handed out"))
     scribe.emit(EffectApplied(effect=f"{ENCOURAGED}-{declaration}-{ally.actor}", name=ENCOURAGED, target=ally.actor,
                               source=actor, magnitude=1, cause=declaration))

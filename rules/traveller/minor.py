@@ -70,7 +70,7 @@ def relocate(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
                       x=x if isinstance(x, int) else None, y=y if isinstance(y, int) else None))
     cover = who.cover()
     if cover is not None and metres > 0:
-        scribe.emit(EffectExpired(effect=cover.effect, target=actor, reason="moved"))
+        scribe.emit(EffectExpired(cause=declaration, effect=cover.effect, target=actor, reason="moved"))
 
 
 def aim(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
@@ -128,7 +128,7 @@ def cover(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         found = who.cover()
         if found is None:
             raise RefusedError(f"{actor} is in no cover", code="rules.incomplete")
-        scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="left cover"))
+        scribe.emit(EffectExpired(cause=declaration, effect=found.effect, target=actor, reason="left cover"))
         return
     if kind not in COVER_VALUES:
         raise RefusedError(f"cover behind={kind or '?'}: one of {', '.join(COVER_VALUES)} (or none)")
@@ -141,4 +141,4 @@ def pick_up(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     found = [e for e in who.effects(DROPPED) if str(e.params.get("weapon", "")).casefold() == wanted]
     if not found:
         raise RefusedError(f"{actor} has dropped no {action.weapon or 'weapon'}")
-    scribe.emit(EffectExpired(effect=found[0].effect, target=actor, reason="picked up"))
+    scribe.emit(EffectExpired(cause=declaration, effect=found[0].effect, target=actor, reason="picked up"))

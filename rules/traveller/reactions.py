@@ -107,7 +107,7 @@ def react(scribe: Scribe, post: Post) -> None:
                                   magnitude=reactor.options.reaction_dm, params={"reaction": action.type}))
         aim = reactor.effect(AIM)
         if aim is not None:
-            scribe.emit(EffectExpired(effect=aim.effect, target=post.actor, reason="reacted"))
+            scribe.emit(EffectExpired(cause=declared, effect=aim.effect, target=post.actor, reason="reacted"))
     roll(scribe, found, reaction)
     if reaction is not None and reaction.kind == "dive":
         _dived(scribe, post.actor, action, declared)

@@ -86,7 +86,7 @@ def own_turn(scribe: Scribe, who: Fighter, post: Post) -> None:
     declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions)))
     aim = who.effect(AIM)
     if aim is not None and any(a.type not in KEEPS_AIM for a in post.actions):
-        scribe.emit(EffectExpired(effect=aim.effect, target=post.actor, reason="did something else"))
+        scribe.emit(EffectExpired(cause=declaration, effect=aim.effect, target=post.actor, reason="did something else"))
     play_actions(scribe, post.actor, list(post.actions), declaration)
     if defer:
         after = defer[0].target

@@ -565,6 +565,28 @@ def test_voiding_a_heal_with_consequences_leaves_the_bleed_out_running(tmp_path:
     assert any(e["name"] == "bleeding_out" for e in state["effects"].values())  # it runs on: 2 rounds to bleed out
 
 
+def test_voiding_a_move_with_consequences_puts_back_the_cover_it_left(tmp_path: Path) -> None:
+    """A Traveller move out of cover ended the cover with no cause: voided "with
+    consequences", the move took the fighter's cover with it for ever. Effects a post ends
+    now name it (Traveller, en51, Bleeding Sun)."""
+    crew = str(FIXTURES / "traveller" / "rosters" / "crew.toml")
+    log = tmp_path / "t.jsonl"
+    _play(log, ("start", "--ruleset", "traveller", "--seed", "3"),
+          ("join", "--roster", crew, "vance", "dorn", "--at", "vance=0,0", "--at", "dorn=30,0"), ("begin",))
+    first = next(e.actor for e in events_of(log) if type(e).__name__ == "TurnStarted")
+    other = "dorn" if first == "vance" else "vance"
+    _play(log, ("post", first, "down", "--do", "cover behind=stone_wall"), ("end-turn",),
+          ("post", other, "wait", "--do", "say"), ("end-turn",),
+          ("post", first, "up", "--do", "move x=0 y=3" if first == "vance" else "move x=30 y=3"))
+    events = events_of(log)
+    move = max(e.seq for e in events if type(e).__name__ == "DeclarationPosted")
+    left = [e for e in events if type(e).__name__ == "EffectExpired" and e.reason == "moved"]
+    assert left and left[0].cause == move
+    assert rule(log, "void", str(move), "--with-consequences", "--by", "GM", "--reason", "stayed put").exit_code == 0
+    state = json.loads(run("state", str(log), "--format", "json").stdout)
+    assert any(e["name"] == "cover" and e["target"] == first for e in state["effects"].values())
+
+
 def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tmp_path: Path) -> None:
     (tmp_path / "duel.toml").write_text('mode = "duel"\n', encoding="utf-8")
     roster = str(FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "ashfall-duel.toml")
