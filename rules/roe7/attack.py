@@ -80,10 +80,10 @@ def _after(
     after = Fighter(scribe.state, actor)
     reloading = after.effect("reloading")
     if reloading is not None:
-        conditions.expire(scribe, reloading, "interrupted")
+        conditions.expire(scribe, reloading, "interrupted", cause=declaration)
     aim = after.effect("aim")
     if aim is not None:
-        conditions.expire(scribe, aim, "used" if aimed else "lost")
+        conditions.expire(scribe, aim, "used" if aimed else "lost", cause=declaration)
     if after.has("hidden"):
         scribe.emit(StatusChanged(actor=actor, status="hidden", on=False, cause=declaration, note="attacked"))
     if not after.has("engaged"):

@@ -78,8 +78,9 @@ def apply(
     )
 
 
-def expire(scribe: Scribe, effect: ActiveEffect, reason: str) -> int:
-    return scribe.emit(EffectExpired(effect=effect.effect, target=effect.target, reason=reason))
+def expire(scribe: Scribe, effect: ActiveEffect, reason: str, *, cause: int | None = None) -> int:
+    """End ``effect``; ``cause``, the post that ended it (none when it ran out)."""
+    return scribe.emit(EffectExpired(effect=effect.effect, target=effect.target, reason=reason, cause=cause))
 
 
 def bleed(scribe: Scribe, target: str, *, source: str, cause: int) -> None:

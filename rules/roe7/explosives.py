@@ -68,7 +68,7 @@ def throw(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         spot = _spot(scribe, who, action)
         held = cooking[0]
         _prime(scribe, actor, declaration, {**held.params, "x": spot[0], "y": spot[1]}, held.remaining)
-        conditions.expire(scribe, held, "thrown")
+        conditions.expire(scribe, held, "thrown", cause=declaration)
         return
     name, die, radius = _grenade(who, action)
     spot = _spot(scribe, who, action)

@@ -53,7 +53,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         scribe.emit(StatusChanged(actor=actor, status="in_cover", on=False, cause=declaration, note="left cover"))
     reloading = who.effect("reloading")
     if reloading is not None and metres > 0:
-        conditions.expire(scribe, reloading, "interrupted")
+        conditions.expire(scribe, reloading, "interrupted", cause=declaration)
     x, y = (goal if goal is not None else (None, None))
     scribe.emit(Moved(actor=actor, metres=cost, x=x, y=y, cause=declaration))
     if cover and not who.has("in_cover"):

@@ -53,7 +53,7 @@ def reload(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
                 params={"weapon": token.text},
             )
             return
-        conditions.expire(scribe, started, "reloaded")
+        conditions.expire(scribe, started, "reloaded", cause=declaration)
     scribe.emit(WeaponReloaded(actor=actor, weapon=token.text, cause=declaration))
 
 
@@ -67,7 +67,7 @@ def extinguish(scribe: Scribe, actor: str, action: Action, declaration: int) -> 
     burn = who.effect("chemical_burn")
     if burn is None:
         raise RefusedError(f"{actor} is not burning", code="rules.incomplete")
-    conditions.expire(scribe, burn, "extinguished")
+    conditions.expire(scribe, burn, "extinguished", cause=declaration)
 
 
 def skill(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
