@@ -34,7 +34,7 @@ def positions(ctx: click.Context, param: click.Parameter, value: Sequence[str]) 
         xy = where.split(",")
         if not eq or not actor or len(xy) != 2 or not all(_is_int(n) for n in xy):
             raise click.BadParameter(f"expected ID=X,Y in whole metres (alice=0,15), got {text!r}")
-        if any(len(n.strip()) > 11 or abs(int(n)) > NUMBER_CAP for n in xy):
+        if any(len(n.strip().lstrip("-").lstrip("0")) > 10 or abs(int(n)) > NUMBER_CAP for n in xy):
             raise click.BadParameter(f"{text!r}: a coordinate is at most {NUMBER_CAP:,} metres either way")
         if actor in placed:
             raise click.BadParameter(f"{actor!r} placed twice")

@@ -127,7 +127,7 @@ size or distance in a sheet or a house rule): past it no ruleset has a meaning f
 def _distance(value: str) -> int:
     if not re.fullmatch(r"[0-9]+", value):
         raise InputError(f"'distance' must be a whole number, got {value!r}")
-    if len(value) > 10 or int(value) > MOST:
+    if len(value.lstrip("0")) > 10 or int(value) > MOST:  # (the length first: int() of a long text is slow)
         raise InputError(f"'distance': {value} is too large: a number in a post is at most {MOST:,}")
     return int(value)
 
@@ -141,7 +141,7 @@ def _names(value: str) -> list[str]:
 
 def _scalar(key: str, value: str) -> Scalar:
     if _INT.fullmatch(value):
-        if len(value) > 11 or not -MOST <= int(value) <= MOST:
+        if len(value.lstrip("-").lstrip("0")) > 10 or not -MOST <= int(value) <= MOST:
             raise InputError(f"{key!r}: {value} is too large: a number in a post is at most {MOST:,} either way")
         return int(value)
     if value in ("true", "false"):

@@ -111,21 +111,23 @@ def _moved(combatants: Combatants, event: Moved, rules: FoldRules) -> Combatants
         return combatants
     position = (event.x, event.y) if event.x is not None and event.y is not None else who.position
     band, relative_to = who.band, who.relative_to
+    stayed = not event.metres and position == who.position  # within the band (a lateral move)
     if event.band is not None:
         band, relative_to = event.band, event.relative_to
-    elif event.metres or position != who.position or (event.relative_to not in (None, relative_to)):
+    elif not stayed or (event.relative_to not in (None, relative_to)):
         band, relative_to = None, event.relative_to
     out = dict(combatants)
     out[actor] = replace(who, moved=who.moved + (event.metres or 0), position=position, band=band,
                          relative_to=relative_to)
     kept = relative_to if band is not None else None
-    for name, them in combatants.items():
-        if them.band is not None and them.relative_to == actor and name != kept and name != actor:
-            out[name] = replace(them, band=None, relative_to=None)
+    if not (stayed and event.band is None):  # the mover is elsewhere: bands to them are not known
+        for name, them in combatants.items():
+            if them.band is not None and them.relative_to == actor and name != kept and name != actor:
+                out[name] = replace(them, band=None, relative_to=None)
     if event.band is not None and kept is not None and kept != actor:
-        them = combatants.get(kept)
-        if them is not None:
-            out[kept] = replace(them, band=band, relative_to=actor)
+        partner = combatants.get(kept)
+        if partner is not None:
+            out[kept] = replace(partner, band=band, relative_to=actor)
     return out
 
 

@@ -34,7 +34,8 @@ OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay", "
 def incoming(state: SceneState, actor: str, responds_to: int | None) -> ActiveEffect:
     """The attack on ``actor`` an answer answers: of the post at ``responds_to`` (else the
     latest post waiting), the first of its attacks on ``actor`` still waiting (a post's
-    attacks resolve in its order: ``resolve.answers``); refused when there is none."""
+    attacks on one target resolve in its order: ``resolve.answers``); refused when there is
+    none."""
     waiting = [e for e in state.effects.values() if e.name == INCOMING and e.target == actor]
     if responds_to is not None:
         waiting = [e for e in waiting if e.params.get("declaration") == responds_to]

@@ -68,6 +68,8 @@ class Condition:
             except FightlogError:
                 return
         wound, toughness = found
+        if wound == TRACK:
+            return  # a full track: the rules judge the Damage left itself (``harm.wound``), not a circle
         given = condition(wound, toughness, options_of(before)) if wound else None
         if _RANK[given] < _RANK[event.status]:
             why = f"Wound {wound}" if wound else "no Wound"

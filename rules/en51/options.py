@@ -80,7 +80,7 @@ def scale_marks(text: str) -> tuple[int, ...]:
         raise ValueError(f"{len(parts)} marks: at most {MOST_MARKS}")
     marks = []
     for part in parts:
-        if not part.isdigit() or not part.isascii() or len(part) > 10 or not 1 <= int(part) <= NUMBER_CAP:
+        if not part.isdigit() or not part.isascii() or len(part.lstrip("0")) > 10 or not 1 <= int(part) <= NUMBER_CAP:
             raise ValueError(f"{part!r} is not a whole number of metres from 1 to {NUMBER_CAP}")
         marks.append(int(part))
     if any(b <= a for a, b in zip(marks, marks[1:])):

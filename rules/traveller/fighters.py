@@ -14,10 +14,10 @@ from fightlog.kit.options import SceneOptions
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.traveller.card import PHYSICAL, Card, WeaponCard, read_card
 from fightlog.rules.traveller.checks import characteristic_dm
-from fightlog.rules.traveller.options import DEFAULTS, TravellerOptions, read_options
+from fightlog.rules.traveller.options import DEFAULTS, TravellerOptions, scene_options
 from fightlog.rules.traveller.ruleset import OUT
 
-options_of: Final = SceneOptions(lambda data: read_options(data), fallback=DEFAULTS)
+options_of: Final = SceneOptions(scene_options, fallback=DEFAULTS)
 """The scene's options (read once per options object: the kit's ``SceneOptions``); options that
 do not read give the defaults (the audit says so: ``scene.bad-options``)."""
 

@@ -91,6 +91,19 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 DEFAULTS: Final = TravellerOptions()
 
 
+BEFORE: Final[Mapping[str, Any]] = {"prone_in_cover_stacks": True, "reaction_dm_on": "next_turn"}
+"""Options added with a default other than what the rules did before them, and what they
+did: a scene's options recorded by an earlier fightlog (which records every option it had)
+that lack one were played, and are read, so (``scene_options``)."""
+
+
+def scene_options(data: Mapping[str, Any]) -> TravellerOptions:
+    """A scene's options (``scene_started.options``) as ``read_options`` reads them, an
+    option recorded before it existed taken as the rules were then (``BEFORE``); a scene
+    that records no options at all has the defaults."""
+    return read_options({**BEFORE, **data} if data else data)
+
+
 def read_options(data: Mapping[str, Any], *, where: str | None = None) -> TravellerOptions:
     """Options from ``scene_started.options`` or a house-rules file (unknown names and
     values of the wrong kind refused, ``InputError`` at ``where``)."""

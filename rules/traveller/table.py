@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import CombatantJoined, DeclarationPosted, EffectExpired
-from fightlog.kit.table import Post, Scribe
+from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
-from fightlog.rules.traveller import grapple, healing, reactions, turns
+from fightlog.rules.traveller import grapple, harm, healing, reactions, turns
 from fightlog.rules.traveller.declared import play_actions
 from fightlog.rules.traveller.allowance import KEEPS_AIM, check_allowance, turn_actions
 from fightlog.rules.traveller.fighters import AIM, GRAPPLE_WON, Fighter
@@ -40,6 +40,12 @@ class TravellerTable(TableBase):
         from fightlog.rules.traveller.sheet import joins
 
         return joins(path)
+
+    def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
+               reserve: bool) -> None:
+        """A sheet with two characteristics at zero joins unconscious (three: dead), as damage
+        would leave them (Unconsciousness: ``harm.condition``)."""
+        harm.condition(scribe, entrant.actor, seq)
 
     def open_fight(self, scribe: Scribe) -> None:
         turns.begin(scribe)

@@ -182,11 +182,19 @@ def test_a_band_is_between_two_and_a_move_elsewhere_forgets_it() -> None:
     assert _bands(state) == {"a": (None, None), "b": (None, None), "c": (None, None)}
 
 
-def test_a_move_that_covers_no_ground_keeps_the_band_on_both_sides() -> None:
-    state = scene(Moved(actor="b", metres=8, band="close", relative_to="a"), Moved(actor="b", metres=0))
-    assert _bands(state) == {"a": ("close", "b"), "b": ("close", "a")}
+def test_a_move_that_covers_no_ground_keeps_the_bands_known_to_and_from_the_mover() -> None:
+    state = fold(numbered([
+        SceneStarted(scene="t", ruleset="generic", format=FORMAT_VERSION),
+        *(CombatantJoined(actor=actor, name=actor.upper(), pools={"hp": 10}) for actor in ("a", "b", "c")),
+        Moved(actor="b", metres=8, band="close", relative_to="a"), Moved(actor="b", metres=0),
+    ]))
+    assert _bands(state) == {"a": ("close", "b"), "b": ("close", "a"), "c": (None, None)}
     state = fold(numbered_after(state, Moved(actor="a", metres=0)), start=state)
-    assert _bands(state) == {"a": ("close", "b"), "b": ("close", "a")}
+    assert _bands(state) == {"a": ("close", "b"), "b": ("close", "a"), "c": (None, None)}
+    # c's band to a stands while a moves within their band (the review's case: a third party)
+    state = fold(numbered_after(state, Moved(actor="c", metres=5, band="medium", relative_to="a"),
+                                Moved(actor="a", metres=0)), start=state)
+    assert _bands(state) == {"a": ("medium", "c"), "b": ("close", "a"), "c": ("medium", "a")}
 
 
 def test_turn_order_rounds_acted_and_spent_actions() -> None:

@@ -87,6 +87,12 @@ def test_refusals_name_the_bad_part(text: str, message: str) -> None:
     assert "\n" not in str(caught.value)
 
 
+def test_a_number_with_leading_zeros_is_read_as_its_value() -> None:
+    assert parse_action("attack gm=000000000001 distance=00000000005") == Action(
+        type="attack", distance=5, params={"gm": 1})
+    assert parse_action("attack gm=-0001000000000").params["gm"] == -1_000_000_000
+
+
 def test_parse_actions_names_the_entry() -> None:
     assert parse_actions(["flee", "move distance=3"]) == (Action(type="flee"), Action(type="move", distance=3))
     with pytest.raises(InputError, match=r"do\[1\]: expected key=value, got 'bob'"):

@@ -4,9 +4,12 @@ script writes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from fightlog.audit.one_process import audit_events
+from fightlog.events.codec import decode_line
 from tests.conftest import FIXTURES
 from tests.rules.audit_fight_checks import audit_fight_tests
 
@@ -106,3 +109,24 @@ def test_a_wound_above_toughness_and_still_in_the_fight(status: str, found: bool
     assert bool(found_here) is found
     if found:
         assert "is still in the fight when the turn ends: a Wound above Toughness incapacitates" in found_here[0].message
+
+
+def test_a_killing_blow_on_a_full_track_is_judged_by_its_damage(tmp_path: Path) -> None:
+    """With no circle free the rules judge the Damage left (Wound 49 against Toughness 20:
+    dead), not the highest circle (20): the review found the engine's own fight flagged."""
+    from tests.rules.refusals import run
+
+    (tmp_path / "roster.toml").write_text(
+        'ruleset = "en51"\n[[combatants]]\nid = "mira"\nname = "Mira"\nside = "guards"\n[combatants.sheet]\n'
+        'toughness = 9\nagility = 30\nperception = 12\nstealth = 7\nunarmed_defense = 5\n'
+        'weapons = [{ name = "Sabre", kind = "melee", attack = 40, defense = 7, damage = 40 }]\n'
+        '[[combatants]]\nid = "rask"\nname = "Rask"\nside = "smugglers"\nrole = "npc"\n[combatants.sheet]\n'
+        'toughness = 20\nagility = 1\nperception = 11\nstealth = 9\nunarmed_defense = 0\nwounds = [20]\n'
+        'weapons = [{ name = "Cutlass", kind = "melee", attack = 1, defense = 0, damage = 5 }]\n', encoding="utf-8")
+    (tmp_path / "t.toml").write_text('ruleset = "en51"\nseed = 3\nroster = "roster.toml"\n[[steps]]\nactor = "mira"\n'
+                                     'do = ["attack target=rask weapon=Sabre"]\n', encoding="utf-8")
+    log = tmp_path / "t.jsonl"
+    assert run("run", str(tmp_path / "t.toml"), "-o", str(log))[0] == 0
+    events = [decode_line(line) for line in log.read_bytes().splitlines()]
+    assert any(getattr(e, "status", None) == "dead" for e in events)
+    assert [f.code for f in audit_events(events).findings if f.severity == "error"] == []

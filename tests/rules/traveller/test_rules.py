@@ -183,6 +183,19 @@ def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_l
     assert mods(rolls(fight2.react("bob", "dive x=30 y=1", faces=[1, 1]), "attack")[0])["dived prone"] == -1
 
 
+def test_a_sheet_with_two_characteristics_at_zero_joins_unconscious() -> None:
+    """Unconsciousness holds from the start: a sheet with STR and DEX 0 stood, and the audit
+    then found them standing with two at zero (the review)."""
+    from tests.rules.traveller.rigged import Fight
+
+    fight = Fight()
+    fight.join("alice", (0, 0))
+    fight.join("bob", (30, 0), characteristics={"STR": 0, "DEX": 0, "END": 5})
+    assert "unconscious" in fight.statuses("bob")
+    fight.join("cy", (10, 0), characteristics={"STR": 0, "DEX": 0, "END": 0})
+    assert "dead" in fight.statuses("cy")
+
+
 @pytest.mark.parametrize(("on", "carried"), [("next_actions", -1), ("next_turn", None)])
 def test_the_dm_1_of_a_dive_waits_out_the_turn_it_loses(on: str, carried: int | None) -> None:
     """Reaction: DM-1 "to next set of actions": a turn lost to the dive is none, so the DM
