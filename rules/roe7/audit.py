@@ -39,8 +39,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, cast
 
-from fightlog.kit.checks import Check, Clear, RecordSplit
+from fightlog.kit.checks import AuditView, Check, Clear, RecordSplit
+from fightlog.reducers.state import SceneState
 from fightlog.events.model import (
+    AnyEvent,
     AttackResolved,
     DamageApplied,
     DeclarationPosted,
@@ -52,6 +54,7 @@ from fightlog.events.model import (
     StatusChanged,
     TurnEnded,
 )
+from fightlog.rules.roe7.audit_condition import Condition
 from fightlog.rules.roe7.audit_posts import PostChecks
 
 
@@ -98,6 +101,13 @@ class Roe7Audit(PostChecks):
         """``dice_rolled``'s modifier cap is checked elsewhere (``split_checks``)."""
 
     def checks(self) -> Mapping[type, Check]:
+        found = self._own()
+        for kind, check in Condition().checks().items():  # the defeats against the HP (``audit_condition``)
+            own = found.get(kind)
+            found[kind] = check if own is None else _both(own, check)
+        return found
+
+    def _own(self) -> dict[type, Check]:
         return {
             DiceRolled: cast(Check, self.granted if self._split else self.rolled),
             AttackResolved: cast(Check, self.resolved),
@@ -110,3 +120,11 @@ class Roe7Audit(PostChecks):
             DeclarationPosted: cast(Check, self.posted),
             TurnEnded: cast(Check, self.turn_ended),
         }
+
+
+def _both(first: Check, second: Check) -> Check:
+    def both(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+        first(before, event, after, view)
+        second(before, event, after, view)
+
+    return both

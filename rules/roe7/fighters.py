@@ -124,7 +124,7 @@ class Fighter(FighterBase):
         matches = exact or [
             w for w in carried if self.read(w).weapon_class.lower() == wanted or w.token.lower().startswith(wanted)
         ]
-        if len(matches) == 1:
+        if len(matches) == 1 or len({w.token for w in matches}) == 1:  # one, or alike: the first of them
             return self.read(matches[0]), matches[0]
         if not matches:
             raise RefusedError(f"{self.actor} carries no weapon {ref!r} (carries {names})", code="rules.not-carried")

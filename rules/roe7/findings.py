@@ -19,6 +19,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.critical": Code("error", "a critical rule misapplied", "Critical Success or Failure"),
     "rules.tie-to-attacker": Code("error", "a tie given to the attacker", "Basic Contested Roll (ties to the defender)"),
     "rules.outcome": Code("error", "an attack outcome the rolls do not give", "Basic Contested Roll"),
+    "rules.condition": Code("error", "defeated with HP left, or at 0 HP or below and still in the fight when a turn "
+                            "ends", "Wounded"),
     "rules.tick-missing": Code("error", "an effect tick that should have happened and did not",
                                "Steps of a Combat Turn; Debuffs"),
     "rules.tick-extra": Code("error", "an effect tick the rules do not give", "Steps of a Combat Turn; Debuffs"),

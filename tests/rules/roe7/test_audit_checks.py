@@ -28,6 +28,7 @@ from fightlog.events.model import (
     Action,
     AnyEvent,
     AttackResolved,
+    CombatantJoined,
     DamageApplied,
     DeclarationPosted,
     DiceRolled,
@@ -46,6 +47,7 @@ from fightlog.rules.roe7.ruleset import RULES
 from fightlog.rules.roe7.table import TABLE
 from fightlog.kit.table import Post
 from tests.rules.roe7.rigged import CLUB_M, FLAMER, RIFLE, SHOTGUN, SWORD_M, Fight, act, duel, of
+from tests.conftest import FIXTURES
 from tests.rules.roe7.test_properties import choose_action, opened
 
 SCENARIOS = sorted((Path(__file__).parents[3] / "fixtures" / "roe7" / "scenarios").glob("*.jsonl"))
@@ -641,3 +643,25 @@ def test_a_bleed_or_stun_applied_stronger_or_longer_than_the_options() -> None:
     events = clean(stunned)
     stun = one(events, EffectApplied, name="stun")
     assert messages(changed(events, stun, duration=4)) == ["bob's stun: 4 turns; the rules give 1 turn"]
+
+
+def test_a_defeat_the_hp_does_not_give_and_a_fighter_left_standing_below_zero() -> None:
+    """Wounded: a fighter is defeated at 0 HP or below. A defeat at 434 HP left, or a fighter
+    at -6 HP who fights on, audited clean (a new user's edited logs)."""
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    events = [e for _, e in read_log(FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl")]
+    log = Tamper(events)
+    down = log.find(StatusChanged, status="defeated")
+    joined = log.find(CombatantJoined, actor=down.actor)
+    log.change(joined, pools={"hp": 500}, sheet={**joined.sheet, "hp": 500})
+    assert [(f.seq, f.code, f.message) for f in audit_events(log.done().events).findings if f.severity == "error"] == [
+        (down.seq, "rules.condition", "rook recorded defeated with 434 HP left: a fighter is defeated at 0 HP or below")]
+    log = Tamper(events)
+    for status in log.all(StatusChanged, actor=down.actor):
+        if status.status in ("defeated", "wounded", "mortally_wounded"):
+            log.change(status, status="prone" if status.status == "defeated" else "engaged")
+    found = [f for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert [f.message for f in found] == [f"rook is at -6 HP (since seq {down.cause}) and still in the fight when the turn "
+                                          "ends: a fighter at 0 HP or below is defeated"]

@@ -444,6 +444,16 @@ def test_holding_two_weapons_but_using_one_costs_nothing() -> None:
     assert attack.modifiers == []
 
 
+def test_two_weapons_of_one_token_fire_as_one_and_are_not_dual_wielded() -> None:
+    """Two alike were refused ("matches more than one of alice's weapons: give the token",
+    the token given): an attack fires the first; the fold keys a weapon by its token, so the
+    two cannot be dual wielded apart (docs/rulesets/roe7.md W16)."""
+    fight = duel(a={"weapons": [PISTOL, PISTOL]})
+    assert fight.refused("alice", act("attack", "bob", weapon=PISTOL, offhand=PISTOL)) == (
+        "dual wielding needs two different weapons")
+    assert len(rolls(fight.post("alice", act("attack", "bob", weapon=PISTOL), faces=[99, 50]), "attack")) == 1
+
+
 @pytest.mark.parametrize("mode", ["aimed", "sneak"])
 def test_aimed_and_sneak_attacks_are_not_dual(mode: str) -> None:
     fight = duel(a={"weapons": [PISTOL, BLADE]}, distance=2)
