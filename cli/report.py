@@ -91,6 +91,10 @@ def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, Lo
         if exc.line == 1 or not events:
             raise
         damage = exc
+        if exc.line is not None:  # an unfinished append starts before the line that broke: none of it is shown
+            events = [event for event in events if event.seq < exc.line]
+            if not events:
+                raise
     return events, head, damage
 
 

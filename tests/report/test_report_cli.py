@@ -12,6 +12,7 @@ import pytest
 from fightlog.report.page import build
 from tests.cli import DISPUTED, SCENARIO_LOGS, assert_one_line_error, assert_usage_error, damaged_log, run
 from tests.report.hostile import hostile_events, log_bytes
+from tests.conftest import FIXTURES
 
 
 def report(*args: str, code: int = 0) -> str:
@@ -99,6 +100,24 @@ def test_a_damaged_log_is_shown_up_to_the_break_and_exits_1(tmp_path: Path) -> N
     assert out.endswith("; damaged at line 17, shown up to the line before\n")
     html = page.read_text(encoding="utf-8")
     assert "This log is damaged at line 17" in html and 'id="e16"' in html and 'id="e17"' not in html
+
+
+def test_an_unfinished_append_is_not_shown(tmp_path: Path) -> None:
+    """A log cut inside an append: the page showed the append's complete lines though the
+    line said "damaged at line 6, shown up to the line before" (all or nothing: none of it)."""
+    log = tmp_path / "f.jsonl"
+    roster = str(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml")
+    for args in (("start", str(log), "--ruleset", "roe7", "--seed", "1"),
+                 ("join", str(log), "--roster", roster, "alice", "bob", "--at", "alice=0,0", "--at", "bob=20,0"),
+                 ("begin", str(log))):
+        assert run("play", *args).exit_code == 0
+    torn = tmp_path / "t.jsonl"
+    torn.write_bytes(log.read_bytes()[:-40])  # inside the last line of begin's append (lines 6..8)
+    page = tmp_path / "p.html"
+    out = report(str(torn), "-o", str(page), code=1)
+    assert out.startswith(f"wrote {page}: 5 events; ") and out.endswith("; damaged at line 6, shown up to the line before\n")
+    html = page.read_text(encoding="utf-8")
+    assert 'id="e5"' in html and 'id="e6"' not in html and 'id="e7"' not in html
 
 
 def test_an_unknown_ruleset_gets_the_generic_view(tmp_path: Path) -> None:
