@@ -189,14 +189,17 @@ def _with_sheet_file(
         exists = False
     if not exists:
         raise InputError(f"{where}: sheet_file: no such sheet file {shown!r}", path=roster, line=line)
-    data, text = read_toml_text(target, shown, "sheet")
+    named = f" (the sheet_file of {where} in {roster}{'' if line is None else f':{line}'})"
+    try:
+        data, text = read_toml_text(target, shown, "sheet")
+    except InputError as exc:  # not TOML, not UTF-8, too big: said of the sheet file, and of whose it is
+        raise InputError(exc.message + named, path=exc.path, line=exc.line) from None
     try:
         read = sheet.model_validate(data)
     except ValidationError as exc:
         ident = place.ident(index)
         raise _Place(data, text).error(
-            exc.errors(), fields, shown, prefix=f"{ident}: " if ident else "",
-            suffix=f" (the sheet_file of {where} in {roster}{'' if line is None else f':{line}'})",
+            exc.errors(), fields, shown, prefix=f"{ident}: " if ident else "", suffix=named,
         ) from None
     return {**entry, "sheet": read}
 

@@ -37,7 +37,10 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     t = Fighter(state, action.target)
     if t.actor == actor:
         raise RefusedError("a combatant cannot attack themselves", code="rules.target")
-    if t.has("fled") or t.has("reserve") or t.has("left"):
+    if t.has("reserve"):
+        raise RefusedError(f"{t.actor} is in reserve, not in the fight yet (a com call brings them in)",
+                           code="rules.target")
+    if t.has("fled") or t.has("left"):
         raise RefusedError(f"{t.actor} is not in the fight any more", code="rules.target")
     volley, dual = volley_of(a, t, mode, action)
     if t.out:

@@ -14,6 +14,8 @@ from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.geometry import Point, distance, step_away, step_toward
 from fightlog.rules.roe7.harm import take
+from fightlog.kit.actions import value_written
+from fightlog.kit.geometry import spot_given
 from fightlog.kit.table import Scribe
 
 
@@ -39,8 +41,10 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         metres = distance(who.position, goal)
     else:
         asked = params.get("m", action.distance)  # distance=METRES, as hand-run logs write it, too
-        if not isinstance(asked, int) or asked < 0:
-            raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES", code="rules.incomplete")
+        if not isinstance(asked, int) or isinstance(asked, bool) or asked < 0:
+            said = "" if "m" not in params else f" (m={value_written(params['m'])} is not a whole number of metres)"
+            raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES" + said,
+                               code="rules.incomplete")
         metres = asked
     extra = params.get("difficult")
     cost = metres + (extra if isinstance(extra, int) and extra > 0 else 0)
@@ -65,11 +69,11 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
 
 def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
     params = action.params
-    x, y = params.get("x"), params.get("y")
-    if isinstance(x, int) and isinstance(y, int):
+    spot = spot_given(action, "move")
+    if spot is not None:
         if who.position is None:
             raise RefusedError(f"{who.actor} has no position: move by m=METRES, or give positions when joining", code="rules.incomplete")
-        return (x, y)
+        return spot
     for key, step in (("toward", step_toward), ("away", step_away)):
         ref = params.get(key)
         if not isinstance(ref, str):

@@ -209,8 +209,10 @@ def test_problems_in_a_sheet_file_name_the_sheet_file(tmp_path: Path) -> None:
     write(tmp_path, "hp = \n", "sheets/a.toml")
     error = refusal(tmp_path / "roster.toml")
     assert (error.path, error.line) == (str(tmp_path / "sheets" / "a.toml"), 1)
+    assert error.message.endswith(f"(the sheet_file of alice in {tmp_path / 'roster.toml'}:7)")  # whose it is, too
     error = refusal(write(tmp_path, ALICE + 'sheet_file = "sheets"\n'))
-    assert (error.path, error.message) == (str(tmp_path / "sheets"), "is a directory, not a sheet file")
+    assert error.path == str(tmp_path / "sheets")
+    assert error.message.startswith("is a directory, not a sheet file (the sheet_file of alice in ")
 
 
 def test_load_sheet_reports_fields_from_the_top(tmp_path: Path) -> None:

@@ -113,6 +113,13 @@ def test_a_move_to_a_point_is_measured_straight_and_rounded_up() -> None:
     assert fight.state.combatants["alice"].moved == 8
 
 
+def test_a_move_refused_says_what_was_wrong_with_the_value_given() -> None:
+    fight = duel()
+    assert fight.refused("alice", act("move", m=-3)) == (
+        "a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES (m=-3 is not a whole number of metres)")
+    assert fight.refused("alice", act("move", x="1e3", y=0)) == "move: x=1e3: a position is whole metres (x=12 y=-3)"
+
+
 def test_difficult_ground_costs_extra_metres() -> None:
     fight = duel()
     assert fight.refused("alice", act("move", m=7, difficult=2)) == "alice can move 8 m more this turn, not 9 m"
@@ -296,6 +303,14 @@ def test_an_interrupted_com_call_destroys_the_com_without_damage() -> None:
     assert fight.effects("alice") == {}
     fight.end_turn()
     assert fight.refused("alice", act("com_call", calls="kestrel")) == "alice's com was destroyed earlier in this combat"
+
+
+def test_a_reserve_is_not_in_the_fight_yet() -> None:
+    """It was "not in the fight any more", said of one who had never been in it."""
+    fight = Fight()
+    fight.join("alice", weapons=[RIFLE]).join("bob", (10, 0), weapons=[RIFLE]).join("kestrel", reserve=True).begin()
+    assert fight.refused("alice", act("attack", "kestrel", weapon=RIFLE)) == (
+        "kestrel is in reserve, not in the fight yet (a com call brings them in)")
 
 
 def test_a_com_call_needs_a_reserve() -> None:
