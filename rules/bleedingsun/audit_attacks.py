@@ -256,8 +256,15 @@ def _answered(before: SceneState, event: AttackResolved, planned: Planned, one: 
     """A defense roll for this attack exactly when its target answered it: one answer, one
     attack (``resolve.answers``: a target's answers to a post go to its attacks on them in
     order)."""
+    declaration = event.declaration or 0
+    if defense is None:
+        for post in before.pending:
+            if post.responds_to == declaration:
+                break
+        else:
+            return  # no defense roll, and nothing posted in answer: nothing to pair
     options = options_of(before)
-    said = answers(before, event.declaration or 0, one.number, planned.plans, options).get(event.target) \
+    said = answers(before, declaration, one.number, planned.plans, options).get(event.target) \
         if answerable(one, options) else None
     if said not in ("dodge", "block", "resist"):  # ``take``: no roll
         said = None
