@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
+from fightlog.events.model import (AnyEvent, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
                                    StatusChanged, TurnEnded)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
@@ -128,7 +128,7 @@ class En51Audit:
         condition = Condition()
         return {
             AttackResolved: cast(Check, self.resolved),
-            DamageApplied: cast(Check, self.damaged),
+            DamageApplied: _both(cast(Check, self.damaged), cast(Check, condition.damaged)),
             ResourceSpent: cast(Check, self.spent),
             DeclarationPosted: cast(Check, self.posted),
             StatusChanged: cast(Check, condition.status),
@@ -272,3 +272,11 @@ class En51Audit:
         if refused.code.startswith("order.") and event.responds_to is None and event.actor != before.turn.current:
             return  # the shared posting-order checks report a post out of its turn
         view.report(refused.code, event, f"the table refuses {event.actor}'s post: {refused.message}", actor=event.actor)
+
+
+def _both(first: Check, second: Check) -> Check:
+    def both(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
+        first(before, event, after, view)
+        second(before, event, after, view)
+
+    return both

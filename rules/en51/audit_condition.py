@@ -1,14 +1,14 @@
 """The ``en51`` audit of a combatant's condition against their Wounds (The Immediate
 Effects): incapacitated only with a Wound above Toughness, dead (under
 ``irreversible_death``) only with one more than 5 above it (``harm.condition``), and nobody
-left in the fight with a Wound above Toughness when a turn ends. A status without a
+left in the fight with a Wound above Toughness a damage gave when a turn ends. A status without a
 ``cause`` is the GM's word (a blow to the head in the story), not judged; nor is the end of
 one (care and recovery lower the Wounds)."""
 
 from __future__ import annotations
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import StatusChanged, TurnEnded
+from fightlog.events.model import DamageApplied, StatusChanged, TurnEnded
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import TRACK, wound_pool
@@ -27,9 +27,17 @@ class Condition:
 
     def __init__(self) -> None:
         self._toughness: dict[str, tuple[object, int | None]] = {}
-        self._standing: dict[str, tuple[object, object]] = {}
-        """Actor -> the pools and sheet last found with no Wound above Toughness (a turn's end
-        looks again only at one whose pools or sheet changed since: ``turn_over``)."""
+        self._owed: dict[str, int] = {}
+        """Actor -> the damage that left them a Wound above Toughness while still in the fight
+        (a turn's end looks only at them: ``turn_over``)."""
+
+    def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+        who = after.combatants.get(event.target)
+        if who is None or "incapacitated" in who.statuses or "dead" in who.statuses:
+            return
+        found = self._worst(after, event.target)
+        if found is not None and found[0] > found[1]:
+            self._owed[event.target] = event.seq
 
     def _worst(self, state: SceneState, actor: str) -> tuple[int, int] | None:
         """``actor``'s highest Wound and their Toughness; ``None`` with no Wound marked, or
@@ -56,7 +64,10 @@ class Condition:
 
     def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
         """``incapacitated`` or ``dead`` set as a consequence: the Wounds must give it."""
-        if not event.on or event.status not in ("incapacitated", "dead") or event.cause is None:
+        if not event.on or event.status not in ("incapacitated", "dead"):
+            return
+        self._owed.pop(event.actor, None)
+        if event.cause is None:
             return
         who = before.combatants.get(event.actor)
         if who is None:
@@ -79,16 +90,16 @@ class Condition:
                         f"{toughness}: {rule}", actor=event.actor)
 
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
-        """When a turn ends, whoever has a Wound above Toughness is out of the fight."""
-        standing = self._standing
-        for actor, who in before.combatants.items():  # in the order they joined
-            seen = standing.get(actor)
-            if (seen is not None and seen[0] is who.pools and seen[1] is who.sheet) or "incapacitated" in who.statuses \
-                    or "dead" in who.statuses:
+        """When a turn ends, whoever a damage left with a Wound above Toughness is out of the
+        fight (care or a Recovery since may have lowered it)."""
+        if not self._owed:
+            return
+        for actor in sorted(self._owed):
+            who = before.combatants.get(actor)
+            if who is None or "incapacitated" in who.statuses or "dead" in who.statuses:
                 continue
             found = self._worst(before, actor)
-            if found is None or found[0] <= found[1]:
-                standing[actor] = (who.pools, who.sheet)
-            else:
+            if found is not None and found[0] > found[1]:
                 view.report(CODE, event, f"{actor} has Wound {found[0]} against Toughness {found[1]} and is still "
                             "in the fight when the turn ends: a Wound above Toughness incapacitates", actor=actor)
+        self._owed.clear()
