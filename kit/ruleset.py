@@ -12,6 +12,7 @@ adds one that is not installed. ``docs/rulesets/HOWTO.md`` says how to write one
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -307,8 +308,14 @@ def _has_table(ruleset_id: str) -> bool:
     """Whether a ruleset names a table; ``False`` for one whose entry point does not load
     (``fightlog rulesets`` says why: a hint or a completion must not fail for it)."""
     try:
-        return getattr(ruleset_for(ruleset_id), "table_module", None) is not None
+        module = getattr(ruleset_for(ruleset_id), "table_module", None)
     except RulesetError:
+        return False
+    if module is None:
+        return False
+    try:  # found, not imported (a table loads the rules, and pydantic): a misspelt module is no table
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
         return False
 
 

@@ -167,6 +167,15 @@ def test_a_broken_plugin_is_listed_as_broken_and_exits_1(monkeypatch: pytest.Mon
     assert listed["broken"] == why and listed["plays"] is False and listed["simulates"] is False
 
 
+def test_a_plugin_whose_table_module_is_not_there_is_not_playable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``playable()`` (the hints, the completion, ``play start``'s list) named it; ``rulesets``
+    says it is broken."""
+    from fightlog.kit.ruleset import playable
+
+    _with_points(monkeypatch, EntryPoint("bad-table", "tests.kit.test_rulesets_cli:BAD_TABLE", fold_rules.GROUP))
+    assert "bad-table" not in playable() and "roe7" in playable()
+
+
 def test_two_plugins_claiming_one_id_make_it_unusable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Which of them judged a log would depend on the order they were installed in."""
     _with_points(monkeypatch, EntryPoint("twice", "tests.kit.test_rulesets_cli:TWICE", fold_rules.GROUP),
