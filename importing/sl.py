@@ -97,13 +97,19 @@ def _message(text: str, start: int, ref: str, line: int, at: datetime | None, se
             kind, body = "emote", body[3:].lstrip(" ")
     if not colon or head.strip() in SYSTEM_NAMES:
         known = _known_prefix(rest, seen)
-        if known is None or head.strip() in SYSTEM_NAMES:
+        if known is None or head.strip() in SYSTEM_NAMES or _PRESENCE.fullmatch(rest[len(known):].strip()):
             return Message(ref=ref, line=line, at=at, text=rest, kind="system", raw=text)
         head, body, kind = known, rest[len(known):].lstrip(" "), "emote"
     shown, user = _names(head)
     if kind == "emote":  # as the viewer shows it: the name, then the action
         body = shown + ("" if body.startswith(("'", ",")) else " ") + body
     return Message(ref=ref, line=line, at=at, speaker=user, name=shown, text=body, kind=kind, raw=text)
+
+
+_PRESENCE = re.compile(r"(is (online|offline)|(has )?(arrived|entered|left)( (chat range|the region|this region))?)\.?",
+                       re.IGNORECASE)
+"""What the viewer says of someone coming and going (``Katar Ivercourt is Offline``): a system
+line, though the name is a speaker's (an old viewer's emote, ``Name text``, is not one)."""
 
 
 def _names(head: str) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fightlog.importing.message import Message
 from fightlog.kit.unseen import BIDI, C1
 
-_BOTS = {"avrae": "avrae", "dice maiden": "dice-maiden"}
+_BOTS = {"avrae": "avrae", "dice maiden": "dice-maiden", "rpg sage": "rpg-sage"}
 _HUD = re.compile(r"\broll(?:s|ed) \d*d\d+", re.IGNORECASE)
 HINTS = {
     "attack": [r"\b(attacks?|shoots?|fires?|slash(es)?|stabs?|swings?|strikes?)\b"],

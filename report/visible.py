@@ -2,10 +2,11 @@
 around them reads are shown as visible marks (``⟦U+202E⟧``), never passed on.
 
 Two sets: a page (``report``) marks the bidirectional controls (an RTL override in a name
-turns the rest of the line around); a terminal (every command's human output,
-``fightlog.cli.terminal``) also marks the control characters other than tab and newline (an
-escape sequence in a name can recolour, move the cursor or clear the screen; a carriage
-return can write over the line). JSON output is data: it is left as it is (JSON escapes the
+turns the rest of the line around) and the control characters HTML does not take as white
+space (a NUL is a parse error; a bell or an escape shows as nothing, or as junk); a terminal
+(every command's human output, ``fightlog.cli.terminal``) also marks the carriage return (it
+can write over the line), so every control character but tab and newline (an escape
+sequence in a name can recolour, move the cursor or clear the screen). JSON output is data: it is left as it is (JSON escapes the
 C0 controls).
 """
 
@@ -16,7 +17,7 @@ from typing import Final
 
 from fightlog.kit.unseen import BIDI, C1
 
-_ON_A_PAGE: Final = re.compile(f"[{BIDI}]")
+_ON_A_PAGE: Final = re.compile(f"[\x00-\x08\x0b\x0e-\x1f{C1}{BIDI}]")
 _ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f{C1}{BIDI}]")
 
 
@@ -25,7 +26,8 @@ def _mark(found: re.Match[str]) -> str:
 
 
 def reveal(text: str) -> str:
-    """``text`` with each bidirectional control shown as a visible mark (for a page)."""
+    """``text`` with each bidirectional control and each control character but white
+    space shown as a visible mark (for a page)."""
     return _ON_A_PAGE.sub(_mark, text)
 
 

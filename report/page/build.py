@@ -118,6 +118,7 @@ def finding_view(index: int, finding: Finding, who: Namer) -> FindingView:
         accepted_by=None if accepted is None else accepted.by,
         accepted_reason="" if accepted is None else accepted.reason,
         accepted_at=None if accepted is None else accepted.ruling,
+        ref=finding.ref,
     )
 
 

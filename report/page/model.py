@@ -182,6 +182,9 @@ class FindingView(Struct, frozen=True, kw_only=True):
     accepted_by: str | None = None
     accepted_reason: str = ""
     accepted_at: int | None = None
+    ref: str | None = None
+    """An imported fight's finding: the transcript line or message it cites (``FILE:LINE``, a
+    message id), as ``audit`` prints it."""
 
 
 class Series(Struct, frozen=True):

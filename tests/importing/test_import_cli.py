@@ -73,6 +73,15 @@ def test_the_suggested_cast_is_a_cast_file(tmp_path: Path, snapshot: SnapshotAss
     assert cast.actors == ["rook", "mara", "dex-marlowe", "captain-vex", "pip"] and "attack" in cast.hints
 
 
+def test_rpg_sage_is_suggested_as_a_dice_bot(tmp_path: Path) -> None:
+    """It was suggested as a combatant, ``rpg-sage``, in the posting order."""
+    export = (IMPORT / "discord/dockside-rematch.json").read_text(encoding="utf-8").replace('"Avrae"', '"RPG Sage"')
+    (tmp_path / "sage.json").write_text(export, encoding="utf-8")
+    code, suggested, _ = run("import", "discord-json", str(tmp_path / "sage.json"), "--suggest-cast",
+                             "--ruleset", "d20-evasion")
+    assert code == 0 and 'bot = "rpg-sage"' in suggested and 'id = "rpg-sage"' not in suggested
+
+
 @pytest.mark.parametrize(("fmt", "transcript", "cast", "ruleset"), CASES, ids=[c[1] for c in CASES])
 def test_the_suggested_cast_of_each_bundled_transcript_imports_it(
         tmp_path: Path, fmt: str, transcript: str, cast: str, ruleset: str) -> None:

@@ -86,6 +86,15 @@ def test_an_old_style_emote_by_a_name_never_seen_is_a_system_line_unless_the_cas
     assert (m.kind, m.speaker, m.text) == ("emote", "Cara Moss", "Cara Moss waves.")
 
 
+def test_a_speakers_coming_and_going_is_a_system_line() -> None:
+    """``Katar Ivercourt is Offline`` after Katar spoke was read as his old-style emote."""
+    found, _ = read("[2024/08/02 21:00]  Katar Ivercourt (katar.resident): I attack.\n"
+                    "[2024/08/02 21:01]  Katar Ivercourt is Offline\n[2024/08/02 21:02]  Katar Ivercourt is Online\n"
+                    "[2024/08/02 21:03]  Katar Ivercourt has left this region.\n"
+                    "[2024/08/02 21:04]  Katar Ivercourt grins.\n")
+    assert [m.kind for m in found] == ["say", "system", "system", "system", "emote"]
+
+
 def test_continuation_lines_system_lines_crlf_and_a_bom() -> None:
     data = (b"\xef\xbb\xbf[2024/06/12 20:02]  Bob Kade: first line\r\n second line\r\n"
             b"[2024/06/12 20:03]  Second Life: Teleport completed\r\n-- no stamp --\r\n")

@@ -156,6 +156,14 @@ def test_bidirectional_controls_are_shown_not_obeyed() -> None:
     assert reveal("a\u202eb\u2067c") == "a\u27e6U+202E\u27e7b\u27e6U+2067\u27e7c"
 
 
+def test_control_characters_are_shown_on_a_page_and_white_space_kept() -> None:
+    """A bell, an escape or a NUL in a GM's line went into the page raw (a NUL is an HTML
+    parse error); tab, newline, form feed and return are the page's white space."""
+    assert reveal("a\x07b\x1b[31mc\x00d\x85") == (
+        "a\u27e6U+0007\u27e7b\u27e6U+001B\u27e7[31mc\u27e6U+0000\u27e7d\u27e6U+0085\u27e7")
+    assert reveal("a\tb\nc\x0cd\re") == "a\tb\nc\x0cd\re"
+
+
 class _Tags(HTMLParser):
     """Every tag and attribute of a page."""
 

@@ -120,6 +120,17 @@ def test_an_unfinished_append_is_not_shown(tmp_path: Path) -> None:
     assert 'id="e5"' in html and 'id="e6"' not in html and 'id="e7"' not in html
 
 
+def test_an_imported_fights_findings_cite_the_transcript(tmp_path: Path) -> None:
+    """As ``audit`` prints them: the page's findings listed none (a new user's report)."""
+    log = tmp_path / "brawl.jsonl"
+    sl = FIXTURES / "import" / "sl"
+    assert run("import", "sl", str(sl / "midnight-brawl.txt"), "-o", str(log), "--ruleset", "roe7",
+               "--cast", str(sl / "midnight-brawl.cast.toml")).exit_code == 0
+    page = tmp_path / "p.html"
+    report(str(log), "-o", str(page))
+    assert "(transcript <bdi>midnight-brawl.txt:3</bdi>)" in page.read_text(encoding="utf-8")
+
+
 def test_an_unknown_ruleset_gets_the_generic_view(tmp_path: Path) -> None:
     log = tmp_path / "house.jsonl"
     log.write_bytes(log_bytes(hostile_events("Zed")))
