@@ -189,7 +189,9 @@ def post_out_of_turn(scribe: Scribe, post: Post) -> None:
     if action.type in ANSWERS:
         found = incoming(scribe.state, post.actor, responds)
         index = int(found.params.get("index", 0))
-        scribe.emit(EffectExpired(cause=declaration, effect=found.effect, target=post.actor, reason=f"answered: {action.type}"))
+        # no cause: the attack's resolution (which follows from the attack, not the answer) is
+        # what ends the wait for good; a void of the answer must not set the attack waiting again
+        scribe.emit(EffectExpired(effect=found.effect, target=post.actor, reason=f"answered: {action.type}"))
         left = [e for e in scribe.state.effects.values() if e.name == INCOMING
                 and e.params.get("declaration") == responds and e.params.get("index") == index]
         if not left:

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from fightlog.events.model import (AnyEvent, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
+from fightlog.events.model import (AnyEvent, AttackResolved, CombatantJoined, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
                                    StatusChanged, TurnEnded)
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
@@ -132,6 +132,7 @@ class En51Audit:
             ResourceSpent: cast(Check, self.spent),
             DeclarationPosted: cast(Check, self.posted),
             StatusChanged: cast(Check, condition.status),
+            CombatantJoined: cast(Check, condition.joined),
             TurnEnded: cast(Check, condition.turn_over),
         }
 

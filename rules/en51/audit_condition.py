@@ -1,14 +1,14 @@
 """The ``en51`` audit of a combatant's condition against their Wounds (The Immediate
 Effects): incapacitated only with a Wound above Toughness, dead (under
 ``irreversible_death``) only with one more than 5 above it (``harm.condition``), and nobody
-left in the fight with a Wound above Toughness a damage gave when a turn ends. A status without a
+left in the fight with a Wound above Toughness (a damage's, or the sheet's) when a turn ends. A status without a
 ``cause`` is the GM's word (a blow to the head in the story), not judged; nor is the end of
 one (care and recovery lower the Wounds)."""
 
 from __future__ import annotations
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import DamageApplied, StatusChanged, TurnEnded
+from fightlog.events.model import CombatantJoined, DamageApplied, StatusChanged, TurnEnded
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import TRACK, wound_pool
@@ -32,12 +32,19 @@ class Condition:
         (a turn's end looks only at them: ``turn_over``)."""
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
-        who = after.combatants.get(event.target)
+        self._look(after, event.target, event.seq)
+
+    def joined(self, before: SceneState, event: CombatantJoined, after: SceneState, view: AuditView) -> None:
+        """A sheet's Wounds count as a damage's (The Immediate Effects; ``harm.marked_at_join``)."""
+        self._look(after, event.actor, event.seq)
+
+    def _look(self, state: SceneState, actor: str, seq: int) -> None:
+        who = state.combatants.get(actor)
         if who is None or "incapacitated" in who.statuses or "dead" in who.statuses:
             return
-        found = self._worst(after, event.target)
+        found = self._worst(state, actor)
         if found is not None and found[0] > found[1]:
-            self._owed[event.target] = event.seq
+            self._owed[actor] = seq
 
     def _worst(self, state: SceneState, actor: str) -> tuple[int, int] | None:
         """``actor``'s highest Wound and their Toughness; ``None`` with no Wound marked, or

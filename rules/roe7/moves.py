@@ -41,7 +41,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         metres = distance(who.position, goal)
     else:
         asked = params.get("m", action.distance)  # distance=METRES, as hand-run logs write it, too
-        if not isinstance(asked, int) or isinstance(asked, bool) or asked < 0:
+        if not isinstance(asked, int) or asked < 0:
             said = "" if "m" not in params else f" (m={value_written(params['m'])} is not a whole number of metres)"
             raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES" + said,
                                code="rules.incomplete")
@@ -69,7 +69,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
 
 def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
     params = action.params
-    spot = spot_given(action, "move")
+    spot = spot_given(action, "move") if "x" in params and "y" in params else None  # a lone x= is not read (as ever)
     if spot is not None:
         if who.position is None:
             raise RefusedError(f"{who.actor} has no position: move by m=METRES, or give positions when joining", code="rules.incomplete")

@@ -587,6 +587,23 @@ def test_voiding_a_move_with_consequences_puts_back_the_cover_it_left(tmp_path: 
     assert any(e["name"] == "cover" and e["target"] == first for e in state["effects"].values())
 
 
+def test_voiding_a_dodge_with_consequences_does_not_set_the_attack_waiting_again(tmp_path: Path) -> None:
+    """Bleeding Sun: the dodge's end of the attack's wait named the dodge; voided "with
+    consequences", the wait came back and the attacker's end of turn resolved the attack a
+    second time (the second review)."""
+    roster = str(FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml")
+    log = tmp_path / "b.jsonl"
+    _play(log, ("start", "--ruleset", "bleeding-sun", "--seed", "0000001e" * 8), ("join", "--roster", roster, "kade", "vex"),
+          ("begin",), ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("end-turn",),
+          ("post", "kade", "k", "--do", "attack target=vex weapon=Rifle range=medium"), ("end-turn",),
+          ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("post", "kade", "d", "--do", "dodge"))
+    dodge = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
+    assert rule(log, "void", str(dodge), "--with-consequences", "--by", "GM", "--reason", "no dodge").exit_code == 0
+    _play(log, ("end-turn",))
+    resolved = [e.declaration for e in events_of(log) if type(e).__name__ == "AttackResolved"]
+    assert len(resolved) == len(set(resolved))  # each attack resolved once
+
+
 def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tmp_path: Path) -> None:
     (tmp_path / "duel.toml").write_text('mode = "duel"\n', encoding="utf-8")
     roster = str(FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "ashfall-duel.toml")

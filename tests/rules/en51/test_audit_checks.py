@@ -130,3 +130,18 @@ def test_a_killing_blow_on_a_full_track_is_judged_by_its_damage(tmp_path: Path) 
     events = [decode_line(line) for line in log.read_bytes().splitlines()]
     assert any(getattr(e, "status", None) == "dead" for e in events)
     assert [f.code for f in audit_events(events).findings if f.severity == "error"] == []
+
+
+def test_a_wound_above_toughness_on_the_sheet_at_join_and_still_in_the_fight() -> None:
+    """The second review: checking only after a damage let a sheet's Wound 15 (Toughness 9)
+    fight on, clean."""
+    from fightlog.events.model import CombatantJoined
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "tavern-melee.jsonl")])
+    joined = log.find(CombatantJoined, actor="mira")
+    log.change(joined, pools={**joined.pools, "w15": 0})
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert found == ["mira has Wound 15 against Toughness 9 and is still in the fight when the turn ends: a Wound "
+                     "above Toughness incapacitates"]

@@ -805,3 +805,18 @@ def test_where_positions_are_kept_an_escape_or_drag_names_the_spot() -> None:
     _to(fight, "alice")
     assert fight.refused("alice", "grapple target=bob choice=escape metres=3").code == "rules.incomplete"
     assert fight.refused("alice", "grapple target=bob choice=drag").code == "rules.incomplete"
+
+
+def test_a_scene_recorded_before_an_option_existed_reads_as_the_rules_were_then() -> None:
+    """prone_in_cover_stacks and reaction_dm_on changed what the rules do by default: a log
+    whose scene_started records every option but them was played the old way (the review:
+    the earlier dive fixture then audited with an error)."""
+    import msgspec
+
+    from fightlog.rules.traveller.options import DEFAULTS, scene_options
+
+    recorded = msgspec.to_builtins(DEFAULTS)
+    old = {k: v for k, v in recorded.items() if k not in ("prone_in_cover_stacks", "reaction_dm_on")}
+    read = scene_options(old)
+    assert (read.prone_in_cover_stacks, read.reaction_dm_on) == (True, "next_turn")
+    assert scene_options(recorded) == DEFAULTS and scene_options({}) == DEFAULTS
