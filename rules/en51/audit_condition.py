@@ -86,8 +86,13 @@ class Condition:
             except FightlogError:
                 return
         wound, toughness = found
-        if wound == TRACK:
-            return  # a full track: the rules judge the Damage left itself (``harm.wound``), not a circle
+        if wound == TRACK:  # no circle left to mark: the rules judge the Damage left itself (``harm.wound``)
+            for seq in range(event.seq - 1, max(0, event.seq - 4), -1):
+                prior = view.event(seq)
+                if isinstance(prior, DamageApplied) and prior.target == event.actor:
+                    if not prior.taken:  # no circle marked by it
+                        wound = max(wound, prior.raw - prior.reduced_by)
+                    break
         given = condition(wound, toughness, options_of(before)) if wound else None
         if _RANK[given] < _RANK[event.status]:
             why = f"Wound {wound}" if wound else "no Wound"

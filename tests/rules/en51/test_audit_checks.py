@@ -130,6 +130,15 @@ def test_a_killing_blow_on_a_full_track_is_judged_by_its_damage(tmp_path: Path) 
     events = [decode_line(line) for line in log.read_bytes().splitlines()]
     assert any(getattr(e, "status", None) == "dead" for e in events)
     assert [f.code for f in audit_events(events).findings if f.severity == "error"] == []
+    # the same death after a damage that marked a circle (circle 20): judged by that Wound
+    from fightlog.events.model import DamageApplied
+    from fightlog.fixtures.tampering import Tamper
+
+    tampered = Tamper(events)
+    tampered.change(tampered.find(DamageApplied, target="rask"), taken=1)
+    assert [f.message for f in audit_events(tampered.done().events).findings if f.code == "rules.condition"] == [
+        "rask recorded dead with Wound 20 against Toughness 20: death takes a Wound more than 5 above Toughness "
+        "(irreversible_death)"]
 
 
 def test_a_wound_above_toughness_on_the_sheet_at_join_and_still_in_the_fight() -> None:
