@@ -41,7 +41,7 @@ HOT_MODULES = [
     "fightlog.audit.window",
     "fightlog.audit.dice_checks",
     "fightlog.audit.pools",
-    "fightlog.audit.chained",
+    "fightlog.kit.chained",
     "fightlog.audit.reading",
     "fightlog.audit.recorded",
     "fightlog.audit.answers",

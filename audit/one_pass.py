@@ -28,7 +28,7 @@ from msgspec import Struct
 from fightlog.audit import answers, ending, order, pools, scope
 from fightlog.audit.after_end import CODE as AFTER_END
 from fightlog.audit.after_end import AfterEnd
-from fightlog.audit.chained import chained
+from fightlog.kit.chained import chained
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding, DiceReport
 from fightlog.audit.findings import Acceptance, Finding, Summary, ordered, severity_of, summarize
 from fightlog.audit.imported import IMPORT_RULE, Pairing

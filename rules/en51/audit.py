@@ -26,8 +26,9 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from fightlog.events.model import (AnyEvent, AttackResolved, CombatantJoined, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
-                                   StatusChanged, TurnEnded)
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
+                                   StatusChanged)
+from fightlog.kit.chained import merged
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
 from fightlog.kit.table import Post
@@ -125,16 +126,13 @@ class En51Audit:
         return self._options
 
     def checks(self) -> Mapping[type, Check]:
-        condition = Condition()
-        return {
+        own: dict[type, Check] = {
             AttackResolved: cast(Check, self.resolved),
-            DamageApplied: _both(cast(Check, self.damaged), cast(Check, condition.damaged)),
+            DamageApplied: cast(Check, self.damaged),
             ResourceSpent: cast(Check, self.spent),
             DeclarationPosted: cast(Check, self.posted),
-            StatusChanged: cast(Check, condition.status),
-            CombatantJoined: cast(Check, condition.joined),
-            TurnEnded: cast(Check, condition.turn_over),
         }
+        return merged(own, Condition().checks())  # and each fighter's condition against their Wounds
 
     @staticmethod
     def _roll(event: AttackResolved, view: AuditView) -> DiceRolled | None:
@@ -274,10 +272,3 @@ class En51Audit:
             return  # the shared posting-order checks report a post out of its turn
         view.report(refused.code, event, f"the table refuses {event.actor}'s post: {refused.message}", actor=event.actor)
 
-
-def _both(first: Check, second: Check) -> Check:
-    def both(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
-        first(before, event, after, view)
-        second(before, event, after, view)
-
-    return both

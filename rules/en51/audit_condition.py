@@ -7,9 +7,12 @@ one (care and recovery lower the Wounds)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import cast
+
 from fightlog.errors import FightlogError
 from fightlog.events.model import CombatantJoined, DamageApplied, StatusChanged, TurnEnded
-from fightlog.kit.checks import AuditView
+from fightlog.kit.checks import AuditView, Check
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import TRACK, wound_pool
 from fightlog.rules.en51.fighters import Fighter
@@ -30,6 +33,10 @@ class Condition:
         self._owed: dict[str, int] = {}
         """Actor -> the damage that left them a Wound above Toughness while still in the fight
         (a turn's end looks only at them: ``turn_over``)."""
+
+    def checks(self) -> Mapping[type, Check]:
+        return {DamageApplied: cast(Check, self.damaged), CombatantJoined: cast(Check, self.joined),
+                StatusChanged: cast(Check, self.status), TurnEnded: cast(Check, self.turn_over)}
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         self._look(after, event.target, event.seq)

@@ -39,10 +39,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, cast
 
-from fightlog.kit.checks import AuditView, Check, Clear, RecordSplit
-from fightlog.reducers.state import SceneState
+from fightlog.kit.chained import merged
+from fightlog.kit.checks import Check, Clear, RecordSplit
 from fightlog.events.model import (
-    AnyEvent,
     AttackResolved,
     DamageApplied,
     DeclarationPosted,
@@ -101,11 +100,7 @@ class Roe7Audit(PostChecks):
         """``dice_rolled``'s modifier cap is checked elsewhere (``split_checks``)."""
 
     def checks(self) -> Mapping[type, Check]:
-        found = self._own()
-        for kind, check in Condition().checks().items():  # the defeats against the HP (``audit_condition``)
-            own = found.get(kind)
-            found[kind] = check if own is None else _both(own, check)
-        return found
+        return merged(self._own(), Condition().checks())  # and the defeats against the HP (``audit_condition``)
 
     def _own(self) -> dict[type, Check]:
         return {
@@ -121,10 +116,3 @@ class Roe7Audit(PostChecks):
             TurnEnded: cast(Check, self.turn_ended),
         }
 
-
-def _both(first: Check, second: Check) -> Check:
-    def both(before: SceneState, event: AnyEvent, after: SceneState, view: AuditView) -> None:
-        first(before, event, after, view)
-        second(before, event, after, view)
-
-    return both

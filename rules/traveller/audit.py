@@ -13,7 +13,8 @@ from typing import cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   HealingApplied, InitiativeRolled, InitiativeSet, StatusChanged, TurnEnded)
+                                   HealingApplied, InitiativeRolled, InitiativeSet)
+from fightlog.kit.chained import merged
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.kit.fighters import Mods
@@ -31,8 +32,7 @@ from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
 
 
 def checks() -> Mapping[type, Check]:
-    condition = Condition()
-    return {
+    own: dict[type, Check] = {
         AttackResolved: cast(Check, resolved),
         DamageApplied: cast(Check, damaged),
         EffectApplied: cast(Check, applied),
@@ -40,9 +40,8 @@ def checks() -> Mapping[type, Check]:
         InitiativeRolled: cast(Check, rolled),
         InitiativeSet: cast(Check, ordered),
         DeclarationPosted: cast(Check, posted),
-        StatusChanged: cast(Check, condition.status),
-        TurnEnded: cast(Check, condition.turn_over),
     }
+    return merged(own, Condition().checks())  # and each fighter's condition against the characteristics
 
 
 def _roll(view: AuditView, seq: int) -> DiceRolled | None:

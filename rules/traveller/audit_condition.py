@@ -8,8 +8,11 @@ story), not judged; nor is waking."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import cast
+
 from fightlog.events.model import StatusChanged, TurnEnded
-from fightlog.kit.checks import AuditView
+from fightlog.kit.checks import AuditView, Check
 from fightlog.reducers.state import Combatant, SceneState
 from fightlog.rules.traveller.card import PHYSICAL
 from fightlog.rules.traveller.fighters import FALLING, options_of
@@ -34,6 +37,9 @@ class Condition:
         self._standing: dict[str, object] = {}
         """Actor -> the pools last found with fewer than two at zero (a turn's end looks again
         only at one whose pools changed since: ``turn_over``)."""
+
+    def checks(self) -> Mapping[type, Check]:
+        return {StatusChanged: cast(Check, self.status), TurnEnded: cast(Check, self.turn_over)}
 
     def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
         """``unconscious`` or ``dead`` set as a consequence (a status with a ``cause``; one

@@ -98,15 +98,9 @@ def test_a_scenario_whose_ruleset_does_not_load_is_unusable_and_the_others_are_c
     from importlib.metadata import EntryPoint
 
     from fightlog.reducers import fold_rules
+    from tests.kit import with_points
 
-    real = fold_rules.entry_points
-    broken = EntryPoint("bada", "no_such_module_for_fightlog.rulset:RULES", fold_rules.GROUP)
-
-    def points(*, group: str, name: str | None = None) -> list[EntryPoint]:
-        found = [*real(group=group), broken] if group == fold_rules.GROUP else list(real(group=group))
-        return [p for p in found if name is None or p.name == name]
-
-    monkeypatch.setattr(fold_rules, "entry_points", points)
+    with_points(monkeypatch, EntryPoint("bada", "no_such_module_for_fightlog.rulset:RULES", fold_rules.GROUP))
     text = (scenarios / "alley-duel.toml").read_text()
     (scenarios / "bada.toml").write_text(text.replace('ruleset = "roe7"', 'ruleset = "bada"'))
     assert 'ruleset = "bada"' in (scenarios / "bada.toml").read_text()

@@ -19,6 +19,7 @@ from fightlog.rules.d20evasion.options import D20Options
 from fightlog.rules.traveller.options import TravellerOptions
 from fightlog.rules.roe7.findings import FINDINGS as ROE7_FINDINGS
 from fightlog.rules.roe7.options import Roe7Options
+from tests.kit import with_points
 
 
 class FoldsOnly(GenericRules):
@@ -98,18 +99,6 @@ def test_bad_usage_exits_2() -> None:
     assert code == 2 and "unexpected extra argument" in err.lower()
 
 
-def _with_points(monkeypatch: pytest.MonkeyPatch, *extra: EntryPoint) -> None:
-    """The installed entry points and ``extra`` (a plugin installed badly)."""
-    real = fold_rules.entry_points
-
-    def points(*, group: str, name: str | None = None) -> list[EntryPoint]:
-        found = [*real(group=group), *extra] if group == fold_rules.GROUP else list(real(group=group))
-        return [p for p in found if name is None or p.name == name]
-
-    monkeypatch.setattr(fold_rules, "entry_points", points)
-    monkeypatch.setattr(fold_rules, "_REGISTRY", dict(fold_rules._REGISTRY))  # what loads here is forgotten after
-
-
 class BadTable(GenericRules):
     id = "bad-table"
     table_module = "no_such_module_for_fightlog.table"
@@ -156,7 +145,7 @@ TWICE = Twice()
 def test_a_broken_plugin_is_listed_as_broken_and_exits_1(monkeypatch: pytest.MonkeyPatch, point: EntryPoint,
                                                         why: str) -> None:
     """The others are listed as ever; the broken one says why; exit 1 (a finding)."""
-    _with_points(monkeypatch, point)
+    with_points(monkeypatch, point)
     code, out, err = run()
     assert code == 1 and err == ""
     assert f"{point.name}: broken: {why}" in out.split("\n")
@@ -172,13 +161,13 @@ def test_a_plugin_whose_table_module_is_not_there_is_not_playable(monkeypatch: p
     says it is broken."""
     from fightlog.kit.ruleset import playable
 
-    _with_points(monkeypatch, EntryPoint("bad-table", "tests.kit.test_rulesets_cli:BAD_TABLE", fold_rules.GROUP))
+    with_points(monkeypatch, EntryPoint("bad-table", "tests.kit.test_rulesets_cli:BAD_TABLE", fold_rules.GROUP))
     assert "bad-table" not in playable() and "roe7" in playable()
 
 
 def test_two_plugins_claiming_one_id_make_it_unusable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Which of them judged a log would depend on the order they were installed in."""
-    _with_points(monkeypatch, EntryPoint("twice", "tests.kit.test_rulesets_cli:TWICE", fold_rules.GROUP),
+    with_points(monkeypatch, EntryPoint("twice", "tests.kit.test_rulesets_cli:TWICE", fold_rules.GROUP),
                  EntryPoint("twice", "tests.kit.test_rulesets_cli:TWICE", fold_rules.GROUP))
     code, out, _ = run()
     assert code == 1
@@ -189,7 +178,7 @@ def test_two_plugins_claiming_one_id_make_it_unusable(monkeypatch: pytest.Monkey
 
 def test_a_plugin_claiming_a_bundled_id_is_ignored_and_listed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """fightlog's own roe7 keeps judging roe7 logs; ``rulesets`` names the impostor, exit 1."""
-    _with_points(monkeypatch, EntryPoint("roe7", "tests.kit.test_rulesets_cli:IMPOSTOR", fold_rules.GROUP))
+    with_points(monkeypatch, EntryPoint("roe7", "tests.kit.test_rulesets_cli:IMPOSTOR", fold_rules.GROUP))
     monkeypatch.setattr(fold_rules, "_REGISTRY", {})
     assert type(fold_rules.ruleset_for("roe7")).__name__ == "Roe7Rules"
     code, out, _ = run()
@@ -204,7 +193,7 @@ def test_a_plugin_claiming_a_bundled_id_is_ignored_and_listed(monkeypatch: pytes
 def test_a_log_naming_a_broken_plugin_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A command that needs the ruleset says why it cannot have it (no traceback, no crash
     report), and commands that do not need it (the hints of play start) are not troubled."""
-    _with_points(monkeypatch, EntryPoint("missing", "no_such_module_for_fightlog.ruleset:RULES", fold_rules.GROUP))
+    with_points(monkeypatch, EntryPoint("missing", "no_such_module_for_fightlog.ruleset:RULES", fold_rules.GROUP))
     log = tmp_path / "fight.jsonl"
     FileStore(str(log)).append([SceneStarted(scene="s", ruleset="missing", format=FORMAT_VERSION), RoundStarted(round=1)])
     for command in ("audit", "state", "replay"):
@@ -222,7 +211,7 @@ def test_is_installed_answers_as_the_list_does(monkeypatch: pytest.MonkeyPatch) 
     agrees with ``installed()``: installed, registered, loaded or not, broken, and unknown ids."""
     from fightlog.kit.ruleset import installed, is_installed
 
-    _with_points(monkeypatch, EntryPoint("missing", "no_such_module_for_fightlog.ruleset:RULES", fold_rules.GROUP))
+    with_points(monkeypatch, EntryPoint("missing", "no_such_module_for_fightlog.ruleset:RULES", fold_rules.GROUP))
     fold_rules.register(FoldsOnly())
     listed = installed()
     assert {"generic", "roe7", "bleeding-sun", "missing", "folds-only"} <= set(listed)
