@@ -96,7 +96,7 @@ def resolve(scribe: Scribe, actor: str, target_id: str, weapon: WeaponCard, metr
     resolved = scribe.emit(AttackResolved(attacker=actor, target=target_id, hit=landed, score=rolled.total,
                                           against=options.target, margin=margin, rolls=[seq], weapon=weapon.name,
                                           declaration=declaration))
-    _used(scribe, attacker)
+    _used(scribe, attacker, declaration)
     incoming = f"{INCOMING}-{declaration}"
     if incoming in scribe.state.effects:
         scribe.emit(EffectExpired(cause=declaration, effect=incoming, target=target_id, reason="resolved"))
@@ -130,15 +130,15 @@ def protection(target: Fighter, weapon: WeaponCard, reaction: Reaction | None = 
     return target.card.armour + (cover.magnitude or 0 if cover is not None else 0)
 
 
-def _used(scribe: Scribe, attacker: Fighter) -> None:
+def _used(scribe: Scribe, attacker: Fighter, declaration: int) -> None:
     aim = attacker.effect(AIM)
     if aim is not None:
-        scribe.emit(EffectExpired(effect=aim.effect, target=attacker.actor, reason="used"))
-    used_up(scribe, attacker)
+        scribe.emit(EffectExpired(cause=declaration, effect=aim.effect, target=attacker.actor, reason="used"))
+    used_up(scribe, attacker, declaration)
 
 
-def used_up(scribe: Scribe, who: Fighter) -> None:
-    """A check took the leader's DM+1: one encouragement ends."""
+def used_up(scribe: Scribe, who: Fighter, declaration: int) -> None:
+    """A check took the leader's DM+1: one encouragement ends (the check's post its cause)."""
     encouraged = who.effects(ENCOURAGED)
     if encouraged:
-        scribe.emit(EffectExpired(effect=encouraged[0].effect, target=who.actor, reason="used"))
+        scribe.emit(EffectExpired(cause=declaration, effect=encouraged[0].effect, target=who.actor, reason="used"))

@@ -22,6 +22,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import (Action, AttackResolved, DeclarationPosted, EffectApplied, EffectExpired, Moved,
                                    StatusChanged)
 from fightlog.kit.fighters import Mods
+from fightlog.kit.geometry import spot_given
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller import harm
@@ -62,7 +63,7 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
                             modifiers=[*melee_mods(attacker), *attacker.check_mods()], for_seq=declaration)
     theirs, their_seq = scribe.roll("2d6", roller=target.actor, purpose="grapple",
                                     modifiers=[*melee_mods(target), *target.check_mods()], for_seq=declaration)
-    used_up(scribe, Fighter(scribe.state, actor))
+    used_up(scribe, Fighter(scribe.state, actor), declaration)
     won = mine.total > theirs.total
     resolved = scribe.emit(AttackResolved(attacker=actor, target=target.actor, hit=won, score=mine.total,
                                           against=theirs.total, margin=mine.total - theirs.total,
@@ -134,16 +135,16 @@ def _check_choice(attacker: Fighter, choice: str, action: Action) -> None:
     metres = action.params.get("metres")
     if metres is not None and (not isinstance(metres, int) or metres < 0):
         raise RefusedError(f"grapple metres={metres}: whole metres, 0 or more")
-    x, y = action.params.get("x"), action.params.get("y")
+    spot = spot_given(action, f"grapple choice={choice}")
     at = attacker.position
     if at is not None and metres is not None:
         raise RefusedError(kept(attacker.actor, f"grapple choice={choice}"), code="rules.incomplete")
-    if at is not None and isinstance(x, int) and isinstance(y, int):
-        metres = far(at, (x, y))
+    if at is not None and spot is not None:
+        metres = far(at, spot)
     most = attacker.options.drag_m if choice == "drag" else limit(attacker, action)
     if isinstance(metres, int) and metres > most:
         raise RefusedError(f"a {choice} goes at most {most} m; asked {metres} m", code="rules.allowance")
-    if choice == "drag" and at is not None and not (isinstance(x, int) and isinstance(y, int)):
+    if choice == "drag" and at is not None and spot is None:
         raise RefusedError(kept(attacker.actor, "grapple choice=drag"), code="rules.incomplete")
 
 

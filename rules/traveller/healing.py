@@ -58,7 +58,7 @@ def first_aid(scribe: Scribe, actor: str, action: Action, declaration: int) -> N
     mods = [medic.skill("medic"), (medic.dm("EDU"), "EDU DM"), *medic.check_mods()]
     rolled, seq = scribe.roll("2d6", roller=actor, purpose="first_aid", modifiers=[m for m in mods if m[0]],
                               for_seq=declaration)
-    used_up(scribe, Fighter(scribe.state, actor))
+    used_up(scribe, Fighter(scribe.state, actor), declaration)
     scribe.emit(EffectApplied(effect=f"{FIRST_AIDED}-{patient.actor}", name=FIRST_AIDED, target=patient.actor,
                               source=actor, cause=seq))
     margin = effect(rolled.total, medic.options)

@@ -24,7 +24,7 @@ def lead(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     mods = [who.skill("leadership"), (dm, f"{name} DM"), *who.check_mods()]
     rolled, seq = scribe.roll("2d6", roller=actor, purpose="leadership", modifiers=[m for m in mods if m[0]],
                               for_seq=declaration)
-    used_up(scribe, Fighter(scribe.state, actor))
+    used_up(scribe, Fighter(scribe.state, actor), declaration)
     margin = effect(rolled.total, who.options)
     holder = actor
     if margin < 0:

@@ -619,3 +619,25 @@ def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tm
     assert answer and set(answer) <= voided  # the answer, and its rolls with it
     audited = run("audit", str(log))
     assert audited.exit_code == 0, audited.stdout  # was: order.out-of-turn, answering an attack on nobody
+
+
+def test_voiding_an_attack_with_consequences_puts_back_the_aim_it_used(tmp_path: Path) -> None:
+    """A Traveller attack used the attacker's aim with no cause: voided "with consequences",
+    the attack took the aim with it for ever. The aim's end now names the attack."""
+    crew = str(FIXTURES / "traveller" / "rosters" / "crew.toml")
+    log = tmp_path / "t.jsonl"
+    _play(log, ("start", "--ruleset", "traveller", "--seed", "3"),
+          ("join", "--roster", crew, "vance", "dorn", "--at", "vance=0,0", "--at", "dorn=8,0"), ("begin",))
+    first = next(e.actor for e in events_of(log) if type(e).__name__ == "TurnStarted")
+    other = "dorn" if first == "vance" else "vance"
+    weapon = "Gauss Rifle" if first == "vance" else "Stone"
+    _play(log, ("post", first, "steady", "--do", "aim"), ("end-turn",),
+          ("post", other, "wait", "--do", "say"), ("end-turn",))
+    _play(log, ("post", first, "fires", "--do", f"attack target={other} weapon='{weapon}'"), ("end-turn",))
+    events = events_of(log)
+    attack = max(e.seq for e in events if type(e).__name__ == "DeclarationPosted")  # resolved at the turn's end
+    used = [e for e in events if type(e).__name__ == "EffectExpired" and e.reason == "used"]
+    assert used and used[-1].cause == attack
+    assert rule(log, "void", str(attack), "--with-consequences", "--by", "GM", "--reason", "held fire").exit_code == 0
+    state = json.loads(run("state", str(log), "--format", "json").stdout)
+    assert any(e["name"] == "aim" and e["target"] == first for e in state["effects"].values())

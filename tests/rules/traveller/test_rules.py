@@ -737,6 +737,17 @@ def test_an_escape_beyond_a_movement_is_refused() -> None:
     assert fight.refused("alice", "grapple target=bob choice=escape x=0 y=7").code == "rules.allowance"
 
 
+@pytest.mark.parametrize(("spot", "says"), [
+    ("x=a y=6", "grapple choice=escape: x=a: a position is whole metres"),
+    ("x=0", "grapple choice=escape: a position gives both x= and y= (y= is missing)"),
+])
+def test_an_escape_to_a_spot_not_given_in_whole_metres_is_refused_naming_it(spot: str, says: str) -> None:
+    fight = _held()
+    _to(fight, "alice")
+    refused = fight.refused("alice", f"grapple target=bob choice=escape {spot}")
+    assert refused.code == "rules.incomplete" and says in refused.message
+
+
 def test_a_drag_goes_up_to_3_m_and_takes_both_along() -> None:
     fight = _held()
     _to(fight, "alice")
