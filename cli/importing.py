@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import check_new_log
+from fightlog.cli.options import check_new_log, house_option, scene_options
 from fightlog.cli.terminal import warning_line
 from fightlog.errors import InputError, RefusedError
 from fightlog.report.wording import plural
@@ -59,6 +59,7 @@ On any error LOG is left as it was. 3 internal error (a bug: the error line name
 @click.option("--ruleset", metavar="ID", help="The ruleset the fight was played under: an installed one (`fightlog rulesets` lists them), or another, audited for posting order and dice only.")
 @click.option("--roster", metavar="R.toml", help="The combatants' sheets (the ruleset's roster file).")
 @click.option("--cast", "cast_path", metavar="CAST.toml", help="Who is who in the transcript (docs/import.md).")
+@house_option
 @click.option("--from", "start", metavar="TIME", callback=_time, help="Only messages from this time on (ISO 8601).")
 @click.option("--to", "end", metavar="TIME", callback=_time, help="Only messages up to this time (ISO 8601).")
 @click.option("--suggest-cast", is_flag=True, help="Print a starting cast file from the speakers seen; write no log.")
@@ -66,7 +67,7 @@ On any error LOG is left as it was. 3 internal error (a bug: the error line name
 @reports_errors
 def import_(
     fmt: str, transcript: str, log: str | None, ruleset: str | None, roster: str | None, cast_path: str | None,
-    start: datetime | None, end: datetime | None, suggest_cast: bool, force: bool,
+    house: str | None, start: datetime | None, end: datetime | None, suggest_cast: bool, force: bool,
 ) -> None:
     """Read the chat TRANSCRIPT (in FORMAT) and write the fight to LOG, losslessly: every
     message becomes a post, a roll or chatter kept with its raw text, each event's
@@ -89,8 +90,8 @@ def import_(
     if suggest_cast:
         from fightlog.importing.suggest import suggest
 
-        if log is not None or force:
-            raise click.UsageError("--suggest-cast writes no log: leave out -o and --force")
+        if log is not None or force or house is not None:
+            raise click.UsageError("--suggest-cast writes no log: leave out -o, --force and --options")
         guessed = Guessed()  # said once the transcript has read: a refusal is the one line
         text = suggest(messages(transcript, fmt, cast, guessed), ruleset or "generic", actions)
         guessed.say()
@@ -98,11 +99,13 @@ def import_(
         return
     if log is None or ruleset is None:
         raise click.UsageError("give -o LOG and --ruleset ID (or --suggest-cast)")
-    check_new_log(log, force, {"the transcript": transcript, "the cast": cast_path, "the roster": roster})
+    check_new_log(log, force, {"the transcript": transcript, "the cast": cast_path, "the roster": roster,
+                               "the options": house})
     said = Guessed()
-    options, joined, out = _ruleset_parts(ruleset, roster, cast, said)
+    options, joined, out, answers = _ruleset_parts(ruleset, roster, house, cast, said)
     first = opening(transcript, fmt, ruleset, cast, joined, options)
-    builder = Builder(cast, medium=_medium(fmt), out_statuses=out, warn=located(transcript, said, bare=True))
+    builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first),
+                      warn=located(transcript, said, bare=True))
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
     said.say()
     if done.messages and not builder.posts:  # every message chatter: an audit would say "clean" of nothing
@@ -153,11 +156,12 @@ def _action_types(ruleset: str | None) -> frozenset[str] | None:
     return frozenset(table_for(ruleset).action_types) if ruleset is not None and ruleset in playable() else None
 
 
-def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,
-                   warn: Callable[[str], None]) -> tuple[dict[str, object], list[AnyEvent], frozenset[str]]:
-    """The ruleset's options, the combatants joined (from the roster, else bare from the
-    cast) and the statuses that take someone out of the posting order; ``warn`` is told of
-    a ruleset that is not installed."""
+def _ruleset_parts(ruleset: str, roster: str | None, house: str | None, cast: Cast, warn: Callable[[str], None]
+                   ) -> tuple[dict[str, object], list[AnyEvent], frozenset[str], frozenset[str]]:
+    """The ruleset's options (its defaults, under ``house``'s rules), the combatants joined
+    (from the roster, else bare from the cast), the statuses that take someone out of the
+    posting order and the action types that answer a post in another's turn; ``warn`` is
+    told of a ruleset that is not installed."""
     from fightlog.importing.importer import bare_joined
     from fightlog.kit.ruleset import installed, rules_for_scene
     from fightlog.kit.table import playable, table_for
@@ -177,9 +181,12 @@ def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,
              f"attack or any other action (add [hints.{ruleset}])")
     if ruleset in playable():
         table = table_for(ruleset)
-        options = dict(table.options({}))
+        options = dict(scene_options(table, ruleset, house))
     elif roster is not None:
         raise RefusedError(f"--roster: ruleset {ruleset!r} has no roster format (rosters: {', '.join(playable())})")
+    elif house is not None:
+        raise RefusedError(f"--options: ruleset {ruleset!r} has no options fightlog knows (rulesets with options: "
+                           f"{', '.join(playable())})")
     if roster is None:
         joined = bare_joined(cast)
     else:
@@ -196,4 +203,4 @@ def _ruleset_parts(ruleset: str, roster: str | None, cast: Cast,
     out = rules.out_of_order_statuses()
     for said in cast.near_statuses(out | rules.waiting_statuses(), ruleset):
         warn(said)
-    return options, joined, frozenset(out)
+    return options, joined, frozenset(out), frozenset(getattr(rules, "answer_actions", ()))  # a plugin may lack it

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from fightlog.cli.errors import reports_errors
-from fightlog.errors import DiceSeedError
+from fightlog.errors import DiceSeedError, InputError
 from fightlog.events.piped import STDIN, is_stream, reading
 from fightlog.events.seeds import seed_hex
+
+if TYPE_CHECKING:
+    from fightlog.kit.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -142,6 +145,19 @@ house_option: Callable[[F], F] = click.option(
     metavar="HOUSE.toml",
     help="A TOML table of ruleset option overrides (house rules), recorded in scene_started.",
 )
+
+
+def scene_options(table: Table, ruleset: str, house: str | None) -> dict[str, Any]:
+    """A scene's options (``--options``): the ruleset's defaults with the house rules over them."""
+    if house is None:
+        return table.options({})
+    from fightlog.kit.house import read_house_rules
+
+    rules = read_house_rules(house)
+    try:
+        return table.options(rules.overrides(ruleset, table.option_type), where=house)
+    except InputError as exc:
+        raise rules.located(exc) from None
 
 
 def check_new_log(log: str, force: bool, inputs: Mapping[str, str | None] | None = None) -> None:

@@ -22,7 +22,7 @@ from msgspec.structs import replace
 from fightlog.cli import play_params
 from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
-from fightlog.cli.options import SEQ, format_option, house_option, log_argument, seed_option
+from fightlog.cli.options import SEQ, format_option, house_option, log_argument, scene_options, seed_option
 from fightlog.cli.play_moves import act, commit, open_scene, refusals, show
 from fightlog.cli.seed_file import remove_seed, seed_path, write_seed
 from fightlog.dice import commitment, dice_commitment, new_seed
@@ -119,7 +119,7 @@ def start(
         table = table_for(ruleset)
     except RefusedError as exc:
         raise click.BadParameter(exc.message, param_hint="'--ruleset'") from None
-    options = _options(table, ruleset, house)
+    options = scene_options(table, ruleset, house)
     seed = seed or new_seed()
     event = SceneStarted(
         scene=scene or DEFAULT_SCENE,
@@ -131,19 +131,6 @@ def start(
         gm=gm,
     )
     _begin_log(log, event, seed, keep_seed=not open_mode, fmt=fmt)
-
-
-def _options(table: Table, ruleset: str, house: str | None) -> dict[str, Any]:
-    """The scene's options: the ruleset's defaults with the house rules over them."""
-    if house is None:
-        return table.options({})
-    from fightlog.kit.house import read_house_rules
-
-    rules = read_house_rules(house)
-    try:
-        return table.options(rules.overrides(ruleset, table.option_type), where=house)
-    except InputError as exc:
-        raise rules.located(exc) from None
 
 
 def _begin_log(log: str, event: SceneStarted, seed: str, *, keep_seed: bool, fmt: str) -> None:

@@ -7,7 +7,10 @@ carries the message's ``origin`` (its ``ref`` and raw text), so nothing of the t
 lost and every finding can cite its line:
 
 * a combatant's post: ``declaration_posted`` (actions from the cast's hints for the
-  ruleset, none when no hint matches; ``ooc`` for a post in ``((...))``);
+  ruleset, none when no hint matches; ``ooc`` for a post in ``((...))``); a post in
+  another's turn whose actions include one of the ruleset's answers (``answers``: a
+  Traveller dodge, a Bleeding Sun block) answers a post of that turn (``responds_to``): the
+  one it replies to on Discord, else the latest that targets the answerer, else the latest;
 * a dice bot's or HUD's message: one ``dice_rolled`` (``generator: external``) per roll it
   shows (``fightlog.importing.rolls``); a message with none is chatter;
 * the GM's posts, other speakers, objects and system lines: chatter, an out-of-character
@@ -55,8 +58,15 @@ MAX_ID: Final = 200
 class Builder:
     """Turns messages into events (see the module docstring)."""
 
-    def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = (), warn: Warn | None = None) -> None:
+    def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = (), answers: Iterable[str] = (),
+                 opened: int = 0, warn: Warn | None = None) -> None:
         self.cast = cast
+        self.answers = frozenset(answers)
+        """The ruleset's action types that answer a post in its poster's turn (``Ruleset.answer_actions``)."""
+        self.seq = opened
+        """The ``seq`` of the last event made so far (``opened``: the scene's opening events)."""
+        self._turn_posts: list[tuple[int, frozenset[str], str]] = []
+        """The open turn's posts by its actor: ``(seq, the combatants they target, message ref)``."""
         self.posts = 0
         """Messages read as a combatant's post (none: the cast names none of the speakers)."""
         self.warn = warn
@@ -87,6 +97,11 @@ class Builder:
 
     def feed(self, message: Message) -> list[AnyEvent]:
         """The events ``message`` makes (at least one)."""
+        events = self._made(message)
+        self.seq += len(events)
+        return events
+
+    def _made(self, message: Message) -> list[AnyEvent]:
         role = self.cast.role(message)
         if message.speaker and ":" not in message.ref:  # a Discord message, which a reply may name
             if len(self._authors) >= _AUTHORS_KEPT:
@@ -129,9 +144,28 @@ class Builder:
         text = message.text
         ooc = bool(_OOC.match(text))
         actions = [] if ooc else self._actions(actor, text)
-        events: list[AnyEvent] = [] if ooc else self._turn_for(actor, message)
-        events.append(DeclarationPosted(actor=actor, text=text, actions=actions, ooc=ooc, at=message.at, origin=origin))
+        answered = None if ooc else self._answered(actor, actions, message)
+        events: list[AnyEvent] = [] if ooc or answered is not None else self._turn_for(actor, message)
+        if not ooc and actor == self.current:
+            targets = frozenset(a.target for a in actions if a.target is not None)
+            self._turn_posts.append((self.seq + len(events) + 1, targets, message.ref))
+        events.append(DeclarationPosted(actor=actor, text=text, actions=actions, ooc=ooc, responds_to=answered,
+                                        at=message.at, origin=origin))
         return events
+
+    def _answered(self, actor: str, actions: list[Action], message: Message) -> int | None:
+        """The ``seq`` of the post of the open turn that a post by ``actor`` with ``actions``
+        answers, or ``None`` when it is no answer (the poster's own turn, none of the
+        ruleset's answers among its actions, no post in the turn yet): the post it replies to
+        (Discord), else the latest targeting ``actor``, else the latest."""
+        if self.current is None or actor == self.current or not self._turn_posts \
+                or not any(a.type in self.answers for a in actions):
+            return None
+        posts = self._turn_posts
+        replied = next((seq for seq, _, ref in posts if message.reply_to is not None and ref == message.reply_to), None)
+        if replied is not None:
+            return replied
+        return next((seq for seq, targets, _ in reversed(posts) if actor in targets), posts[-1][0])
 
     def _turn_for(self, actor: str, message: Message) -> list[AnyEvent]:
         """The turn events a post by ``actor`` opens (none: it is not theirs to open)."""
@@ -147,6 +181,7 @@ class Builder:
         events.append(TurnStarted(actor=actor, round=self.round, at=message.at,
                                   origin=Origin(medium="import", ref=message.ref)))
         self.current = actor
+        self._turn_posts = []
         return events
 
     def _turn_closed(self, message: Message) -> list[AnyEvent]:
@@ -157,6 +192,7 @@ class Builder:
                           origin=Origin(medium="import", ref=message.ref))
         self.acted.append(self.current)
         self.current = None
+        self._turn_posts = []
         return [ended]
 
     def _round_opened(self, message: Message) -> list[AnyEvent]:

@@ -92,6 +92,13 @@ class Ruleset(FoldRules, Protocol):
         ...
 
     @property
+    def answer_actions(self) -> frozenset[str]:
+        """Action types a fighter posts in another's turn to answer a post of it (a
+        Traveller dodge, an en5.1 counter): an imported post with one answers the turn's post
+        (``responds_to``) instead of opening the poster's turn. Empty for a ruleset without."""
+        ...
+
+    @property
     def distance_unit(self) -> str:
         """What this ruleset counts a distance in (an action's ``distance``, a ``moved``'s
         ``metres``), as narration writes it after a number: ``"m"``, or ``"hex"`` (written
@@ -191,6 +198,8 @@ class GenericRules(GenericFoldRules):
     """Action types whose outcomes may hit anyone (a grenade's blast): ``resolution_targets``."""
     target_params: frozenset[str] = frozenset()
     """Action parameters naming more targets (comma-separated names)."""
+    answer_actions: frozenset[str] = frozenset()
+    """Action types that answer a post in another's turn (``Ruleset.answer_actions``)."""
     distance_unit: str = "m"
 
     def table(self) -> Table | None:

@@ -18,6 +18,7 @@ from fightlog.events.model import Action
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 from fightlog.rules.bleedingsun.readying import expanded
+from fightlog.rules.bleedingsun.ruleset import ANSWERS
 
 STANDARD: Final = frozenset({"attack", "stabilize", "extinguish", "break_free"})
 MANEUVERS: Final = frozenset({"trip", "grapple"})
@@ -25,8 +26,6 @@ MOVE: Final = frozenset({"aim", "reload", "draw", "stance", "throw", "sprint", "
 FREE: Final = frozenset({"say", "drop", "setting"})
 FULL: Final = frozenset({"total_defense", "coup_de_grace", "delay", "escape"})
 IMMEDIATE: Final = frozenset({"dodge", "block", "resist", "aoo", "stop_aim", "jump"})
-ANSWERS: Final = frozenset({"dodge", "block", "resist", "take"})
-"""What a target posts to answer an attack on them (``take``: no defense, costs nothing)."""
 NO_DROP: Final = frozenset({"take", "say"})
 """Answers and immediate posts that do not drop one in the sequence."""
 

@@ -67,7 +67,7 @@ def check(state: SceneState, post: Post) -> None:
         return
     if action.type == "say" or action.type == "take":
         if action.type == "take":
-            incoming(state, post.actor, post.responds_to)
+            _answered_kind(state, post)
         return
     if who.flat_footed():
         raise RefusedError(f"{post.actor} is flat-footed (has not acted yet): no immediate actions",
@@ -76,8 +76,9 @@ def check(state: SceneState, post: Post) -> None:
     if who.immediate_spent() and not free:
         raise RefusedError(f"{post.actor} has spent the immediate action this round", code="rules.immediate")
     if action.type in ANSWERS:
-        found = incoming(state, post.actor, post.responds_to)
-        kind = found.params.get("kind")
+        kind = _answered_kind(state, post)
+        if kind is None:
+            return
         if action.type == "resist" and kind != "trip":
             raise RefusedError("resist answers a combat maneuver (dodge or block an attack)", code="rules.answer")
         if action.type in ("dodge", "block") and kind == "trip":
@@ -90,6 +91,22 @@ def check(state: SceneState, post: Post) -> None:
         raise RefusedError(f"{post.actor} holds no aim", code="rules.aim")
     elif action.type == "jump":
         fuses.jumped_on(state, post.actor, action)
+
+
+def _answered_kind(state: SceneState, post: Post) -> str | None:
+    """The kind of the attack an answer answers (``incoming``); ``None`` for an answer in a
+    log the table did not play (an import, a hand-kept log: no dice commitment, and no attack
+    marked as waiting) whose post at ``responds_to`` attacks the answerer, of a kind not known."""
+    try:
+        return str(incoming(state, post.actor, post.responds_to).params.get("kind"))
+    except RefusedError:
+        scene = state.scene
+        if scene is None or scene.commitment is not None:
+            raise
+        attacked = next((p for p in state.pending if p.seq == post.responds_to), None)
+        if attacked is None or not any(post.actor in (a.target, *a.targets) for a in attacked.actions):
+            raise
+        return None
 
 
 def _provoker(state: SceneState, post: Post) -> int:

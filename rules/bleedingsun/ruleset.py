@@ -26,6 +26,8 @@ BLEEDING: Final = "bleeding"
 """Out of the fight: at 0 HP or below (Health and Dying), dead."""
 
 WAITING: Final = frozenset({"delaying"})
+ANSWERS: Final = frozenset({"dodge", "block", "resist", "take"})
+"""What a target posts to answer an attack on them (``take``: no defense, costs nothing)."""
 """Keeps a place but does not post now: delaying (Readying and Delaying Actions)."""
 
 ACTION_TYPES: Final[Mapping[str, str | None]] = {
@@ -81,6 +83,7 @@ class BleedingSunRules(GenericRules):
     policy_module = "fightlog.rules.bleedingsun.policy"
     area_actions = frozenset({"throw"})  # Explosives: the blast, not the throw, decides who is hit
     distance_unit = "hex"  # Movement: a hex is the unit of every distance and range
+    answer_actions = ANSWERS
 
     def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
         return "round" if effect == BLEEDING else None  # bleeding out, at the start of each round

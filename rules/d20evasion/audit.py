@@ -37,7 +37,7 @@ from fightlog.events.model import (
 from fightlog.reducers.state import SceneState
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
 from fightlog.rules.d20evasion.attack import Defence, disarm_outcome, fumbled, gear_of, outcome
-from fightlog.rules.d20evasion.defence import answered, awaiting
+from fightlog.rules.d20evasion.defence import answered, awaiting_in
 from fightlog.rules.d20evasion.fighters import Fighter, options_of
 from fightlog.rules.d20evasion.harm import absorb, alter, damage_percents, is_dot
 from fightlog.rules.d20evasion.options import DEFAULTS, D20Options
@@ -317,7 +317,7 @@ class D20Audit:
 
     def _answer(self, before: SceneState, event: DeclarationPosted, view: AuditView) -> None:
         post = next((p for p in before.pending if p.seq == event.responds_to), None)
-        if post is None or not awaiting(post, event.actor):
+        if post is None or not awaiting_in(before, post, event.actor):
             view.report("order.out-of-turn", event,
                         f"{event.actor}'s defensive turn answers seq {event.responds_to}, which attacked nobody waiting "
                         "for it this turn", actor=event.actor)

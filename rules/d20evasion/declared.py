@@ -77,7 +77,7 @@ def check_declaration(state: SceneState, declaration: DeclarationPosted) -> Refu
         who = Fighter(state, declaration.actor)
         if {a.type for a in actions} & DEFENSIVE:
             attacked = pending(state, declaration.responds_to)
-            if attacked is not None and defence.awaiting(attacked, who.actor):
+            if attacked is not None and defence.awaiting_in(state, attacked, who.actor):
                 check_defence(who, actions)
                 defence.check_response(state, who, attacked, actions)
             return

@@ -23,7 +23,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.d20evasion import conditions
-from fightlog.rules.d20evasion.attack import Defence, Gear, attack_roll, defended_by, fumbled, gear_of, land
+from fightlog.rules.d20evasion.attack import Defence, Gear, attack_roll, defended, defended_by, fumbled, gear_of, land
 from fightlog.rules.d20evasion.bands import within
 from fightlog.rules.d20evasion.card import UNARMED_CARD, WeaponCard
 from fightlog.rules.d20evasion.fighters import Fighter
@@ -35,6 +35,19 @@ from fightlog.kit.table import Scribe
 def awaiting(post: PendingDeclaration, defender: str) -> list[Action]:
     """The attacks of ``post`` waiting for ``defender``'s defensive turn, in order."""
     return [a for a in post.actions if a.params.get("defensive_turn") is True and a.target == defender]
+
+
+def awaiting_in(state: SceneState, post: PendingDeclaration, defender: str) -> list[Action]:
+    """``awaiting`` of a post in ``state``; in a log the table did not play (an import, a
+    hand-kept log: no dice commitment), whose attacks no table marked as waiting, the
+    post's attacks and spells on ``defender`` where defensive turns are played (a duel)."""
+    found = awaiting(post, defender)
+    scene = state.scene
+    if found or scene is None or scene.commitment is not None or defender not in state.combatants:
+        return found
+    if not defended(state, Fighter(state, defender)):
+        return []
+    return [a for a in post.actions if a.type in ("attack", "cast") and a.target == defender]
 
 
 def answered(state: SceneState, post: int, defender: str) -> bool:
@@ -82,7 +95,7 @@ def check_response(state: SceneState, defender: Fighter, post: PendingDeclaratio
     ``RefusedError``: a counter needs a weapon at hand whose range reaches the attacker and
     no parry against the defender since their last defensive turn; a parry needs both in
     melee at close range."""
-    attacks = awaiting(post, defender.actor)
+    attacks = awaiting_in(state, post, defender.actor)
     if not attacks:
         raise RefusedError(f"{defender.actor} is not attacked in that post (seq {post.seq})")
     attacker = Fighter(state, post.actor, defender.options)

@@ -93,6 +93,7 @@ class D20Rules(GenericRules):
     sections = SECTIONS
     table_module = "fightlog.rules.d20evasion.table"
     policy_module = "fightlog.rules.d20evasion.policy"
+    answer_actions = DEFENSIVE  # a duel's (Defensive Turns)
 
     def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
         return "turn" if params.get("dot") is True else None  # damage over time (``harm.is_dot``)

@@ -82,6 +82,7 @@ class En51Rules(GenericRules):
     sections = SECTIONS
     table_module = "fightlog.rules.en51.table"
     policy_module = "fightlog.rules.en51.policy"
+    answer_actions = ANSWERS
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

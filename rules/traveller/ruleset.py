@@ -87,6 +87,7 @@ class TravellerRules(GenericRules):
     sections = SECTIONS
     table_module = "fightlog.rules.traveller.table"
     policy_module = "fightlog.rules.traveller.policy"
+    answer_actions = REACTIONS
 
     def out_of_order_statuses(self) -> frozenset[str]:
         return OUT

@@ -1,0 +1,186 @@
+"""Answers in another's turn: an imported post whose actions include one of the ruleset's
+answers (a Traveller dive, an en5.1 counter, a Bleeding Sun dodge, a d20 duel's defensive
+response) answers the open turn's post (``responds_to``) instead of opening its poster's
+turn, so the audit does not call it out of turn; ``--options`` gives the scene's house rules
+(a d20 duel)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fightlog.events.codec import DECODER
+from fightlog.events.model import AnyEvent, DeclarationPosted, TurnStarted
+from tests.importing.test_import_cli import run
+
+_VANCE = {"id": "3001", "name": "vance_p", "nickname": "Vance", "isBot": False}
+_DORN = {"id": "3002", "name": "dorn_r", "nickname": "Dorn", "isBot": False}
+_AVRAE = {"id": "261302296103747584", "name": "Avrae", "discriminator": "6877", "isBot": True}
+
+
+def events_of(path: Path) -> list[AnyEvent]:
+    return [DECODER.decode(line) for line in path.read_bytes().splitlines()]
+
+
+def _message(n: int, author: dict[str, Any], content: str, **more: Any) -> dict[str, Any]:
+    return {"id": f"900{n}", "type": "Reply" if "reference" in more else "Default",
+            "timestamp": f"2026-11-20T21:{n:02d}:00+00:00", "content": content, "author": author, **more}
+
+
+def _rolled(n: int, who: dict[str, Any], faces: str, total: int) -> dict[str, Any]:
+    return _message(n, _AVRAE, f"@{who['nickname']}  :game_die:\n**Result**: 2d6 ({faces})\n**Total**: {total}",
+                    mentions=[who])
+
+
+def _export(path: Path, messages: list[dict[str, Any]]) -> Path:
+    path.write_text(json.dumps({"guild": {"id": "1", "name": "g"}, "channel": {"id": "2", "name": "c"},
+                                "messages": messages, "messageCount": len(messages)}), encoding="utf-8")
+    return path
+
+
+def _cast(path: Path, ruleset: str, answer: str) -> Path:
+    path.write_text(f"""order = ["vance", "dorn"]
+[[combatants]]
+id = "vance"
+side = "crew"
+speakers = ["3001"]
+[[combatants]]
+id = "dorn"
+side = "raiders"
+speakers = ["3002"]
+[[dice]]
+speakers = ["Avrae"]
+bot = "avrae"
+[hints.{ruleset}]
+attack = ['\\b(fires?|throws?)\\b']
+{answer} = ['\\b(dives?|ducks?)\\b']
+""", encoding="utf-8")
+    return path
+
+
+_FIGHT = [
+    _message(1, _VANCE, "Vance fires at Dorn."),
+    _rolled(2, _VANCE, "4, 5", 9),
+    _message(3, _DORN, "Dorn dives behind the crates!"),
+    _rolled(4, _DORN, "3, 3", 6),
+    _message(5, _DORN, "Dorn throws a stone at Vance."),
+    _rolled(6, _DORN, "2, 5", 7),
+    _message(7, _VANCE, "Vance ducks."),
+    _message(8, _VANCE, "Vance fires again at Dorn."),
+    _rolled(9, _VANCE, "6, 5", 11),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "answer"), [("traveller", "dive"), ("en51", "counter"), ("bleeding-sun", "dodge")])
+def test_an_answer_posted_in_the_attackers_turn_answers_it_and_audits_clean(
+        tmp_path: Path, ruleset: str, answer: str) -> None:
+    """Before, Dorn's dive opened Dorn's turn (Traveller: `rules.reaction`, nobody attacked
+    him; Bleeding Sun: `rules.answer`) and Vance's duck opened round 2."""
+    log = tmp_path / "t.jsonl"
+    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", _FIGHT)), "-o", str(log),
+                          "--ruleset", ruleset, "--cast", str(_cast(tmp_path / "cast.toml", ruleset, answer)))
+    assert code == 0, stderr
+    events = events_of(log)
+    posts = {e.origin.ref: e for e in events if isinstance(e, DeclarationPosted) and e.origin is not None}
+    assert posts["9003"].responds_to == posts["9001"].seq
+    assert posts["9007"].responds_to == posts["9005"].seq
+    assert [(e.actor, e.round) for e in events if isinstance(e, TurnStarted)] == [("vance", 1), ("dorn", 1), ("vance", 2)]
+    code, out, _ = run("audit", str(log), "--format", "json")
+    assert code == 0 and [f["code"] for f in json.loads(out)["findings"] if f["severity"] != "info"] == []
+
+
+def test_an_answer_replying_on_discord_answers_the_post_it_replies_to(tmp_path: Path) -> None:
+    """Two attacks on Dorn in Vance's turn: the dive replying to the first answers it; one
+    replying to nothing answers the latest that targets the answerer."""
+    fight = [
+        _message(1, _VANCE, "Vance fires at Dorn."),
+        _message(2, _VANCE, "Vance fires at Dorn again."),
+        _message(3, _DORN, "Dorn dives!", reference={"messageId": "9001"}),
+        _message(4, _DORN, "Dorn dives again."),
+    ]
+    log = tmp_path / "t.jsonl"
+    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
+                          "--ruleset", "traveller", "--cast", str(_cast(tmp_path / "cast.toml", "traveller", "dive")))
+    assert code == 0, stderr
+    posts = {e.origin.ref: e for e in events_of(log) if isinstance(e, DeclarationPosted) and e.origin is not None}
+    assert (posts["9003"].responds_to, posts["9004"].responds_to) == (posts["9001"].seq, posts["9002"].seq)
+
+
+def test_a_post_without_an_answer_in_another_turn_still_opens_its_posters_turn(tmp_path: Path) -> None:
+    """roe7 has no answers: a dodge there is a roll, and a post out of order is recorded as
+    it came, for the audit."""
+    fight = [_message(1, _VANCE, "Vance fires at Dorn."), _message(2, _DORN, "Dorn ducks and fires back.")]
+    log = tmp_path / "t.jsonl"
+    cast = _cast(tmp_path / "cast.toml", "roe7", "flee").read_text().replace("flee = ['\\b(dives?|ducks?)\\b']\n", "")
+    (tmp_path / "cast.toml").write_text(cast, encoding="utf-8")
+    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
+                          "--ruleset", "roe7", "--cast", str(tmp_path / "cast.toml"))
+    assert code == 0, stderr
+    events = events_of(log)
+    assert [e.actor for e in events if isinstance(e, TurnStarted)] == ["vance", "dorn"]
+    assert all(e.responds_to is None for e in events if isinstance(e, DeclarationPosted))
+
+
+_DUEL = """[2024/07/02 21:12]  Zoe Fass (zoe.fass): /me fires at Kaito.
+[2024/07/02 21:12]  Evasion d20 HUD: Zoe Fass rolled 1d20 (17) + [2 firearms] = 19
+[2024/07/02 21:13]  Kaito Ronin (kaito.ronin): /me dodges to the left.
+[2024/07/02 21:13]  Evasion d20 HUD: Kaito Ronin rolled 1d20 (8) + [1 dex] = 9
+"""
+
+_DUEL_CAST = """order = ["zoe", "kaito"]
+[[combatants]]
+id = "zoe"
+name = "Zoe Fass"
+side = "zoe"
+speakers = ["zoe.fass"]
+[[combatants]]
+id = "kaito"
+name = "Kaito Ronin"
+side = "kaito"
+speakers = ["kaito.ronin"]
+[[dice]]
+speakers = ["Evasion d20 HUD"]
+bot = "sl-hud"
+[hints.d20-evasion]
+attack = ['\\bfires?\\b']
+dodge = ['\\bdodges?\\b']
+"""
+
+
+@pytest.mark.parametrize(("mode", "found"), [
+    ("duel", []),
+    ("quest", ["order.out-of-turn"]),  # no defensive turns in a quest: the answer answers nothing waiting
+])
+def test_a_d20_duels_defensive_turn_imported_with_the_duel_option(tmp_path: Path, mode: str, found: list[str]) -> None:
+    """A cast cannot say a fight is a duel: ``--options`` gives the house rules, as for ``play
+    start``. Before, the dodge opened Kaito's turn (`rules.refused`: a defensive response
+    without answering an attack)."""
+    (tmp_path / "duel.txt").write_text(_DUEL, encoding="utf-8")
+    (tmp_path / "cast.toml").write_text(_DUEL_CAST, encoding="utf-8")
+    (tmp_path / "house.toml").write_text(f'ruleset = "d20-evasion"\nmode = "{mode}"\n', encoding="utf-8")
+    log = tmp_path / "d.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "duel.txt"), "-o", str(log), "--ruleset", "d20-evasion",
+                          "--cast", str(tmp_path / "cast.toml"), "--options", str(tmp_path / "house.toml"))
+    assert code == 0, stderr
+    assert events_of(log)[0].options["mode"] == mode  # type: ignore[attr-defined]
+    _, out, _ = run("audit", str(log), "--format", "json")
+    assert [f["code"] for f in json.loads(out)["findings"] if f["severity"] != "info"] == found
+
+
+def test_import_options_refused_as_play_start_refuses_them(tmp_path: Path) -> None:
+    (tmp_path / "duel.txt").write_text(_DUEL, encoding="utf-8")
+    (tmp_path / "cast.toml").write_text(_DUEL_CAST, encoding="utf-8")
+    (tmp_path / "house.toml").write_text('ruleset = "d20-evasion"\nmode = "brawl"\n', encoding="utf-8")
+    log = tmp_path / "d.jsonl"
+    base = ("import", "sl", str(tmp_path / "duel.txt"), "--cast", str(tmp_path / "cast.toml"),
+            "--options", str(tmp_path / "house.toml"))
+    code, _, stderr = run(*base, "-o", str(log), "--ruleset", "d20-evasion")
+    assert code == 2 and stderr.startswith(f"fightlog: {tmp_path / 'house.toml'}:2: ") and "mode" in stderr
+    assert not log.exists()
+    code, _, stderr = run(*base, "-o", str(log), "--ruleset", "ironclaw")
+    assert code == 2 and "--options: ruleset 'ironclaw' has no options fightlog knows" in stderr
+    code, _, stderr = run(*base, "--suggest-cast", "--ruleset", "d20-evasion")
+    assert code == 2 and "leave out -o, --force and --options" in stderr
