@@ -26,8 +26,9 @@ from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, INCOMING, Fig
 from fightlog.rules.bleedingsun.fuses import jumped_on
 from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.sequence import DROPPED, SEQUENCE, down, order, pool, tiebreak
-from fightlog.rules.bleedingsun.economy import ANSWERS, IMMEDIATE, NO_DROP
+from fightlog.rules.bleedingsun.economy import IMMEDIATE, NO_DROP
 from fightlog.rules.bleedingsun.immediate import provokes
+from fightlog.rules.bleedingsun.ruleset import ANSWERS
 
 
 def _n(count: int, noun: str) -> str:

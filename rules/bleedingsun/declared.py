@@ -16,7 +16,7 @@ from fightlog.rules.bleedingsun import economy, grapple, immediate, resolve
 from fightlog.rules.bleedingsun.fighters import INCOMING, STUNNED, Fighter
 from fightlog.rules.bleedingsun.planning import ATTACKS, Planned, plan
 from fightlog.rules.bleedingsun.post_params import check_said
-from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES
+from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES, ANSWERS
 from fightlog.rules.bleedingsun.tactics import HANDLERS
 
 
@@ -33,7 +33,7 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action], *, stric
         check_said(actions, ATTACKS)
     grapple.check(state, actor, actions)
     earlier = economy.own_actions(state, actor)
-    if any(a.type in economy.IMMEDIATE or a.type in economy.ANSWERS for a in actions):
+    if any(a.type in economy.IMMEDIATE or a.type in ANSWERS for a in actions):
         raise RefusedError("an immediate action or answer is posted in another's turn", code="rules.immediate")
     economy.check(earlier, actions, pace=who.pace(), stance=who.stance, maneuver_cost=who.options.maneuver_cost,
                   stunned=bool(who.effects(STUNNED)), extra=1 if who.effects("frozen") else 0)

@@ -18,7 +18,6 @@ from fightlog.events.model import Action
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import move_cost
 from fightlog.rules.bleedingsun.readying import expanded
-from fightlog.rules.bleedingsun.ruleset import ANSWERS
 
 STANDARD: Final = frozenset({"attack", "stabilize", "extinguish", "break_free"})
 MANEUVERS: Final = frozenset({"trip", "grapple"})

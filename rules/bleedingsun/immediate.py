@@ -22,10 +22,11 @@ from fightlog.events.model import Action, DeclarationPosted, EffectApplied, Effe
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.bleedingsun import fuses, readying, resolve, sequence
-from fightlog.rules.bleedingsun.economy import ANSWERS, NO_DROP
+from fightlog.rules.bleedingsun.economy import NO_DROP
 from fightlog.rules.bleedingsun.fighters import AIM, IMMEDIATE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.planning import ATTACKS, plan
 from fightlog.rules.bleedingsun.post_params import check_said
+from fightlog.rules.bleedingsun.ruleset import ANSWERS
 
 PROVOKING: Final = frozenset({"reload", "move", "sprint", "cook"})
 OUT_OF_TURN: Final = frozenset({*ANSWERS, "aoo", "stop_aim", "say", "undelay", "jump"})

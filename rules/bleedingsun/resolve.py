@@ -23,7 +23,7 @@ from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun import fuses, harm, statuses
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, as_notes, critical, falloff,
                                                     pierce, soak_pool, soaked, spread_ratio, threshold)
-from fightlog.rules.bleedingsun.economy import ANSWERS
+from fightlog.rules.bleedingsun.ruleset import ANSWERS
 from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.options import BleedingSunOptions
 from fightlog.rules.bleedingsun.planning import Plan, hexes, plan, spread_ap
