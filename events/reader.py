@@ -231,6 +231,12 @@ def _unterminated(
             raise unfinished(batch, lineno, path, torn=True)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         pass
+    if lineno == 1 and not complete:  # a log's first append is written whole: no crash cuts line 1
+        if b"\r" in raw:
+            raise InputError("its lines end in a carriage return alone (\\r), not \\n: not a log as it is; "
+                             "convert the line endings (tr '\\r' '\\n' < LOG > FIXED)", path=path, line=1)
+        raise LogDamagedError("the first line is cut off: a log's first line is written whole, so no crash "
+                              "did this (not repairable: nothing before it is whole)", path=path, line=1)
     if batch[0] and not complete:
         raise unfinished(batch, lineno, path, torn=True)
     what = (

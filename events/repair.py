@@ -51,6 +51,8 @@ def repair_torn_tail(path: str) -> RepairResult | None:
 
 
 def _repair(fd: int, path: str, torn: TornTailError) -> RepairResult:
+    if torn.offset <= 0:  # the reader refuses a cut first line: moving it aside would empty the log
+        raise StoreError(f"{path}: the torn part is the whole log: not repaired")
     if torn.complete:
         os.lseek(fd, 0, os.SEEK_END)
         os.write(fd, b"\n")

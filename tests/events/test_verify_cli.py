@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -119,6 +120,22 @@ def test_repair_does_not_touch_other_damage(sample_log: Path) -> None:
     code, out, _ = run("verify", "--repair", str(sample_log))
     assert code == 1 and "seq 5 follows seq 3" in out
     assert sample_log.read_bytes() == damaged
+
+
+@pytest.mark.parametrize(("damage", "exit_code", "says"), [
+    (lambda data: data.replace(b"\n", b"\r"), 2, ":1: its lines end in a carriage return alone"),  # no log as it is
+    (lambda data: data[: data.index(b"\n") // 2], 1, ":1: the first line is cut off"),  # a damaged log
+], ids=["CR line endings", "first line cut"])
+def test_repair_never_moves_the_whole_log_aside(sample_log: Path, damage: Any, exit_code: int, says: str) -> None:
+    """A log whose lines end in a bare CR reads as one torn line: `--repair` moved all of it
+    to a side file and left an empty log. A first line cannot be torn by a crash (the first
+    append is written whole): refused, nothing moved."""
+    damaged = damage(sample_log.read_bytes())
+    sample_log.write_bytes(damaged)
+    for args in (["verify"], ["verify", "--repair"]):
+        code, out, err = run(*args, str(sample_log))
+        assert code == exit_code and f"{sample_log}{says}" in (err if code == 2 else out)
+    assert sample_log.read_bytes() == damaged and not list(sample_log.parent.glob("*.torn-*"))
 
 
 def test_repair_refuses_to_overwrite_an_existing_side_file(sample_log: Path) -> None:
