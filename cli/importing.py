@@ -78,7 +78,7 @@ def import_(
     recorded as they happened, for fightlog audit to report. The same transcript, cast and
     options give the same bytes.
     """
-    from fightlog.importing.build import Builder
+    from fightlog.importing.build import Builder, shown_names
     from fightlog.importing.cast import empty_cast, load_cast
     from fightlog.importing.importer import check_format, in_window, located, messages, opening, write_log
 
@@ -104,7 +104,8 @@ def import_(
     said = Guessed()
     options, joined, out, answers = _ruleset_parts(ruleset, roster, house, cast, said)
     first = opening(transcript, fmt, ruleset, cast, joined, options)
-    builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first),
+    shown = shown_names(messages(transcript, fmt, cast, Guessed()), cast)  # a first pass: who posts as whom
+    builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first), shown=shown,
                       warn=located(transcript, said, bare=True))
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
     said.say()

@@ -28,7 +28,7 @@ it, as it reports someone skipped, or a roll before the post it belongs to.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from msgspec.structs import replace
@@ -52,6 +52,19 @@ from fightlog.importing.source import Warn
 from fightlog.dice.replies import ReadReply
 
 _OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b)", re.IGNORECASE)
+_ASIDE: Final = re.compile(r"^\s*(?:\(\(.*?\)\)|\[\[.*?\]\])", re.DOTALL)
+"""An out-of-character aside opening a post (``((sorry, lag))``), closed."""
+
+
+def _in_character(text: str) -> str | None:
+    """The in-character part of a post: the text after the out-of-character asides that
+    open it (``((lag)) /me fires``: ``/me fires``), or ``None`` when nothing is left or the
+    post is out of character as a whole (``((brb``, ``// rules question``, ``OOC: ...``)."""
+    while (aside := _ASIDE.match(text)) is not None:
+        text = text[aside.end():]
+    if not text.strip() or _OOC.match(text):
+        return None
+    return text
 MAX_ID: Final = 200
 
 
@@ -59,7 +72,7 @@ class Builder:
     """Turns messages into events (see the module docstring)."""
 
     def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = (), answers: Iterable[str] = (),
-                 opened: int = 0, warn: Warn | None = None) -> None:
+                 opened: int = 0, shown: Mapping[str, str | None] | None = None, warn: Warn | None = None) -> None:
         self.cast = cast
         self.answers = frozenset(answers)
         """The ruleset's action types that answer a post in its poster's turn (``Ruleset.answer_actions``)."""
@@ -91,6 +104,9 @@ class Builder:
         # each pattern searched on its own: joined into one, two patterns' named groups would
         # clash (re.error) and a backreference would point into another pattern
         self._hints = [(action, tuple(p for _, p in patterns)) for action, patterns in cast.hints.items()]
+        self._shown: Mapping[str, str | None] = shown or {}
+        """A name combatants' posts are shown under in the transcript (``shown_names``), for
+        a roll naming it."""
         self._authors: dict[str, tuple[str | None, str]] = {}
         """A Discord message's id -> its author: the combatant (``None``: none) and the name
         shown (what a bot's roll replying to it may be by)."""
@@ -131,6 +147,10 @@ class Builder:
             events.extend(self._statuses(message))
         return events
 
+    def _actor_named(self, who: str | None) -> str | None:
+        """``Cast.actor_named``, else the combatant who posted under that name (``_shown``)."""
+        return self.cast.actor_named(who) or (self._shown.get(who.strip().lstrip("@")) if who else None)
+
     def _warn(self, message: Message, text: str) -> None:
         """Tell ``warn`` of ``text`` at the message (its line, or a Discord message's id)."""
         if self.warn is not None:
@@ -142,8 +162,9 @@ class Builder:
         actor = role.actor or message.speaker
         origin = self._origin(message, self.medium)
         text = message.text
-        ooc = bool(_OOC.match(text))
-        actions = [] if ooc else self._actions(actor, text)
+        in_character = _in_character(text)
+        ooc = in_character is None
+        actions = [] if in_character is None else self._actions(actor, in_character)
         answered = None if ooc else self._answered(actor, actions, message)
         events: list[AnyEvent] = [] if ooc or answered is not None else self._turn_for(actor, message)
         if not ooc and actor == self.current:
@@ -255,10 +276,14 @@ class Builder:
         roller = self._roller(message, reply)
         if roller is None:
             named = reply.roller or message.name or message.speaker or "unknown"
+            if reply.author is not None and reply.roller:
+                named = f"{reply.author}: {reply.roller}"  # "Kaito: Ronin rolled": the whole name
             roller = _ident(named)
+            shared = named in self._shown or sum(c.name == named for c in self.cast.file.combatants) > 1
             self._warn(message, f"{reply.bot}'s roll {reply.notation} is by {named!r}, a name the cast gives no one "
-                                f"combatant: recorded as {roller!r}, who is not in the fight (a display name two "
-                                "players share names neither: the cast names speakers by user name or id)")
+                                f"combatant: recorded as {roller!r}, who is not in the fight" + (
+                                    " (a display name two players share names neither: the cast names speakers by "
+                                    "user name or id)" if shared else ""))
         event = reply.event(roller=roller, purpose=purpose)
         return replace(event, tool=role.tool or event.tool, at=message.at, origin=origin)
 
@@ -267,7 +292,7 @@ class Builder:
         speakers; the user who ran the bot's slash command; the user the reply mentions by
         that name (a display name two players share: ``@Sam``); the author of the message
         the reply answers; a name with a colon in it (``Nyx: the Silent``)."""
-        named = self.cast.actor_named
+        named = self._actor_named
         roller = named(reply.roller) or named(message.invoker)
         if roller is not None:
             return roller
@@ -327,6 +352,22 @@ _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "di
 _NOTATION: Final = re.compile(r"\b\d*d(?:\d+|%)\b", re.IGNORECASE)
 """Dice notation in a message (``1d100``, ``d20``, ``2d10``): a dice object's message that
 names dice and reads as no roll is worth a warning."""
+
+
+def shown_names(messages: Iterable[Message], cast: Cast) -> dict[str, str | None]:
+    """Each name the cast's combatants post under in ``messages`` (an SL display name such
+    as ``Kaito: Ronin``, a Discord nickname) -> the combatant, or ``None`` when two post under
+    it: a HUD's roll by that name is theirs (a first pass over the transcript, so a name
+    shared later in it is never given to the first who used it)."""
+    shown: dict[str, str | None] = {}
+    for message in messages:
+        name = message.name
+        if not name or message.kind == "system" or (len(shown) >= _AUTHORS_KEPT and name not in shown):
+            continue
+        role = cast.role(message)
+        if role.kind == "combatant" and role.actor is not None:
+            shown[name] = role.actor if shown.get(name, role.actor) == role.actor else None
+    return shown
 
 
 def _target_names(cast: Cast) -> list[tuple[str, str]]:

@@ -960,3 +960,45 @@ def test_a_cast_giving_both_range_and_distance_is_refused_at_its_line(tmp_path: 
     assert code == 2 and not (tmp_path / "log.jsonl").exists()
     assert stderr == f"fightlog: {cast}:5: combatants[0]: range and distance both given: give one (the range band, " \
                      "or the distance the rules find it from)\n"
+
+
+_ASIDES = """[2024/08/15 23:00]  Rook Halloran (rook.halloran): ((sorry, lag)) /me fires at Vex.
+[2024/08/15 23:01]  Vex Moreau (vex.moreau): ((brb))
+[2024/08/15 23:02]  Vex Moreau (vex.moreau): ((is it my turn? /me fires
+[2024/08/15 23:03]  Vex%3A the Quick (vex.moreau): /me fires at Rook.
+[2024/08/15 23:03]  RoE combat HUD: Vex: the Quick rolled 1d100 (44) + [10 aim] = 54
+"""
+
+_ASIDES_CAST = """[[combatants]]
+id = "rook"
+name = "Rook Halloran"
+side = "anchor"
+speakers = ["rook.halloran"]
+[[combatants]]
+id = "vex"
+name = "Vex Moreau"
+side = "raiders"
+speakers = ["vex.moreau"]
+[[dice]]
+speakers = ["RoE combat HUD"]
+bot = "sl-hud"
+[hints.roe7]
+attack = ['\\bfires?\\b']
+"""
+
+
+def test_an_aside_opening_a_post_leaves_the_rest_in_character_and_a_hud_names_a_display_name(tmp_path: Path) -> None:
+    """`((sorry, lag)) /me fires` was out of character as a whole (no attack: a false
+    `order.skipped`); an unclosed or lone aside still is. A HUD naming a display name with a
+    colon (`Vex: the Quick`, written `Vex%3A the Quick`) named someone not in the fight."""
+    (tmp_path / "t.txt").write_text(_ASIDES, encoding="utf-8")
+    (tmp_path / "cast.toml").write_text(_ASIDES_CAST, encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "t.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(tmp_path / "cast.toml"))
+    assert code == 0 and "warning" not in stderr, stderr
+    events = [json.loads(line) for line in out.read_text().splitlines()]
+    posts = [(e.get("ooc", False), [a["type"] for a in e.get("actions", [])]) for e in events
+             if e["kind"] == "declaration_posted"]
+    assert posts == [(False, ["attack"]), (True, []), (True, []), (False, ["attack"])]
+    assert [e["roller"] for e in events if e["kind"] == "dice_rolled"] == ["vex"]
