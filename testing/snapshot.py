@@ -64,12 +64,15 @@ class FightSnapshotExtension(JSONSnapshotExtension):
         and new one after the other: syrupy's own diff stops a few lines after the first
         change (a lowered cap showed the HP that moved, not the option that moved it)."""
         old, new = str(snapshot_data).splitlines(), str(serialized_data).splitlines()
-        for group in difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(1):
+        # matched by their text after the replay's seq column, whose width follows the log's
+        # length: a fight that grew past 99 events changed its padding, not every line
+        matched = difflib.SequenceMatcher(None, [_unpadded(line) for line in old], [_unpadded(line) for line in new])
+        for group in matched.get_grouped_opcodes(1):
             if group[0][1] > 0:
                 yield "  ..."
             for tag, a0, a1, b0, b1 in group:
                 if tag == "equal":
-                    yield from (f"  {line}" for line in old[a0:a1])
+                    yield from (f"  {line}" for line in new[b0:b1])
                     continue
                 was, now = old[a0:a1], new[b0:b1]
                 for k in range(max(len(was), len(now))):  # each old line beside the new one
@@ -77,3 +80,10 @@ class FightSnapshotExtension(JSONSnapshotExtension):
                         yield f"- {was[k]}"
                     if k < len(now):
                         yield f"+ {now[k]}"
+
+
+def _unpadded(line: str) -> str:
+    """A snapshot line as the diff matches it: a string's leading spaces dropped (a replay
+    line's seq column, right-aligned to the log's length)."""
+    stripped = line.lstrip()
+    return stripped[:1] + stripped[1:].lstrip() if stripped.startswith('"') else stripped

@@ -147,3 +147,21 @@ def test_a_snapshot_diff_shows_every_change_not_only_the_first() -> None:
     lines = list(FightSnapshotExtension().diff_lines(new, old))  # type: ignore[arg-type]
     assert lines == ["  {", '-   "hp": 54,', '+   "hp": 57,', '    "k0": 0,', "  ...", '    "k39": 39,',
                      '-   "modifier_cap": 30', '+   "modifier_cap": 20', "  }"]
+
+
+def test_a_snapshot_diff_of_a_replay_that_grew_past_99_events_shows_the_changed_lines_only() -> None:
+    """The seq column is as wide as the log's last seq: a house rule that took a fight past
+    99 events marked every replay line changed (a user's snapshot diff of 247 lines)."""
+    from fightlog.testing.snapshot import FightSnapshotExtension
+
+    def replay(last: int, hp: int) -> str:
+        width = len(str(last))
+        lines = [f'    "{seq:>{width}}  event {seq}",' for seq in range(1, 8)]
+        lines[3] = f'    "{4:>{width}}  Bob takes 5 damage",'
+        lines.insert(4, f'    "{"":>{width}}    HP {hp}",')
+        return "\n".join(['{', '  "replay": [', *lines, f'    "{last:>{width}}  the end"', "  ]", "}"])
+
+    lines = list(FightSnapshotExtension().diff_lines(replay(100, 12), replay(99, 15)))  # type: ignore[arg-type]
+    assert lines == ["  ...", '      "  4  Bob takes 5 damage",', '-     "      HP 15",', '+     "       HP 12",',
+                     '      "  5  event 5",', "  ...", '      "  7  event 7",', '-     "99  the end"',
+                     '+     "100  the end"', "    ]"]
