@@ -17,7 +17,7 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fightlog.audit.amendment import Reach, TableFor, amend
+from fightlog.audit.amendment import Reach, TableFor, amend, ruling_reach
 from fightlog.audit.replay_request import as_json, event_kind
 from fightlog.errors import InputError
 from fightlog.events.model import (
@@ -89,12 +89,36 @@ def amended_fact(events: Sequence[AnyEvent], target: AnyEvent, change: Change, n
         return None
     reach = Reach(FACTS[type(target)], _EXAMPLES[type(target)])
     amended = amend(target, change.sets, reach, scene=events[0], name=name, table_for=table_for)
-    if isinstance(amended, RulingMade) and amended.target >= seq:
-        raise InputError(f"--set: bad VALUE: target {amended.target}: a ruling targets an earlier event "
-                         f"(before seq {seq})", path=name, line=seq)
+    if isinstance(amended, RulingMade):
+        _check_ruling(events, amended, name, table_for)
     if fact_data(amended) != fact_data(target):
         amended = replace(amended, origin=Origin(medium=DISPUTE_MEDIUM, ref=f"seq {seq}", raw=change.text()))
     return amended
+
+
+def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, table_for: TableFor) -> None:
+    """A ruling as changed, held to what ``fightlog rule`` records: an earlier target;
+    ``changes`` for an amend only, each a change ``rule ... amend --set`` would make of the
+    event ruled on; a ``finding`` for an accept only."""
+    seq = ruling.seq
+    if ruling.target >= seq:
+        raise InputError(f"--set: bad VALUE: target {ruling.target}: a ruling targets an earlier event "
+                         f"(before seq {seq})", path=name, line=seq)
+    if ruling.changes and ruling.action != "amend":
+        raise InputError(f"--set: changes are for an amend ruling (this one is {ruling.action})", path=name, line=seq)
+    if ruling.finding is not None and ruling.action != "accept":
+        raise InputError(f"--set: a finding is for an accept ruling (this one is {ruling.action})", path=name, line=seq)
+    if ruling.action != "amend":
+        return
+    if not ruling.changes:
+        raise InputError("--set: an amend ruling changes at least one field (changes={...})", path=name, line=seq)
+    ruled = events[ruling.target - 1]
+    try:
+        amend(ruled, tuple(ruling.changes.items()), ruling_reach(type(ruled)), scene=events[0], name=name,
+              table_for=table_for, events=events[: seq - 1])
+    except InputError as exc:
+        raise InputError(f"--set changes: {exc.message.removeprefix('--set ').removeprefix('--set: ')} (seq {ruling.target})", path=name,
+                         line=seq) from None
 
 
 def fact_data(event: AnyEvent | None) -> dict[str, Any]:

@@ -310,6 +310,21 @@ def test_a_changed_ruling_amends_instead() -> None:
     assert isinstance(ruling, RulingMade) and ruling.action == "amend" and ruling.changes == {"taken": 10}
 
 
+@pytest.mark.parametrize(("sets", "says"), [
+    ((("changes", {"taken": 10}),), "changes are for an amend ruling (this one is void)"),
+    ((("action", "amend"), ("changes", {"bogus": 3})), "--set changes: bogus: bad PATH: a damage_applied event has no field"),
+    ((("action", "amend"), ("changes", {"taken": -10})), "--set changes: bad VALUE"),
+    ((("action", "amend"),), "an amend ruling changes at least one field"),
+    ((("finding", "order.skipped"),), "a finding is for an accept ruling (this one is void)"),
+])
+def test_a_changed_ruling_is_held_to_what_rule_records(sets: tuple[tuple[str, Any], ...], says: str) -> None:
+    """A void given `changes`, or an amend of a field the ruled event lacks, was forked as
+    given (`fightlog rule` refuses both): it changed nothing, or amended nothing."""
+    with pytest.raises(InputError) as refused:
+        fork(ruled_duel(), 48, *sets)
+    assert says in refused.value.message and refused.value.line == 48
+
+
 def test_a_ruling_after_the_change_follows_its_target_or_is_dropped() -> None:
     # Rook's dodge (seq 40) a little higher: the critical still lands, seq 44 is still its
     # damage, and the GM's void still takes it back.
