@@ -15,6 +15,7 @@ from fightlog.audit.one_pass import Report
 from fightlog.audit.one_process import audit_events, audit_sequential
 from fightlog.audit.two_process import audit_parallel
 from fightlog.events.forked import worth_forking
+from fightlog.events.seeds import seed_hex
 
 __all__ = ["PARALLEL_MIN_BYTES", "Report", "audit_events", "audit_log"]
 
@@ -25,7 +26,7 @@ PARALLEL_MIN_BYTES = 16 << 20
 def audit_log(
     path: str | os.PathLike[str],
     *,
-    seed: str | None = None,
+    seed: int | str | None = None,
     workers: int | None = None,
     parallel_min_bytes: int | None = None,
 ) -> Report:
@@ -34,15 +35,17 @@ def audit_log(
 
     A log of ``parallel_min_bytes`` (default ``PARALLEL_MIN_BYTES``) or more is audited on
     two processes when ``workers`` (default: the cores this process may use) allows; the
-    report, or the error, is the same.
+    report, or the error, is the same. ``seed``: the scene's dice seed before it is revealed,
+    as ``--seed`` takes it (``seed_hex``: an integer or 64 hex digits; ``DiceSeedError``).
     """
     name = os.fspath(path)
+    hexed = None if seed is None else seed_hex(seed)
     with _collector_eased():
         if _parallel(name, workers, parallel_min_bytes):
-            report = audit_parallel(name, seed)
+            report = audit_parallel(name, hexed)
             if report is not None:
                 return report
-        return audit_sequential(name, seed)
+        return audit_sequential(name, hexed)
 
 
 def _parallel(path: str, workers: int | None, parallel_min_bytes: int | None) -> bool:

@@ -17,15 +17,18 @@ from fightlog.audit.reading import checked
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent, RulingMade
 from fightlog.events.reader import open_log, raw_lines
+from fightlog.events.seeds import seed_hex
 from fightlog.events.tail import revealed_in, revealed_seed
 from fightlog.reducers.state import EMPTY, SceneState
 
 
-def audit_events(events: Sequence[AnyEvent], *, seed: str | None = None, start: SceneState = EMPTY) -> Report:
-    """Audit a log held in memory (the events in order, from ``start``)."""
+def audit_events(events: Sequence[AnyEvent], *, seed: int | str | None = None, start: SceneState = EMPTY) -> Report:
+    """Audit a log held in memory (the events in order, from ``start``); ``seed`` as
+    ``audit_log`` takes it."""
+    hexed = None if seed is None else seed_hex(seed)
     rulings = [e for e in events if type(e) is RulingMade]
-    auditor = Auditor(rulings, seed=seed)
-    dice = FastDice(seed, hint=revealed_in(reversed(events)))
+    auditor = Auditor(rulings, seed=hexed)
+    dice = FastDice(hexed, hint=revealed_in(reversed(events)))
     feed = dice.feed
     fed = FED
 
@@ -36,7 +39,7 @@ def audit_events(events: Sequence[AnyEvent], *, seed: str | None = None, start: 
             yield event
 
     auditor.fold(recorded(), start=start)
-    return auditor.finish(or_exact(dice, seed, lambda: events), again=lambda: events)
+    return auditor.finish(or_exact(dice, hexed, lambda: events), again=lambda: events)
 
 
 def audit_sequential(name: str, seed: str | None) -> Report:

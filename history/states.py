@@ -65,6 +65,8 @@ def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool 
     """``state_at``, together with the event the state is after (found without reading the
     log again: it is the last event folded, or the line a checkpoint records)."""
     name = os.fspath(path)
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 0):
+        raise InputError(f"at={at!r}: a seq is a whole number, 0 or more", path=name)
     key = cache_key() if cache else None
     before = log_witness(name) if key is not None else None  # a save needs the log unchanged since
     loaded = load(name, key) if key is not None else Loaded([])

@@ -58,3 +58,32 @@ def test_each_name_is_defined_where_the_table_says() -> None:
         if not any(module == p or module.startswith(p + ".") for p in places):
             wrong.append(f"{name}: {module} not in {places}")
     assert wrong == []
+
+
+def test_an_audit_takes_a_seed_as_seed_option_does(tmp_path: Path) -> None:
+    """``audit_log(path, seed=7)`` raised ``AttributeError`` ('int' object has no attribute
+    'strip'), and ``seed="7"`` was refused in ``--seed``'s words while ``"07"`` was taken as a
+    one-byte seed: the API reads a seed as ``--seed`` does (``seed_hex``)."""
+    import pytest
+
+    from fightlog.errors import DiceSeedError
+
+    log = tmp_path / "live.jsonl"
+    run("play", "start", str(log), "--ruleset", "roe7", "--seed", "7")
+    run("play", "join", str(log), "--roster", str(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml"))
+    for seed in (7, "7", "07", api.seed_hex(7)):
+        assert [f.code for f in api.audit_log(log, seed=seed).findings if f.code.startswith("dice.")] == []
+        events = [event for _, event in api.read_log(str(log))]
+        assert [f.code for f in api.audit_events(events, seed=seed).findings if f.code.startswith("dice.")] == []
+    with pytest.raises(DiceSeedError, match="expected an integer"):
+        api.audit_log(log, seed="xyz")
+
+
+def test_state_at_refuses_a_seq_that_is_no_whole_number() -> None:
+    import pytest
+
+    from fightlog.errors import InputError
+
+    for at in (-1, "x", 1.5):
+        with pytest.raises(InputError, match="a seq is a whole number"):
+            api.state_at(FIXTURES / "roe7" / "disputed-duel.jsonl", at=at)  # type: ignore[arg-type]
