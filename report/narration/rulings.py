@@ -15,7 +15,9 @@ from fightlog.report.narration.lines import Scene, kind_of
 
 def _ruled(event: RulingMade, scene: Scene) -> str:
     target = scene.lookup(event.target) if scene.lookup is not None else None
-    return f"GM {ruling_text(event, target, scene)}"
+    told = ruling_text(event, target, scene)
+    said = event.by.split(maxsplit=1)
+    return told if said and said[0].upper() == "GM" else f"GM {told}"  # --by GM: not "GM GM voids"
 
 
 DESCRIBE: dict[type, Callable[[Any, Scene], str]] = {RulingMade: _ruled}

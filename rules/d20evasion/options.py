@@ -112,23 +112,29 @@ def read_options(data: Mapping[str, Any], *, where: str | None = None) -> D20Opt
     so are band limits out of order."""
     options = read_ruleset_options(D20Options, data, ruleset="d20-evasion", where=where)
     limits = band_limits(options)
-    for near, far in zip(limits, limits[1:]):
+    for (near_name, near), (far_name, far) in zip(zip(_BAND_LIMITS, limits), zip(_BAND_LIMITS[1:], limits[1:])):
         if near >= far:
             raise InputError(
-                "d20-evasion options: the band limits must grow outwards (touch_max_m < close_max_m < "
-                f"medium_close_max_m < medium_max_m < far_max_m), got {', '.join(map(str, limits))}",
+                f"d20-evasion options: '{near_name}' ({near}) must be less than '{far_name}' ({far}): the band "
+                "limits grow outwards (touch_max_m < close_max_m < medium_close_max_m < medium_max_m < far_max_m)",
                 path=where,
             )
-    bands = (options.injury_mangled_max, options.injury_disabled_max, options.injury_concussion_max,
-             options.injury_tear_max)
-    if list(bands) != sorted(bands) or bands[-1] > 20:
-        raise InputError(
-            "d20-evasion options: the injury bands must not decrease and stay within 1-20 "
-            f"(injury_mangled_max <= injury_disabled_max <= injury_concussion_max <= injury_tear_max <= 20), "
-            f"got {', '.join(map(str, bands))}",
-            path=where,
-        )
+    names = ("injury_mangled_max", "injury_disabled_max", "injury_concussion_max", "injury_tear_max")
+    bands = [getattr(options, name) for name in names]
+    for at, (low, high) in enumerate(zip(bands, [*bands[1:], 20])):
+        if low > high:
+            above = f"'{names[at + 1]}' ({high})" if at + 1 < len(names) else "20"
+            raise InputError(
+                f"d20-evasion options: '{names[at]}' ({low}) must be at most {above}: the injury bands do not "
+                "decrease and stay within 1-20 (injury_mangled_max <= injury_disabled_max <= "
+                "injury_concussion_max <= injury_tear_max <= 20)",
+                path=where,
+            )
     return options
+
+
+_BAND_LIMITS: Final = ("touch_max_m", "close_max_m", "medium_close_max_m", "medium_max_m", "far_max_m")
+"""The options ``band_limits`` reads, in its order."""
 
 
 def band_limits(options: D20Options) -> tuple[int, int, int, int, int]:

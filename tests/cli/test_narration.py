@@ -70,3 +70,14 @@ def test_an_outcome_that_lands_below_what_it_had_to_beat_catches() -> None:
             for hit, margin, critical in ((True, -2, None), (False, -2, None), (True, 0, None), (True, -2, "success"))}
     assert told == {(True, -2, None): "ghoul catches bruno with Frag", (False, -2, None): "ghoul misses bruno with Frag",
                     (True, 0, None): "ghoul hits bruno with Frag", (True, -2, "success"): "ghoul hits bruno with Frag"}
+
+
+def test_a_ruling_by_someone_called_gm_is_not_told_gm_gm() -> None:
+    """`fightlog rule LOG void 92 --by GM` was told "GM GM voids seq 92"."""
+    from fightlog.events.model import RulingMade
+    from fightlog.report.narration.lines import Scene
+    from fightlog.report.narration.rulings import _ruled
+
+    scene = Scene(lambda actor: actor or "?")
+    told = [_ruled(RulingMade(by=by, action="void", target=3, reason="sheathed"), scene) for by in ("GM", "gm Sev", "Gemma")]
+    assert told == ["GM voids seq 3: sheathed", "gm Sev voids seq 3: sheathed", "GM Gemma voids seq 3: sheathed"]

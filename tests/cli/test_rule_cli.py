@@ -61,7 +61,7 @@ REFUSED: list[tuple[Path, tuple[str, ...], int, str]] = [
     (ALLEY, ("amend", "1", "--set", 'options.modifer_cap=5'), 1,
      "--set options.modifer_cap: bad VALUE: unknown roe7 option 'modifer_cap' (did you mean 'modifier_cap'?)"),
     (ASHFALL, ("amend", "1", "--set", "options.touch_max_m=100"), 1,
-     "--set options.touch_max_m: bad VALUE: d20-evasion options: the band limits must grow outwards"),
+     "--set options.touch_max_m: bad VALUE: d20-evasion options: 'touch_max_m' (100) must be less than 'close_max_m'"),
     (DISPUTED, ("amend", "1", "--set", "options=5"), 1, "--set: bad VALUE for options: Expected `object`, got `int`"),
     (DISPUTED, ("void", "1"), 1, "the scene_started event cannot be voided"),
     (ALLEY, ("void", "88"), 88, "the scene_ended event cannot be voided: it revealed the dice seed, so every roll "

@@ -115,7 +115,8 @@ def test_a_house_rule_the_ruleset_refuses_as_a_whole_names_the_house_file(tmp_pa
     scenario = FIXTURES / "d20-evasion" / "scenarios" / "ashfall-duel.toml"
     with pytest.raises(InputError) as caught:
         run_scenario(scenario, house=read_house_rules(path))
-    assert caught.value.path == str(path) and "band limits must grow outwards" in caught.value.message
+    assert (caught.value.path, caught.value.line) == (str(path), 1)  # the line of the option it names
+    assert "'touch_max_m' (50) must be less than 'close_max_m' (5): the band limits grow outwards" in caught.value.message
 
 
 def test_a_file_naming_no_ruleset_is_checked_against_every_ruleset_given(tmp_path: Path) -> None:
@@ -133,3 +134,19 @@ def test_a_file_naming_no_ruleset_is_checked_against_every_ruleset_given(tmp_pat
     with pytest.raises(InputError) as caught:
         house(tmp_path, "modifier_cap = 20\ndr_cap = 25\nambush_dm = 4\n").check_any(both)
     assert caught.value.message.startswith("ambush_dm")  # roe7 knows two of the three: its refusal
+
+
+@pytest.mark.parametrize(("text", "line", "says"), [
+    ("touch_max_m = 50\nclose_max_m = 5\n", 2, "'touch_max_m' (50) must be less than 'close_max_m' (5)"),
+    ("# tears\ninjury_tear_max = 25\n", 3, "'injury_tear_max' (25) must be at most 20"),
+])
+def test_a_check_across_d20_options_names_the_line_of_the_option_it_names(
+        tmp_path: Path, text: str, line: int, says: str) -> None:
+    """`play start --options` said `h10.toml: d20-evasion options: the band limits must grow
+    outwards ...` with no line."""
+    from tests.cli import run
+
+    path = tmp_path / "house.toml"
+    path.write_text('ruleset = "d20-evasion"\n' + text, encoding="utf-8")
+    result = run("play", "start", str(tmp_path / "f.jsonl"), "--ruleset", "d20-evasion", "--options", str(path))
+    assert result.exit_code == 2 and result.stderr.startswith(f"fightlog: {path}:{line}: d20-evasion options: {says}")

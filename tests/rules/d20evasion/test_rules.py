@@ -237,6 +237,6 @@ def test_options_are_all_recorded_and_checked() -> None:
         read_options({"round_halfs": "up"})
     with pytest.raises(InputError, match="expected one of 'down', 'up'"):
         read_options({"round_halves": "sideways"})
-    with pytest.raises(InputError, match="band limits must grow"):
+    with pytest.raises(InputError, match="band limits grow outwards"):
         read_options({"close_max_m": 50})
     assert replace(DEFAULTS, mode="duel").mode == "duel"
