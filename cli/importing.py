@@ -84,6 +84,8 @@ def import_(
 
     if start is not None and end is not None and (start.tzinfo is None) == (end.tzinfo is None) and start > end:
         raise click.UsageError(f"--from {start.isoformat()} is later than --to {end.isoformat()}: no message is between")
+    if ruleset is not None and not ruleset.strip():
+        raise click.BadParameter("give a ruleset id (`fightlog rulesets` lists them)", param_hint="'--ruleset'")
     check_format(transcript, fmt)
     actions = _action_types(ruleset)
     cast = load_cast(cast_path, ruleset or "", actions) if cast_path is not None else empty_cast()

@@ -91,13 +91,18 @@ def _dialect(entry: _Seen) -> str | None:
 
 
 def _ident(name: str, taken: list[str]) -> str:
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")  # Ferré -> Ferre
+    spelled = name.translate(_LETTERS)  # letters NFKD does not take apart: Faß -> Fass
+    plain = unicodedata.normalize("NFKD", spelled).encode("ascii", "ignore").decode("ascii")  # Ferré -> Ferre
     base = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "someone"
     ident, n = base, 2
     while ident in taken:
         ident, n = f"{base}-{n}", n + 1
     return ident
 
+
+_LETTERS = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
+                          "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"})
+"""Latin letters with no decomposition, spelled in plain letters (ids keep every sound)."""
 
 _UNSEEN = re.compile(f"[{C1}{BIDI}]")
 """What ``json.dumps`` leaves as it is but a reader would not see (C1 controls, bidirectional

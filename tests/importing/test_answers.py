@@ -184,3 +184,19 @@ def test_import_options_refused_as_play_start_refuses_them(tmp_path: Path) -> No
     assert code == 2 and "--options: ruleset 'ironclaw' has no options fightlog knows" in stderr
     code, _, stderr = run(*base, "--suggest-cast", "--ruleset", "d20-evasion")
     assert code == 2 and "leave out -o, --force and --options" in stderr
+
+
+def test_rolls_before_round_1_are_initiative_not_undeclared(tmp_path: Path) -> None:
+    """A HUD that does not say "for initiative": rolls before the first post were each
+    `import.roll-undeclared ... no turn was open`."""
+    duel = ("[2024/07/02 21:10]  Evasion d20 HUD: Zoe Fass rolled 1d20 (12) + [3 init] = 15\n"
+            "[2024/07/02 21:10]  Evasion d20 HUD: Kaito Ronin rolled 1d20 (9) + [1 init] = 10\n" + _DUEL)
+    (tmp_path / "duel.txt").write_text(duel, encoding="utf-8")
+    (tmp_path / "cast.toml").write_text(_DUEL_CAST, encoding="utf-8")
+    (tmp_path / "house.toml").write_text('ruleset = "d20-evasion"\nmode = "duel"\n', encoding="utf-8")
+    log = tmp_path / "d.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "duel.txt"), "-o", str(log), "--ruleset", "d20-evasion",
+                          "--cast", str(tmp_path / "cast.toml"), "--options", str(tmp_path / "house.toml"))
+    assert code == 0, stderr
+    code, out, _ = run("audit", str(log), "--format", "json")
+    assert code == 0 and [f["code"] for f in json.loads(out)["findings"] if f["severity"] != "info"] == []

@@ -127,8 +127,11 @@ def test_a_suggested_id_is_the_name_in_plain_letters() -> None:
     from fightlog.importing.message import Message
     from fightlog.importing.suggest import suggest
 
-    said = suggest([Message(ref="x:1", speaker="ysolde.resident", name="Ysolde Ferré", text="hi")], "roe7")
+    said = suggest([Message(ref="x:1", speaker="ysolde.resident", name="Ysolde Ferré", text="hi"),
+                    Message(ref="x:2", speaker="zoe.fass", name="Zoë Faß", text="hi"),
+                    Message(ref="x:3", speaker="bjorn", name="Bjørn Łæs", text="hi")], "roe7")
     assert 'id = "ysolde-ferre"' in said and 'name = "Ysolde Ferré"' in said
+    assert 'id = "zoe-fass"' in said and 'id = "bjorn-laes"' in said  # not "zoe-fa": no letter dropped
 
 
 def test_a_hint_for_an_action_the_ruleset_lacks_is_refused_at_its_line(tmp_path: Path) -> None:
@@ -436,6 +439,9 @@ def test_log_exists_and_usage(tmp_path: Path) -> None:
     assert code == 2 and "exists and is not empty" in stderr
     code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"))
     assert code == 2 and "give -o LOG and --ruleset ID" in stderr
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(tmp_path / "new.jsonl"),
+                          "--ruleset", " ")  # was: "the transcript: cannot be imported: ... Expected `str` of length >= 1"
+    assert code == 2 and "Invalid value for '--ruleset': give a ruleset id" in stderr
     cast = Path(shutil.copy(IMPORT / "sl/pump-house.cast.toml", tmp_path / "cast.toml"))
     code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(cast), "--ruleset", "roe7",
                           "--cast", str(cast), "--force")  # replaced the cast file with the log
