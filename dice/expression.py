@@ -21,6 +21,7 @@ from fightlog.dice.bounds import bounds
 from fightlog.dice.evaluate import FaceStream, Plan, build_plan
 from fightlog.dice.fair import FairGenerator
 from fightlog.dice.fastpath import FastPlan, build_fast_plan
+from fightlog.dice.limits import BotLimits
 from fightlog.dice.parser import Parsed, parse
 from fightlog.dice.result import RollResult, TermRoll
 
@@ -56,6 +57,8 @@ class Expression:
     test: Selector | None = None
     ambiguous: DiceSyntaxError | None = None
     """Raised by ``roll`` (a new roll); recorded rolls of it still verify."""
+    limits: BotLimits | None = None
+    """The bot's own limits (its dialect's): ``roll`` refuses a new roll past its ``rolls``."""
 
     @property
     def dice(self) -> int:
@@ -115,8 +118,12 @@ def roll(
         else:
             done = fast(compiled, generator, index, (), 0)
         if done is not None:
-            return done
-    return compiled.roll(generator.stream(index), modifiers, index=index)
+            return done  # each die drawn once: no more than the dice as written, checked when read
+    stream = generator.stream(index)
+    result = compiled.roll(stream, modifiers, index=index)
+    if compiled.limits is not None:  # the bot's count of dice rolled (avrae's d20: 1000)
+        limits.check_rolls(compiled.text, stream.drawn, compiled.limits)
+    return result
 
 
 def as_modifiers(modifiers: Iterable[ModifierLike]) -> tuple[Modifier, ...]:
@@ -165,4 +172,5 @@ def build_expression(text: str, parsed: Parsed, dialect: str = "fightlog") -> Ex
         repeat=parsed.repeat,
         test=parsed.test,
         ambiguous=parsed.ambiguous,
+        limits=parsed.limits,
     )

@@ -8,7 +8,8 @@ which dice explode, and what the arithmetic gives. Each disagreement is one ``Di
 with a stable code:
 
 * ``roll-range``: a face (or a face a reroll replaced) outside ``1..sides``;
-* ``roll-notation``: the dialect refuses the notation; ``roll-limit``: it is over a limit;
+* ``roll-notation``: the dialect refuses the notation; ``roll-limit``: it is over a limit
+  (or shows more dice rolled than its bot rolls in one roll: avrae's d20 stops at 1000);
 * ``roll-dice``: the dice do not fit the notation (how many, which die);
 * ``roll-reroll``: rerolls the dialect would make and the roll did not, or the other way
   round (``1d20ro1 rerolls die 1 (1) but the roll kept it``); ``roll-explode``: the same for
@@ -33,6 +34,7 @@ from msgspec.structs import replace
 
 from fightlog.errors import DiceError, DiceLimitError
 from fightlog.events.model import DiceRolled, Die
+from fightlog.dice import limits
 from fightlog.dice.expression import as_modifiers
 from fightlog.dice.roll_events import group_dice, read_roll
 from fightlog.dice.render import breakdown
@@ -91,6 +93,10 @@ def _check(event: DiceRolled, what: str) -> list[Discrepancy]:
         return [Discrepancy("roll-notation", f"its modifiers are refused: {exc}")]
     if event.unread:
         return []
+    try:  # more dice than the bot rolls in one roll (avrae's d20: 1000): it could not print this
+        limits.check_rolls(event.notation, sum(1 + len(d.rerolled) for d in event.dice), expr.limits)
+    except DiceLimitError as exc:
+        return [Discrepancy("roll-limit", f"over the {dialect} dialect's limits: {exc}")]
     try:
         groups = group_dice(expr, event.dice, event.notation)
     except DiceError as exc:

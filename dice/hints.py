@@ -73,6 +73,19 @@ def explode_or_count(text: str, column: int, term: str, sides: int) -> DiceSynta
     )
 
 
+def percent(text: str, column: int, head: str) -> DiceSyntaxError:
+    """``1d%``: fightlog and Dice Maiden roll a d100 (1 to 100); avrae's d20 a tens die
+    (0, 10, ..., 90). ``column`` is the ``%``'s, ``head`` the term before it (``2d``)."""
+    hundred = (text[: column - 1] + "100" + text[column:]).strip()
+    notation = text.partition("#")[0].strip()
+    return _error(
+        text,
+        column,
+        f"{head}% is ambiguous: fightlog and Dice Maiden read d% as a d100 (1 to 100), avrae's d20 "
+        f"as a tens die (0, 10, ..., 90); write {hundred} or --dialect avrae '{notation}'",
+    )
+
+
 def after_number(text: str, tok_kind: str, tok_text: str, column: int) -> DiceSyntaxError | None:
     """What a bot means by what follows a complete expression: Dice Maiden's repeats
     (``6 3d6``), avrae's and roll20's modulo (``7 % 3``)."""

@@ -6,11 +6,19 @@ expression is parsed, so an abusive expression is refused before a single die is
 without ever converting a long digit string to an integer. The two limits that depend on the
 dice themselves (explosion and reroll chains, draws per roll) are not errors: they stop the
 chain, so a roll that compiled always completes and always fits in one log line.
+
+A dice bot's own limits, stricter than these, are here too (``BotLimits``: Dice Maiden's,
+avrae's d20's), each with the line of the bot's source that sets it; the dialect that reads
+the bot's notation names them (``Syntax.limits``) and they hold in that dialect only. Its
+sides and pool are checked as the text is read; d20's count of dice rolled depends on the
+dice and, as in d20, is an error: ``expression.roll`` refuses a new roll past it.
 """
 
 from __future__ import annotations
 
-from fightlog.errors import DiceLimitError
+from dataclasses import dataclass
+
+from fightlog.errors import DiceLimitError, DiceValueError
 
 MAX_EXPRESSION_CHARS = 256
 """Longest expression accepted, label included (characters)."""
@@ -44,6 +52,77 @@ for JSON readers that use doubles (2**53 is about 9.007e15)."""
 
 MAX_MODIFIER = 9_999_999
 """Largest magnitude of one modifier passed with a roll."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotLimits:
+    """What a dice bot refuses that fightlog's limits allow, enforced in the bot's dialect:
+    ``pool`` most dice in one term as written, ``min_sides``/``max_sides`` the sides a die
+    may have (checked as the text is read), ``rolls`` most dice one roll may roll with every
+    reroll and explosion counted (checked as it rolls, as the bot does)."""
+
+    bot: str
+    source: str
+    pool: int | None = None
+    min_sides: int = 1
+    max_sides: int | None = None
+    rolls: int | None = None
+
+
+DICE_MAIDEN = BotLimits(
+    "Dice Maiden",
+    "Humblemonk/DiceMaiden src/dice_maiden_logic.rb, check_roll",
+    pool=500,
+    min_sides=2,
+    max_sides=1000,
+)
+"""``check_roll`` refuses, per ``XdY`` of the roll: ``Y < 2`` ("Please roll a dice value 2 or
+greater"), ``Y > 1000`` ("Please roll dice up to d1000"), ``X > 500`` ("Please keep the dice
+pool below 500": 500 itself is rolled)."""
+
+AVRAE = BotLimits("avrae's d20", "avrae/d20 d20/dice.py, RollContext(max_rolls=1000)", rolls=1000)
+"""d20 counts every die it rolls, rerolls and explosions included (``Die._add_roll`` calls
+``RollContext.count_roll``), and raises ``TooManyRolls`` when the count passes 1000."""
+
+
+def check_bot_term(expr: str, bot: BotLimits, count: int, sides: int, column: int) -> None:
+    """Refuse a dice term the bot refuses: sides outside ``min_sides..max_sides``, more dice
+    than its ``pool``."""
+    if sides < bot.min_sides:
+        raise DiceValueError(
+            f"{_short(expr)} : a die of {sides} side{'s' if sides != 1 else ''} at column {column}; "
+            f"{bot.bot} rolls dice of {bot.min_sides} sides or more"
+        )
+    if bot.max_sides is not None and sides > bot.max_sides:
+        raise _refuse(
+            f"{_short(expr)} : a die of {sides} sides at column {column}; "
+            f"{bot.bot} rolls dice of at most {bot.max_sides} sides",
+            limit="sides",
+            value=sides,
+            maximum=bot.max_sides,
+        )
+    if bot.pool is not None and count > bot.pool:
+        raise _refuse(
+            f"{_short(expr)} : {count} dice in one pool at column {column}; "
+            f"{bot.bot} rolls at most {bot.pool} dice per pool",
+            limit="pool",
+            value=count,
+            maximum=bot.pool,
+        )
+
+
+def check_rolls(expr: str, rolls: int, bot: BotLimits | None) -> None:
+    """Refuse a roll that rolls more dice than the bot's ``rolls`` (dice, rerolls and
+    explosions, counted as the bot counts them)."""
+    if bot is None or bot.rolls is None or rolls <= bot.rolls:
+        return
+    raise _refuse(
+        f"{_short(expr)} : {rolls} dice rolled, rerolls and explosions included; "
+        f"{bot.bot} rolls at most {bot.rolls} dice per roll",
+        limit="rolls",
+        value=rolls,
+        maximum=bot.rolls,
+    )
 
 
 def _refuse(message: str, *, limit: str, value: int, maximum: int) -> DiceLimitError:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from fightlog.errors import DiceSyntaxError, DiceValueError
 from fightlog.dice import hints, limits
+from fightlog.dice.limits import BotLimits
 from fightlog.dice.ast import (
     BinaryKind,
     BinaryOp,
@@ -60,6 +61,8 @@ class Parsed:
     ambiguous: DiceSyntaxError | None = None
     """A form a popular bot reads otherwise (``3d10!>=8``): logs that hold it still verify,
     but a new roll of it is refused with this error (``expression.roll``)."""
+    limits: BotLimits | None = None
+    """The bot's own limits the text was read under (a dialect's ``Syntax.limits``)."""
 
 
 def parse(text: str) -> Parsed:
@@ -236,7 +239,7 @@ class _Parser:
         return self.add_term(count, sides, tuple(ops), target, None, "".join(parts), start.column)
 
     def sides(self, die: Token, parts: list[str]) -> int:
-        """The sides after ``d`` (``%`` is 100; ``D`` alone is a d6), added to ``parts``."""
+        """The sides after ``d`` (``%`` is 100, but ambiguous; ``D`` alone is a d6), added to ``parts``."""
         side_tok = self.peek()
         if side_tok.kind == "num":
             self.take()
@@ -244,6 +247,7 @@ class _Parser:
             return side_tok.value
         if side_tok.kind == "pct":
             self.take()
+            self.ambiguous = self.ambiguous or hints.percent(self.text, side_tok.column, "".join(parts))
             parts.append("%")
             return 100
         if die.text == "D":

@@ -7,13 +7,16 @@ parentheses, and operations after parentheses act on the dice inside), operation
 ``<N``, ``>N``, ``lN``, ``hN`` (runs of one operation merge: ``k1k2`` keeps 1s and 2s),
 ``d%`` a tens die (0, 10, ..., 90), ``0d6`` is 0, annotations ``[fire]``, ``+ - * / // %``
 with ``/`` exact and the total truncated toward zero, decimals, comparisons giving 1 or 0,
-and everything after a complete expression is its comment (``1d20+5 attack``).
+and everything after a complete expression is its comment (``1d20+5 attack``). Its limit
+(``limits.AVRAE``): one roll rolls at most 1000 dice, rerolls and explosions counted, as
+d20's ``RollContext`` counts them.
 """
 
 from __future__ import annotations
 
 from functools import partial
 
+from fightlog.dice import limits
 from fightlog.dice.dialects.syntax_parser import read
 from fightlog.dice.dialects.registry import Dialect, register
 from fightlog.dice.dialects.syntax import OpSpec, Syntax
@@ -38,6 +41,7 @@ SYNTAX = Syntax(
     annotations=True,
     comment="trailing",
     merge_runs=True,
+    limits=limits.AVRAE,
 )
 
 

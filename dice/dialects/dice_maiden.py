@@ -2,14 +2,17 @@
 src/dice_maiden_logic.rb).
 
 What it reads: ``XdY`` followed by options, with or without a space: ``e``/``eN`` explode
-once (each die showing N, default the highest face, adds one die), ``ie``/``ieN`` explode
-again and again, ``kN`` keep the N highest, ``klN`` keep the N lowest, ``dN`` drop the N
-lowest (drops happen before keeps, whatever the order written), ``rN`` reroll once a die
-showing N or less, ``irN`` reroll until it shows more than N, ``tN`` count dice of N or more
-as successes, ``fN`` take one off for each die of N or less; ``+ - * /`` (``/`` rounds down,
-as Ruby's integer division does); ``! comment``; ``N XdY ...`` rolls it N times (2 to 20).
-Its aliases read here, substituted as the bot does: ``+dN`` (advantage: ``2dN d1``), ``-dN``
-(disadvantage: ``2dN kl1``), ``NdF`` (Fate: ``Nd3 t3 f1``), ``Nd%`` (``Nd100``).
+once (each die showing N or more, default the highest face, adds one die: dicebag's
+``RollPart#handle_explode`` tests ``r >= explode``; ``e0`` is off), ``ie``/``ieN`` explode
+again and again (one that would never stop, ``ie1``, is refused), ``kN`` keep the N
+highest, ``klN`` keep the N lowest, ``dN`` drop the N lowest (drops happen before keeps,
+whatever the order written), ``rN`` reroll once a die showing N or less, ``irN`` reroll
+until it shows more than N, ``tN`` count dice of N or more as successes, ``fN`` take one off
+for each die of N or less; ``+ - * /`` (``/`` rounds down, as Ruby's integer division does);
+``! comment``; ``N XdY ...`` rolls it N times (2 to 20). Its aliases read here, substituted
+as the bot does: ``+dN`` (advantage: ``2dN d1``), ``-dN`` (disadvantage: ``2dN kl1``),
+``NdF`` (Fate: ``Nd3 t3 f1``), ``Nd%`` (``Nd100``). Its limits (``limits.DICE_MAIDEN``, from
+``check_roll``): 2 to 1000 sides, at most 500 dice in one ``XdY``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import re
 from dataclasses import replace
 
 from fightlog.errors import DiceValueError
+from fightlog.dice import limits
 from fightlog.dice.dialects.syntax_parser import read
 from fightlog.dice.dialects.registry import Dialect, register
 from fightlog.dice.dialects.syntax import OpSpec, Syntax
@@ -25,7 +29,7 @@ from fightlog.dice.parser import Parsed
 
 SYNTAX = Syntax(
     ops={
-        "ie": OpSpec("!", "optional"), "e": OpSpec("!1", "optional"),
+        "ie": OpSpec("!", "optional", selector="ge"), "e": OpSpec("!1", "optional", selector="ge"),
         "kl": OpSpec("kl"), "k": OpSpec("kh"), "d": OpSpec("dl"),
         "ir": OpSpec("rr", selector="le"), "r": OpSpec("ro", selector="le"),
     },
@@ -36,6 +40,7 @@ SYNTAX = Syntax(
     comment="!",
     letters={"t": "success", "f": "failure"},
     drop_before_keep=True,
+    limits=limits.DICE_MAIDEN,
 )
 
 _ALIASES = [

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from fightlog.dice.ast import OpKind
+from fightlog.dice.limits import BotLimits
 
-SelectorStyle = Literal["d20", "cmp", "le"]
+SelectorStyle = Literal["d20", "cmp", "le", "ge"]
 """``d20``: ``[l|h|<|>]N`` (``N`` alone means equals; runs of one operation merge into one
 selection); ``cmp``: ``[=|<|<=|>|>=]N`` (a bare ``N`` means equals); ``le``: a bare ``N``
-means ``<= N`` (Dice Maiden's ``r2`` rerolls 1s and 2s)."""
+means ``<= N`` (Dice Maiden's ``r2`` rerolls 1s and 2s); ``ge``: a bare ``N`` means ``>= N``
+(Dice Maiden's ``e5`` explodes 5s and 6s), and ``0`` matches nothing (dicebag's 0 is off)."""
 
 
 @dataclass(frozen=True)
@@ -81,3 +83,6 @@ class Syntax:
     mark_ops: frozenset[str] = field(default_factory=frozenset)
     """Spellings that only change how a roll is shown (roll20 ``cs``/``cf``/``sa``/``sd``):
     read and ignored."""
+    limits: BotLimits | None = None
+    """The bot's own limits beyond fightlog's (``limits.DICE_MAIDEN``, ``limits.AVRAE``): its
+    dice terms are checked against them as they are read, its rolls as they roll."""

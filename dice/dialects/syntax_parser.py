@@ -78,7 +78,7 @@ class Reader(TermReader):
             else:
                 raise self.syntax_error(f"expected an operator{self.got()}", "operator")
         notation = self.text[:end].strip(" \t")
-        return Parsed(root, notation, label, tuple(self.terms), test=test)
+        return Parsed(root, notation, label, tuple(self.terms), test=test, limits=self.syntax.limits)
 
     def check_words(self, rest: str) -> None:
         """roll20 and RPG Sage read only words as a comment; refuse other trailing text."""

@@ -34,6 +34,7 @@ class TermReader:
         self.spellings = sorted(syntax.ops, key=len, reverse=True)
         self.marks = sorted(syntax.mark_ops, key=len, reverse=True)
         self.letter: dict[str, Selector] = {}  # Dice Maiden's t/f, read among the ops
+        self.written: dict[int, str] = {}  # an operation's spelling as written, by column
 
     # ------------------------------------------------------------------ helpers
 
@@ -88,6 +89,9 @@ class TermReader:
             raise DiceValueError(f"{self.text} : a die needs at least 1 side at column {column}")
         limits.check_dice(self.text, count)
         limits.check_sides(self.text, sides, column)
+        bot = self.syntax.limits
+        if bot is not None:
+            limits.check_bot_term(self.text, bot, count, sides, column)
         term = DiceTerm(count, sides, (), None, None, "", column, len(self.terms), faces)  # type: ignore[arg-type]
         self.letter = {}
         ops = self.ops(term)
@@ -105,11 +109,12 @@ class TermReader:
         for op in term.ops:
             if op.kind in ("rr", "!", "!!", "!p") and never_stops(term, op):
                 raise DiceValueError(
-                    f"{self.text} : {op_text(op)} matches every face of a d{sides}: "
-                    f"it would never stop at column {op.column}"
+                    f"{self.text} : {self.written.get(op.column, op_text(op))} matches every face "
+                    f"of a d{sides}: it would never stop at column {op.column}"
                 )
         self.dice_count += count
         limits.check_dice(self.text, self.dice_count)
+        limits.check_rolls(self.text, self.dice_count, bot)
         self.terms.append(term)
         return term
 
@@ -143,6 +148,7 @@ class TermReader:
             if op is None:  # a letter that starts a comment, not an operation
                 self.pos = save
                 return out
+            self.written[column] = "".join(self.text[column - 1 : self.pos].split())
             prev = out[-1] if out else None
             if self.syntax.merge_runs and prev is not None and prev.kind == op.kind and op.kind in ("!!", "!p"):
                 raise DiceSyntaxError(
@@ -212,6 +218,8 @@ class TermReader:
                 return Selector(self.inclusive(cmp), self.number()[0])
         if self.at() and self.at() in DIGITS:
             value = self.number()[0]
+            if style == "ge":  # dicebag: ``r >= explode``, and an explode of 0 is off
+                return Selector(">=" if value else "=", value)
             return Selector("<=" if style == "le" else "=", value)
         if optional and default is not None:
             return default

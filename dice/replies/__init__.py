@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 
 from msgspec.structs import replace
 
-from fightlog.dice.limits import MAX_DICE
+from fightlog.errors import DiceError, DiceLimitError
+from fightlog.dice.limits import MAX_DICE, check_rolls
 from fightlog.dice.replies import avrae, dice_maiden, rpg_sage, sl_hud
+from fightlog.dice.replies.dialect import compile_in
 from fightlog.dice.replies.read_reply import ReadReply
 
 Reader = Callable[[str, "str | None"], list[ReadReply]]
@@ -62,10 +64,25 @@ class Bot:
 
 def _capped(reply: ReadReply) -> ReadReply:
     """A reply showing more dice than the dice engine rolls (``limits.MAX_DICE``): its first
-    ``MAX_DICE`` dice, flagged (one event stays well under the log's line limit)."""
+    ``MAX_DICE`` dice, flagged (one event stays well under the log's line limit); and named
+    (``roll-limit``) when its bot never rolls that many dice in one roll (avrae's d20)."""
     problem = (f"{len(reply.dice)} dice shown, over the {MAX_DICE} the dice engine rolls: "
                f"only the first {MAX_DICE} are read")
-    return replace(reply, dice=reply.dice[:MAX_DICE], problems=(*reply.problems, problem))
+    over = _over_bot_limit(reply)
+    return replace(reply, dice=reply.dice[:MAX_DICE], problems=(*reply.problems, problem),
+                   mismatches=(*reply.mismatches, *over))
+
+
+def _over_bot_limit(reply: ReadReply) -> tuple[tuple[str, str], ...]:
+    """``roll-limit`` when the reply shows more dice rolled than its bot rolls in one roll."""
+    try:
+        bot = compile_in(reply.notation, reply.dialect).limits
+        check_rolls(reply.notation, sum(1 + len(d.rerolled) for d in reply.dice), bot)
+    except DiceLimitError as exc:
+        return (("roll-limit", f"over the {reply.dialect} dialect's limits: {exc}"),)
+    except DiceError:
+        return ()
+    return ()
 
 
 BOTS: dict[str, Bot] = {

@@ -157,6 +157,8 @@ def test_every_limit_holds_in_every_dialect_before_any_die_is_drawn(name: str, l
     text = OVER[limit]
     if name == "rpg-sage" and limit == "depth":
         text = "-" * 40 + "1"
+    if name == "dice-maiden" and limit == "total":  # its dice have at most 1000 sides
+        text = "500d1000*500d1000*9999999"
     with pytest.raises(DiceLimitError) as info:
         compile_in(text, name)
     assert info.value.limit == limit
