@@ -16,7 +16,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.attack_hits import Hits, Triggered, debuffs, deal, suppress, trigger
-from fightlog.rules.roe7.attack_rolls import accuracy, can_crit, outcome
+from fightlog.rules.roe7.attack_rolls import accuracy, can_crit, gm_modifier, outcome
 from fightlog.rules.roe7.attack_shots import MODES, Shot, aim_shots, check_secondaries, volley_of
 from fightlog.rules.roe7.fighters import Fighter, capped
 from fightlog.rules.roe7.into_melee import bystanders, stray
@@ -32,6 +32,7 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     mode = action.mode or "single"
     if mode not in MODES:
         raise RefusedError(f"unknown attack mode {mode!r} (modes: {', '.join(sorted(MODES))})")
+    gm_modifier(action, a.options)  # a bad gm= is refused before any die is rolled
     if action.target is None:
         raise RefusedError("an attack needs a target (target=ID)", code="rules.target")
     t = Fighter(state, action.target)

@@ -9,6 +9,7 @@ from typing import Final, Literal, NamedTuple
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action
+from fightlog.kit.actions import value_written
 from fightlog.rules.roe7.fighters import Fighter, Mods, capped
 from fightlog.rules.roe7.geometry import Band
 from fightlog.rules.roe7.options import Roe7Options
@@ -121,11 +122,20 @@ def accuracy(a: Fighter, token: WeaponToken, weapon: Weapon | None, dual: int, a
 
 
 def gm_modifier(action: Action, opts: Roe7Options) -> Mods:
-    """A GM's circumstance modifier (``gm=N``): within +/-5 (Skill Rolls)."""
-    gm = action.params.get("gm")
-    if not isinstance(gm, int) or isinstance(gm, bool) or gm == 0:
+    """A GM's circumstance modifier (``gm=N``): a whole number within +/-5 (Skill Rolls).
+    Anything else written as ``gm=`` (``abc``, ``5.5``, ``true``) is refused, naming it,
+    rather than rolled without it (``rules.incomplete``: the post cannot be read, as a
+    position that is not whole metres)."""
+    if "gm" not in action.params:
         return []
+    gm = action.params["gm"]
+    if not isinstance(gm, int) or isinstance(gm, bool):
+        raise RefusedError(
+            f"gm={value_written(gm)}: a GM circumstance modifier is a whole number within "
+            f"+/-{opts.gm_modifier_limit} (gm=-3, gm=2)",
+            code="rules.incomplete",
+        )
     if abs(gm) > opts.gm_modifier_limit:
         raise RefusedError(f"a GM circumstance modifier is within +/-{opts.gm_modifier_limit}, not {gm}")
-    return [(gm, "GM circumstance")]
+    return [(gm, "GM circumstance")] if gm else []
 

@@ -14,8 +14,9 @@ from fightlog.rules.roe7.attack_rolls import attack_die
 from fightlog.rules.roe7.fighters import UNARMED, Fighter
 from fightlog.rules.roe7.geometry import CLOSE_MAX_M, LONG_MIN_M, Band, band, distance
 from fightlog.rules.roe7.sheet import Weapon
-from fightlog.rules.roe7.tokens import WeaponToken
-from fightlog.kit.table import Scribe
+from fightlog.reducers.state import SceneState
+from fightlog.rules.roe7.tokens import MELEE_REACH_M, WeaponToken
+from fightlog.kit.table import Post, Scribe
 
 MODES: Final = frozenset({"single", "auto", "suppressive", "multi", "aimed", "sneak"})
 AUTO_SHOTS: Final = 3
@@ -49,6 +50,60 @@ def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
         raise RefusedError(f"how far is {t.actor} from {a.actor}? give positions, distance=METRES or range=close|medium|long",
                            code="rules.incomplete")
     return named
+
+
+def band_off_the_map(state: SceneState, post: Post, caller: str | None) -> None:
+    """Close, Medium and Long Range: refuse a ``range=`` the map contradicts, as the kit's
+    ``off_the_map`` refuses a ``distance=`` (the table's check of a post asked for now, not of
+    one re-derived from a log: ``Post.recorded``). With both positions kept the rules measure
+    on the map and ``measure`` reads no band, so a band the post names must be the one the
+    map gives: an attack's at its target (and ``offhand_target``), an interrupt's at
+    ``caller``, from where the post's moves to ``x=`` ``y=`` before it left the actor;
+    ``range=melee`` is within reach (3 m, or the weapon's longer reach). Without positions, a
+    ``distance=`` given with a band must fall in it."""
+    mine = state.combatants.get(post.actor)
+    here = None if mine is None else mine.position
+    for action in post.actions:
+        if action.type == "move":
+            x, y = action.params.get("x"), action.params.get("y")
+            if here is not None and isinstance(x, int) and isinstance(y, int):
+                here = (x, y)
+            else:
+                here = None  # toward, away, so many metres: the rules place the actor
+            continue
+        if action.range is None or action.type not in ("attack", "interrupt"):
+            continue
+        other = action.params.get("offhand_target")
+        names = [caller] if action.type == "interrupt" else [action.target, other if isinstance(other, str) else None]
+        for name in names:
+            theirs = state.combatants.get(name or "")
+            there = None if theirs is None else theirs.position
+            if here is not None and there is not None:
+                metres = distance(here, there)
+                _in_band(state, post.actor, action, metres, f"{name} is {metres} m away on the map,",
+                         "the rules measure it there: leave range= out")
+            elif action.distance is not None:
+                _in_band(state, post.actor, action, action.distance, f"distance={action.distance} is",
+                         "give one or the other")
+
+
+def _in_band(state: SceneState, actor: str, action: Action, metres: int, shown: str, fix: str) -> None:
+    """Refuse ``action.range`` unless ``metres`` is in the band it names."""
+    named = action.range
+    if named not in NEAREST_M:
+        raise RefusedError(f"range={named}: not a range band (close, medium, long or melee)", code="rules.incomplete")
+    if named != "melee":
+        if band(metres) != named:
+            raise RefusedError(f"range={named}: {shown} at {band(metres)} range ({fix})", code="rules.range")
+        return
+    reach = MELEE_REACH_M
+    if metres > reach:  # the weapons' own reach (a shafted weapon's or a whip's is longer)
+        offhand = action.params.get("offhand")
+        a = Fighter(state, actor)
+        tokens = [a.weapon(action.weapon)[0]] + ([a.weapon(offhand)[0]] if isinstance(offhand, str) else [])
+        reach = max([reach] + [t.max_range_m or 0 for t in tokens if t.family == "melee"])
+    if metres > reach:
+        raise RefusedError(f"range=melee: {shown} beyond melee reach of {reach} m ({fix})", code="rules.range")
 
 
 NEAREST_M: Final = {"melee": 0, "close": 0, "medium": CLOSE_MAX_M + 1, "long": LONG_MIN_M}
@@ -106,10 +161,11 @@ def check_ready(a: Fighter, token: WeaponToken) -> None:
 def _shots(token: WeaponToken, mode: str, where: Band, action: Action) -> tuple[int, int]:
     """(attack rolls, damage die sides) for one weapon's part of the action."""
     requested = action.params.get("shots")
-    if token.family == "melee":
+    if token.family != "firearm":
+        _check_mode(token, mode)
+        if token.family == "magika":
+            return 1, token.damage_sides
         return _swings(token, mode, requested), token.damage_sides
-    if token.family == "magika":
-        return 1, token.damage_sides
     if mode in ("auto", "suppressive"):
         if token.fire_mode != "automatic":
             raise RefusedError(f"{token.text} is not automatic: no {mode} fire")
@@ -127,6 +183,23 @@ def _shots(token: WeaponToken, mode: str, where: Band, action: Action) -> tuple[
     if mode == "multi" or (isinstance(requested, int) and requested != 1):
         raise RefusedError(f"{token.text} fires one shot per action (automatic weapons: mode=auto)")
     return 1, token.damage_sides
+
+
+FIRE_MODES: Final = frozenset({"auto", "suppressive", "multi"})
+"""Modes that are a weapon's way of firing (Multiple/Automatic Shots; Suppressive Fire), not
+a kind of attack (``aimed``, ``sneak``): each weapon of the action must have it."""
+
+
+def _check_mode(token: WeaponToken, mode: str) -> None:
+    """A melee or magika weapon has no automatic or suppressive fire (automatic weapons
+    only); ``multi`` only for melee that swings more than once (medium and small, unarmed:
+    they use the multiple shot rules, Weapon Special Rules)."""
+    if mode not in FIRE_MODES or (mode == "multi" and token.swings > 1):
+        return
+    kind = "a melee weapon" if token.family == "melee" else "magika"
+    if mode == "multi":
+        raise RefusedError(f"{token.text} attacks once per action ({kind}): no multi attack")
+    raise RefusedError(f"{token.text} is {kind}, not automatic: no {mode} fire")
 
 
 def _swings(token: WeaponToken, mode: str, requested: object) -> int:

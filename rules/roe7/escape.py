@@ -14,7 +14,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.reducers.state import PendingDeclaration
 from fightlog.rules.roe7 import conditions
-from fightlog.rules.roe7.attack_rolls import accuracy, attack_die, can_crit, outcome
+from fightlog.rules.roe7.attack_rolls import accuracy, attack_die, can_crit, gm_modifier, outcome
 from fightlog.rules.roe7.attack_shots import check_reach, check_ready, measure, nearest_m
 from fightlog.rules.roe7.fighters import UNARMED, Breach, Fighter, capped
 from fightlog.rules.roe7.geometry import Band, band
@@ -97,6 +97,7 @@ def interrupt(scribe: Scribe, actor: str, action: Action, declaration: int, resp
     found = interrupt_breach(who, call.actor)
     if found is not None:
         raise RefusedError(found.message, code=found.code)
+    gm_modifier(action, who.options)  # checked now: the strike is rolled when the caller's turn ends
     target = Fighter(scribe.state, call.actor)
     token, _ = who.weapon(action.weapon)
     check_reach(who, token, measure(scribe, who, target, action), call.actor, nearest=nearest_m(who, target, action))

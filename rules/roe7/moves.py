@@ -41,11 +41,11 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         metres = distance(who.position, goal)
     else:
         asked = params.get("m", action.distance)  # distance=METRES, as hand-run logs write it, too
-        if not isinstance(asked, int) or asked < 0:
+        if not isinstance(asked, int) or isinstance(asked, bool):
             said = "" if "m" not in params else f" (m={value_written(params['m'])} is not a whole number of metres)"
             raise RefusedError("a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES" + said,
                                code="rules.incomplete")
-        metres = asked
+        metres = _not_negative(asked)
     extra = params.get("difficult")
     cost = metres + (extra if isinstance(extra, int) and extra > 0 else 0)
     if cost > left:
@@ -82,10 +82,18 @@ def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
         metres = params.get("m", action.distance)  # distance=METRES too, as a move without a goal reads it
         if who.position is None or other.position is None:
             return None
-        if not isinstance(metres, int) or metres < 0:
+        if not isinstance(metres, int) or isinstance(metres, bool):
             raise RefusedError(f"{key}={ref} needs m=METRES (or distance=METRES)", code="rules.incomplete")
-        return step(who.position, other.position, metres)
+        return step(who.position, other.position, _not_negative(metres))
     return None
+
+
+def _not_negative(metres: int) -> int:
+    """A move's ``m=``: metres covered, never fewer than none (``away=ID`` goes back)."""
+    if metres < 0:
+        raise RefusedError(f"m={metres} is negative: a move covers 0 m or more (to go back, move away=ID or to x= y=)",
+                           code="rules.incomplete")
+    return metres
 
 
 def _fall(scribe: Scribe, actor: str, metres: int, declaration: int) -> None:

@@ -20,6 +20,7 @@ from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.kit.declared import refusal, unknown_action
 from fightlog.kit.table_base import TableBase
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
+from fightlog.rules.roe7.attack_shots import band_off_the_map
 from fightlog.rules.roe7.fighters import Breach, Fighter
 from fightlog.rules.roe7.options import Roe7Options, read_options
 from fightlog.rules.roe7.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, OUT, RULES
@@ -101,14 +102,18 @@ class Roe7Table(TableBase):
         responds_to = post.responds_to
         if not interrupting and any(a.type == "interrupt" for a in post.actions):
             raise RefusedError("an interrupt is a post of its own (interrupt, and say if wanted)")
+        caller: str | None = None
         if interrupting:
-            responds_to = escape.pending_call(scribe, responds_to).seq
+            call = escape.pending_call(scribe, responds_to)
+            responds_to, caller = call.seq, call.actor
         elif state.turn.current != post.actor:
             current = state.turn.current or "nobody's (end the turn to open the next)"
             raise RefusedError(f"out of turn: it is {current} turn to post" if state.turn.current is None
                                else f"out of turn: it is {current}'s turn to post", code="order.out-of-turn")
         else:
             _check_allowance(scribe, who, post.actions)
+        if not post.recorded:
+            band_off_the_map(state, post, caller)
         actions = list(post.actions) if interrupting else free_costs(who, post.actions)
         declaration = scribe.emit(
             DeclarationPosted(actor=post.actor, text=post.text, actions=actions, responds_to=responds_to)

@@ -46,7 +46,7 @@ from fightlog.dice import dice_commitment
 from fightlog.rules.roe7.ruleset import RULES
 from fightlog.rules.roe7.table import TABLE
 from fightlog.kit.table import Post
-from tests.rules.roe7.rigged import CLUB_M, FLAMER, RIFLE, SHOTGUN, SWORD_M, Fight, act, duel, of
+from tests.rules.roe7.rigged import CLUB_L, CLUB_M, FLAMER, RIFLE, SHOTGUN, SWORD_M, Fight, act, duel, of
 from tests.conftest import FIXTURES
 from tests.rules.roe7.test_properties import choose_action, opened
 
@@ -535,6 +535,44 @@ def test_a_third_flee_attempt() -> None:
     spent = one(events, ResourceSpent, resource="flee_attempts")
     second = of(events, DeclarationPosted)[-1]
     assert findings(changed(events, spent, amount=2)) == [("rules.flee-limit", second.seq, "alice")]
+
+
+@pytest.mark.parametrize(
+    ("weapon", "mode", "refused"),
+    [
+        (SWORD_M, "suppressive", f"{SWORD_M} is a melee weapon, not automatic: no suppressive fire"),
+        (SWORD_M, "auto", f"{SWORD_M} is a melee weapon, not automatic: no auto fire"),
+        (CLUB_L, "multi", f"{CLUB_L} attacks once per action (a melee weapon): no multi attack"),
+    ],
+)
+def test_a_fire_mode_the_melee_weapon_does_not_have(weapon: str, mode: str, refused: str) -> None:
+    fight = duel(a={"weapons": [weapon]}, distance=2)
+    fight.post("alice", act("attack", "bob", weapon=weapon, shots=1), faces=[90, 10])
+    events = clean(fight)
+    post = one(events, DeclarationPosted, actor="alice")
+    hand_run = changed(events, post, actions=[replace(post.actions[0], mode=mode, params={})])
+    assert findings(hand_run) == [("rules.refused", post.seq, "alice")]
+    assert messages(hand_run) == [f"the table refuses alice's post: {refused}"]
+
+
+def test_a_gm_modifier_beyond_5_in_a_hand_run_post() -> None:
+    fight = duel()
+    fight.post("alice", act("attack", "bob", weapon=RIFLE, gm=2), faces=[90, 10])
+    events = clean(fight)
+    post = one(events, DeclarationPosted, actor="alice")
+    beyond = changed(events, post, actions=[replace(post.actions[0], params={"gm": -9})])
+    assert findings(beyond) == [("rules.refused", post.seq, "alice")]
+    assert messages(beyond) == ["the table refuses alice's post: a GM circumstance modifier is within +/-5, not -9"]
+    # a gm= that is no number is unreadable, not against the rules (rules.incomplete): no finding
+    assert findings(changed(events, post, actions=[replace(post.actions[0], params={"gm": "abc"})])) == []
+
+
+def test_a_range_band_the_map_contradicts_in_a_hand_run_post_is_no_finding() -> None:
+    fight = duel()  # as a distance= the map contradicts (kit.declared.off_the_map): the table's alone
+    fight.post("alice", act("attack", "bob", weapon=RIFLE), faces=[90, 10])
+    events = clean(fight)
+    post = one(events, DeclarationPosted, actor="alice")
+    assert findings(changed(events, post, actions=[replace(post.actions[0], range="long")])) == []
 
 
 # --------------------------------------------------------------------------- the table's refusals

@@ -18,6 +18,7 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from tests.rules.roe7.rigged import (
+    CLUB_L,
     CLUB_M,
     FLAMER,
     MAGIKA,
@@ -31,6 +32,8 @@ from tests.rules.roe7.rigged import (
     kinds,
     of,
 )
+
+SWORD_L = "L_s_Sword_Class_(Permanent)"
 
 
 def mod(value: int, applies_to: str) -> dict[str, object]:
@@ -199,6 +202,24 @@ def test_suppressive_fire_needs_an_automatic_weapon() -> None:
     assert fight.refused("alice", act("attack", "bob", weapon=PISTOL, mode="suppressive")) == (
         f"{PISTOL} is not automatic: no suppressive fire"
     )
+
+
+@pytest.mark.parametrize("weapon", [SWORD_M, SWORD_L, CLUB_L, "unarmed", MAGIKA])
+@pytest.mark.parametrize("mode", ["suppressive", "auto"])
+def test_melee_and_magika_have_no_automatic_or_suppressive_fire(weapon: str, mode: str) -> None:
+    fight = duel(a={"weapons": [weapon] if weapon != "unarmed" else []}, distance=2)  # no faces: refused before any die
+    kind = "magika" if weapon == MAGIKA else "a melee weapon"
+    assert fight.refused("alice", act("attack", "bob", weapon=weapon, mode=mode)) == (
+        f"{weapon} is {kind}, not automatic: no {mode} fire"
+    )
+    assert fight.effects("bob") == {}
+
+
+def test_suppressive_fire_costs_everyone_who_dodged_even_when_every_shot_misses() -> None:
+    fight = duel()  # Suppressive Fire: "anyone who has to make a dodge roll", hit or miss
+    events = fight.post("alice", act("attack", "bob", weapon=RIFLE, mode="suppressive"), faces=[90, 10, 20, 30])
+    assert not any(e.hit for e in of(events, AttackResolved)) and of(events, DamageApplied) == []
+    assert fight.effects("bob") == {"suppressed": 1}
 
 
 # --------------------------------------------------------------------------- aimed shots

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 
 from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled, Modifier
+from fightlog.kit.table import Post
+from fightlog.rules.roe7.table import TABLE
 from tests.rules.roe7.rigged import AMR, CLUB_M, MAGIKA, PISTOL, RIFLE, SHOTGUN, SPEAR, Fight, act, duel, of
+
+SWORD_L = "L_s_Sword_Class_(Permanent)"
 
 
 def mod(value: int, applies_to: str, source: str = "stats") -> dict[str, object]:
@@ -97,6 +101,31 @@ def test_a_gm_circumstance_modifier_beyond_5_is_refused(gm: int) -> None:
     assert reason == f"a GM circumstance modifier is within +/-5, not {gm}"
     reason = fight.refused("alice", act("skill", roll="strength", gm=gm), faces=[50])
     assert reason == f"a GM circumstance modifier is within +/-5, not {gm}"
+
+
+@pytest.mark.parametrize(("gm", "shown"), [("abc", "abc"), ("5.5", "5.5"), (True, "true"), ("+3", "+3")])
+def test_a_gm_circumstance_modifier_that_is_not_a_whole_number_is_refused_naming_it(gm: str | bool, shown: str) -> None:
+    fight = duel()  # no faces queued: the refusal comes before any die
+    reason = f"gm={shown}: a GM circumstance modifier is a whole number within +/-5 (gm=-3, gm=2)"
+    assert fight.refused("alice", act("attack", "bob", weapon=RIFLE, gm=gm)) == reason
+    assert fight.refused("alice", act("skill", roll="hacking", gm=gm)) == reason
+    flee = fight.post("alice", act("flee"))[0].seq
+    assert fight.refused("bob", act("interrupt", weapon=RIFLE, gm=gm), responds_to=flee) == reason
+
+
+def test_a_gm_circumstance_modifier_is_checked_before_any_die() -> None:
+    fight = duel()  # no faces queued: a die rolled before the refusal fails the test
+    assert fight.refused("alice", act("attack", "bob", weapon=RIFLE, gm=9)) == "a GM circumstance modifier is within +/-5, not 9"
+    flee = fight.post("alice", act("flee"))[0].seq
+    # an interrupt is rolled when the turn ends: its modifier is refused when it is declared, not then
+    assert fight.refused("bob", act("interrupt", weapon=RIFLE, gm=9), responds_to=flee) == (
+        "a GM circumstance modifier is within +/-5, not 9"
+    )
+    fight.post("bob", act("interrupt", weapon=RIFLE, gm=-2), responds_to=flee)
+    events = fight.end_turn(faces=[45, 46])
+    [strike] = rolls(events, "attack")
+    assert strike.modifiers == [Modifier(value=-2, source="GM circumstance")] and strike.total == 44
+    assert "fled" in fight.statuses("alice")
 
 
 # --------------------------------------------------------------------------- the +30 cap
@@ -241,6 +270,64 @@ def test_without_positions_the_action_gives_the_distance_or_band(given: dict[str
     fight.end_turn()
     reason = fight.refused("bob", act("attack", "alice", weapon=RIFLE))
     assert reason.startswith("how far is alice from bob?")
+
+
+@pytest.mark.parametrize(
+    ("weapon", "metres", "given", "reason"),
+    [
+        (SWORD_L, 2, {"range": "long"}, "range=long: bob is 2 m away on the map, at close range"),
+        (PISTOL, 2, {"range": "long"}, "range=long: bob is 2 m away on the map, at close range"),
+        (PISTOL, 30, {"range": "close"}, "range=close: bob is 30 m away on the map, at medium range"),
+        (RIFLE, 60, {"range": "medium"}, "range=medium: bob is 60 m away on the map, at long range"),
+        (PISTOL, 5, {"range": "melee"}, "range=melee: bob is 5 m away on the map, beyond melee reach of 3 m"),
+        (SPEAR, 7, {"range": "melee"}, "range=melee: bob is 7 m away on the map, beyond melee reach of 6 m"),
+    ],
+)
+def test_a_range_band_the_map_contradicts_is_refused(weapon: str, metres: int, given: dict[str, str], reason: str) -> None:
+    fight = duel(a={"weapons": [weapon]}, distance=metres)
+    refused = fight.refused("alice", act("attack", "bob", weapon=weapon, **given))  # type: ignore[arg-type]
+    assert refused == f"{reason} (the rules measure it there: leave range= out)"
+
+
+def test_a_range_band_the_map_gives_is_played_at_the_map_distance() -> None:
+    fight = duel(a={"weapons": [SPEAR, PISTOL]}, distance=5)
+    fight.post("alice", act("attack", "bob", weapon=SPEAR, range="melee", shots=1), faces=[50, 40])
+    fight.end_turn()
+    fight.end_turn()
+    # measured from where the post's move leaves alice: 13 m, beyond the spear's 6
+    assert fight.refused("alice", act("move", x=-8, y=0), act("attack", "bob", weapon=SPEAR, range="melee")) == (
+        "range=melee: bob is 13 m away on the map, beyond melee reach of 6 m (the rules measure it there: leave range= out)"
+    )
+    events = fight.post("alice", act("move", x=-8, y=0), act("attack", "bob", weapon=PISTOL, range="close"),
+                        faces=[50, 20])
+    assert rolls(events, "attack")[0].notation == "1d100"
+    fight.end_turn()
+    flee = fight.post("bob", act("flee"))[0].seq
+    assert fight.refused("alice", act("interrupt", weapon=PISTOL, range="medium"), responds_to=flee) == (
+        "range=medium: bob is 13 m away on the map, at close range (the rules measure it there: leave range= out)"
+    )
+
+
+def test_a_recorded_post_is_not_refused_for_a_band_the_map_contradicts() -> None:
+    fight = duel(distance=2)  # re-derived from a log (a dispute, a replay): played as it was, at the map's distance
+    fight.faces(50, 20)
+    TABLE.post(fight.scribe, Post(actor="alice", actions=(act("attack", "bob", weapon=RIFLE, range="long"),), recorded=True))
+    fight.used_up()
+    assert [r.notation for r in of(fight.scribe.events, DiceRolled) if r.purpose == "attack"] == ["1d100"]
+
+
+def test_a_range_band_must_be_one_and_hold_the_distance_given() -> None:
+    fight = duel()
+    assert fight.refused("alice", act("attack", "bob", weapon=RIFLE, range="far")) == (
+        "range=far: not a range band (close, medium, long or melee)"
+    )
+    fight = Fight()
+    fight.join("alice", None, weapons=[RIFLE]).join("bob", None, weapons=[RIFLE]).begin()
+    assert fight.refused("alice", act("attack", "bob", weapon=RIFLE, distance=2, range="long")) == (
+        "range=long: distance=2 is at close range (give one or the other)"
+    )
+    events = fight.post("alice", act("attack", "bob", weapon=RIFLE, distance=60, range="long"), faces=[10, 1])
+    assert rolls(events, "attack")[0].notation == "1d10"
 
 
 @pytest.mark.parametrize(

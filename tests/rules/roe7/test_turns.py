@@ -115,8 +115,13 @@ def test_a_move_to_a_point_is_measured_straight_and_rounded_up() -> None:
 
 def test_a_move_refused_says_what_was_wrong_with_the_value_given() -> None:
     fight = duel()
-    assert fight.refused("alice", act("move", m=-3)) == (
-        "a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES (m=-3 is not a whole number of metres)")
+    negative = "m=-3 is negative: a move covers 0 m or more (to go back, move away=ID or to x= y=)"
+    assert fight.refused("alice", act("move", m=-3)) == negative
+    assert fight.refused("alice", act("move", toward="bob", m=-3)) == negative
+    assert fight.refused("alice", act("move", m="far")) == (
+        "a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES (m=far is not a whole number of metres)")
+    assert fight.refused("alice", act("move", m=True)) == (  # not 1 m
+        "a move needs x= and y=, toward=ID or away=ID with m=METRES, or m=METRES (m=true is not a whole number of metres)")
     assert fight.refused("alice", act("move", x="1e3", y=0)) == "move: x=1e3: a position is whole metres (x=12 y=-3)"
 
 

@@ -118,6 +118,22 @@ def test_a_semi_automatic_weapon_has_no_automatic_fire() -> None:
     assert fight.refused("alice", act("attack", "bob", weapon=PISTOL, mode="auto")) == f"{PISTOL} is not automatic: no auto fire"
 
 
+@pytest.mark.parametrize(("weapon", "swings"), [(CLUB_S, 3), (CLUB_M, 2), ("unarmed", 3)])
+def test_melee_that_swings_more_than_once_takes_mode_multi(weapon: str, swings: int) -> None:
+    fight = duel(a={"weapons": [CLUB_S, CLUB_M]}, distance=2)
+    events = fight.post("alice", act("attack", "bob", weapon=weapon, mode="multi"), faces=[99] + [2] * swings)
+    assert len(rolls(events, "attack")) == swings
+
+
+@pytest.mark.parametrize("weapon", [CLUB_L, CLUB_H, MAGIKA])
+def test_a_weapon_that_attacks_once_has_no_mode_multi(weapon: str) -> None:
+    fight = duel(a={"weapons": [weapon]}, distance=2)
+    kind = "magika" if weapon == MAGIKA else "a melee weapon"
+    assert fight.refused("alice", act("attack", "bob", weapon=weapon, mode="multi")) == (
+        f"{weapon} attacks once per action ({kind}): no multi attack"
+    )
+
+
 def test_one_shot_per_action_for_other_firearms() -> None:
     fight = duel()
     assert fight.refused("alice", act("attack", "bob", weapon=RIFLE, shots=2)) == (
