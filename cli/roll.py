@@ -7,10 +7,10 @@ import click
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import BoundedInt, format_option, seed_option
 from fightlog.cli.output import echo_json
-from fightlog.errors import DiceSeedError, DiceValueError
+from fightlog.errors import DiceLimitError, DiceSeedError, DiceValueError
 from fightlog.dice import FairGenerator, as_data, breakdown, new_seed, seed_bytes
 from fightlog.dice.dialects import DEFAULT, DIALECTS, roll_all
-from fightlog.dice.limits import MAX_NUMBER_DIGITS
+from fightlog.dice.limits import MAX_MODIFIER, MAX_NUMBER_DIGITS, check_modifier
 
 
 def _salt(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -25,14 +25,12 @@ def _modifier(text: str) -> tuple[int, str]:
     """``SOURCE=VALUE`` (``scope=+10``, ``cover=-5``) -> ``(value, source)``."""
     source, sep, value = text.rpartition("=")
     digits = value[1:] if value[:1] in "+-" else value
-    if (
-        not sep
-        or not source.strip()
-        or not digits
-        or len(digits) > MAX_NUMBER_DIGITS
-        or not all(c in "0123456789" for c in digits)
-    ):
+    if not sep or not source.strip() or not digits or not all(c in "0123456789" for c in digits):
         raise DiceValueError(f"--mod {text!r}: expected SOURCE=VALUE, e.g. scope=+10")
+    if len(digits) > MAX_NUMBER_DIGITS:  # past any limit: not read as a number at all
+        raise DiceLimitError(f"--mod {text!r}: modifiers are limited to +/-{MAX_MODIFIER}", limit="modifier",
+                             value=MAX_MODIFIER + 1, maximum=MAX_MODIFIER)
+    check_modifier(int(value), f"--mod {source.strip()}")
     return int(value), source.strip()
 
 
@@ -65,7 +63,7 @@ Dialects (--dialect, one example each; docs/dice.md, "Dialects"):
 {_dialect_examples()}
 
 \b
-Notation: NdM, d%, kh/kl/dh/dl[N], ro[<=|>=|=]N, rr[<|<=|>|>=|=]N, ![<=|>=|=]N, miN, maN,
+Notation: NdM, kh/kl/dh/dl[N], ro[<=|>=|=]N, rr[<|<=|>|>=|=]N, ![<=|>=|=]N, miN, maN,
 >=N, <=N or =N right after the dice (count successes), + - * // ( ), a trailing "# label";
 forms other bots read differently are refused with both readings; see docs/dice.md.
 An expression that asks for repeats (6#3d6 in rpg-sage) prints one line per roll, with

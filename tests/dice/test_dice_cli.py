@@ -87,6 +87,14 @@ def test_help_shows_examples() -> None:
             ["1d20", "--mod", "scope"],
             "fightlog: --mod 'scope': expected SOURCE=VALUE, e.g. scope=+10",
         ),
+        (  # was "expected SOURCE=VALUE": the value is well formed, only too large
+            ["1d20", "--mod", "scope=99999999"],
+            "fightlog: --mod 'scope=99999999': modifiers are limited to +/-9999999",
+        ),
+        (
+            ["1d20", "--mod", "scope=-" + "9" * 40],
+            f"fightlog: --mod 'scope=-{'9' * 40}': modifiers are limited to +/-9999999",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
