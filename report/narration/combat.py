@@ -23,8 +23,11 @@ def _resolved(event: AttackResolved, scene: Scene) -> str:
     # an outcome that lands without beating what it had to (a blast on those caught, a
     # spread below the threshold: they "automatically hit") catches, rather than hits
     caught = event.hit and event.margin is not None and event.margin < 0 and event.critical is None
-    verb = "catches" if caught else "hits" if event.hit else "misses"
-    text = f"{scene.who(event.attacker)} {verb} {scene.who(event.target)}"
+    if event.target == event.attacker and not event.weapon:  # an unopposed roll (a skill): against a number
+        text = f"{scene.who(event.attacker)} {'succeeds' if event.hit else 'fails'}"
+    else:
+        verb = "catches" if caught else "hits" if event.hit else "misses"
+        text = f"{scene.who(event.attacker)} {verb} {scene.who(event.target)}"
     if event.weapon:
         text += f" with {event.weapon}"
     parts = [f"{event.score} vs {event.against}"]

@@ -81,3 +81,15 @@ def test_a_ruling_by_someone_called_gm_is_not_told_gm_gm() -> None:
     scene = Scene(lambda actor: actor or "?")
     told = [_ruled(RulingMade(by=by, action="void", target=3, reason="sheathed"), scene) for by in ("GM", "gm Sev", "Gemma")]
     assert told == ["GM voids seq 3: sheathed", "gm Sev voids seq 3: sheathed", "GM Gemma voids seq 3: sheathed"]
+
+
+def test_an_unopposed_roll_is_told_as_a_success_or_a_failure() -> None:
+    """roe7's `skill roll=dodge` was told "Rex Iron hits Rex Iron: 70 vs 50"."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.report.narration.combat import _resolved
+    from fightlog.report.narration.lines import Scene
+
+    scene = Scene(lambda actor: actor or "?")
+    told = [_resolved(AttackResolved(attacker="rex", target="rex", hit=hit, score=70, against=50, notes=["dodge roll"]),
+                      scene) for hit in (True, False)]
+    assert told == ["rex succeeds: 70 vs 50; dodge roll", "rex fails: 70 vs 50; dodge roll"]
