@@ -6,8 +6,8 @@ its embeds as the bot wrote them (an Avrae attack embed's title and its To Hit a
 lines), and gives back each roll read. A roll whose printed arithmetic does not add up is
 kept as written: the audit re-evaluates it under the bot's dialect.
 
-SL HUDs often say what a roll is for (``Alice Vance rolls 1d100 for attack: 64``): the
-``for ...`` is taken off before the HUD reader reads the line, and becomes the roll's purpose.
+SL HUDs often say what a roll is for (``Alice Vance rolls 1d100 for attack: 64``): the HUD
+reader takes it as the roll's purpose.
 """
 
 from __future__ import annotations
@@ -18,11 +18,7 @@ from typing import Final
 from fightlog.importing.message import Message
 from fightlog.dice.replies import BOTS, ReadReply, bot_named, read_replies
 
-_FOR: Final = re.compile(r" for (?:an? |the )?(?P<purpose>[A-Za-z][A-Za-z ]{0,30}?)(?=\s*[:(]| and gets )")
 _LABELLED: Final = re.compile(r"\s*(?:\*\*)?[A-Za-z][A-Za-z ()0-9!]*(?:\*\*)?:")
-_PURPOSES: Final = {"to hit": "attack", "hit": "attack", "attack": "attack", "damage": "damage", "dodge": "dodge",
-                    "initiative": "initiative", "init": "initiative", "flee": "flee", "save": "save",
-                    "defense": "defense", "defence": "defense", "soak": "soak", "parry": "parry"}
 
 
 def bot_name(name: str) -> str | None:
@@ -40,21 +36,8 @@ def read_rolls(message: Message, bot: str) -> list[tuple[ReadReply, str | None]]
     """Each roll ``message`` shows as ``bot`` writes it, with the purpose a HUD line gave
     (``None``: the reply's own, if any)."""
     if bot == "SL HUD":
-        out: list[tuple[ReadReply, str | None]] = []
-        for line in message.text.splitlines():
-            found = _FOR.search(line)
-            purpose = None
-            if found is not None:
-                purpose = _purpose(found["purpose"])
-                line = line[: found.start()] + line[found.end():]
-            out.extend((reply, purpose) for reply in read_replies(line, bot=bot))
-        return out
+        return [(reply, reply.purpose) for reply in read_replies(message.text, bot=bot)]
     return [(reply, None) for reply in read_replies(_text(message), bot=bot)]
-
-
-def _purpose(words: str) -> str:
-    key = words.strip().lower()
-    return _PURPOSES.get(key, key.replace(" ", "_"))
 
 
 def _text(message: Message) -> str:

@@ -9,9 +9,13 @@ a colon, which becomes ``origin.author``)::
     Alice Vance rolls 1d100 and gets 57
     Alice Vance rolled 1d100 (57) + [10 scope] = 67
     Alice Vance rolled 1d100 (57) + [10 scope] + [5 racial] - [5 cover] = 67
+    Alice Vance rolled 1d100 (57) + [5] = 62
+    Alice Vance rolls 1d100 for attack: 64
 
-A bracket is one named modifier (``[10 scope]``: +10 from the scope); faces are in roll
-order and unmarked; a phrasing that prints only a total for several dice has no faces to read.
+A bracket is one modifier, named (``[10 scope]``: +10 from the scope) or not (``[5]``, its
+source ``unnamed``); faces are in roll order and unmarked; a phrasing that prints only a
+total for several dice has no faces to read. ``for PURPOSE`` after the dice says what the
+roll was for (``attack``, ``damage``, ``dodge``, ``initiative``...): the reply's ``purpose``.
 """
 
 from __future__ import annotations
@@ -31,10 +35,17 @@ _STAMP = re.compile(r"^\s*\[[^\]]{1,40}\]\s*")
 _COLON = re.compile(r"^:\s*(?P<faces>-?[0-9]+(?:\s*[,+]\s*-?[0-9]+)*)(?:\s*=\s*(?P<total>-?[0-9]+))?$")
 _GETS = re.compile(r"^ and gets (?:a )?(?P<total>-?[0-9]+)\.?$")
 _BRACKETS = re.compile(
-    r"^ \((?P<faces>-?[0-9]+(?:,\s*-?[0-9]+)*)\)(?P<mods>(?:\s*[+-]\s*\[-?[0-9]+ [^\]]+\])*)\s*=\s*(?P<total>-?[0-9]+)$"
+    r"^ \((?P<faces>-?[0-9]+(?:,\s*-?[0-9]+)*)\)(?P<mods>(?:\s*[+-]\s*\[-?[0-9]+(?: [^\]]+)?\])*)\s*=\s*(?P<total>-?[0-9]+)$"
 )
-_MOD = re.compile(r"([+-])\s*\[(-?[0-9]+) ([^\]]+)\]")
+_MOD = re.compile(r"([+-])\s*\[(-?[0-9]+)(?: ([^\]]+))?\]")
 _SPLIT = re.compile(r"\s*[,+]\s*")
+_FOR = re.compile(r"^ for (?:an? |the )?(?P<purpose>[A-Za-z][A-Za-z ]{0,30}?)(?=\s*[:(]| and gets )")
+"""``for PURPOSE`` after the dice (``rolls 1d100 for attack: 64``)."""
+_PURPOSES = {"to hit": "attack", "hit": "attack", "attack": "attack", "damage": "damage", "dodge": "dodge",
+             "initiative": "initiative", "init": "initiative", "flee": "flee", "save": "save",
+             "defense": "defense", "defence": "defense", "soak": "soak", "parry": "parry"}
+UNNAMED = "unnamed"
+"""The source of a bracket that names none (``+ [5]``)."""
 
 
 def read(text: str, roller: str | None = None) -> list[ReadReply]:
@@ -54,7 +65,14 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
             continue
         count = int(match.group(1) or 1)
         sides = int(match.group(2))
-        dice, mods, total, problems = _tail(count, sides, line[match.end() :].rstrip())
+        tail = line[match.end() :].rstrip()
+        said = _FOR.match(tail)
+        purpose = None
+        if said is not None:
+            words = said["purpose"].strip().lower()
+            purpose = _PURPOSES.get(words, words.replace(" ", "_"))
+            tail = tail[said.end() :]
+        dice, mods, total, problems = _tail(count, sides, tail)
         out.append(
             ReadReply(
                 bot=BOT,
@@ -65,6 +83,7 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
                 total=total,
                 roller=roller or who,
                 author=obj.strip() or None if sep else None,
+                purpose=purpose,
                 problems=problems,
                 medium="sl-chat",
                 raw=text,
@@ -96,7 +115,7 @@ def _tail(count: int, sides: int, tail: str) -> tuple[tuple[Die, ...], tuple[Mod
         faces = [int(f) for f in brackets.group("faces").split(",")]
         total = int(brackets.group("total"))
         for sign, value, source in _MOD.findall(brackets.group("mods")):
-            mods.append(Modifier(value=-int(value) if sign == "-" else int(value), source=source.strip()))
+            mods.append(Modifier(value=-int(value) if sign == "-" else int(value), source=source.strip() or UNNAMED))
     else:
         problems.append(f"an unknown wording after the dice: {tail.strip()[:60]!r}")
     if faces and len(faces) != count:

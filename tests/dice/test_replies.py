@@ -92,6 +92,23 @@ def test_sl_modifiers_and_speaker() -> None:
     assert check_reply(read) == []
 
 
+def test_sl_purposes_and_unnamed_brackets() -> None:
+    """`read-roll` could not read the HUD wording the importer reads (`rolls 1d100 for
+    attack: 73`: only the importer took `for PURPOSE` off), nor a bracket without a name."""
+    for text, purpose, faces, total in (
+        ("RoE combat HUD (bob): Bob Kade rolls 1d100 for attack: 73", "attack", [73], 73),
+        ("Bob Kade rolls 2d10 for damage: 8 + 3 = 11", "damage", [8, 3], 11),
+        ("Bob Kade rolls 1d20 for the to hit and gets 15", "attack", [15], 15),
+        ("Ana Prado rolled 1d100 (100) + [5] - [2 cover] = 103", None, [100], 103),
+    ):
+        read = read_reply(text)
+        assert read is not None and read.problems == () and read.purpose == purpose, text
+        assert ([d.face for d in read.dice], read.total) == (faces, total)
+        assert check_reply(read) == []
+    unnamed = read_reply("Ana Prado rolled 1d100 (100) + [5] - [2 cover] = 103")
+    assert unnamed is not None and [(m.value, m.source) for m in unnamed.modifiers] == [(5, "unnamed"), (-2, "cover")]
+
+
 def test_bot_names_and_no_reply() -> None:
     assert bot_named("dice-maiden") is BOTS["Dice Maiden"]
     assert bot_named("AVRAE") is BOTS["Avrae"]
