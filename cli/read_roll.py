@@ -81,7 +81,9 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
     from fightlog.dice.replies import BOTS, read_replies
 
     where = "<stdin>" if not text or text == ("-",) else "TEXT"
-    reply = sys.stdin.read() if where == "<stdin>" else " ".join(text)
+    reply = sys.stdin.read().removesuffix("\n").removesuffix("\r") if where == "<stdin>" else " ".join(text)
+    if roller is not None and not roller.strip():
+        raise click.BadParameter("give a name, or leave --roller out (the reply's own)", param_hint="'--roller'")
     rolls = read_replies(reply, bot=bot, roller=roller)
     if not rolls:
         tried = bot or f"any bot read ({', '.join(BOTS)})"

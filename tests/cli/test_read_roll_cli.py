@@ -58,6 +58,13 @@ def test_no_reply_and_bad_usage_exit_2() -> None:
     assert code == 2 and "not a roll reply of dice-maiden" in err
     code, _, err = run("--bot", "nobody", "x")
     assert code == 2 and "Invalid value for '--bot'" in err
+    code, _, err = run("--roller", " ", AVRAE)  # was silently the reply's own
+    assert code == 2 and "Invalid value for '--roller': give a name" in err
+
+
+def test_standard_input_keeps_no_trailing_newline_in_the_raw_reply() -> None:
+    code, out, _ = run("--format", "json", "-", stdin=AVRAE + "\n")
+    assert code == 0 and json.loads(out)["rolls"][0]["event"]["origin"]["raw"] == AVRAE
 
 
 def test_each_claim_a_reply_contradicts_exits_1() -> None:
