@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from fightlog.errors import RefusedError
 from fightlog.events.model import InitiativeRolled
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.options import D20Options
@@ -72,6 +73,10 @@ def rank(scores: Sequence[tuple[Group, tuple[int, ...]]]) -> list[Group]:
 def decide(scribe: Scribe, members: Sequence[Member], options: D20Options) -> tuple[list[str], str]:
     """Roll initiative for ``members`` (in joined order): the posting order and its reason."""
     found = groups(members, options)
+    sides = sorted({m.side for m in members})
+    if options.ambush and options.ambush not in sides:  # as traveller: a side nobody is on ambushes nobody
+        raise RefusedError(f"option ambush = {options.ambush!r}: nobody in the fight is on that side "
+                           f"(sides: {', '.join(sides) or 'none'})")
     ambushers = [g for g in found if options.ambush and any(m.side == options.ambush for m in g.members)]
     if ambushers:
         rest = [g for g in found if g not in ambushers]

@@ -4,6 +4,9 @@ and interrupting, disarming and getting the weapon back, range bands."""
 
 from __future__ import annotations
 
+import pytest
+
+from fightlog.errors import RefusedError
 from fightlog.events.model import (
     AttackResolved,
     DiceRolled,
@@ -59,6 +62,13 @@ def test_ambushers_win_initiative_without_a_roll() -> None:
     assert not of(events, DiceRolled)
     assert of(events, InitiativeSet)[0].order == ["ben", "ann", "gob", "orc"]
     assert of(events, InitiativeSet)[0].reason == "ambush"
+
+
+def test_an_ambush_by_a_side_nobody_is_on_is_refused() -> None:
+    """`ambush = "nobody"` did nothing, silently (Traveller refuses it)."""
+    f = party({"ambush": "nobody"})
+    with pytest.raises(RefusedError, match="option ambush = 'nobody': nobody in the fight is on that side"):
+        f.begin()
 
 
 def test_a_first_strike_skill_wins_initiative_for_the_party() -> None:
