@@ -38,6 +38,7 @@ from fightlog.events.model import (
     AnyEvent,
     DeclarationPosted,
     DiceRolled,
+    Modifier,
     Origin,
     RoundEnded,
     RoundStarted,
@@ -285,6 +286,9 @@ class Builder:
                                     " (a display name two players share names neither: the cast names speakers by "
                                     "user name or id)" if shared else ""))
         event = reply.event(roller=roller, purpose=purpose)
+        added = sum(m.value for m in event.modifiers)
+        if role.cap is not None and added > role.cap and not reply.problems:  # the HUD caps, unprinted: said
+            event = replace(event, modifiers=[*event.modifiers, Modifier(value=role.cap - added, source=f"cap +{role.cap}")])
         return replace(event, tool=role.tool or event.tool, at=message.at, origin=origin)
 
     def _roller(self, message: Message, reply: ReadReply) -> str | None:

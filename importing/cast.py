@@ -64,6 +64,9 @@ class DiceEntry(Strict):
     speakers: Speakers
     bot: Name
     tool: str | None = None
+    cap: Annotated[int, Field(ge=0, le=1_000_000_000)] | None = None
+    """The modifier cap the HUD applies without printing it (roe7's +30): recorded as the
+    ``cap`` modifier the engine writes, so its total adds up."""
 
 
 class ObjectEntry(Strict):
@@ -91,7 +94,8 @@ class CastFile(Strict):
 
 
 FIELDS = ("scene", "title", "timezone", "date", "order", "combatants", "gm", "dice", "objects", "hints", "status",
-          "id", "speakers", "name", "side", "bot", "tool", "pattern", "on", "rounds", "weapons", "weapon", "range", "distance")
+          "id", "speakers", "name", "side", "bot", "tool", "cap", "pattern", "on", "rounds", "weapons", "weapon", "range",
+          "distance")
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,7 @@ class Role:
     actor: str | None = None
     bot: str | None = None
     tool: str | None = None
+    cap: int | None = None
 
 
 OTHER = Role("other")
@@ -321,7 +326,7 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
                              path=name, line=lines.line(("dice", index, "bot")))
         named = [s for s in dice.speakers if not s.isdigit()] or list(dice.speakers)
         tool = dice.tool or re.sub(r"\s*\(?[*?]+\)?", "", named[0]).strip() or named[0]
-        claim(dice.speakers, Role("dice", bot=bot, tool=tool), ("dice", index, "speakers"))
+        claim(dice.speakers, Role("dice", bot=bot, tool=tool, cap=dice.cap), ("dice", index, "speakers"))
     for index, obj in enumerate(read.objects):
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
     return ids

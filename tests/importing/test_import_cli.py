@@ -1008,3 +1008,29 @@ def test_an_aside_opening_a_post_leaves_the_rest_in_character_and_a_hud_names_a_
              if e["kind"] == "declaration_posted"]
     assert posts == [(False, ["attack"]), (True, []), (True, []), (False, ["attack"])]
     assert [e["roller"] for e in events if e["kind"] == "dice_rolled"] == ["vex"]
+
+
+_CAPPED = """[2024/08/15 23:01]  Rook Halloran (rook.halloran): /me fires at Vex.
+[2024/08/15 23:01]  RoE combat HUD: Rook Halloran rolled 1d100 (60) + [40 scope] = 90
+[2024/08/15 23:02]  Vex Moreau (vex.moreau): /me fires at Rook.
+[2024/08/15 23:02]  RoE combat HUD: Vex Moreau rolled 1d100 (50) + [20 scope] + [15 racial] = 85
+"""
+
+
+@pytest.mark.parametrize(("cap", "found"), [
+    ("", [(2, "dice.arithmetic"), (2, "rules.modifier-cap"), (4, "rules.modifier-cap")]),
+    ("cap = 30\n", [(4, "dice.arithmetic")]),  # Vex's HUD line did not cap: 85 is past it
+])
+def test_a_hud_that_caps_modifiers_without_printing_it(tmp_path: Path, cap: str, found: list[tuple[int, str]]) -> None:
+    """A HUD applying roe7's +30 cap (`(60) + [40 scope] = 90`) was two errors: its total did
+    not add up, and +40 was past the cap. The cast says so (`cap = 30`)."""
+    (tmp_path / "t.txt").write_text(_CAPPED, encoding="utf-8")
+    cast = _ASIDES_CAST.replace('bot = "sl-hud"\n', f'bot = "sl-hud"\n{cap}')
+    (tmp_path / "cast.toml").write_text(cast, encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "t.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(tmp_path / "cast.toml"))
+    assert code == 0, stderr
+    _, audit, _ = run("audit", str(out), "--format", "json")
+    assert [(int(f["ref"].rsplit(":", 1)[1]), f["code"]) for f in json.loads(audit)["findings"]
+            if f["severity"] == "error"] == found
