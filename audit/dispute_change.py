@@ -108,11 +108,14 @@ def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, tab
         raise InputError(f"--set: changes are for an amend ruling (this one is {ruling.action})", path=name, line=seq)
     if ruling.finding is not None and ruling.action != "accept":
         raise InputError(f"--set: a finding is for an accept ruling (this one is {ruling.action})", path=name, line=seq)
+    ruled = events[ruling.target - 1]
+    if ruling.action == "withdraw" and type(ruled) is not RulingMade:
+        raise InputError(f"--set: a withdraw takes a ruling (seq {ruling.target} is {event_kind(ruled)})",
+                         path=name, line=seq)
     if ruling.action != "amend":
         return
     if not ruling.changes:
         raise InputError("--set: an amend ruling changes at least one field (changes={...})", path=name, line=seq)
-    ruled = events[ruling.target - 1]
     try:
         amend(ruled, tuple(ruling.changes.items()), ruling_reach(type(ruled)), scene=events[0], name=name,
               table_for=table_for, events=events[: seq - 1])

@@ -5,7 +5,8 @@ A hand-run fight in chat pairs each post with the rolls that resolve it, and the
 are about the pairing: a roll made before its post (fishing for a good number), a roll
 nobody declared, a declared attack never rolled. Per turn:
 
-* ``import.roll-undeclared``: an external roll (initiative apart: one for it, or before round 1) by someone with no
+* ``import.roll-undeclared``: an external roll (initiative apart: one for it, or one for
+  nothing said before round 1) by someone with no
   declaration of their own in the open turn, unless it answers the turn's declaration (a
   roll by someone the post targets, a defence roll, or any roll when the post's actions could
   not be read);
@@ -85,8 +86,8 @@ class Pairing:
         if roll.origin is not None and roll.origin.ref is not None:
             self.refs[roll.seq] = roll.origin.ref
         _edited(roll, "import.roll-edited", view)
-        if roll.purpose in UNPAIRED or before.turn.round == 0:  # before round 1: the initiative rolls
-            return
+        if roll.purpose in UNPAIRED or (before.turn.round == 0 and roll.purpose == "other"):
+            return  # before round 1, a roll for nothing said: initiative (one said for attack is fishing)
         own = [p for p in self.posts if p.actor == roll.roller]
         if own:
             self.rolled.add(own[-1].seq)

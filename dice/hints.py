@@ -74,15 +74,15 @@ def explode_or_count(text: str, column: int, term: str, sides: int) -> DiceSynta
 
 
 def percent(text: str, column: int, head: str) -> DiceSyntaxError:
-    """``1d%``: fightlog and Dice Maiden roll a d100 (1 to 100); avrae's d20 a tens die
+    """``1d%``: Dice Maiden rolls a d100 (1 to 100), as fightlog did; avrae's d20 a tens die
     (0, 10, ..., 90). ``column`` is the ``%``'s, ``head`` the term before it (``2d``)."""
     hundred = (text[: column - 1] + "100" + text[column:]).strip()
     notation = text.partition("#")[0].strip()
     return _error(
         text,
         column,
-        f"{head}% is ambiguous: fightlog and Dice Maiden read d% as a d100 (1 to 100), avrae's d20 "
-        f"as a tens die (0, 10, ..., 90); write {hundred} or --dialect avrae '{notation}'",
+        f"{head}% is ambiguous: Dice Maiden (and logs fightlog wrote before) read d% as a d100 (1 to 100), "
+        f"avrae's d20 as a tens die (0, 10, ..., 90); write {hundred} or --dialect avrae '{notation}'",
     )
 
 

@@ -235,6 +235,12 @@ def _unterminated(
         if b"\r" in raw:
             raise InputError("its lines end in a carriage return alone (\\r), not \\n: not a log as it is; "
                              "convert the line endings (tr '\\r' '\\n' < LOG > FIXED)", path=path, line=1)
+        try:
+            DECODER.decode(raw)
+        except msgspec.ValidationError as exc:  # whole JSON, no event: what the line says with its newline
+            raise _undecodable(raw, exc, path, 1) from None
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            pass
         raise LogDamagedError("the first line is cut off: a log's first line is written whole, so no crash "
                               "did this (not repairable: nothing before it is whole)", path=path, line=1)
     if batch[0] and not complete:

@@ -51,13 +51,13 @@ def repair_torn_tail(path: str) -> RepairResult | None:
 
 
 def _repair(fd: int, path: str, torn: TornTailError) -> RepairResult:
-    if torn.offset <= 0:  # the reader refuses a cut first line: moving it aside would empty the log
-        raise StoreError(f"{path}: the torn part is the whole log: not repaired")
     if torn.complete:
         os.lseek(fd, 0, os.SEEK_END)
         os.write(fd, b"\n")
         os.fsync(fd)
         return RepairResult(line=torn.line or 0, action="added_newline")
+    if torn.offset <= 0:  # the reader refuses a cut first line: moving it aside would empty the log
+        raise StoreError(f"{path}: the torn part is the whole log: not repaired")
     size = os.fstat(fd).st_size
     data = os.pread(fd, size - torn.offset, torn.offset)
     side = f"{path}.torn-{torn.offset}"

@@ -66,6 +66,8 @@ def _in_character(text: str) -> str | None:
     if not text.strip() or _OOC.match(text):
         return None
     return text
+
+
 MAX_ID: Final = 200
 
 

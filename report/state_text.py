@@ -17,12 +17,12 @@ from fightlog.report.narration import (
     Namer,
     Scene,
     actions_text,
+    by_the_gm,
     effect_text,
     kind_of,
     namer,
     one_line,
     pools_text,
-    ruling_text,
     unit_of,
 )
 
@@ -194,5 +194,5 @@ def ruling_lines(state: SceneState, who: Namer, events: Mapping[int, AnyEvent]) 
     if not state.rulings:
         return ["rulings: none"]
     scene = Scene(who, state, state)
-    rows = [[f"seq {r.seq}", f"GM {ruling_text(r, events.get(r.target), scene)}"] for r in state.rulings]
+    rows = [[f"seq {r.seq}", by_the_gm(r, events.get(r.target), scene)] for r in state.rulings]
     return ["rulings in force:"] + align(rows, "  ")

@@ -17,7 +17,7 @@ from fightlog.report.narration.kinds import describe
 from fightlog.report.narration.lines import Line, Lookup, Namer, Scene, kind_of, namer, one_line
 from fightlog.report.narration.phrases import actions_text, pool_name, pools_text, unit_of
 from fightlog.report.narration.rolls import roll_text
-from fightlog.report.narration.rulings import ruling_text
+from fightlog.report.narration.rulings import by_the_gm, ruling_text
 from fightlog.report.narration.steps import narrate
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "pool_name",
     "pools_text",
     "roll_text",
+    "by_the_gm",
     "ruling_text",
     "unit_of",
 ]

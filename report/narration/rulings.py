@@ -15,13 +15,19 @@ from fightlog.report.narration.lines import Scene, kind_of
 
 def _ruled(event: RulingMade, scene: Scene) -> str:
     target = scene.lookup(event.target) if scene.lookup is not None else None
-    told = ruling_text(event, target, scene)
-    said = event.by.split(maxsplit=1)
-    return told if said and said[0].upper() == "GM" else f"GM {told}"  # --by GM: not "GM GM voids"
+    return by_the_gm(event, target, scene)
 
 
 DESCRIBE: dict[type, Callable[[Any, Scene], str]] = {RulingMade: _ruled}
 """Event type -> its line."""
+
+
+def by_the_gm(ruling: RulingMade | AppliedRuling, target: AnyEvent | None, scene: Scene) -> str:
+    """``ruling_text`` as the GM's: ``GM Gemma voids seq 16 ...``, and ``GM voids ...`` for a
+    ruling by someone called GM (``--by GM``), not ``GM GM voids``."""
+    told = ruling_text(ruling, target, scene)
+    said = ruling.by.split(maxsplit=1)
+    return told if said and said[0].upper() == "GM" else f"GM {told}"
 
 
 def ruling_text(ruling: RulingMade | AppliedRuling, target: AnyEvent | None, scene: Scene) -> str:

@@ -105,7 +105,7 @@ def _answered_kind(state: SceneState, post: Post) -> str | None:
         if scene is None or scene.commitment is not None:
             raise
         attacked = next((p for p in state.pending if p.seq == post.responds_to), None)
-        if attacked is None or not any(post.actor in (a.target, *a.targets) for a in attacked.actions):
+        if attacked is None or not any(a.target == post.actor or post.actor in a.targets for a in attacked.actions):
             raise
         return None
 

@@ -20,15 +20,16 @@ if TYPE_CHECKING:
     from fightlog.reducers.state import SceneState
 
 OUT: Final = frozenset({"unconscious", "dead"})
+"""Out of the fight: at 0 HP or below (Health and Dying), dead."""
 
 BLEEDING: Final = "bleeding"
 """The effect of bleeding out below 0 HP (``harm``): it ticks at the start of each round."""
-"""Out of the fight: at 0 HP or below (Health and Dying), dead."""
 
 WAITING: Final = frozenset({"delaying"})
+"""Keeps a place but does not post now: delaying (Readying and Delaying Actions)."""
+
 ANSWERS: Final = frozenset({"dodge", "block", "resist", "take"})
 """What a target posts to answer an attack on them (``take``: no defense, costs nothing)."""
-"""Keeps a place but does not post now: delaying (Readying and Delaying Actions)."""
 
 ACTION_TYPES: Final[Mapping[str, str | None]] = {
     # Standard actions (Attacking; Multiple Attacks take the free action too)

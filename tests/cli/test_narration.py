@@ -93,3 +93,17 @@ def test_an_unopposed_roll_is_told_as_a_success_or_a_failure() -> None:
     told = [_resolved(AttackResolved(attacker="rex", target="rex", hit=hit, score=70, against=50, notes=["dodge roll"]),
                       scene) for hit in (True, False)]
     assert told == ["rex succeeds: 70 vs 50; dodge roll", "rex fails: 70 vs 50; dodge roll"]
+
+
+def test_state_tells_a_ruling_by_someone_called_gm_as_replay_does(tmp_path: object) -> None:
+    """`state` kept its own "GM " in front of the ruling (the review): "GM GM voids seq 10"."""
+    import shutil
+    from pathlib import Path
+
+    log = Path(str(tmp_path)) / "s.jsonl"
+    shutil.copy(FIXTURES / "roe7" / "sample-duel.jsonl", log)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["rule", str(log), "void", "10", "--by", "GM", "--reason", "misclick"]).exit_code == 0
+    state = runner.invoke(cli, ["state", str(log)]).output
+    replay = runner.invoke(cli, ["replay", str(log)]).output
+    assert "GM voids seq 10" in state and "GM voids seq 10" in replay and "GM GM" not in state + replay

@@ -113,6 +113,16 @@ def test_repair_adds_a_missing_final_newline(sample_log: Path) -> None:
     assert sample_log.read_bytes() == original
 
 
+def test_repair_adds_the_missing_newline_of_a_one_line_log(sample_log: Path) -> None:
+    """A log of its scene_started alone, without its newline (the review: refused as "the
+    torn part is the whole log" once a cut first line was no longer moved aside)."""
+    first = sample_log.read_bytes().split(b"\n")[0]
+    sample_log.write_bytes(first)
+    code, out, _ = run("verify", "--repair", str(sample_log))
+    assert code == 0 and out.splitlines()[0] == f"{sample_log}:1: repaired: added the missing newline"
+    assert sample_log.read_bytes() == first + b"\n"
+
+
 def test_repair_does_not_touch_other_damage(sample_log: Path) -> None:
     lines = sample_log.read_bytes().splitlines(keepends=True)
     damaged = b"".join(lines[:3] + lines[4:])
@@ -125,7 +135,8 @@ def test_repair_does_not_touch_other_damage(sample_log: Path) -> None:
 @pytest.mark.parametrize(("damage", "exit_code", "says"), [
     (lambda data: data.replace(b"\n", b"\r"), 2, ":1: its lines end in a carriage return alone"),  # no log as it is
     (lambda data: data[: data.index(b"\n") // 2], 1, ":1: the first line is cut off"),  # a damaged log
-], ids=["CR line endings", "first line cut"])
+    (lambda data: b'{"a": 1}', 2, ":1: not a fightlog event: no 'kind' field"),  # as with its newline
+], ids=["CR line endings", "first line cut", "whole JSON no event"])
 def test_repair_never_moves_the_whole_log_aside(sample_log: Path, damage: Any, exit_code: int, says: str) -> None:
     """A log whose lines end in a bare CR reads as one torn line: `--repair` moved all of it
     to a side file and left an empty log. A first line cannot be torn by a crash (the first

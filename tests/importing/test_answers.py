@@ -200,3 +200,9 @@ def test_rolls_before_round_1_are_initiative_not_undeclared(tmp_path: Path) -> N
     assert code == 0, stderr
     code, out, _ = run("audit", str(log), "--format", "json")
     assert code == 0 and [f["code"] for f in json.loads(out)["findings"] if f["severity"] != "info"] == []
+    fishing = ("[2024/07/02 21:10]  Evasion d20 HUD: Zoe Fass rolls 1d20 for attack: 20\n" + _DUEL)
+    (tmp_path / "duel.txt").write_text(fishing, encoding="utf-8")
+    code, _, stderr = run("import", "sl", str(tmp_path / "duel.txt"), "-o", str(log), "--force", "--ruleset",
+                          "d20-evasion", "--cast", str(tmp_path / "cast.toml"), "--options", str(tmp_path / "house.toml"))
+    _, out, _ = run("audit", str(log), "--format", "json")
+    assert [f["code"] for f in json.loads(out)["findings"] if f["severity"] != "info"] == ["import.roll-undeclared"]

@@ -75,6 +75,7 @@ def test_an_audit_takes_a_seed_as_seed_option_does(tmp_path: Path) -> None:
         assert [f.code for f in api.audit_log(log, seed=seed).findings if f.code.startswith("dice.")] == []
         events = [event for _, event in api.read_log(str(log))]
         assert [f.code for f in api.audit_events(events, seed=seed).findings if f.code.startswith("dice.")] == []
+    assert [f.code for f in api.audit_log(log, seed=8).findings if f.code.startswith("dice.")] == ["dice.seed"]
     with pytest.raises(DiceSeedError, match="expected an integer"):
         api.audit_log(log, seed="xyz")
 
