@@ -78,9 +78,10 @@ def import_(
     recorded as they happened, for fightlog audit to report. The same transcript, cast and
     options give the same bytes.
     """
-    from fightlog.importing.build import Builder, shown_names
+    from fightlog.importing.build import Builder
     from fightlog.importing.cast import empty_cast, load_cast
     from fightlog.importing.importer import check_format, in_window, located, messages, opening, write_log
+    from fightlog.importing.names import shown_names
 
     if start is not None and end is not None and (start.tzinfo is None) == (end.tzinfo is None) and start > end:
         raise click.UsageError(f"--from {start.isoformat()} is later than --to {end.isoformat()}: no message is between")

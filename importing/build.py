@@ -48,25 +48,10 @@ from fightlog.events.model import (
 )
 from fightlog.importing.cast import Cast, Role
 from fightlog.importing.message import Message
+from fightlog.importing.names import AUTHORS_KEPT, in_character_text, name_pattern, target_names
 from fightlog.importing.rolls import read_rolls
 from fightlog.importing.source import Warn
 from fightlog.dice.replies import ReadReply
-
-_OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b)", re.IGNORECASE)
-_ASIDE: Final = re.compile(r"^\s*(?:\(\(.*?\)\)|\[\[.*?\]\])", re.DOTALL)
-"""An out-of-character aside opening a post (``((sorry, lag))``), closed."""
-
-
-def _in_character(text: str) -> str | None:
-    """The in-character part of a post: the text after the out-of-character asides that
-    open it (``((lag)) /me fires``: ``/me fires``), or ``None`` when nothing is left or the
-    post is out of character as a whole (``((brb``, ``// rules question``, ``OOC: ...``)."""
-    while (aside := _ASIDE.match(text)) is not None:
-        text = text[aside.end():]
-    if not text.strip() or _OOC.match(text):
-        return None
-    return text
-
 
 MAX_ID: Final = 200
 
@@ -82,6 +67,10 @@ class Builder:
         self.seq = opened
         """The ``seq`` of the last event made so far (``opened``: the scene's opening events)."""
         self._turn_posts: list[tuple[int, frozenset[str], str]] = []
+        self._answers: set[tuple[int, str]] = set()
+        """The open turn's posts answered so far, with who answered them."""
+        self._posts_at: dict[str, int] = {}
+        """A Discord post's message id -> its ``seq`` (a late answer replying to it)."""
         """The open turn's posts by its actor: ``(seq, the combatants they target, message ref)``."""
         self.posts = 0
         """Messages read as a combatant's post (none: the cast names none of the speakers)."""
@@ -97,8 +86,8 @@ class Builder:
         self.acted: list[str] = []
         self.round = 0
         self.in_round = False
-        targets = _target_names(cast)
-        self._named = _name_pattern(targets)
+        targets = target_names(cast)
+        self._named = name_pattern(targets)
         self._by_lower: dict[str, set[str]] = {}
         """A name in lower case -> every combatant it names (two may share a first name)."""
         for name, actor in targets:
@@ -123,7 +112,7 @@ class Builder:
     def _made(self, message: Message) -> list[AnyEvent]:
         role = self.cast.role(message)
         if message.speaker and ":" not in message.ref:  # a Discord message, which a reply may name
-            if len(self._authors) >= _AUTHORS_KEPT:
+            if len(self._authors) >= AUTHORS_KEPT:
                 del self._authors[next(iter(self._authors))]
             self._authors[message.ref] = (role.actor if role.kind == "combatant" else None, message.name)
         if role.kind == "combatant" and message.kind != "system":
@@ -165,31 +154,43 @@ class Builder:
         actor = role.actor or message.speaker
         origin = self._origin(message, self.medium)
         text = message.text
-        in_character = _in_character(text)
+        in_character = in_character_text(text)
         ooc = in_character is None
         actions = [] if in_character is None else self._actions(actor, in_character)
         answered = None if ooc else self._answered(actor, actions, message)
         events: list[AnyEvent] = [] if ooc or answered is not None else self._turn_for(actor, message)
+        seq = self.seq + len(events) + 1
         if not ooc and actor == self.current:
             targets = frozenset(a.target for a in actions if a.target is not None)
-            self._turn_posts.append((self.seq + len(events) + 1, targets, message.ref))
+            self._turn_posts.append((seq, targets, message.ref))
+        if not ooc and ":" not in message.ref:  # a Discord message, which a later answer may reply to
+            if len(self._posts_at) >= AUTHORS_KEPT:
+                del self._posts_at[next(iter(self._posts_at))]
+            self._posts_at[message.ref] = seq
+        if answered is not None:
+            self._answers.add((answered, actor))
         events.append(DeclarationPosted(actor=actor, text=text, actions=actions, ooc=ooc, responds_to=answered,
                                         at=message.at, origin=origin))
         return events
 
     def _answered(self, actor: str, actions: list[Action], message: Message) -> int | None:
-        """The ``seq`` of the post of the open turn that a post by ``actor`` with ``actions``
+        """The ``seq`` of the post that a post by ``actor`` with ``actions`` in another's turn
         answers, or ``None`` when it is no answer (the poster's own turn, none of the
         ruleset's answers among its actions, no post in the turn yet): the post it replies to
-        (Discord), else the latest targeting ``actor``, else the latest."""
-        if self.current is None or actor == self.current or not self._turn_posts \
-                or not any(a.type in self.answers for a in actions):
+        on Discord (one of an earlier turn too: the audit says it is late), else the latest of
+        the turn targeting ``actor`` that they have not answered yet, else the latest
+        targeting them, else the latest."""
+        if self.current is None or actor == self.current or not any(a.type in self.answers for a in actions):
             return None
-        posts = self._turn_posts
-        replied = next((seq for seq, _, ref in posts if message.reply_to is not None and ref == message.reply_to), None)
+        replied = self._posts_at.get(message.reply_to) if message.reply_to is not None else None
         if replied is not None:
             return replied
-        return next((seq for seq, targets, _ in reversed(posts) if actor in targets), posts[-1][0])
+        posts = self._turn_posts
+        if not posts:
+            return None
+        aimed = [seq for seq, targets, _ in reversed(posts) if actor in targets]
+        fresh = [seq for seq in aimed if (seq, actor) not in self._answers]
+        return (fresh or aimed or [posts[-1][0]])[0]
 
     def _turn_for(self, actor: str, message: Message) -> list[AnyEvent]:
         """The turn events a post by ``actor`` opens (none: it is not theirs to open)."""
@@ -206,6 +207,7 @@ class Builder:
                                   origin=Origin(medium="import", ref=message.ref)))
         self.current = actor
         self._turn_posts = []
+        self._answers = set()
         return events
 
     def _turn_closed(self, message: Message) -> list[AnyEvent]:
@@ -217,6 +219,7 @@ class Builder:
         self.acted.append(self.current)
         self.current = None
         self._turn_posts = []
+        self._answers = set()
         return [ended]
 
     def _round_opened(self, message: Message) -> list[AnyEvent]:
@@ -351,47 +354,10 @@ class Builder:
                       raw=message.raw, edited=message.edited_at)
 
 
-_AUTHORS_KEPT: Final = 100_000
-"""Discord messages whose author a later reply may ask for (the oldest forgotten first)."""
-
 _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "disarm"})
 _NOTATION: Final = re.compile(r"\b\d*d(?:\d+|%)\b", re.IGNORECASE)
 """Dice notation in a message (``1d100``, ``d20``, ``2d10``): a dice object's message that
 names dice and reads as no roll is worth a warning."""
-
-
-def shown_names(messages: Iterable[Message], cast: Cast) -> dict[str, str | None]:
-    """Each name the cast's combatants post under in ``messages`` (an SL display name such
-    as ``Kaito: Ronin``, a Discord nickname) -> the combatant, or ``None`` when two post under
-    it: a HUD's roll by that name is theirs (a first pass over the transcript, so a name
-    shared later in it is never given to the first who used it)."""
-    shown: dict[str, str | None] = {}
-    for message in messages:
-        name = message.name
-        if not name or message.kind == "system" or (len(shown) >= _AUTHORS_KEPT and name not in shown):
-            continue
-        role = cast.role(message)
-        if role.kind == "combatant" and role.actor is not None:
-            shown[name] = role.actor if shown.get(name, role.actor) == role.actor else None
-    return shown
-
-
-def _target_names(cast: Cast) -> list[tuple[str, str]]:
-    """``(lower-case name, actor)`` for every way the cast names a combatant."""
-    names: list[tuple[str, str]] = []
-    for entry in cast.file.combatants:
-        for name in (entry.id, entry.name, *(entry.name.split() if entry.name else ()), *entry.speakers):
-            if name and len(name) > 1:
-                names.append((name.lower(), entry.id))
-    return names
-
-
-def _name_pattern(names: list[tuple[str, str]]) -> re.Pattern[str] | None:
-    """One pattern finding any of ``names`` as a whole word, longer names first."""
-    if not names:
-        return None
-    spelled = sorted({name for name, _ in names}, key=lambda n: (-len(n), n))
-    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in spelled) + r")(?!\w)")
 
 
 def _ident(name: str) -> str:

@@ -206,3 +206,40 @@ def test_rolls_before_round_1_are_initiative_not_undeclared(tmp_path: Path) -> N
                           "d20-evasion", "--cast", str(tmp_path / "cast.toml"), "--options", str(tmp_path / "house.toml"))
     _, out, _ = run("audit", str(log), "--format", "json")
     assert [f["code"] for f in json.loads(out)["findings"] if f["severity"] != "info"] == ["import.roll-undeclared"]
+
+
+def test_answers_not_replying_go_to_the_attacks_not_answered_yet(tmp_path: Path) -> None:
+    """A d20 duel in a CSV or TXT export (no replies): both answers went to the second
+    attack, a false `order.double-post`."""
+    fight = [
+        _message(1, _VANCE, "Vance fires at Dorn."),
+        _message(2, _VANCE, "Vance fires at Dorn again."),
+        _message(3, _DORN, "Dorn ducks the first."),
+        _message(4, _DORN, "Dorn ducks the second."),
+    ]
+    log = tmp_path / "t.jsonl"
+    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
+                          "--ruleset", "traveller", "--cast", str(_cast(tmp_path / "cast.toml", "traveller", "dodge")))
+    assert code == 0, stderr
+    posts = {e.origin.ref: e for e in events_of(log) if isinstance(e, DeclarationPosted) and e.origin is not None}
+    assert (posts["9003"].responds_to, posts["9004"].responds_to) == (posts["9002"].seq, posts["9001"].seq)
+
+
+def test_a_late_answer_replying_to_an_attack_of_an_ended_turn_answers_that_attack(tmp_path: Path) -> None:
+    """It was moved onto the open turn's attack (the log said what the transcript did not);
+    it answers the attack it replies to, which the audit finds no longer waiting."""
+    fight = [
+        _message(1, _VANCE, "Vance fires at Dorn."),
+        _message(2, _DORN, "Dorn throws a stone at Vance."),
+        _message(3, _VANCE, "Vance fires at Dorn again."),
+        _message(4, _DORN, "Dorn dives from the first shot!", reference={"messageId": "9001"}),
+    ]
+    log = tmp_path / "t.jsonl"
+    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
+                          "--ruleset", "traveller", "--cast", str(_cast(tmp_path / "cast.toml", "traveller", "dive")))
+    assert code == 0, stderr
+    posts = {e.origin.ref: e for e in events_of(log) if isinstance(e, DeclarationPosted) and e.origin is not None}
+    assert posts["9004"].responds_to == posts["9001"].seq
+    _, out, _ = run("audit", str(log), "--format", "json")
+    assert [(f["code"], f["ref"]) for f in json.loads(out)["findings"] if f["severity"] == "error"] == [
+        ("rules.reaction", "9004")]
