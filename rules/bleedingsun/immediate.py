@@ -105,8 +105,14 @@ def _answered_kind(state: SceneState, post: Post) -> str | None:
         if scene is None or scene.commitment is not None:
             raise
         attacked = next((p for p in state.pending if p.seq == post.responds_to), None)
-        if attacked is None or not any(a.target == post.actor or post.actor in a.targets for a in attacked.actions):
+        aimed = 0 if attacked is None else sum(
+            a.target == post.actor or post.actor in a.targets for a in attacked.actions)
+        if not aimed:
             raise
+        answered = sum(p.actor == post.actor and p.responds_to == post.responds_to for p in state.pending)
+        if answered >= aimed:  # one answer an attack (Physical Defense)
+            raise RefusedError(f"{post.actor} has answered the attack{'s' if aimed > 1 else ''} of the post at seq "
+                               f"{post.responds_to} already", code="rules.answer") from None
         return None
 
 

@@ -243,3 +243,20 @@ def test_a_late_answer_replying_to_an_attack_of_an_ended_turn_answers_that_attac
     _, out, _ = run("audit", str(log), "--format", "json")
     assert [(f["code"], f["ref"]) for f in json.loads(out)["findings"] if f["severity"] == "error"] == [
         ("rules.reaction", "9004")]
+
+
+@pytest.mark.parametrize(("ruleset", "code", "says"), [
+    ("traveller", "rules.reaction", "dorn has reacted to the attack at seq 7 already"),
+    ("bleeding-sun", "rules.answer", "dorn has answered the attack of the post at seq 7 already"),
+])
+def test_a_second_answer_to_one_attack_is_found(tmp_path: Path, ruleset: str, code: str, says: str) -> None:
+    """An imported second reaction (Traveller) or answer (Bleeding Sun) to one attack audited
+    clean: the engine refuses it, the audit of a log the table did not play now does too."""
+    fight = [_message(1, _VANCE, "Vance fires at Dorn."), _rolled(2, _VANCE, "4, 5", 9),
+             _message(3, _DORN, "Dorn ducks."), _message(4, _DORN, "Dorn ducks again.")]
+    log = tmp_path / "t.jsonl"
+    assert run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log), "--ruleset", ruleset,
+               "--cast", str(_cast(tmp_path / "cast.toml", ruleset, "dodge")))[0] == 0
+    _, out, _ = run("audit", str(log), "--format", "json")
+    assert [(f["code"], f["ref"], says in f["message"]) for f in json.loads(out)["findings"]
+            if f["severity"] == "error"] == [(code, "9004", True)]
