@@ -61,6 +61,16 @@ attack = ['\\b(fires?|throws?)\\b']
     return path
 
 
+def _imported(tmp_path: Path, fight: list[dict[str, Any]], ruleset: str, answer: str) -> tuple[Path, dict[str, Any]]:
+    """``fight`` exported and imported under ``ruleset`` (the answer's hint ``answer``): the
+    log and its posts by message id."""
+    log = tmp_path / "t.jsonl"
+    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
+                          "--ruleset", ruleset, "--cast", str(_cast(tmp_path / "cast.toml", ruleset, answer)))
+    assert code == 0, stderr
+    return log, {e.origin.ref: e for e in events_of(log) if isinstance(e, DeclarationPosted) and e.origin is not None}
+
+
 _FIGHT = [
     _message(1, _VANCE, "Vance fires at Dorn."),
     _rolled(2, _VANCE, "4, 5", 9),
@@ -79,12 +89,8 @@ def test_an_answer_posted_in_the_attackers_turn_answers_it_and_audits_clean(
         tmp_path: Path, ruleset: str, answer: str) -> None:
     """Before, Dorn's dive opened Dorn's turn (Traveller: `rules.reaction`, nobody attacked
     him; Bleeding Sun: `rules.answer`) and Vance's duck opened round 2."""
-    log = tmp_path / "t.jsonl"
-    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", _FIGHT)), "-o", str(log),
-                          "--ruleset", ruleset, "--cast", str(_cast(tmp_path / "cast.toml", ruleset, answer)))
-    assert code == 0, stderr
+    log, posts = _imported(tmp_path, _FIGHT, ruleset, answer)
     events = events_of(log)
-    posts = {e.origin.ref: e for e in events if isinstance(e, DeclarationPosted) and e.origin is not None}
     assert posts["9003"].responds_to == posts["9001"].seq
     assert posts["9007"].responds_to == posts["9005"].seq
     assert [(e.actor, e.round) for e in events if isinstance(e, TurnStarted)] == [("vance", 1), ("dorn", 1), ("vance", 2)]
@@ -101,11 +107,7 @@ def test_an_answer_replying_on_discord_answers_the_post_it_replies_to(tmp_path: 
         _message(3, _DORN, "Dorn dives!", reference={"messageId": "9001"}),
         _message(4, _DORN, "Dorn dives again."),
     ]
-    log = tmp_path / "t.jsonl"
-    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
-                          "--ruleset", "traveller", "--cast", str(_cast(tmp_path / "cast.toml", "traveller", "dive")))
-    assert code == 0, stderr
-    posts = {e.origin.ref: e for e in events_of(log) if isinstance(e, DeclarationPosted) and e.origin is not None}
+    _, posts = _imported(tmp_path, fight, "traveller", "dive")
     assert (posts["9003"].responds_to, posts["9004"].responds_to) == (posts["9001"].seq, posts["9002"].seq)
 
 
@@ -217,11 +219,7 @@ def test_answers_not_replying_go_to_the_attacks_not_answered_yet(tmp_path: Path)
         _message(3, _DORN, "Dorn ducks the first."),
         _message(4, _DORN, "Dorn ducks the second."),
     ]
-    log = tmp_path / "t.jsonl"
-    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
-                          "--ruleset", "traveller", "--cast", str(_cast(tmp_path / "cast.toml", "traveller", "dodge")))
-    assert code == 0, stderr
-    posts = {e.origin.ref: e for e in events_of(log) if isinstance(e, DeclarationPosted) and e.origin is not None}
+    _, posts = _imported(tmp_path, fight, "traveller", "dodge")
     assert (posts["9003"].responds_to, posts["9004"].responds_to) == (posts["9002"].seq, posts["9001"].seq)
 
 
@@ -234,11 +232,7 @@ def test_a_late_answer_replying_to_an_attack_of_an_ended_turn_answers_that_attac
         _message(3, _VANCE, "Vance fires at Dorn again."),
         _message(4, _DORN, "Dorn dives from the first shot!", reference={"messageId": "9001"}),
     ]
-    log = tmp_path / "t.jsonl"
-    code, _, stderr = run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log),
-                          "--ruleset", "traveller", "--cast", str(_cast(tmp_path / "cast.toml", "traveller", "dive")))
-    assert code == 0, stderr
-    posts = {e.origin.ref: e for e in events_of(log) if isinstance(e, DeclarationPosted) and e.origin is not None}
+    log, posts = _imported(tmp_path, fight, "traveller", "dive")
     assert posts["9004"].responds_to == posts["9001"].seq
     _, out, _ = run("audit", str(log), "--format", "json")
     assert [(f["code"], f["ref"]) for f in json.loads(out)["findings"] if f["severity"] == "error"] == [
@@ -254,9 +248,7 @@ def test_a_second_answer_to_one_attack_is_found(tmp_path: Path, ruleset: str, co
     clean: the engine refuses it, the audit of a log the table did not play now does too."""
     fight = [_message(1, _VANCE, "Vance fires at Dorn."), _rolled(2, _VANCE, "4, 5", 9),
              _message(3, _DORN, "Dorn ducks."), _message(4, _DORN, "Dorn ducks again.")]
-    log = tmp_path / "t.jsonl"
-    assert run("import", "discord-json", str(_export(tmp_path / "t.json", fight)), "-o", str(log), "--ruleset", ruleset,
-               "--cast", str(_cast(tmp_path / "cast.toml", ruleset, "dodge")))[0] == 0
+    log, _ = _imported(tmp_path, fight, ruleset, "dodge")
     _, out, _ = run("audit", str(log), "--format", "json")
     assert [(f["code"], f["ref"], says in f["message"]) for f in json.loads(out)["findings"]
             if f["severity"] == "error"] == [(code, "9004", True)]
