@@ -9,8 +9,9 @@ lost and every finding can cite its line:
 * a combatant's post: ``declaration_posted`` (actions from the cast's hints for the
   ruleset, none when no hint matches; ``ooc`` for a post in ``((...))``); a post in
   another's turn whose actions include one of the ruleset's answers (``answers``: a
-  Traveller dodge, a Bleeding Sun block) answers a post of that turn (``responds_to``): the
-  one it replies to on Discord, else the latest that targets the answerer, else the latest;
+  Traveller dodge, a Bleeding Sun block) answers a post (``responds_to``): the one it replies
+  to on Discord (a late answer replies to an earlier turn's), else the open turn's latest
+  that targets the answerer and they have not answered yet, else the latest;
 * a dice bot's or HUD's message: one ``dice_rolled`` (``generator: external``) per roll it
   shows (``fightlog.importing.rolls``); a message with none is chatter;
 * the GM's posts, other speakers, objects and system lines: chatter, an out-of-character
@@ -67,11 +68,11 @@ class Builder:
         self.seq = opened
         """The ``seq`` of the last event made so far (``opened``: the scene's opening events)."""
         self._turn_posts: list[tuple[int, frozenset[str], str]] = []
+        """The open turn's posts by its actor: ``(seq, the combatants they target, message ref)``."""
         self._answers: set[tuple[int, str]] = set()
         """The open turn's posts answered so far, with who answered them."""
         self._posts_at: dict[str, int] = {}
         """A Discord post's message id -> its ``seq`` (a late answer replying to it)."""
-        """The open turn's posts by its actor: ``(seq, the combatants they target, message ref)``."""
         self.posts = 0
         """Messages read as a combatant's post (none: the cast names none of the speakers)."""
         self.warn = warn
