@@ -241,6 +241,9 @@ def _unterminated(
             raise _undecodable(raw, exc, path, 1) from None
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             pass
+        else:  # a whole event, not a first one: what the reader says of it with its newline
+            for _ in check_lines(iter((raw + b"\n",)), path):
+                pass
         raise LogDamagedError("the first line is cut off: a log's first line is written whole, so no crash "
                               "did this (not repairable: nothing before it is whole)", path=path, line=1)
     if batch[0] and not complete:

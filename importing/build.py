@@ -71,8 +71,8 @@ class Builder:
         """The open turn's posts by its actor: ``(seq, the combatants they target, message ref)``."""
         self._answers: set[tuple[int, str]] = set()
         """The open turn's posts answered so far, with who answered them."""
-        self._posts_at: dict[str, int] = {}
-        """A Discord post's message id -> its ``seq`` (a late answer replying to it)."""
+        self._posts_at: dict[str, tuple[int, str, frozenset[str]]] = {}
+        """A Discord post's message id -> its ``seq``, poster and targets (an answer replying to it)."""
         self.posts = 0
         """Messages read as a combatant's post (none: the cast names none of the speakers)."""
         self.warn = warn
@@ -161,13 +161,13 @@ class Builder:
         answered = None if ooc else self._answered(actor, actions, message)
         events: list[AnyEvent] = [] if ooc or answered is not None else self._turn_for(actor, message)
         seq = self.seq + len(events) + 1
+        targets = frozenset(a.target for a in actions if a.target is not None)
         if not ooc and actor == self.current:
-            targets = frozenset(a.target for a in actions if a.target is not None)
             self._turn_posts.append((seq, targets, message.ref))
-        if not ooc and ":" not in message.ref:  # a Discord message, which a later answer may reply to
+        if targets and ":" not in message.ref:  # a Discord message, which a later answer may reply to
             if len(self._posts_at) >= AUTHORS_KEPT:
                 del self._posts_at[next(iter(self._posts_at))]
-            self._posts_at[message.ref] = seq
+            self._posts_at[message.ref] = (seq, actor, targets)
         if answered is not None:
             self._answers.add((answered, actor))
         events.append(DeclarationPosted(actor=actor, text=text, actions=actions, ooc=ooc, responds_to=answered,
@@ -178,14 +178,15 @@ class Builder:
         """The ``seq`` of the post that a post by ``actor`` with ``actions`` in another's turn
         answers, or ``None`` when it is no answer (the poster's own turn, none of the
         ruleset's answers among its actions, no post in the turn yet): the post it replies to
-        on Discord (one of an earlier turn too: the audit says it is late), else the latest of
+        on Discord when that targets ``actor`` (one of an earlier turn too: the audit says it is
+        late), else the latest of
         the turn targeting ``actor`` that they have not answered yet, else the latest
         targeting them, else the latest."""
         if self.current is None or actor == self.current or not any(a.type in self.answers for a in actions):
             return None
         replied = self._posts_at.get(message.reply_to) if message.reply_to is not None else None
-        if replied is not None:
-            return replied
+        if replied is not None and replied[1] != actor and actor in replied[2]:  # a post attacking the answerer
+            return replied[0]
         posts = self._turn_posts
         if not posts:
             return None

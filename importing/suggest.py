@@ -16,13 +16,13 @@ from fightlog.kit.unseen import BIDI, C1
 _BOTS = {"avrae": "avrae", "dice maiden": "dice-maiden", "rpg sage": "rpg-sage"}
 _HUD = re.compile(r"\broll(?:s|ed) \d*d\d+", re.IGNORECASE)
 HINTS = {
-    "attack": [r"\b(attacks?|shoots?|fires?|slash(es)?|stabs?|swings?|strikes?)\b"],
+    "attack": [r"\b(?<!counter-)(attacks?|shoots?|fires?|slash(es)?|stabs?|swings?|strikes?)\b"],
     "dodge": [r"\b(dodges?|ducks?|rolls? aside)\b"],
     "dive": [r"\b(dives?|hits? the (deck|dirt))\b"],
     "parry": [r"\b(parr(y|ies|ied)|deflects?)\b"],
     "block": [r"\bblocks?\b"],
     "resist": [r"\b(resists?|braces? (him|her|them)sel(f|ves))\b"],
-    "counter": [r"\b(counters?|counterattacks?)\b"],  # not "counter-attacks": an attack too
+    "counter": [r"\bcounter(s|-?attacks?)?\b(?!-)"],  # "counter-attacks" too, which the attack hint leaves
     "take": [r"\btakes? (it|the (hit|blow))\b"],
     "flee": [r"\b(flees?|runs? for it|escapes?)\b"],
     "com_call": [r"\bcom ?call\b"],

@@ -106,10 +106,11 @@ def _answered_kind(state: SceneState, post: Post) -> str | None:
             raise
         attacked = next((p for p in state.pending if p.seq == post.responds_to), None)
         aimed = 0 if attacked is None else sum(
-            a.target == post.actor or post.actor in a.targets for a in attacked.actions)
+            a.type in ATTACKS and (a.target == post.actor or post.actor in a.targets) for a in attacked.actions)
         if not aimed:
             raise
-        answered = sum(p.actor == post.actor and p.responds_to == post.responds_to for p in state.pending)
+        answered = sum(p.actor == post.actor and p.responds_to == post.responds_to and len(p.actions) == 1
+                       and p.actions[0].type in ANSWERS for p in state.pending)  # answers as the table plays them
         if answered >= aimed:  # one answer an attack (Physical Defense)
             raise RefusedError(f"{post.actor} has answered the attack{'s' if aimed > 1 else ''} of the post at seq "
                                f"{post.responds_to} already", code="rules.answer") from None

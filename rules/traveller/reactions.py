@@ -48,7 +48,8 @@ def check(state: SceneState, actor: str, actions: Sequence[Action], responds_to:
     who = Fighter(state, actor)
     if who.out:
         raise RefusedError(f"{actor} cannot act ({', '.join(who.who.statuses)})", code="order.cannot-act")
-    if responds_to is not None and any(p.actor == actor and p.responds_to == responds_to for p in state.pending):
+    if responds_to is not None and any(p.actor == actor and p.responds_to == responds_to and len(p.actions) == 1
+                                       and p.actions[0].type in REACTIONS for p in state.pending):  # one played
         raise RefusedError(f"{actor} has reacted to the attack at seq {responds_to} already", code="rules.reaction")
     kind, action = _kind(state, actor, responds_to), actions[0]
     if action.type == "parry" and kind != "melee":

@@ -136,7 +136,8 @@ def test_repair_does_not_touch_other_damage(sample_log: Path) -> None:
     (lambda data: data.replace(b"\n", b"\r"), 2, ":1: its lines end in a carriage return alone"),  # no log as it is
     (lambda data: data[: data.index(b"\n") // 2], 1, ":1: the first line is cut off"),  # a damaged log
     (lambda data: b'{"a": 1}', 2, ":1: not a fightlog event: no 'kind' field"),  # as with its newline
-], ids=["CR line endings", "first line cut", "whole JSON no event"])
+    (lambda data: data.split(b"\n")[1], 2, ":1: not a fightlog log: the first event is"),  # a whole event, not first
+], ids=["CR line endings", "first line cut", "whole JSON no event", "whole event not first"])
 def test_repair_never_moves_the_whole_log_aside(sample_log: Path, damage: Any, exit_code: int, says: str) -> None:
     """A log whose lines end in a bare CR reads as one torn line: `--repair` moved all of it
     to a side file and left an empty log. A first line cannot be torn by a crash (the first

@@ -252,3 +252,43 @@ def test_a_second_answer_to_one_attack_is_found(tmp_path: Path, ruleset: str, co
     _, out, _ = run("audit", str(log), "--format", "json")
     assert [(f["code"], f["ref"], says in f["message"]) for f in json.loads(out)["findings"]
             if f["severity"] == "error"] == [(code, "9004", True)]
+
+
+def test_a_reply_to_a_post_that_does_not_attack_the_answerer_is_no_pointer(tmp_path: Path) -> None:
+    """A dive replying to the answerer's own dive (or an ally's post) was made to answer it:
+    a false `rules.reaction` (the review). Only a post attacking the answerer is taken."""
+    fight = [
+        _message(1, _VANCE, "Vance fires at Dorn."),
+        _message(2, _DORN, "Dorn dives!"),
+        _message(3, _VANCE, "Vance fires at Dorn again."),
+        _message(4, _DORN, "And dives again.", reference={"messageId": "9002"}),
+    ]
+    log, posts = _imported(tmp_path, fight, "traveller", "dive")
+    assert (posts["9002"].responds_to, posts["9004"].responds_to) == (posts["9001"].seq, posts["9003"].seq)
+    _, out, _ = run("audit", str(log), "--format", "json")
+    assert [(f["code"], f["ref"]) for f in json.loads(out)["findings"] if f["severity"] == "error"] == [
+        ("rules.allowance", "9003")]  # Vance's second attack in a turn; no reaction refused
+
+
+@pytest.mark.parametrize("ruleset", ["traveller", "bleeding-sun"])
+def test_a_refused_answer_does_not_spend_the_answer(tmp_path: Path, ruleset: str) -> None:
+    """"Dorn ducks and fires back" is refused (an answer is one action); the plain "Dorn
+    ducks." after it was refused too, as a second answer (the review)."""
+    fight = [_message(1, _VANCE, "Vance fires at Dorn."), _rolled(2, _VANCE, "4, 5", 9),
+             _message(3, _DORN, "Dorn ducks and fires back at Vance!"), _message(4, _DORN, "Dorn ducks.")]
+    log, _ = _imported(tmp_path, fight, ruleset, "dodge")
+    _, out, _ = run("audit", str(log), "--format", "json")
+    assert [f["ref"] for f in json.loads(out)["findings"] if f["severity"] == "error"] == ["9003"]
+
+
+def test_the_suggested_counter_hint_reads_counter_attacks_as_a_counter_alone() -> None:
+    import re
+
+    from fightlog.importing.suggest import HINTS
+
+    def read(text: str) -> list[str]:
+        return [action for action, patterns in HINTS.items() if any(re.search(p, text) for p in patterns)]
+
+    assert read("Dorn counter-attacks Vance!") == ["counter"]
+    assert read("Dorn counterattacks.") == ["counter"] and read("Dorn counters.") == ["counter"]
+    assert read("Dorn attacks Vance.") == ["attack"]
