@@ -112,6 +112,9 @@ def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, tab
     if ruling.action == "withdraw" and type(ruled) is not RulingMade:
         raise InputError(f"--set: a withdraw takes a ruling (seq {ruling.target} is {event_kind(ruled)})",
                          path=name, line=seq)
+    if ruling.action != "withdraw" and type(ruled) is RulingMade:
+        raise InputError(f"--set: seq {ruling.target} is a ruling: a ruling is withdrawn, not {ruling.action}ed",
+                         path=name, line=seq)
     if ruling.action != "amend":
         return
     if not ruling.changes:

@@ -72,6 +72,9 @@ def run_guarded(invoke: Callable[[], object], argv: Sequence[str]) -> int:
     at most one line on stderr (and, under ``--format json``, an error document on stdout).
     Standard output is written through ``terminal.Revealing`` meanwhile."""
     shown = sys.stdout
+    if shown is None:  # started with standard output closed (`>&-`): nothing could be said, nor any payload
+        error_line("standard output is closed: give the command a file, a pipe or /dev/null")
+        return EXIT_BAD_INPUT
     sys.stdout = Revealing(shown)
     try:
         try:
@@ -83,7 +86,12 @@ def run_guarded(invoke: Callable[[], object], argv: Sequence[str]) -> int:
             code = exc.exit_code
         except BaseException as exc:  # noqa: BLE001 - the edge: nothing may escape as a traceback
             code = report(exc, argv)
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk behind stdout (/dev/full): said once, as any other
+            code = report(exc, argv) if code == EXIT_OK else code
         return code
     except BrokenPipeError:
         return _pipe_closed()
@@ -106,7 +114,11 @@ def report(exc: BaseException, argv: Sequence[str]) -> int:
     if wants_json(argv):
         from fightlog.cli.output import echo_json
 
-        echo_json({"error": failure.as_json()})
+        try:
+            echo_json({"error": failure.as_json()})
+            sys.stdout.flush()
+        except OSError:  # stdout is what failed (a full disk): the line on stderr is all there is
+            pass
     return failure.code
 
 

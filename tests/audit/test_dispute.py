@@ -326,6 +326,14 @@ def test_a_changed_ruling_is_held_to_what_rule_records(sets: tuple[tuple[str, An
     assert says in refused.value.message and refused.value.line == 48
 
 
+def test_a_ruling_on_a_ruling_changed_to_a_void_is_refused_as_rule_refuses_it() -> None:
+    """The disputed duel's seq 86 withdraws the ruling at 37: `--set action=void` was forked
+    as given (`fightlog rule` refuses a void of a ruling: it is withdrawn)."""
+    with pytest.raises(InputError) as refused:
+        fork(log(FIXTURES / "roe7" / "disputed-duel.jsonl"), 86, ("action", "void"))
+    assert "seq 37 is a ruling: a ruling is withdrawn, not voided" in refused.value.message
+
+
 def test_a_ruling_after_the_change_follows_its_target_or_is_dropped() -> None:
     # Rook's dodge (seq 40) a little higher: the critical still lands, seq 44 is still its
     # damage, and the GM's void still takes it back.

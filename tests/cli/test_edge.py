@@ -185,6 +185,26 @@ def test_replay_into_head_stops_quietly() -> None:
     assert proc.returncode == 141
 
 
+@pytest.mark.parametrize("args", [["audit", str(DISPUTED)], ["audit", "nosuch.jsonl"], ["roll", "1d6"]])
+def test_standard_output_closed_is_one_line_and_exit_2(args: list[str]) -> None:
+    """`fightlog audit LOG >&-` printed an internal error and a traceback, exit 1."""
+    proc = subprocess.run(["sh", "-c", '"$0" -m fightlog "$@" >&-', sys.executable, *args], capture_output=True,
+                          timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == b"fightlog: standard output is closed: give the command a file, a pipe or /dev/null\n"
+
+
+@pytest.mark.parametrize("fmt", ["human", "json"])
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(fmt: str) -> None:
+    """`fightlog audit LOG --format json >/dev/full` printed two chained tracebacks (the JSON
+    error document was written to the full stdout too)."""
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "fightlog", "audit", str(DISPUTED), "--format", fmt],
+                              stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.decode().count("\n") == 1 and b"Traceback" not in proc.stderr
+    assert b"No space left on device" in proc.stderr
+
+
 def test_a_system_refusal_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
     import fightlog.cli.state
 
