@@ -140,6 +140,8 @@ def dispute(
         return
     for line in human(outcome, output):
         click.echo(line)
+    if page is not None:
+        click.echo(f"wrote {page}: the original and the fork side by side (open it in a browser)")
 
 
 def write_dispute_page(page: str, log: str, outcome: Dispute, output: str | None) -> None:

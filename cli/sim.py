@@ -15,6 +15,7 @@ from fightlog.cli.progress import Progress
 from fightlog.cli.scale_options import check_cluster, cluster_options
 from fightlog.errors import InputError
 from fightlog.kit.options import NUMBER_CAP
+from fightlog.report.wording import plural
 
 if TYPE_CHECKING:
     from fightlog.scale.setup import Setup
@@ -202,9 +203,9 @@ def _run_lines(run: dict[str, Any], options: str | None) -> list[str]:
             lines.append(f"  {title}: " + ", ".join(f"{k} {v['mean']:.2f}" for k, v in run[key].items()))
     audit = run["audit"]
     if not audit["findings"]:
-        lines.append(f"  audit: {audit['audited']} fights audited, no findings")
+        lines.append(f"  audit: {plural(audit['audited'], 'fight')} audited, no findings")
     else:
-        lines.append(f"  audit: {audit['audited']} fights audited: FINDINGS (a bug in the ruleset):")
+        lines.append(f"  audit: {plural(audit['audited'], 'fight')} audited: FINDINGS (a bug in the ruleset):")
         lines += [f"    fight {f['fight']} seq {f['seq']} {f['code']}: {f['message']} (--replay {f['fight']})"
                   for f in audit["findings"]]
     return lines
