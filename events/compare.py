@@ -43,7 +43,8 @@ def _data(event: AnyEvent, ignore: frozenset[str]) -> dict[str, Any]:
 def field_changes(before: dict[str, Any], after: dict[str, Any], prefix: str = "") -> list[tuple[str, Any, Any]]:
     """``(dotted name, before, after)`` for every field that differs; tables (dicts) are
     compared key by key (``options.bleed_damage``), arrays of one length item by item
-    (``modifiers[2].value``)."""
+    (``modifiers[2].value``), others by the part between what they share at either end
+    (``modifiers[1:2]``: an item taken out there)."""
     out: list[tuple[str, Any, Any]] = []
     for name in [*before, *(k for k in after if k not in before)]:
         out.extend(_changes(before.get(name), after.get(name), f"{prefix}{name}"))
@@ -56,11 +57,16 @@ def _changes(a: Any, b: Any, where: str) -> list[tuple[str, Any, Any]]:
     if isinstance(a, dict) and isinstance(b, dict):
         return field_changes(a, b, f"{where}.")
     if isinstance(a, list) and isinstance(b, list):
-        common = min(len(a), len(b))
-        if a[:common] == b[:common] and len(a) != len(b):  # items added or taken at the end
-            return [(f"{where}[{common}:]", a[common:], b[common:])]
         if len(a) == len(b):
             return [c for i, (x, y) in enumerate(zip(a, b)) for c in _changes(x, y, f"{where}[{i}]")]
+        start = 0  # items of a longer or shorter list: only the part between what both share
+        while start < min(len(a), len(b)) and a[start] == b[start]:
+            start += 1
+        end = 0
+        while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+            end += 1
+        part = f"[{start}:]" if not end else f"[{start}:{len(a) - end}]"  # in the first list's places
+        return [(f"{where}{part}", a[start:len(a) - end], b[start:len(b) - end])]
     return [(where, a, b)]
 
 

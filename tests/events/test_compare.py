@@ -51,6 +51,10 @@ def test_tables_and_arrays_are_compared_item_by_item() -> None:
     assert field_changes({"o": {"a": 1, "b": 2}}, {"o": {"a": 1, "b": 3}}) == [("o.b", 2, 3)]
     assert field_changes({"m": [1, 2]}, {"m": [1, 5]}) == [("m[1]", 2, 5)]
     assert field_changes({"m": [1]}, {"m": [1, 2]}) == [("m[1:]", [], [2])]
+    # an item taken out in the middle: the part between, not the whole list (a dispute's first
+    # consequence showed two lists cut to the same prefix, "[{...}... -> [{...}...")
+    assert field_changes({"m": [1, 2, 3, 4]}, {"m": [1, 2, 4]}) == [("m[2:3]", [3], [])]
+    assert field_changes({"m": [1, 9, 2, 3]}, {"m": [1, 2, 4]}) == [("m[1:]", [9, 2, 3], [2, 4])]
 
 
 def test_ignored_fields_are_not_compared() -> None:
