@@ -27,6 +27,7 @@ from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
 from fightlog.reducers.combine import DISPATCH, out_of_order
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.reducers.fold_rules import FoldRules, rules_for_scene
+from fightlog.reducers.scene import roll_consumed
 
 Plan = Mapping[int, RulingMade]
 """Target ``seq`` -> the void or amend ruling in force for it."""
@@ -176,7 +177,7 @@ def fold(
             if ruling is not None:
                 ruled = apply_ruling(event, ruling)
                 if ruled is None:
-                    state = replace(state, seq=seq)
+                    state = replace(state, seq=seq, scene=roll_consumed(state.scene, event))
                     continue
                 event = ruled
         kind = type(event)

@@ -45,11 +45,19 @@ def _joined(info: SceneInfo | None, event: CombatantJoined, rules: FoldRules) ->
     return replace(info, salts=(*info.salts, event.salt))
 
 
-def _rolled(info: SceneInfo | None, event: DiceRolled, rules: FoldRules) -> SceneInfo | None:
+def roll_consumed(info: SceneInfo | None, event: object) -> SceneInfo | None:
+    """``info`` after a voided event: an engine roll voided still used its number (the next
+    roll is drawn after it, never the voided faces again); anything else changes nothing."""
+    if type(event) is not DiceRolled or info is None:
+        return info
     index = event.index
-    if info is None or index is None or event.generator != "engine" or index < info.rolls:
+    if index is None or event.generator != "engine" or index < info.rolls:
         return info
     return replace(info, rolls=index + 1)
+
+
+def _rolled(info: SceneInfo | None, event: DiceRolled, rules: FoldRules) -> SceneInfo | None:
+    return roll_consumed(info, event)
 
 
 REDUCERS: dict[type, Callable[[Any, Any, FoldRules], Any]] = {

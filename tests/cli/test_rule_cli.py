@@ -641,3 +641,24 @@ def test_voiding_an_attack_with_consequences_puts_back_the_aim_it_used(tmp_path:
     assert rule(log, "void", str(attack), "--with-consequences", "--by", "GM", "--reason", "held fire").exit_code == 0
     state = json.loads(run("state", str(log), "--format", "json").stdout)
     assert any(e["name"] == "aim" and e["target"] == first for e in state["effects"].values())
+
+
+def test_a_voided_engine_roll_keeps_its_number_and_the_next_roll_is_drawn_after_it(tmp_path: Path) -> None:
+    """A GM voided a dodge and its rolls; the target answered again and the engine drew the
+    voided roll's number again: the same faces (anyone who saw them knew the "new" roll),
+    and the engine's own log failed its audit (`dice.index`)."""
+    roster = str(FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml")
+    log = tmp_path / "b.jsonl"
+    _play(log, ("start", "--ruleset", "bleeding-sun", "--seed", "0000001e" * 8), ("join", "--roster", roster, "kade", "vex"),
+          ("begin",), ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("end-turn",),
+          ("post", "kade", "k", "--do", "attack target=vex weapon=Rifle range=medium"), ("end-turn",),
+          ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("post", "kade", "d", "--do", "dodge"))
+    dodge_roll = max(e.seq for e in events_of(log) if type(e).__name__ == "DiceRolled")
+    voided = next(e for e in events_of(log) if e.seq == dodge_roll)
+    assert rule(log, "void", str(dodge_roll)).exit_code == 0
+    _play(log, ("end-turn",), ("post", "kade", "k", "--do", "attack target=vex weapon=Rifle range=medium"),
+          ("end-turn",), ("end",))
+    indexes = [e.index for e in events_of(log) if type(e).__name__ == "DiceRolled" and e.generator == "engine"]
+    assert indexes.count(voided.index) == 1 and indexes == sorted(indexes)
+    findings = json.loads(run("audit", str(log), "--format", "json").stdout)["findings"]
+    assert [f["code"] for f in findings] == ["outcome.voided-cause"]  # the GM left the roll's outcome standing
