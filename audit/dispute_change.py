@@ -104,6 +104,9 @@ def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, tab
     if ruling.target >= seq:
         raise InputError(f"--set: bad VALUE: target {ruling.target}: a ruling targets an earlier event "
                          f"(before seq {seq})", path=name, line=seq)
+    for field, said in (("by", ruling.by), ("reason", ruling.reason)):
+        if not said.strip():  # as rule refuses a blank --by or --reason
+            raise InputError(f"--set {field}: give it in words, not blank", path=name, line=seq)
     if ruling.changes and ruling.action != "amend":
         raise InputError(f"--set: changes are for an amend ruling (this one is {ruling.action})", path=name, line=seq)
     if ruling.finding is not None and ruling.action != "accept":

@@ -317,6 +317,8 @@ def test_a_changed_ruling_amends_instead() -> None:
     ((("action", "amend"),), "an amend ruling changes at least one field"),
     ((("finding", "order.skipped"),), "a finding is for an accept ruling (this one is void)"),
     ((("action", "withdraw"),), "a withdraw takes a ruling (seq 44 is damage_applied)"),
+    ((("by", " "),), "--set by: give it in words, not blank"),
+    ((("reason", ""),), "--set reason: give it in words, not blank"),
 ])
 def test_a_changed_ruling_is_held_to_what_rule_records(sets: tuple[tuple[str, Any], ...], says: str) -> None:
     """A void given `changes`, or an amend of a field the ruled event lacks, was forked as
