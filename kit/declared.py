@@ -46,6 +46,14 @@ INCOMPLETE = "rules.incomplete"
 """The code of a refusal that shows the post too vague or idle, not against the rules."""
 
 
+def hand_kept(state: SceneState) -> bool:
+    """Whether ``state``'s scene is one the table did not play: begun with no dice
+    commitment (an import, a hand-kept log), so no attack in it was marked as waiting for an
+    answer as the table marks it (a ruleset reads its answers from the posts instead)."""
+    scene = state.scene
+    return scene is not None and scene.commitment is None
+
+
 def by_table(state: SceneState, declaration: DeclarationPosted) -> bool:
     """Whether the table made ``declaration``: it has no ``origin`` (the table writes none;
     a transcript, a chat bot, an import or a hand-kept log gives one), in a scene committed

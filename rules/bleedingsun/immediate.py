@@ -19,6 +19,7 @@ from typing import Final
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, DeclarationPosted, EffectApplied, EffectExpired, InitiativeSet, StatusChanged
+from fightlog.kit.declared import hand_kept
 from fightlog.kit.table import Post, Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.bleedingsun import fuses, readying, resolve, sequence
@@ -101,8 +102,7 @@ def _answered_kind(state: SceneState, post: Post) -> str | None:
     try:
         return str(incoming(state, post.actor, post.responds_to).params.get("kind"))
     except RefusedError:
-        scene = state.scene
-        if scene is None or scene.commitment is not None:
+        if not hand_kept(state):
             raise
         attacked = next((p for p in state.pending if p.seq == post.responds_to), None)
         aimed = 0 if attacked is None else sum(

@@ -29,6 +29,7 @@ from fightlog.rules.d20evasion.card import UNARMED_CARD, WeaponCard
 from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.options import D20Options
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE
+from fightlog.kit.declared import hand_kept
 from fightlog.kit.table import Scribe
 
 
@@ -42,8 +43,7 @@ def awaiting_in(state: SceneState, post: PendingDeclaration, defender: str) -> l
     hand-kept log: no dice commitment), whose attacks no table marked as waiting, the
     post's attacks and spells on ``defender`` where defensive turns are played (a duel)."""
     found = awaiting(post, defender)
-    scene = state.scene
-    if found or scene is None or scene.commitment is not None or defender not in state.combatants:
+    if found or not hand_kept(state) or defender not in state.combatants:
         return found
     if not defended(state, Fighter(state, defender)):
         return []

@@ -587,16 +587,22 @@ def test_voiding_a_move_with_consequences_puts_back_the_cover_it_left(tmp_path: 
     assert any(e["name"] == "cover" and e["target"] == first for e in state["effects"].values())
 
 
-def test_voiding_a_dodge_with_consequences_does_not_set_the_attack_waiting_again(tmp_path: Path) -> None:
-    """Bleeding Sun: the dodge's end of the attack's wait named the dodge; voided "with
-    consequences", the wait came back and the attacker's end of turn resolved the attack a
-    second time (the second review)."""
+def _dodged(tmp_path: Path) -> Path:
+    """A Bleeding Sun fight in round 2: Vex's attack on Kade, and Kade's dodge of it."""
     roster = str(FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml")
     log = tmp_path / "b.jsonl"
     _play(log, ("start", "--ruleset", "bleeding-sun", "--seed", "0000001e" * 8), ("join", "--roster", roster, "kade", "vex"),
           ("begin",), ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("end-turn",),
           ("post", "kade", "k", "--do", "attack target=vex weapon=Rifle range=medium"), ("end-turn",),
           ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("post", "kade", "d", "--do", "dodge"))
+    return log
+
+
+def test_voiding_a_dodge_with_consequences_does_not_set_the_attack_waiting_again(tmp_path: Path) -> None:
+    """Bleeding Sun: the dodge's end of the attack's wait named the dodge; voided "with
+    consequences", the wait came back and the attacker's end of turn resolved the attack a
+    second time (the second review)."""
+    log = _dodged(tmp_path)
     dodge = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
     assert rule(log, "void", str(dodge), "--with-consequences", "--by", "GM", "--reason", "no dodge").exit_code == 0
     _play(log, ("end-turn",))
@@ -647,12 +653,7 @@ def test_a_voided_engine_roll_keeps_its_number_and_the_next_roll_is_drawn_after_
     """A GM voided a dodge and its rolls; the target answered again and the engine drew the
     voided roll's number again: the same faces (anyone who saw them knew the "new" roll),
     and the engine's own log failed its audit (`dice.index`)."""
-    roster = str(FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml")
-    log = tmp_path / "b.jsonl"
-    _play(log, ("start", "--ruleset", "bleeding-sun", "--seed", "0000001e" * 8), ("join", "--roster", roster, "kade", "vex"),
-          ("begin",), ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("end-turn",),
-          ("post", "kade", "k", "--do", "attack target=vex weapon=Rifle range=medium"), ("end-turn",),
-          ("post", "vex", "v", "--do", "attack target=kade weapon=Rifle range=medium"), ("post", "kade", "d", "--do", "dodge"))
+    log = _dodged(tmp_path)
     dodge_roll = max(e.seq for e in events_of(log) if type(e).__name__ == "DiceRolled")
     voided = next(e for e in events_of(log) if e.seq == dodge_roll)
     assert rule(log, "void", str(dodge_roll)).exit_code == 0
