@@ -28,7 +28,7 @@ they were posted, and playing a post's checks again costs about as much as foldi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Final, NoReturn
 
 from fightlog.errors import FightlogError, RefusedError
@@ -38,7 +38,7 @@ from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.dice import ModifierLike
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.actions import a_or_an, value_written
-from fightlog.kit.geometry import metres_between
+from fightlog.kit.geometry import Point, metres_between
 from fightlog.kit.spelling import closest
 
 
@@ -180,21 +180,31 @@ def unread_param(actions: Sequence[Action], read: Mapping[str, tuple[str, ...]],
             raise RefusedError(f"{key}={shown} is not read by {action.type} ({reads})", code="rules.incomplete")
 
 
+def placed(state: SceneState, post: Post) -> Iterator[tuple[Action, Point | None]]:
+    """Each action of ``post`` with where its poster stands when it comes: where they stand
+    now, then where the post's moves to ``x=`` ``y=`` take them; ``None`` when unknown (no
+    position kept, or after a move toward, away or so many metres: the rules place them)."""
+    mine = state.combatants.get(post.actor)
+    here = None if mine is None else mine.position
+    for action in post.actions:
+        yield action, here
+        if action.type == "move":
+            x, y = action.params.get("x"), action.params.get("y")
+            here = (x, y) if here is not None and isinstance(x, int) and isinstance(y, int) else None
+
+
 def off_the_map(state: SceneState, post: Post) -> None:
     """Refuse a length the map contradicts, when the positions are kept (straight-line
     metres, rounded up): the rules measure on the map, and the post would show the other
     (``TableBase.distance_from_map``). An action's ``distance=`` to its target, and a
     ``move`` to ``x=`` ``y=`` that also says how far (``distance=``, or roe7's ``m=``), each
     measured from where the post's moves before it left the actor."""
-    mine = state.combatants.get(post.actor)
-    here = None if mine is None else mine.position
-    for action in post.actions:
+    for action, here in placed(state, post):
         if here is None:
             return  # no position, or a move this check cannot follow: where the actor is, unknown
         if action.type == "move":
             x, y = action.params.get("x"), action.params.get("y")
             if not (isinstance(x, int) and isinstance(y, int)):
-                here = None  # toward, away, or so many metres: the rules place the actor
                 continue
             said = action.params.get("m", action.distance)
             metres = metres_between(here, (x, y))
@@ -202,7 +212,6 @@ def off_the_map(state: SceneState, post: Post) -> None:
                 key = "m" if "m" in action.params else "distance"
                 raise RefusedError(f"{key}={value_written(said)}: ({x}, {y}) is {metres} m from {post.actor} on the "
                                    f"map (the rules measure it there: leave {key}= out)", code="rules.range")
-            here = (x, y)  # the post's later actions start from there
             continue
         theirs = state.combatants.get(action.target or "")
         there = None if theirs is None else theirs.position

@@ -16,6 +16,7 @@ from fightlog.rules.roe7.geometry import CLOSE_MAX_M, LONG_MIN_M, Band, band, di
 from fightlog.rules.roe7.sheet import Weapon
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.tokens import MELEE_REACH_M, WeaponToken
+from fightlog.kit.declared import placed
 from fightlog.kit.table import Post, Scribe
 
 MODES: Final = frozenset({"single", "auto", "suppressive", "multi", "aimed", "sneak"})
@@ -61,16 +62,7 @@ def band_off_the_map(state: SceneState, post: Post, caller: str | None) -> None:
     ``caller``, from where the post's moves to ``x=`` ``y=`` before it left the actor;
     ``range=melee`` is within reach (3 m, or the weapon's longer reach). Without positions, a
     ``distance=`` given with a band must fall in it."""
-    mine = state.combatants.get(post.actor)
-    here = None if mine is None else mine.position
-    for action in post.actions:
-        if action.type == "move":
-            x, y = action.params.get("x"), action.params.get("y")
-            if here is not None and isinstance(x, int) and isinstance(y, int):
-                here = (x, y)
-            else:
-                here = None  # toward, away, so many metres: the rules place the actor
-            continue
+    for action, here in placed(state, post):
         if action.range is None or action.type not in ("attack", "interrupt"):
             continue
         other = action.params.get("offhand_target")
