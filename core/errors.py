@@ -109,6 +109,12 @@ class RefusedError(InputError):
         self.code = code
 
 
+class SeedUnavailableError(RefusedError):
+    """A roll the table must make without the scene's dice seed (its ``LOG.seed`` file gone):
+    not the rules refusing a declaration, so a table that lets a refused resolution come to
+    nothing (en5.1's attack logged but not playable) lets this one through."""
+
+
 class StoreError(FightlogError):
     """An append or repair that could not be carried out; the log is left as it was."""
 

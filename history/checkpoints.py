@@ -63,7 +63,7 @@ from fightlog.events.piped import is_registered, is_regular
 from fightlog.events.reader import ChainHead, check_lines, open_log, raw_lines, read_log
 from fightlog.reducers.state import SceneState
 
-VERSION = 5
+VERSION = 6
 MAX_SIDECAR_BYTES = 64 << 20
 """A larger sidecar is not read (a few states take kilobytes)."""
 KEEP = 3

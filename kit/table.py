@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fightlog.errors import RefusedError
+from fightlog.errors import RefusedError, SeedUnavailableError
 from fightlog.events.model import Action, AnyEvent, DiceRolled, Json
 from fightlog.reducers.fold import reduce
 from fightlog.reducers.state import SceneInfo, SceneState
@@ -119,7 +119,7 @@ class Scribe:
         """The faces of roll number ``info.rolls``, from the scene's seeded generator (the one
         place a test double may substitute)."""
         if self.seed is None:
-            raise RefusedError("the scene's dice seed is not available (it is kept beside the log as LOG.seed)")
+            raise SeedUnavailableError("the scene's dice seed is not available (it is kept beside the log as LOG.seed)")
         gen = self._generators.get(info.salts)
         if gen is None:
             gen = FairGenerator(self.seed, info.scene, info.salts)

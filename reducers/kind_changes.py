@@ -34,7 +34,7 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "turn_ended": ("combatants", "turn", "pending"),
     "declaration_posted": ("turn", "pending"),
     "dice_rolled": ("scene",),
-    "attack_resolved": (),
+    "attack_resolved": ("pending",),
     "damage_applied": ("combatants",),
     "healing_applied": ("combatants",),
     "resource_spent": ("combatants",),
@@ -49,7 +49,5 @@ CHANGES: dict[str, tuple[str, ...]] = {
 }
 """Event kind -> the ``SceneState`` fields it changes, in dispatch order (empty: none)."""
 
-UNCHANGED: dict[str, str] = {
-    "attack_resolved": "a record of the outcome: the damage_applied, status_changed and effect_applied events that follow it change the state",
-}
+UNCHANGED: dict[str, str] = {}
 """Event kind changing no slice -> why."""

@@ -122,12 +122,15 @@ class ActiveEffect(Struct, frozen=True, gc=False):
 
 
 class PendingDeclaration(Struct, frozen=True, gc=False):
-    """A post of the open turn (cleared when the turn ends)."""
+    """A post of the open turn (cleared when the turn ends). ``resolved``: the targets of
+    the ``attack_resolved`` events citing it as their ``declaration`` (its attacks on them
+    have been resolved; a GM's void of a resolution leaves it out), in the order resolved."""
 
     seq: int
     actor: str
     actions: tuple[Action, ...] = ()
     responds_to: int | None = None
+    resolved: tuple[str, ...] = ()
 
 
 class AppliedRuling(Struct, frozen=True, gc=False):

@@ -55,7 +55,8 @@ def answered(state: SceneState, post: int, defender: str) -> bool:
 
 
 def unanswered(state: SceneState) -> list[tuple[PendingDeclaration, str]]:
-    """Posts of the open turn with attacks still waiting for a defender, and that defender."""
+    """Posts of the open turn with attacks still waiting for a defender, and that defender
+    (not answered, and not resolved: an answer a GM voided leaves them resolved)."""
     out: list[tuple[PendingDeclaration, str]] = []
     for post in state.pending:
         defenders: list[str] = []
@@ -63,7 +64,7 @@ def unanswered(state: SceneState) -> list[tuple[PendingDeclaration, str]]:
             target = action.target
             if action.params.get("defensive_turn") is True and target is not None and target not in defenders:
                 defenders.append(target)
-        out.extend((post, d) for d in defenders if not answered(state, post.seq, d))
+        out.extend((post, d) for d in defenders if d not in post.resolved and not answered(state, post.seq, d))
     return out
 
 

@@ -133,6 +133,9 @@ def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:
                            code="order.out-of-turn")
     if defence.answered(state, attacked.seq, who.actor):
         raise RefusedError(f"{who.actor} has answered that post already", code="order.double-post")
+    if who.actor in attacked.resolved:
+        raise RefusedError(f"responds_to {attacked.seq}: its attacks on {who.actor} have been resolved",
+                           code="order.out-of-turn")
     actions = defence.check_response(state, who, attacked, post.actions)
     declaration = scribe.emit(
         DeclarationPosted(actor=who.actor, text=post.text, actions=actions, responds_to=attacked.seq)

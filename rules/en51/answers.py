@@ -42,6 +42,8 @@ def attacked(scribe: Scribe, who: Fighter, post: Post) -> tuple[attack.Swing, bo
                            code="order.out-of-turn")
     if answer_to(state, found) is not None:
         raise RefusedError(f"{who.actor} has answered that attack already", code="order.double-post")
+    if who.actor in found.resolved:
+        raise RefusedError(f"responds_to {found.seq}: its attack on {who.actor} has been resolved", code="order.out-of-turn")
     return attack.Swing(found.actor, who.actor, action, found.seq), False
 
 

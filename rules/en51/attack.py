@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from fightlog.errors import RefusedError
+from fightlog.errors import RefusedError, SeedUnavailableError
 from fightlog.events.model import Action, AttackResolved, EffectApplied, EffectExpired, ResourceSpent, StatusChanged
 from fightlog.kit.fighters import absent
 from fightlog.kit.table import Scribe
@@ -217,5 +217,7 @@ def resolve(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None, *, 
                 melee(scribe, swing, answer)
             else:
                 ranged(scribe, swing, answer, moved=moved)
+    except SeedUnavailableError:
+        raise  # not a refusal of the attack: the turn cannot end without its roll
     except RefusedError:
         return

@@ -131,8 +131,11 @@ def answer_to(state: SceneState, post: PendingDeclaration) -> PendingDeclaration
 
 
 def unanswered(state: SceneState) -> list[tuple[PendingDeclaration, Action]]:
-    """The attacks of the open turn still to resolve, in the order declared."""
-    return [(p, a) for p in state.pending if (a := attack_of(p)) is not None and answer_to(state, p) is None]
+    """The attacks of the open turn still to resolve, in the order declared: not answered,
+    and not resolved (an answer a GM voided leaves its attack resolved, unless the
+    resolution is voided too)."""
+    return [(p, a) for p in state.pending
+            if (a := attack_of(p)) is not None and a.target not in p.resolved and answer_to(state, p) is None]
 
 
 def end_turn(scribe: Scribe) -> None:

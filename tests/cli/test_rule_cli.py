@@ -663,3 +663,80 @@ def test_a_voided_engine_roll_keeps_its_number_and_the_next_roll_is_drawn_after_
     assert indexes.count(voided.index) == 1 and indexes == sorted(indexes)
     findings = json.loads(run("audit", str(log), "--format", "json").stdout)["findings"]
     assert [f["code"] for f in findings] == ["outcome.voided-cause"]  # the GM left the roll's outcome standing
+
+
+def _countered(tmp_path: Path) -> tuple[Path, int, int]:
+    """An en5.1 melee: Mira's attack on Rask, and Rask's counter, resolved together; the log,
+    the attack's post and the counter's."""
+    roster = str(FIXTURES / "en51" / "rosters" / "tavern.toml")
+    log = tmp_path / "e.jsonl"
+    _play(log, ("start", "--ruleset", "en51", "--seed", "00000001" * 8), ("join", "--roster", roster, "mira", "rask"),
+          ("begin",), ("post", "mira", "cut", "--do", "attack target=rask weapon=Sabre"),
+          ("post", "rask", "back", "--do", "counter weapon=Cutlass"))
+    posts = [e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted"]
+    return log, posts[-2], posts[-1]
+
+
+def test_voiding_an_answer_does_not_have_its_attack_resolved_again(tmp_path: Path) -> None:
+    """en5.1: a GM voided Rask's counter; at the turn's end the engine found Mira's attack
+    unanswered and resolved it a second time, with a new roll, beside the first resolution."""
+    log, attack, counter = _countered(tmp_path)
+    assert rule(log, "void", str(counter), "--by", "GM", "--reason", "wrong channel").exit_code == 0
+    again = run("play", "post", str(log), "rask", "back", "--do", "counter weapon=Cutlass")
+    assert_one_line_error(again, str(log), "refused: no attack on rask waits for an answer")
+    _play(log, ("end-turn",))
+    resolved = [e.declaration for e in events_of(log) if type(e).__name__ == "AttackResolved"]
+    assert resolved.count(attack) == 1
+
+
+def test_an_answer_voided_with_its_consequences_leaves_the_attack_to_amend(tmp_path: Path) -> None:
+    """The counter's rolls and outcomes go with it; Mira's resolution, read from her own roll,
+    stands, the audit says what the rules give without the counter, and the GM's amend to
+    that leaves the fight clean."""
+    log, attack, counter = _countered(tmp_path)
+    assert rule(log, "void", str(counter), "--with-consequences", "--by", "GM", "--reason", "no counter").exit_code == 0
+    _play(log, ("end-turn",))
+    events = events_of(log)
+    mine = [e for e in events if type(e).__name__ == "AttackResolved" and e.declaration == attack]
+    assert len(mine) == 1
+    findings = json.loads(run("audit", str(log), "--format", "json").stdout)["findings"]
+    assert [(f["code"], f["seq"]) for f in findings] == [("rules.outcome", mine[0].seq)]
+    given = int(findings[0]["message"].rsplit("the rules give ", 1)[1].split()[0])
+    assert rule(log, "amend", str(mine[0].seq), "--set", f"against={given}", "--by", "GM",
+                "--reason", "Unarmed Defense").exit_code == 0
+    assert run("audit", str(log)).exit_code == 0
+
+
+def test_a_turn_s_end_without_the_seed_file_is_refused_not_resolved_to_nothing(tmp_path: Path) -> None:
+    """en5.1 resolves an unanswered attack at the turn's end; without the seed file the roll
+    was refused, the refusal taken for the rules', and the turn ended with the attack
+    unresolved for ever."""
+    roster = str(FIXTURES / "en51" / "rosters" / "tavern.toml")
+    log = tmp_path / "s.jsonl"
+    _play(log, ("start", "--ruleset", "en51", "--seed", "00000001" * 8), ("join", "--roster", roster, "mira", "rask"),
+          ("begin",), ("post", "mira", "cut", "--do", "attack target=rask weapon=Sabre"))
+    Path(f"{log}.seed").unlink()
+    before = log.read_bytes()
+    ended = run("play", "end-turn", str(log))
+    assert_one_line_error(ended, str(log), "refused: the scene's dice seed is not available")
+    assert log.read_bytes() == before
+
+
+def test_voiding_a_defensive_turn_does_not_let_the_defender_answer_again(tmp_path: Path) -> None:
+    """A d20 duel: the GM voided Vera's dodge; she dodged again and Kade's attack, resolved
+    once, was rolled and resolved a second time (a re-roll by way of a void)."""
+    (tmp_path / "duel.toml").write_text('mode = "duel"\n', encoding="utf-8")
+    roster = str(FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "ashfall-duel.toml")
+    log = tmp_path / "d.jsonl"
+    _play(log, ("start", "--ruleset", "d20-evasion", "--seed", "7", "--options", str(tmp_path / "duel.toml")),
+          ("join", "--roster", roster, "--at", "kade=0,0", "--at", "vera=4,0"), ("begin",),
+          ("post", "kade", "cut", "--do", "attack target=vera weapon=Sabre"))
+    attack = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
+    _play(log, ("post", "vera", "dodge", "--responds-to", str(attack), "--do", "dodge"))
+    dodge = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
+    assert rule(log, "void", str(dodge), "--by", "GM", "--reason", "typed in the wrong scene").exit_code == 0
+    again = run("play", "post", str(log), "vera", "dodge", "--responds-to", str(attack), "--do", "dodge")
+    assert_one_line_error(again, str(log), f"refused: responds_to {attack}: its attacks on vera have been resolved")
+    _play(log, ("end-turn",))
+    resolved = [e.declaration for e in events_of(log) if type(e).__name__ == "AttackResolved"]
+    assert resolved == [attack]
