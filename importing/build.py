@@ -255,20 +255,40 @@ class Builder:
     def _actions(self, actor: str, text: str) -> list[Action]:
         actions: list[Action] = []
         for action, patterns in self._hints:
-            if any(pattern.search(text) is not None for pattern in patterns):
-                said = self.cast.attack(actor, text) if action == "attack" else {}
-                actions.append(Action(type=action, target=self._target(actor, text) if action in _TARGETED else None,
-                                      **said))
+            if action == "attack":
+                actions.extend(self._attacks(actor, text, patterns))
+            elif any(pattern.search(text) is not None for pattern in patterns):
+                actions.append(Action(type=action, target=self._target(actor, text) if action in _TARGETED else None))
         return actions
 
-    def _target(self, actor: str, text: str) -> str | None:
+    def _attacks(self, actor: str, text: str, patterns: tuple[re.Pattern[str], ...]) -> list[Action]:
+        """The attacks of a post: one per match of the attack hints that names its own
+        target before the next match (``fires at Cara, then swings at Alice``: two, each with
+        the weapon its part of the text names); else one, on the post's target."""
+        starts = sorted({found.start() for pattern in patterns for found in pattern.finditer(text)})
+        if not starts:
+            return []
+        parts = [text[start:end] for start, end in zip(starts, [*starts[1:], len(text)])]
+        aimed = [(part, target) for part in parts if (target := self._named_in(actor, part)) is not None]
+        if len(aimed) < 2:
+            return [Action(type="attack", target=self._target(actor, text), **self.cast.attack(actor, text))]
+        return [Action(type="attack", target=target, **self.cast.attack(actor, part)) for part, target in aimed]
+
+    def _named_in(self, actor: str, text: str) -> str | None:
         """The first other combatant the text names (the longest name where two start at
-        one place: the alternation lists longer names first); when it names none, the one
-        opponent the poster has (``/me slashes at the other one`` in a duel), if only one."""
+        one place: the alternation lists longer names first)."""
         for found in () if self._named is None else self._named.finditer(text.lower()):
             others = self._by_lower.get(found[0], set()) - {actor}
             if len(others) == 1:  # "Alex" of Alex Vance's post: the other Alex; of Mira's: which?
                 return next(iter(others))
+        return None
+
+    def _target(self, actor: str, text: str) -> str | None:
+        """The first other combatant the text names (``_named_in``); when it names none, the
+        one opponent the poster has (``/me slashes at the other one`` in a duel), if only one."""
+        named = self._named_in(actor, text)
+        if named is not None:
+            return named
         sides = self._sides
         mine = sides.get(actor)
         foes = [who for who, side in sides.items()
