@@ -66,6 +66,16 @@ class Forker:
         self.hypothetical: int | None = None
         self.baseline = False
         self.state = EMPTY
+        self._carried: list[tuple[DiceRolled, str]] = []
+        """Recorded external rolls the open turn's requests have had no use for yet, each
+        with the request it was recorded in (a later request of the turn may roll them: an
+        answer rolls the attack it answers, after the attack's post)."""
+        self._carried_in: int | None = None
+        """``turn.started`` of the turn the carried rolls (and a change not yet rolled) belong to."""
+        self._change: tuple[int, DiceRolled] | None = None
+        """A changed external roll its request did not roll: a later request of the turn may."""
+        self._change_in = ""
+        self._unrolled: tuple[str, int] | None = None
 
     def run(self, at: int, change_seq: int, amended: AnyEvent | None, ordinal: int, *,
             baseline: bool = False) -> list[AnyEvent]:
@@ -74,6 +84,7 @@ class Forker:
         unchanged replay, which keeps the first request as recorded where the rules cannot
         play it."""
         self.baseline = baseline
+        self._carried, self._carried_in, self._change, self._unrolled = [], None, None, None
         first = self.requests[at].first
         self.fork = list(self.events[:first])
         self.mapped = {e.seq: e.seq for e in self.fork}
@@ -91,6 +102,9 @@ class Forker:
                 self._open(req, recorded)
             else:
                 self._request(req, recorded, head)
+        self._flush()
+        if self._unrolled is not None:
+            self._no_such_roll(*self._unrolled)
         return self.fork
 
     # ------------------------------------------------------------------ one request
@@ -137,12 +151,18 @@ class Forker:
                 line=seq,
             ) from None
         if roll is not None and self.hypothetical is None and not self.baseline:
-            raise RefusedError(
-                f"the rules make no such roll when they play the {self._what(req, head)} (a hand-run log may "
-                "record rolls the rules do not ask for): the change has nothing to change",
-                path=self.name,
-                line=seq,
-            )
+            if roll[1].generator == "external" and self._carried_in is not None:  # the turn goes on
+                self._change, self._change_in = roll, self._what(req, head)  # a later post of it may roll it
+                return
+            self._no_such_roll(self._what(req, head), seq)
+
+    def _no_such_roll(self, what: str, seq: int) -> None:
+        raise RefusedError(
+            f"the rules make no such roll when they play the {what} (a hand-run log may "
+            "record rolls the rules do not ask for): the change has nothing to change",
+            path=self.name,
+            line=seq,
+        )
 
     def _request(self, req: Request, recorded: list[AnyEvent], head: AnyEvent) -> None:
         """A later request: replayed, kept as recorded (the rules cannot play it, even as
@@ -167,12 +187,23 @@ class Forker:
         answered = head.responds_to if isinstance(head, DeclarationPosted) else None
         responds_to = None if answered is None else self.mapped.get(answered)
         call, stamp = call_for(req.kind, head, self.events[req.first + 1 :], responds_to)
-        scribe = ReplayScribe(self.state, self.seed, externals=externals(recorded), stamp=stamp, amended=roll,
-                              key=f"seq {head.seq}")
+        turn = self.state.turn.started if self.state.turn.current is not None else None
+        if self._carried_in is not None and self._carried_in != turn:
+            self._flush()  # the turn they were recorded in has ended in the fork
+        carried = self._carried
+        change = roll if roll is not None else self._change
+        scribe = ReplayScribe(self.state, self.seed, externals=[*(r for r, _ in carried), *externals(recorded)],
+                              stamp=stamp, amended=change, key=f"seq {head.seq}")
         run_call(lambda: call(self.table, scribe))
         self._commit(scribe, recorded)
         if scribe.hypothetical is not None:
             self.hypothetical = scribe.hypothetical
+            self._change = None
+        was = {r.seq: what for r, what in carried}
+        self._carried = [(r, was.get(r.seq, self._what(req, head))) for r in scribe.unused]
+        self._carried_in = turn
+        if turn is None or self.state.turn.current is None or self.state.turn.started != turn:
+            self._flush()  # no turn open, or this request ended it: nothing after it rolls them
         for seq in scribe.stand_ins:
             drawn = self.fork[seq - 1]
             assert isinstance(drawn, DiceRolled)
@@ -182,12 +213,20 @@ class Forker:
                      f"that the log does not record: the fork's seq {seq} stands in for it, drawn by the dispute "
                      f"({_faces(drawn)})",
             ))
-        for unused in scribe.unused:
+
+    def _flush(self) -> None:
+        """The end of the turn the carried rolls were recorded in (or of the fork): each is
+        a recorded roll the fork made no use of; a change no request rolled is refused."""
+        for unused, where in self._carried:
             what = f"{unused.roller}'s {unused.notation} {unused.purpose} roll"
             self.divergences.append(Divergence(
                 seq=unused.seq, kind="roll", actor=unused.roller,
-                text=f"{what} is recorded, but the fork makes no such roll in the {self._what(req, head)}",
+                text=f"{what} is recorded, but the fork makes no such roll in the {where}",
             ))
+        self._carried, self._carried_in = [], None
+        if self._change is not None:
+            self._unrolled = (self._change_in, self._change[1].seq)  # refused once the fork is made (``run``)
+            self._change = None
 
     def _keep(self, req: Request, recorded: list[AnyEvent], head: AnyEvent, *, listed: bool = True) -> None:
         """A request the rules refuse on the recorded log too: kept as recorded (its

@@ -32,6 +32,9 @@ STAND_IN_SEED: Final = hashlib.sha256(b"fightlog dispute: a roll the log does no
 
 STAND_IN_TOOL: Final = "fightlog dispute (stand-in)"
 
+UNSAID: Final = "other"
+"""The purpose of a recorded roll that says none (``dice_rolled.purpose``'s default)."""
+
 
 class ReplayScribe(Scribe):
     """A ``Scribe`` for re-deriving: external rolls of the original reused, in order, for
@@ -109,37 +112,47 @@ class ReplayScribe(Scribe):
         self._rolled += 1
         recorded = self._recorded(notation, roller, purpose)
         if self._amended is not None and self._stands_in(ordinal, recorded):
-            return self._changed(recorded, for_seq, rolls=info.rolls)
+            return self._changed(recorded, for_seq, purpose, modifiers, rolls=info.rolls)
         if recorded is not None:
-            return self._reused(recorded, modifiers, for_seq, label)
+            return self._reused(recorded, modifiers, for_seq, label, purpose)
         try:
             return super().roll(notation, roller=roller, purpose=purpose, modifiers=modifiers, for_seq=for_seq,
                                 label=label)
         finally:
             self._standing_in = None  # ``emit`` took it, unless the roll failed on the way
 
-    def _changed(self, recorded: DiceRolled | None, for_seq: int | None, *, rolls: int) -> tuple[RollResult, int]:
+    def _changed(self, recorded: DiceRolled | None, for_seq: int | None, purpose: str,
+                 modifiers: Iterable[ModifierLike], *, rolls: int) -> tuple[RollResult, int]:
         """The changed roll, in place of the one it changes (an engine roll at the scene's
-        next roll index)."""
+        next roll index; an external one as the rules reuse the recorded roll, with their
+        modifiers unless the change is to its modifiers, and the purpose they roll it for
+        when it said none)."""
         assert self._amended is not None
         changed = self._amended[1]
         if changed.generator == "engine":
             changed = replace(changed, index=rolls)
         elif recorded is not None:
             self._externals.remove(recorded)  # the recorded roll it stands for
+            if changed.purpose == UNSAID:
+                changed = replace(changed, purpose=purpose)
+            if changed.modifiers == recorded.modifiers:  # a change of faces: the rules' modifiers, as reused
+                mods = list(as_modifiers(modifiers))
+                changed = replace(changed, modifiers=mods, total=read_roll(replace(changed, modifiers=mods)).total)
         self._amended = None
         seq = self.emit(replace(changed, seq=0, prev="", for_seq=for_seq))
         self.hypothetical = self.reused[changed.seq] = seq
         return read_roll(changed), seq
 
     def _reused(self, recorded: DiceRolled, modifiers: Iterable[ModifierLike], for_seq: int | None,
-                label: str | None) -> tuple[RollResult, int]:
-        """A recorded external roll, reused with the modifiers the rules give now."""
+                label: str | None, purpose: str) -> tuple[RollResult, int]:
+        """A recorded external roll, reused with the modifiers the rules give now (and the
+        purpose they roll it for, when it said none)."""
         self._externals.remove(recorded)
         mods = list(as_modifiers(modifiers))
         result = read_roll(replace(recorded, modifiers=mods))
         event = replace(recorded, seq=0, prev="", modifiers=mods, total=result.total, for_seq=for_seq,
-                        label=label if label is not None else recorded.label)
+                        label=label if label is not None else recorded.label,
+                        purpose=purpose if recorded.purpose == UNSAID else recorded.purpose)
         seq = self.reused[recorded.seq] = self.emit(event)
         return result, seq
 
@@ -158,11 +171,16 @@ class ReplayScribe(Scribe):
     def _recorded(self, notation: str, roller: str, purpose: str) -> DiceRolled | None:
         """The first recorded external roll left that this roll reuses: same notation, same
         roller, same purpose (a HUD may list a defender's dodge after the attacker's shots;
-        the rules may ask for it first)."""
+        the rules may ask for it first); else the first of the same roller and dice that says
+        no purpose (``other``: a Discord bot's, a HUD's that does not say what it is for)."""
+        unsaid = None
         for recorded in self._externals:
-            if recorded.roller == roller and recorded.purpose == purpose and _same_dice(recorded, notation):
-                return recorded
-        return None
+            if recorded.roller == roller and _same_dice(recorded, notation):
+                if recorded.purpose == purpose:
+                    return recorded
+                if unsaid is None and recorded.purpose == UNSAID:
+                    unsaid = recorded
+        return unsaid
 
     def _stands_in(self, ordinal: int, recorded: DiceRolled | None) -> bool:
         """Whether this roll is the changed one: an engine roll by its ordinal in the request

@@ -159,7 +159,7 @@ def resolve(scribe: Scribe, post: PendingDeclaration, defender: str, response: P
     (``response``; ``None``: no defence): each attack roll, then its defences
     (``_defend``), then the attack lands (a successful parry stops the attacker's next
     counter), then each counter lands on the attacker."""
-    attacks = awaiting(post, defender)
+    attacks = awaiting_in(scribe.state, post, defender)  # a log the table did not play marks none as waiting
     guard = Fighter(scribe.state, defender)
     opts = guard.options
     answers = response.actions if response is not None else ()

@@ -14,6 +14,7 @@ import pytest
 
 from fightlog.events.codec import DECODER
 from fightlog.events.model import AnyEvent, DeclarationPosted, TurnStarted
+from tests.conftest import FIXTURES
 from tests.importing.test_import_cli import run
 
 _VANCE = {"id": "3001", "name": "vance_p", "nickname": "Vance", "isBot": False}
@@ -292,3 +293,71 @@ def test_the_suggested_counter_hint_reads_counter_attacks_as_a_counter_alone() -
     assert read("Dorn counter-attacks Vance!") == ["counter"]
     assert read("Dorn counterattacks.") == ["counter"] and read("Dorn counters.") == ["counter"]
     assert read("Dorn attacks Vance.") == ["attack"]
+
+
+_DUEL_ROSTER = """ruleset = "d20-evasion"
+[[combatants]]
+id = "zoe"
+name = "Zoe Fass"
+side = "zoe"
+controller = "GM"
+[combatants.sheet]
+race = "human"
+level = 1
+hp = 40
+stats = { strength = 20, dexterity = 20, perception = 20, willpower = 10 }
+weapons = [{ name = "Pistol", kind = "ranged", damage = 5, ranges = ["close", "medium"] }]
+[[combatants]]
+id = "kaito"
+name = "Kaito Ronin"
+side = "kaito"
+controller = "GM"
+[combatants.sheet]
+race = "human"
+level = 1
+hp = 40
+stats = { strength = 20, dexterity = 20, perception = 20, willpower = 10 }
+weapons = [{ name = "Knife", kind = "melee", damage = 5, ranges = ["touch", "close"] }]
+"""
+
+
+def test_an_imported_duels_rolls_are_disputed_the_attack_rolled_with_its_answer(tmp_path: Path) -> None:
+    """A d20 duel rolls an attack when it is answered: the attack roll the HUD showed after
+    the attack's post had no use there ("the rules make no such roll"), the answer's roll
+    could not be played (the table found no attack waiting in a log it did not play), and a
+    roll that says no purpose was never reused for the one the rules asked. Now the turn's
+    unused rolls wait for its later posts, and a roll saying no purpose is reused for the
+    rules' (the purpose they roll it for written on it)."""
+    (tmp_path / "duel.txt").write_text(_DUEL, encoding="utf-8")
+    cast = _DUEL_CAST.replace('speakers = ["zoe.fass"]', 'speakers = ["zoe.fass"]\nrange = "close"\nweapon = "Pistol"')
+    (tmp_path / "cast.toml").write_text(cast.replace('speakers = ["kaito.ronin"]', 'speakers = ["kaito.ronin"]\nrange = "close"'),
+                                        encoding="utf-8")
+    (tmp_path / "house.toml").write_text('ruleset = "d20-evasion"\nmode = "duel"\n', encoding="utf-8")
+    (tmp_path / "roster.toml").write_text(_DUEL_ROSTER, encoding="utf-8")
+    log = tmp_path / "d.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "duel.txt"), "-o", str(log), "--ruleset", "d20-evasion",
+                          "--cast", str(tmp_path / "cast.toml"), "--options", str(tmp_path / "house.toml"),
+                          "--roster", str(tmp_path / "roster.toml"))
+    assert code == 0, stderr
+    rolls = [e.seq for e in events_of(log) if type(e).__name__ == "DiceRolled"]
+    code, out, stderr = run("dispute", str(log), "--at", str(rolls[0]), "--set", "dice[0].face=2")
+    assert code == 0, stderr
+    assert "first consequence: seq 11 (attack_resolved): hit true -> false, score 18 -> 3" in out
+    code, out, stderr = run("dispute", str(log), "--at", str(rolls[1]), "--set", "dice[0].face=19")
+    assert code == 0, stderr
+    assert 'notes[1] "dodge 10" -> "dodge 21"' in out and "audit findings: the same in both" in out, out
+
+
+def test_an_imported_traveller_attack_roll_is_disputed_through_the_dive_that_answered_it(tmp_path: Path) -> None:
+    log = tmp_path / "t.jsonl"
+    _export(tmp_path / "t.json", _FIGHT)
+    cast = _cast(tmp_path / "cast.toml", "traveller", "dive")
+    cast.write_text(cast.read_text().replace('speakers = ["3001"]', 'speakers = ["3001"]\nweapon = "Gauss Rifle"\ndistance = 8')
+                    .replace('speakers = ["3002"]', 'speakers = ["3002"]\nweapon = "Stone"\ndistance = 8'), encoding="utf-8")
+    code, _, stderr = run("import", "discord-json", str(tmp_path / "t.json"), "-o", str(log), "--ruleset", "traveller",
+                          "--cast", str(cast), "--roster", str(FIXTURES / "traveller" / "rosters" / "crew.toml"))
+    assert code == 0, stderr
+    first = next(e.seq for e in events_of(log) if type(e).__name__ == "DiceRolled")
+    code, out, stderr = run("dispute", str(log), "--at", str(first), "--set", "dice[0].face=1")
+    assert code == 0, stderr
+    assert "dice[0].face 4 -> 1, total 12 -> 9;" in out  # the rules' modifiers on the changed faces, as on the recorded
