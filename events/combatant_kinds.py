@@ -44,9 +44,11 @@ class InitiativeRolled(Event, tag="initiative_rolled", kw_only=True, frozen=True
 class InitiativeSet(Event, tag="initiative_set", kw_only=True, frozen=True):
     """The posting order, as decided by initiative, a GM, an ambush, a delay or a drop.
 
-    ``order`` lists every combatant who posts, first to last; ``reason`` says why it changed.
+    ``order`` lists every combatant who posts, first to last; ``reason`` says why it changed;
+    ``cause`` the post that changed it, when one did (an immediate action's drop).
     """
 
     order: list[Id]
     reason: str = "initiative"
     by: str | None = None
+    cause: int | None = None

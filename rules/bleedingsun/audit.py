@@ -167,9 +167,15 @@ def ordered(before: SceneState, event: InitiativeSet, after: SceneState, view: A
             view.report("rules.sequence", event, f"the order {', '.join(actors)}; the sequence (hits, then the "
                         f"tie-breaks and roll-offs) gives {', '.join(want)}")
         return
-    if not event.reason.startswith(DROPPED) or not before.pending:
+    if not event.reason.startswith(DROPPED):
         return
-    actor = before.pending[-1].actor
+    post = view.event(event.cause) if event.cause is not None else None
+    if type(post) is DeclarationPosted:  # the post the drop names (a log before it named one: the latest)
+        actor = post.actor
+    elif before.pending and event.cause is None:
+        actor = before.pending[-1].actor
+    else:
+        return
     try:
         places = options_of(before).immediate_drop
     except FightlogError:

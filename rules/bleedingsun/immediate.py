@@ -210,7 +210,7 @@ def post_out_of_turn(scribe: Scribe, post: Post) -> None:
     if action.type not in NO_DROP and not free:
         scribe.emit(EffectApplied(effect=f"{IMMEDIATE}-{post.actor}", name=IMMEDIATE, target=post.actor,
                                   cause=declaration, params={"action": action.type}))
-        sequence.dropped(scribe, post.actor, action.type)
+        sequence.dropped(scribe, post.actor, action.type, declaration)
     if action.type in ANSWERS:
         found = incoming(scribe.state, post.actor, responds)
         index = int(found.params.get("index", 0))

@@ -75,9 +75,9 @@ def down(state: SceneState) -> frozenset[str]:
     return frozenset(a for a, who in state.combatants.items() if not OUT.isdisjoint(who.statuses))
 
 
-def dropped(scribe: Scribe, actor: str, what: str) -> None:
-    """``actor`` used an immediate action: drop them in the order."""
+def dropped(scribe: Scribe, actor: str, what: str, cause: int) -> None:
+    """``actor`` used an immediate action (their post at ``cause``): drop them in the order."""
     places = options_of(scribe.state).immediate_drop
     before = list(scribe.state.turn.order)
     after = drop(before, actor, places, down(scribe.state))
-    scribe.emit(InitiativeSet(order=after, reason=f"{DROPPED}: {actor} drops {places} ({what})"))
+    scribe.emit(InitiativeSet(order=after, reason=f"{DROPPED}: {actor} drops {places} ({what})", cause=cause))

@@ -740,3 +740,24 @@ def test_voiding_a_defensive_turn_does_not_let_the_defender_answer_again(tmp_pat
     _play(log, ("end-turn",))
     resolved = [e.declaration for e in events_of(log) if type(e).__name__ == "AttackResolved"]
     assert resolved == [attack]
+
+
+def test_a_dodge_voided_with_its_consequences_takes_its_drop_in_the_order_with_it(tmp_path: Path) -> None:
+    """Bleeding Sun: the drop an immediate action owes named no cause, so a void of the dodge
+    "with consequences" left Kade dropped for the rest of the fight, audit clean; voided
+    alone, the audit credited the standing drop to Vex (the turn's latest post)."""
+    log = _dodged(tmp_path)
+    dodge = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
+    drop = next(e for e in events_of(log) if type(e).__name__ == "InitiativeSet" and e.seq > dodge)
+    assert drop.cause == dodge
+    alone = tmp_path / "alone.jsonl"
+    shutil.copy(log, alone)
+    assert rule(alone, "void", str(dodge), "--by", "GM", "--reason", "no dodge").exit_code == 0
+    findings = json.loads(run("audit", str(alone), "--format", "json").stdout)["findings"]
+    assert ("outcome.voided-cause", drop.seq) in {(f["code"], f["seq"]) for f in findings}
+    assert not any("vex's immediate action" in f["message"] for f in findings)
+    assert rule(log, "void", str(dodge), "--with-consequences", "--by", "GM", "--reason", "no dodge").exit_code == 0
+    voided = {e.target for e in events_of(log) if type(e).__name__ == "RulingMade"}
+    assert drop.seq in voided
+    state = json.loads(run("state", str(log), "--format", "json").stdout)
+    assert state["turn"]["order"] == ["vex", "kade"]
