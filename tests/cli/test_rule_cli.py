@@ -610,7 +610,8 @@ def test_voiding_a_dodge_with_consequences_does_not_set_the_attack_waiting_again
     assert len(resolved) == len(set(resolved))  # each attack resolved once
 
 
-def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tmp_path: Path) -> None:
+def _duel_dodged(tmp_path: Path) -> tuple[Path, int]:
+    """A d20 duel: Kade's attack on Vera, and Vera's dodge of it; the log and the attack's post."""
     (tmp_path / "duel.toml").write_text('mode = "duel"\n', encoding="utf-8")
     roster = str(FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "ashfall-duel.toml")
     log = tmp_path / "d.jsonl"
@@ -619,6 +620,11 @@ def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tm
           ("post", "kade", "cut", "--do", "attack target=vera weapon=Sabre"))
     attack = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
     _play(log, ("post", "vera", "dodge", "--responds-to", str(attack), "--do", "dodge"))
+    return log, attack
+
+
+def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tmp_path: Path) -> None:
+    log, attack = _duel_dodged(tmp_path)
     assert rule(log, "void", str(attack), "--with-consequences", "--by", "Orrin", "--reason", "never happened").exit_code == 0
     voided = {e.target for e in events_of(log) if type(e).__name__ == "RulingMade"}
     answer = [e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted" and e.responds_to == attack]
@@ -725,14 +731,7 @@ def test_a_turn_s_end_without_the_seed_file_is_refused_not_resolved_to_nothing(t
 def test_voiding_a_defensive_turn_does_not_let_the_defender_answer_again(tmp_path: Path) -> None:
     """A d20 duel: the GM voided Vera's dodge; she dodged again and Kade's attack, resolved
     once, was rolled and resolved a second time (a re-roll by way of a void)."""
-    (tmp_path / "duel.toml").write_text('mode = "duel"\n', encoding="utf-8")
-    roster = str(FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "ashfall-duel.toml")
-    log = tmp_path / "d.jsonl"
-    _play(log, ("start", "--ruleset", "d20-evasion", "--seed", "7", "--options", str(tmp_path / "duel.toml")),
-          ("join", "--roster", roster, "--at", "kade=0,0", "--at", "vera=4,0"), ("begin",),
-          ("post", "kade", "cut", "--do", "attack target=vera weapon=Sabre"))
-    attack = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
-    _play(log, ("post", "vera", "dodge", "--responds-to", str(attack), "--do", "dodge"))
+    log, attack = _duel_dodged(tmp_path)
     dodge = max(e.seq for e in events_of(log) if type(e).__name__ == "DeclarationPosted")
     assert rule(log, "void", str(dodge), "--by", "GM", "--reason", "typed in the wrong scene").exit_code == 0
     again = run("play", "post", str(log), "vera", "dodge", "--responds-to", str(attack), "--do", "dodge")
