@@ -16,7 +16,7 @@ from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import options_of
 from fightlog.rules.en51.plan import combat
 from fightlog.rules.en51.ruleset import ANSWERS
-from fightlog.rules.en51.turns import answer_to, attack_of, unanswered
+from fightlog.rules.en51.turns import answer_to, attack_of, resolve_cut_ins, unanswered
 
 
 def attacked(scribe: Scribe, who: Fighter, post: Post) -> tuple[attack.Swing, bool]:
@@ -57,6 +57,9 @@ def check(scribe: Scribe, who: Fighter, reply: Action, swing: attack.Swing) -> N
         raise RefusedError(f"a ranged attack is not {'countered' if reply.type == 'counter' else 'ignored'} "
                            "(take it, rolling with it or not)", code="rules.refused")
     if reply.type == "counter":
+        if who.has("rolling"):
+            raise RefusedError(f"{who.actor} has sacrificed their next action rolling with a hit: no counterattack",
+                               code="rules.counter")
         if who.acted():
             raise RefusedError(f"{who.actor} has already acted this turn: no counterattack", code="rules.counter")
         if who.weapon(reply.weapon).kind != "melee":
@@ -78,4 +81,5 @@ def answer(scribe: Scribe, who: Fighter, post: Post) -> None:
         scribe.emit(EffectApplied(effect=f"answer-{scribe.next_seq}", name="answer", target=swing.attacker,
                                   source=who.actor, cause=seq, params=moves.kept(reply, swing.declaration, seq)))
         return
+    resolve_cut_ins(scribe, swing.declaration)  # a held attack cutting in on it goes first (Waiting)
     attack.resolve(scribe, swing, (seq, reply))

@@ -21,6 +21,7 @@ from fightlog.rules.en51 import harm
 from fightlog.rules.en51.aiming import Aim, check_reach, distance_step, flag, melee_aim, ranged_aim
 from fightlog.rules.en51.bw import NOTATION, Faces, faces_of, damage, damage_die, hits, success
 from fightlog.rules.en51.card import WeaponCard
+from fightlog.rules.en51.declared import about_to_strike
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import En51Options, options_of
 
@@ -46,8 +47,12 @@ def check(who: Fighter, action: Action) -> tuple[Fighter, WeaponCard]:
     """Refuse an attack the rules do not allow before it is declared: the target, the
     weapon, its ammunition, its reach, the line of sight."""
     state = who.state
-    if action.target is None or action.target not in state.combatants:
-        raise absent(state, str(action.target))
+    if action.target is None:
+        raise RefusedError("an attack names its target (target=ID)", code="rules.target")
+    if action.target not in state.combatants:
+        raise absent(state, action.target)
+    if action.target == who.actor:
+        raise RefusedError(f"{who.actor} cannot attack themselves (target={action.target})", code="rules.target")
     target = Fighter(state, action.target)
     if target.out:
         raise RefusedError(f"{target.actor} is out of the fight", code="rules.target")
@@ -79,7 +84,8 @@ def loaded_problem(who: Fighter, weapon: WeaponCard) -> str | None:
 
 def defense(defender: Fighter, answer: Action | None, unaware: bool) -> tuple[int, str]:
     """The Defense a melee attack must beat: 0 when unaware or ignored; the counterattack's
-    weapon's; the Defense of the melee attack made this turn; else Unarmed Defense."""
+    weapon's; the Defense of the melee attack made this turn, or of the one declared and about
+    to be made (``declared``); else Unarmed Defense."""
     if unaware or (answer is not None and answer.type == "ignore"):
         return 0, "unaware" if unaware else "ignored"
     if answer is not None and answer.type == "counter":
@@ -88,6 +94,9 @@ def defense(defender: Fighter, answer: Action | None, unaware: bool) -> tuple[in
     guard = defender.effect("guard")
     if guard is not None:
         return guard.magnitude or 0, f"Defense of {guard.params.get('weapon')} (attacked this turn)"
+    coming = about_to_strike(defender.state, defender.actor, defender.card)
+    if coming is not None:
+        return coming.defense, f"Defense of {coming.name} (about to attack this turn)"
     return defender.card.unarmed_defense, "Unarmed Defense"
 
 
@@ -123,8 +132,7 @@ def wound(scribe: Scribe, struck: Struck, cause: int, rolled: bool) -> None:
     target = Fighter(scribe.state, struck.swing.target)
     hurt = harm.harm(raw, faces.white, target.card.armour, options.roll_with_it if rolled else 0)
     if rolled:
-        scribe.emit(StatusChanged(actor=target.actor, status="rolling", cause=cause,
-                                  note=f"rolls with it: -{options.roll_with_it} Damage, the next action lost"))
+        harm.roll_with_it(scribe, target.actor, cause, options.roll_with_it)
     harm.wound(scribe, target.actor, hurt, cause, struck.weapon.name, options)
 
 
@@ -188,6 +196,8 @@ def ranged(scribe: Scribe, swing: Swing, answer: tuple[int, Action] | None, *, m
         scribe.emit(ResourceSpent(actor=shooter.actor, resource=weapon.name, amount=1, cause=swing.declaration))
     rolled = answer is not None and flag(answer[1], "roll")
     for number in range(2 if auto else 1):
+        if number and Fighter(scribe.state, swing.target).out:
+            break  # the first attack put the target out: no second attack at them (as no new attack)
         struck = strike(scribe, swing, weapon, aim)
         notes = notes_for(struck, scribe)
         dry = auto and not fresh and struck.faces.black > weapon.auto

@@ -26,8 +26,8 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, ResourceSpent,
-                                   StatusChanged)
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
+                                   ResourceSpent, StatusChanged)
 from fightlog.kit.chained import merged
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
@@ -217,8 +217,10 @@ class En51Audit:
             return
         target = before.combatants.get(event.target)
         rolled_with = target is not None and "rolling" in target.statuses and any(
-            isinstance(e, StatusChanged) and e.status == "rolling" and e.cause == cause.seq
-            for e in (view.event(s) for s in range(cause.seq + 1, event.seq)))
+            (isinstance(e, StatusChanged) and e.status == "rolling" and e.on) or
+            (isinstance(e, EffectApplied) and e.name == harm.OWED)  # a second roll: the action after the next
+            for e in (view.event(s) for s in range(cause.seq + 1, event.seq))
+            if getattr(e, "cause", None) == cause.seq)
         hurt = harm.harm(raw, faces.white, card.armour, self.options(before).roll_with_it if rolled_with else 0)
         if event.reduced_by != raw - hurt.left:
             struck = ", ".join(hurt.struck) or "no layer"

@@ -1,8 +1,9 @@
 """What an attack had to beat, recomputed for the audit from the log's facts (Melee attack;
 Ranged attack): the distance step of a shot; for a melee attack 0 when unaware or ignored,
 the Defense of the counterattack's weapon, the Defense of a melee attack the defender made
-this turn, else Unarmed Defense; for a counterattack, the Defense of the attack it answers.
-``None`` when the log does not say enough (a declaration out of the audit's window)."""
+this turn or is about to make (``declared``), else Unarmed Defense; for a counterattack, the
+Defense of the attack it answers. ``None`` when the log does not say enough (a declaration
+out of the audit's window)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fightlog.events.model import Action, AttackResolved, DeclarationPosted
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import Card, WeaponCard, read_card
+from fightlog.rules.en51.declared import about_to_strike
 from fightlog.rules.en51.options import En51Options
 from fightlog.rules.en51.ranges import step
 from fightlog.rules.en51.ruleset import ANSWERS
@@ -61,7 +63,10 @@ def _melee(before: SceneState, event: AttackResolved, action: Action, options: E
                 weapon = card.weapon(reply.weapon)
                 return None if weapon is None else weapon.defense
     guard = next((e for e in before.effects.values() if e.name == "guard" and e.target == event.target), None)
-    return card.unarmed_defense if guard is None else guard.magnitude or 0
+    if guard is not None:
+        return guard.magnitude or 0
+    coming = about_to_strike(before, event.target, card)
+    return card.unarmed_defense if coming is None else coming.defense
 
 
 def expected_against(before: SceneState, event: AttackResolved, posted: DeclarationPosted | None,

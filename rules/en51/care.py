@@ -58,10 +58,17 @@ def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
     """Medicine (with ``bonus=N`` for better circumstances or more time): a success stops the
     bleeding until a new Wound and adds to the next Recovery's Toughness."""
     state = scribe.state
-    if action.target is None or action.target not in state.combatants:
-        raise absent(state, str(action.target))
+    if action.target is None:
+        raise RefusedError("Medicine names its patient (target=ID)", code="rules.target")
+    if action.target not in state.combatants:
+        raise absent(state, action.target)
     physician, patient = Fighter(state, actor), Fighter(state, action.target)
+    if patient.has("dead"):
+        raise RefusedError(f"{patient.actor} is dead: Medicine cannot help", code="rules.target")
     skill = physician.card.skill("medicine") + param(action, "bonus")
+    if skill < 1:
+        raise RefusedError(f"{actor} has Medicine {skill}: no roll can succeed (the sheet's skills.medicine, "
+                           "bonus=N for better circumstances)", code="rules.refused")
     rolled, seq = scribe.roll(NOTATION, roller=actor, purpose="medicine", for_seq=declaration,
                               label=f"Medicine on {patient.actor}")
     best = success(faces_of(rolled.dice), skill, options_of(state).die_succeeds)
@@ -107,7 +114,8 @@ def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     out = recovery(who.wounds(), toughness, faces, options.die_succeeds, options.failed_recovery_reads)
     note = (f"complication: Wound {out.complication}" if out.complication else
             "no healing" if out.best is None else f"highest Wound lowered by {out.best}")
-    resolved = scribe.emit(AttackResolved(attacker=actor, target=actor, hit=out.best is not None and not out.complication,
+    # ``hit``: the roll succeeded (a complication may come with a Success: the note says it)
+    resolved = scribe.emit(AttackResolved(attacker=actor, target=actor, hit=out.best is not None,
                                           score=out.best or 0, against=0, rolls=[seq], declaration=declaration,
                                           notes=[f"Toughness {toughness}", note]))
     if care is not None:
@@ -115,6 +123,8 @@ def recover(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     if out.complication is not None:
         scribe.emit(DamageApplied(target=actor, raw=out.complication, taken=1, pool=wound_pool(out.complication),
                                   source="complication", cause=resolved))
+        for treated in who.effects("treated"):  # a new Wound (rebleeding): Medicine's stop ends (Using Medicine)
+            scribe.emit(EffectExpired(cause=resolved, effect=treated.effect, target=actor, reason="a new Wound"))
         update_bleeding(scribe, actor, resolved)
         return
     for circle in reversed(out.healed):

@@ -8,7 +8,7 @@ from functools import cached_property
 from fightlog.kit.fighters import FighterBase, carried_weapon
 from fightlog.reducers.state import ActiveEffect
 from fightlog.rules.en51.card import TRACK, Card, WeaponCard, read_card, wound_pool
-from fightlog.rules.en51.ruleset import OUT
+from fightlog.rules.en51.ruleset import ACTION_TYPES, OUT
 
 
 class Fighter(FighterBase):
@@ -37,5 +37,12 @@ class Fighter(FighterBase):
 
     def acted(self) -> bool:
         """Whether this combatant has used their combat action this turn: taken their turn
-        (or waited), or spent it on a counterattack."""
-        return self.actor in self.state.turn.acted or self.has("spent") or self.state.turn.current == self.actor
+        (or waited), spent it on a counterattack, sacrificed it rolling with a hit (Roll with
+        it: the next available action), or posted a combat action in their open turn
+        (an open turn with no post yet is no action: a held attack may cut in on it and be
+        countered)."""
+        turn = self.state.turn
+        posted = turn.current == self.actor and any(
+            p.actor == self.actor and p.responds_to is None and any(ACTION_TYPES.get(a.type) is not None for a in p.actions)
+            for p in self.state.pending)
+        return self.actor in turn.acted or self.has("spent") or self.has("rolling") or posted

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from fightlog.events.model import DamageApplied, EffectExpired, StatusChanged
+from fightlog.events.model import DamageApplied, EffectApplied, EffectExpired, StatusChanged
 from fightlog.kit.table import Scribe
 from fightlog.rules.en51.bw import armour_struck
 from fightlog.rules.en51.card import TRACK, ArmourCard, wound_pool
@@ -117,3 +117,39 @@ def wound(scribe: Scribe, target: str, hurt: Harm, cause: int, source: str, opti
         note = f"Wound {circle or left} against Toughness {who.card.toughness}"
         scribe.emit(StatusChanged(actor=target, status=status, cause=cause, note=note))
     update_bleeding(scribe, target, cause)
+
+
+OWED = "roll_owed"
+"""The effect of actions lost rolling with it beyond the next one (magnitude: how many)."""
+
+
+def roll_with_it(scribe: Scribe, actor: str, cause: int, minus: int) -> None:
+    """Rolling with a hit (Roll with it): the next available action sacrificed (status
+    ``rolling``); each roll sacrifices one, so a roll while the next is already lost costs the
+    one after it (effect ``roll_owed``)."""
+    who = Fighter(scribe.state, actor)
+    if not who.has("rolling"):
+        scribe.emit(StatusChanged(actor=actor, status="rolling", cause=cause,
+                                  note=f"rolls with it: -{minus} Damage, the next action lost"))
+        return
+    owed = who.effect(OWED)
+    more = (owed.magnitude or 0) + 1 if owed is not None else 1
+    if owed is not None:
+        scribe.emit(EffectExpired(cause=cause, effect=owed.effect, target=actor, reason="rolled with another hit"))
+    scribe.emit(EffectApplied(effect=f"{OWED}-{scribe.next_seq}", name=OWED, target=actor, source=actor,
+                              magnitude=more, cause=cause))
+
+
+def rolled_off(scribe: Scribe, actor: str, cause: int | None, note: str) -> None:
+    """The action lost rolling with it has gone (``note`` says which): ``rolling`` ends, and
+    when another roll is owed the next action is lost in turn."""
+    scribe.emit(StatusChanged(actor=actor, status="rolling", on=False, cause=cause, note=note))
+    owed = Fighter(scribe.state, actor).effect(OWED)
+    if owed is None:
+        return
+    scribe.emit(EffectExpired(cause=cause, effect=owed.effect, target=actor, reason="the next action lost"))
+    if (owed.magnitude or 0) > 1:
+        scribe.emit(EffectApplied(effect=f"{OWED}-{scribe.next_seq}", name=OWED, target=actor, source=actor,
+                                  magnitude=(owed.magnitude or 0) - 1, cause=cause))
+    scribe.emit(StatusChanged(actor=actor, status="rolling", cause=cause,
+                              note="rolled with another hit: the next action lost too"))

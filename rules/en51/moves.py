@@ -10,7 +10,7 @@ from typing import Any
 from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, StatusChanged
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
-from fightlog.rules.en51 import attack, tactics
+from fightlog.rules.en51 import attack, harm, tactics
 from fightlog.rules.en51.fighters import Fighter
 
 _KEPT = ("target", "weapon", "mode", "distance")
@@ -68,11 +68,32 @@ def resolve_all(scribe: Scribe) -> None:
         _arrive(scribe, effect)
 
 
+def voided(state: SceneState, seq: int) -> bool:
+    """Whether a ruling in force voids the event ``seq``."""
+    return any(r.action == "void" and r.target == seq for r in state.rulings)
+
+
+def _void(scribe: Scribe, effect: ActiveEffect, answer: ActiveEffect | None) -> None:
+    """A move whose post a ruling voided: not played (no move, nothing combined with it, no
+    answer to it rolled); its effects end citing nothing voided."""
+    if answer is not None:
+        scribe.emit(EffectExpired(effect=answer.effect, target=answer.target, reason="the move's post was voided"))
+    scribe.emit(EffectExpired(effect=effect.effect, target=effect.target, reason="the post was voided: not played"))
+    if Fighter(scribe.state, effect.target).has("moving"):
+        scribe.emit(StatusChanged(actor=effect.target, status="moving", on=False, note="the post was voided"))
+
+
 def _arrive(scribe: Scribe, effect: ActiveEffect) -> None:
     actor = effect.target
     declaration = int(effect.params.get("declaration", 0))
     who = Fighter(scribe.state, actor)
     answer = _answer(scribe.state, declaration)
+    if voided(scribe.state, declaration):
+        _void(scribe, effect, answer)
+        return
+    if answer is not None and voided(scribe.state, int(answer.params.get("answer", 0))):
+        scribe.emit(EffectExpired(effect=answer.effect, target=actor, reason="the answer's post was voided"))
+        answer = None
     reply = None if answer is None else (int(answer.params.get("answer", 0)), _then(answer))
     if answer is not None:
         scribe.emit(EffectExpired(effect=answer.effect, target=actor, reason="the attack answered resolved"))
@@ -84,6 +105,8 @@ def _arrive(scribe: Scribe, effect: ActiveEffect) -> None:
         return
     metres = int(effect.params.get("metres", 0))
     scribe.emit(Moved(actor=actor, metres=metres // 2 if rolled else metres, cause=declaration))
+    if rolled:  # the action replaced is the move: not the next turn's too
+        harm.rolled_off(scribe, actor, declaration, "rolling with it replaced the move")
     tactics.leave_cover(scribe, actor, declaration)
     then = _then(effect)
     if then is None or rolled:

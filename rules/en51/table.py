@@ -16,10 +16,10 @@ from typing import Any, Final
 from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
-from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectExpired
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectApplied, EffectExpired, StatusChanged
 from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
-from fightlog.rules.en51 import answers, attack, care, harm, moves, plan, tactics, turns
+from fightlog.rules.en51 import answers, attack, care, harm, moves, params, plan, tactics, turns
 from fightlog.rules.en51.aiming import check_melee_reach
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import En51Options, options_of, read_options
@@ -46,7 +46,26 @@ def _held(scribe: Scribe, who: Fighter, other: Action | None, move: Action | Non
                            f"{current}'s post", code="order.out-of-turn")
 
 
+def _cut_in(scribe: Scribe, who: Fighter, other: Action | None, post: Post, declaration: int) -> None:
+    """The held action taken: when it is the action held and the open turn has a post, it cuts
+    in on that post and is resolved before it (effect ``cut_in``: ``turns.in_order``); another
+    action comes after what it reacts to, in the order declared (Waiting)."""
+    waiting = who.effect("waiting")
+    if waiting is None:
+        return
+    scribe.emit(EffectExpired(cause=declaration, effect=waiting.effect, target=post.actor, reason="the held action taken"))
+    cuts = other is not None and other.type == waiting.params.get("then")
+    if cuts and any(p.seq == post.responds_to for p in scribe.state.pending):
+        scribe.emit(EffectApplied(effect=f"cut_in-{scribe.next_seq}", name="cut_in", target=post.actor,
+                                  source=post.actor, cause=declaration,
+                                  params={"declaration": declaration, "before": post.responds_to}))
+
+
 def _own(scribe: Scribe, who: Fighter, actions: Sequence[Action]) -> None:
+    if plan.combat(actions) and who.has("spent"):
+        raise RefusedError(f"{who.actor}'s action this turn went on a counterattack", code="rules.allowance")
+    if plan.combat(actions) and who.has("rolling") and not turns.posted(scribe.state, who.actor):
+        raise RefusedError(f"{who.actor}'s action this turn was sacrificed rolling with a hit", code="rules.allowance")
     if plan.combat(actions) and any(p.actor == who.actor and p.responds_to is None and plan.combat(p.actions)
                                     for p in scribe.state.pending):
         raise RefusedError(f"{who.actor} has taken this turn's combat action", code="rules.allowance")
@@ -84,6 +103,7 @@ class En51Table(TableBase):
         state = scribe.state
         who = Fighter(state, post.actor)
         who.able()
+        params.check(post.actions)
         if any(a.type in ANSWERS for a in post.actions):
             answers.answer(scribe, who, post)
             return
@@ -101,9 +121,10 @@ class En51Table(TableBase):
         declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=list(post.actions),
                                                     responds_to=post.responds_to))
         if held:
-            waiting = who.effect("waiting")
-            if waiting is not None:
-                scribe.emit(EffectExpired(cause=declaration, effect=waiting.effect, target=post.actor, reason="the held action taken"))
+            _cut_in(scribe, who, other, post, declaration)
+        if other is not None and other.type == "attack" and who.has("hidden"):  # out of hiding to strike
+            scribe.emit(StatusChanged(actor=post.actor, status="hidden", on=False, cause=declaration,
+                                      note="attacking gives hiding up"))
         if move is not None:
             moves.declare(scribe, post.actor, move, other, declaration)
         elif other is not None and other.type != "attack":

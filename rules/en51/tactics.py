@@ -95,8 +95,12 @@ def sneak(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """Moving unseen: the observer's Perception less Stealth against the distance; if it is
     higher, a second Perception roll (-5 on one who stays still) locates the sneaker."""
     state = scribe.state
-    if action.target is None or action.target not in state.combatants:
-        raise absent(state, str(action.target))
+    if action.target is None:
+        raise RefusedError("sneaking names the observer (target=ID)", code="rules.target")
+    if action.target not in state.combatants:
+        raise absent(state, action.target)
+    if action.target == actor:
+        raise RefusedError(f"{actor} cannot sneak past themselves (target={actor})", code="rules.target")
     if action.distance is None:
         raise RefusedError("sneaking names the distance to the observer (distance=N)", code="rules.incomplete")
     metres = param(action, "metres")

@@ -18,10 +18,10 @@ from fightlog.events.model import (Action, EffectExpired, InitiativeRolled, Init
 from fightlog.kit.table import Scribe
 from fightlog.kit.turn_keeping import open_turn, starting, takers
 from fightlog.reducers.state import PendingDeclaration, SceneState
-from fightlog.rules.en51 import attack, moves
+from fightlog.rules.en51 import attack, harm, moves
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import En51Options, options_of
-from fightlog.rules.en51.ruleset import ANSWERS, OUT
+from fightlog.rules.en51.ruleset import ACTION_TYPES, ANSWERS, OUT
 
 LOST = ("spent", "rolling")
 """Statuses that cost the next turn's action: a counterattack made, rolling with it."""
@@ -94,8 +94,11 @@ def open_next(scribe: Scribe) -> None:
         lost = next((s for s in LOST if who.has(s)), None)
         if lost is None:
             return
-        note = "the action went on a counterattack" if lost == "spent" else "the action lost rolling with it"
-        scribe.emit(StatusChanged(actor=actor, status=lost, on=False, cause=seq, note=note))
+        if lost == "spent":
+            scribe.emit(StatusChanged(actor=actor, status=lost, on=False, cause=seq,
+                                      note="the action went on a counterattack"))
+        else:
+            harm.rolled_off(scribe, actor, seq, "the action lost rolling with it")
         scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))
 
 
@@ -115,6 +118,12 @@ def new_round(scribe: Scribe) -> None:
     scribe.emit(RoundStarted(round=round_ + 1))
 
 
+def posted(state: SceneState, actor: str) -> bool:
+    """Whether ``actor`` has posted a combat action of their own in the open turn."""
+    return any(p.actor == actor and p.responds_to is None and any(ACTION_TYPES.get(a.type) is not None for a in p.actions)
+               for p in state.pending)
+
+
 def attack_of(post: PendingDeclaration) -> Action | None:
     """The attack a post resolves at once or at the end of the fightlog turn (not one
     combined with a move: that waits for the end of the en5.1 turn)."""
@@ -130,12 +139,42 @@ def answer_to(state: SceneState, post: PendingDeclaration) -> PendingDeclaration
     return None
 
 
+def cutting_in(state: SceneState) -> dict[int, int]:
+    """The held actions cutting in on a post of the open turn (Waiting): the held post's seq
+    -> the seq of the post it cuts in on (effect ``cut_in``)."""
+    return {int(e.params.get("declaration", 0)): int(e.params.get("before", 0))
+            for e in state.effects.values() if e.name == "cut_in"}
+
+
+def in_order(state: SceneState) -> list[PendingDeclaration]:
+    """The open turn's posts in the order they resolve: as declared, except that a held
+    action cutting in on a post comes just before it (Waiting: it cuts the other off)."""
+    before = cutting_in(state)
+    cut = {seq for seq, on in before.items() if any(p.seq == on for p in state.pending)}
+    out: list[PendingDeclaration] = []
+    for post in state.pending:
+        if post.seq in cut:
+            continue
+        out.extend(p for p in state.pending if p.seq in cut and before[p.seq] == post.seq)
+        out.append(post)
+    return out
+
+
 def unanswered(state: SceneState) -> list[tuple[PendingDeclaration, Action]]:
-    """The attacks of the open turn still to resolve, in the order declared: not answered,
-    and not resolved (an answer a GM voided leaves its attack resolved, unless the
-    resolution is voided too)."""
-    return [(p, a) for p in state.pending
+    """The attacks of the open turn still to resolve, in the order they resolve (``in_order``):
+    not answered, and not resolved (an answer a GM voided leaves its attack resolved, unless
+    the resolution is voided too)."""
+    return [(p, a) for p in in_order(state)
             if (a := attack_of(p)) is not None and a.target not in p.resolved and answer_to(state, p) is None]
+
+
+def resolve_cut_ins(scribe: Scribe, declaration: int) -> None:
+    """Resolve the held attacks still unanswered that cut in on the post ``declaration``,
+    before it is resolved (Waiting)."""
+    before = cutting_in(scribe.state)
+    for post, action in unanswered(scribe.state):
+        if before.get(post.seq) == declaration and action.target is not None:
+            attack.resolve(scribe, attack.Swing(post.actor, action.target, action, post.seq), None)
 
 
 def end_turn(scribe: Scribe) -> None:
@@ -143,5 +182,13 @@ def end_turn(scribe: Scribe) -> None:
     for post, action in unanswered(scribe.state):
         if action.target is not None:
             attack.resolve(scribe, attack.Swing(post.actor, action.target, action, post.seq), None)
+    closing = Fighter(scribe.state, actor)
+    if closing.has("spent"):  # a counterattack made in one's own turn is that turn's action
+        scribe.emit(StatusChanged(actor=actor, status="spent", on=False, note="the action went on a counterattack"))
+    elif closing.has("rolling") and not posted(scribe.state, actor):  # rolled with a hit before acting: this turn's
+        harm.rolled_off(scribe, actor, None, "the action lost rolling with it")
+    for effect in sorted(scribe.state.effects.values(), key=lambda e: e.applied):
+        if effect.name == "cut_in":
+            scribe.emit(EffectExpired(effect=effect.effect, target=effect.target, reason="the turn ended"))
     scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))
     open_next(scribe)

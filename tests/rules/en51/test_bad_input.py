@@ -177,3 +177,25 @@ def test_other_skills_are_kept(tmp_path: Path) -> None:
                                              "weapons = [{ name = \"SMG\"", 1))
     [ana, _] = load_roster(path).combatants
     assert ana.sheet.skills == {"climbing": 9, "medicine": 11}
+
+
+@pytest.mark.parametrize(("do", "said"), [
+    ("attack target=rask weapon=Sabre mode=burst", "mode=burst: an attack's mode is auto or single"),
+    ("attack target=rask weapon=Sabre gm=abc", "gm=abc: a GM circumstance modifier is a whole number"),
+    ("attack target=rask weapon=Sabre gm=-3.5", "gm=-3.5: a GM circumstance modifier is a whole number"),
+    ("attack target=rask weapon=Sabre roll=yes", "roll=yes: roll is true or false"),
+    ("attack target=rask weapon=Sabre unaware=1", "unaware=1: unaware is true or false"),
+    ("medicine target=rask bonus=lots", "bonus=lots: a Medicine bonus is a whole number"),
+    ("attack target=mira weapon=Sabre", "mira cannot attack themselves (target=mira)"),
+])
+def test_a_param_the_rules_cannot_read_is_refused_naming_it(fight: Path, do: str, said: str) -> None:
+    """(Issue: ``mode=burst`` fired a single shot, ``gm=abc`` rolled with no modifier,
+    ``roll=yes`` was ignored, an attack on oneself wounded the attacker.)"""
+    assert said in refused(fight, "mira", "--do", do)
+
+
+@pytest.mark.parametrize("do", ["medicine", "attack weapon=Sabre", "sneak distance=3"])
+def test_a_missing_target_is_named_as_missing(fight: Path, do: str) -> None:
+    """(Issue: "'None' is not in the fight".)"""
+    said = refused(fight, "mira", "--do", do)
+    assert "target=ID" in said and "None" not in said
