@@ -21,6 +21,8 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.audit_dying import Dying
+from fightlog.rules.bleedingsun.audit_statuses import Statuses
+from fightlog.rules.bleedingsun.audit_statuses import turn_ended as status_turn_ended
 from fightlog.rules.bleedingsun.declared import check_declaration
 from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, INCOMING, Fighter
 from fightlog.rules.bleedingsun.fuses import jumped_on
@@ -37,33 +39,61 @@ def _n(count: int, noun: str) -> str:
 
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``BleedingSunRules.audit_checks``)."""
-    drops, dying = Drops(), Dying()
+    drops, dying, saves = Drops(), Dying(), Statuses()
 
     def turn_over(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        saves.other(view)
         drops.ended(before, event, after, view)
         dying.settled(before, event, view)
+        status_turn_ended(before, event, view)
 
     def round_over(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
+        saves.other(view)
         round_ended(before, event, after, view)
         dying.settled(before, event, view)
 
     def scene_over(before: SceneState, event: SceneEnded, after: SceneState, view: AuditView) -> None:
+        saves.other(view)
         dying.settled(before, event, view)
 
+    def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+        saves.other(view)
+        audit_attacks.resolved(before, event, after, view)
+
+    def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+        saves.other(view)
+        audit_attacks.damaged(before, event, after, view)
+
+    def post(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+        saves.posted(before, event, after, view)
+        drops.posted(before, event, after, view)
+
+    def effect(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
+        saves.applied(before, event, after, view)
+        drops.applied(before, event, after, view)
+
+    def dice(before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
+        saves.rolled(before, event, after, view)
+        dying.rolled(before, event, after, view)
+
+    def status(before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
+        saves.changed(before, event, after, view)
+        dying.died(before, event, after, view)
+
     return {
-        AttackResolved: cast(Check, audit_attacks.resolved),
-        DamageApplied: cast(Check, audit_attacks.damaged),
+        AttackResolved: cast(Check, resolved),
+        DamageApplied: cast(Check, damaged),
         InitiativeRolled: cast(Check, rolled),
         InitiativeSet: cast(Check, drops.ordered),
         TurnEnded: cast(Check, turn_over),
         RoundEnded: cast(Check, round_over),
         SceneEnded: cast(Check, scene_over),
         TurnStarted: cast(Check, drops.opened),
-        DeclarationPosted: cast(Check, drops.posted),
-        EffectApplied: cast(Check, drops.applied),
-        DiceRolled: cast(Check, dying.rolled),
+        DeclarationPosted: cast(Check, post),
+        EffectApplied: cast(Check, effect),
+        DiceRolled: cast(Check, dice),
         EffectExpired: cast(Check, dying.expired),
-        StatusChanged: cast(Check, dying.died),
+        StatusChanged: cast(Check, status),
     }
 
 

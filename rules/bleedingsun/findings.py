@@ -34,6 +34,13 @@ FINDINGS: Final[Mapping[str, Code]] = {
                        "Soak; Shotguns and Flamers; Taking damage from explosives"),
     "rules.bleeding": Code("error", "a fighter bleeding out whose bleed did not tick in a round, or who is not "
                                     "unconscious, bleeding or dead as their HP say", "Health and Dying"),
+    "rules.effect-wrong": Code("error", "a status save rolled with other dice than the chart's attribute (less a "
+                                        "stagger), an outcome other than its column (exceeds, equals, fails) gives, "
+                                        "fleeing for other than 1 or net misses + 1 rounds, a stagger or stun "
+                                        "outlasting its bearer's next turn",
+                               "Status Effects; Status Affect Saves; Stagger"),
+    "rules.tick-missing": Code("error", "burning on a fighter at their turn's start that did not tick in it",
+                               "Status Affect Saves (Burning)"),
     "rules.jump": Code("error", "a grenade jumped on whose blast reaches anyone but the jumper, or whose damage "
                                 "is not a critical counting 4-6, soaked without armour counting 6s",
                        "Jumping on a Grenade"),

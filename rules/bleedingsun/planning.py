@@ -162,12 +162,35 @@ def _kind(action: Action, weapon: WeaponCard) -> str:
     return "spread" if weapon.spread else "attack"
 
 
-def attacker_mods(who: Fighter, weapon: WeaponCard, action: Action, earlier: Sequence[Action]) -> list[tuple[int, str]]:
+def _stance_named(value: object) -> str | None:
+    return None if value in (None, "standing", "stand") else str(value)
+
+
+def stance_at(who: Fighter, actions: Sequence[Action]) -> str | None:
+    """The attacker's stance at a post's attacks: the stance the post starts from (the
+    ``from`` the table writes into its first stance change, else the folded stance), changed
+    by each stance change posted before its first attack (a post's actions happen in the
+    order given: crouch, then fire, fires crouched; fire, then crouch, fires standing). The
+    table's check (before the post's changes are folded), its resolution and the audit
+    (after) read the same stance."""
+    stance = who.stance
+    first = next((a for a in actions if a.type == "stance" and "from" in a.params), None)
+    if first is not None:
+        stance = _stance_named(first.params["from"])
+    for action in actions:
+        if action.type in ATTACKS:
+            break
+        if action.type == "stance":
+            stance = _stance_named(action.params.get("to"))
+    return stance
+
+
+def attacker_mods(who: Fighter, weapon: WeaponCard, action: Action, earlier: Sequence[Action],
+                  stance: str | None = None) -> list[tuple[int, str]]:
     """Modifiers of the attacker's own situation (stance, aim, sprinting, light, higher ground,
-    a melee attacker in reach, stagger, perks)."""
+    a melee attacker in reach, stagger, perks); ``stance``: at the attack (``stance_at``)."""
     melee = weapon.kind == "melee"
     mods: list[tuple[int, str]] = []
-    stance = who.stance
     if not melee and stance == "crouched":
         mods.append((1, "crouching"))
     if not melee and stance == "prone":
@@ -282,11 +305,12 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
             raise RefusedError(f"the {weapon.name} makes {rof} {'attack' if rof == 1 else 'attacks'} a round{less}"
                                f": this post takes {used}", code="rules.rof")
     ranged = [m for w, m, a in zip(weapons, modes, chosen) if a.type == "attack" and w.kind == "ranged"]
-    recoil = burst_recoil(ranged, stance=who.stance, comp=weapons[0].recoil_comp) if ranged else 0
+    stance = stance_at(who, actions)
+    recoil = burst_recoil(ranged, stance=stance, comp=weapons[0].recoil_comp) if ranged else 0
     first = chosen[0]
     weapon = weapons[0]
     lob = first.type == "throw" and first.params.get("lob") is True
-    own = attacker_mods(who, weapon, first, earlier) if first.type != "aoo" and not lob else []
+    own = attacker_mods(who, weapon, first, earlier, stance) if first.type != "aoo" and not lob else []
     attribute = "agility" if lob else options.melee_attribute if weapon.kind == "melee" else "perception"
     base = (who.attr("agility") if lob else weapon.accuracy + (who.attr(attribute) if first.type != "aoo" else 0))
     each = options.split_modifiers == "each"

@@ -219,7 +219,8 @@ def aimed_threshold(state: SceneState, planned: Plan) -> int:
 
 def target_threshold(state: SceneState, planned: Plan, at: int, target: str, defense_hits: int) -> tuple[int, Mods]:
     """The threshold to hit ``target`` with ``planned`` (the chart; the defense hits and total
-    defense added)."""
+    defense added). A targeted shot raises the aimed target's alone: a spread's is on the
+    first opponent it hits (Shotguns and Flamers), the others it catches are not aimed at."""
     who = Fighter(state, target)
     card = who.card
     extra = 0
@@ -227,7 +228,8 @@ def target_threshold(state: SceneState, planned: Plan, at: int, target: str, def
         if found.name == DEFENSE:
             extra += found.magnitude or 0
     return threshold(planned.bands[at] if planned.kind != "blast" else planned.bands[0], melee=planned.melee,
-                     stance=who.stance, aim_held=who.aim_held(), size=card.size, targeted=planned.targeted,
+                     stance=who.stance, aim_held=who.aim_held(), size=card.size,
+                     targeted=planned.targeted if target == planned.target else None,
                      defense=defense_hits + extra, grappled=who.has("grappled"), perk=card.perk_sum("threshold"))
 
 

@@ -114,15 +114,7 @@ def turn_started(scribe: Scribe, actor: str, seq: int) -> bool:
     who = Fighter(scribe.state, actor)
     lost = False
     for found in who.effects("burning"):
-        tick = scribe.emit(EffectTicked(effect=found.effect, target=actor))
-        harm.fatigue(scribe, actor, tick, "temporary", "on fire")
-        options = who.options
-        dealt = roll_pool(scribe, options.burning_dv, options, roller=actor, purpose="damage",
-                          label=f"burning: {options.burning_dv} DV", for_seq=tick)
-        now = Fighter(scribe.state, actor)
-        soak = roll_pool(scribe, soak_pool(now.card.fortitude, now.card.armour, 0, ignore_armour=True) - now.stagger(),
-                         options, roller=actor, purpose="soak", label="soak: fortitude (no armour)", for_seq=tick)
-        harm.hurt(scribe, actor, dealt.hits, soak.hits, source="burning", cause=tick, damage_type="fire")
+        burn(scribe, actor, found.effect)
     for found in Fighter(scribe.state, actor).effects("confused"):
         tick = scribe.emit(EffectTicked(effect=found.effect, target=actor))
         result, _ = scribe.roll("1d6", roller=actor, purpose="confusion",
@@ -135,6 +127,55 @@ def turn_started(scribe: Scribe, actor: str, seq: int) -> bool:
     return lost
 
 
+def burn(scribe: Scribe, actor: str, effect: str) -> None:
+    """A round on fire: a level of temporary fatigue and ``burning_dv`` fire damage, soaked
+    with fortitude without armour (Status Affect Saves: Burning)."""
+    tick = scribe.emit(EffectTicked(effect=effect, target=actor))
+    harm.fatigue(scribe, actor, tick, "temporary", "on fire")
+    options = Fighter(scribe.state, actor).options
+    dealt = roll_pool(scribe, options.burning_dv, options, roller=actor, purpose="damage",
+                      label=f"burning: {options.burning_dv} DV", for_seq=tick)
+    now = Fighter(scribe.state, actor)
+    soak = roll_pool(scribe, soak_pool(now.card.fortitude, now.card.armour, 0, ignore_armour=True) - now.stagger(),
+                     options, roller=actor, purpose="soak", label="soak: fortitude (no armour)", for_seq=tick)
+    harm.hurt(scribe, actor, dealt.hits, soak.hits, source="burning", cause=tick, damage_type="fire")
+
+
+def round_started(scribe: Scribe) -> None:
+    """At the start of a round, for each fighter out of the fight but alive (unconscious: no
+    turn of theirs opens, ``turns.open_next`` passes over them), the round's start stands in
+    for their turn, as it does for a bleed (``harm.bleed_all``) and an out thrower's fuse:
+    burning ticks (nothing in the chart spares the unconscious, and it can kill), then the
+    staggers and stuns on them end (they last until the end of one's next turn: this stand-in
+    is it) and fleeing counts down. Confusion does not roll: it decides actions, and the out
+    take none."""
+    state = scribe.state
+    for actor in state.turn.order:
+        who = Fighter(scribe.state, actor)
+        if not who.out or who.has("dead"):
+            continue
+        for found in who.effects("burning"):
+            if not Fighter(scribe.state, actor).has("dead"):
+                burn(scribe, actor, found.effect)
+        now = Fighter(scribe.state, actor)
+        if now.has("dead"):
+            continue
+        for found in now.effects():
+            if found.name in NEXT_TURN:
+                scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="out of the fight: the round "
+                                                                                    "began in place of the next turn"))
+            elif found.name == "fleeing" and found.remaining is not None:
+                _count_down(scribe, actor, found.effect, found.remaining)
+
+
+def _count_down(scribe: Scribe, actor: str, effect: str, remaining: int) -> None:
+    left = remaining - 1
+    if left <= 0:
+        scribe.emit(EffectExpired(effect=effect, target=actor, reason="duration"))
+    else:
+        scribe.emit(EffectCountedDown(effect=effect, target=actor, remaining=left))
+
+
 def turn_ended(scribe: Scribe, actor: str) -> None:
     """At the end of ``actor``'s turn: staggers and stuns in place since before it expire;
     fleeing counts down."""
@@ -143,8 +184,4 @@ def turn_ended(scribe: Scribe, actor: str) -> None:
         if found.name in NEXT_TURN and who.at_turn_start(found):
             scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="the end of the next turn"))
         elif found.name == "fleeing" and found.remaining is not None and who.at_turn_start(found):
-            left = found.remaining - 1
-            if left <= 0:
-                scribe.emit(EffectExpired(effect=found.effect, target=actor, reason="duration"))
-            else:
-                scribe.emit(EffectCountedDown(effect=found.effect, target=actor, remaining=left))
+            _count_down(scribe, actor, found.effect, found.remaining)

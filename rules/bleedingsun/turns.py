@@ -7,7 +7,9 @@ state, and fires burning and confusion (a stunned fighter, or a confused one rol
 loses the turn). ``end_turn`` resolves the turn's attacks nobody answered, expires aims not
 held, staggers and stuns that have run their course, counts fleeing down, and opens the next
 turn: the first in the order who has not acted; a new round when all have. A new round
-ticks every bleed begun in an earlier round (and its stabilize check).
+fires what the turn start of those out of the fight would (``statuses.round_started``:
+burning, the end of staggers and stuns) and ticks every bleed begun in an earlier round
+(and its stabilize check).
 """
 
 from __future__ import annotations
@@ -47,10 +49,7 @@ def open_next(scribe: Scribe) -> None:
         seq = scribe.emit(TurnStarted(actor=actor, round=scribe.state.turn.round))
         if _started(scribe, actor, seq):
             return
-        if not Fighter(scribe.state, actor).out:
-            close(scribe, actor)
-        else:
-            scribe.emit(TurnEnded(actor=actor, round=scribe.state.turn.round))
+        close(scribe, actor)  # a turn lost, or out at its start (burning): its end still ends what it ends
 
 
 def _started(scribe: Scribe, actor: str, seq: int) -> bool:
@@ -81,6 +80,7 @@ def new_round(scribe: Scribe) -> None:
     scribe.emit(RoundEnded(round=round_))
     scribe.emit(RoundStarted(round=round_ + 1))
     fuses.round_started(scribe)
+    statuses.round_started(scribe)
     harm.bleed_all(scribe)
 
 

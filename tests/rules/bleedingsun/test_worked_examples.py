@@ -61,6 +61,23 @@ def test_a_spread_that_misses_its_threshold_lands_and_soaks_3_a_hit() -> None:
     assert [(d.raw, d.reduced_by, d.taken) for d in of(events, DamageApplied)] == [(4, 3, 1)]
 
 
+def test_a_targeted_spread_raises_the_first_targets_threshold_alone() -> None:
+    """Shotguns and Flamers: a targeted shot with a spread is on the first opponent it hits;
+    the others it catches keep the chart's threshold (cy at medium range: 2, met and
+    exceeded by 3 hits: soak x1, DV 6 + 1 net hit), in the table and in the audit."""
+    from fightlog.audit.one_process import audit_events
+
+    fight = trio(armour=0)
+    events = fight.post("ana", "attack weapon=Shotgun target=bo targets=bo,cy distance=2 d_cy=5 targeted=small",
+                        faces=[5, 5, 5, 1] + [1] * 6 + [1, 1] + [1] * 7 + [1, 1])
+    bo, cy = of(events, AttackResolved)
+    assert (bo.score, bo.against, cy.score, cy.against) == (3, 4, 3, 2)
+    assert "+3 targeted shot (small)" in bo.notes[-2] and "soak x3" in bo.notes[-1]
+    assert not any("targeted" in n for n in cy.notes) and "spread (medium, medium range): soak x1" in cy.notes
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 6, 2, 7, 2]
+    assert [f.code for f in audit_events(fight.scribe.events).findings if f.severity == "error"] == []
+
+
 def test_the_explosive_fall_off() -> None:
     assert [falloff(6, hexes) for hexes in (0, 1, 2, 3, 4, 9)] == [6, 6, 5, 4, 3, 0]
 
@@ -115,6 +132,30 @@ def test_a_split_pool_takes_the_crouching_bonus_once() -> None:
     assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 2]
     assert "+1 crouching (whole pool)" in first.notes and "share 4 of 6" in first.notes
     assert "share 2 of 6" in second.notes and not any("recoil" in n for n in first.notes)
+
+
+def test_a_stance_changed_earlier_in_the_post_counts_for_its_split_pool_and_a_later_one_does_not() -> None:
+    """A post's actions happen in the order given: prone, then two 3RB bursts, fires prone
+    (accuracy 2 + perception 3 + 2 prone, less recoil 5 - 2 = 3: a pool of 4, split 3 and
+    1); the table's check and the resolution read the same stance (the check once read the
+    stance before the post, a pool of 0, and refused the split). Fire, then stand up, fires
+    prone (the resolution once read the stance after the post)."""
+    from fightlog.audit.one_process import audit_events
+
+    fight = ready_duel()
+    fight.post("ana", "stance to=prone", "attack target=bo weapon=Rifle mode=3rb range=short dice=3",
+               "attack target=bo weapon=Rifle mode=3rb range=short")
+    events = fight.end_turn([1] * 4)
+    first, second = of(events, AttackResolved)
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [3, 1]
+    assert "+2 prone (whole pool)" in first.notes and "-3 recoil (whole pool)" in first.notes
+    assert "share 3 of 4" in first.notes and "share 1 of 4" in second.notes
+    fight.turn("bo", "say")
+    fight.post("ana", "attack target=bo weapon=Rifle range=short", "stance to=standing")
+    events = fight.end_turn([1] * 7)
+    shot, = of(events, AttackResolved)
+    assert len(of(events, DiceRolled)[0].dice) == 7 and "+2 prone" in shot.notes
+    assert [f.code for f in audit_events(fight.scribe.events).findings if f.severity == "error"] == []
 
 
 def test_a_split_share_is_a_whole_number_of_dice_at_least_one() -> None:
