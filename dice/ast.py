@@ -100,7 +100,8 @@ class Op:
     the selected dice, ``ra`` adds one die for the first selected die, ``!1`` explodes each
     selected die once, ``!!`` compounds (the extra faces add to the die), ``!p`` penetrates
     (each extra die counts one less). An ``rr`` with ``sels`` rerolls until nothing is selected
-    (d20), bounded only by ``limits.MAX_DRAWS`` (a new avrae roll: ``limits.AVRAE``'s 1000).
+    (d20), and a ``!`` with ``sels`` (d20's ``e``) explodes with no chain limit, both bounded only
+    by ``limits.MAX_DRAWS`` (a new avrae roll: ``limits.AVRAE``'s 1000).
     """
 
     kind: OpKind

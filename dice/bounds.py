@@ -130,7 +130,10 @@ def _dialect_term_bounds(term: DiceTerm) -> tuple[int, int]:
         elif kind in ("!", "!1", "!p", "ra"):
             low = min(low, term.show(1) - (1 if kind == "!p" else 0))
             high = max(high, term.show(term.sides))
-            kept_max = min(kept_max * (1 + limits.MAX_CHAIN), limits.MAX_DRAWS)
+            if kind == "!" and op.sels is not None and limits.AVRAE.rolls is not None:
+                kept_max = limits.AVRAE.rolls  # d20's e: no chain limit, 1000 dice rolled in all
+            else:
+                kept_max = min(kept_max * (1 + limits.MAX_CHAIN), limits.MAX_DRAWS)
         else:  # ro, rr: any face may come up again
             low, high = min(low, term.show(1)), max(high, term.show(term.sides))
     if term.target is None:

@@ -24,7 +24,9 @@ with a stable code:
 
 Draw order (``recorded_faces``): the recorded dice of a term give its first faces (a rerolled
 die's first face is the oldest it replaced), then its rerolls die by die and the dice its
-explosions added, in the order of the term's operations. Faces a bot prints sorted (Dice Maiden, RPG Sage) are fed as
+explosions added, in the order of the term's operations; a dialect's term (avrae's ``rr``,
+``ro``, ``ra``, ``e``) is replayed by its own operations, each die served its own recorded
+faces, so d20's rounds of ``rr`` replay as rolled. Faces a bot prints sorted (Dice Maiden, RPG Sage) are fed as
 printed: keeping and dropping do not depend on the order; which die exploded does not show.
 """
 

@@ -19,8 +19,9 @@ from fightlog.dice.evaluate import FaceStream, keep_or_drop
 from fightlog.dice.result import TermRoll
 
 
-class _Dice:
-    """One term's dice while its operations run."""
+class TermDice:
+    """One term's dice while its operations run (``recorded_faces`` subclasses it to serve
+    recorded faces die by die: a new die takes ``draw()``, a reroll of die ``i`` ``reroll(i)``)."""
 
     __slots__ = ("term", "stream", "faces", "kept", "history", "depth", "extra")
 
@@ -54,9 +55,8 @@ class _Dice:
 
 def roll_extended(term: DiceTerm, stream: FaceStream) -> TermRoll:
     """Roll a dialect term: its dice, its operations in order, then its value."""
-    dice = _Dice(term, stream)
-    for op in term.ops:
-        _APPLY[op.kind](dice, op)
+    dice = TermDice(term, stream)
+    apply_ops(dice)
     faces, kept = dice.faces, dice.kept
     value = term_value(term, faces, kept)
     history = dice.history
@@ -66,6 +66,12 @@ def roll_extended(term: DiceTerm, stream: FaceStream) -> TermRoll:
         None if all(kept) else tuple(kept),
         None if history is None else tuple(tuple(h) for h in history),
     )
+
+
+def apply_ops(dice: TermDice) -> None:
+    """The term's operations on its dice, in written order."""
+    for op in dice.term.ops:
+        _APPLY[op.kind](dice, op)
 
 
 def term_value(term: DiceTerm, faces: list[int] | tuple[int, ...], kept: list[bool] | tuple[bool, ...]) -> int:
@@ -103,7 +109,7 @@ def select(sels: tuple[Sel, ...], values: list[int], kept: list[bool], most: int
     return out
 
 
-def _matching(dice: _Dice, op: Op) -> list[int]:
+def _matching(dice: TermDice, op: Op) -> list[int]:
     """Kept dice an operation applies to, by position."""
     if op.sels is not None:
         return sorted(select(op.sels, dice.faces, dice.kept))
@@ -112,7 +118,7 @@ def _matching(dice: _Dice, op: Op) -> list[int]:
     return [i for i, f in enumerate(dice.faces) if dice.kept[i] and test(f)]
 
 
-def _keep(dice: _Dice, op: Op) -> None:
+def _keep(dice: TermDice, op: Op) -> None:
     if op.sels is None:
         keep_or_drop(op.kind, op.amount, dice.faces, dice.kept)
         return
@@ -122,14 +128,14 @@ def _keep(dice: _Dice, op: Op) -> None:
             dice.kept[i] = False
 
 
-def _bound(dice: _Dice, op: Op) -> None:
+def _bound(dice: TermDice, op: Op) -> None:
     bound = op.amount
     for i, face in enumerate(dice.faces):
         if dice.kept[i] and (face < bound if op.kind == "mi" else face > bound):
             dice.faces[i] = bound
 
 
-def _reroll(dice: _Dice, op: Op) -> None:
+def _reroll(dice: TermDice, op: Op) -> None:
     if op.kind == "ro" or op.sels is None:
         chain = 1 if op.kind == "ro" else limits.MAX_CHAIN
         assert op.selector is not None or op.sels is not None
@@ -152,14 +158,18 @@ def _reroll(dice: _Dice, op: Op) -> None:
             dice.reroll(i)
 
 
-def _still(dice: _Dice, op: Op, i: int) -> bool:
+def _still(dice: TermDice, op: Op, i: int) -> bool:
     assert op.selector is not None
     return op.selector.matches(dice.faces[i])
 
 
-def _explode(dice: _Dice, op: Op) -> None:
+def _explode(dice: TermDice, op: Op) -> None:
     """``!`` (fightlog, roll20, d20's ``e``): every matching die adds one, which may explode
-    in turn; ``!1``: each die matching before the operation adds one die, once."""
+    in turn; ``!1``: each die matching before the operation adds one die, once. One die's
+    chain stops at ``limits.MAX_CHAIN`` added dice, except d20's (``sels``): d20 bounds only
+    the dice rolled in all (``RollContext``, ``limits.AVRAE``), so its chains go on to
+    ``limits.MAX_DRAWS``."""
+    chain = limits.MAX_CHAIN if op.sels is None else limits.MAX_DRAWS
     if op.kind == "!1":
         for i in _matching(dice, op):
             if dice.room():
@@ -172,13 +182,13 @@ def _explode(dice: _Dice, op: Op) -> None:
         match = test or op.selector.predicate()  # type: ignore[union-attr]
         i = 0
         while i < len(dice.faces):
-            if dice.kept[i] and match(dice.faces[i]) and dice.depth[i] < limits.MAX_CHAIN and dice.room():
+            if dice.kept[i] and match(dice.faces[i]) and dice.depth[i] < chain and dice.room():
                 dice.add(dice.draw(), i)
             i += 1
         return
     done: set[int] = set()  # d20 with h/l picks: select again until nothing new is selected
     while dice.room():
-        todo = [i for i in _matching(dice, op) if i not in done and dice.depth[i] < limits.MAX_CHAIN]
+        todo = [i for i in _matching(dice, op) if i not in done and dice.depth[i] < chain]
         if not todo:
             return
         for i in todo:
@@ -187,7 +197,7 @@ def _explode(dice: _Dice, op: Op) -> None:
                 dice.add(dice.draw(), i)
 
 
-def _explode_one(dice: _Dice, op: Op) -> None:
+def _explode_one(dice: TermDice, op: Op) -> None:
     """d20's ``ra``: the first selected die adds one die (``1d1ra1`` is 2)."""
     assert op.sels is not None
     chosen = select(op.sels, dice.faces, dice.kept, most=1)
@@ -195,7 +205,7 @@ def _explode_one(dice: _Dice, op: Op) -> None:
         dice.add(dice.draw(), chosen[0])
 
 
-def _compound(dice: _Dice, op: Op) -> None:
+def _compound(dice: TermDice, op: Op) -> None:
     """roll20's ``!!``: a matching die rolls again and adds the new face to itself, while the
     new face matches (the die shows the sum)."""
     assert op.selector is not None
@@ -207,7 +217,7 @@ def _compound(dice: _Dice, op: Op) -> None:
             chain += 1
 
 
-def _penetrate(dice: _Dice, op: Op) -> None:
+def _penetrate(dice: TermDice, op: Op) -> None:
     """roll20's ``!p`` (Hackmaster): like ``!`` but each added die counts one less; whether
     an added die explodes again is decided on its face before the 1 is taken off."""
     assert op.selector is not None

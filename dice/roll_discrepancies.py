@@ -109,7 +109,14 @@ def _rerolls(term: DiceTerm, group: Sequence[Die], expected: list[Die], what: st
                 return "roll-reroll", f"the {what} rerolled die {i} ({_faces(r.rerolled)} -> {r.face}) but {term.text} does not reroll it"
             if not r.rerolled:
                 return "roll-reroll", f"{term.text} rerolls die {i} ({_faces(e.rerolled)}) but the {what} kept it"
-            return "roll-reroll", f"die {i}: {term.text} rerolls {_faces(e.rerolled)}, the {what} rerolled {_faces(r.rerolled)}"
+            shown, made = [*r.rerolled, r.face], [*e.rerolled, e.face]
+            if made[: len(shown)] == shown:  # the dialect goes on rerolling where the roll stopped
+                return "roll-reroll", (f"die {i} ({_chain(shown)}): {term.text} rerolls its {r.face} again "
+                                       f"but the {what} kept it")
+            if shown[: len(made)] == made:  # the roll went on rerolling where the dialect stops
+                return "roll-reroll", (f"die {i} ({_chain(shown)}): the {what} rerolled its {e.face} "
+                                       f"but {term.text} does not reroll it")
+            return "roll-reroll", f"die {i}: {term.text} rerolls {_faces(e.rerolled[:_SHOWN])}, the {what} rerolled {_faces(r.rerolled)}"
     added_e = sum(1 for d in expected if d.exploded)
     added_r = sum(1 for d in group if d.exploded)
     if added_e != added_r:
@@ -134,3 +141,12 @@ def spelled_out(result: RollResult) -> str:
 
 def _faces(faces: Sequence[int]) -> str:
     return ", ".join(str(f) for f in faces) or "none"
+
+
+def _chain(faces: Sequence[int]) -> str:
+    return " -> ".join(str(f) for f in faces)
+
+
+_SHOWN = 20
+"""Most faces a message lists of the rerolls the dialect makes (past the faces recorded, a
+replay draws fillers that are no die's faces)."""

@@ -3,12 +3,15 @@
 d20 prints each dice term as ``NdS<ops> (<dice>)``: a die's faces in order, joined ``, ``,
 each face its history ``a -> b`` (``mi``/``ma`` forced it) and ``!`` when it exploded;
 a die whose face is 1 or the die's size in bold (``**20**``); a dropped die, or a face a
-reroll replaced, struck through (``~~4~~``; a dropped die with a rerolled face is struck as a
-whole, ``~~1, 5~~``). Dice added by an explosion follow the term's dice. Everything else
+reroll replaced, struck through (``~~4~~``; a die ``rr`` rerolled twice shows both replaced
+faces, ``**~~1~~**, ~~2~~, 5``; a dropped die with a rerolled face is struck as a whole,
+``~~1, 5~~``). Dice added by an explosion follow the term's dice. Which struck faces belong
+to which die, when rerolls replaced some, is settled by ``d20_chains``. Everything else
 (numbers, operators, parentheses, ``[fire]`` annotations) is the expression as written.
-Sources: ``d20/stringifiers.py`` and ``d20/models.py`` (``Die.reroll``, ``Die.explode``) in
-avrae/d20. A reply copied from Discord's rendered text loses the bold and the strikes: the
-faces still read, their marks do not (``marked`` is then false when the term keeps or rerolls).
+Sources: ``d20/stringifiers.py`` (``MarkdownStringifier``) and ``d20/expression.py``
+(``Die.reroll``, ``Die.explode``, ``SetOperator``) in avrae/d20. A reply copied from
+Discord's rendered text loses the bold and the strikes: the faces still read, their marks do
+not (``marked`` is then false when the term keeps or rerolls).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fightlog.events.model import Die
+from fightlog.dice.replies.d20_chains import Cut, Item, Kind, chains
 from fightlog.dice.replies.numbers import integer
 
 _TERM = re.compile(r"([0-9]*)[dD]([0-9]+|%)([^\s(),+*/-]*) {1,2}\(([^()]*)\)")
@@ -75,7 +79,7 @@ def read_d20(text: str) -> D20Roll:
         last = match.end()
         count = int(num) if num else 1
         sides = 10 if size == "%" else int(size)  # d20's d% is a tens die: 0, 10, ..., 90
-        dice.extend(_term_dice(count, sides, ops, shown, problems, mismatches))
+        dice.extend(_term_dice(count, sides, ops, shown, problems, mismatches, f"{num}d{size}{ops}"))
     rest = text[last:].replace("~~", "")
     open_term = _OPEN.search(rest)
     if open_term is not None:  # a term whose dice were cut: its faces as far as they go
@@ -96,25 +100,34 @@ def read_d20(text: str) -> D20Roll:
 
 
 def _term_dice(count: int, sides: int, ops: str, shown: str, problems: list[str],
-               mismatches: list[tuple[str, str]]) -> list[Die]:
-    """The dice of one term from its printed faces (see the module docstring)."""
-    shown = shown.replace("**", "")
-    fast = _plain(count, sides, ops, shown)
+               mismatches: list[tuple[str, str]], notation: str | None = None) -> list[Die]:
+    """The dice of one term from its printed faces (see the module docstring); ``notation``
+    (the term as written, None for a term cut short) lets the avrae dialect settle which
+    faces make which die when rerolls replaced some (``d20_chains``)."""
+    fast = _plain(count, sides, ops, shown.replace("**", ""))
     if fast is not None:
         return fast
     groups: list[list[tuple[str, bool]]] = []  # a struck span holding several faces is one die
-    for part in _spans(shown):
+    kinds: list[Kind] = []
+    for bold in _spans(shown):
+        part = bold.replace("**", "")
         struck = part.startswith("~~")
         inner = part.strip("~")
         faces = [f.strip() for f in inner.split(",") if f.strip()]
         if struck and len(faces) > 1:
             groups.append([(f, True) for f in faces])
+            kinds.append("W")
         else:
             for f in faces:
                 groups.append([(f, struck)])
+                kinds.append(_kind(bold) if struck else "U")
     explosions = sum(1 for g in groups for f, _ in g if f.endswith("!"))
     spare = sum(len(g) for g in groups) - count - explosions  # faces that rerolls replaced
     rerolls = spare > 0 and any(op in ops for op in _REROLLS)
+    if rerolls and notation is not None:
+        cut = _chains(groups, kinds, count, explosions, sides, ops, notation)
+        if cut is not None:
+            return _cut_dice(groups, cut, count, sides, ops, problems, mismatches)
     dice: list[Die] = []
     history: list[int] = []
     for i, group in enumerate(groups):
@@ -140,6 +153,35 @@ def _term_dice(count: int, sides: int, ops: str, shown: str, problems: list[str]
         problems.append(f"{count}d{sides}: a struck face with no die after it")
     if len(dice) < count:
         problems.append(f"{count}d{sides}{ops} shows {len(dice)} of its {count} dice")
+    return dice
+
+
+def _kind(bold: str) -> Kind:
+    """A struck face alone: ``**~~1~~**`` (d20 bolds a 1 or top face after striking it) is a
+    face a reroll replaced, ``~~**1**~~`` (the whole die struck around it) a dropped die;
+    any other face could be either."""
+    return "R" if bold.startswith("**~~") else "D" if bold.startswith("~~**") else "S"
+
+
+def _chains(groups: list[list[tuple[str, bool]]], kinds: list[Kind], count: int, explosions: int,
+            sides: int, ops: str, notation: str) -> list[Cut] | None:
+    """How the printed faces cut into dice when rerolls replaced some (``d20_chains``)."""
+    items: list[Item] = [
+        (tuple(_value(f, ops, 0, [], []) for f, _ in group), kind) for group, kind in zip(groups, kinds)
+    ]
+    return chains(items, count, explosions, sides, notation)
+
+
+def _cut_dice(groups: list[list[tuple[str, bool]]], cut: list[Cut], count: int, sides: int, ops: str,
+              problems: list[str], mismatches: list[tuple[str, str]]) -> list[Die]:
+    dice: list[Die] = []
+    pos = 0
+    for spans, dropped in cut:
+        faces = [f for group in groups[pos : pos + spans] for f, _ in group]
+        pos += spans
+        values = [_value(f, ops, len(dice) + 1, problems, mismatches) for f in faces]
+        dice.append(Die(sides=sides, face=values[-1], kept=not dropped, rerolled=values[:-1],
+                        exploded=len(dice) >= count))
     return dice
 
 
