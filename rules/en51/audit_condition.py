@@ -1,7 +1,8 @@
 """The ``en51`` audit of a combatant's condition against their Wounds (The Immediate
 Effects): incapacitated only with a Wound above Toughness, dead (under
 ``irreversible_death``) only with one more than 5 above it (``harm.condition``), and nobody
-left in the fight with a Wound above Toughness (a damage's, or the sheet's) when a turn ends. A status without a
+left in the fight with a Wound above Toughness (a damage's, or the sheet's), nor short of
+dead with one more than 5 above it, when a turn ends. A status without a
 ``cause`` is the GM's word (a blow to the head in the story), not judged; nor is the end of
 one (care and recovery lower the Wounds)."""
 
@@ -47,10 +48,9 @@ class Condition:
 
     def _look(self, state: SceneState, actor: str, seq: int) -> None:
         who = state.combatants.get(actor)
-        if who is None or "incapacitated" in who.statuses or "dead" in who.statuses:
+        if who is None or "dead" in who.statuses:
             return
-        found = self._worst(state, actor)
-        if found is not None and found[0] > found[1]:
+        if _RANK[_given(state, self._worst(state, actor))] > _RANK[_held(who.statuses)]:
             self._owed[actor] = seq
 
     def _worst(self, state: SceneState, actor: str) -> tuple[int, int] | None:
@@ -77,7 +77,8 @@ class Condition:
         return None if known[1] is None else (wound, known[1])
 
     def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
-        """``incapacitated`` or ``dead`` set as a consequence: the Wounds must give it."""
+        """``incapacitated`` or ``dead`` set as a consequence: the Wounds must give it, and
+        no less (incapacitated with a Wound that gives death)."""
         if not event.on or event.status not in ("incapacitated", "dead"):
             return
         self._owed.pop(event.actor, None)
@@ -107,6 +108,10 @@ class Condition:
                     else "death takes a Wound more than 5 above Toughness (irreversible_death)")
             view.report(CODE, event, f"{event.actor} recorded {event.status} with {why} against Toughness "
                         f"{toughness}: {rule}", actor=event.actor)
+        elif _RANK[given] > _RANK[event.status]:  # short of it: dead recorded as incapacitated
+            view.report(CODE, event, f"{event.actor} recorded {event.status} with Wound {wound} against Toughness "
+                        f"{toughness}: a Wound more than 5 above Toughness is death (irreversible_death)",
+                        actor=event.actor)
 
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         """When a turn ends, whoever a damage left with a Wound above Toughness is out of the
@@ -115,10 +120,33 @@ class Condition:
             return
         for actor in sorted(self._owed):
             who = before.combatants.get(actor)
-            if who is None or "incapacitated" in who.statuses or "dead" in who.statuses:
+            if who is None:
                 continue
             found = self._worst(before, actor)
-            if found is not None and found[0] > found[1]:
+            given, held = _given(before, found), _held(who.statuses)
+            if found is None or _RANK[given] <= _RANK[held]:
+                continue
+            if held is None:
                 view.report(CODE, event, f"{actor} has Wound {found[0]} against Toughness {found[1]} and is still "
                             "in the fight when the turn ends: a Wound above Toughness incapacitates", actor=actor)
+            else:
+                view.report(CODE, event, f"{actor} has Wound {found[0]} against Toughness {found[1]} and is recorded "
+                            f"{held}, not dead, when the turn ends: a Wound more than 5 above Toughness is death "
+                            "(irreversible_death)", actor=actor)
         self._owed.clear()
+
+
+def _held(statuses: tuple[str, ...]) -> str | None:
+    """The condition a fighter is recorded in: ``dead``, ``incapacitated`` or none."""
+    return "dead" if "dead" in statuses else "incapacitated" if "incapacitated" in statuses else None
+
+
+def _given(state: SceneState, found: tuple[int, int] | None) -> str | None:
+    """The condition a Wound against Toughness gives (``harm.condition``), under the scene's
+    options; none when there is no Wound or no sheet to read."""
+    if found is None:
+        return None
+    try:
+        return condition(found[0], found[1], options_of(state))
+    except FightlogError:
+        return None

@@ -16,8 +16,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.armour": Code("error", "armour applied that the white die bypassed, or skipped when struck",
                          "Armor (Coverage against the white die; Protection off the Damage)"),
     "rules.wound": Code("error", "a Wound marked at the wrong circle", "Marking Wounds"),
-    "rules.condition": Code("error", "incapacitated or dead without the Wound that gives it, or a Wound above "
-                            "Toughness and still in the fight when a turn ends", "The Immediate Effects"),
+    "rules.condition": Code("error", "incapacitated or dead without the Wound that gives it (or incapacitated "
+                            "with one that gives death), or a Wound above Toughness and still in the fight when a "
+                            "turn ends", "The Immediate Effects"),
     "rules.ammo": Code("error", "a shot from an empty weapon", "Ammunition (type C capacity; Auto's ammo check)"),
     "rules.counter": Code("error", "a counterattack by someone who already acted this turn", "Melee attack"),
     "rules.combined": Code("error", "a move with an action it cannot be combined with, or too far", "Movement"),

@@ -139,6 +139,14 @@ def test_a_killing_blow_on_a_full_track_is_judged_by_its_damage(tmp_path: Path) 
     assert [f.message for f in audit_events(tampered.done().events).findings if f.code == "rules.condition"] == [
         "rask recorded dead with Wound 20 against Toughness 20: death takes a Wound more than 5 above Toughness "
         "(irreversible_death)"]
+    # short of it: the killing blow recorded as incapacitated (a tester's hand-run log audited clean)
+    from fightlog.events.model import StatusChanged
+
+    spared = Tamper(events)
+    spared.change(spared.find(StatusChanged, actor="rask", status="dead"), status="incapacitated")
+    assert [f.message for f in audit_events(spared.done().events).findings if f.code == "rules.condition"] == [
+        "rask recorded incapacitated with Wound 41 against Toughness 20: a Wound more than 5 above Toughness is death "
+        "(irreversible_death)"]
 
 
 def test_a_wound_above_toughness_on_the_sheet_at_join_and_still_in_the_fight() -> None:
