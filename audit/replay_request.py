@@ -21,7 +21,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fightlog.errors import FightlogError, FoldError, InputError, RefusedError
-from fightlog.events.model import AnyEvent, DiceRolled, Origin, kind_of
+from fightlog.events.model import AnyEvent, DiceRolled, Modifier, Origin, kind_of
 from fightlog.reducers.fold import Folder
 from fightlog.reducers.state import SceneInfo, SceneState
 from fightlog.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, read_roll, roll
@@ -112,7 +112,7 @@ class ReplayScribe(Scribe):
         self._rolled += 1
         recorded = self._recorded(notation, roller, purpose)
         if self._amended is not None and self._stands_in(ordinal, recorded):
-            return self._changed(recorded, for_seq, purpose, modifiers, rolls=info.rolls)
+            return self._changed(recorded, for_seq, purpose, modifiers, label, rolls=info.rolls)
         if recorded is not None:
             return self._reused(recorded, modifiers, for_seq, label, purpose)
         try:
@@ -122,22 +122,24 @@ class ReplayScribe(Scribe):
             self._standing_in = None  # ``emit`` took it, unless the roll failed on the way
 
     def _changed(self, recorded: DiceRolled | None, for_seq: int | None, purpose: str,
-                 modifiers: Iterable[ModifierLike], *, rolls: int) -> tuple[RollResult, int]:
+                 modifiers: Iterable[ModifierLike], label: str | None, *, rolls: int) -> tuple[RollResult, int]:
         """The changed roll, in place of the one it changes (an engine roll at the scene's
-        next roll index; an external one as the rules reuse the recorded roll, with their
-        modifiers unless the change is to its modifiers, and the purpose they roll it for
-        when it said none)."""
+        next roll index; an external one as the rules reuse the recorded roll: their
+        modifiers and label, plus what the change adds to the recorded modifiers, and the
+        purpose they roll it for when it said none)."""
         assert self._amended is not None
         changed = self._amended[1]
         if changed.generator == "engine":
             changed = replace(changed, index=rolls)
         elif recorded is not None:
             self._externals.remove(recorded)  # the recorded roll it stands for
-            if changed.purpose == UNSAID:
-                changed = replace(changed, purpose=purpose)
-            if changed.modifiers == recorded.modifiers:  # a change of faces: the rules' modifiers, as reused
-                mods = list(as_modifiers(modifiers))
-                changed = replace(changed, modifiers=mods, total=read_roll(replace(changed, modifiers=mods)).total)
+            mods = list(as_modifiers(modifiers))
+            added = sum(m.value for m in changed.modifiers) - sum(m.value for m in recorded.modifiers)
+            if added:  # the change to its modifiers, on the rules' (as the unchanged roll gets them)
+                mods.append(Modifier(value=added, source="the dispute's change"))
+            changed = replace(changed, modifiers=mods, total=read_roll(replace(changed, modifiers=mods)).total,
+                              purpose=purpose if changed.purpose == UNSAID else changed.purpose,
+                              label=label if label is not None else recorded.label)
         self._amended = None
         seq = self.emit(replace(changed, seq=0, prev="", for_seq=for_seq))
         self.hypothetical = self.reused[changed.seq] = seq

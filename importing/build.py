@@ -264,15 +264,29 @@ class Builder:
     def _attacks(self, actor: str, text: str, patterns: tuple[re.Pattern[str], ...]) -> list[Action]:
         """The attacks of a post: one per match of the attack hints that names its own
         target before the next match (``fires at Cara, then swings at Alice``: two, each with
-        the weapon its part of the text names); else one, on the post's target."""
+        the weapon its part of the text names); else one, on the post's target. A match right
+        after another combatant's name is their action, narrated (``Cara fires back``): not
+        counted."""
         starts = sorted({found.start() for pattern in patterns for found in pattern.finditer(text)})
         if not starts:
             return []
+        starts = [at for at in starts if not self._by_another(actor, text[:at])] or starts[:1]
         parts = [text[start:end] for start, end in zip(starts, [*starts[1:], len(text)])]
         aimed = [(part, target) for part in parts if (target := self._named_in(actor, part)) is not None]
         if len(aimed) < 2:
             return [Action(type="attack", target=self._target(actor, text), **self.cast.attack(actor, text))]
         return [Action(type="attack", target=target, **self.cast.attack(actor, part)) for part, target in aimed]
+
+    def _by_another(self, actor: str, before: str) -> bool:
+        """Whether the words just before a verb name another combatant, its subject (``Cara
+        fires back``, narrated in the poster's post, is not the poster's attack)."""
+        head = before.rstrip().lower()
+        if self._named is None or not head:
+            return False
+        last = None
+        for found in self._named.finditer(head):
+            last = found
+        return last is not None and last.end() == len(head) and bool(self._by_lower.get(last[0], set()) - {actor})
 
     def _named_in(self, actor: str, text: str) -> str | None:
         """The first other combatant the text names (the longest name where two start at

@@ -343,6 +343,9 @@ def test_an_imported_duels_rolls_are_disputed_the_attack_rolled_with_its_answer(
     code, out, stderr = run("dispute", str(log), "--at", str(rolls[0]), "--set", "dice[0].face=2")
     assert code == 0, stderr
     assert "first consequence: seq 11 (attack_resolved): hit true -> false, score 18 -> 3" in out
+    code, out, stderr = run("dispute", str(log), "--at", str(rolls[0]), "--set", "modifiers[0].value=9")
+    assert code == 0, stderr  # the HUD's +2 made +9: +7 on the rules' modifiers, as the unchanged roll gets them
+    assert "total 18 -> 25, modifiers[1:] [] -> [{\"value\":7,\"source\":\"the dispute's change\"}]" in out
     code, out, stderr = run("dispute", str(log), "--at", str(rolls[1]), "--set", "dice[0].face=19")
     assert code == 0, stderr
     assert 'notes[1] "dodge 10" -> "dodge 21"' in out and "audit findings: the same in both" in out, out

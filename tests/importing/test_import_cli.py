@@ -961,13 +961,14 @@ def test_a_name_two_combatants_share_names_neither_as_a_target_or_in_a_status_li
 def test_two_attacks_in_one_post_are_two_attacks_each_on_its_target(tmp_path: Path) -> None:
     """``fires at Cara, then swings at Alice`` was one attack on Cara beside two attack
     rolls, and the audit was clean; now two attacks, each with the weapon its part names,
-    and roe7's one action a turn is broken where it was. One target named, or a second verb
-    naming nobody, is one attack as before."""
+    and roe7's one action a turn is broken where it was. One target named, a second verb
+    naming nobody, or another's action narrated (``Bob swings back``) is one attack as before."""
     source = tmp_path / "yard.txt"
     source.write_text(
         "[2024/06/12 20:00]  Gemma (gemma.resident): Round 1\n"
         "[2024/06/12 20:01]  Bob Kade (bob.resident): /me fires the rifle at Cara, then swings the axe at Alice.\n"
-        "[2024/06/12 20:02]  Alice Vance (alice.resident): /me fires at Bob and fires again.\n", encoding="utf-8")
+        "[2024/06/12 20:02]  Alice Vance (alice.resident): /me fires at Bob and fires again.\n"
+        "[2024/06/12 20:03]  Cara Moss (cara.resident): /me fires at Bob. Bob swings back at Alice.\n", encoding="utf-8")
     cast = tmp_path / "cast.toml"
     cast.write_text(
         '[[combatants]]\nid = "bob"\nname = "Bob Kade"\nspeakers = ["bob.resident"]\nside = "r"\n'
@@ -982,7 +983,7 @@ def test_two_attacks_in_one_post_are_two_attacks_each_on_its_target(tmp_path: Pa
     events = list(map(json.loads, out.read_text().splitlines()))
     posts = [[(a.get("target"), a.get("weapon")) for a in e.get("actions", [])] for e in events
              if e["kind"] == "declaration_posted" and e["actor"] != "Gemma"]
-    assert posts == [[("cara", "Rifle"), ("alice", "Axe")], [("bob", None)]]
+    assert posts == [[("cara", "Rifle"), ("alice", "Axe")], [("bob", None)], [("bob", None)]]  # Bob's swing narrated
     code, stdout, _ = run("audit", str(out))
     assert code == 1 and "rules.allowance        bob: bob has no action left this turn" in stdout
 
