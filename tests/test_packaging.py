@@ -201,7 +201,7 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
         "test_packaging.py", "test_typecheck.py", "test_layers.py", "test_docs_commands.py", "cli/test_help_examples.py",
         "bench", "importing", "dice/test_dialect_avrae.py", "dice/test_dialect_cli.py",
         "dice/test_dialect_fixes.py", "dice/test_dialects.py", "dice/test_replies.py",
-        "dice/test_external.py", "reliability", "testing", "kit", "cli/test_piped_logs.py", "events",
+        "dice/test_external.py", "dice/test_d20_rerolls.py", "dice/test_bot_limits.py", "reliability", "testing", "kit", "cli/test_piped_logs.py", "events",
         "cli/test_command_table.py", "cli/test_completion.py", "cli/test_edge.py", "cli/test_json_output.py",
         "cli/test_narration.py", "cli/test_no_traceback.py", "cli/test_read_roll_cli.py", "cli/test_run_check.py",
         "cli/test_seed_option.py", "cli/test_wording.py", "audit/test_dispute.py", "audit/test_dispute_hand_run.py",

@@ -220,7 +220,7 @@ def d20_roll(expr: str, seed: int) -> Any:
         return None
 
 
-@settings(max_examples=300, database=None, deadline=None, derandomize=True,
+@settings(max_examples=100, database=None, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(d20_expression(), st.integers(0, 2**32))
 def test_every_roll_d20_prints_reads_and_adds_up(expr: str, seed: int) -> None:
@@ -252,7 +252,7 @@ def _with_dice(event: DiceRolled, dice: list[Die]) -> DiceRolled:
     return replace(event, dice=dice, total=sum(d.face for d in dice))
 
 
-@settings(max_examples=150, database=None, deadline=None, derandomize=True,
+@settings(max_examples=40, database=None, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(rerolled_event(), st.data())
 def test_a_reroll_stopped_early_or_made_wrongly_is_named(case: tuple[DiceRolled, str], data: st.DataObject) -> None:
