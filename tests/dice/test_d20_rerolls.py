@@ -252,7 +252,7 @@ def _with_dice(event: DiceRolled, dice: list[Die]) -> DiceRolled:
     return replace(event, dice=dice, total=sum(d.face for d in dice))
 
 
-@settings(max_examples=40, database=None, deadline=None, derandomize=True,
+@settings(max_examples=20, database=None, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(rerolled_event(), st.data())
 def test_a_reroll_stopped_early_or_made_wrongly_is_named(case: tuple[DiceRolled, str], data: st.DataObject) -> None:

@@ -117,7 +117,7 @@ def _agree(data: bytes, workers: int) -> None:
         assert _verdict(path, workers) == _verdict(path, 1)
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(mutated_logs(), st.integers(2, 5))
 def test_parallel_verify_gives_the_sequential_verdict(data: bytes, workers: int) -> None:
     _agree(data, workers)
