@@ -194,7 +194,7 @@ def test_the_compiled_build_passes_the_whole_suite(installed: Path) -> None:
     # d20-evasion (interpreted; the fold it runs on is compiled and run by the rest), and
     # the Dask plumbing and edges of batch and sim (scale/: interpreted; their pure work runs compiled),
     # the charts, the tally and the pages (scale/chart*, scale/tally, report/page: interpreted; the
-    # narration a page shows runs compiled in the replay tests), action strings, and the ruleset
+    # narration a page shows runs compiled in the replay tests), action strings, house-rules files (pydantic), and the ruleset
     # docs' citations of tests. The commands that fold, audit and play run compiled in the CLI
     # tests kept (audit, replay, state, run, play). Keeps the suite within its 10 minutes.
     once = (
