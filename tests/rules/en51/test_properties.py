@@ -28,7 +28,7 @@ OPTIONS = st.fixed_dictionaries({}, optional={
     "failed_recovery_reads": st.sampled_from(["either", "black"]),
     "roll_with_it": st.integers(0, 3),
 }) | st.just({"surprise": "side", "surprising_side": "b"})
-FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def logged(turns: int, policy: int, seed: str) -> bytes:
