@@ -48,11 +48,17 @@ def sample_log(tmp_path: Path) -> Path:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the group
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``-n``, pyproject.toml), the tests that build the project into
-    ``build/`` (the wheel fixture and test_packaging's own builds) run in one worker: two
-    builds in one folder at once would clobber each other, and the wheel is built once."""
-    for item in items:
-        if "wheel" in getattr(item, "fixturenames", ()) or item.path.name == "test_packaging.py":
-            item.add_marker(pytest.mark.xdist_group("build"))
+    ``build/`` (the wheel fixture and test_packaging's own builds) run in one worker, first:
+    two builds in one folder at once would clobber each other, and the wheel is built once."""
+    building = [item for item in items
+                if "wheel" in getattr(item, "fixturenames", ()) or item.path.name == "test_packaging.py"]
+    for item in building:
+        item.add_marker(pytest.mark.xdist_group("build"))
+    # first in the run: the build and the suite's second pass on it take minutes in one worker,
+    # so they start at once while the other worker takes the rest (collected last, they ended
+    # the run alone)
+    chosen = {id(item) for item in building}
+    items[:] = building + [item for item in items if id(item) not in chosen]
 
 
 @pytest.fixture(scope="session")
