@@ -54,6 +54,12 @@ def hand_kept(state: SceneState) -> bool:
     return scene is not None and scene.commitment is None
 
 
+def voided(state: SceneState, seq: int) -> bool:
+    """Whether a GM's ruling in force in ``state`` voids the event at ``seq`` (a table must
+    not play out a post so voided: en5.1's moves waiting for the turn's end)."""
+    return any(r.action == "void" and r.target == seq for r in state.rulings)
+
+
 def by_table(state: SceneState, declaration: DeclarationPosted) -> bool:
     """Whether the table made ``declaration``: it has no ``origin`` (the table writes none;
     a transcript, a chat bot, an import or a hand-kept log gives one), in a scene committed

@@ -42,7 +42,12 @@ class Fighter(FighterBase):
         (an open turn with no post yet is no action: a held attack may cut in on it and be
         countered)."""
         turn = self.state.turn
-        posted = turn.current == self.actor and any(
-            p.actor == self.actor and p.responds_to is None and any(ACTION_TYPES.get(a.type) is not None for a in p.actions)
-            for p in self.state.pending)
+        posted = turn.current == self.actor and self.posted()
         return self.actor in turn.acted or self.has("spent") or self.has("rolling") or posted
+
+    def posted(self) -> bool:
+        """Whether this combatant has posted a combat action of their own (no answer, no
+        held action) among the open turn's posts."""
+        return any(p.actor == self.actor and p.responds_to is None and any(ACTION_TYPES.get(a.type) is not None
+                                                                            for a in p.actions)
+                   for p in self.state.pending)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fightlog.events.model import Action, EffectApplied, EffectExpired, Moved, StatusChanged
+from fightlog.kit.declared import voided
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.en51 import attack, harm, tactics
@@ -66,11 +67,6 @@ def resolve_all(scribe: Scribe) -> None:
     moves = sorted((e for e in scribe.state.effects.values() if e.name == "move"), key=lambda e: e.applied)
     for effect in moves:
         _arrive(scribe, effect)
-
-
-def voided(state: SceneState, seq: int) -> bool:
-    """Whether a ruling in force voids the event ``seq``."""
-    return any(r.action == "void" and r.target == seq for r in state.rulings)
 
 
 def _void(scribe: Scribe, effect: ActiveEffect, answer: ActiveEffect | None) -> None:

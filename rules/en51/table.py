@@ -64,10 +64,9 @@ def _cut_in(scribe: Scribe, who: Fighter, other: Action | None, post: Post, decl
 def _own(scribe: Scribe, who: Fighter, actions: Sequence[Action]) -> None:
     if plan.combat(actions) and who.has("spent"):
         raise RefusedError(f"{who.actor}'s action this turn went on a counterattack", code="rules.allowance")
-    if plan.combat(actions) and who.has("rolling") and not turns.posted(scribe.state, who.actor):
+    if plan.combat(actions) and who.has("rolling") and not who.posted():
         raise RefusedError(f"{who.actor}'s action this turn was sacrificed rolling with a hit", code="rules.allowance")
-    if plan.combat(actions) and any(p.actor == who.actor and p.responds_to is None and plan.combat(p.actions)
-                                    for p in scribe.state.pending):
+    if plan.combat(actions) and who.posted():
         raise RefusedError(f"{who.actor} has taken this turn's combat action", code="rules.allowance")
 
 

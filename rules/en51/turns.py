@@ -21,7 +21,7 @@ from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.en51 import attack, harm, moves
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import En51Options, options_of
-from fightlog.rules.en51.ruleset import ACTION_TYPES, ANSWERS, OUT
+from fightlog.rules.en51.ruleset import ANSWERS, OUT
 
 LOST = ("spent", "rolling")
 """Statuses that cost the next turn's action: a counterattack made, rolling with it."""
@@ -118,12 +118,6 @@ def new_round(scribe: Scribe) -> None:
     scribe.emit(RoundStarted(round=round_ + 1))
 
 
-def posted(state: SceneState, actor: str) -> bool:
-    """Whether ``actor`` has posted a combat action of their own in the open turn."""
-    return any(p.actor == actor and p.responds_to is None and any(ACTION_TYPES.get(a.type) is not None for a in p.actions)
-               for p in state.pending)
-
-
 def attack_of(post: PendingDeclaration) -> Action | None:
     """The attack a post resolves at once or at the end of the fightlog turn (not one
     combined with a move: that waits for the end of the en5.1 turn)."""
@@ -185,7 +179,7 @@ def end_turn(scribe: Scribe) -> None:
     closing = Fighter(scribe.state, actor)
     if closing.has("spent"):  # a counterattack made in one's own turn is that turn's action
         scribe.emit(StatusChanged(actor=actor, status="spent", on=False, note="the action went on a counterattack"))
-    elif closing.has("rolling") and not posted(scribe.state, actor):  # rolled with a hit before acting: this turn's
+    elif closing.has("rolling") and not closing.posted():  # rolled with a hit before acting: this turn's
         harm.rolled_off(scribe, actor, None, "the action lost rolling with it")
     for effect in sorted(scribe.state.effects.values(), key=lambda e: e.applied):
         if effect.name == "cut_in":
