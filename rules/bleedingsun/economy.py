@@ -43,14 +43,25 @@ class Spent(NamedTuple):
     attacks: int
 
 
+def stance_named(value: object) -> str | None:
+    """A stance as a post writes it (``to=``, the table's ``from``): ``None`` for standing."""
+    return None if value in (None, "standing", "stand") else str(value)
+
+
+def opening_stance(actions: Sequence[Action], stance: str | None) -> str | None:
+    """The stance a post's actions start from: the ``from`` the table writes into its first
+    stance change, else ``stance`` (the folded one)."""
+    first = next((a for a in actions if a.type == "stance" and "from" in a.params), None)
+    return stance if first is None else stance_named(first.params["from"])
+
+
 def stance_cost(action: Action, current: str | None) -> int:
     """Move actions a stance change costs, from the stance it records (``from``, which the
     table writes in) or else ``current``."""
     was = action.params.get("from")
     if was is not None:
-        current = None if was == "standing" else str(was)
-    to = action.params.get("to")
-    wanted = None if to in (None, "standing", "stand") else str(to)
+        current = stance_named(was)
+    wanted = stance_named(action.params.get("to"))
     if wanted == current:
         return 0
     if current == "knocked":
@@ -63,9 +74,7 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
     actions = expanded(actions)  # a ready pays for the actions it sets aside
     standard = free = full = ma = mp = attacks = 0
     kinds: list[str] = []
-    first = next((a for a in actions if a.type == "stance" and "from" in a.params), None)
-    if first is not None:  # the stance the turn started in
-        stance = None if first.params["from"] == "standing" else str(first.params["from"])
+    stance = opening_stance(actions, stance)  # the stance the turn started in
     for action in actions:
         kind = action.type
         if kind in ("attack",):
@@ -89,8 +98,7 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
         elif kind == "stance":
             ma += stance_cost(action, stance)
             kinds.append(kind)
-            to = action.params.get("to")
-            stance = None if to in (None, "standing", "stand") else str(to)
+            stance = stance_named(action.params.get("to"))
         elif kind == "draw" and action.params.get("holstered"):
             free += 1
         elif kind in MOVE:

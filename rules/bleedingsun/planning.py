@@ -19,6 +19,7 @@ from fightlog.rules.bleedingsun import grapple
 from fightlog.kit.actions import value_written
 from fightlog.rules.bleedingsun.post_params import COVER, check_caught, check_params
 from fightlog.rules.bleedingsun.card import WeaponCard
+from fightlog.rules.bleedingsun.economy import opening_stance, stance_named
 from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, Fighter
 
 LIGHT: Final = {"normal": 0, "dark": 2, "heavy": 4, "total": 6}
@@ -162,10 +163,6 @@ def _kind(action: Action, weapon: WeaponCard) -> str:
     return "spread" if weapon.spread else "attack"
 
 
-def _stance_named(value: object) -> str | None:
-    return None if value in (None, "standing", "stand") else str(value)
-
-
 def stance_at(who: Fighter, actions: Sequence[Action]) -> str | None:
     """The attacker's stance at a post's attacks: the stance the post starts from (the
     ``from`` the table writes into its first stance change, else the folded stance), changed
@@ -173,15 +170,12 @@ def stance_at(who: Fighter, actions: Sequence[Action]) -> str | None:
     order given: crouch, then fire, fires crouched; fire, then crouch, fires standing). The
     table's check (before the post's changes are folded), its resolution and the audit
     (after) read the same stance."""
-    stance = who.stance
-    first = next((a for a in actions if a.type == "stance" and "from" in a.params), None)
-    if first is not None:
-        stance = _stance_named(first.params["from"])
+    stance = opening_stance(actions, who.stance)
     for action in actions:
         if action.type in ATTACKS:
             break
         if action.type == "stance":
-            stance = _stance_named(action.params.get("to"))
+            stance = stance_named(action.params.get("to"))
     return stance
 
 
