@@ -69,7 +69,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     could slip into the wheel: start from a clean slate (``build/`` is git-ignored output).
     """
     shutil.rmtree(REPO / "build", ignore_errors=True)
-    # gcc -O0: the same compiled code paths in half the build time (the benches build at -O3)
+    # gcc -O0, a C file a module (setup.py): the same compiled code paths in a fraction of the
+    # build time (the benches build at -O3)
     return build_wheel(tmp_path_factory.mktemp("wheel"), {**os.environ, "FIGHTLOG_OPT_LEVEL": "0"})
 
 
