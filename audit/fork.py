@@ -76,6 +76,9 @@ class Forker:
         """A changed external roll its request did not roll: a later request of the turn may."""
         self._change_in = ""
         self._unrolled: tuple[str, int] | None = None
+        self._waiting = False
+        """The change still waited, at the fork's end, in a turn the log leaves open: the log
+        ends before the rules would roll it (an answer, or the turn's end, not recorded)."""
 
     def run(self, at: int, change_seq: int, amended: AnyEvent | None, ordinal: int, *,
             baseline: bool = False) -> list[AnyEvent]:
@@ -85,6 +88,7 @@ class Forker:
         play it."""
         self.baseline = baseline
         self._carried, self._carried_in, self._change, self._unrolled = [], None, None, None
+        self._waiting = False
         first = self.requests[at].first
         self.fork = list(self.events[:first])
         self.mapped = {e.seq: e.seq for e in self.fork}
@@ -102,6 +106,8 @@ class Forker:
                 self._open(req, recorded)
             else:
                 self._request(req, recorded, head)
+        open_turn = self.state.turn.started if self.state.turn.current is not None else None
+        self._waiting = self._change is not None and self._carried_in == open_turn
         self._flush()
         if self._unrolled is not None:
             self._no_such_roll(*self._unrolled)
@@ -157,6 +163,13 @@ class Forker:
             self._no_such_roll(self._what(req, head), seq)
 
     def _no_such_roll(self, what: str, seq: int) -> None:
+        if self._waiting:
+            raise RefusedError(
+                f"the rules make no such roll when they play the {what}, and the log ends with its turn open "
+                "(an answer or the turn's end, not recorded, may roll it): nothing follows from the change",
+                path=self.name,
+                line=seq,
+            )
         raise RefusedError(
             f"the rules make no such roll when they play the {what} (a hand-run log may "
             "record rolls the rules do not ask for): the change has nothing to change",

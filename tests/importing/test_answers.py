@@ -364,3 +364,12 @@ def test_an_imported_traveller_attack_roll_is_disputed_through_the_dive_that_ans
     code, out, stderr = run("dispute", str(log), "--at", str(first), "--set", "dice[0].face=1")
     assert code == 0, stderr
     assert "dice[0].face 4 -> 1, total 12 -> 9;" in out  # the rules' modifiers on the changed faces, as on the recorded
+    # the log ends in Vance's second turn, his attack rolled but not answered nor ended: a
+    # change to that roll has nothing the log records to follow from it, and says why
+    last = max(e.seq for e in events_of(log) if type(e).__name__ == "DiceRolled")
+    before = log.read_bytes()
+    code, out, stderr = run("dispute", str(log), "--at", str(last), "--set", "dice[0].face=1")
+    assert code == 2 and out == ""
+    assert stderr.count("\n") == 1 and f"t.jsonl:{last}: " in stderr
+    assert "the log ends with its turn open (an answer or the turn's end, not recorded, may roll it)" in stderr
+    assert log.read_bytes() == before
