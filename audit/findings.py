@@ -32,6 +32,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "order.not-in-fight": ("error", "a post by someone who is not in the fight"),
     "order.out-of-turn": ("error", "a post out of turn"),
     "order.double-post": ("error", "two posts by one actor within a round"),
+    "order.listed-twice": ("error", "a posting order naming one combatant twice"),
     "order.skipped": ("error", "a combatant skipped in the posting order"),
     "order.cannot-act": ("error", "an action by someone who cannot act"),
     "order.arrival-acted": ("error", "an arrival acting in their arrival post"),

@@ -27,7 +27,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from fightlog.kit.checks import AuditView, Check
-from fightlog.events.model import DeclarationPosted, RoundEnded, RoundStarted, TurnStarted
+from fightlog.events.model import DeclarationPosted, InitiativeSet, RoundEnded, RoundStarted, TurnStarted
 from fightlog.reducers.derive import due_to_post, next_to_post
 from fightlog.reducers.state import SceneState
 from fightlog.kit.ruleset import Ruleset, rules_for_scene
@@ -79,6 +79,7 @@ class Posting:
         ``check(before, event, after, view)`` (an audit keeps the ``Posting`` to ``finish`` it)."""
         return {
             DeclarationPosted: self.post_check,
+            InitiativeSet: order_set,
             TurnStarted: self.turn_check,
             RoundStarted: self.round_opened,
             RoundEnded: self.round_check,
@@ -338,3 +339,16 @@ def _rightful(state: SceneState) -> str | None:
 
 def _actions(event: DeclarationPosted) -> str:
     return ", ".join(a.type for a in event.actions)
+
+
+def order_set(before: SceneState, event: Any, after: SceneState, view: AuditView) -> None:
+    """A posting order (``initiative_set``) names each combatant once, and only those who
+    have joined the fight."""
+    seen: set[str] = set()
+    for actor in event.order:
+        if actor not in before.combatants:
+            view.report("order.not-in-fight", event, f"the posting order names {actor}, who has not joined the fight",
+                        actor=actor)
+        elif actor in seen:
+            view.report("order.listed-twice", event, f"the posting order names {actor} twice", actor=actor)
+        seen.add(actor)

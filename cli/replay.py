@@ -75,6 +75,8 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
     if lines_json and fmt == "human" and \
             click.get_current_context().get_parameter_source("fmt") is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--jsonl writes JSON Lines: it goes with no --format, or --format json")
+    if markdown and (lines_json or fmt == "json"):
+        raise click.UsageError("--markdown is for the human format (JSON holds the dice, not their text)")
     if start is not None and upto is not None and start > upto:
         raise InputError(f"--from {start} is after --to {upto}", path=log)
     end = last_seq(log)  # a hint: the fold checks every line as it reaches it

@@ -145,7 +145,8 @@ def check_reply(reply: ReadReply, name: str | None = None) -> list[Discrepancy]:
         if items is not None:
             found = [d for d in found if d.code != "roll-total" or event.total != items[1]]
             found.append(Discrepancy("roll-kept", f"{name}: {items[0]}"))
-    return found + [Discrepancy(code, f"{name}: {message}") for code, message in reply.mismatches]
+    said = [Discrepancy(code, f"{name}: {message}") for code, message in reply.mismatches]
+    return found + [d for d in said if d not in found]  # (a limit both the text and the event are over: once)
 
 
 def _set_items(event: DiceRolled, struck: tuple[int, ...]) -> tuple[str, int] | None:

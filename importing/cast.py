@@ -264,6 +264,9 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
         if actor not in ids:
             raise InputError(f"order[{index}]: unknown actor {actor!r}: not one of the cast's combatants "
                              f"({', '.join(sorted(ids)) or 'none'})", path=name, line=lines.line(("order",)))
+        if actor in read.order[:index]:
+            raise InputError(f"order[{index}]: {actor!r} is in the order twice (at {read.order.index(actor)} too): "
+                             "a posting order names each combatant once", path=name, line=lines.line(("order",)))
     for index, entry in enumerate(read.combatants):
         if entry.range is not None and entry.distance is not None:
             raise InputError(f"combatants[{index}]: range and distance both given: give one (the range band, or "

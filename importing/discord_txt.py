@@ -67,6 +67,9 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
                      f"kept as text of the message at line {current[0]}")
             current[3].append(text)
         elif text:
+            if head is not None and any(c.isdigit() for c in head[1]):
+                warn(f"{name}:{number}: '[{head[1]}]' looks like a message's date, which does not read: the line is "
+                     "kept as a line of text before the first message")
             yield Message(ref=f"{name}:{number}", line=number, text=text, kind="system", raw=text)
     else:
         raise InputError(f"no '{RULE[:3]}...' / 'Exported N message(s)' footer at the end: the export is cut off",

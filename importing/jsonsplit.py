@@ -218,6 +218,9 @@ class Splitter:
         except msgspec.ValidationError:  # a head that is not an object's: not the export's
             raise InputError("not a DiscordChatExporter JSON export: the messages array is not in a JSON object",
                              path=self.name, line=1) from None
+        except RecursionError:
+            raise InputError("not a DiscordChatExporter JSON export: what surrounds the messages array is nested "
+                             "too deeply", path=self.name, line=1) from None
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
             if isinstance(exc, msgspec.DecodeError) and "truncated" in str(exc):
                 raise InputError("truncated JSON: the file ends after the messages array, before the export's "
@@ -239,3 +242,7 @@ class Splitter:
             where = "before" if at < len(head) else "after"
             raise InputError(f"not JSON {where} the messages array (byte {offset}): {what}: the export is damaged",
                              path=self.name, line=line) from None
+        if self.document.get("messages") != []:  # a later "messages" key: JSON keeps its value, the split read the first
+            again = tail.find(b'"messages"')
+            raise InputError('a second "messages" key after the messages array: an export holds one (joined or '
+                             "edited by hand?)", path=self.name, line=self._line(pos + max(0, again)))

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Final, Literal
 from msgspec import Meta, Struct
 
 from fightlog.errors import InputError
-from fightlog.kit.options import NonNegative, Positive, read_options as read_ruleset_options
+from fightlog.kit.options import NUMBER_CAP, Bonus, NonNegative, Positive, read_options as read_ruleset_options
 
 Face = Annotated[int, Meta(ge=1, le=20)]
 Percent = Annotated[int, Meta(ge=0, le=1000)]
@@ -41,7 +41,7 @@ class D20Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # step - offset; base damage = stat // step * per step; movement points = Dexterity //
     # points; level bonus = level / level step, rounded up.
     stat_step: Positive = 10
-    stat_bonus_offset: NonNegative = 1
+    stat_bonus_offset: Bonus = 1
     base_damage_per_step: NonNegative = 10
     dexterity_per_movement_point: Positive = 10
     level_bonus_step: Positive = 5
@@ -56,10 +56,10 @@ class D20Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     critical_failure_face: Face = 1
     critical_failure_fails: bool = True
     defence_tie: Literal["attacker", "defender"] = "attacker"
-    counter_evasion_penalty: NonNegative = 1
+    counter_evasion_penalty: Bonus = 1
     counter_penalty_scope: Literal["attack", "defensive-turn"] = "defensive-turn"
     counter_fumble_damage_percent: Percent = 150
-    parry_fumble_penalty: NonNegative = 1
+    parry_fumble_penalty: Bonus = 1
     one_defence_per_attack: bool = True
     # Damage: altered damage rounded to the nearest 5 (a half rounds up by default); damage
     # over time goes through armour like any damage unless set to bypass it; Evasion from
@@ -72,16 +72,16 @@ class D20Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # injury table's bands (highest face of each, worst first; the rest: scars) and the
     # penalties it prints.
     bleed_out_rounds: Positive = 2
-    killed_at_hp: Annotated[int, Meta(le=0)] = -75
+    killed_at_hp: Annotated[int, Meta(ge=-NUMBER_CAP, le=0)] = -75
     injury_mangled_max: NonNegative = 4
     injury_disabled_max: NonNegative = 8
     injury_concussion_max: NonNegative = 12
     injury_tear_max: NonNegative = 16
-    concussion_penalty: NonNegative = 5
-    tear_penalty: NonNegative = 3
+    concussion_penalty: Bonus = 5
+    tear_penalty: Bonus = 3
     # Disarm: the difficulty above the target's Evasion; the face that throws the weapon;
     # feet per movement point when a sheet gives no speed.
-    disarm_difficulty_bonus: NonNegative = 3
+    disarm_difficulty_bonus: Bonus = 3
     disarm_throw_face: Face = 20
     feet_per_movement_point: Positive = 10
     # Actions: two a turn; item use; lateral movement; drawing with load-bearing equipment.

@@ -63,6 +63,16 @@ def test_a_post_before_ones_turn() -> None:
     assert found.message == "rook posted out of turn in round 2: it was vex's turn"
 
 
+@pytest.mark.parametrize(("order", "code", "says"), [
+    (["vex", "rook", "mallory"], "order.not-in-fight", "the posting order names mallory, who has not joined the fight"),
+    (["vex", "rook", "vex"], "order.listed-twice", "the posting order names vex twice"),
+])
+def test_a_posting_order_naming_someone_not_in_the_fight_or_twice(order: list[str], code: str, says: str) -> None:
+    """It audited clean: the state listed mallory as waiting, or vex in two places."""
+    found = only(changed(duel(), 10, order=order))
+    assert (found.code, found.seq, found.message) == (code, 10, says)
+
+
 def test_a_post_by_someone_not_in_the_fight() -> None:
     found = only(changed(duel(), 39, actor="mallory"))
     assert (found.code, found.seq, found.actor) == ("order.not-in-fight", 39, "mallory")

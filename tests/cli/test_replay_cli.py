@@ -302,3 +302,7 @@ def test_jsonl_with_format_human_is_a_usage_error_and_a_word_for_a_seq_says_so()
     assert conflict.exit_code == 2 and conflict.stderr == (
         "fightlog: replay: --jsonl writes JSON Lines: it goes with no --format, or --format json\n")
     assert_usage_error(run("state", str(SAMPLE), "--at", "abc"), "'abc' is not a whole number (1<=x<2**63)")
+    for asked in (["--jsonl"], ["--format", "json"]):  # --markdown was accepted and did nothing
+        conflict = run("replay", str(SAMPLE), "--markdown", *asked)
+        assert conflict.exit_code == 2 and conflict.stderr == (
+            "fightlog: replay: --markdown is for the human format (JSON holds the dice, not their text)\n")

@@ -304,3 +304,11 @@ def test_bot_limit_refusals_are_dice_errors() -> None:
     for expr, dialect in (("501d6", "dice-maiden"), ("1d1", "dice-maiden"), ("2d6 ie1", "dice-maiden")):
         with pytest.raises(DiceError):
             compile_in(expr, dialect)
+
+
+def test_a_limit_the_reply_and_its_event_are_both_over_is_named_once() -> None:
+    """2000 dice shown: read up to the engine's 1000 (the reply's own ``roll-limit``) and the
+    event re-checked against avrae's limits (the same finding): said once, not twice."""
+    read = read_reply(avrae("2000d2", ["1"] * 2000, 2000))
+    assert read is not None and read.problems
+    assert [d.code for d in check_reply(read)] == ["roll-limit"]

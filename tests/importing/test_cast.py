@@ -55,6 +55,7 @@ def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
     [
         (('"Bob*"', '"alice.resident"'), "cast.toml:9: combatants[1].speakers: speaker 'alice.resident' is named twice (also at combatants[0].speakers)"),
         (('order = ["alice", "bob"]', 'order = ["alice", "carol"]'), "cast.toml:1: order[1]: unknown actor 'carol': not one of the cast's combatants (alice, bob)"),
+        (('order = ["alice", "bob"]', 'order = ["alice", "bob", "alice"]'), "cast.toml:1: order[2]: 'alice' is in the order twice (at 0 too): a posting order names each combatant once"),
         (('bot = "sl-hud"', 'bot = "hud"'), "cast.toml:13: dice[0].bot: no reader for 'hud' (bots: avrae, dice-maiden, rpg-sage, sl-hud)"),
         (("fires", "("), "cast.toml:16: hints.roe7.attack[0]: not a regular expression: '\\\\b(\\\\b': missing ), "
                          "unterminated subpattern at position 2"),

@@ -179,3 +179,52 @@ def test_a_message_id_repeated_or_going_back_is_a_warning_once() -> None:
     messages.insert(6, messages[0])
     assert warnings(doc) == [f"x.json:1: messages[3]: its id {messages[3]['id']} repeats the id of the message "
                              "before it: a message repeated, or exports joined or edited by hand"]
+
+
+def test_a_first_header_whose_date_does_not_read_is_a_warning_too() -> None:
+    """Before the first message there is no message to keep it in: it stays a line of its own,
+    said (it was read without a word, the GM's round call with it)."""
+    lines = dx.export_txt(dx.dockside(), dx.USERS).splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("[") and "] " in line)
+    stamp = lines[at][1:lines[at].index("]")]
+    lines[at] = lines[at].replace(stamp, "13/45/2024 8:00 PM", 1)
+    said: list[str] = []
+    list(discord_txt.read(io.BytesIO("".join(lines).encode()), "x.txt", said.append))
+    assert [s for s in said if "looks like" in s] == [
+        f"x.txt:{at + 1}: '[13/45/2024 8:00 PM]' looks like a message's date, which does not read: the line is kept as "
+        "a line of text before the first message"]
+
+
+def test_ids_that_are_not_discord_ids_and_a_count_that_is_not_one_are_warnings() -> None:
+    doc = json.loads(export())
+    doc["messages"][3]["id"], doc["messages"][5]["id"], doc["messageCount"] = "abc", "-5", "x"
+    said: list[str] = []
+    list(discord_json.read(io.BytesIO(json.dumps(doc).encode()), "x.json", said.append))
+    assert said == ["x.json:1: messages[3]: its id 'abc' is not a Discord id (digits): the export was edited by hand",
+                    'x.json:1: messageCount "x" is not a count of messages: the export was edited by hand']
+
+
+@pytest.mark.parametrize(("where", "says"), [
+    ("message", "x.json:1: messages[3] (byte {at}): nested too deeply (a message of DiscordChatExporter's nests a few "
+                "levels): the export is damaged"),
+    ("around", "x.json:1: not a DiscordChatExporter JSON export: what surrounds the messages array is nested too deeply"),
+])
+def test_json_nested_past_the_interpreters_depth_is_bad_input_not_a_crash(where: str, says: str) -> None:
+    doc = json.loads(export())
+    deep = "[" * 5000 + "]" * 5000
+    if where == "message":
+        text = json.dumps(doc).replace(f'"id": "{doc["messages"][3]["id"]}"', f'"deep": {deep}, "id": "{doc["messages"][3]["id"]}"', 1)
+    else:
+        text = json.dumps(doc).replace('"guild": {', f'"deep": {deep}, "guild": {{', 1)
+    at = text.index('"deep"') - 1 if where == "message" else 0
+    with pytest.raises(InputError) as caught:
+        list(discord_json.read(io.BytesIO(text.encode()), "x.json", lambda _: None))
+    assert str(caught.value) == says.format(at=at)
+
+
+def test_a_second_messages_array_is_refused_not_dropped() -> None:
+    """JSON keeps a repeated key's last value: an export whose first "messages" array was
+    empty imported nothing, with no word but the count's."""
+    text = json.dumps(json.loads(export())).replace('"messages": [', '"messages": [], "messages": [', 1)
+    with pytest.raises(InputError, match=r'^x\.json:1: a second "messages" key after the messages array'):
+        list(discord_json.read(io.BytesIO(text.encode()), "x.json", lambda _: None))

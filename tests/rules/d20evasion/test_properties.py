@@ -236,3 +236,18 @@ def test_bad_options_are_refused_before_the_scene() -> None:
     with pytest.raises(InputError, match="unknown d20-evasion option 'mod'"):
         TABLE.options({"mod": "duel"})
     assert Action(type="say").type == "say"
+
+
+def test_an_option_added_to_rolls_is_bounded_as_a_rolls_modifiers_are() -> None:
+    """``stat_bonus_offset = 1000000000`` was accepted, then every roll refused ("modifier
+    -999999997 (Dex + level) is too large"), naming no file: the fight could never begin."""
+    import pytest
+
+    from fightlog.errors import InputError
+
+    for name in ("stat_bonus_offset", "parry_fumble_penalty", "counter_evasion_penalty", "disarm_difficulty_bonus"):
+        with pytest.raises(InputError, match=f"'{name}': expected an integer >= 0 and <= 9999999, got 10000000"):
+            TABLE.options({name: 10_000_000})
+        assert TABLE.options({name: 9_999_999}) is not None
+    with pytest.raises(InputError, match="'killed_at_hp': expected an integer >= -1000000000 and <= 0"):
+        TABLE.options({"killed_at_hp": -10**20})
