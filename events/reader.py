@@ -30,7 +30,7 @@ from fightlog.events.batches import CLOSED, BatchState, batch_step, closes, unfi
 from fightlog.events.codec import DECODER
 from fightlog.events.depth import NESTED_KINDS, too_deep
 from fightlog.events.limits import MAX_DEPTH, MAX_LINE_BYTES
-from fightlog.events.model import FORMAT_VERSION, GENESIS, AnyEvent, SceneStarted, kind_of
+from fightlog.events.model import FORMAT_VERSION, GENESIS, KINDS, AnyEvent, SceneStarted, kind_of
 from fightlog.events.piped import registered
 
 BOM = b"\xef\xbb\xbf"
@@ -307,7 +307,10 @@ def _one_line(text: str) -> str:
 def _describe_validation(detail: str) -> str:
     """Turn msgspec's validation message into a sentence about the event."""
     if detail.startswith("Invalid value") and "`$.kind`" in detail:
-        return f"unknown kind {detail.split(' ', 2)[2].split(' - ')[0]}"
+        value = detail.split(' ', 2)[2].split(' - ')[0]
+        if value.strip("'") in KINDS:  # a known kind refused: the line gives a second "kind"
+            return f"'kind' given twice, the second time as {value}: a line is one event of one kind"
+        return f"unknown kind {value}"
     if detail == "Object missing required field `kind`":
         return "not a fightlog event: no 'kind' field"
     if detail.startswith("Expected `object`, got") and " - at `$" not in detail:  # the line itself

@@ -55,6 +55,8 @@ CASES = [
     Case("JSON string", lambda: with_line(5, b'"hello"\n'), 1, 5, "a JSON str, not an object", LogDamagedError),
     Case("first line is an array", lambda: b"[1]\n", 2, 1, "not a fightlog log", InputError),
     Case("unknown kind", lambda: edit_line(5, lambda o: o.update(kind="teleported")), 1, 5, "unknown kind 'teleported'", LogDamagedError),
+    Case("kind twice", lambda: with_line(5, LINES[4].replace(b',"seq":', b',"kind":"round_started","seq":', 1)), 1, 5,
+         "'kind' given twice, the second time as 'round_started'", LogDamagedError),  # was "unknown kind 'round_started'"
     Case("no kind", lambda: edit_line(5, lambda o: drop(o, "kind")), 1, 5, "no 'kind' field", LogDamagedError),
     Case("wrong field type", lambda: edit_line(5, lambda o: o.update(score="high")), 1, 5, "Expected `int`, got `str` - at `$.score`", LogDamagedError),
     Case("missing field", lambda: edit_line(5, lambda o: drop(o, "actor")), 1, 5, "missing required field `actor`", LogDamagedError),
