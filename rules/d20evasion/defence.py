@@ -172,7 +172,12 @@ def resolve(scribe: Scribe, post: PendingDeclaration, defender: str, response: P
             break
         gear: Gear = gear_of(attacker, action.weapon)
         face, total, roll = attack_roll(scribe, attacker, gear, purpose="attack", for_seq=post.seq)
-        answered = _defend(scribe, defender, assignment.get(number, ()), response, roll, opts)
+        answering, now = assignment.get(number, ()), Fighter(scribe.state, defender)
+        silenced = bool(answering) and now.out  # an earlier attack of the post took them out: no answer to this one
+        answered = _defend(scribe, defender, () if silenced else answering, response, roll, opts)
+        if silenced:
+            out = ", ".join(s for s in now.who.statuses if s in now.out_statuses)
+            answered.notes.append(f"{now.who.name} cannot answer it ({out})")
         lowered = 0
         if countering and (opts.counter_penalty_scope == "defensive-turn" or answered.counters):
             lowered = opts.counter_evasion_penalty

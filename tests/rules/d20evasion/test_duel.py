@@ -177,3 +177,21 @@ def test_defensive_turns_are_for_duels() -> None:
     g = Fight({"quest_defensive_turns": True}).join("alice", (0, 0)).join("bob", (10, 0))
     g.begin([20, 1])
     assert not of(g.post("alice", "attack target=bob"), DiceRolled)
+
+
+def test_one_mortally_wounded_by_an_attack_does_not_answer_the_next_attack_of_the_post() -> None:
+    """The mortally wounded take no actions (Mortally Wounded): Bob's counter to the second
+    attack was still rolled after the first attack had mortally wounded him, with the new
+    injury's penalty on it, and landed. A counter to the attack that wounds him still lands
+    (it is rolled before that attack lands)."""
+    f = duel(b={"hp": 40})
+    f.post("alice", "attack target=bob", "attack target=bob")
+    events = f.respond("bob", "take", "counter", faces=[15, 20, 5])  # attack 1 hits, the injury roll, attack 2
+    assert outcomes(events) == [("alice", "bob", True, 16, 11), ("alice", "bob", False, 6, 11)]
+    second = of(events, AttackResolved)[1]
+    assert "Bob cannot answer it (mortally_wounded)" in second.notes
+    assert not [r for r in of(events, DiceRolled) if r.purpose == "counter"]
+    g = duel(b={"hp": 40})
+    g.post("alice", "attack target=bob")
+    events = g.respond("bob", "counter", faces=[15, 14, 20])  # the counter, rolled first, lands after the wound
+    assert outcomes(events) == [("alice", "bob", True, 16, 11), ("bob", "alice", True, 15, 12)]
