@@ -68,6 +68,7 @@ HOT_MODULES = [
     "fightlog.rules.en51.harm",
     "fightlog.rules.bleedingsun.audit",
     "fightlog.rules.bleedingsun.audit_attacks",
+    "fightlog.rules.bleedingsun.audit_plans",
     "fightlog.rules.bleedingsun.audit_dying",
     "fightlog.rules.bleedingsun.planning",
     "fightlog.rules.bleedingsun.post_params",

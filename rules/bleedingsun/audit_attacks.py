@@ -6,18 +6,16 @@ the soak pool and what soak takes off (a spread's 3/2/1 a hit, a blast's dodge).
 
 from __future__ import annotations
 
-from typing import Final
-
-from fightlog.errors import FightlogError, RefusedError
+from fightlog.errors import FightlogError
 from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import as_notes, falloff, soaked, spread_ratio
-from fightlog.rules.bleedingsun.fighters import AIM, FROZEN, STAGGERED, Fighter
+from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
-from fightlog.rules.bleedingsun.grapple import GRAPPLE
 from fightlog.rules.bleedingsun.options import options_of
-from fightlog.rules.bleedingsun.planning import Plan, Planned, plan
+from fightlog.rules.bleedingsun.audit_plans import planned_post
+from fightlog.rules.bleedingsun.planning import Plan, Planned
 from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, answerable, answers,
                                                 critical_of, dv_of, jump_soak, scatter, soak_of, target_threshold)
 
@@ -40,46 +38,6 @@ def _noted(event: AttackResolved, prefix: str) -> bool:
 def _roll(view: AuditView, seq: int, purpose: str) -> DiceRolled | None:
     found = view.event(seq)
     return found if isinstance(found, DiceRolled) and found.purpose == purpose else None
-
-
-PLAN_READS: Final = frozenset({AIM, STAGGERED, FROZEN})
-"""The effects on the attacker that ``planning.plan`` reads (an aim, a stagger, a freeze), as
-well as any grapple they are in (``grapple.penalty``): a change to any of them makes the plan
-be worked out again (``tests/rules/bleedingsun/test_plan_cache.py``)."""
-
-_PLANS: dict[int, tuple[object, tuple[object, ...], Planned | None]] = {}
-"""Plans by declaration, with what they were computed from: the attacker's folded standing,
-the effects a plan reads of them (``PLAN_READS``, and a grapple on either side) and the
-standing of the allies a gang-up names: everything a plan reads of the state beyond the
-declaration; reused while all are the same objects (an attack's damage, the next share of a
-split pool), computed again when any changed."""
-
-
-def _plan_of(before: SceneState, attacker: str, declared: DeclarationPosted) -> Planned | None:
-    who = before.combatants.get(attacker)
-    if who is None:
-        return None
-    marks: tuple[object, ...] = tuple([e for e in before.effects.values() if (
-        e.target == attacker and e.name in PLAN_READS) or (e.name == GRAPPLE and attacker in (e.target, e.source))])
-    for action in declared.actions:  # the allies a gang-up names: standing, and on the attacker's side
-        gang = action.params.get("gang")
-        if gang:
-            marks += tuple(before.combatants.get(ally) for ally in str(gang).split(",") if ally)
-    known = _PLANS.get(declared.seq)
-    if known is not None and known[0] is who and len(known[1]) == len(marks) and all(
-            a is b for a, b in zip(known[1], marks)):
-        return known[2]
-    earlier = [a for p in before.pending if p.actor == attacker and p.responds_to is None
-               and p.seq < declared.seq for a in p.actions]
-    try:
-        planned: Planned | None = plan(before, attacker, declared.actions,
-                                       earlier if declared.responds_to is None else ())
-    except (RefusedError, FightlogError, ValueError, KeyError):
-        planned = None
-    if len(_PLANS) > 64:
-        _PLANS.clear()
-    _PLANS[declared.seq] = (who, marks, planned)
-    return planned
 
 
 _SCATTERS: dict[int, tuple[object, int]] = {}
@@ -107,7 +65,7 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     declared = view.event(event.declaration or 0)
     if not isinstance(declared, DeclarationPosted) or not declared.actions:
         return _went_off(before, event)
-    planned = _plan_of(before, event.attacker, declared)
+    planned = planned_post(before, event.attacker, declared)
     if planned is None:
         return None
     get = view.event
