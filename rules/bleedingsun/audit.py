@@ -229,6 +229,7 @@ def turn_ended(before: SceneState, held: Sequence[Held], view: AuditView) -> Non
     current = before.turn.current
     owed: list[DeclarationPosted] = []
     spent: set[str] | None = None
+    defending: set[str] = set()
     attacked: set[str] = set()
     provoked = False
     unread: list[DeclarationPosted] = []
@@ -241,10 +242,11 @@ def turn_ended(before: SceneState, held: Sequence[Held], view: AuditView) -> Non
             if found.actor == current:
                 if not provoked:
                     unread.append(found)
-            elif found.responds_to is not None and kind in IMMEDIATE and kind not in NO_DROP \
-                    and not _free_defense(start, found):
+            elif found.responds_to is not None and kind in IMMEDIATE and kind not in NO_DROP:
                 if spent is None:
-                    spent = {e.target for e in start.effects.values() if e.name == "immediate"}
+                    spent, defending = _at_start(start)
+                if kind in ANSWERS and found.actor in defending:  # a defense on total defense: free
+                    continue
                 if kind == "aoo" and unread:
                     provoked = any(_provokes(start, p.actor, a) for p in unread for a in p.actions)
                     unread.clear()
@@ -265,9 +267,17 @@ def _provokes(state: SceneState, actor: str, action: Action) -> bool:
         return False
 
 
-def _free_defense(state: SceneState, post: DeclarationPosted) -> bool:
-    action = post.actions[0]
-    return action.type in ANSWERS and any(e.name == DEFENSE and e.target == post.actor for e in state.effects.values())
+def _at_start(start: SceneState) -> tuple[set[str], set[str]]:
+    """Who had spent their immediate action at the turn's start, and who was on total
+    defense (an answer of theirs is free: no drop), in one pass over its effects."""
+    spent: set[str] = set()
+    defending: set[str] = set()
+    for e in start.effects.values():
+        if e.name == "immediate":
+            spent.add(e.target)
+        elif e.name == DEFENSE:
+            defending.add(e.target)
+    return spent, defending
 
 
 def _allowed(start: SceneState, post: DeclarationPosted, spent: set[str], attacked: set[str], provoked: bool) -> bool:

@@ -14,10 +14,10 @@ from fightlog.rules.bleedingsun.arithmetic import as_notes, falloff, soaked, spr
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.options import options_of
-from fightlog.rules.bleedingsun.audit_plans import planned_post
+from fightlog.rules.bleedingsun.audit_plans import planned_post, threshold_of
 from fightlog.rules.bleedingsun.planning import Plan, Planned
 from fightlog.rules.bleedingsun.resolve import (JUMP_FACE, JUMPED, SNEAK, aimed_threshold, answerable, answers,
-                                                critical_of, dv_of, jump_soak, scatter, soak_of, target_threshold)
+                                                critical_of, dv_of, jump_soak, scatter, soak_of)
 
 COUP = "coup de grace"
 
@@ -71,16 +71,28 @@ def planned_for(before: SceneState, event: AttackResolved, view: AuditView) -> t
     get = view.event
     post, target = declared.seq, event.target
     already = 0  # the attacks on this target resolved before it for the same post
-    for seq in range(post + 1, event.seq):
-        other = get(seq)  # (``type() is``: compiled, ``isinstance`` of an event class is a slow generic call)
-        if type(other) is AttackResolved and other.declaration == post and other.target == target:
-            already += 1
+    if not _unresolved(before, post, target):  # (most attacks: none, and no look back)
+        for seq in range(post + 1, event.seq):
+            other = get(seq)  # (``type() is``: compiled, ``isinstance`` of an event class is a slow generic call)
+            if type(other) is AttackResolved and other.declaration == post and other.target == target:
+                already += 1
     found = [(p, at) for p in planned.plans for at, (t, _) in enumerate(p.caught)
              if t == event.target and p.weapon.name == event.weapon]
     if len(found) <= already:
         return None
     one, at = found[already]
     return planned, one, at
+
+
+def _unresolved(before: SceneState, post: int, target: str) -> bool:
+    """Whether the post at ``post`` is open and none of its attacks on ``target`` has been
+    resolved (``PendingDeclaration.resolved``): then no earlier ``attack_resolved`` of it on
+    ``target`` is in the window either (each one folded while it was open names its target
+    there; a voided one is neither folded nor in the window)."""
+    for found in before.pending:
+        if found.seq == post:
+            return target not in found.resolved
+    return False
 
 
 def _judged_before(event: AttackResolved, view: AuditView) -> bool:
@@ -98,8 +110,11 @@ def _judged_before(event: AttackResolved, view: AuditView) -> bool:
 
 def _grenade(before: SceneState, event: AttackResolved) -> str | None:
     """The waiting grenade ``event`` is the blast of, going off (its throw is out of view)."""
-    return next((e.effect for e in before.effects.values() if e.name == GRENADE and e.source == event.attacker
-                 and e.params.get("declaration") == event.declaration and e.params.get("weapon") == event.weapon), None)
+    for e in before.effects.values():
+        if e.name == GRENADE and e.source == event.attacker and e.params.get("declaration") == event.declaration \
+                and e.params.get("weapon") == event.weapon:
+            return e.effect
+    return None
 
 
 def _went_off(before: SceneState, event: AttackResolved) -> tuple[Planned, Plan, int] | None:
@@ -172,7 +187,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         if kept is None and event.declaration is not None:
             _answered(before, event, planned, one, defense, view)
         dodge = hits(defense, face) if defense is not None else 0
-        th, parts = target_threshold(before, one, at, event.target, 0 if one.kind == "blast" else dodge)
+        th, parts = threshold_of(before, one, at, event.target, 0 if one.kind == "blast" else dodge)
     except FightlogError:
         return
     who = event.attacker

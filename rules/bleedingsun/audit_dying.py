@@ -26,6 +26,8 @@ class Dying:
         """Patient -> the seq of their last stabilize check, whether it passed, and why."""
         self.past_body: set[str] = set()
         """Those reported past their Body and not dead (once each)."""
+        self.read: object = None
+        """The combatants (the state's mapping, unchanged since) ``settled`` last read."""
 
     def rolled(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         """A stabilize check: its pool, and whether it passed (judged at its outcome)."""
@@ -87,12 +89,17 @@ class Dying:
     def settled(self, before: SceneState, event: AnyEvent, view: AuditView) -> None:
         """At a turn's, a round's or the scene's end: a stabilize check that passed left its
         patient bleeding; anyone past their Body is not dead."""
-        for patient, (seq, passed, why) in sorted(self.checked.items()):
-            if passed and any(e.name == BLEEDING and e.target == patient for e in before.effects.values()):
-                view.report(CODE, event, f"{patient}'s stabilize check (seq {seq}) shows {why}: stable by the "
-                            "rules, still bleeding out", actor=patient)
-        self.checked.clear()
-        for who in before.combatants.values():
+        if self.checked:  # (most ends: no stabilize check waits)
+            for patient, (seq, passed, why) in sorted(self.checked.items()):
+                if passed and any(e.name == BLEEDING and e.target == patient for e in before.effects.values()):
+                    view.report(CODE, event, f"{patient}'s stabilize check (seq {seq}) shows {why}: stable by the "
+                                "rules, still bleeding out", actor=patient)
+            self.checked.clear()
+        combatants = before.combatants
+        if combatants is self.read:  # read at an earlier end: whoever was past Body is reported and in ``past_body``
+            return
+        self.read = combatants
+        for who in combatants.values():
             hp = who.pools.get("hp")
             if hp is None or hp >= 0 or who.actor in self.past_body or "dead" in who.statuses:
                 continue

@@ -127,3 +127,17 @@ class Fighter(FighterBase):
 
     def helpless(self) -> bool:
         return not HELPLESS.isdisjoint(self.who.statuses)
+
+
+def guard(state: SceneState, actor: str) -> tuple[int, bool]:
+    """What total defense adds to ``actor``'s threshold (its magnitudes) and whether they hold
+    an aim (``Fighter.aim_held``): one pass over the scene's effects, no list of theirs
+    (``resolve.target_threshold``, for every attack)."""
+    extra, held = 0, False
+    for e in state.effects.values():
+        if e.target == actor:
+            if e.name == DEFENSE:
+                extra += e.magnitude or 0
+            elif e.name == AIM and e.params.get("held"):
+                held = True
+    return extra, held

@@ -24,7 +24,7 @@ from fightlog.rules.bleedingsun import fuses, harm, statuses
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, as_notes, critical, falloff,
                                                     pierce, soak_pool, soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.ruleset import ANSWERS
-from fightlog.rules.bleedingsun.fighters import DEFENSE, INCOMING, Fighter
+from fightlog.rules.bleedingsun.fighters import INCOMING, Fighter, guard
 from fightlog.rules.bleedingsun.options import BleedingSunOptions
 from fightlog.rules.bleedingsun.planning import Plan, hexes, plan, spread_ap
 from fightlog.rules.bleedingsun.post_params import cover_of
@@ -223,12 +223,9 @@ def target_threshold(state: SceneState, planned: Plan, at: int, target: str, def
     first opponent it hits (Shotguns and Flamers), the others it catches are not aimed at."""
     who = Fighter(state, target)
     card = who.card
-    extra = 0
-    for found in who.effects():
-        if found.name == DEFENSE:
-            extra += found.magnitude or 0
+    extra, held = guard(state, target)
     return threshold(planned.bands[at] if planned.kind != "blast" else planned.bands[0], melee=planned.melee,
-                     stance=who.stance, aim_held=who.aim_held(), size=card.size,
+                     stance=who.stance, aim_held=held, size=card.size,
                      targeted=planned.targeted if target == planned.target else None,
                      defense=defense_hits + extra, grappled=who.has("grappled"), perk=card.perk_sum("threshold"))
 
