@@ -76,9 +76,6 @@ class Forker:
         """A changed external roll its request did not roll: a later request of the turn may."""
         self._change_in = ""
         self._unrolled: tuple[str, int] | None = None
-        self._waiting = False
-        """The change still waited, at the fork's end, in a turn the log leaves open: the log
-        ends before the rules would roll it (an answer, or the turn's end, not recorded)."""
 
     def run(self, at: int, change_seq: int, amended: AnyEvent | None, ordinal: int, *,
             baseline: bool = False) -> list[AnyEvent]:
@@ -88,7 +85,6 @@ class Forker:
         play it."""
         self.baseline = baseline
         self._carried, self._carried_in, self._change, self._unrolled = [], None, None, None
-        self._waiting = False
         first = self.requests[at].first
         self.fork = list(self.events[:first])
         self.mapped = {e.seq: e.seq for e in self.fork}
@@ -107,10 +103,10 @@ class Forker:
             else:
                 self._request(req, recorded, head)
         open_turn = self.state.turn.started if self.state.turn.current is not None else None
-        self._waiting = self._change is not None and self._carried_in == open_turn
+        waiting = self._change is not None and self._carried_in == open_turn  # in a turn the log leaves open
         self._flush()
         if self._unrolled is not None:
-            self._no_such_roll(*self._unrolled)
+            self._no_such_roll(*self._unrolled, waiting=waiting)
         return self.fork
 
     # ------------------------------------------------------------------ one request
@@ -162,8 +158,11 @@ class Forker:
                 return
             self._no_such_roll(self._what(req, head), seq)
 
-    def _no_such_roll(self, what: str, seq: int) -> None:
-        if self._waiting:
+    def _no_such_roll(self, what: str, seq: int, *, waiting: bool = False) -> None:
+        """Refuse a change to a roll no request rolls; ``waiting``: the change still waited at
+        the fork's end, in a turn the log leaves open (an answer or the turn's end, not
+        recorded, may roll it)."""
+        if waiting:
             raise RefusedError(
                 f"the rules make no such roll when they play the {what}, and the log ends with its turn open "
                 "(an answer or the turn's end, not recorded, may roll it): nothing follows from the change",
