@@ -33,6 +33,9 @@ _IN_STRING: Final = re.compile(rb'["\\]')
 _CLOSE: Final = b"\n    }"
 _NOT_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _AT_BYTE: Final = re.compile(r" \(byte (\d+)\)$")
+_TOKEN: Final = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_DEEP: Final = 100
+"""How deep ``_deep_at`` calls nesting too deep (an export's own nests a few levels)."""
 _OUTSIDE: Final = 4 * CHUNK
 """The most read before the ``messages`` array, and after it."""
 
@@ -196,6 +199,15 @@ class Splitter:
         return InputError(f"truncated JSON: messages[{index}]{at}: {why}", path=self.name,
                           line=self._line(start) if start is not None else self._last_line())
 
+    def _in_file(self, at: int, head: bytes, middle: bytes, pos: int) -> tuple[int, int]:
+        """The file's byte and line of byte ``at`` of ``head + middle + buf[pos:]`` (what
+        ``_rest`` decodes: the head without its BOM, the array left out)."""
+        if at < len(head):  # before the array: its byte in the file
+            offset = at + len(self.head) - len(head)
+            return offset, self.head.count(b"\n", 0, offset) + 1
+        offset = self.base + pos + at - len(head) - len(middle)
+        return offset, self.line_at(offset)
+
     def _last_line(self) -> int:
         """The line of the file's last byte (the file has been read to its end)."""
         return self._line(max(0, len(self.buf) - 1))
@@ -219,8 +231,10 @@ class Splitter:
             raise InputError("not a DiscordChatExporter JSON export: the messages array is not in a JSON object",
                              path=self.name, line=1) from None
         except RecursionError:
-            raise InputError("not a DiscordChatExporter JSON export: what surrounds the messages array is nested "
-                             "too deeply", path=self.name, line=1) from None
+            offset, line = self._in_file(_deep_at(doc), head, middle, pos)
+            where = "before" if offset < len(self.head) else "after"
+            raise InputError(f"not a DiscordChatExporter JSON export: nested too deeply {where} the messages array "
+                             f"(more than {_DEEP} levels, from byte {offset})", path=self.name, line=line) from None
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
             if isinstance(exc, msgspec.DecodeError) and "truncated" in str(exc):
                 raise InputError("truncated JSON: the file ends after the messages array, before the export's "
@@ -233,12 +247,7 @@ class Splitter:
                 at = int(found[1]) if found is not None else len(head) + len(middle)
                 if "trailing characters" in what and at > 0 and not doc[at - 1:at].isspace():
                     at -= 1  # msgspec counts this one from 1: the byte before is the first trailing one
-            if at < len(head):  # before the array (the BOM left out): its byte in the file
-                offset = at + len(self.head) - len(head)
-                line = self.head.count(b"\n", 0, offset) + 1
-            else:
-                offset = self.base + pos + at - len(head) - len(middle)
-                line = self.line_at(offset)
+            offset, line = self._in_file(at, head, middle, pos)
             where = "before" if at < len(head) else "after"
             raise InputError(f"not JSON {where} the messages array (byte {offset}): {what}: the export is damaged",
                              path=self.name, line=line) from None
@@ -246,3 +255,18 @@ class Splitter:
             again = tail.find(b'"messages"')
             raise InputError('a second "messages" key after the messages array: an export holds one (joined or '
                              "edited by hand?)", path=self.name, line=self._line(pos + max(0, again)))
+
+
+def _deep_at(doc: bytes) -> int:
+    """The byte of ``doc`` (JSON nested too deeply to decode) where the nesting first goes
+    deeper than ``_DEEP`` levels (0 if it never does: the decoder gave up sooner)."""
+    depth = 0
+    for found in _TOKEN.finditer(doc):
+        char = doc[found.start()]
+        if char in b"[{":
+            depth += 1
+            if depth > _DEEP:
+                return found.start()
+        elif char in b"]}":
+            depth -= 1
+    return 0

@@ -207,19 +207,27 @@ def test_ids_that_are_not_discord_ids_and_a_count_that_is_not_one_are_warnings()
 @pytest.mark.parametrize(("where", "says"), [
     ("message", "x.json:1: messages[3] (byte {at}): nested too deeply (a message of DiscordChatExporter's nests a few "
                 "levels): the export is damaged"),
-    ("around", "x.json:1: not a DiscordChatExporter JSON export: what surrounds the messages array is nested too deeply"),
+    ("before", "x.json:{line}: not a DiscordChatExporter JSON export: nested too deeply before the messages array "
+               "(more than 100 levels, from byte {at})"),
+    ("after", "x.json:{line}: not a DiscordChatExporter JSON export: nested too deeply after the messages array "
+              "(more than 100 levels, from byte {at})"),
 ])
 def test_json_nested_past_the_interpreters_depth_is_bad_input_not_a_crash(where: str, says: str) -> None:
     doc = json.loads(export())
     deep = "[" * 5000 + "]" * 5000
     if where == "message":
         text = json.dumps(doc).replace(f'"id": "{doc["messages"][3]["id"]}"', f'"deep": {deep}, "id": "{doc["messages"][3]["id"]}"', 1)
-    else:
-        text = json.dumps(doc).replace('"guild": {', f'"deep": {deep}, "guild": {{', 1)
-    at = text.index('"deep"') - 1 if where == "message" else 0
+    else:  # the deep part on a line of its own, a few lines in (before the array, or after it)
+        text = json.dumps(doc, indent=1)
+        key = '"guild": {' if where == "before" else '"messageCount"'
+        text = text.replace(key, f'"deep":\n{deep},\n {key}', 1)
+    # around the array: the run's 100th bracket, the 101st level (the export's own object is the first)
+    at = text.index('"deep"') - 1 if where == "message" else text.index("[" * 100) + 99
+    line = 1 if where == "message" else text.count("\n", 0, at) + 1
+    assert where == "message" or line > 1
     with pytest.raises(InputError) as caught:
         list(discord_json.read(io.BytesIO(text.encode()), "x.json", lambda _: None))
-    assert str(caught.value) == says.format(at=at)
+    assert str(caught.value) == says.format(at=at, line=line)
 
 
 def test_a_second_messages_array_is_refused_not_dropped() -> None:
