@@ -7,7 +7,9 @@ black and white faces with the engine's own pure functions (``bw``, ``harm``).
   (``rules.ammo``).
 - ``damage_applied`` of a hit: the Damage read from the die that missed (both hit: the black)
   plus the weapon's (``rules.damage``); the Protection of exactly the layers the white die
-  struck, and rolling with it, off it (``rules.armour``); the circle marked (``rules.wound``).
+  struck, and rolling with it, off it (``rules.armour``); the circle marked, and none when
+  the armour took it all or no circle is free (``rules.wound``). No damage from a miss, and
+  every hit of a weapon attack with its damage applied by the turn's end (``rules.damage``).
 - ``resource_spent``: no shot from a type C weapon fired to capacity, or from an empty
   magazine (``rules.ammo``).
 - ``declaration_posted`` not made by the table: what the table would refuse
@@ -15,8 +17,10 @@ black and white faces with the engine's own pure functions (``bw``, ``harm``).
 
 Which die succeeded is recomputed from the faces and the attacker's skill: the Attack (or the
 Defense, when the attack's note says the Defense was used) of the weapon on the sheet
-snapshot, plus the modifiers the attack's note records, under ``die_succeeds``. The recorded
-Success, hit and Damage die must be what those give (``rules.outcome``, ``rules.damage``).
+snapshot, plus the modifiers the attack's note records, under ``die_succeeds``; of a shot's
+note, the base and the penalty beyond Range must be what the declaration gives
+(``audit_against.shot_problem``). The recorded Success, hit and Damage die must be what those
+give (``rules.outcome``, ``rules.damage``).
 An attack without its ``skill N (...)`` note is checked from the Success alone.
 """
 
@@ -27,7 +31,7 @@ from collections.abc import Mapping
 from typing import cast
 
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   ResourceSpent, StatusChanged)
+                                   ResourceSpent, StatusChanged, TurnEnded)
 from fightlog.kit.chained import merged
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
@@ -35,7 +39,7 @@ from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.audit_condition import Condition
 from fightlog.rules.en51 import harm
-from fightlog.rules.en51.audit_against import card_of, expected_against, weapon_of
+from fightlog.rules.en51.audit_against import card_of, expected_against, shot_problem, weapon_of
 from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
 from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
 from fightlog.rules.en51.options import DEFAULTS, En51Options, options_of
@@ -77,6 +81,20 @@ def skill_of(event: AttackResolved, weapon: WeaponCard | None) -> int | None:
     return None
 
 
+def note_of(event: AttackResolved) -> tuple[str, dict[str, int]] | None:
+    """The attack's ``skill N (...)`` note as its base (``Attack`` or ``Defense``) and its
+    modifiers summed by source; ``None`` without one."""
+    for note in event.notes:
+        found = SKILL_NOTE.match(note)
+        if found is not None:
+            mods: dict[str, int] = {}
+            for part in found["mods"].split(", ")[1:]:
+                source, value = part.rsplit(" ", 1)
+                mods[source] = mods.get(source, 0) + int(value)
+            return found["base"], mods
+    return None
+
+
 _NOTES: dict[str, tuple[str, int] | None] = {}
 """Notes read by ``_read_note`` (a fight writes the same few notes again and again)."""
 
@@ -103,6 +121,10 @@ class En51Audit:
         self._weapons: dict[tuple[str, str | None], tuple[object, WeaponCard | None]] = {}
         self._last: tuple[AttackResolved, Faces, int | None] | None = None
         """The last attack checked, its faces and skill (its damage, next, reads them again)."""
+        self._undamaged: dict[int, AttackResolved] = {}
+        """The hits of weapon attacks this turn with no damage applied yet (``turn_over``)."""
+        self._missed: set[int] = set()
+        """The misses of weapon attacks this turn (a damage citing one is wrong)."""
 
     def weapon(self, state: SceneState, actor: str, name: str | None) -> WeaponCard | None:
         """``actor``'s weapon ``name``, read from the sheet once (while the sheet is the same)."""
@@ -131,6 +153,7 @@ class En51Audit:
             DamageApplied: cast(Check, self.damaged),
             ResourceSpent: cast(Check, self.spent),
             DeclarationPosted: cast(Check, self.posted),
+            TurnEnded: cast(Check, self.turn_over),
         }
         return merged(own, Condition().checks())  # and each fighter's condition against their Wounds
 
@@ -155,7 +178,10 @@ class En51Audit:
         self._last = (event, faces, skill)
         rule = self.options(before).die_succeeds
         expected = None if skill is None else success(faces, skill, rule) or 0
-        if expected is not None and event.score != expected:
+        aimed = shot_problem(event, posted, weapon, note_of(event), self.options(before))
+        if aimed is not None:  # the skill itself is wrong: what follows from it is judged no further
+            view.report("rules.outcome", event, aimed, actor=event.attacker)
+        elif expected is not None and event.score != expected:
             view.report("rules.outcome", event, f"{event.attacker}'s Success is recorded as {event.score}; black "
                         f"{faces.black}, white {faces.white} under skill {skill} give {expected or 'none'}",
                         actor=event.attacker)
@@ -171,6 +197,11 @@ class En51Audit:
             if against is not None and against != event.against:
                 view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is recorded against "
                             f"{event.against}; the rules give {against}", actor=event.attacker)
+            elif event.weapon is not None:  # a hit or miss as the rules give it: its damage is due, or none
+                if event.hit:
+                    self._undamaged[event.seq] = event
+                else:
+                    self._missed.add(event.seq)
         self._ammo(before, event, faces, posted, weapon, view)
 
     def _ammo(self, before: SceneState, event: AttackResolved, faces: Faces, posted: DeclarationPosted | None,
@@ -195,6 +226,11 @@ class En51Audit:
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         cause = view.event(event.cause) if event.cause is not None else None
         if not isinstance(cause, AttackResolved):
+            return
+        self._undamaged.pop(cause.seq, None)
+        if cause.seq in self._missed:  # a miss the rules give (one recorded against them is reported there)
+            view.report("rules.damage", event, f"{event.target} takes Damage from {cause.attacker}'s attack at seq "
+                        f"{cause.seq}, which missed: a miss deals none", actor=cause.attacker)
             return
         rolled = self._roll(cause, view)
         weapon = self.weapon(before, cause.attacker, cause.weapon)
@@ -234,7 +270,12 @@ class En51Audit:
     @staticmethod
     def _wound(before: SceneState, event: DamageApplied, hurt: harm.Harm, view: AuditView) -> None:
         who = before.combatants.get(event.target)
-        if who is None or hurt.left <= 0:
+        if who is None:
+            return
+        if hurt.left <= 0:
+            if event.taken:
+                view.report("rules.wound", event, f"{event.target}'s Damage {hurt.raw} is all taken off (by "
+                            f"{hurt.raw - hurt.left}): no Wound is marked, not {event.pool}", actor=event.target)
             return
         pools = who.pools
         circle = None
@@ -245,6 +286,18 @@ class En51Audit:
         if circle is not None and (event.pool != wound_pool(circle) or event.taken != 1):
             view.report("rules.wound", event, f"{event.target}'s Wound of {hurt.left} marks circle {circle}, "
                         f"not {event.pool}", actor=event.target)
+        elif circle is None and event.taken:
+            view.report("rules.wound", event, f"{event.target}'s Wound of {hurt.left} finds no circle free from "
+                        f"{min(hurt.left, TRACK)} on: none is marked, not {event.pool}", actor=event.target)
+
+    def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        """Every hit of a weapon attack has its damage applied by the end of the turn it was
+        resolved in (Damage: a hit always deals the die's digit and the weapon's Damage)."""
+        for seq, hit in sorted(self._undamaged.items()):
+            view.report("rules.damage", hit, f"{hit.attacker}'s hit on {hit.target} has no damage applied by the end "
+                        "of the turn: a hit deals the die's last digit and the weapon's Damage", actor=hit.attacker)
+        self._undamaged.clear()
+        self._missed.clear()
 
     def spent(self, before: SceneState, event: ResourceSpent, after: SceneState, view: AuditView) -> None:
         weapon = self.weapon(before, event.actor, event.resource)

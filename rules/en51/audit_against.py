@@ -3,7 +3,8 @@ Ranged attack): the distance step of a shot; for a melee attack 0 when unaware o
 the Defense of the counterattack's weapon, the Defense of a melee attack the defender made
 this turn or is about to make (``declared``), else Unarmed Defense; for a counterattack, the
 Defense of the attack it answers. ``None`` when the log does not say enough (a declaration
-out of the audit's window)."""
+out of the audit's window). ``shot_problem``: the parts of a shot's skill the log's facts
+decide (``aiming.ranged_aim``): Defense after a move or a turn, the penalty beyond Range."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import Card, WeaponCard, read_card
 from fightlog.rules.en51.declared import about_to_strike
 from fightlog.rules.en51.options import En51Options
-from fightlog.rules.en51.ranges import step
+from fightlog.rules.en51.ranges import range_penalty, step
 from fightlog.rules.en51.ruleset import ANSWERS
 
 
@@ -76,17 +77,49 @@ def expected_against(before: SceneState, event: AttackResolved, posted: Declarat
     if posted is None or weapon is None:
         return None
     action = None
-    moved = False
-    for one in posted.actions:  # one pass: a counterattack, the attack on the target, a move
+    for one in posted.actions:  # one pass: a counterattack, the attack on the target
         kind = one.type
         if kind == "counter":
             return _countered(before, posted, view)
-        if kind == "move":
-            moved = True
-        elif action is None and kind == "attack" and one.target == event.target:
+        if action is None and kind == "attack" and one.target == event.target:
             action = one
-    if action is None or moved:
+    if action is None:
         return None
     if weapon.kind == "ranged":
         return None if action.distance is None else step(action.distance, options.range_scale)
     return _melee(before, event, action, options)
+
+
+def shot_problem(event: AttackResolved, posted: DeclarationPosted | None, weapon: WeaponCard | None,
+                 note: tuple[str, dict[str, int]] | None, options: En51Options) -> str | None:
+    """What is wrong with the skill a shot's note records (``note``: its base, ``Attack`` or
+    ``Defense``, and its modifiers by source), in the parts the declaration decides: a shot
+    combined with a move, or turning more than 90 degrees, uses the weapon's Defense (Ranged
+    attack; Movement), and each step beyond Range costs 2 (to -10). ``None`` when right, or
+    when the log does not say (no note, no declaration). Aiming, cover, a moving target, a
+    readied weapon and the GM's modifier are read from the note as recorded."""
+    if posted is None or weapon is None or note is None or weapon.kind != "ranged":
+        return None
+    action = None
+    moved = False
+    for one in posted.actions:
+        if one.type == "move":
+            moved = True
+        elif action is None and one.type == "attack" and one.target == event.target:
+            action = one
+    if action is None:
+        return None
+    base, mods = note
+    turned = action.params.get("turn") is True
+    if base == "Attack" and (moved or turned):
+        why = "after moving" if moved else "turning more than 90 degrees"
+        return (f"{event.attacker}'s shot at {event.target} is rolled under {weapon.name}'s Attack {weapon.attack}; "
+                f"{why}, a shot uses its Defense {weapon.defense}")
+    if action.distance is None:
+        return None
+    at = step(action.distance, options.range_scale)
+    due, got = range_penalty(at, weapon.range), mods.get("beyond Range", 0)
+    if got != due:
+        return (f"{event.attacker}'s shot at {event.target} at {action.distance} m (step {at}) against {weapon.name}'s "
+                f"Range {weapon.range} is rolled with {got:+d} beyond Range; the rules give {due:+d} (-2 a step)")
+    return None

@@ -32,26 +32,29 @@ class Condition:
     def __init__(self) -> None:
         self._toughness: dict[str, tuple[object, int | None]] = {}
         self._owed: dict[str, int] = {}
-        """Actor -> the damage that left them a Wound above Toughness while still in the fight
-        (a turn's end looks only at them: ``turn_over``)."""
+        """Actor -> the highest Damage left that the track could not show (above its last
+        circle, or with no circle free: 0 when none), for whoever a damage left with a Wound
+        above Toughness while still in the fight (a turn's end looks only at them: ``turn_over``)."""
 
     def checks(self) -> Mapping[type, Check]:
         return {DamageApplied: cast(Check, self.damaged), CombatantJoined: cast(Check, self.joined),
                 StatusChanged: cast(Check, self.status), TurnEnded: cast(Check, self.turn_over)}
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
-        self._look(after, event.target, event.seq)
+        """The Wound is the Damage left, even above the track's last circle (``harm.wound``)."""
+        self._look(after, event.target, event.seq, event.raw - event.reduced_by)
 
     def joined(self, before: SceneState, event: CombatantJoined, after: SceneState, view: AuditView) -> None:
         """A sheet's Wounds count as a damage's (The Immediate Effects; ``harm.marked_at_join``)."""
         self._look(after, event.actor, event.seq)
 
-    def _look(self, state: SceneState, actor: str, seq: int) -> None:
+    def _look(self, state: SceneState, actor: str, seq: int, left: int = 0) -> None:
         who = state.combatants.get(actor)
         if who is None or "dead" in who.statuses:
             return
-        if _RANK[_given(state, self._worst(state, actor))] > _RANK[_held(who.statuses)]:
-            self._owed[actor] = seq
+        beyond = max(left if left > TRACK else 0, self._owed.get(actor, 0))
+        if _RANK[_given(state, _with(self._worst(state, actor), beyond))] > _RANK[_held(who.statuses)]:
+            self._owed[actor] = beyond
 
     def _worst(self, state: SceneState, actor: str) -> tuple[int, int] | None:
         """``actor``'s highest Wound and their Toughness; ``None`` with no Wound marked, or
@@ -94,12 +97,11 @@ class Condition:
             except FightlogError:
                 return
         wound, toughness = found
-        if wound == TRACK:  # no circle left to mark: the rules judge the Damage left itself (``harm.wound``)
+        if wound == TRACK:  # the Damage left, above the last circle or with none free, is the Wound (``harm.wound``)
             for seq in range(event.seq - 1, max(0, event.seq - 4), -1):
                 prior = view.event(seq)
                 if isinstance(prior, DamageApplied) and prior.target == event.actor:
-                    if not prior.taken:  # no circle marked by it
-                        wound = max(wound, prior.raw - prior.reduced_by)
+                    wound = max(wound, prior.raw - prior.reduced_by)
                     break
         given = condition(wound, toughness, options_of(before)) if wound else None
         if _RANK[given] < _RANK[event.status]:
@@ -122,7 +124,7 @@ class Condition:
             who = before.combatants.get(actor)
             if who is None:
                 continue
-            found = self._worst(before, actor)
+            found = _with(self._worst(before, actor), self._owed[actor])
             given, held = _given(before, found), _held(who.statuses)
             if found is None or _RANK[given] <= _RANK[held]:
                 continue
@@ -139,6 +141,12 @@ class Condition:
 def _held(statuses: tuple[str, ...]) -> str | None:
     """The condition a fighter is recorded in: ``dead``, ``incapacitated`` or none."""
     return "dead" if "dead" in statuses else "incapacitated" if "incapacitated" in statuses else None
+
+
+def _with(found: tuple[int, int] | None, beyond: int) -> tuple[int, int] | None:
+    """``found`` (the highest circle marked, Toughness) with its Wound raised to ``beyond``, a
+    Damage the track could not show."""
+    return (beyond, found[1]) if found is not None and beyond > found[0] else found
 
 
 def _given(state: SceneState, found: tuple[int, int] | None) -> str | None:

@@ -112,9 +112,10 @@ def wound(scribe: Scribe, target: str, hurt: Harm, cause: int, source: str, opti
         return
     for effect in who.effects("treated"):  # a new Wound: bleeding again (Using Medicine)
         scribe.emit(EffectExpired(cause=cause, effect=effect.effect, target=target, reason="a new Wound"))
-    status = condition(circle if circle is not None else left, who.card.toughness, options)
+    value = max(circle or 0, left)  # the Damage left, even above the last circle (or with none free)
+    status = condition(value, who.card.toughness, options)
     if status is not None and not who.has(status) and not who.has("dead"):
-        note = f"Wound {circle or left} against Toughness {who.card.toughness}"
+        note = f"Wound {value} against Toughness {who.card.toughness}"
         scribe.emit(StatusChanged(actor=target, status=status, cause=cause, note=note))
     update_bleeding(scribe, target, cause)
 

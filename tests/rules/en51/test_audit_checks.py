@@ -130,12 +130,17 @@ def test_a_killing_blow_on_a_full_track_is_judged_by_its_damage(tmp_path: Path) 
     events = [decode_line(line) for line in log.read_bytes().splitlines()]
     assert any(getattr(e, "status", None) == "dead" for e in events)
     assert [f.code for f in audit_events(events).findings if f.severity == "error"] == []
-    # the same death after a damage that marked a circle (circle 20): judged by that Wound
+    # the same death after a damage that marked circle 20: a Damage above the track's last
+    # circle is still that Wound (harm.wound); a Damage of 20 left is not death
     from fightlog.events.model import DamageApplied
     from fightlog.fixtures.tampering import Tamper
 
     tampered = Tamper(events)
     tampered.change(tampered.find(DamageApplied, target="rask"), taken=1)
+    assert [f for f in audit_events(tampered.done().events).findings if f.code == "rules.condition"] == []
+    tampered = Tamper(events)
+    damage = tampered.find(DamageApplied, target="rask")
+    tampered.change(damage, raw=20 + damage.reduced_by)
     assert [f.message for f in audit_events(tampered.done().events).findings if f.code == "rules.condition"] == [
         "rask recorded dead with Wound 20 against Toughness 20: death takes a Wound more than 5 above Toughness "
         "(irreversible_death)"]
@@ -162,3 +167,111 @@ def test_a_wound_above_toughness_on_the_sheet_at_join_and_still_in_the_fight() -
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
     assert found == ["mira has Wound 15 against Toughness 9 and is still in the fight when the turn ends: a Wound "
                      "above Toughness incapacitates"]
+
+
+def test_one_left_standing_after_a_damage_above_the_last_circle() -> None:
+    """A Damage above 20 marks circle 20 and is a Wound of that Damage (Marking Wounds): the
+    audit judges the Damage, as the rules do (a tester: Wound 28 against Toughness 20,
+    recorded with no status, audited clean)."""
+    from fightlog.events.model import StatusChanged
+    from fightlog.fixtures.tampering import Tamper
+    from tests.rules.en51.rigged import Fight
+
+    maul = {"name": "Maul", "kind": "melee", "attack": 20, "defense": 0, "damage": 20}
+    fight = Fight({"irreversible_death": False}).join("ogre", weapons=[maul]).join("knight", toughness=20).begin()
+    fight.turn("ogre", "attack target=knight weapon=Maul", faces=[4, 20])  # Wound 24 on circle 20
+    events = fight.scribe.events
+    assert [f for f in audit_events(events).findings if f.severity == "error"] == []
+    spared = Tamper(events)
+    spared.drop(spared.find(StatusChanged, actor="knight", status="incapacitated"))
+    assert [f.message for f in audit_events(spared.done().events).findings if f.code == "rules.condition"] == [
+        "knight has Wound 24 against Toughness 20 and is still in the fight when the turn ends: a Wound above "
+        "Toughness incapacitates"]
+
+
+def test_a_hit_left_without_damage_and_damage_from_a_miss() -> None:
+    """Damage; Marking Wounds: a hit deals Damage, a miss none (a tester: a hit whose damage was
+    deleted, and a Wound added after a miss, audited clean)."""
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("tavern-melee")
+    hit = log.find(AttackResolved, attacker="tobin", hit=True)
+    log.drop(log.after(hit, DamageApplied))
+    built = log.done()
+    [hit] = [e for e in built.events if isinstance(e, AttackResolved) and e.attacker == "tobin" and e.hit]
+    found = [(f.code, f.seq, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert [(code, message) for code, _, message in found] == [
+        ("rules.damage", "tobin's hit on vell has no damage applied by the end of the turn: a hit deals the die's last "
+         "digit and the weapon's Damage"),
+        ("rules.condition", "vell recorded dead with no Wound against Toughness 7: death takes a Wound more than 5 "
+         "above Toughness (irreversible_death)")]  # the death the deleted damage gave
+    assert found[0][1] == hit.seq
+    log = hand_run("tavern-melee")
+    miss = log.find(AttackResolved, attacker="tobin", hit=False)
+    log.insert_after(miss, DamageApplied(seq=0, target="vell", raw=9, taken=1, pool="w9", source="tobin", cause=miss.seq))
+    built = log.done()
+    [miss] = [e for e in built.events if isinstance(e, AttackResolved) and e.attacker == "tobin" and not e.hit]
+    found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert found[0] == ("rules.damage", f"vell takes Damage from tobin's attack at seq {miss.seq}, which missed: a "
+                        "miss deals none")
+
+
+def test_a_wound_marked_when_the_armour_took_all_the_damage() -> None:
+    """Armor; Marking Wounds: Damage the armour takes whole marks no Wound (a tester's edit: the
+    Axe's Damage 3, raw 4 all taken by Protection 5, recorded as a Wound 1, audited clean)."""
+    import copy
+
+    from fightlog.events.model import AttackResolved, CombatantJoined, DamageApplied
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("plated-duel")
+    joined = log.find(CombatantJoined, actor="brun")
+    sheet = copy.deepcopy(joined.sheet)
+    sheet["weapons"][0]["damage"] = 3
+    log.change(joined, sheet=sheet)
+    dealt = log.after(log.find(AttackResolved, attacker="brun", hit=True), DamageApplied)
+    log.change(dealt, raw=4, reduced_by=4, taken=1, pool="w1")
+    built = log.done()
+    [dealt] = [e for e in built.events if isinstance(e, DamageApplied) and e.target == "hale" and e.raw == 4]
+    found = [(f.code, f.seq, f.message) for f in audit_events(built.events).findings if f.code == "rules.wound"]
+    assert found == [("rules.wound", dealt.seq, "hale's Damage 4 is all taken off (by 4): no Wound is "
+                      "marked, not w1")]
+
+
+def test_a_shot_after_a_move_is_held_to_its_distance_step() -> None:
+    """Ranged attack: a hit needs a Success above the distance step, a move first or not (a
+    tester: Sela's move-and-shoot at 60 m recorded against 0 audited clean)."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("ridge-firefight")
+    shot = log.find(AttackResolved, attacker="sela")
+    assert shot.against == 6
+    log.change(shot, against=0)
+    built = log.done()
+    found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert found == [("rules.outcome", "sela's attack on ines is recorded against 0; the rules give 6")]
+
+
+@pytest.mark.parametrize(("note", "says"), [
+    ("skill 3 (Attack 13, beyond Range -6, cover -4)",
+     "sela's shot at ines is rolled under Pistol's Attack 13; after moving, a shot uses its Defense 9"),
+    ("skill 3 (Defense (moved) 9, beyond Range -2, cover -4)",
+     "sela's shot at ines at 60 m (step 6) against Pistol's Range 4 is rolled with -2 beyond Range; the rules give -4 "
+     "(-2 a step)"),
+])
+def test_a_shots_skill_the_declaration_decides(note: str, says: str) -> None:
+    """Ranged attack; Movement: a shot after a move uses the weapon's Defense, and each step
+    beyond Range costs 2 (a tester rewrote the note, Attack for Defense, the -6 beyond Range
+    left out, and the audit, reading the skill from the note, was clean)."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    log = hand_run("ridge-firefight")
+    shot = log.find(AttackResolved, attacker="sela")
+    assert shot.notes[0] == "skill 1 (Defense (moved) 9, beyond Range -4, cover -4)"
+    log.change(shot, notes=[note, *shot.notes[1:]])
+    built = log.done()
+    found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert found == [("rules.outcome", says)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fightlog.events.model import AttackResolved, EffectExpired, Moved
+from fightlog.events.model import AttackResolved, DamageApplied, EffectExpired, Moved, StatusChanged
 from fightlog.events.reader import read_log
 from fightlog.rules.en51.ruleset import OUT
 from tests.conftest import FIXTURES
@@ -236,3 +236,23 @@ def test_no_second_auto_attack_at_a_target_the_first_put_out() -> None:
     fight = duel(b={"toughness": 1})
     [first] = resolved(fight.turn("ana", "attack target=bo weapon=SMG mode=auto distance=3", faces=[3, 11]))
     assert first.hit and "incapacitated" in fight.statuses("bo")
+
+
+MAUL = {"name": "Maul", "kind": "melee", "attack": 20, "defense": 0, "damage": 20}
+
+
+def test_a_damage_above_the_last_circle_is_a_wound_of_that_damage() -> None:
+    """Marking Wounds: the Damage is the Wound; the track ends at 20, so a Damage 28 marks
+    circle 20 and counts as Wound 28 (a tester: Wound 28 against Toughness 20 left the Knight
+    standing, merely bleeding slowly, because w20 was empty; with w20 already marked he died)."""
+    for marked in ([], [20]):
+        fight = Fight().join("ogre", weapons=[MAUL]).join("knight", toughness=20, wounds=marked).begin()
+        assert fight.current == "ogre"
+        events = fight.turn("ogre", "attack target=knight weapon=Maul", faces=[8, 20])  # 8 + 20 = 28
+        [dealt] = of(events, DamageApplied)
+        assert (dealt.raw - dealt.reduced_by, dealt.pool) == (28, "w20")
+        assert "dead" in fight.statuses("knight")
+        assert [e.note for e in of(events, StatusChanged) if e.status == "dead"] == ["Wound 28 against Toughness 20"]
+    fight = Fight({"irreversible_death": False}).join("ogre", weapons=[MAUL]).join("knight", toughness=20).begin()
+    fight.turn("ogre", "attack target=knight weapon=Maul", faces=[4, 20])  # Wound 24: above Toughness
+    assert "incapacitated" in fight.statuses("knight") and fight.wounds("knight") == [20]
