@@ -42,7 +42,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "rules.unknown-action": ("error", "an action type the ruleset does not have"),
     "rules.target": ("error", "a target not in the fight, or one that cannot be targeted"),
     "rules.refused": ("error", "a declaration the rules refuse"),
-    "rules.pool": ("error", "damage or healing to a pool its target does not have"),
+    "rules.pool": ("error", "damage or healing to a pool its target does not have, or to someone not in the fight"),
     # what a log's facts must agree on, under any ruleset (fightlog.audit.answers)
     "outcome.undeclared": ("error", "the poster's attack resolved on a target its declaration did not name"),
     "outcome.winner": ("error", "a scene's end naming a winner the fighters' statuses do not give"),

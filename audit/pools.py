@@ -1,4 +1,5 @@
-"""The pool a damage or a healing names: one its target has (``rules.pool``).
+"""The pool a damage or a healing names: one its target, a combatant in the fight, has
+(``rules.pool``).
 
 A pool comes into being when its combatant joins (``combatant_joined``: ``pools``); the fold
 takes damage off, or adds healing to, whatever pool an event names, so a misspelt or made-up
@@ -19,12 +20,15 @@ from fightlog.reducers.state import SceneState, pool_order
 
 def pool_problem(state: SceneState, event: DamageApplied | HealingApplied) -> str | None:
     """What is wrong with the pool ``event`` names, in the state before it: ``None`` when its
-    target has that pool, or is not in the fight (the ruleset's checks say so)."""
+    target has that pool; a target not in the fight is named as such (the fold keeps no
+    pool for them)."""
     who = state.combatants.get(event.target)
-    if who is None or event.pool in who.pools:
+    what = "damage to" if isinstance(event, DamageApplied) else "healing of"
+    if who is None:
+        return f"{what} {event.target}, who is not in the fight"
+    if event.pool in who.pools:
         return None
     has = ", ".join(sorted(who.pools, key=pool_order)) or "none"
-    what = "damage to" if isinstance(event, DamageApplied) else "healing of"
     return f"{what} {event.target}'s pool {event.pool!r}, which they do not have (pools: {has})"
 
 

@@ -267,6 +267,10 @@ class AttackChecks(DamageChecks):
         """The recorded result against what the cited rolls give; a tie goes to ``tie``
         (``None``: reaching the number is enough, or a tie goes to the attacker by option)."""
         attacker, target = event.attacker, event.target
+        if event.score != score or event.against != against or event.hit != hit:
+            if len(self._misjudged) >= 4096:
+                self._misjudged.clear()
+            self._misjudged.add(event.seq)
         if event.score != score or event.against != against:
             view.report(
                 "rules.outcome", event,

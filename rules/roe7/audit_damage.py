@@ -1,7 +1,10 @@
 """The RoE audit's checks of ``damage_applied`` (``audit.Roe7Audit``): ``taken`` from ``raw``
 and ``reduced_by`` (``harm.reduce_damage``; Armor), the DR cap, ``raw`` against the damage
 roll it cites, a tick's damage (``harm.bleed_damage``, ``harm.burn_notation``; Bleed;
-Chemical Burn)."""
+Chemical Burn). An attack's damage (``attack_damage``: one citing a damage roll made for an
+``attack_resolved``, or the outcome itself) lands on that attack's target, after a hit, once, less the target's DR
+against its damage type (``attack_hits.deal``: with or without armour, as an aimed or
+piercing shot goes through it)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,10 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.audit_effects import EffectChecks
 from fightlog.rules.roe7.fighters import Fighter
 from fightlog.rules.roe7.harm import bleed_damage, burn_notation, reduce_damage
-from fightlog.rules.roe7.terms import DamageType
+from fightlog.rules.roe7.terms import DAMAGE_TYPES, DamageType
+
+_KEPT_CITED = 8192
+"""Damage rolls remembered as applied (a roll applied twice is found while it is remembered)."""
 
 
 class DamageChecks(EffectChecks):
@@ -25,9 +31,17 @@ class DamageChecks(EffectChecks):
         super().__init__()
         self._drs: dict[tuple[str, str], tuple[object, object, int | None]] = {}
         """(actor, damage type) -> (the sheet snapshot and options it was read from, the DR)."""
+        self._cited: set[int] = set()
+        """The damage rolls of attacks applied so far (``attack_damage``)."""
+        self._attack_dr_known: dict[tuple[str, str], tuple[object, object, tuple[int, int, int] | None]] = {}
+        """(actor, damage type) -> (the sheet snapshot and options read, ``_attack_drs``)."""
+        self._misjudged: set[int] = set()
+        """Attacks whose hit or miss is reported against the rolls (``rules.outcome``): their
+        damage, or its absence, follows the rolls and is not reported again."""
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         """Damage less DR (Armor), the DR cap, the roll or tick it cites."""
+        self.attack_damage(before, event, view)
         if view.cleared(event.seq):
             return  # checked beside the fold (``damage_clear``): as the rules give it
         raw, reduced, target = event.raw, event.reduced_by, event.target
@@ -86,6 +100,85 @@ class DamageChecks(EffectChecks):
             return False
         for_seq = roll.for_seq
         return for_seq is None or type(view.event(for_seq)) is AttackResolved
+
+    def attack_damage(self, before: SceneState, event: DamageApplied, view: AuditView) -> None:
+        """The damage of an attack (citing a damage roll made for an ``attack_resolved``, or,
+        in a hand-kept log, the ``attack_resolved`` itself): on the attack's target, after a
+        hit, a roll applied once, and its DR the target's against the damage type, with or
+        without armour (Armor; ``attack_hits.deal``). Run for every damage, cleared or not:
+        the child's ``Clear`` test does not see sheets."""
+        cause = event.cause
+        source = view.event(cause) if cause is not None else None
+        kind = type(source)
+        if kind is DiceRolled:  # the engine's way: the damage roll, made for the outcome
+            roll = cast(DiceRolled, source)
+            attack = view.event(roll.for_seq) if roll.purpose == "damage" and roll.for_seq is not None else None
+            if type(attack) is not AttackResolved:
+                return
+            cited = self._cited
+            if roll.seq in cited:
+                view.report("rules.damage", event, f"{event.target} takes the damage roll at seq {roll.seq} again: "
+                            "it was applied already", actor=cast(AttackResolved, attack).attacker)
+                return
+            if len(cited) >= _KEPT_CITED:
+                cited.clear()
+            cited.add(roll.seq)
+        elif kind is AttackResolved:  # a hand-kept log's way: the outcome itself
+            attack = source
+        else:
+            return
+        target = event.target
+        hit = cast(AttackResolved, attack)
+        if target != hit.target:
+            view.report("rules.damage", event, f"{target} takes the damage of {hit.attacker}'s attack on {hit.target} "
+                        f"(seq {hit.seq})", actor=hit.attacker)
+        elif not hit.hit and hit.seq not in self._misjudged:
+            view.report("rules.damage", event, f"{target} takes damage from {hit.attacker}'s attack at seq {hit.seq}, "
+                        "which missed", actor=hit.attacker)
+        elif event.damage_type is not None:
+            self._attack_dr(before, event, view)
+
+    def _attack_dr(self, before: SceneState, event: DamageApplied, view: AuditView) -> None:
+        """DR of an attack's damage: what the target's DR against its damage type takes off,
+        with or without armour (``_attack_drs``)."""
+        drs = self._attack_drs(before, event.target, cast(str, event.damage_type))
+        if drs is None:
+            return
+        raw, reduced = event.raw, event.reduced_by
+        full, bare = min(raw, drs[0]), min(raw, drs[1])
+        if reduced != full and reduced != bare and reduced <= drs[2]:  # beyond the cap: rules.dr-cap
+            ways = f"{full}" if full == bare else f"{full} (or {bare} through armour, aimed or piercing)"
+            view.report("rules.armour", event, f"{event.target}'s DR takes {reduced} off {raw} {event.damage_type} "
+                        f"damage; {event.target}'s DR against it takes {ways}", actor=event.target)
+
+    def _attack_drs(self, state: SceneState, actor: str, damage_type: str) -> tuple[int, int, int] | None:
+        """``actor``'s DR against ``damage_type`` (several types joined by ``+``: the highest,
+        plus half of each other, to the cap), with and without armour, and the cap; ``None``
+        for a type RoE does not have or a sheet that does not read. Read again only when the
+        sheet snapshot or the scene's options change."""
+        who = state.combatants.get(actor)
+        scene = state.scene
+        if who is None or scene is None:
+            return None
+        key = (actor, damage_type)
+        known = self._attack_dr_known.get(key)
+        if known is not None and known[0] is who.sheet and known[1] is scene.options:
+            return known[2]
+        kinds = damage_type.split("+")
+        found: tuple[int, int, int] | None = None
+        if all(kind in DAMAGE_TYPES for kind in kinds):
+            cap = self.options(state).dr_cap
+            both: list[int] = []
+            for bare in (False, True):
+                drs = [_dr(state, actor, cast(DamageType, kind), bare) for kind in kinds]
+                ranked = sorted((dr for dr in drs if dr is not None), reverse=True)
+                if len(ranked) != len(drs):
+                    break
+                both.append(min(cap, ranked[0] + sum(d // 2 for d in ranked[1:])))
+            else:
+                found = (both[0], both[1], cap)
+        self._attack_dr_known[key] = (who.sheet, scene.options, found)
+        return found
 
     def _raw_differs(self, event: DamageApplied, roll: DiceRolled, view: AuditView) -> None:
         raw = max(0, roll.total)
@@ -157,10 +250,11 @@ class DamageChecks(EffectChecks):
         return dr
 
 
-def _dr(state: SceneState, actor: str, damage_type: DamageType) -> int | None:
-    """``actor``'s DR against ``damage_type`` from their sheet, or ``None`` when the sheet
-    cannot be read (a hand-kept log's sheet in another format)."""
+def _dr(state: SceneState, actor: str, damage_type: DamageType, bare: bool = False) -> int | None:
+    """``actor``'s DR against ``damage_type`` from their sheet (without armour when ``bare``),
+    or ``None`` when the sheet cannot be read (a hand-kept log's sheet in another format, or
+    no such combatant)."""
     try:
-        return Fighter(state, actor).dr(damage_type)
-    except (FightlogError, ValueError):
+        return Fighter(state, actor).dr(damage_type, ignore_armour=bare)
+    except (FightlogError, ValueError, KeyError):
         return None

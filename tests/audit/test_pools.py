@@ -22,12 +22,17 @@ def test_the_pools_the_fight_uses_are_no_finding() -> None:
     assert not [f for f in errors(duel()) if f.code == "rules.pool"]
 
 
-def test_healing_is_checked_too_and_an_absent_target_is_left_to_the_ruleset() -> None:
+def test_healing_is_checked_too_and_an_absent_target_named() -> None:
+    """A damage to someone who never joined folded into nothing, audited clean (a tester)."""
     state = fold(duel()[:20])
     assert pool_problem(state, HealingApplied(target="rook", amount=3, pool="mana")) == (
         "healing of rook's pool 'mana', which they do not have (pools: hp)")
     assert pool_problem(state, HealingApplied(target="rook", amount=3)) is None
-    assert pool_problem(state, DamageApplied(target="nobody", raw=3, taken=3, pool="x")) is None
+    assert pool_problem(state, DamageApplied(target="nobody", raw=3, taken=3, pool="x")) == (
+        "damage to nobody, who is not in the fight")
+    events = duel()
+    codes = [(f.code, f.message) for f in errors(changed(events, 79, target="zed")) if f.code == "rules.pool"]
+    assert codes == [("rules.pool", "damage to zed, who is not in the fight")]
 
 
 def test_a_ruling_that_amends_the_pool_is_audited_as_amended() -> None:

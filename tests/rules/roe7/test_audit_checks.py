@@ -184,6 +184,40 @@ def test_dr_beyond_the_cap() -> None:
     assert findings(plated) == [("rules.dr-cap", damage.seq, "bob")]
 
 
+def test_an_attacks_damage_lands_on_its_target_after_a_hit_once_less_the_targets_dr() -> None:
+    """A tester's re-chained edits, each audited clean: the damage of Alice's hit on Bob given to
+    Alice, or to someone never in the fight; the same damage applied twice; damage after a
+    miss; DR that is not Bob's against the damage's type (Armor)."""
+    fight = duel(b={"dr": {"ballistic": 5}})
+    fight.post("alice", act("attack", "bob", weapon=RIFLE), faces=[10, 50, 15])
+    events = clean(fight)
+    damage = one(events, DamageApplied)
+    attack = one(events, AttackResolved)
+    assert (damage.raw, damage.reduced_by, damage.taken, damage.damage_type) == (15, 5, 10, "ballistic")
+    assert messages(changed(events, damage, target="alice")) == [
+        f"alice takes the damage of alice's attack on bob (seq {attack.seq})"]
+    assert findings(changed(events, damage, target="zed")) == [
+        ("rules.damage", damage.seq, "alice"), ("rules.pool", damage.seq, None)]
+    twice = [*events[:damage.seq], replace(damage, seq=damage.seq + 1, batch=None),
+             *[replace(e, seq=e.seq + 1) for e in events[damage.seq:]]]
+    assert findings(twice) == [("rules.damage", damage.seq + 1, "alice")]
+    assert messages(twice) == [f"bob takes the damage roll at seq {damage.cause} again: it was applied already"]
+    assert messages(changed(events, damage, reduced_by=9, taken=6)) == [
+        "bob's DR takes 9 off 15 ballistic damage; bob's DR against it takes 5 (or 0 through armour, aimed or piercing)"]
+    assert messages(changed(events, damage, damage_type="magika")) == [
+        "bob's DR takes 5 off 15 magika damage; bob's DR against it takes 0"]
+    missed = changed(events, attack, hit=False)
+    assert ("rules.damage", damage.seq, "alice") not in findings(missed)  # the miss is the finding: rules.outcome
+    fight = duel(b={"dr": {"ballistic": 5}})
+    fight.post("alice", act("attack", "bob", weapon=RIFLE), faces=[50, 10])
+    events = clean(fight)
+    attack = one(events, AttackResolved)
+    assert not attack.hit
+    added = appended(events, DamageApplied(target="bob", raw=15, reduced_by=5, taken=10, damage_type="ballistic",
+                                           source="alice", cause=attack.seq))
+    assert messages(added) == [f"bob takes damage from alice's attack at seq {attack.seq}, which missed"]
+
+
 def test_a_burn_tick_is_rolled_by_stacks_and_reduced_by_explosive_dr() -> None:
     fight = duel(a={"weapons": [FLAMER]}, b={"dr": {"explosive": 2}}, distance=5)
     fight.post("alice", act("attack", "bob", weapon=FLAMER), faces=[10, 60, 3])
