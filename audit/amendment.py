@@ -18,7 +18,9 @@ the event's ``seq``). ``amend`` checks, in this order:
 - a combatant's sheet: one its ruleset can read (``Ruleset.sheet_problem``), if the sheet
   recorded was one;
 - a damage or healing whose target or pool changes: a pool that target has, in the state
-  before it (``fightlog.audit.pools``; when the caller gives the log's ``events``).
+  before it (``fightlog.audit.pools``; when the caller gives the log's ``events``);
+- any other change of who an event names (``actor``, ``attacker``, ``target``, a posting
+  ``order``): combatants in the fight in the state before it (but the ``actor`` who joins).
 
 ``audit_ruled`` then checks a ruling against the whole log: the log as ruled must fold and
 audit (findings are the log's business; an error is the ruling's); ``refuse_stalling``, that
@@ -138,6 +140,8 @@ def amend(
         _check_sheet(event, amended, scene, tops["sheet"], name, seq)
     if isinstance(amended, (DamageApplied, HealingApplied)) and events and tops.keys() & {"pool", "target"}:
         _check_pool(amended, events, tops.get("pool") or tops["target"], name)
+    elif events and tops.keys() & _NAMING:
+        _check_named(amended, events, tops, name)
     return amended
 
 
@@ -349,6 +353,28 @@ def _check_pool(amended: DamageApplied | HealingApplied, events: Sequence[AnyEve
     problem = pool_problem(state, amended)
     if problem is not None:
         raise InputError(f"--set {path}: {problem}", path=name, line=amended.seq)
+
+
+_NAMING: Final = frozenset({"actor", "attacker", "target", "order"})
+"""The fields that name combatants (``_check_named``)."""
+
+
+def _check_named(amended: AnyEvent, events: Sequence[AnyEvent], tops: Mapping[str, str], name: str) -> None:
+    """Whoever an amended ``actor``, ``attacker``, ``target`` or ``order`` names is in the
+    fight in the state before the event (the rulings in force then applied): a made-up id
+    would leave a turn nobody can end, or an outcome about nobody."""
+    before = [e for e in events if e.seq < amended.seq]
+    state = fold(before, plan=plan_of(e for e in before if isinstance(e, RulingMade)))
+    for field in sorted(tops.keys() & _NAMING):
+        if field == "actor" and isinstance(amended, CombatantJoined):
+            continue
+        value = getattr(amended, field, None)
+        named = value if isinstance(value, list) else [value]
+        for who in named:
+            if isinstance(who, str) and who not in state.combatants:
+                known = ", ".join(sorted(state.combatants)) or "nobody yet"
+                raise InputError(f"--set {tops[field]}: {who!r} is not in the fight (in it: {known})",
+                                 path=name, line=amended.seq)
 
 
 def _check_options(scene: SceneStarted, path: str, name: str, seq: int, table_for: TableFor) -> None:

@@ -420,6 +420,18 @@ def test_the_open_turn_may_be_amended_and_play_follows(tmp_path: Path) -> None:
     assert run("play", "end-turn", str(log)).exit_code == 0
 
 
+def test_an_amendment_naming_someone_not_in_the_fight_is_refused(tmp_path: Path) -> None:
+    """A tester: the open turn amended to 'zed' was written, and play then refused every post
+    ('it is zed's turn') and every end of turn ('zed' is not in the fight)."""
+    log = _live(tmp_path)
+    before = digest(log)
+    assert_one_line_error(rule(log, "amend", "8", "--set", "actor=zed"), f"{log}:8",
+                          "--set actor: 'zed' is not in the fight (in it: alice, bob)")
+    assert_one_line_error(rule(log, "amend", "6", "--set", 'order=["alice", "zed"]'), f"{log}:6",
+                          "--set order: 'zed' is not in the fight (in it: alice, bob)")
+    assert digest(log) == before
+
+
 def test_a_log_whose_open_turn_was_voided_before_says_how_to_move_on(tmp_path: Path) -> None:
     """A log ruled before the refusal: play no longer says 'begin the fight first' to a fight
     begun; withdrawing the ruling gives the turn back."""
