@@ -81,6 +81,9 @@ class EffectChecks(RollChecks):
             self._restricting.setdefault(event.target, {})[event.effect] = None
             if name in LOST:
                 self._lost.add(event.target)
+                if event.duration is not None and event.duration != 1:  # the next action, or turn: one
+                    view.report("rules.effect-wrong", event, f"{event.target}'s {name} lasts {event.duration} turns; "
+                                f"a {name.replace('_', ' ')} costs the next one only", actor=event.target)
         elif name in DAMAGING:
             self._damaging.setdefault(event.target, {})[event.effect] = None
 

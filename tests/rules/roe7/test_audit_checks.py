@@ -294,6 +294,19 @@ def test_a_natural_1_must_cost_the_next_action() -> None:
     assert findings(forgotten) == [("rules.critical", resolved.seq, "alice")]
 
 
+def test_a_lost_action_lasts_one_turn() -> None:
+    """Critical Success or Failure: a natural 1 costs the next action, one (a tester set the
+    lost action's duration to 5: the state showed five turns lost, the audit was clean)."""
+    fight = duel()
+    fight.post("alice", act("attack", "bob", weapon=RIFLE), faces=[50, 1])
+    fight.end_turn()
+    events = clean(fight)
+    lost = one(events, EffectApplied, name="lost_action")
+    assert lost.duration == 1
+    assert messages(changed(events, lost, duration=5)) == [
+        "alice's lost_action lasts 5 turns; a lost action costs the next one only"]
+
+
 def test_a_defenders_natural_1_must_cost_their_next_action() -> None:
     fight = duel()
     fight.post("alice", act("attack", "bob", weapon=RIFLE), faces=[1, 20, 5])
