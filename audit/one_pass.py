@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from msgspec import Struct
 
-from fightlog.audit import answers, ending, order, pools, scope
+from fightlog.audit import answers, ending, order, pools, references, scope
 from fightlog.audit.after_end import CODE as AFTER_END
 from fightlog.audit.after_end import AfterEnd
 from fightlog.kit.chained import chained
@@ -264,7 +264,8 @@ class Auditor:
         self.rules = rules
         self._posting = order.Posting(rules)
         found: dict[type, list[Check]] = {kind: [check] for kind, check in self._posting.checks().items()}
-        for kind, check in (*scope.checks().items(), *pools.checks().items(), *ending.checks(rules).items()):
+        for kind, check in (*scope.checks().items(), *pools.checks().items(), *ending.checks(rules).items(),
+                            *references.checks().items()):
             found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
         if not self._elsewhere or answers.in_fold(rules, split, self._imported is not None):  # else in the child

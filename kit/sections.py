@@ -20,7 +20,7 @@ DICE_SECTION: Final = "fightlog dice (docs/dice.md)"
 AUDIT_SECTION: Final = "what the audit can check (docs/audit.md)"
 """Where every ``scene.*`` finding rests: what the audit could judge, under any ruleset."""
 
-OUTCOME_SECTION: Final = "an outcome answers the post it cites (docs/audit.md)"
+OUTCOME_SECTION: Final = "what a log's facts must agree on (docs/audit.md)"
 """Where ``outcome.*`` findings rest: what a log's facts must agree on under any ruleset."""
 
 

@@ -112,7 +112,12 @@ class DamageChecks(EffectChecks):
         kind = type(source)
         if kind is DiceRolled:  # the engine's way: the damage roll, made for the outcome
             roll = cast(DiceRolled, source)
-            attack = view.event(roll.for_seq) if roll.purpose == "damage" and roll.for_seq is not None else None
+            for_seq = roll.for_seq
+            if for_seq is not None and not 0 < for_seq < roll.seq:  # names no earlier event: nothing to follow
+                view.report("outcome.reference", roll, f"seq {roll.seq} names seq {for_seq} as its for_seq, which is "
+                            "not an earlier event: what it follows from cannot be checked", actor=None)
+                return
+            attack = view.event(for_seq) if roll.purpose == "damage" and for_seq is not None else None
             if type(attack) is not AttackResolved:
                 return
             cited = self._cited
