@@ -27,7 +27,10 @@ from fightlog.cli.play_moves import act, commit, open_scene, refusals, show
 from fightlog.cli.seed_file import remove_seed, seed_path, write_seed
 from fightlog.dice import commitment, dice_commitment, new_seed
 from fightlog.errors import InputError, RefusedError
-from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
+from fightlog.events.codec import DECODER
+from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted, kind_of
+from fightlog.events.reader import open_log, raw_lines
+from fightlog.kit.actions import a_or_an
 from fightlog.events.seeds import DEFAULT_SCENE
 from fightlog.kit.table import Entrant, Post, Scribe, Table, table_for
 from fightlog.kit.table_base import require_open
@@ -274,9 +277,23 @@ def post(
                 f"{responds_to}: no such event (the log ends at seq {scribe.state.seq}); give the seq of the post answered",
                 param_hint="'--responds-to'",
             )
+        if responds_to is not None:
+            kind = _kind_at(log, responds_to)
+            if kind != "declaration_posted":
+                raise click.BadParameter(f"{responds_to}: seq {responds_to} is {a_or_an(kind)}, not a post; give "
+                                         "the seq of the post answered", param_hint="'--responds-to'")
         table.post(scribe, declared)
 
     act(log, move, fmt)
+
+
+def _kind_at(log: str, seq: int) -> str:
+    """The kind of the event at ``seq`` of the log (read and checked whole already)."""
+    with open_log(log) as stream:
+        for line, raw in enumerate(raw_lines(stream), start=1):
+            if line == seq:
+                return kind_of(DECODER.decode(raw))
+    raise InputError(f"no event at seq {seq}", path=log)
 
 
 @play.command("end-turn", epilog="""\b

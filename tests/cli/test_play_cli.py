@@ -332,6 +332,9 @@ def test_rolls_without_the_seed_are_refused(fight: Path) -> None:
         (["post", "LOG", "alice", "--do", "attack bob"], "'attack bob': expected key=value, got 'bob'"),
         (["post", "LOG", "alice", "--do", "attack target=bob target=kestrel"], "'target' given twice"),
         (["post", "LOG", "alice", "--responds-to", "0"], "--responds-to"),
+        (["post", "LOG", "alice", "--responds-to", "1"],  # a tester: a post answering the scene's start was written
+         "Invalid value for '--responds-to': 1: seq 1 is a scene_started, not a post; give the seq of the post "
+         "answered"),
         (["join", "LOG", "--roster", ROSTER, "--at", "alice=0"], "expected ID=X,Y in whole metres"),
         (["join", "LOG", "--roster", ROSTER, "--at", "alice=1,2", "--at", "alice=3,4"], "'alice' placed twice"),
         (["join", "LOG", "--roster", ROSTER, "mira", "--at", "mira=-9223372036854775807,0"],

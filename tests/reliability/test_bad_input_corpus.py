@@ -183,6 +183,7 @@ def _option_cases() -> list[Case]:
         Case("dispute-set-non-utf8", ["dispute", "good.jsonl", "--at", "4", "--set", "dice[0].face=\udcff"], files=good),
         Case("roll-scene-non-utf8", ["roll", "1d20", "--scene", "\udcff"]),
         Case("post-responds-to-past-end", ["play", "post", LIVE, "alice", "hi", "--responds-to", "99"], live=True),
+        Case("post-responds-to-not-a-post", ["play", "post", LIVE, "alice", "hi", "--responds-to", "1"], live=True),
         Case("post-unknown-actor", ["play", "post", LIVE, "nobody", "hi"], live=True),
         Case("post-bad-action", ["play", "post", LIVE, "alice", "--do", "attack target="], live=True),
         Case("start-unknown-ruleset", ["play", "start", "new.jsonl", "--ruleset", "nope"]),
