@@ -52,7 +52,9 @@ class FightlogClickError(click.ClickException):
 
 
 def reports_errors(func: F) -> F:
-    """Decorate a command so a ``FightlogError`` becomes a one-line message and exit 2."""
+    """Decorate a command so a ``FightlogError`` becomes a one-line message and exit 2, and
+    an I/O error without a file named (``EIO`` from a read: ``/proc/self/mem``) names the
+    command's ``log``."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -60,6 +62,11 @@ def reports_errors(func: F) -> F:
             return func(*args, **kwargs)
         except FightlogError as exc:
             raise FightlogClickError(str(exc), exc) from None
+        except OSError as exc:
+            log = kwargs.get("log")
+            if exc.filename is None and exc.errno == errno.EIO and isinstance(log, str):  # not stdout's ENOSPC
+                exc.filename = log
+            raise
 
     return wrapper  # type: ignore[return-value]
 

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from functools import partial
-from typing import BinaryIO, NamedTuple, TextIO
+from typing import BinaryIO, NamedTuple, TextIO, cast
 
 import click
 import msgspec
@@ -94,7 +94,9 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
             close = getattr(opened, "close", None)
             if close is not None:
                 close()
-        out.write("[")
+            out.write("[")
+        else:  # a stream is read once: the array opens with its first element, so an error before is alone
+            out = cast(TextIO, _Opening(out))
     try:
         if split is None:
             steps = _Shown(replay_steps(log, first, upto))
@@ -103,10 +105,29 @@ def replay(log: str, start: int | None, upto: int | None, markdown: bool, lines_
         else:
             last = _tell_in_two(out, log, first, split, upto, style)
     finally:
-        if not isinstance(sys.exc_info()[1], OSError):  # not into a closed pipe
+        failed = sys.exc_info()[1]
+        unopened = isinstance(out, _Opening) and not out.opened and failed is not None
+        if not isinstance(failed, OSError) and not unopened:  # not into a closed pipe; an error alone stays alone
             out.write("]\n" if style.fmt == "json" else "")
     out.flush()  # here, so that a closed pipe is reported as one (exit 141)
     _check_range(log, start, upto, last)
+
+
+class _Opening:
+    """``out`` with a JSON array's ``[`` written before the first text (``opened`` once it is)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.opened = False
+
+    def write(self, text: str) -> int:
+        if not self.opened:
+            self.opened = True
+            self.out.write("[")
+        return self.out.write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
 
 
 class _Style(NamedTuple):

@@ -71,6 +71,9 @@ def read_seed(log: str, state: SceneState) -> str | None:
         return None
     except OSError as exc:
         raise SystemRefusedError(f"cannot read: {exc.strerror}", path=path) from None
+    if not raw.strip():
+        raise InputError("the seed file is empty: it holds the scene's seed in hex digits (restore it from a copy; "
+                         "a new one cannot match the commitment)", path=path)
     try:
         seed = seed_bytes(raw.decode("ascii", "replace"), minimum=SEED_BYTES, what="the seed").hex()
     except DiceSeedError as exc:

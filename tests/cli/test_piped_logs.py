@@ -5,6 +5,7 @@ nothing is ever written beside such a log; the commands that append refuse ``-``
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import subprocess
@@ -90,6 +91,25 @@ def test_unusable_standard_input_is_one_line_naming_stdin(data: bytes, spools: P
         result = invoke([command, "-"], stdin=data)
         assert result.exit_code == 2 and result.stdout == "", result.output
         assert result.stderr.startswith("fightlog: <stdin>") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("data", [b"", b"hello\n"])
+@pytest.mark.parametrize("log", ["-", os.devnull])
+def test_a_stream_that_is_no_log_is_the_json_error_alone(data: bytes, log: str, spools: Path) -> None:
+    """``replay --format json /dev/null`` printed "[]" and then the error: two documents (a
+    tester). A stream is read once: its array opens with its first element."""
+    result = invoke(["replay", log, "--format", "json"], stdin=data)
+    assert result.exit_code == 2 and result.stdout.count("\n") == 1, result.output
+    assert set(json.loads(result.stdout)) == {"error"}
+    told = invoke(["replay", "-", "--format", "json"], stdin=ALLEY.read_bytes())
+    assert json.loads(told.stdout) == json.loads(expected(("replay", "--format", "json"), ALLEY)[1])
+
+
+def test_an_io_error_reading_names_the_log() -> None:
+    """Reading /proc/self/mem fails with EIO, which names no file: the line named none (a tester)."""
+    for command in ("verify", "state", "audit", "replay"):
+        result = invoke([command, "/proc/self/mem"])
+        assert result.exit_code == 2 and result.stderr == "fightlog: /proc/self/mem: Input/output error\n", result.output
 
 
 @pytest.mark.parametrize(

@@ -291,6 +291,15 @@ def test_end_needs_the_seed_file(fight: Path) -> None:
     assert fight.read_bytes() == before
 
 
+def test_an_empty_seed_file_is_said_to_be_empty(fight: Path) -> None:
+    """It said 'the seed must be an even number of hex digits' (a tester)."""
+    Path(f"{fight}.seed").write_text("\n")
+    before = fight.read_bytes()
+    assert_one_line_error(run("play", "end", str(fight)), f"{fight}.seed", "the seed file is empty: it holds the "
+                          "scene's seed in hex digits (restore it from a copy; a new one cannot match the commitment)")
+    assert fight.read_bytes() == before
+
+
 def test_a_seed_file_of_another_scene_is_refused(fight: Path) -> None:
     Path(f"{fight}.seed").write_text("ab" * 32 + "\n")
     before = fight.read_bytes()
