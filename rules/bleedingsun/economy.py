@@ -69,6 +69,19 @@ def stance_cost(action: Action, current: str | None) -> int:
     return STANCE_MA.get(frozenset({current, wanted}), 2)
 
 
+def stance_kind(action: Action, current: str | None) -> str:
+    """The kind of move action a stance change is: its row of the table (Crouching to
+    Standing or vice versa; Crouching to Prone...; Prone to Standing...; Standing from
+    Knockdown), each once a round like any other kind."""
+    was = action.params.get("from")
+    if was is not None:
+        current = stance_named(was)
+    if current == "knocked":
+        return "standing from knockdown"
+    ends = sorted(name or "standing" for name in {current, stance_named(action.params.get("to"))})
+    return f"stance ({' and '.join(ends)})"
+
+
 def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str, extra: int = 0) -> Spent:
     """What ``actions`` (one fighter's own-turn actions, in order) use."""
     actions = expanded(actions)  # a ready pays for the actions it sets aside
@@ -96,8 +109,10 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
                             terrain=str(action.params.get("terrain", "open")),
                             cautious=bool(action.params.get("cautious", False)), extra=extra)
         elif kind == "stance":
-            ma += stance_cost(action, stance)
-            kinds.append(kind)
+            cost = stance_cost(action, stance)
+            if cost:  # each change its own row of the table, so its own kind (crouched and prone...)
+                ma += cost
+                kinds.append(stance_kind(action, stance))
             stance = stance_named(action.params.get("to"))
         elif kind == "draw" and action.params.get("holstered"):
             free += 1

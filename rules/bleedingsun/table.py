@@ -21,6 +21,7 @@ from fightlog.kit.table import Post, Scribe
 from fightlog.kit.table_base import TableBase
 from fightlog.rules.bleedingsun import immediate, turns
 from fightlog.rules.bleedingsun.declared import check_own, play_own
+from fightlog.rules.bleedingsun.economy import stance_named
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.options import RULESET_ID, BleedingSunOptions, read_options
 from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES, OUT
@@ -60,17 +61,24 @@ class BleedingSunTable(TableBase):
         if not post.actions:
             scribe.emit(DeclarationPosted(actor=post.actor, text=post.text))
             return
-        actions = [_from(a, who.stance) for a in post.actions]
+        actions = _from(post.actions, who.stance)
         planned = check_own(state, post.actor, actions, strict=not post.recorded)
         declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=actions))
         play_own(scribe, post.actor, actions, declaration, planned)
 
 
-def _from(action: Action, stance: str | None) -> Action:
-    """A stance change records the stance it starts from (what it costs depends on it)."""
-    if action.type != "stance":
-        return action
-    return replace(action, params={**action.params, "from": stance or "standing"})
+def _from(actions: Sequence[Action], stance: str | None) -> list[Action]:
+    """Each stance change records the stance it starts from (what it costs, and which kind
+    of move action it is, depend on it): the post's opening stance, then what the change
+    before it went to (each one recorded ``from`` the opening stance made crouching and
+    standing again cost one move action)."""
+    told: list[Action] = []
+    for action in actions:
+        if action.type == "stance":
+            action = replace(action, params={**action.params, "from": stance or "standing"})
+            stance = stance_named(action.params.get("to"))
+        told.append(action)
+    return told
 
 
 TABLE: Final = BleedingSunTable()

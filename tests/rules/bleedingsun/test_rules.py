@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from fightlog.events.model import (AttackResolved, DamageApplied, DiceRolled, EffectApplied, EffectExpired,
+from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied, EffectExpired,
                                    EffectTicked, InitiativeSet, StatusChanged, TurnEnded)
 from fightlog.rules.bleedingsun.arithmetic import critical, move_cost, pierce, soak_pool, threshold
 from fightlog.rules.bleedingsun.economy import spent
@@ -39,6 +39,20 @@ def test_each_kind_of_move_action_once_a_round_but_movement() -> None:
     fight.post("ana", "move hexes=4", "move hexes=3")  # 7 MP: two move actions at pace 4
     fight.post("ana", "move hexes=1")  # 8 MP: still two
     assert fight.refused("ana", "move hexes=5").code == "rules.allowance"  # 13 MP is four
+
+
+def test_each_stance_change_is_its_own_kind_of_move_action() -> None:
+    """Move Action; the movement table: crouching to standing and crouching to prone are two
+    rows, two kinds, each once a round (a tester: crouching then going prone was refused as
+    'stance twice')."""
+    fight = ready_duel()
+    refused = fight.refused("ana", "stance to=crouched", "stance to=standing")  # it cost 1 MA, each 'from standing'
+    assert "stance (crouched and standing) twice" in str(refused)
+    [posted] = of(fight.post("ana", "stance to=crouched", "stance to=prone"), DeclarationPosted)  # two kinds, 2 MA
+    assert [a.params["from"] for a in posted.actions] == ["standing", "crouched"]
+    assert "prone" in fight.statuses("ana")
+    fight.post("ana", "aim weapon=Rifle")  # the third, the standard action traded for it
+    assert "4 move actions" in str(fight.refused("ana", "reload weapon=Rifle"))
 
 
 def test_a_full_round_action_takes_everything_but_the_immediate() -> None:
