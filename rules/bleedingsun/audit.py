@@ -40,12 +40,19 @@ def _n(count: int, noun: str) -> str:
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``BleedingSunRules.audit_checks``)."""
     drops, dying, saves = Drops(), Dying(), Statuses()
+    undamaged: dict[int, AttackResolved] = {}
+    """The attacks of the open turn that owe damage and have none applied yet."""
 
     def turn_over(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         saves.other(view)
         drops.ended(before, event, after, view)
         dying.settled(before, event, view)
         status_turn_ended(before, event, view)
+        for hit in (undamaged[seq] for seq in sorted(undamaged)):
+            view.report("rules.damage", hit, f"{hit.attacker}'s {'hit' if hit.hit else 'blast'} on {hit.target} has "
+                        "no damage applied by the end of the turn: its DV is rolled, soaked and applied",
+                        actor=hit.attacker)
+        undamaged.clear()
 
     def round_over(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
         saves.other(view)
@@ -58,10 +65,13 @@ def checks() -> Mapping[type, Check]:
 
     def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
         saves.other(view)
-        audit_attacks.resolved(before, event, after, view)
+        if audit_attacks.resolved(before, event, after, view):
+            undamaged[event.seq] = event
 
     def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         saves.other(view)
+        if event.cause is not None:
+            undamaged.pop(event.cause, None)
         audit_attacks.damaged(before, event, after, view)
 
     def post(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:

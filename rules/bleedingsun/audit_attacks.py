@@ -166,20 +166,23 @@ def _jump_damage(before: SceneState, event: DamageApplied, cause: AttackResolved
                     actor=event.target)
 
 
-def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> bool:
+    """Check an attack's outcome; whether it owes damage: judged as the rules give it, a hit
+    (or a blast, which harms whom it catches) that is not a trip, so its DV is rolled, soaked
+    and applied (Attacking; Damage)."""
     effect = _grenade(before, event)
     if _jumped(before, event, effect, view):
-        return
+        return False
     if event.declaration is None or _noted(event, COUP):
-        return
+        return False
     got = planned_for(before, event, view)
     if got is None or not event.rolls:
-        return
+        return False
     planned, one, at = got
     roll = _roll(view, event.rolls[0], "attack")
     kept = before.effects[effect].params if effect is not None else None
     if roll is None and kept is None:
-        return
+        return False
     try:
         options = options_of(before)  # the attacker stands: ``planned_for`` planned their attack
         face = options.hit_face
@@ -189,7 +192,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         dodge = hits(defense, face) if defense is not None else 0
         th, parts = threshold_of(before, one, at, event.target, 0 if one.kind == "blast" else dodge)
     except FightlogError:
-        return
+        return False
     who = event.attacker
     dice = len(roll.dice) if roll is not None else int(kept["dice"] or 0) if kept is not None else 0
     if dice != one.dice and not going_off(before, who, one) and not _judged_before(event, view):
@@ -208,7 +211,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     try:
         crit = critical_of(Fighter(before, who), one, event.target, shown, sixes, dice, th)
     except FightlogError:
-        return
+        return False
     problems = []
     if event.score != shown:
         problems.append(f"{event.score} hits recorded, the dice show {shown}")
@@ -222,6 +225,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
                         "threshold beaten by " f"{options.critical_margin}) not recorded")
     if problems:
         view.report("rules.outcome", event, f"{who}'s attack on {event.target}: " + "; ".join(problems), actor=who)
+        return False
+    return (lands or one.kind == "blast") and one.kind != "trip"
 
 
 def _answered(before: SceneState, event: AttackResolved, planned: Planned, one: Plan, defense: DiceRolled | None,

@@ -27,7 +27,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.outcome": Code("error", "hits other than the dice show, or a hit, miss or critical the hits and the "
                                    "threshold do not give", "Attacking; Critical Hits"),
     "rules.damage": Code("error", "a DV pool other than the weapon's, the burst's, the net hits and the critical, "
-                                  "or damage other than its hits (a blast: less a hex beyond the first)",
+                                  "or damage other than its hits (a blast: less a hex beyond the first), or a hit "
+                                  "left without damage",
                          "Damage; Critical Hits; Taking damage from explosives"),
     "rules.soak": Code("error", "a soak pool or reduction the rules do not give (fortitude + armour less AP up "
                                 "to the armour; a spread 3/2/1 a hit by the threshold missed, met, exceeded)",

@@ -229,3 +229,18 @@ def test_one_answer_cited_by_two_attacks_of_a_post_and_an_answered_attack_citing
     first, _ = log.all(AttackResolved, attacker="ana")
     log.change(first, rolls=first.rolls[:1])
     assert _errors(log.done()) == [("rules.answer", "bo answered ana's attack (dodge) but it cites no defense roll")]
+
+
+def test_a_hit_left_without_damage() -> None:
+    """Attacking; Damage: a hit rolls its DV, soaked and applied (a tester deleted a hit's DV,
+    soak and damage: the audit was clean; damage after a miss was found already)."""
+    from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    slash = log.find(AttackResolved, attacker="dray", hit=True)
+    log.drop(log.after(slash, DiceRolled, purpose="damage"), log.after(slash, DiceRolled, purpose="soak"),
+             log.after(slash, DamageApplied))
+    assert _errors(log.done()) == [
+        ("rules.damage", "dray's hit on rook has no damage applied by the end of the turn: its DV is rolled, soaked "
+                         "and applied")]
