@@ -11,7 +11,8 @@ from fightlog.kit.sections import Code, Sections
 FINDINGS: Final[Mapping[str, Code]] = {
     "rules.outcome": Code("error", "an attack outcome the black and white dice do not give",
                           "Melee attack; Ranged attack (a Success higher than the Defense or the distance)"),
-    "rules.damage": Code("error", "Damage not read from the die that missed plus the weapon's Damage",
+    "rules.damage": Code("error", "Damage not read from the die that missed plus the weapon's Damage, Damage from a "
+                         "miss, or a hit without Damage",
                          "Damage (the last digit of the die that missed; both hit: the black die)"),
     "rules.armour": Code("error", "armour applied that the white die bypassed, or skipped when struck",
                          "Armor (Coverage against the white die; Protection off the Damage)"),

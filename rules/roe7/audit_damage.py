@@ -123,7 +123,7 @@ class DamageChecks(EffectChecks):
             cited = self._cited
             if roll.seq in cited:
                 view.report("rules.damage", event, f"{event.target} takes the damage roll at seq {roll.seq} again: "
-                            "it was applied already", actor=cast(AttackResolved, attack).attacker)
+                            "it was applied already", actor=attack.attacker)
                 return
             if len(cited) >= _KEPT_CITED:
                 cited.clear()
