@@ -32,6 +32,7 @@ from fightlog.events.depth import NESTED_KINDS, too_deep
 from fightlog.events.limits import MAX_DEPTH, MAX_LINE_BYTES
 from fightlog.events.model import FORMAT_VERSION, GENESIS, KINDS, AnyEvent, SceneStarted, kind_of
 from fightlog.events.piped import registered
+from fightlog.events.utf8 import not_utf8
 
 BOM = b"\xef\xbb\xbf"
 
@@ -284,10 +285,12 @@ def _undecodable(
             return InputError(
                 "not a fightlog log (line 1 is not a JSON object)", path=path, line=1
             )
+    bad = exc if isinstance(exc, UnicodeDecodeError) else not_utf8(body) if isinstance(exc, msgspec.DecodeError) \
+        else None  # msgspec 0.23 says "Invalid UTF-8 encoded string" where older ones raised UnicodeDecodeError
     if not body.strip():
         what = "empty line"
-    elif isinstance(exc, UnicodeDecodeError):
-        what = f"invalid UTF-8 (byte 0x{exc.object[exc.start]:02x})"
+    elif bad is not None:
+        what = f"invalid UTF-8 (byte 0x{bad.object[bad.start]:02x})"
     elif not isinstance(exc, msgspec.ValidationError):
         what = f"not valid JSON ({exc})"
     else:

@@ -11,6 +11,7 @@ from typing import BinaryIO, Final
 import msgspec
 
 from fightlog.errors import InputError
+from fightlog.events.utf8 import not_utf8
 from fightlog.importing.discord_model import DiscordMessage, neutral
 from fightlog.importing.jsonsplit import Splitter
 from fightlog.importing.message import Message
@@ -38,14 +39,14 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
                              "DiscordChatExporter's nests a few levels): the export is damaged", path=name,
                              line=splitter.line_at(offset)) from None
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-            bad = _not_utf8(data)  # msgspec says "Invalid UTF-8 encoded string" of a string: which byte
+            bad = not_utf8(data)  # msgspec says "Invalid UTF-8 encoded string" of a string: which byte
             if bad is None:
                 raise InputError(f"messages[{index}] (byte {offset}): not JSON ({exc})", path=name,
                                  line=splitter.line_at(offset)) from None
             # the exporter writes UTF-8: a file saved again in another encoding
-            raise InputError(f"messages[{index}] (byte {offset}): not UTF-8 (byte 0x{data[bad]:02x}); "
+            raise InputError(f"messages[{index}] (byte {offset}): not UTF-8 (byte 0x{data[bad.start]:02x}); "
                              "DiscordChatExporter writes UTF-8: export the channel again", path=name,
-                             line=splitter.line_at(offset + bad)) from None
+                             line=splitter.line_at(offset + bad.start)) from None
         snowflake = int(message.id) if message.id.isascii() and message.id.isdigit() else None
         if snowflake is None and not odd_id:  # said once, as below
             odd_id = True
@@ -67,11 +68,3 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
         warn(f"{name}:{splitter.count_line}: messageCount says {said} message(s) were exported, the messages array "
              f"holds {count}: messages were removed or added by hand")
 
-
-def _not_utf8(data: bytes | memoryview) -> int | None:
-    """Where the first byte that is not UTF-8 is in ``data``, or ``None``."""
-    try:
-        bytes(data).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return exc.start
-    return None

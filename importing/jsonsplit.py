@@ -24,6 +24,7 @@ from typing import BinaryIO, Final
 import msgspec
 
 from fightlog.errors import InputError
+from fightlog.events.utf8 import not_utf8
 from fightlog.importing.source import MAX_MESSAGE_BYTES, UTF8_BOM, empty_file, too_long
 
 CHUNK: Final = 1 << 20
@@ -239,8 +240,9 @@ class Splitter:
             if isinstance(exc, msgspec.DecodeError) and "truncated" in str(exc):
                 raise InputError("truncated JSON: the file ends after the messages array, before the export's "
                                  "closing '}'", path=self.name, line=self._last_line()) from None
-            if isinstance(exc, UnicodeDecodeError):
-                what, at = f"not UTF-8 (byte 0x{exc.object[exc.start]:02x})", exc.start
+            bad = exc if isinstance(exc, UnicodeDecodeError) else not_utf8(doc)  # msgspec 0.23: a DecodeError
+            if bad is not None:
+                what, at = f"not UTF-8 (byte 0x{bad.object[bad.start]:02x})", bad.start
             else:
                 found = _AT_BYTE.search(str(exc))
                 what = str(exc)[: found.start()] if found is not None else str(exc)
@@ -270,3 +272,4 @@ def _deep_at(doc: bytes) -> int:
         elif char in b"]}":
             depth -= 1
     return 0
+

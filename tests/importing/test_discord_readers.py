@@ -96,6 +96,19 @@ def test_an_export_saved_again_in_another_encoding_is_refused_by_index() -> None
         read_json(data)
 
 
+@pytest.mark.parametrize(("key", "where"), [(b'"guild"', "before"), (b'"messageCount"', "after")])
+def test_bytes_not_utf8_around_the_messages_array_are_named(key: bytes, where: str) -> None:
+    """msgspec 0.23 says only "Invalid UTF-8 encoded string" (older ones raised
+    ``UnicodeDecodeError`` with the byte): the byte is named either way."""
+    data = export().replace(key, key[:2] + b"\xff" + key[2:], 1)
+    at = data.index(b"\xff")
+    line = data.count(b"\n", 0, at) + 1
+    with pytest.raises(InputError) as caught:
+        read_json(data)
+    assert str(caught.value) == (f"x.json:{line}: not JSON {where} the messages array (byte {at}): not UTF-8 (byte "
+                                 "0xff): the export is damaged")
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.binary(max_size=40))
 def test_any_bytes_in_a_message_s_text_give_messages_or_a_clean_error(data: bytes) -> None:
