@@ -16,16 +16,11 @@ from typing import Any, Final
 
 from fightlog.events.model import (REFERENCES, AnyEvent, AttackResolved, DamageApplied, DeclarationPosted, EffectApplied,
                                    HealingApplied, InitiativeRolled, InitiativeSet, StatusChanged)
-from fightlog.kit.checks import AuditView, Check
+from fightlog.kit.checks import REFERENCE_CODE, AuditView, Check, no_earlier_event
 from fightlog.reducers.state import SceneState
 
-CODE = "outcome.reference"
-
-
 def _report(event: AnyEvent, field: str, ref: int, view: AuditView) -> None:
-    where = "it" if ref == event.seq else "a later event" if ref > event.seq else "no event"
-    view.report(CODE, event, f"seq {event.seq} names seq {ref} as its {field}, which is {where}, not an earlier "
-                "event: what it follows from cannot be checked", actor=None)
+    view.report(REFERENCE_CODE, event, no_earlier_event(event.seq, field, ref), actor=None)
 
 
 def _check_for(kind: type) -> Check | None:

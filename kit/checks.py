@@ -76,3 +76,15 @@ class RecordSplit(NamedTuple):
     """The kinds ``clears`` look up (``view.event``)."""
     clears: Mapping[type, Clear]
     """Kind -> the test run beside the fold for part of that kind's ``state`` check."""
+
+
+REFERENCE_CODE = "outcome.reference"
+"""The shared code of a reference to no earlier event (``fightlog.audit.references``)."""
+
+
+def no_earlier_event(seq: int, field: str, ref: int) -> str:
+    """The finding's words for event ``seq`` naming ``ref`` as its ``field`` (what it follows
+    from) when ``ref`` is not an earlier event: itself, a later one, or none."""
+    where = "it" if ref == seq else "a later event" if ref > seq else "no event"
+    return f"seq {seq} names seq {ref} as its {field}, which is {where}, not an earlier event: what it follows from " \
+           "cannot be checked"

@@ -293,7 +293,7 @@ class En51Audit:
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         """Every hit of a weapon attack has its damage applied by the end of the turn it was
         resolved in (Damage: a hit always deals the die's digit and the weapon's Damage)."""
-        for seq, hit in sorted(self._undamaged.items()):
+        for _, hit in sorted(self._undamaged.items()):
             view.report("rules.damage", hit, f"{hit.attacker}'s hit on {hit.target} has no damage applied by the end "
                         "of the turn: a hit deals the die's last digit and the weapon's Damage", actor=hit.attacker)
         self._undamaged.clear()

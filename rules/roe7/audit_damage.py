@@ -2,9 +2,9 @@
 and ``reduced_by`` (``harm.reduce_damage``; Armor), the DR cap, ``raw`` against the damage
 roll it cites, a tick's damage (``harm.bleed_damage``, ``harm.burn_notation``; Bleed;
 Chemical Burn). An attack's damage (``attack_damage``: one citing a damage roll made for an
-``attack_resolved``, or the outcome itself) lands on that attack's target, after a hit, once, less the target's DR
-against its damage type (``attack_hits.deal``: with or without armour, as an aimed or
-piercing shot goes through it)."""
+``attack_resolved``, or the outcome itself) lands on that attack's target, after a hit, once,
+less the target's DR against its damage type (``attack_hits.deal``: with or without armour,
+as an aimed or piercing shot goes through it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled, EffectTicked
-from fightlog.kit.checks import AuditView
+from fightlog.kit.checks import REFERENCE_CODE, AuditView, no_earlier_event
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.audit_effects import EffectChecks
 from fightlog.rules.roe7.fighters import Fighter
@@ -114,8 +114,7 @@ class DamageChecks(EffectChecks):
             roll = cast(DiceRolled, source)
             for_seq = roll.for_seq
             if for_seq is not None and not 0 < for_seq < roll.seq:  # names no earlier event: nothing to follow
-                view.report("outcome.reference", roll, f"seq {roll.seq} names seq {for_seq} as its for_seq, which is "
-                            "not an earlier event: what it follows from cannot be checked", actor=None)
+                view.report(REFERENCE_CODE, roll, no_earlier_event(roll.seq, "for_seq", for_seq), actor=None)
                 return
             attack = view.event(for_seq) if roll.purpose == "damage" and for_seq is not None else None
             if type(attack) is not AttackResolved:

@@ -30,8 +30,8 @@ def test_a_damage_roll_made_for_no_earlier_event() -> None:
     """A roll's ``for_seq`` is judged where a check follows it: roe7's damage of an attack."""
     found = only(changed(duel(), 20, for_seq=999))
     assert (found.seq, found.code, found.severity) == (20, "outcome.reference", "error")
-    assert found.message == ("seq 20 names seq 999 as its for_seq, which is not an earlier event: what it follows "
-                             "from cannot be checked")
+    assert found.message == ("seq 20 names seq 999 as its for_seq, which is a later event, not an earlier event: what "
+                             "it follows from cannot be checked")
 
 
 def test_references_as_played_are_no_finding() -> None:
