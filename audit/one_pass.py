@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from msgspec import Struct
 
 from fightlog.audit import answers, ending, order, pools, references, scope
+from fightlog.audit.attack_damage import AttackDamage
 from fightlog.audit.after_end import CODE as AFTER_END
 from fightlog.audit.after_end import AfterEnd
 from fightlog.kit.chained import chained
@@ -265,7 +266,7 @@ class Auditor:
         self._posting = order.Posting(rules)
         found: dict[type, list[Check]] = {kind: [check] for kind, check in self._posting.checks().items()}
         for kind, check in (*scope.checks().items(), *pools.checks().items(), *ending.checks(rules).items(),
-                            *references.checks().items()):
+                            *references.checks().items(), *AttackDamage().checks().items()):
             found.setdefault(kind, []).append(check)
         split = record_split(rules) if self._elsewhere else None
         if not self._elsewhere or answers.in_fold(rules, split, self._imported is not None):  # else in the child

@@ -291,6 +291,10 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     if got is None:
         return
     _, one, at = got
+    if not cause.hit and one.kind != "blast":  # Attacking: a miss deals nothing (a blast harms whom it catches)
+        view.report("rules.damage", event, f"{event.target} takes damage from {cause.attacker}'s attack at seq "
+                    f"{cause.seq}, which missed", actor=cause.attacker)
+        return
     damage, soak = _dice_for(view, event, cause.seq)
     try:
         attacker, target = Fighter(before, cause.attacker), Fighter(before, event.target)

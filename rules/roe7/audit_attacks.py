@@ -30,7 +30,9 @@ class AttackChecks(DamageChecks):
         shots are not reported again."""
 
     def resolved(self, before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
-        """The outcome from the rolls it cites; a weapon fired while not ready."""
+        """The outcome from the rolls it cites; a weapon fired while not ready; a hit's damage
+        due (``damage_due``)."""
+        self.damage_due(event)
         weapon = event.weapon
         if weapon is not None:
             who = before.combatants.get(event.attacker)

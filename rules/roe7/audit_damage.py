@@ -2,9 +2,10 @@
 and ``reduced_by`` (``harm.reduce_damage``; Armor), the DR cap, ``raw`` against the damage
 roll it cites, a tick's damage (``harm.bleed_damage``, ``harm.burn_notation``; Bleed;
 Chemical Burn). An attack's damage (``attack_damage``: one citing a damage roll made for an
-``attack_resolved``, or the outcome itself) lands on that attack's target, after a hit, once,
-less the target's DR against its damage type (``attack_hits.deal``: with or without armour,
-as an aimed or piercing shot goes through it)."""
+``attack_resolved``, or the outcome itself) comes after a hit, less the target's DR against
+its damage type (``attack_hits.deal``: with or without armour, as an aimed or piercing shot
+goes through it), and every hit's damage is applied by the turn's end; that it lands on the
+attack's target, once, is the shared check's (``fightlog.audit.attack_damage``)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,6 @@ from fightlog.rules.roe7.fighters import Fighter
 from fightlog.rules.roe7.harm import bleed_damage, burn_notation, reduce_damage
 from fightlog.rules.roe7.terms import DAMAGE_TYPES, DamageType
 
-_KEPT_CITED = 8192
-"""Damage rolls remembered as applied (a roll applied twice is found while it is remembered)."""
-
 
 class DamageChecks(EffectChecks):
     """The checks of ``damage_applied`` (``damaged``; beside the fold, ``damage_clear``), and
@@ -31,10 +29,11 @@ class DamageChecks(EffectChecks):
         super().__init__()
         self._drs: dict[tuple[str, str], tuple[object, object, int | None]] = {}
         """(actor, damage type) -> (the sheet snapshot and options it was read from, the DR)."""
-        self._cited: set[int] = set()
-        """The damage rolls of attacks applied so far (``attack_damage``)."""
         self._attack_dr_known: dict[tuple[str, str], tuple[object, object, tuple[int, int, int] | None]] = {}
         """(actor, damage type) -> (the sheet snapshot and options read, ``_attack_drs``)."""
+        self._undamaged: dict[tuple[int | None, str], AttackResolved] = {}
+        """(post, target) -> the first hit of a weapon attack in this turn with no damage
+        applied yet (``damage_due``, ``undamaged``)."""
         self._misjudged: set[int] = set()
         """Attacks whose hit or miss is reported against the rolls (``rules.outcome``): their
         damage, or its absence, follows the rolls and is not reported again."""
@@ -103,11 +102,14 @@ class DamageChecks(EffectChecks):
 
     def attack_damage(self, before: SceneState, event: DamageApplied, view: AuditView) -> None:
         """The damage of an attack (citing a damage roll made for an ``attack_resolved``, or,
-        in a hand-kept log, the ``attack_resolved`` itself): on the attack's target, after a
-        hit, a roll applied once, and its DR the target's against the damage type, with or
-        without armour (Armor; ``attack_hits.deal``). Run for every damage, cleared or not:
-        the child's ``Clear`` test does not see sheets."""
+        in a hand-kept log, the ``attack_resolved`` itself): after a hit, and its DR the
+        target's against the damage type, with or without armour (Armor;
+        ``attack_hits.deal``); the hit's damage paid (``damage_due``). On the attack's target,
+        once a pool: the shared check (``fightlog.audit.attack_damage``). Run for every damage,
+        cleared or not: the child's ``Clear`` test does not see sheets."""
         cause = event.cause
+        if self._undamaged and cause is None:  # a hand-kept damage citing nothing: it pays what its target is owed
+            self._paid(event.target)
         source = view.event(cause) if cause is not None else None
         kind = type(source)
         if kind is DiceRolled:  # the engine's way: the damage roll, made for the outcome
@@ -115,32 +117,53 @@ class DamageChecks(EffectChecks):
             for_seq = roll.for_seq
             if for_seq is not None and not 0 < for_seq < roll.seq:  # names no earlier event: nothing to follow
                 view.report(REFERENCE_CODE, roll, no_earlier_event(roll.seq, "for_seq", for_seq), actor=None)
+                self._paid(event.target)  # (reported here: not again as a hit without damage)
                 return
             attack = view.event(for_seq) if roll.purpose == "damage" and for_seq is not None else None
             if type(attack) is not AttackResolved:
                 return
-            cited = self._cited
-            if roll.seq in cited:
-                view.report("rules.damage", event, f"{event.target} takes the damage roll at seq {roll.seq} again: "
-                            "it was applied already", actor=attack.attacker)
-                return
-            if len(cited) >= _KEPT_CITED:
-                cited.clear()
-            cited.add(roll.seq)
         elif kind is AttackResolved:  # a hand-kept log's way: the outcome itself
             attack = source
         else:
             return
         target = event.target
         hit = cast(AttackResolved, attack)
+        if self._undamaged:
+            self._undamaged.pop((hit.declaration, hit.target), None)
         if target != hit.target:
-            view.report("rules.damage", event, f"{target} takes the damage of {hit.attacker}'s attack on {hit.target} "
-                        f"(seq {hit.seq})", actor=hit.attacker)
-        elif not hit.hit and hit.seq not in self._misjudged:
+            return  # the shared check's (``fightlog.audit.attack_damage``: outcome.damage)
+        if not hit.hit and hit.seq not in self._misjudged:
             view.report("rules.damage", event, f"{target} takes damage from {hit.attacker}'s attack at seq {hit.seq}, "
                         "which missed", actor=hit.attacker)
         elif event.damage_type is not None:
             self._attack_dr(before, event, view)
+
+    def damage_due(self, event: AttackResolved) -> None:
+        """Remember a hit of a weapon attack: its damage is due by the end of the turn (every
+        hit deals its weapon's damage; an interrupt's hit on a com call stops the call and
+        deals none). Several hits of one post on one target share one damage."""
+        if not event.hit or event.weapon is None:
+            return
+        notes = event.notes
+        if notes and notes[0].startswith("interrupting ") and not notes[0].endswith(" flee"):
+            return
+        self._undamaged.setdefault((event.declaration, event.target), event)
+
+    def _paid(self, target: str) -> None:
+        """What ``target`` is owed, paid by a damage that does not say which hit it is for."""
+        for key in [key for key in self._undamaged if key[1] == target]:
+            del self._undamaged[key]
+
+    def undamaged(self, view: AuditView) -> None:
+        """At a turn's end: the hits of the turn whose damage was never applied (Steps of a
+        Combat Turn: a hit rolls its damage); a hit the rolls do not give is reported as
+        that (``rules.outcome``), not again here."""
+        for hit in sorted(self._undamaged.values(), key=lambda found: found.seq):
+            if hit.seq in self._misjudged:
+                continue
+            view.report("rules.damage", hit, f"{hit.attacker}'s hit on {hit.target} has no damage applied by the end "
+                        "of the turn", actor=hit.attacker)
+        self._undamaged.clear()
 
     def _attack_dr(self, before: SceneState, event: DamageApplied, view: AuditView) -> None:
         """DR of an attack's damage: what the target's DR against its damage type takes off,

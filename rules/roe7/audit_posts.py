@@ -206,6 +206,8 @@ class PostChecks(AttackChecks):
             self._settle(before, view)
         elif self._lost:
             self._lost.clear()
+        if self._undamaged:
+            self.undamaged(view)
 
 
 def _was_out(start: SceneState, actor: str, started: int) -> bool:

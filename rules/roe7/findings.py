@@ -15,8 +15,8 @@ from fightlog.kit.sections import Code, Sections
 FINDINGS: Final[Mapping[str, Code]] = {
     "rules.modifier-cap": Code("error", "modifiers beyond the cap", "Modifiers (+30 cap)"),
     "rules.dr-cap": Code("error", "damage reduction beyond the cap", "Armor (DR caps at 30)"),
-    "rules.damage": Code("error", "wrong damage arithmetic, or an attack's damage on another than its target, after a "
-                         "miss, or applied twice", "Steps of a Combat Turn; Armor"),
+    "rules.damage": Code("error", "wrong damage arithmetic, an attack's damage after a miss, or a hit left without "
+                         "damage", "Steps of a Combat Turn; Armor"),
     "rules.armour": Code("error", "an attack's damage reduced by other than the target's DR against its type", "Armor"),
     "rules.critical": Code("error", "a critical rule misapplied", "Critical Success or Failure"),
     "rules.tie-to-attacker": Code("error", "a tie given to the attacker", "Basic Contested Roll (ties to the defender)"),

@@ -132,7 +132,14 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     """Damage of an attack: the roll's DMs (STR DM in melee, the Effect), armour and cover,
     END first."""
     cause = view.event(event.cause or 0)
-    if not isinstance(cause, AttackResolved) or len(cause.rolls) != 1:
+    if not isinstance(cause, AttackResolved):
+        return
+    if not cause.hit and not (event.target == cause.attacker and len(cause.rolls) == 2):  # A5: a miss does nothing
+        # (a grapple the defender won may hurt its attacker: Unarmed Combat or Grappling)
+        view.report("rules.damage", event, f"{event.target} takes damage from {cause.attacker}'s attack at seq "
+                    f"{cause.seq}, which missed: a miss does nothing", actor=cause.attacker)
+        return
+    if len(cause.rolls) != 1:
         return
     who = before.combatants.get(event.target)
     if who is None:

@@ -244,3 +244,23 @@ def test_a_hit_left_without_damage() -> None:
     assert _errors(log.done()) == [
         ("rules.damage", "dray's hit on rook has no damage applied by the end of the turn: its DV is rolled, soaked "
                          "and applied")]
+
+
+def test_damage_after_a_miss_that_is_no_blast() -> None:
+    """Attacking: a miss deals nothing; a blast harms whom it catches, hit or not (a tester
+    copied a hit's DV, soak and damage after Kade's miss: clean)."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("burst-firefight")
+    miss = log.find(AttackResolved, attacker="kade", hit=False)
+    hit = log.find(AttackResolved, attacker="kade", hit=True)
+    dv, soak = log.after(hit, DiceRolled, purpose="damage"), log.after(hit, DiceRolled, purpose="soak")
+    dealt = log.after(hit, DamageApplied)
+    log.insert_after(miss, replace(dv, for_seq=miss.seq), replace(soak, for_seq=miss.seq),
+                     replace(dealt, cause=miss.seq))
+    built = log.done()
+    [miss] = [e for e in built.events if isinstance(e, AttackResolved) and e.attacker == "kade" and not e.hit]
+    assert ("rules.damage", f"vex takes damage from kade's attack at seq {miss.seq}, which missed") in _errors(built)

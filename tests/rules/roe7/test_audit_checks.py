@@ -43,6 +43,7 @@ from fightlog.events.model import (
     TurnEnded,
 )
 from fightlog.dice import dice_commitment
+from fightlog.fixtures.tampering import Tamper
 from fightlog.rules.roe7.ruleset import RULES
 from fightlog.rules.roe7.table import TABLE
 from fightlog.kit.table import Post
@@ -195,13 +196,18 @@ def test_an_attacks_damage_lands_on_its_target_after_a_hit_once_less_the_targets
     attack = one(events, AttackResolved)
     assert (damage.raw, damage.reduced_by, damage.taken, damage.damage_type) == (15, 5, 10, "ballistic")
     assert messages(changed(events, damage, target="alice")) == [
-        f"alice takes the damage of alice's attack on bob (seq {attack.seq})"]
+        f"alice takes the damage of alice's attack on bob (seq {attack.seq}): an attack's damage is its target's"]
     assert findings(changed(events, damage, target="zed")) == [
-        ("rules.damage", damage.seq, "alice"), ("rules.pool", damage.seq, None)]
+        ("outcome.damage", damage.seq, "alice"), ("rules.pool", damage.seq, None)]
     twice = [*events[:damage.seq], replace(damage, seq=damage.seq + 1, batch=None),
              *[replace(e, seq=e.seq + 1) for e in events[damage.seq:]]]
-    assert findings(twice) == [("rules.damage", damage.seq + 1, "alice")]
-    assert messages(twice) == [f"bob takes the damage roll at seq {damage.cause} again: it was applied already"]
+    assert findings(twice) == [("outcome.damage", damage.seq + 1, "alice")]
+    assert messages(twice) == [f"bob takes the damage of alice's attack at seq {attack.seq} to hp again (first at seq "
+                               f"{damage.seq})"]
+    fight.end_turn()
+    dropped = Tamper(clean(fight))
+    dropped.drop(dropped.find(DamageApplied))
+    assert messages(dropped.done().events) == ["alice's hit on bob has no damage applied by the end of the turn"]
     assert messages(changed(events, damage, reduced_by=9, taken=6)) == [
         "bob's DR takes 9 off 15 ballistic damage; bob's DR against it takes 5 (or 0 through armour, aimed or piercing)"]
     assert messages(changed(events, damage, damage_type="magika")) == [

@@ -308,3 +308,20 @@ def test_a_condition_the_characteristics_do_not_give(status: str, found: list[st
     assert [code for code, _ in codes if code == "rules.condition"] == found
     if status == "dead":
         assert ("rules.condition", seqs[0]) in codes
+
+
+def test_damage_after_a_miss() -> None:
+    """Attack (A5): a miss does nothing (a tester's damage after Kesh's miss audited clean
+    unless it disturbed a later split)."""
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run("dive-behind-the-wall")
+    miss = log.find(AttackResolved, attacker="kesh", hit=False)
+    log.insert_after(miss, DamageApplied(seq=0, target="ilsa", raw=1, taken=1, pool="END", source="kesh",
+                                         cause=miss.seq))
+    built = log.done()
+    [miss] = [e for e in built.events if isinstance(e, AttackResolved) and e.attacker == "kesh" and not e.hit]
+    found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
+    assert ("rules.damage", f"ilsa takes damage from kesh's attack at seq {miss.seq}, which missed: a miss does "
+            "nothing") in found

@@ -512,6 +512,20 @@ def test_a_fixed_defender_choice_is_a_house_rule() -> None:
     assert fight.effects("bob", "grapple") == [] and fight.effects("alice", "grapple_won") == []
 
 
+def test_a_defender_who_wins_a_grapple_may_hurt_its_attacker_and_the_audit_agrees() -> None:
+    """The grapple's outcome is the attacker's, lost: its damage lands on the attacker (the
+    shared check lets an attack that did not land hurt its attacker; A5's 'a miss does
+    nothing' is not a grapple the defender won)."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import DamageApplied
+
+    fight = _held(grapple_defender_choice="damage")
+    fight.post("bob", "grapple target=alice choice=continue", faces=[1, 1, 6, 6])  # 2 against 12: alice wins
+    [hurt] = [e for e in fight.scribe.events if isinstance(e, DamageApplied)]
+    assert hurt.target == "bob"
+    assert [f.code for f in audit_events(fight.scribe.events).findings if f.severity == "error"] == []
+
+
 @pytest.mark.parametrize(("choice", "faces", "check"), [
     ("disarm", [6, 6, 1, 1], "dropped"),
     ("throw", [6, 6, 1, 1, 3, 2], "thrown"),
