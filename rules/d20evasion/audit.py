@@ -44,10 +44,13 @@ from fightlog.rules.d20evasion.options import DEFAULTS, D20Options
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE, OUT
 from fightlog.rules.d20evasion.declared import check_declaration
 from fightlog.kit.declared import Noting, by_table
+from fightlog.kit.chained import merged
+from fightlog.kit.hp_condition import HpCondition
 
 def checks() -> Mapping[type, Check]:
-    """A fresh set of checks for one audited scene (``D20Rules.audit_checks``)."""
-    return D20Audit().checks()
+    """A fresh set of checks for one audited scene (``D20Rules.audit_checks``), and the
+    mortal wounds against the HP (Mortally Wounded: ``fightlog.kit.hp_condition``)."""
+    return merged(D20Audit().checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks())
 
 
 class D20Audit:

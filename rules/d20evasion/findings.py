@@ -30,6 +30,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.not-carried": Code("error", "a weapon, spell or item the fighter does not have",
                               "Weapons; Casting Spells; Items (what a character carries and knows)"),
     "rules.range": Code("error", "a target out of the action's range", "Ranges"),
+    "rules.condition": Code("error", "mortally wounded with HP left, or at 0 HP or below and still in the fight when a "
+                            "turn ends", "Mortally Wounded"),
 }
 """The codes the d20-evasion checks report beyond the shared ones."""
 

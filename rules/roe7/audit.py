@@ -53,8 +53,9 @@ from fightlog.events.model import (
     StatusChanged,
     TurnEnded,
 )
-from fightlog.rules.roe7.audit_condition import Condition
+from fightlog.kit.hp_condition import HpCondition
 from fightlog.rules.roe7.audit_posts import PostChecks
+from fightlog.rules.roe7.ruleset import OUT
 
 
 def checks() -> Mapping[type, Check]:
@@ -100,7 +101,8 @@ class Roe7Audit(PostChecks):
         """``dice_rolled``'s modifier cap is checked elsewhere (``split_checks``)."""
 
     def checks(self) -> Mapping[type, Check]:
-        return merged(self._own(), Condition().checks())  # and the defeats against the HP (``audit_condition``)
+        # and the defeats against the HP (Wounded: ``fightlog.kit.hp_condition``)
+        return merged(self._own(), HpCondition(OUT, "defeated", "defeated").checks())
 
     def _own(self) -> dict[type, Check]:
         return {

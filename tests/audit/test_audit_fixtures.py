@@ -244,6 +244,7 @@ D20_FLAWS: dict[str, list[tuple[int, str]]] = {
         (19, "rules.outcome"),
         (34, "rules.outcome"),
         (59, "rules.outcome"),
+        (64, "rules.condition"),
     ],
     "three-actions.jsonl": [
         (19, "rules.allowance"),

@@ -303,3 +303,24 @@ def test_every_scenario_audits_clean(log: Path) -> None:
     report = audit_log(log)
     assert not report.findings, [f"{f.seq} {f.code}: {f.message}" for f in report.findings]
     assert report.summary.ruleset == "d20-evasion"
+
+
+def test_a_mortal_wound_against_the_hp() -> None:
+    """Mortally Wounded: 0 HP puts a fighter out (a tester dropped Nettle's mortal wound at -40
+    HP and had him post on, and gave an unhurt sergeant a mortal wound: both audited clean)."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import StatusChanged
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("ford-ambush"))
+    log.drop(log.find(StatusChanged, actor="pell", status="mortally_wounded"))
+    found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert found == [("rules.condition", "pell is at -30 HP (since seq 26) and still in the fight when the turn ends: "
+                      "a fighter at 0 HP or below is mortally wounded")]
+    log = Tamper(scenario("ford-ambush"))
+    wounded = log.find(StatusChanged, actor="pell", status="mortally_wounded")
+    log.insert_after(wounded, StatusChanged(seq=0, actor="hale", status="mortally_wounded", cause=wounded.cause))
+    found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert len(found) == 1 and found[0][1].startswith("hale recorded mortally_wounded with ")
+    assert found[0][1].endswith(" HP left: a fighter is mortally wounded at 0 HP or below")
