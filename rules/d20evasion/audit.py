@@ -45,12 +45,16 @@ from fightlog.rules.d20evasion.ruleset import DEFENSIVE, OUT
 from fightlog.rules.d20evasion.declared import check_declaration
 from fightlog.kit.declared import Noting, by_table
 from fightlog.kit.chained import merged
+from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.hp_condition import HpCondition
 
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``D20Rules.audit_checks``), and the
     mortal wounds against the HP (Mortally Wounded: ``fightlog.kit.hp_condition``)."""
-    return merged(D20Audit().checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks())
+    audit = D20Audit()
+    due = DamageDue(lambda hit: hit.weapon is not None and hit.seq not in audit.misjudged,  # (a disarm names none)
+                    "a hit deals its weapon's damage")
+    return merged(audit.checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks(), due.checks())
 
 
 class D20Audit:
@@ -63,6 +67,8 @@ class D20Audit:
         self._ticked: set[str] = set()
         self._closed = -1
         """``turn.started`` of the turn whose start-of-turn phase is over."""
+        self.misjudged: set[int] = set()
+        """Outcomes whose hit or score the rolls do not give (reported as ``rules.outcome``)."""
 
     def checks(self) -> Mapping[type, Check]:
         return {
@@ -104,6 +110,8 @@ class D20Audit:
                 hit, against, critical = judged.hit, judged.against, judged.critical
         except FightlogError:
             return  # a sheet the rules cannot read: nothing to recompute against
+        if event.score != total or event.hit != hit:
+            self.misjudged.add(event.seq)  # its damage, or its absence, follows the rolls: not reported again
         if event.score != total:
             view.report("rules.outcome", event,
                         f"{event.attacker}'s score is recorded as {event.score}, the roll at seq {first.seq} gives {total}",

@@ -15,6 +15,7 @@ from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
                                    HealingApplied, InitiativeRolled, InitiativeSet)
 from fightlog.kit.chained import merged
+from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.kit.fighters import Mods
@@ -32,8 +33,20 @@ from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
 
 
 def checks() -> Mapping[type, Check]:
+    """A fresh set of checks for one audited scene, with each fighter's condition against the
+    characteristics and every hit's damage (``DamageDue``: a hit whose outcome or DMs are
+    reported as wrong aside, and a grapple's, which deals none unless its winner chooses it)."""
+    misjudged: set[int] = set()
+
+    def judged(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+        if resolved(before, event, after, view):
+            misjudged.add(event.seq)
+
+    def owes(hit: AttackResolved) -> bool:
+        return hit.weapon is not None and len(hit.rolls) == 1 and hit.seq not in misjudged
+
     own: dict[type, Check] = {
-        AttackResolved: cast(Check, resolved),
+        AttackResolved: cast(Check, judged),
         DamageApplied: cast(Check, damaged),
         EffectApplied: cast(Check, applied),
         HealingApplied: cast(Check, healed),
@@ -41,7 +54,8 @@ def checks() -> Mapping[type, Check]:
         InitiativeSet: cast(Check, ordered),
         DeclarationPosted: cast(Check, posted),
     }
-    return merged(own, Condition().checks())  # and each fighter's condition against the characteristics
+    due = DamageDue(owes, "a hit's damage is its dice and its Effect, less armour")
+    return merged(own, Condition().checks(), due.checks())
 
 
 def _roll(view: AuditView, seq: int) -> DiceRolled | None:
@@ -49,22 +63,25 @@ def _roll(view: AuditView, seq: int) -> DiceRolled | None:
     return found if isinstance(found, DiceRolled) else None
 
 
-def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
-    """An attack: its roll's DMs (``modifiers.attack_mods``), hit on 8+, Effect."""
+def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> bool:
+    """An attack: its roll's DMs (``modifiers.attack_mods``), hit on 8+, Effect; whether its
+    outcome or its roll's DMs are not the rules' (reported: ``rules.outcome``,
+    ``rules.attack-dm``): then whether it hit is not known, nor the damage it owes."""
     if len(event.rolls) == 2:
         _opposed(event, view)
-        return
+        return False
     if len(event.rolls) != 1 or event.declaration is None:
-        return
+        return False
     roll = _roll(view, event.rolls[0])
     if roll is None or roll.purpose != "attack":
-        return
+        return False
+    wrong_dms = False
     try:  # the DMs read both cards (a skill, a DEX DM, a dodge's athletics): not judged when one does not read
         attacker, target = Fighter.two(before, event.attacker, event.target)
         weapon = attacker.card.weapon(event.weapon)
         if weapon is not None:
-            _dms(event, roll, attack_mods(attacker, target, weapon, _metres(before, event, attacker, target, view),
-                                          _reaction(before, event)), view)
+            metres = _metres(before, event, attacker, target, view)
+            wrong_dms = _dms(event, roll, attack_mods(attacker, target, weapon, metres, _reaction(before, event)), view)
     except FightlogError:
         pass
     options = options_of(before)
@@ -73,9 +90,12 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         view.report("rules.outcome", event, f"{event.attacker}'s {roll.total} recorded as a "
                     f"{'hit' if event.hit else 'miss'} with Effect {event.margin} (8+ hits; Effect = total - 8)",
                     actor=event.attacker)
+        return True
+    return wrong_dms  # the roll's total itself is not the rules': so is whether it hit
 
 
-def _dms(event: AttackResolved, roll: DiceRolled, expected: Mods, view: AuditView) -> None:
+def _dms(event: AttackResolved, roll: DiceRolled, expected: Mods, view: AuditView) -> bool:
+    """Report the roll's DMs when they are not the rules'; whether they were not."""
     got = _dm_of(roll)
     want = 0
     for value, _ in expected:
@@ -84,6 +104,8 @@ def _dms(event: AttackResolved, roll: DiceRolled, expected: Mods, view: AuditVie
         shown = ", ".join(f"{v:+d} {s}" for v, s in expected) or "none"
         view.report("rules.attack-dm", event, f"{event.attacker}'s attack on {event.target} was rolled with DM "
                     f"{got:+d}; the rules give {want:+d} ({shown})", actor=event.attacker)
+        return True
+    return False
 
 
 def _dm_of(roll: DiceRolled) -> int:

@@ -324,3 +324,19 @@ def test_a_mortal_wound_against_the_hp() -> None:
     found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
     assert len(found) == 1 and found[0][1].startswith("hale recorded mortally_wounded with ")
     assert found[0][1].endswith(" HP left: a fighter is mortally wounded at 0 HP or below")
+
+
+def test_a_hit_left_without_damage() -> None:
+    """A hit deals its weapon's damage (a tester deleted a hit's damage: clean)."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    hit = next(h for h in log.all(AttackResolved, hit=True) if h.weapon is not None and log.all(DamageApplied,
+                                                                                                 cause=h.seq))
+    log.drop(*log.all(DamageApplied, cause=hit.seq))
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
+    assert found == [f"{hit.attacker}'s hit on {hit.target} has no damage applied by the end of the turn: a hit deals "
+                     "its weapon's damage"]

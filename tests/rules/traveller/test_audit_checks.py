@@ -325,3 +325,16 @@ def test_damage_after_a_miss() -> None:
     found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
     assert ("rules.damage", f"ilsa takes damage from kesh's attack at seq {miss.seq}, which missed: a miss does "
             "nothing") in found
+
+
+def test_a_hit_left_without_damage() -> None:
+    """A hit deals its damage (a tester deleted Ilsa's damage to Kesh: clean)."""
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run("dive-behind-the-wall")
+    hit = log.find(AttackResolved, attacker="ilsa", hit=True)
+    log.drop(*log.all(DamageApplied, cause=hit.seq))
+    found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
+    assert found == [("rules.damage", "ilsa's hit on kesh has no damage applied by the end of the turn: a hit's damage "
+                      "is its dice and its Effect, less armour")]
