@@ -37,3 +37,10 @@ def check_allowance(earlier: Sequence[Action], actions: Sequence[Action], option
         if other:
             raise RefusedError(f"aiming is lost by doing anything else: this turn also has {', '.join(other)}",
                                code="rules.aim")
+
+
+def check_not_dived(statuses: Sequence[str], actor: str) -> None:
+    """Refuse a post in a turn a dive for cover lost (Reaction: Dive for cover, "the next turn
+    lost"): the table skips that turn, so only a hand-kept log posts in it."""
+    if "dived" in statuses:
+        raise RefusedError(f"{actor} dived for cover: this turn is lost to the dive", code="rules.allowance")

@@ -13,7 +13,7 @@ from typing import cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   HealingApplied, InitiativeRolled, InitiativeSet)
+                                   HealingApplied, InitiativeRolled, InitiativeSet, StatusChanged)
 from fightlog.kit.chained import merged
 from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
@@ -240,6 +240,22 @@ def _reacted(before: SceneState, event: EffectApplied, view: AuditView) -> None:
 
 
 def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
-    """A post the table did not make, played by the table's checks."""
+    """A post the table did not make, played by the table's checks; an own-turn post in a
+    turn a dive lost (its ``dived`` status ended at the turn's opening, which the table
+    closes at once: Reaction, Dive for cover)."""
+    own = event.responds_to is None and event.actions and before.turn.current == event.actor
+    if own and _lost(before, event, view):
+        view.report("rules.allowance", event, f"{event.actor} posts in the turn lost to the dive for cover",
+                    actor=event.actor)
+        return
     report_refusal(before, event, view, check_declaration)
+
+
+def _lost(before: SceneState, event: DeclarationPosted, view: AuditView) -> bool:
+    """Whether this turn of ``event``'s poster was lost to a dive (its ``dived`` ended in it)."""
+    for seq in range(before.turn.started + 1, event.seq):
+        found = view.event(seq)
+        if type(found) is StatusChanged and found.actor == event.actor and found.status == "dived" and not found.on:
+            return True
+    return False
 

@@ -17,7 +17,7 @@ from fightlog.kit.declared import refusal, unknown_action
 from fightlog.kit.table import Scribe
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller import attack, extended, grapple, healing, leadership, minor, reactions
-from fightlog.rules.traveller.allowance import check_allowance, turn_actions
+from fightlog.rules.traveller.allowance import check_allowance, check_not_dived, turn_actions
 from fightlog.rules.traveller.fighters import options_of
 from fightlog.rules.traveller.ruleset import ACTION_TYPES, OUT, REACTIONS
 
@@ -68,6 +68,7 @@ def check_declaration(state: SceneState, declaration: DeclarationPosted) -> Refu
         if declaration.responds_to is not None and [a.type for a in actions] == ["grapple"]:
             grapple.check_pick(scribe.state, actor, actions[0])  # a defender's pick
             return
+        check_not_dived(who.statuses, actor)
         check_allowance(turn_actions(scribe.state, actor), actions, options_of(scribe.state))
         seq = scribe.emit(DeclarationPosted(actor=actor, text=declaration.text, actions=list(actions)))
         play_actions(scribe, actor, list(actions), seq)

@@ -19,7 +19,7 @@ from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
 from fightlog.rules.traveller import grapple, harm, healing, reactions, turns
 from fightlog.rules.traveller.declared import play_actions
-from fightlog.rules.traveller.allowance import KEEPS_AIM, check_allowance, turn_actions
+from fightlog.rules.traveller.allowance import KEEPS_AIM, check_allowance, check_not_dived, turn_actions
 from fightlog.rules.traveller.fighters import AIM, GRAPPLE_WON, Fighter
 from fightlog.rules.traveller.options import RULESET_ID, TravellerOptions, read_options
 from fightlog.rules.traveller.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, OUT, REACTIONS
@@ -72,6 +72,7 @@ def own_turn(scribe: Scribe, who: Fighter, post: Post) -> None:
     if state.turn.current != post.actor:
         raise RefusedError(f"out of turn: it is {state.turn.current or 'nobody'}'s turn to post "
                            "(a reaction answers an attack)", code="order.out-of-turn")
+    check_not_dived(who.who.statuses, post.actor)
     if post.responds_to is not None:
         raise RefusedError("a post in one's own turn answers nothing (responds_to is for reactions)",
                            code="order.out-of-turn")

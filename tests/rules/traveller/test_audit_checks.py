@@ -338,3 +338,25 @@ def test_a_hit_left_without_damage() -> None:
     found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
     assert found == [("rules.damage", "ilsa's hit on kesh has no damage applied by the end of the turn: a hit's damage "
                       "is its dice and its Effect, less armour")]
+
+
+def test_a_post_in_the_turn_a_dive_lost() -> None:
+    """Reaction, Dive for cover: the next turn is lost (a tester's post in Ilsa's lost turn,
+    before or after its dived status ended, audited clean)."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import Action, DeclarationPosted, StatusChanged
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    for after_the_end in (False, True):
+        log = hand_run("dive-behind-the-wall")
+        ended = log.find(StatusChanged, actor="ilsa", status="dived", on=False)
+        anchor = ended if after_the_end else log.get(ended.seq - 1)
+        template = log.all(DeclarationPosted, actor="ilsa")[0]
+        post = replace(template, seq=0, text="Ilsa rises to a crouch.", responds_to=None,
+                       actions=[Action(type="stance", params={"to": "crouch"})])
+        log.insert_after(anchor, post)
+        found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.severity == "error"]
+        said = ("ilsa posts in the turn lost to the dive for cover" if after_the_end else
+                "the table refuses ilsa's post: ilsa dived for cover: this turn is lost to the dive")
+        assert found == [("rules.allowance", said)], found
