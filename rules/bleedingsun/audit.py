@@ -22,6 +22,7 @@ from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.audit_dying import Dying
 from fightlog.rules.bleedingsun.audit_statuses import Statuses
+from fightlog.rules.bleedingsun.audit_statuses import ended_early
 from fightlog.rules.bleedingsun.audit_statuses import turn_ended as status_turn_ended
 from fightlog.rules.bleedingsun.declared import check_declaration
 from fightlog.rules.bleedingsun.fighters import BLEEDING, DEFENSE, INCOMING, Fighter
@@ -86,6 +87,10 @@ def checks() -> Mapping[type, Check]:
         saves.rolled(before, event, after, view)
         dying.rolled(before, event, after, view)
 
+    def expired(before: SceneState, event: EffectExpired, after: SceneState, view: AuditView) -> None:
+        dying.expired(before, event, after, view)
+        ended_early(before, event, view)
+
     def status(before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
         saves.changed(before, event, after, view)
         dying.died(before, event, after, view)
@@ -102,7 +107,7 @@ def checks() -> Mapping[type, Check]:
         DeclarationPosted: cast(Check, post),
         EffectApplied: cast(Check, effect),
         DiceRolled: cast(Check, dice),
-        EffectExpired: cast(Check, dying.expired),
+        EffectExpired: cast(Check, expired),
         StatusChanged: cast(Check, status),
     }
 

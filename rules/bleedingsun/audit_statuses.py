@@ -17,11 +17,12 @@ import re
 from typing import Final, NamedTuple
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import DeclarationPosted, DiceRolled, EffectApplied, StatusChanged, TurnEnded
+from fightlog.events.model import DeclarationPosted, DiceRolled, EffectApplied, EffectExpired, StatusChanged, TurnEnded
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.audit_attacks import hits
 from fightlog.rules.bleedingsun.fighters import Fighter
+from fightlog.rules.bleedingsun.ruleset import OUT
 from fightlog.rules.bleedingsun.statuses import NEXT_TURN, SAVES, column
 
 CODE: Final = "rules.effect-wrong"
@@ -167,6 +168,24 @@ def turn_ended(before: SceneState, event: TurnEnded, view: AuditView) -> None:
             view.report(CODE, event, f"{actor}'s {found.name} ({found.effect}) was in place at the start of their "
                         "turn and did not end with it (it lasts until the end of one's next turn)", actor=actor)
     burned(before, actor, event, view)
+
+
+def ended_early(before: SceneState, event: EffectExpired, view: AuditView) -> None:
+    """A stagger or stun ends with its bearer's next turn (Status Effects: until the end of
+    one's next turn): in that turn (one begun after it took hold), at a round's start for one
+    out of the fight (the stand-in for the turn), or with death; not before."""
+    found = before.effects.get(event.effect)
+    if found is None or found.name not in NEXT_TURN:
+        return
+    target = found.target
+    who = before.combatants.get(target)
+    if who is None or not OUT.isdisjoint(who.statuses):
+        return
+    turn = before.turn
+    if turn.current == target and found.applied < turn.started:
+        return
+    view.report(CODE, event, f"{target}'s {found.name} ({found.effect}) ended before the end of {target}'s next turn "
+                "(it lasts until then)", actor=target)
 
 
 def burned(before: SceneState, actor: str, event: DeclarationPosted | TurnEnded, view: AuditView) -> None:

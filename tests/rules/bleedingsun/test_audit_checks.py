@@ -264,3 +264,20 @@ def test_damage_after_a_miss_that_is_no_blast() -> None:
     built = log.done()
     [miss] = [e for e in built.events if isinstance(e, AttackResolved) and e.attacker == "kade" and not e.hit]
     assert ("rules.damage", f"vex takes damage from kade's attack at seq {miss.seq}, which missed") in _errors(built)
+
+
+def test_a_stun_ended_before_its_bearers_next_turn() -> None:
+    """Status Effects: a stun lasts until the end of one's next turn (a tester ended Kade's in
+    Dray's turn, and Kade then acted in his own: clean)."""
+    from fightlog.events.model import EffectExpired, TurnStarted
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("status-effects")
+    ended = next(e for e in log.all(EffectExpired, target="kade") if e.effect.startswith("stunned-"))
+    opened = log.find(TurnStarted, actor="kade")
+    assert opened.seq < ended.seq
+    log.drop(ended)
+    log.insert_after(log.get(opened.seq - 2), ended)
+    errors = _errors(log.done())
+    assert ("rules.effect-wrong", f"kade's stunned ({ended.effect}) ended before the end of kade's next turn (it lasts "
+            "until then)") in errors
