@@ -22,12 +22,13 @@ from fightlog.kit.fighters import Mods
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.attack import protection, waiting_metres
 from fightlog.rules.traveller.card import WeaponCard
+from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
 from fightlog.rules.traveller.audit_condition import Condition
 from fightlog.rules.traveller.audit_healing import healed
 from fightlog.rules.traveller.audit_initiative import ordered, rolled
-from fightlog.rules.traveller.fighters import AIM, INCOMING, REACTED, Fighter, options_of
+from fightlog.rules.traveller.fighters import AIM, COVER, INCOMING, REACTED, Fighter, options_of
 from fightlog.rules.traveller.harm import split
 from fightlog.rules.traveller.modifiers import Reaction, attack_mods, distance
 
@@ -209,10 +210,18 @@ def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll
 
 
 def applied(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
-    """An aim (DM+1 more than the aim it renews, up to the cap); a reaction's DM-1."""
+    """An aim (DM+1 more than the aim it renews, up to the cap); a reaction's DM-1; cover of
+    the chart's value for its kind (Weapon Range and Cover: W4)."""
     name = event.name
     if name == REACTED:
         _reacted(before, event, view)
+        return
+    if name == COVER:
+        kind = event.params.get("kind")
+        want = COVER_VALUES.get(kind) if isinstance(kind, str) else None
+        if want is not None and event.magnitude != want:
+            view.report("rules.damage", event, f"{event.target}'s cover ({kind}) is recorded as {event.magnitude}; the "
+                        f"chart gives {want}", actor=event.target)
         return
     if name != AIM or event.target not in before.combatants:
         return

@@ -360,3 +360,17 @@ def test_a_post_in_the_turn_a_dive_lost() -> None:
         said = ("ilsa posts in the turn lost to the dive for cover" if after_the_end else
                 "the table refuses ilsa's post: ilsa dived for cover: this turn is lost to the dive")
         assert found == [("rules.allowance", said)], found
+
+
+def test_cover_of_another_value_than_the_chart() -> None:
+    """Weapon Range and Cover (W4): a stone wall is +8 (a tester recorded 20, and the damage
+    soaked by it: clean)."""
+    from fightlog.events.model import EffectApplied
+    from fightlog.fixtures.traveller_fights import hand_run
+
+    log = hand_run("dive-behind-the-wall")
+    cover = log.find(EffectApplied, name="cover", target="ilsa")
+    assert (cover.params["kind"], cover.magnitude) == ("stone_wall", 8)
+    log.change(cover, magnitude=20)
+    found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.severity == "error"]
+    assert ("rules.damage", "ilsa's cover (stone_wall) is recorded as 20; the chart gives 8") in found
