@@ -162,6 +162,8 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
         view.report("rules.damage", event, f"{event.target} takes damage from {cause.attacker}'s attack at seq "
                     f"{cause.seq}, which missed: a miss does nothing", actor=cause.attacker)
         return
+    if len(cause.rolls) == 2 and event.source == "grapple":
+        _grappled(before, event, cause, view)
     if len(cause.rolls) != 1:
         return
     who = before.combatants.get(event.target)
@@ -185,6 +187,28 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     if want and want[0] != (event.pool, event.taken):
         view.report("rules.damage", event, f"{event.target} took {event.taken} from {event.pool}; the rules take "
                     f"{want[0][1]} from {want[0][0]} (END first, then the higher of STR and DEX)", actor=cause.attacker)
+
+
+def _grappled(before: SceneState, event: DamageApplied, cause: AttackResolved, view: AuditView) -> None:
+    """A grapple's winner choosing damage (G5): 2 + the Effect of the winner's check, less
+    the loser's armour (the first of its damage events; later ones carry what is left)."""
+    winner_total = cause.score if cause.hit else cause.against
+    loser = cause.target if cause.hit else cause.attacker
+    if event.target != loser:
+        return  # the shared check's, or the audit of the outcome's
+    try:
+        won_by = effect(winner_total, options_of(before))
+        armour = Fighter(before, loser).card.armour
+    except FightlogError:
+        return
+    earlier = view.event(event.seq - 1)
+    if isinstance(earlier, DamageApplied) and earlier.cause == event.cause and earlier.target == event.target:
+        return  # a later pool of the same damage (``harm.damage`` splits it)
+    want = max(0, 2 + won_by)
+    if event.raw != want or event.reduced_by != min(armour, want):
+        view.report("rules.damage", event, f"{loser}'s grapple damage is recorded as {event.raw} less {event.reduced_by}; "
+                    f"2 + the winner's Effect {won_by} gives {want}, less armour {min(armour, want)}",
+                    actor=cause.attacker)
 
 
 def _first(before: SceneState, event: DamageApplied, cause: AttackResolved, roll: DiceRolled, target: Fighter,

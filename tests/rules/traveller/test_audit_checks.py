@@ -374,3 +374,16 @@ def test_cover_of_another_value_than_the_chart() -> None:
     log.change(cover, magnitude=20)
     found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.severity == "error"]
     assert ("rules.damage", "ilsa's cover (stone_wall) is recorded as 20; the chart gives 8") in found
+
+
+def test_a_grapples_damage_is_two_and_the_winners_effect() -> None:
+    """Unarmed Combat or Grappling (G5): damage 2 + the Effect, less armour (a tester's 12 for
+    Dorn's Effect 5: clean)."""
+    from fightlog.events.model import DamageApplied
+    from fightlog.fixtures.traveller_fights import scenario
+
+    log = Tamper(scenario("knives-in-the-galley"))
+    dealt = log.find(DamageApplied, source="grapple")
+    log.change(dealt, raw=dealt.raw + 5, taken=dealt.taken + 5)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
+    assert len(found) == 1 and found[0].startswith(f"{dealt.target}'s grapple damage is recorded as {dealt.raw + 5} less ")
