@@ -53,6 +53,8 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "scene.unknown-ruleset": ("warning", "a ruleset this fightlog does not have: its rules not checked"),
     "scene.bad-options": ("error", "options the scene's ruleset refuses: its rules checked under the default options"),
     "scene.after-end": ("error", "events written after the scene ended (only a GM's ruling may follow it)"),
+    "scene.joined-pools": ("error", "a combatant joining with more in a pool than their sheet gives (more HP, a "
+                                    "Wound of the sheet left unmarked)"),
     "scene.bad-sheet": ("error", "a sheet the scene's ruleset cannot read: the checks that read it not made"),
     # dice (fightlog.audit.dice_checks, over fightlog.dice.verify)
     "dice.face": ("error", "an impossible die face"),

@@ -16,7 +16,11 @@ hand, a field past the roster's bounds) is folded as it stands, and the checks t
 that sheet (its weapons, its DMs, its armour) are not made: that is said as an error at its
 ``combatant_joined`` (``scene.bad-sheet``), naming the field, so a clean audit is never read
 as sheets checked. A combatant who joined with no sheet at all (an imported fight) is not
-reported: nothing was claimed.
+reported: nothing was claimed. One whose sheet reads joins with the pools it gives
+(``Ruleset.sheet_pools``: HP, a wounds track, characteristics...) or less (one who joins
+hurt, as a GM carries a fight on): more is an error at its ``combatant_joined``
+(``scene.joined-pools``): a log that starts someone at 500 HP on a 100 HP sheet is not a
+fight the sheet describes.
 """
 
 from __future__ import annotations
@@ -80,6 +84,24 @@ def joined(before: SceneState, event: CombatantJoined, after: SceneState, view: 
             "the checks that read it were not made",
             actor=event.actor,
         )
+        return
+    try:
+        want = rules_for_scene(scene.ruleset, {}).sheet_pools(event.sheet)
+    except FightlogError:
+        return
+    if want is None:
+        return
+    more = {name: value for name, value in event.pools.items() if name in want and value > want[name]}
+    if more:  # (less: one who joins hurt, as a GM carries a fight on)
+        view.report(POOLS, event, f"{event.actor} joins with {_shown(more)}, more than the sheet gives "
+                    f"({_shown({name: want[name] for name in more})})", actor=event.actor)
+
+
+POOLS = "scene.joined-pools"
+
+
+def _shown(pools: Mapping[str, int]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in sorted(pools.items())) or "no pools"
 
 
 def _options(event: SceneStarted, view: AuditView) -> None:

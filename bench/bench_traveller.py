@@ -5,7 +5,8 @@
 The fight is played through the Traveller table (``fightlog.rules.traveller.table.TABLE``)
 on one ``Scribe`` with a fixed dice seed, as ``fightlog run`` plays a scenario (the seed
 committed, then revealed): eight fighters on two sides in a 40 x 20 m compound, with a
-billion points in STR, DEX and END so that nobody falls. A deterministic policy
+billion points in STR, DEX and END so that nobody falls (more than any sheet gives: the
+audit reports each join, ``scene.joined-pools``, the only findings the fight may have). A deterministic policy
 (``random.Random(POLICY_SEED)``) picks each turn's post: ranged, melee and thrown attacks
 (answered by dodges, parries, dives for cover or nothing), aiming, moves, cover, stances,
 draws and reloads, Leadership and its DM+1s, grapples, deferred turns; a refused post is
@@ -15,7 +16,8 @@ replaced by the next candidate. Out-of-character posts fill up to ``count - 1`` 
 
 1. decode + fold of that log into ``SceneState`` vs bare msgspec decoding of the same lines,
    interleaved round by round (target >= 0.33x);
-2. ``audit_log`` of it (which must find nothing) vs bare decoding (target >= 0.2x).
+2. ``audit_log`` of it (which must find nothing but the eight joins) vs bare decoding
+   (target >= 0.2x).
 """
 
 from __future__ import annotations
@@ -140,9 +142,20 @@ def write_fight(count: int) -> str:
     return long_fight.write_fight(os.path.join(OUT, f"traveller-fight-{count}.jsonl"), count, play=events)
 
 
+JOINED = "scene.joined-pools"
+"""The findings the fight has by design: each fighter joins with a billion points a
+characteristic, more than the sheet gives."""
+
+
+def unexpected(findings: list[Any]) -> list[Any]:
+    """The findings but the eight joins' (``JOINED``, one a fighter, at the joins)."""
+    joins = [f for f in findings if f.code == JOINED]
+    return [f for f in findings if f.code != JOINED] + ([] if len(joins) == 8 else joins)
+
+
 def clean_audit(path: str, count: int) -> Any:
     report = audit_log(path)
-    if report.findings or report.summary.events != count:
+    if unexpected(report.findings) or report.summary.events != count:
         for finding in report.findings[:10]:
             print(f"  {finding.seq}: {finding.code}: {finding.message}", file=sys.stderr)
         raise SystemExit(f"the Traveller fight did not audit clean: {len(report.findings)} findings")

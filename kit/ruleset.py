@@ -132,6 +132,12 @@ class Ruleset(FoldRules, Protocol):
         amendment of a sheet is checked with it."""
         ...
 
+    def sheet_pools(self, sheet: Mapping[str, Any]) -> Mapping[str, int] | None:
+        """The pools a combatant with this sheet snapshot joins with (as its roster's join
+        makes them: HP, a wounds track, characteristics...), or ``None`` when the rules do
+        not say or cannot read it. The audit holds a ``combatant_joined``'s pools to it."""
+        ...
+
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
         """Why the rules refuse a scene's options (``scene_started.options``), naming the
         option and what it accepts, or ``None`` when they read them. Not for the fold, which
@@ -183,6 +189,16 @@ def read_problem(read: Callable[[Mapping[str, Any]], object], data: Mapping[str,
     except InputError as exc:
         return exc.message
     return None
+
+
+def read_pools(read: Callable[[Mapping[str, Any]], object], pools: Callable[[Any], Mapping[str, int]],
+               data: Mapping[str, Any]) -> Mapping[str, int] | None:
+    """``pools`` of what ``read`` makes of a sheet snapshot, or ``None`` when it refuses it: a
+    ruleset's ``sheet_pools`` over its reader and its join's pools."""
+    try:
+        return pools(read(data))
+    except InputError:
+        return None
 
 
 class GenericRules(GenericFoldRules):
@@ -250,6 +266,9 @@ class GenericRules(GenericFoldRules):
         return {} if self.sections is None else self.sections.findings
 
     def sheet_problem(self, sheet: Mapping[str, Any]) -> str | None:
+        return None
+
+    def sheet_pools(self, sheet: Mapping[str, Any]) -> Mapping[str, int] | None:
         return None
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:

@@ -112,3 +112,8 @@ class Card(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 read_card: Final = CardReader(Card)
 """The card of a sheet snapshot; ``InputError`` naming the field when it does not read."""
+
+
+def card_pools(card: Card) -> dict[str, int]:
+    """The pools a combatant with ``card`` joins with: HP."""
+    return {"hp": card.hp}

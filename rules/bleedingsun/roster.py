@@ -10,7 +10,7 @@ from typing import Final, Literal
 
 from fightlog.events.model import CombatantJoined
 from fightlog.kit import rosters
-from fightlog.rules.bleedingsun.card import as_snapshot
+from fightlog.rules.bleedingsun.card import as_snapshot, card_pools
 from fightlog.rules.bleedingsun.sheet import KickerIn, PerkIn, Sheet, Weapon
 
 
@@ -26,7 +26,7 @@ def joined(combatant: Combatant) -> CombatantJoined:
     """The ``combatant_joined`` that brings ``combatant`` in: HP as a pool."""
     card = combatant.sheet.card()
     return CombatantJoined(actor=combatant.id, name=combatant.name, side=combatant.side,
-                           controller=combatant.controller, role=combatant.role, pools={"hp": card.hp},
+                           controller=combatant.controller, role=combatant.role, pools=card_pools(card),
                            pool_max={"hp": card.hp}, sheet=as_snapshot(card))
 
 

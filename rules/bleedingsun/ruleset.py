@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, read_problem, weapon_names
+from fightlog.kit.ruleset import GenericRules, read_pools, read_problem, weapon_names
 from fightlog.rules.bleedingsun.findings import SECTIONS
 from fightlog.rules.bleedingsun.options import RULESET_ID
 
@@ -123,6 +123,11 @@ class BleedingSunRules(GenericRules):
         from fightlog.rules.bleedingsun.card import read_card
 
         return read_problem(read_card, sheet)
+
+    def sheet_pools(self, sheet: Mapping[str, Any]) -> Mapping[str, int] | None:
+        from fightlog.rules.bleedingsun.card import card_pools, read_card
+
+        return read_pools(read_card, card_pools, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
         from fightlog.rules.bleedingsun.options import read_options

@@ -166,3 +166,8 @@ def read_card(snapshot: Mapping[str, Any]) -> Card:
 @lru_cache(maxsize=256)
 def _card(encoded: bytes) -> Card:
     return msgspec.json.decode(encoded, type=Card)
+
+
+def card_pools(card: Card) -> dict[str, int]:
+    """The pools a combatant with ``card`` joins with: HP (base), armour and MP."""
+    return {"hp": card.hp, "armour": card.armour_points, "mp": card.max_mp}

@@ -18,7 +18,7 @@ from typing import Annotated, Final, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from fightlog.events.model import CombatantJoined
-from fightlog.rules.d20evasion.card import as_snapshot
+from fightlog.rules.d20evasion.card import as_snapshot, card_pools
 from fightlog.rules.d20evasion.sheet import Armour, Item, OverTime, Sheet, Spell, Stats, Weapon
 from fightlog.kit.inputs import FieldProblem, Seq, Strict
 from fightlog.kit import rosters
@@ -95,7 +95,7 @@ class Roster(Strict):
         """The ``combatant_joined`` event that brings ``combatant`` into a scene: pools HP
         (base), armour and MP."""
         card = combatant.sheet.card(self.race_evasion(combatant.sheet.race))
-        pools = {"hp": card.hp, "armour": card.armour_points, "mp": card.max_mp}
+        pools = card_pools(card)
         return CombatantJoined(
             actor=combatant.id,
             name=combatant.name,

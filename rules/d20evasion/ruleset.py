@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, read_problem, weapon_names
+from fightlog.kit.ruleset import GenericRules, read_pools, read_problem, weapon_names
 from fightlog.rules.d20evasion.findings import SECTIONS
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
@@ -121,6 +121,11 @@ class D20Rules(GenericRules):
         from fightlog.rules.d20evasion.card import read_card
 
         return read_problem(read_card, sheet)
+
+    def sheet_pools(self, sheet: Mapping[str, Any]) -> Mapping[str, int] | None:
+        from fightlog.rules.d20evasion.card import card_pools, read_card
+
+        return read_pools(read_card, card_pools, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
         from fightlog.rules.d20evasion.options import read_options

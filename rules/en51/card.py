@@ -93,3 +93,8 @@ WOUND_POOLS: Final = tuple(wound_pool(c) for c in range(1, TRACK + 1))
 def track_pools(marked: tuple[int, ...]) -> dict[str, int]:
     """The Wounds track as pools, ``marked`` circles filled."""
     return {wound_pool(c): 0 if c in marked else 1 for c in range(1, TRACK + 1)}
+
+
+def card_pools(card: Card) -> dict[str, int]:
+    """The pools a combatant with ``card`` joins with: the Wounds track, the sheet's Wounds marked."""
+    return track_pools(card.wounds)

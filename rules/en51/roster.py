@@ -10,7 +10,7 @@ from typing import Final, Literal
 
 from fightlog.events.model import CombatantJoined
 from fightlog.kit import rosters
-from fightlog.rules.en51.card import WOUND_POOLS, as_snapshot, track_pools
+from fightlog.rules.en51.card import WOUND_POOLS, as_snapshot, card_pools
 from fightlog.rules.en51.sheet import Armour, Sheet, Weapon
 
 
@@ -27,7 +27,7 @@ def joined(combatant: Combatant) -> CombatantJoined:
     card = combatant.sheet.card()
     return CombatantJoined(actor=combatant.id, name=combatant.name, side=combatant.side,
                            controller=combatant.controller, role=combatant.role,
-                           pools=track_pools(card.wounds), pool_max=dict.fromkeys(WOUND_POOLS, 1), sheet=as_snapshot(card))
+                           pools=card_pools(card), pool_max=dict.fromkeys(WOUND_POOLS, 1), sheet=as_snapshot(card))
 
 
 FORMAT: Final = rosters.RosterFormat(Roster, Sheet, (Roster, Combatant, Sheet, Weapon, Armour))

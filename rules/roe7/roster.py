@@ -50,9 +50,14 @@ class Combatant(Strict):
             name=self.name,
             side=self.side,
             controller=self.controller,
-            pools={"hp": self.sheet.hp},
+            pools=sheet_pools(self.sheet),
             sheet=self.sheet.to_snapshot(),
         )
+
+
+def sheet_pools(sheet: Sheet) -> dict[str, int]:
+    """The pools a combatant joins with: HP."""
+    return {"hp": sheet.hp}
 
 
 class Roster(Strict):

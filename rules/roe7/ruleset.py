@@ -18,7 +18,7 @@ from fightlog.errors import InputError
 from fightlog.events.model import Action
 from fightlog.rules.roe7.findings import SECTIONS
 from fightlog.rules.roe7.tokens import DEFAULT_OPTIONS, TokenOptions, WeaponToken, parse_token
-from fightlog.kit.ruleset import GenericRules, read_problem
+from fightlog.kit.ruleset import GenericRules, read_pools, read_problem
 
 if TYPE_CHECKING:  # the audit's interface imports the state, which imports the ruleset interface
     from fightlog.kit.checks import Check, RecordSplit
@@ -134,6 +134,13 @@ class Roe7Rules(GenericRules):
         from fightlog.rules.roe7.fighters import read_sheet
 
         return read_problem(read_sheet, sheet)
+
+    def sheet_pools(self, sheet: Mapping[str, Any]) -> Mapping[str, int] | None:
+        """HP as the sheet states it (a hand-kept sheet without ``hp`` states none)."""
+        from fightlog.rules.roe7.fighters import read_sheet
+        from fightlog.rules.roe7.roster import sheet_pools
+
+        return read_pools(read_sheet, sheet_pools, sheet) if "hp" in sheet else None
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
         from fightlog.rules.roe7.options import read_options

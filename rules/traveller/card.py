@@ -116,3 +116,9 @@ read_card: Final = CardReader(Card)
 """The card of a sheet snapshot (cached by its bytes, and by the snapshot object itself:
 a folded state keeps each combatant's one dict); ``InputError`` naming the field when
 the snapshot is not a Traveller card."""
+
+
+def card_pools(card: Card) -> dict[str, int]:
+    """The pools a combatant with ``card`` joins with: the physical characteristics."""
+    chars = card.characteristics
+    return {name: getattr(chars, name) for name in PHYSICAL}

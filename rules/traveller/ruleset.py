@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from fightlog.events.model import Action
-from fightlog.kit.ruleset import GenericRules, read_problem, weapon_names
+from fightlog.kit.ruleset import GenericRules, read_pools, read_problem, weapon_names
 from fightlog.rules.traveller.findings import SECTIONS
 from fightlog.rules.traveller.options import RULESET_ID
 
@@ -110,6 +110,11 @@ class TravellerRules(GenericRules):
         from fightlog.rules.traveller.card import read_card
 
         return read_problem(read_card, sheet)
+
+    def sheet_pools(self, sheet: Mapping[str, Any]) -> Mapping[str, int] | None:
+        from fightlog.rules.traveller.card import card_pools, read_card
+
+        return read_pools(read_card, card_pools, sheet)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
         from fightlog.rules.traveller.options import read_options

@@ -20,7 +20,7 @@ from fightlog.kit import rosters
 from fightlog.kit.inputs import FieldProblem, Seq, Strict
 from fightlog.kit.rosters import RosterFormat
 from fightlog.rules.traveller.card import (CHARACTERISTIC_MAX, DAMAGE, PHYSICAL, SKILLS, UNARMED, Card,
-                                           Characteristics, WeaponCard, as_snapshot)
+                                           Characteristics, WeaponCard, as_snapshot, card_pools)
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Characteristic = Annotated[int, Field(ge=0, le=CHARACTERISTIC_MAX)]
@@ -120,8 +120,7 @@ ROSTERS: Final = RosterFormat(Roster, Sheet, (Roster, Combatant, Sheet, Chars, W
 def joined(combatant: Combatant) -> CombatantJoined:
     """The ``combatant_joined`` event of a roster entry: the card, the physical pools."""
     card = combatant.sheet.card()
-    chars = card.characteristics
-    pools = {name: getattr(chars, name) for name in PHYSICAL}
+    pools = card_pools(card)
     return CombatantJoined(actor=combatant.id, name=combatant.name, side=combatant.side,
                            controller=combatant.controller, role=combatant.role, pools=pools,
                            sheet=as_snapshot(card))

@@ -1,5 +1,6 @@
 """The benchmark's long Traveller fight (``bench/bench_traveller.py``), short: it plays to
-exactly the events asked for, the same bytes twice, and audits with no finding."""
+exactly the events asked for, the same bytes twice, and audits with no finding but its
+fighters' joins with a billion points a characteristic (``scene.joined-pools``)."""
 
 from __future__ import annotations
 
@@ -24,4 +25,6 @@ def test_the_bench_fight_plays_to_its_count_and_audits_clean() -> None:
     events = played(3000)
     assert len(events) == 3000 and events[-1].seq == 3000
     assert msgspec.json.encode(played(3000)) == msgspec.json.encode(events)
-    assert not audit_events(events).findings
+    findings = audit_events(events).findings
+    assert not bench_traveller.unexpected(findings)
+    assert [f.seq for f in findings] == [e.seq for e in events if type(e).__name__ == "CombatantJoined"]
