@@ -387,3 +387,17 @@ def test_a_grapples_damage_is_two_and_the_winners_effect() -> None:
     log.change(dealt, raw=dealt.raw + 5, taken=dealt.taken + 5)
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
     assert len(found) == 1 and found[0].startswith(f"{dealt.target}'s grapple damage is recorded as {dealt.raw + 5} less ")
+
+
+def test_first_aid_healing_that_cites_its_post() -> None:
+    """Healing: First Aid heals max(Effect, 1): a healing citing the first aid's post, not its
+    roll, was not judged (a tester's 6 points for Effect 1: clean)."""
+    from fightlog.events.model import DiceRolled, HealingApplied
+    from fightlog.fixtures.traveller_fights import scenario
+
+    log = Tamper(scenario("first-aid-on-the-ramp"))
+    roll = log.find(DiceRolled, purpose="first_aid")
+    healing = log.after(roll, HealingApplied)
+    log.change(healing, cause=roll.for_seq, amount=6)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.healing"]
+    assert len(found) == 1 and "heals 6 points" in found[0]
