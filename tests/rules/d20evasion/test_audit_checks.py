@@ -340,3 +340,25 @@ def test_a_hit_left_without_damage() -> None:
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
     assert found == [f"{hit.attacker}'s hit on {hit.target} has no damage applied by the end of the turn: a hit deals "
                      "its weapon's damage"]
+
+
+def test_an_effect_of_another_size_or_length_than_its_weapon_or_spell() -> None:
+    """Damage (ongoing damage); Casting Spells: a Firebolt's burning of 30 (the sheet's 5) and
+    a Protect of 9 rounds (the spell's 2) audited clean (a tester)."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import EffectApplied
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    protect = log.find(EffectApplied, name="Protect")
+    log.change(protect, duration=9)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.effect-wrong"]
+    assert found == [f"{protect.target}'s Protect is recorded as 50 for 9 rounds; the sheet gives 50 for "
+                     f"{protect.duration}"]
+    log = Tamper(scenario("sunken-archive"))
+    burning = next(e for e in log.all(EffectApplied) if e.params.get("dot") is True)
+    log.change(burning, magnitude=30)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.effect-wrong"]
+    said = f"is recorded as 30 for {burning.duration} rounds; the sheet gives {burning.magnitude}"
+    assert len(found) == 1 and said in found[0]
