@@ -25,6 +25,7 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.tick-wrong": Code("error", "an effect tick with the wrong amount or timing",
                              "Damage (ongoing damage); Status Effects"),
     "rules.expired-effect": Code("error", "an effect applied after it expired", "Status Effects (durations)"),
+    "rules.initiative": Code("error", "an initiative score other than its roll's total", "Initiative"),
     "rules.effect-wrong": Code("error", "an effect of another size or length than the weapon or spell that left it",
                                "Damage (ongoing damage); Casting Spells"),
     "rules.allowance": Code("error", "actions beyond the turn's allowance",

@@ -362,3 +362,18 @@ def test_an_effect_of_another_size_or_length_than_its_weapon_or_spell() -> None:
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.effect-wrong"]
     said = f"is recorded as 30 for {burning.duration} rounds; the sheet gives {burning.magnitude}"
     assert len(found) == 1 and said in found[0]
+
+
+def test_an_initiative_score_other_than_its_roll() -> None:
+    """Initiative: 1d20 plus the bonus (a tester's score of 5 on a roll of 18: clean)."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import InitiativeRolled
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    rolled = log.all(InitiativeRolled)[0]
+    log.change(rolled, score=rolled.score - 13)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
+    assert found == [f"{rolled.actor}'s initiative is recorded as {rolled.score - 13}; the roll at seq {rolled.roll} "
+                     f"gives {rolled.score}"]
