@@ -24,7 +24,7 @@ from fightlog.reducers.state import SceneState
 
 CODE = "outcome.damage"
 
-_KEPT = 8192
+_KEPT = 1024
 """Damages remembered by attack, target and pool (a second one is found while it is remembered)."""
 
 
