@@ -9,8 +9,10 @@ roe7 rolls damage). The outcome names whom the attack was on: damage given to an
 attacker, as a Traveller grapple's winner may choose);
 and one attack's damage applied twice to one target's pool counts it twice (an attack's
 damage may be split between pools: Traveller's characteristics, d20-evasion's armour and HP).
-The rulesets judge the amount (``rules.damage``), a damage after a miss, and a hit left
-without damage. An attack out of the audit's window of recent events is not judged.
+A damage citing nothing, with no ``origin``, in a scene committed to a dice seed (one the
+engine played: ``kit.declared.by_table``) was not the engine's: it records what every damage
+comes from. The rulesets judge the amount (``rules.damage``), a damage after a miss, and a
+hit left without damage. An attack out of the audit's window of recent events is not judged.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ class AttackDamage:
         return {DamageApplied: cast(Check, self.damaged)}
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+        if event.cause is None:
+            scene = before.scene
+            if event.origin is None and scene is not None and scene.commitment is not None:  # as ``kit.declared.by_table``
+                view.report(CODE, event, f"{event.target} takes {event.taken} citing nothing, in a scene the engine "
+                            "played: it records what every damage comes from (a hit, a tick, a fall)", actor=None)
+            return
         attack = attack_of(event, view)
         if attack is None:
             return

@@ -46,7 +46,8 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     # what a log's facts must agree on, under any ruleset (fightlog.audit.answers)
     "outcome.undeclared": ("error", "the poster's attack resolved on a target its declaration did not name"),
     "outcome.winner": ("error", "a scene's end naming a winner the fighters' statuses do not give"),
-    "outcome.damage": ("error", "an attack's damage on another than its target, or applied twice to one pool"),
+    "outcome.damage": ("error", "an attack's damage on another than its target, or applied twice to one pool; a "
+                                "damage citing nothing in a scene the engine played"),
     "outcome.reference": ("error", "an event naming as what it follows from a seq that is not an earlier event"),
     "outcome.voided-cause": ("warning", "an event standing on one a ruling voided (its damage, its resolution, its rolls)"),
     # what the audit can judge (fightlog.audit.scope)

@@ -34,3 +34,12 @@ def test_one_attacks_damage_applied_twice_to_one_pool() -> None:
 
 def test_the_duel_as_played_has_none() -> None:
     assert not [f for f in errors(duel()) if f.code == "outcome.damage"]
+
+
+def test_a_damage_citing_nothing_in_a_log_the_engine_played() -> None:
+    """Testers inserted a 30 and a 60 HP damage citing nothing into engine logs: clean."""
+    events = duel()
+    damage = _damage(events)
+    found = [(f.seq, f.code, f.message) for f in errors(changed(events, 21, cause=None))]
+    assert (21, "outcome.damage", f"rook takes {damage.taken} citing nothing, in a scene the engine played: it "
+            "records what every damage comes from (a hit, a tick, a fall)") in found
