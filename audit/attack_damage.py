@@ -6,9 +6,9 @@ through the damage roll made for it (a ``dice_rolled`` whose ``for_seq`` is the 
 roe7 rolls damage). The outcome names whom the attack was on: damage given to anyone else
 (another fighter, the attacker, someone never in the fight) moves HP the dice never decided
 (the attacker of an attack that did not land aside: a contest the defender won may hurt the
-attacker, as a Traveller grapple's winner may choose);
-and one attack's damage applied twice to one target's pool counts it twice (an attack's
-damage may be split between pools: Traveller's characteristics, d20-evasion's armour and HP).
+attacker, as a Traveller grapple's winner may choose); and one attack's damage applied
+twice to one target's pool counts it twice (an attack's damage may be split between pools:
+Traveller's characteristics, d20-evasion's armour and HP).
 A damage citing nothing, with no ``origin``, in a scene committed to a dice seed (one the
 engine played: ``kit.declared.by_table``) was not the engine's: it records what every damage
 comes from. The rulesets judge the amount (``rules.damage``), a damage after a miss, and a
