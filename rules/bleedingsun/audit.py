@@ -73,6 +73,9 @@ def checks() -> Mapping[type, Check]:
         saves.other(view)
         if event.cause is not None:
             undamaged.pop(event.cause, None)
+        else:  # a hand-kept damage citing nothing: it pays what its target is owed
+            for seq in [seq for seq, hit in undamaged.items() if hit.target == event.target]:
+                del undamaged[seq]
         audit_attacks.damaged(before, event, after, view)
 
     def post(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:

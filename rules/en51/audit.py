@@ -224,7 +224,11 @@ class En51Audit:
             self._dry.add(declaration)
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
-        cause = view.event(event.cause) if event.cause is not None else None
+        if event.cause is None:  # a hand-kept damage citing nothing: it pays what its target is owed
+            for seq in [seq for seq, hit in self._undamaged.items() if hit.target == event.target]:
+                del self._undamaged[seq]
+            return
+        cause = view.event(event.cause)
         if not isinstance(cause, AttackResolved):
             return
         self._undamaged.pop(cause.seq, None)

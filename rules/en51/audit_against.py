@@ -77,13 +77,16 @@ def expected_against(before: SceneState, event: AttackResolved, posted: Declarat
     if posted is None or weapon is None:
         return None
     action = None
-    for one in posted.actions:  # one pass: a counterattack, the attack on the target
+    moved = False
+    for one in posted.actions:  # one pass: a counterattack, the attack on the target, a move
         kind = one.type
         if kind == "counter":
             return _countered(before, posted, view)
-        if action is None and kind == "attack" and one.target == event.target:
+        if kind == "move":
+            moved = True
+        elif action is None and kind == "attack" and one.target == event.target:
             action = one
-    if action is None:
+    if action is None or (moved and weapon.kind != "ranged"):  # a charge's answer waits on the mover, gone by now
         return None
     if weapon.kind == "ranged":
         return None if action.distance is None else step(action.distance, options.range_scale)

@@ -275,3 +275,36 @@ def test_a_shots_skill_the_declaration_decides(note: str, says: str) -> None:
     built = log.done()
     found = [(f.code, f.message) for f in audit_events(built.events).findings if f.severity == "error"]
     assert found == [("rules.outcome", says)]
+
+
+@pytest.mark.parametrize("answer", ["counter weapon=Cutlass", "ignore"])
+def test_a_charge_answered_by_a_counter_or_an_ignore_audits_clean(tmp_path: Path, answer: str) -> None:
+    """A melee attack combined with a move waits on the mover for its answer, which ends before
+    the attack resolves: the audit, which looked for it among the turn's posts, judged the
+    charge against Unarmed Defense (a tester: the engine's own fight had an error)."""
+    from tests.rules.refusals import run
+
+    log = str(tmp_path / "charge.jsonl")
+    roster = str(FIXTURES / "en51" / "rosters" / "tavern.toml")
+    for args in (("play", "start", log, "--ruleset", "en51", "--seed", "1", "--open"),
+                 ("play", "join", log, "--roster", roster, "mira", "rask"), ("play", "begin", log),
+                 ("play", "post", log, "mira", "Mira charges Rask.", "--do", "move distance=4", "--do",
+                  "attack target=rask weapon=Sabre distance=5"),
+                 ("play", "post", log, "rask", "Rask answers.", "--do", answer, "--responds-to", "7"),
+                 ("play", "end-turn", log), ("play", "end-turn", log)):
+        assert run(*args)[0] == 0, args
+    assert run("audit", log)[0] == 0
+
+
+def test_hand_kept_damage_citing_nothing_pays_the_hit() -> None:
+    """A hand-kept log's damage may cite nothing: one on the hit's target pays it (as roe7,
+    Traveller and d20 take it; a tester's en5.1 and Bleeding Sun logs had 'no damage')."""
+    from fightlog.events.model import DamageApplied
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run as bs_hand_run
+    from fightlog.fixtures.en51_audit_fights import hand_run
+
+    for log in (hand_run("tavern-melee"), bs_hand_run("melee-gang-up")):
+        for dealt in log.all(DamageApplied):
+            log.change(dealt, cause=None)
+        found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
+        assert not [m for m in found if "no damage applied" in m], found
