@@ -192,6 +192,8 @@ class D20Audit:
                         "damage, it does not reduce it", actor=event.target)
             return
         who = Fighter(before, event.target, opts)
+        if isinstance(cause, (DiceRolled, DeclarationPosted)):  # a hand-kept log's: the attack's roll, or its post
+            cause = _outcome_on(cause, event, view) or cause
         if isinstance(cause, AttackResolved):
             if not cause.hit:
                 view.report("rules.damage", event,
@@ -391,3 +393,14 @@ def _initiative(before: SceneState, event: InitiativeRolled, after: SceneState, 
     elif event.score != roll.total:
         view.report("rules.initiative", event, f"{event.actor}'s initiative is recorded as {event.score}; the roll at seq "
                     f"{roll.seq} gives {roll.total}", actor=event.actor)
+
+
+def _outcome_on(cited: DiceRolled | DeclarationPosted, event: DamageApplied, view: AuditView) -> AttackResolved | None:
+    """The outcome on ``event``'s target that a damage citing a roll or a post stands on: the
+    one that read that roll, or resolved that post, between it and the damage."""
+    for seq in range(event.seq - 1, cited.seq, -1):
+        found = view.event(seq)
+        if type(found) is AttackResolved and found.target == event.target and (
+                cited.seq in found.rolls if type(cited) is DiceRolled else found.declaration == cited.seq):
+            return found
+    return None

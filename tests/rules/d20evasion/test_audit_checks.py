@@ -377,3 +377,22 @@ def test_an_initiative_score_other_than_its_roll() -> None:
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
     assert found == [f"{rolled.actor}'s initiative is recorded as {rolled.score - 13}; the roll at seq {rolled.roll} "
                      f"gives {rolled.score}"]
+
+
+@pytest.mark.parametrize("cites", ["roll", "post"])
+def test_damage_after_a_miss_citing_its_roll_or_post(cites: str) -> None:
+    """A hand-kept damage may cite the attack's roll or post: after a miss it is judged as one
+    citing the outcome (a tester's were clean)."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import AttackResolved, DamageApplied
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    miss = next(a for a in log.all(AttackResolved, hit=False) if a.weapon is not None and a.declaration is not None)
+    cause = miss.rolls[0] if cites == "roll" else miss.declaration
+    log.insert_after(miss, DamageApplied(seq=0, target=miss.target, raw=10, taken=10, source=miss.attacker, cause=cause))
+    built = log.done()
+    [miss] = [a for a in built.events if isinstance(a, AttackResolved) and a.seq == miss.seq]
+    found = [f.message for f in audit_events(built.events).findings if f.code == "rules.damage"]
+    assert f"{miss.target} took damage from {miss.attacker}'s attack at seq {miss.seq}, which missed" in found
