@@ -15,6 +15,7 @@ from fightlog.errors import FightlogError
 from fightlog.events.model import (Action, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
                                    EffectExpired, InitiativeRolled, InitiativeSet, RoundEnded, SceneEnded, StatusChanged,
                                    TurnEnded, TurnStarted)
+from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
@@ -41,7 +42,7 @@ def _n(count: int, noun: str) -> str:
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``BleedingSunRules.audit_checks``)."""
     drops, dying, saves = Drops(), Dying(), Statuses()
-    undamaged: dict[int, AttackResolved] = {}
+    due = DamageDue("its DV is rolled, soaked and applied")
     """The attacks of the open turn that owe damage and have none applied yet."""
 
     def turn_over(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
@@ -49,11 +50,7 @@ def checks() -> Mapping[type, Check]:
         drops.ended(before, event, after, view)
         dying.settled(before, event, view)
         status_turn_ended(before, event, view)
-        for hit in (undamaged[seq] for seq in sorted(undamaged)):
-            view.report("rules.damage", hit, f"{hit.attacker}'s {'hit' if hit.hit else 'blast'} on {hit.target} has "
-                        "no damage applied by the end of the turn: its DV is rolled, soaked and applied",
-                        actor=hit.attacker)
-        undamaged.clear()
+        due.turn_over(before, event, after, view)
 
     def round_over(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
         saves.other(view)
@@ -67,15 +64,11 @@ def checks() -> Mapping[type, Check]:
     def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
         saves.other(view)
         if audit_attacks.resolved(before, event, after, view):
-            undamaged[event.seq] = event
+            due.owe(event)
 
     def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         saves.other(view)
-        if event.cause is not None:
-            undamaged.pop(event.cause, None)
-        else:  # a hand-kept damage citing nothing: it pays what its target is owed
-            for seq in [seq for seq, hit in undamaged.items() if hit.target == event.target]:
-                del undamaged[seq]
+        due.damaged(before, event, after, view)
         audit_attacks.damaged(before, event, after, view)
 
     def post(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:

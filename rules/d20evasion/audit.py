@@ -54,8 +54,8 @@ def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``D20Rules.audit_checks``), and the
     mortal wounds against the HP (Mortally Wounded: ``fightlog.kit.hp_condition``)."""
     audit = D20Audit()
-    due = DamageDue(lambda hit: hit.weapon is not None and hit.seq not in audit.misjudged,  # (a disarm names none)
-                    "a hit deals its weapon's damage")
+    due = DamageDue("a hit deals its weapon's damage",
+                    lambda hit: hit.weapon is not None and hit.seq not in audit.misjudged)  # (a disarm names none)
     return merged(audit.checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks(), due.checks())
 
 

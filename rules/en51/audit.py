@@ -33,6 +33,7 @@ from typing import cast
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
                                    ResourceSpent, StatusChanged, TurnEnded)
 from fightlog.kit.chained import merged
+from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
 from fightlog.kit.table import Post
@@ -121,8 +122,8 @@ class En51Audit:
         self._weapons: dict[tuple[str, str | None], tuple[object, WeaponCard | None]] = {}
         self._last: tuple[AttackResolved, Faces, int | None] | None = None
         """The last attack checked, its faces and skill (its damage, next, reads them again)."""
-        self._undamaged: dict[int, AttackResolved] = {}
-        """The hits of weapon attacks this turn with no damage applied yet (``turn_over``)."""
+        self._due = DamageDue("a hit deals the die's last digit and the weapon's Damage")
+        """The hits of weapon attacks this turn with no damage applied yet."""
         self._missed: set[int] = set()
         """The misses of weapon attacks this turn (a damage citing one is wrong)."""
 
@@ -155,7 +156,7 @@ class En51Audit:
             DeclarationPosted: cast(Check, self.posted),
             TurnEnded: cast(Check, self.turn_over),
         }
-        return merged(own, Condition().checks())  # and each fighter's condition against their Wounds
+        return merged(own, Condition().checks(), self._due.checks())  # each fighter's condition; every hit's damage
 
     @staticmethod
     def _roll(event: AttackResolved, view: AuditView) -> DiceRolled | None:
@@ -199,7 +200,7 @@ class En51Audit:
                             f"{event.against}; the rules give {against}", actor=event.attacker)
             elif event.weapon is not None:  # a hit or miss as the rules give it: its damage is due, or none
                 if event.hit:
-                    self._undamaged[event.seq] = event
+                    self._due.owe(event)
                 else:
                     self._missed.add(event.seq)
         self._ammo(before, event, faces, posted, weapon, view)
@@ -224,14 +225,9 @@ class En51Audit:
             self._dry.add(declaration)
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
-        if event.cause is None:  # a hand-kept damage citing nothing: it pays what its target is owed
-            for seq in [seq for seq, hit in self._undamaged.items() if hit.target == event.target]:
-                del self._undamaged[seq]
-            return
-        cause = view.event(event.cause)
+        cause = view.event(event.cause) if event.cause is not None else None
         if not isinstance(cause, AttackResolved):
             return
-        self._undamaged.pop(cause.seq, None)
         if cause.seq in self._missed:  # a miss the rules give (one recorded against them is reported there)
             view.report("rules.damage", event, f"{event.target} takes Damage from {cause.attacker}'s attack at seq "
                         f"{cause.seq}, which missed: a miss deals none", actor=cause.attacker)
@@ -295,12 +291,7 @@ class En51Audit:
                         f"{min(hurt.left, TRACK)} on: none is marked, not {event.pool}", actor=event.target)
 
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
-        """Every hit of a weapon attack has its damage applied by the end of the turn it was
-        resolved in (Damage: a hit always deals the die's digit and the weapon's Damage)."""
-        for _, hit in sorted(self._undamaged.items()):
-            view.report("rules.damage", hit, f"{hit.attacker}'s hit on {hit.target} has no damage applied by the end "
-                        "of the turn: a hit deals the die's last digit and the weapon's Damage", actor=hit.attacker)
-        self._undamaged.clear()
+        """The turn's misses are forgotten (a damage citing one is judged in its turn)."""
         self._missed.clear()
 
     def spent(self, before: SceneState, event: ResourceSpent, after: SceneState, view: AuditView) -> None:

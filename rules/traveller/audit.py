@@ -55,7 +55,7 @@ def checks() -> Mapping[type, Check]:
         InitiativeSet: cast(Check, ordered),
         DeclarationPosted: cast(Check, posted),
     }
-    due = DamageDue(owes, "a hit's damage is its dice and its Effect, less armour")
+    due = DamageDue("a hit's damage is its dice and its Effect, less armour", owes)
     return merged(own, Condition().checks(), due.checks())
 
 
