@@ -72,40 +72,38 @@ note of 30 parts and no closing bracket would hold the audit for minutes)."""
 def skill_of(event: AttackResolved, weapon: WeaponCard | None) -> int | None:
     """The skill the attack was rolled under: the sheet's Attack or Defense of ``weapon`` (as
     the note names it) plus the modifiers the note records; ``None`` without a note."""
-    if weapon is None:
+    read = None if weapon is None else note_of(event)
+    if weapon is None or read is None:
         return None
-    for note in event.notes:
-        read = _NOTES[note] if note in _NOTES else _read_note(note)
-        if read is not None:
-            base, mods = read
-            return (weapon.defense if base == "Defense" else weapon.attack) + mods
-    return None
+    base, mods = read
+    return (weapon.defense if base == "Defense" else weapon.attack) + sum(mods.values())
 
 
 def note_of(event: AttackResolved) -> tuple[str, dict[str, int]] | None:
     """The attack's ``skill N (...)`` note as its base (``Attack`` or ``Defense``) and its
     modifiers summed by source; ``None`` without one."""
     for note in event.notes:
-        found = SKILL_NOTE.match(note)
-        if found is not None:
-            mods: dict[str, int] = {}
-            for part in found["mods"].split(", ")[1:]:
-                source, value = part.rsplit(" ", 1)
-                mods[source] = mods.get(source, 0) + int(value)
-            return found["base"], mods
+        read = _NOTES[note] if note in _NOTES else _read_note(note)
+        if read is not None:
+            return read
     return None
 
 
-_NOTES: dict[str, tuple[str, int] | None] = {}
+_NOTES: dict[str, tuple[str, dict[str, int]] | None] = {}
 """Notes read by ``_read_note`` (a fight writes the same few notes again and again)."""
 
 
-def _read_note(note: str) -> tuple[str, int] | None:
-    """A ``skill N (...)`` note as the skill it starts from (``Attack`` or ``Defense``) and the
-    sum of its modifiers; ``None`` for another note."""
+def _read_note(note: str) -> tuple[str, dict[str, int]] | None:
+    """A ``skill N (...)`` note as the skill it starts from (``Attack`` or ``Defense``) and its
+    modifiers summed by source; ``None`` for another note."""
     found = SKILL_NOTE.match(note)
-    read = None if found is None else (
-        found["base"], sum(int(part.rsplit(" ", 1)[1]) for part in found["mods"].split(", ")[1:]))
+    read: tuple[str, dict[str, int]] | None = None
+    if found is not None:
+        mods: dict[str, int] = {}
+        for part in found["mods"].split(", ")[1:]:
+            source, value = part.rsplit(" ", 1)
+            mods[source] = mods.get(source, 0) + int(value)
+        read = (found["base"], mods)
     if len(_NOTES) >= 4096:
         _NOTES.clear()
     _NOTES[note] = read
