@@ -48,6 +48,7 @@ from fightlog.kit.actions import a_or_an
 from fightlog.kit.ruleset import ruleset_for
 from fightlog.kit.table import Table
 from fightlog.reducers.fold import fold, plan_of
+from fightlog.reducers.state import SceneState
 
 TableFor = Callable[[str], Table]
 """How a ruleset id becomes its ``Table``, ``RefusedError`` for one without live play: the
@@ -345,11 +346,16 @@ def _checked_roll(roll: DiceRolled, total_path: str | None, name: str, seq: int)
     return replace(roll, total=result.total)
 
 
+def _state_before(seq: int, events: Sequence[AnyEvent]) -> SceneState:
+    """The fight before event ``seq``, the rulings in force then applied."""
+    before = [e for e in events if e.seq < seq]
+    return fold(before, plan=plan_of(e for e in before if isinstance(e, RulingMade)))
+
+
 def _check_pool(amended: DamageApplied | HealingApplied, events: Sequence[AnyEvent], path: str, name: str) -> None:
     """The pool an amended damage or healing names is one its target has, in the state before
     it (the rulings in force then applied)."""
-    before = [e for e in events if e.seq < amended.seq]
-    state = fold(before, plan=plan_of(e for e in before if isinstance(e, RulingMade)))
+    state = _state_before(amended.seq, events)
     problem = pool_problem(state, amended)
     if problem is not None:
         raise InputError(f"--set {path}: {problem}", path=name, line=amended.seq)
@@ -363,8 +369,7 @@ def _check_named(amended: AnyEvent, events: Sequence[AnyEvent], tops: Mapping[st
     """Whoever an amended ``actor``, ``attacker``, ``target`` or ``order`` names is in the
     fight in the state before the event (the rulings in force then applied): a made-up id
     would leave a turn nobody can end, or an outcome about nobody."""
-    before = [e for e in events if e.seq < amended.seq]
-    state = fold(before, plan=plan_of(e for e in before if isinstance(e, RulingMade)))
+    state = _state_before(amended.seq, events)
     for field in sorted(tops.keys() & _NAMING):
         if field == "actor" and isinstance(amended, CombatantJoined):
             continue
