@@ -22,6 +22,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.audit_dying import Dying
+from fightlog.rules.bleedingsun.audit_kickers import Kickers
 from fightlog.rules.bleedingsun.audit_statuses import Statuses
 from fightlog.rules.bleedingsun.audit_statuses import ended_early
 from fightlog.rules.bleedingsun.audit_statuses import turn_ended as status_turn_ended
@@ -41,12 +42,13 @@ def _n(count: int, noun: str) -> str:
 
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``BleedingSunRules.audit_checks``)."""
-    drops, dying, saves = Drops(), Dying(), Statuses()
+    drops, dying, saves, kicks = Drops(), Dying(), Statuses(), Kickers()
     due = DamageDue("its DV is rolled, soaked and applied")
     """The attacks of the open turn that owe damage and have none applied yet."""
 
     def turn_over(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         saves.other(view)
+        kicks.settle(before, view)
         drops.ended(before, event, after, view)
         dying.settled(before, event, view)
         status_turn_ended(before, event, view)
@@ -54,11 +56,13 @@ def checks() -> Mapping[type, Check]:
 
     def round_over(before: SceneState, event: RoundEnded, after: SceneState, view: AuditView) -> None:
         saves.other(view)
+        kicks.settle(before, view)
         round_ended(before, event, after, view)
         dying.settled(before, event, view)
 
     def scene_over(before: SceneState, event: SceneEnded, after: SceneState, view: AuditView) -> None:
         saves.other(view)
+        kicks.settle(before, view)
         dying.settled(before, event, view)
 
     def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
@@ -70,9 +74,11 @@ def checks() -> Mapping[type, Check]:
         saves.other(view)
         due.damaged(before, event, after, view)
         audit_attacks.damaged(before, event, after, view)
+        kicks.damaged(before, event, after, view)
 
     def post(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
         saves.posted(before, event, after, view)
+        kicks.settle(before, view)
         drops.posted(before, event, after, view)
 
     def effect(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
@@ -81,6 +87,7 @@ def checks() -> Mapping[type, Check]:
 
     def dice(before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         saves.rolled(before, event, after, view)
+        kicks.rolled(before, event, view)
         dying.rolled(before, event, after, view)
 
     def expired(before: SceneState, event: EffectExpired, after: SceneState, view: AuditView) -> None:

@@ -27,7 +27,7 @@ def hits(roll: DiceRolled, face: int) -> int:
     return len([d for d in roll.dice if d.kept and d.face >= face])
 
 
-def _noted(event: AttackResolved, prefix: str) -> bool:
+def noted(event: AttackResolved, prefix: str) -> bool:
     """Whether a note of ``event`` starts with ``prefix`` (a coup de grace, a grenade jumped on)."""
     for note in event.notes:
         if note.startswith(prefix):
@@ -173,7 +173,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     effect = _grenade(before, event)
     if _jumped(before, event, effect, view):
         return False
-    if event.declaration is None or _noted(event, COUP):
+    if event.declaration is None or noted(event, COUP):
         return False
     got = planned_for(before, event, view)
     if got is None or not event.rolls:
@@ -280,10 +280,10 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
         return
     if not isinstance(cause, AttackResolved):
         return
-    if _noted(cause, COUP):
+    if noted(cause, COUP):
         _coup(before, event, cause, view)
         return
-    covered = _grenade(before, cause) if _noted(cause, JUMPED) else None
+    covered = _grenade(before, cause) if noted(cause, JUMPED) else None
     if covered is not None:
         _jump_damage(before, event, cause, covered, view)
         return

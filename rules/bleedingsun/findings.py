@@ -38,7 +38,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.effect-wrong": Code("error", "a status save rolled with other dice than the chart's attribute (less a "
                                         "stagger), an outcome other than its column (exceeds, equals, fails) gives, "
                                         "fleeing for other than 1 or net misses + 1 rounds, a stagger or stun "
-                                        "outlasting its bearer's next turn",
+                                        "outlasting its bearer's next turn, a hit's kicker save never "
+                                        "rolled, a save for a kicker the weapon lacks",
                                "Status Effects; Status Affect Saves; Stagger"),
     "rules.tick-missing": Code("error", "burning on a fighter at their turn's start that did not tick in it",
                                "Status Affect Saves (Burning)"),

@@ -99,6 +99,34 @@ def test_the_audit_finds_a_save_rolled_with_other_dice_than_its_attribute() -> N
     assert _status_findings(more_dice) == ["kade's stunned save: rolled 5 dice; willpower 3 gives 3"]
 
 
+def test_the_audit_finds_a_kicker_whose_save_was_never_rolled() -> None:
+    """The Stun Baton's hit owes Kade a stunned save (its kicker); the GM forgot it: the save
+    and the stun it gave struck from the hand-run fight."""
+    from fightlog.events.model import EffectApplied, EffectExpired
+
+    def forgotten(log: Any) -> None:
+        stun = log.find(EffectApplied, name="stunned")
+        log.drop(log.find(DiceRolled, purpose="save", roller="kade"), stun, log.find(EffectExpired, effect=stun.effect))
+
+    assert _status_findings(forgotten) == [
+        "kade took the hit of the Stun Baton (attack at seq 36) and rolled no stunned save (the weapon's kicker)"]
+
+
+def test_the_audit_finds_a_save_against_a_kicker_the_weapon_lacks() -> None:
+    """Rook saves against knockdown for the Cryolator's spread, which has no knockdown (4
+    vigor hits against 2: nothing follows, so only the save itself is wrong)."""
+    from fightlog.events.model import Die, EffectApplied
+
+    def invented(log: Any) -> None:
+        frozen = log.find(DiceRolled, purpose="save", roller="rook")
+        log.insert_after(log.find(EffectApplied, name="frozen"), log.new(DiceRolled(
+            seq=0, roller="rook", notation="4d6>=5", dice=[Die(sides=6, face=6)] * 4, total=4, purpose="save",
+            generator="external", for_seq=frozen.for_seq, label="knockdown save: vigor 4 vs 2")))
+
+    assert _status_findings(invented) == [
+        "rook saves against knockdown for sable's attack at seq 24; the Cryolator has no knockdown kicker"]
+
+
 def test_the_audit_finds_an_outcome_other_than_the_saves_column() -> None:
     from fightlog.events.model import Die
 
