@@ -52,7 +52,12 @@ _ATTACK = re.compile(
 """An attack embed's title, To Hit and Damage lines (the common case, read in one match)."""
 _MENTION = re.compile(r"^<@!?([0-9]+)>\s*$")
 """A mention alone on the first line (``!rr``/``!rrr``: ``Rolling 3 iterations...`` follows)."""
-_TITLE = re.compile(r"^\s*(?:\*\*)?(.+?) attacks with .+!(?:\*\*)?\s*$")
+_TITLE = re.compile(r"^\s*(?:\*\*)?(.+?) (?:attacks with .+|makes an? .+? (?:check|[Ss]ave))!(?:\*\*)?\s*$")
+"""An embed's title naming its roller: an attack (``Vex attacks with a Dagger!``), a check
+(``Vex makes an Athletics check!``) or a save (``Vex makes a Dexterity Save!``), as Avrae's
+``cogs5e`` attack and check utilities write them."""
+_UNKNOWN = "An unknown creature"
+"""A hidden monster's check (``-h``): no roller named."""
 _LABELLED = re.compile(r"^\s*(?:\*\*)?([^*\n:]{1,100}?)(?:\*\*)?:\s+(.*\S)\s*$")
 _TOTAL = re.compile(r"^\s*(?:\*\*)?Total(?:\*\*)?:\s*`?(-?[0-9]+)`?\s*$")
 _EQUALS = re.compile(r"^(.*\S)\s+=\s+`?(-?[0-9]+|[A-Z]+)`?\s*$")
@@ -96,10 +101,11 @@ def _read_lines(text: str, roller: str | None) -> list[ReadReply]:
         line = lines[i]
         i += 1
         if who is None and (":game_die:" in line or "\U0001F3B2" in line or " attacks with " in line
-                            or line.startswith("<@")):
+                            or " makes " in line or line.startswith("<@")):
             head = _HEAD.match(line) or _TITLE.match(line) or _MENTION.match(line)
             if head is not None:
-                who = next(g for g in head.groups() if g)
+                named = next(g for g in head.groups() if g)
+                who = None if named == _UNKNOWN else named
                 continue
         labelled = _LABELLED.match(line)
         if labelled is not None:

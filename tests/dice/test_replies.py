@@ -227,3 +227,10 @@ def test_the_dice_read_per_reply_are_capped_at_the_engine_limit() -> None:
 def test_wording_of_a_face_count() -> None:
     read = read_reply("Alice rolled 2d100: 5")
     assert read is not None and read.problems == ("2d100 shows 1 face",)
+
+
+def test_a_hidden_creatures_check_names_no_roller() -> None:
+    """Avrae's ``-h`` check titles the embed ``An unknown creature makes ... check!``: no one
+    to credit, so the importer asks the cast (a mention, the message replied to)."""
+    read = read_replies("An unknown creature makes a Stealth check!\n1d20 (3) + 5 = `8`", bot="Avrae")
+    assert [(r.roller, r.total) for r in read] == [(None, 8)]
