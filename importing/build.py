@@ -128,9 +128,9 @@ class Builder:
             if rolls:
                 origin = self._origin(message, self.dice_medium)
                 return [self._roll(message, reply, purpose, role, origin) for reply, purpose in rolls]
-            if _NOTATION.search(message.text):
-                self._warn(message, f"{role.bot or 'the dice'}'s message names dice but reads as no roll: kept as "
-                                    "the object's chatter")
+            if _NOTATION.search(message.text) or _RESULT.search(message.text):
+                self._warn(message, f"{role.bot or 'the dice'}'s message names dice or a result but reads as no "
+                                    "roll: kept as the object's chatter")
         events: list[AnyEvent] = []
         called = None if role.kind != "gm" or self.cast.rounds is None else self.cast.rounds.match(message.text)
         if called is not None:
@@ -394,6 +394,9 @@ _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "di
 _NOTATION: Final = re.compile(r"\b\d*d(?:\d+|%)\b", re.IGNORECASE)
 """Dice notation in a message (``1d100``, ``d20``, ``2d10``): a dice object's message that
 names dice and reads as no roll is worth a warning."""
+_RESULT: Final = re.compile(r"\bResult:?\s*`?-?[0-9]+")
+"""A result without its dice, as Dice Maiden's reply cut to Discord's character limit
+(``Mara Roll Result: `412` Reason: `Simplified roll due to character limit```): a warning too."""
 
 
 def _ident(name: str) -> str:

@@ -162,15 +162,30 @@ class Cast:
     def _role(self, message: Message) -> Role:
         both = f"{message.name} ({message.speaker})" if message.name != message.speaker else message.name
         keys = (message.speaker, message.speaker_id, message.name, both, message.user)
-        for key in keys:
-            if key:
-                found = self.exact.get(key)
-                if found is not None:
-                    return found
+        found = next((self.exact[key] for key in keys if key and key in self.exact), None)
+        shown = self.exact.get(message.name) if message.name else None
+        if found is not None and found.kind == "combatant" and (shown is None or shown.kind != "combatant"):
+            thing = self._thing((message.name, both))  # a HUD named "RoE HUD (kaito.ronin)" is not kaito
+            if thing is not None:
+                return thing
+        if found is not None:
+            return found
         for pattern, role in self.globs:
             if any(key and fnmatch.fnmatchcase(key, pattern) for key in keys):
                 return role
         return OTHER
+
+    def _thing(self, shown: tuple[str | None, str | None]) -> Role | None:
+        """The dice HUD or object the cast names by the shown name (exactly, then by pattern):
+        an object speaks under its own name, whoever its parentheses name."""
+        for key in shown:
+            found = self.exact.get(key) if key else None
+            if found is not None and found.kind in ("dice", "object"):
+                return found
+        for pattern, role in self.globs:
+            if role.kind in ("dice", "object") and any(key and fnmatch.fnmatchcase(key, pattern) for key in shown):
+                return role
+        return None
 
     def is_object(self, message: Message) -> bool:
         """Whether the speaker is a dice HUD or another object the cast names."""

@@ -68,7 +68,9 @@ class DiscordMessage(Struct, frozen=True, gc=False):
     mentions: list[Author] = []
 
 
-_SPOKEN = frozenset({"Default", "Reply", "ChatInputCommand", "ContextMenuCommand"})
+_SPOKEN = frozenset({"Default", "Reply", "ChatInputCommand", "ContextMenuCommand", "20", "23"})
+"""Message types someone said: the exporter writes the kind's name (``MessageKind``), or its
+number where its enum has none (a slash command's reply, ``20``; a context menu's, ``23``)."""
 
 
 def is_proxy(author: Author) -> bool:

@@ -24,8 +24,12 @@ from fightlog.importing.source import Warn, text_lines
 
 RULE: Final = "=" * 62
 HEADER: Final = re.compile(r"\[([^\]]{6,40})\] (.+?)( \(pinned\))?$")
-_FORMATS: Final = ("%m/%d/%Y %I:%M %p", "%m/%d/%Y %H:%M", "%d/%m/%Y %H:%M", "%Y-%m-%d %H:%M", "%d.%m.%Y %H:%M",
+_FORMATS: Final = ("%m/%d/%Y %I:%M %p", "%d/%m/%Y %H:%M", "%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M", "%d.%m.%Y %H:%M",
                    "%m/%d/%Y %I:%M:%S %p", "%Y-%m-%d %H:%M:%S")
+"""The exporter writes the date in its culture's short pattern (``g``): month first with a
+12-hour clock (en-US), day first with a 24-hour one (en-GB, fr-FR, es-ES...). A slashed date
+on a 24-hour clock is read day first, so one file reads one way whatever the day: month
+first only where the second number cannot be a month (``3/14/2024 21:15``)."""
 _BLOCKS: Final = ("{Attachments}", "{Embed}", "{Stickers}", "{Reactions}", "{Forwarded Message}")
 
 

@@ -36,8 +36,20 @@ def read_rolls(message: Message, bot: str) -> list[tuple[ReadReply, str | None]]
     """Each roll ``message`` shows as ``bot`` writes it, with the purpose a HUD line gave
     (``None``: the reply's own, if any)."""
     if bot == "SL HUD":
-        return [(reply, reply.purpose) for reply in read_replies(message.text, bot=bot)]
+        return [(reply, reply.purpose) for reply in read_replies(_said(message), bot=bot)]
     return [(reply, None) for reply in read_replies(_text(message), bot=bot)]
+
+
+def _said(message: Message) -> str:
+    """What a HUD said: an emote's text less the object's own name, which the viewer shows
+    first (``RoE HUD Alice Vance rolls ...``: Alice rolls), unless the HUD is the one said to
+    roll (``RoE HUD rolls ...``)."""
+    text, name = message.text, message.name
+    if message.kind == "emote" and name and text.startswith(name + " "):
+        rest = text[len(name) + 1:]
+        if not rest.startswith(("rolls ", "rolled ")):
+            return rest
+    return text
 
 
 def _text(message: Message) -> str:

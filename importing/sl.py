@@ -7,7 +7,8 @@ the raw ``/me `` after the colon; older viewers write ``NAME text`` with no colo
 an emote when NAME is a speaker already seen or named in the cast, and a system line
 otherwise. An emote's text is what the viewer shows: the name, then the action. Shouts and whispers are ``NAME shouts: text`` (also ``NAME: shouts: text``).
 A line starting with one space continues the message before it. ``Second Life:`` lines are
-system lines. A viewer set not to stamp its logs writes the same lines without the stamp
+system lines, and so are the IMs Firestorm shows in nearby chat (``IM%3A NAME: text``, the
+sender's name after ``IM: ``): kept under the sender's name, never a post. A viewer set not to stamp its logs writes the same lines without the stamp
 (``NAME: text``, read the same way, without a time).
 
 Times are SLT (US Pacific): the reader attaches ``tz``. A time-only stamp takes the date of
@@ -100,7 +101,14 @@ def _message(text: str, start: int, ref: str, line: int, at: datetime | None, se
         if known is None or head.strip() in SYSTEM_NAMES or _PRESENCE.fullmatch(rest[len(known):].strip()):
             return Message(ref=ref, line=line, at=at, text=rest, kind="system", raw=text)
         head, body, kind = known, rest[len(known):].lstrip(" "), "emote"
+    if head.replace("%3A", ":").strip() in ("IM", "IM:") and ": " in body:  # ``IM: NAME: text``
+        head, _, body = body.partition(": ")
+        head = "IM: " + head
     shown, user = _names(head)
+    if shown.startswith("IM: "):  # a private message the viewer shows in nearby chat: no one's post
+        sender = shown[4:].strip()
+        return Message(ref=ref, line=line, at=at, speaker=sender if user == shown else user, name=sender, text=body,
+                       kind="system", raw=text)
     if kind == "emote":  # as the viewer shows it: the name, then the action
         body = shown + ("" if body.startswith(("'", ",")) else " ") + body
     return Message(ref=ref, line=line, at=at, speaker=user, name=shown, text=body, kind=kind, raw=text)

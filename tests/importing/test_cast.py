@@ -22,7 +22,7 @@ id = "bob"
 speakers = ["bob.resident", "Bob*"]
 
 [[dice]]
-speakers = ["RoE combat HUD (*)"]
+speakers = ["RoE combat HUD (*)", "RoE combat HUD"]
 bot = "sl-hud"
 
 [hints.roe7]
@@ -47,6 +47,8 @@ def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
     hud = cast.role(Message(ref="1", speaker="alice", name="RoE combat HUD"))
     assert (hud.kind, hud.bot, hud.tool) == ("dice", "SL HUD", "RoE combat HUD")
     assert cast.role(Message(ref="1", speaker="x", name="x")).kind == "other"
+    owned = cast.role(Message(ref="1", speaker="alice.resident", name="RoE combat HUD"))  # named for its owner
+    assert (owned.kind, owned.bot) == ("dice", "SL HUD")
     assert list(cast.hints) == ["attack"] and load_cast(cast_at(tmp_path, GOOD), "d20-evasion").hints == {}
 
 

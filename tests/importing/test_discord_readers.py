@@ -249,3 +249,30 @@ def test_a_second_messages_array_is_refused_not_dropped() -> None:
     text = json.dumps(json.loads(export())).replace('"messages": [', '"messages": [], "messages": [', 1)
     with pytest.raises(InputError, match=r'^x\.json:1: a second "messages" key after the messages array'):
         list(discord_json.read(io.BytesIO(text.encode()), "x.json", lambda _: None))
+
+
+@pytest.mark.parametrize(
+    ("stamp", "expected"),
+    [
+        ("4/12/2024 11:59 PM", datetime(2024, 4, 12, 23, 59)),  # en-US: month first, 12-hour
+        ("12/04/2024 23:59", datetime(2024, 4, 12, 23, 59)),  # en-GB, fr-FR: day first, 24-hour
+        ("13/04/2024 00:01", datetime(2024, 4, 13, 0, 1)),
+        ("3/14/2024 21:15", datetime(2024, 3, 14, 21, 15)),  # 24-hour, the second number no month
+        ("2024-04-12 23:59", datetime(2024, 4, 12, 23, 59)),
+        ("12.04.2024 23:59", datetime(2024, 4, 12, 23, 59)),
+    ],
+)
+def test_a_text_exports_date_reads_one_way_whatever_the_day(stamp: str, expected: datetime) -> None:
+    """The exporter writes its culture's short date (``FormatDate(instant, "g")``): a slashed
+    date on a 24-hour clock is day first (en-GB), so the 12th of April is not the 4th of
+    December beside the 13th of April."""
+    assert discord_txt.parse_date(stamp) == expected
+
+
+def test_a_slash_commands_reply_is_spoken() -> None:
+    """The exporter writes a kind its enum lacks as its number (a slash command's reply:
+    ``20``): said by its author, not a system line."""
+    data = json.loads(export())
+    data["messages"][0]["type"] = "20"
+    found = read_json(json.dumps(data).encode())
+    assert found[0].kind != "system"

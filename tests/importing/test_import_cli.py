@@ -195,8 +195,8 @@ def test_a_hud_line_naming_dice_that_reads_as_no_roll_is_the_huds_chatter_and_a_
                           "--cast", str(IMPORT / "sl/midnight-brawl.cast.toml"))
     assert code == 0
     line = len(text.splitlines()) + 1
-    assert (f"fightlog: warning: {transcript}:{line}: SL HUD's message names dice but reads as no roll: kept as the "
-            "object's chatter") in stderr.splitlines()
+    assert (f"fightlog: warning: {transcript}:{line}: SL HUD's message names dice or a result but reads as no roll: "
+            "kept as the object's chatter") in stderr.splitlines()
     last = msgspec.json.decode(out.read_bytes().splitlines()[-1])
     assert last["kind"] == "declaration_posted" and last["actor"] == "RoE combat HUD" and last["ooc"] is True
 
@@ -1064,3 +1064,25 @@ def test_a_hud_that_caps_modifiers_without_printing_it(tmp_path: Path, cap: str,
     _, audit, _ = run("audit", str(out), "--format", "json")
     assert [(int(f["ref"].rsplit(":", 1)[1]), f["code"]) for f in json.loads(audit)["findings"]
             if f["severity"] == "error"] == found
+
+
+def test_dice_maidens_reply_cut_to_the_character_limit_is_a_warning(tmp_path: Path) -> None:
+    """Dice Maiden answers a roll too long for Discord with its total alone (``dice_maiden.rb``:
+    ``#{@user} Roll #{@dice_result} Reason: `Simplified roll due to character limit```): no
+    dice to record, so the import says so rather than keeping it as chatter without a word."""
+    import json
+
+    data = json.loads((IMPORT / "discord/dockside-rematch.json").read_text())
+    said = dict(data["messages"][-1], id="1220000000000000999", content="Mara Roll Result: `412` Reason: `Simplified "
+                "roll due to character limit`", embeds=[], reference=None, mentions=[],
+                author={"id": "377701707943116800", "name": "Dice Maiden", "discriminator": "8137",
+                        "nickname": "Dice Maiden", "isBot": True})
+    data["messages"].append(said)
+    data["messageCount"] += 1
+    export = tmp_path / "cut.json"
+    export.write_text(json.dumps(data))
+    code, _, stderr = run("import", "discord-json", str(export), "-o", str(tmp_path / "log.jsonl"), "--ruleset",
+                          "d20-evasion", "--cast", str(IMPORT / "discord/dockside-rematch.cast.toml"))
+    assert code == 0
+    assert (f"fightlog: warning: {export}: message 1220000000000000999: Dice Maiden's message names dice or a result "
+            "but reads as no roll: kept as the object's chatter") in stderr.splitlines()

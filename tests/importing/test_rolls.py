@@ -42,3 +42,16 @@ def test_sl_hud_lines_say_what_the_roll_is_for() -> None:
 def test_chatter_from_a_bot_is_no_roll() -> None:
     assert read_rolls(said("Avrae is restarting, back soon"), "Avrae") == []
     assert read_rolls(said("HUD attached. Welcome!"), "SL HUD") == []
+
+
+def test_a_hud_emote_names_the_roller_after_the_objects_own_name() -> None:
+    """A HUD's ``/me Alice Vance rolls ...`` shows as ``RoE combat HUD Alice Vance rolls ...``:
+    Alice rolled, not someone called "RoE combat HUD Alice Vance"; a HUD said to roll itself
+    keeps its name."""
+    emote = Message(ref="1", speaker="alice", name="RoE combat HUD", kind="emote",
+                    text="RoE combat HUD Alice Vance rolls 1d100 for dodge: 35")
+    ((roll, why),) = read_rolls(emote, "SL HUD")
+    assert (roll.roller, why, roll.total) == ("Alice Vance", "dodge", 35)
+    itself = Message(ref="1", speaker="hud", name="RoE combat HUD", kind="emote", text="RoE combat HUD rolls 1d100: 35")
+    ((roll, _),) = read_rolls(itself, "SL HUD")
+    assert roll.roller == "RoE combat HUD"

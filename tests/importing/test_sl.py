@@ -144,3 +144,20 @@ def test_objects_the_cast_names_speak_as_objects() -> None:
     found, _ = read("[20:01]  RoE combat HUD (alice): Alice Vance rolls 1d100: 58\n[20:02]  Alice Vance: hi\n",
                     objects=lambda m: m.name == "RoE combat HUD")
     assert [(m.kind, m.name, m.speaker) for m in found] == [("object", "RoE combat HUD", "alice"), ("say", "Alice Vance", "Alice Vance")]
+
+
+def test_firestorm_ims_shown_in_nearby_chat_are_no_ones_post() -> None:
+    """Firestorm logs an IM it shows in nearby chat as ``IM: `` + the sender, the colon
+    escaped (``fsfloaternearbychat.cpp``, ``lllogchat.cpp``): kept under the sender, a system
+    line, so it never opens anyone's turn."""
+    found, _ = read(
+        "[21:00:30]  IM%3A Alice Vance (alice.resident): you there? I fire at Kaito when it is my turn\n"
+        "[21:00:31]  IM: Bob Kade: on my way\n"
+        "[21:00:32]  IMogen Kat: a name that starts with IM\n",
+        day=date(2024, 6, 13),
+    )
+    assert [(m.kind, m.speaker, m.name, m.text) for m in found] == [
+        ("system", "alice.resident", "Alice Vance", "you there? I fire at Kaito when it is my turn"),
+        ("system", "Bob Kade", "Bob Kade", "on my way"),
+        ("say", "IMogen Kat", "IMogen Kat", "a name that starts with IM"),
+    ]
