@@ -213,6 +213,8 @@ def volley_of(a: Fighter, t: Fighter, mode: str, action: Action) -> tuple[list[t
     volley: list[tuple[WeaponToken, Weapon | None, str]] = [(token, weapon, t.actor)]
     offhand_ref = action.params.get("offhand")
     if not isinstance(offhand_ref, str):
+        if "offhand_target" in action.params:  # changes nothing without a second weapon: refused, not ignored
+            raise RefusedError("offhand_target names the second weapon's target: declare the weapon with offhand=")
         return volley, 0
     second, second_weapon = a.weapon(offhand_ref)
     if token.text == UNARMED or second.text == UNARMED:

@@ -74,7 +74,7 @@ def pending_call(scribe: Scribe, responds_to: int | None) -> PendingDeclaration:
 def interrupt_breach(who: Fighter, caller: str | None) -> Breach | None:
     """Whether ``who`` may not interrupt ``caller``'s flee or com call: not one's own; not an
     arrival before their next turn (Entering a Combat in Progress); not with the next action
-    already lost (an earlier interrupt, a critical failure), since interrupting spends it."""
+    already lost (an earlier interrupt, a critical failure, a stun), since interrupting spends it."""
     actor = who.actor
     if caller == actor:
         return Breach("rules.refused", "one cannot interrupt one's own flee or call")
@@ -86,6 +86,9 @@ def interrupt_breach(who: Fighter, caller: str | None) -> Breach | None:
         return Breach(
             "rules.allowance", f"{actor}'s next action is already lost (an earlier interrupt or a critical failure)"
         )
+    if who.effects("stun"):
+        return Breach("rules.allowance", f"{actor} is stunned: the next action is lost to the stun, so there is none "
+                                         "to spend on an interrupt")
     return None
 
 

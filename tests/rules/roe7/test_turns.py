@@ -231,6 +231,20 @@ def test_an_interrupter_whose_next_action_is_spent_cannot_interrupt_again() -> N
     )
 
 
+def test_a_stunned_fighter_cannot_interrupt_before_the_turn_the_stun_takes() -> None:
+    """Interrupting spends one's next action (Fleeing); a stun already takes it (Stun): Bob,
+    stunned in Alice's turn, has no action to spend on Carl's flee before his own turn."""
+    fight = Fight()
+    fight.join("alice", (0, 0), weapons=[CLUB_M]).join("carl", (0, 3)).join("bob", (2, 0), weapons=[RIFLE]).begin()
+    fight.post("alice", act("attack", "bob", weapon=CLUB_M, shots=1), faces=[10, 75, 1])
+    fight.end_turn()
+    assert fight.current == "carl" and "stun" in fight.effects("bob")
+    flee_seq = fight.post("carl", act("flee"))[0].seq
+    assert fight.refused("bob", act("interrupt", weapon=RIFLE), responds_to=flee_seq) == (
+        "bob is stunned: the next action is lost to the stun, so there is none to spend on an interrupt"
+    )
+
+
 def test_an_interrupter_weapon_must_be_ready_and_in_reach() -> None:
     fight = duel(b={"weapons": [CLUB_M, RIFLE]})
     flee_seq = fight.post("alice", act("flee"))[0].seq

@@ -496,3 +496,11 @@ def test_each_weapon_may_target_someone_else() -> None:
                         faces=[10, 50, 20, 50, 1, 1])
     assert [(r.target, r.hit) for r in of(events, AttackResolved)] == [("bob", True), ("carl", True)]
     assert (fight.hp("bob"), fight.hp("carl")) == (99, 99)
+
+
+def test_an_offhand_target_without_an_offhand_weapon_is_refused() -> None:
+    """It would change nothing (both swings at the first target): refused, not ignored."""
+    fight = Fight()
+    fight.join("alice", (0, 0), weapons=[PISTOL, BLADE]).join("bob", (2, 0)).join("carl", (0, 2)).begin()
+    assert fight.refused("alice", act("attack", "bob", weapon=PISTOL, offhand_target="carl", shots=1)) == (
+        "offhand_target names the second weapon's target: declare the weapon with offhand=")
