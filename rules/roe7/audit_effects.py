@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from fightlog.errors import FightlogError
 from fightlog.events.model import (
     AttackResolved,
     EffectApplied,
@@ -28,6 +29,7 @@ from fightlog.events.model import (
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.roe7.audit_rolls import RollChecks
+from fightlog.rules.roe7.fighters import Fighter
 from fightlog.rules.roe7.harm import DAMAGING
 from fightlog.rules.roe7.ruleset import OUT
 from fightlog.rules.roe7.table import RESTRICTING
@@ -42,10 +44,22 @@ _MEMORY: Final = 4096
 """How many ended effects are remembered for messages (the oldest half is dropped beyond)."""
 
 
+def _hyperactive(state: SceneState, actor: str) -> bool:
+    """Whether ``actor`` is a Hyperactivity feral (a sheet that does not read: no)."""
+    if actor not in state.combatants:
+        return False
+    try:
+        return Fighter(state, actor).racial == "hyperactivity"
+    except FightlogError:
+        return False
+
+
 def _strength_of(name: str, magnitude: int | None, turns: int | None) -> str:
-    """``5 a turn for 5 turns`` (a bleed), ``1 turn`` (a stun)."""
+    """``5 a turn for 5 turns`` (a bleed), ``-15 for 1 turn`` (suppression), ``1 turn`` (a stun)."""
     lasting = "no set number of turns" if turns is None else f"{turns} turn{'' if turns == 1 else 's'}"
-    return f"{magnitude} a turn for {lasting}" if name == "bleed" else lasting
+    if name == "bleed":
+        return f"{magnitude} a turn for {lasting}"
+    return f"{magnitude} for {lasting}" if name == "suppressed" else lasting
 
 
 class EffectChecks(RollChecks):
@@ -75,7 +89,7 @@ class EffectChecks(RollChecks):
         if event.refreshes is not None:
             self._end(event.refreshes, event.seq, f"replaced by {event.effect}")
         name = event.name
-        if name == "bleed" or name == "stun":
+        if name == "bleed" or name == "stun" or name == "suppressed":
             self._strength(before, event, view)
         if name in RESTRICTING:
             self._restricting.setdefault(event.target, {})[event.effect] = None
@@ -89,12 +103,17 @@ class EffectChecks(RollChecks):
 
     def _strength(self, before: SceneState, event: EffectApplied, view: AuditView) -> None:
         """A bleed deals ``bleed_damage`` a turn for ``bleed_turns``; a stun lasts
-        ``stun_turns`` (the scene's options). What the event leaves out is not judged."""
+        ``stun_turns`` (the scene's options); suppression is ``-suppression_penalty`` to the
+        end of the target's next turn (Suppressive Fire); each a turn longer on a
+        Hyperactivity feral (``conditions.apply``). What the event leaves out is not judged."""
         opts = self.options(before)
+        longer = 1 if _hyperactive(before, event.target) else 0
         if event.name == "bleed":
-            want: tuple[int | None, int | None] = (opts.bleed_damage, opts.bleed_turns)
+            want: tuple[int | None, int | None] = (opts.bleed_damage, opts.bleed_turns + longer)
+        elif event.name == "suppressed":
+            want = (-opts.suppression_penalty, 1 + longer)
         else:
-            want = (event.magnitude, opts.stun_turns)
+            want = (event.magnitude, opts.stun_turns + longer)
         got = (event.magnitude, event.duration)
         if (got[0] is not None and got[0] != want[0]) or (got[1] is not None and got[1] != want[1]):
             view.report("rules.effect-wrong", event, f"{event.target}'s {event.name}: {_strength_of(event.name, *got)}; "

@@ -136,6 +136,33 @@ def test_the_cap_is_an_option() -> None:
     clean(fight)
 
 
+def test_a_hyperactive_ferals_longer_debuffs_audit_clean() -> None:
+    """Hyperactivity lengthens a bleed, a stun and suppression by a turn (Racials): the engine
+    applies them so, and the audit judged them against the options alone (a false finding
+    on every such fight)."""
+    feral = {"race": "feral", "racial": "hyperactivity"}
+    for weapon, name, turns in ((SWORD_M, "bleed", 6), (CLUB_M, "stun", 2)):
+        fight = duel(a={"weapons": [weapon]}, b=feral, distance=2)
+        fight.post("alice", act("attack", "bob", weapon=weapon, shots=1), faces=[10, 75, 1])
+        fight.end_turn()
+        assert one(clean(fight), EffectApplied, name=name).duration == turns
+    fight = duel(a={"weapons": [RIFLE]}, b=feral)
+    fight.post("alice", act("attack", "bob", weapon=RIFLE, mode="suppressive"), faces=[10, 50, 50, 50, 1, 1, 1])
+    assert one(clean(fight), EffectApplied, name="suppressed").duration == 2
+
+
+def test_suppression_stronger_or_longer_than_the_rules() -> None:
+    """Suppressive Fire: -15 until the end of the target's next turn; a -25 for two turns
+    audited clean, every roll of Bob's carrying it."""
+    fight = duel(a={"weapons": [RIFLE]}, b={"weapons": [RIFLE]})
+    fight.post("alice", act("attack", "bob", weapon=RIFLE, mode="suppressive"), faces=[10, 50, 50, 50, 1, 1, 1])
+    events = clean(fight)
+    suppressed = one(events, EffectApplied, name="suppressed")
+    assert (suppressed.magnitude, suppressed.duration) == (-15, 1)
+    assert messages(changed(events, suppressed, magnitude=-25, duration=2)) == [
+        "bob's suppressed: -25 for 2 turns; the rules give -15 for 1 turn"]
+
+
 def test_a_modifier_from_an_effect_that_has_ended() -> None:
     fight = duel(a={"weapons": [RIFLE]}, b={"weapons": [RIFLE]})
     fight.post("alice", act("attack", "bob", weapon=RIFLE, mode="suppressive"), faces=[10, 50, 50, 50, 1, 1, 1])
