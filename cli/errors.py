@@ -20,6 +20,7 @@ import click
 import msgspec
 
 from fightlog.cli.terminal import Revealing, error_line
+from fightlog.importing.sniff import FORMATS, looks_like
 from fightlog.errors import (
     DiceError, FightlogError, FoldError, InputError, LogDamagedError, RefusedError, SystemRefusedError,
 )
@@ -61,6 +62,7 @@ def reports_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except FightlogError as exc:
+            _point_to_import(exc)
             raise FightlogClickError(str(exc), exc) from None
         except OSError as exc:
             log = kwargs.get("log")
@@ -69,6 +71,23 @@ def reports_errors(func: F) -> F:
             raise
 
     return wrapper  # type: ignore[return-value]
+
+
+_NOT_A_LOG = "not a fightlog log (line 1 is not a JSON object)"
+
+
+def _point_to_import(exc: FightlogError) -> None:
+    """A transcript given where a log is asked for: say which importer reads it."""
+    if not isinstance(exc, InputError) or exc.message != _NOT_A_LOG or exc.path is None:
+        return
+    try:
+        with open(exc.path, "rb") as handle:
+            head = handle.read(8192)
+    except OSError:
+        return
+    found = looks_like(head)
+    if found in FORMATS:
+        exc.message += f"; it looks like a chat transcript: `fightlog import {found} {exc.path} -o LOG` makes a log of it"
 
 
 # --------------------------------------------------------------------------- the edge

@@ -282,6 +282,9 @@ def post(
             if kind != "declaration_posted":
                 raise click.BadParameter(f"{responds_to}: seq {responds_to} is {a_or_an(kind)}, not a post; give "
                                          "the seq of the post answered", param_hint="'--responds-to'")
+        if not text.strip() and not actions:
+            raise click.UsageError("a post says or does something: give its TEXT, or an action with --do "
+                                   "(to pass the turn: fightlog play end-turn LOG)")
         table.post(scribe, declared)
 
     act(log, move, fmt)

@@ -54,16 +54,19 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
     except UnicodeEncodeError:
         raise InputError(f"{clipped(name.strip())}: VALUE is not UTF-8 text") from None
     room = MAX_DEPTH - 1 - len(path)  # the line's object, and a ruling's ``changes``
+    if room < 0:
+        raise InputError(f"{clipped(name.strip())}: PATH is {len(path)} steps deep (a log line nests at most "
+                         f"{MAX_DEPTH}, so a PATH at most {MAX_DEPTH - 1} steps)")
+    deep = False
     try:
         value: Any = msgspec.json.decode(raw.encode("utf-8", "surrogateescape"))
     except msgspec.DecodeError:
         value = raw
     except RecursionError:
-        value = None
-        room = -1
-    if room < 0 or value_depth(value, room) > room:
+        value, deep = None, True
+    if deep or value_depth(value, room) > room:
         raise InputError(
-            f"{clipped(name.strip())}: VALUE nests deeper than {max(room, 0)} levels "
+            f"{clipped(name.strip())}: VALUE nests deeper than {room} levels "
             f"(a log line nests at most {MAX_DEPTH})"
         )
     big = _too_big(value)

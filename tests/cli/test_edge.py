@@ -371,3 +371,19 @@ def test_the_replay_child_marks_what_it_tells_too(tmp_path: Path, monkeypatch: p
     split = run("replay", log)
     assert split.exit_code == alone.exit_code == 0 and split.stdout == alone.stdout
     assert "\u27e6U+202E\u27e7" in split.stdout and not {"\u202e", "\x1b"} & set(split.stdout)
+
+
+@pytest.mark.parametrize(("transcript", "importer"), [
+    ("import/sl/midnight-brawl.txt", "sl"), ("import/discord/dockside.csv", "discord-csv"),
+    ("import/discord/dockside.txt", "discord-txt"),
+])
+def test_a_transcript_given_for_a_log_names_its_importer(transcript: str, importer: str) -> None:
+    """A new user's first try: `fightlog audit chat.txt`. The one line says which importer
+    makes a log of it; a file that looks like no transcript gets the plain message."""
+    path = str(FIXTURES / transcript)
+    result = run("audit", path)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"fightlog: {path}:1: not a fightlog log (line 1 is not a JSON object); it looks like a chat "
+                   f"transcript: `fightlog import {importer} {path} -o LOG` makes a log of it\n")
+    roster = str(FIXTURES / "roe7/rosters/gate-skirmish.toml")
+    assert run("state", roster).stderr == f"fightlog: {roster}:1: not a fightlog log (line 1 is not a JSON object)\n"

@@ -344,6 +344,10 @@ def test_rolls_without_the_seed_are_refused(fight: Path) -> None:
         (["post", "LOG", "alice", "--responds-to", "1"],  # a tester: a post answering the scene's start was written
          "Invalid value for '--responds-to': 1: seq 1 is a scene_started, not a post; give the seq of the post "
          "answered"),
+        (["post", "LOG", "alice"],  # a new user: an empty post was written, "Alice Vance posts"
+         "a post says or does something: give its TEXT, or an action with --do (to pass the turn: fightlog play "
+         "end-turn LOG)"),
+        (["post", "LOG", "alice", "  "], "a post says or does something"),
         (["join", "LOG", "--roster", ROSTER, "--at", "alice=0"], "expected ID=X,Y in whole metres"),
         (["join", "LOG", "--roster", ROSTER, "--at", "alice=1,2", "--at", "alice=3,4"], "'alice' placed twice"),
         (["join", "LOG", "--roster", ROSTER, "mira", "--at", "mira=-9223372036854775807,0"],

@@ -113,11 +113,17 @@ def test_brackets_in_strings_do_not_count() -> None:
     assert not too_deep(b'{"a":"\\"' + b"[" * 1000 + b'"}')
 
 
-@pytest.mark.parametrize("text", ["total=" + "[" * 100_000 + "]" * 100_000, "total=" + "[" * 63 + "]" * 63,
-                                  "a" + ".b" * 70 + "=1"])
-def test_set_values_past_the_limit_are_refused(text: str) -> None:
-    with pytest.raises(InputError, match="nests deeper than"):
+@pytest.mark.parametrize(("text", "says"), [
+    ("total=" + "[" * 100_000 + "]" * 100_000, "total: VALUE nests deeper than 62 levels (a log line nests at most 64)"),
+    ("total=" + "[" * 63 + "]" * 63, "total: VALUE nests deeper than 62 levels (a log line nests at most 64)"),
+    ("a" + ".b" * 70 + "=1", "PATH is 71 steps deep (a log line nests at most 64, so a PATH at most 63 steps)"),
+])
+def test_set_values_past_the_limit_are_refused(text: str, says: str) -> None:
+    """The limit left for the VALUE, whatever its depth (a decoder's recursion limit hit
+    said 0); a PATH too deep named as the PATH, not the VALUE."""
+    with pytest.raises(InputError) as raised:
         parse_assignment(text)
+    assert str(raised.value).endswith(says)
 
 
 def test_set_values_within_the_limit_are_read() -> None:
