@@ -112,6 +112,10 @@ def import_(
                       warn=located(transcript, said, bare=True))
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
     said.say()
+    unsided = [entry.id for entry in cast.file.combatants if entry.side == "?"]
+    if unsided:  # a suggested cast used as drafted
+        warning_line(f"{cast_path}: side \"?\" (the suggested cast's placeholder) for {', '.join(unsided)}: all on "
+                     "one side, so the audit takes them for allies; give each combatant its side")
     if done.messages and not builder.posts:  # every message chatter: an audit would say "clean" of nothing
         why = "without --cast nobody is a combatant" if cast_path is None else \
             f"{cast_path} names none of the transcript's speakers as a combatant"

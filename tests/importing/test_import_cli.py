@@ -95,6 +95,9 @@ def test_the_suggested_cast_of_each_bundled_transcript_imports_it(
     code, _, stderr = run("import", fmt, str(IMPORT / transcript), "-o", str(out), "--ruleset", ruleset,
                           "--cast", str(tmp_path / "cast.toml"))
     assert code == 0, stderr
+    placeholders = [line for line in stderr.splitlines() if 'side "?"' in line]  # used as drafted: said once
+    assert len(placeholders) == 1 and placeholders[0].startswith(f"fightlog: warning: {tmp_path / 'cast.toml'}: side")
+    assert placeholders[0].endswith("all on one side, so the audit takes them for allies; give each combatant its side")
     assert ("dodge = " in suggested) is (ruleset == "d20-evasion")
     if transcript == "sl/midnight-brawl.txt":
         assert '[[dice]]\nspeakers = ["RoE combat HUD"]\nbot = "sl-hud"\ntool = "RoE combat HUD"\n' in suggested
