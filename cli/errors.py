@@ -179,7 +179,7 @@ def describe(exc: BaseException, argv: Sequence[str]) -> Failure:
     if isinstance(exc, FightlogError):
         return _fightlog_failure(exc)
     if isinstance(exc, click.UsageError):
-        text = _usage_message(exc)
+        text = _usage_message(exc, argv)
         return Failure(code=exc.exit_code, kind="usage", message=text, line=text)
     if isinstance(exc, click.ClickException):
         text = _click_text(exc.format_message())
@@ -233,7 +233,7 @@ def _internal(exc: BaseException, argv: Sequence[str]) -> Failure:
 # --------------------------------------------------------------------------- usage errors
 
 
-def _usage_message(exc: click.UsageError) -> str:
+def _usage_message(exc: click.UsageError, argv: Sequence[str] = ()) -> str:
     """A click usage error as one line: ``verify: no such option --hed (did you mean --head?)``."""
     ctx = exc.ctx
     if isinstance(exc, click.NoSuchOption):
@@ -250,7 +250,7 @@ def _usage_message(exc: click.UsageError) -> str:
         text += f" (did you mean {close!r}?)" if close else f" (commands: {', '.join(ctx.command.list_commands(ctx))})"
     else:
         text = _click_text(exc.format_message())
-    where = _command_words(ctx)
+    where = _command_words(ctx) or _named_in(argv)
     return f"{where}: {text}" if where else text
 
 
@@ -268,6 +268,23 @@ def _command_words(ctx: click.Context | None) -> str:
         return ""
     words = ctx.command_path.split()
     return " ".join(words[1:])
+
+
+def _named_in(argv: Sequence[str]) -> str:
+    """The command words ``argv`` names (``rule withdraw``), for an error click raised while
+    parsing, before a context existed (an option missing its value)."""
+    from fightlog.cli.main import cli
+
+    words: list[str] = []
+    command: click.Command = cli
+    for token in argv:
+        if not isinstance(command, click.Group):
+            break
+        found = command.get_command(click.Context(command), token) if not token.startswith("-") else None
+        if found is not None:
+            words.append(token)
+            command = found
+    return " ".join(words)
 
 
 def _one_line(text: str) -> str:

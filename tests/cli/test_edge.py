@@ -387,3 +387,15 @@ def test_a_transcript_given_for_a_log_names_its_importer(transcript: str, import
                    f"transcript: `fightlog import {importer} {path} -o LOG` makes a log of it\n")
     roster = str(FIXTURES / "roe7/rosters/gate-skirmish.toml")
     assert run("state", roster).stderr == f"fightlog: {roster}:1: not a fightlog log (line 1 is not a JSON object)\n"
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["audit", "x.jsonl", "--format"], "fightlog: audit: Option '--format' requires an argument\n"),
+    (["state", "x.jsonl", "--at"], "fightlog: state: Option '--at' requires an argument\n"),
+    (["play", "post", "x.jsonl", "alice", "--do"], "fightlog: play post: Option '--do' requires an argument\n"),
+])
+def test_an_option_missing_its_value_names_the_command(args: list[str], says: str) -> None:
+    """click raises it while parsing, before the command's context exists: the command is
+    read off the command line, as every other usage error names it (docs/cli.md)."""
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", says)
