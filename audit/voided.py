@@ -5,7 +5,8 @@ attack's resolution caused, the resolution that read a roll, the rolls made for 
 in the fight unless they are voided too. Each such event that still stands is
 ``outcome.voided-cause``, at the event, naming what it cites and the ruling: the GM who voided
 "the hit" sees that its damage still counts, and what follows from that in turn. An event
-cites another by ``cause``, ``for_seq``, ``declaration``, ``roll``, ``responds_to`` or ``rolls``.
+cites another by ``cause``, ``for_seq``, ``declaration``, ``roll``, ``responds_to`` or ``rolls``,
+and an effect's tick, countdown or end the ``effect_applied`` of that effect (by its id).
 
 ``VoidedCauses`` watches the fold's input (as recorded, in log order), and only when the
 rulings void something. An event a ruling amends is the GM's to have settled (its damage
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, NamedTuple
 
-from fightlog.events.model import FOLLOWS_FROM, AnyEvent, RulingMade, kind_of
+from fightlog.events.model import FOLLOWS_FROM, AnyEvent, EffectApplied, RulingMade, kind_of
 from fightlog.reducers.fold import Plan
 
 CODE: Final = "outcome.voided-cause"
@@ -46,12 +47,14 @@ class VoidedCauses:
         """``events`` passed on, noting each that stands and cites a voided one."""
         voids = self.voids
         gone: dict[int, tuple[str, int]] = {}  # voided, or standing on a voided one: its kind, the void
+        effects: dict[str, int] = {}  # the effects those applied: id -> the seq that applied it
         for event in events:
             ruling = voids.get(event.seq)
             if ruling is not None:
                 gone[event.seq] = (kind_of(event), event.seq)
+                _applied(event, effects)
             elif gone and type(event) is not RulingMade and event.seq not in self.amended:
-                for cited in _cited(event):
+                for cited in _cited(event, effects):
                     if cited in gone:
                         kind, root = gone[cited]
                         by = voids[root].seq
@@ -65,6 +68,7 @@ class VoidedCauses:
                             None if event.origin is None else event.origin.ref,
                         ))
                         gone[event.seq] = (kind_of(event), root)
+                        _applied(event, effects)
                         break
             yield event
 
@@ -75,24 +79,40 @@ def consequences(events: Sequence[AnyEvent], seq: int, plan: Plan) -> list[int]:
     already, nor those it amends (the GM has ruled on them), nor what stands only on those
     amended (``fightlog rule ... void SEQ --with-consequences``)."""
     gone = {seq}
+    effects: dict[str, int] = {}
     out: list[int] = []
     for event in events:
-        if event.seq <= seq or type(event) is RulingMade or not any(c in gone for c in _cited(event)):
+        if event.seq == seq:
+            _applied(event, effects)
+        if event.seq <= seq or type(event) is RulingMade or not any(c in gone for c in _cited(event, effects)):
             continue
         ruling = plan.get(event.seq)
         if ruling is not None and ruling.action == "amend":
             continue
         gone.add(event.seq)
+        _applied(event, effects)
         if ruling is None:
             out.append(event.seq)
     return out
 
 
-def _cited(event: AnyEvent) -> list[int]:
+def _applied(event: AnyEvent, effects: dict[str, int]) -> None:
+    """Note the effect ``event`` applied, if it is an ``effect_applied`` gone with a void."""
+    if type(event) is EffectApplied:
+        effects[event.effect] = event.seq
+
+
+def _cited(event: AnyEvent, effects: dict[str, int] | None = None) -> list[int]:
     """The events ``event`` follows from (``FOLLOWS_FROM``: its cause, the post a roll is
     for, the declaration an outcome answers, the roll an initiative came from, the post an
-    answer responds to; and the rolls it read)."""
+    answer responds to; and the rolls it read); with ``effects``, the ``effect_applied`` of
+    the effect it ticks, counts down or ends, if that is one of them (a voided bleed's ticks
+    and the damage they dealt stand on it)."""
     out: list[int] = []
+    if effects and type(event) is not EffectApplied:
+        effect = getattr(event, "effect", None)
+        if isinstance(effect, str) and effect in effects:
+            out.append(effects[effect])
     for name in FOLLOWS_FROM:
         value = getattr(event, name, None)
         if isinstance(value, int):

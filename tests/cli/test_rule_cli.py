@@ -577,6 +577,24 @@ def test_voiding_a_heal_with_consequences_leaves_the_bleed_out_running(tmp_path:
     assert any(e["name"] == "bleeding_out" for e in state["effects"].values())  # it runs on: 2 rounds to bleed out
 
 
+def test_voiding_a_hit_with_consequences_takes_its_bleeds_ticks_and_their_damage(tmp_path: Path) -> None:
+    """A tester: the hit that left Jory bleeding out voided "with consequences" took the bleed
+    with it but not its tick, the 1 HP the tick dealt nor the bleed's end: they name the
+    effect, not a seq, and now count as standing on its ``effect_applied``."""
+    log = tmp_path / "bo.jsonl"
+    shutil.copy(FIXTURES / "bleeding-sun" / "scenarios" / "bleed-out.jsonl", log)
+    events = events_of(log)
+    bleed = next(e for e in events if type(e).__name__ == "EffectApplied" and e.name == "bleeding")
+    on_it = [e.seq for e in events if getattr(e, "effect", None) == bleed.effect and e.seq != bleed.seq]
+    tick = next(e.seq for e in events if type(e).__name__ == "EffectTicked" and e.effect == bleed.effect)
+    bled = next(e.seq for e in events if type(e).__name__ == "DamageApplied" and e.cause == tick)
+    assert rule(log, "void", str(bleed.cause), "--with-consequences", "--by", "GM", "--reason", "jammed").exit_code == 0
+    voided = {e.target for e in events_of(log) if type(e).__name__ == "RulingMade"}
+    assert {bleed.seq, *on_it, bled} <= voided
+    state = json.loads(run("state", str(log), "--format", "json").stdout)
+    assert state["combatants"]["jory"]["pools"]["hp"] == 2  # none of the hit's harm stands
+
+
 def test_voiding_a_move_with_consequences_puts_back_the_cover_it_left(tmp_path: Path) -> None:
     """A Traveller move out of cover ended the cover with no cause: voided "with
     consequences", the move took the fighter's cover with it for ever. Effects a post ends
