@@ -151,7 +151,7 @@ def kill(scribe: Scribe, who: Fighter, *, cause: int | None, note: str) -> None:
     if who.has("mortally_wounded"):
         scribe.emit(StatusChanged(actor=who.actor, status="mortally_wounded", on=False, cause=cause))
     for effect in who.effects("bleeding_out"):
-        conditions.expire(scribe, effect, "died")
+        conditions.expire(scribe, effect, "died", cause)
     scribe.emit(StatusChanged(actor=who.actor, status="dead", cause=cause, note=note))
 
 

@@ -595,6 +595,19 @@ def test_voiding_a_hit_with_consequences_takes_its_bleeds_ticks_and_their_damage
     assert state["combatants"]["jory"]["pools"]["hp"] == 2  # none of the hit's harm stands
 
 
+def test_voiding_a_killing_blow_with_consequences_brings_the_bleed_out_back(tmp_path: Path) -> None:
+    """d20-evasion: Pell's death ended his bleed-out without naming a cause, so the killing
+    blow voided "with consequences" left him mortally wounded with no countdown."""
+    log = tmp_path / "fa.jsonl"
+    shutil.copy(FIXTURES / "d20-evasion" / "scenarios" / "ford-ambush.jsonl", log)
+    died = next(e for e in events_of(log) if type(e).__name__ == "EffectExpired" and e.reason == "died")
+    assert died.cause is not None
+    killing = next(e for e in events_of(log) if e.seq == died.cause)
+    assert rule(log, "void", str(killing.cause), "--with-consequences", "--by", "GM", "--reason", "jammed").exit_code == 0
+    state = json.loads(run("state", str(log), "--format", "json").stdout)
+    assert any(e["name"] == "bleeding_out" and e["target"] == died.target for e in state["effects"].values())
+
+
 def test_voiding_a_move_with_consequences_puts_back_the_cover_it_left(tmp_path: Path) -> None:
     """A Traveller move out of cover ended the cover with no cause: voided "with
     consequences", the move took the fighter's cover with it for ever. Effects a post ends
