@@ -110,6 +110,14 @@ def parse_sets(texts: Sequence[str]) -> tuple[tuple[str, Any], ...]:
     return tuple(out)
 
 
+def changed_fields(event: AnyEvent, amended: AnyEvent) -> dict[str, Any]:
+    """The fields ``amended`` changes of ``event``, with their values as amended (what a
+    ruling's ``changes`` records; a field set back to its default is named too)."""
+    before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
+    return {k: msgspec.to_builtins(getattr(amended, k)) for k in type(amended).__struct_fields__
+            if before.get(k) != after.get(k)}
+
+
 def amend(
     event: AnyEvent,
     sets: Sequence[tuple[str, Any]],

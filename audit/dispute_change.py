@@ -17,7 +17,7 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fightlog.audit.amendment import Reach, TableFor, amend, ruling_reach
+from fightlog.audit.amendment import Reach, TableFor, amend, changed_fields, ruling_reach
 from fightlog.audit.replay_request import as_json, event_kind
 from fightlog.errors import InputError
 from fightlog.events.model import (
@@ -31,6 +31,7 @@ from fightlog.events.model import (
     SceneStarted,
     TurnStarted,
 )
+from fightlog.events.seals import seals_the_dice
 
 
 class Change(Struct, frozen=True, kw_only=True):
@@ -90,16 +91,22 @@ def amended_fact(events: Sequence[AnyEvent], target: AnyEvent, change: Change, n
     reach = Reach(FACTS[type(target)], _EXAMPLES[type(target)])
     amended = amend(target, change.sets, reach, scene=events[0], name=name, table_for=table_for)
     if isinstance(amended, RulingMade):
-        _check_ruling(events, amended, name, table_for)
+        amended = _check_ruling(events, amended, name, table_for)
     if fact_data(amended) != fact_data(target):
         amended = replace(amended, origin=Origin(medium=DISPUTE_MEDIUM, ref=f"seq {seq}", raw=change.text()))
     return amended
 
 
-def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, table_for: TableFor) -> None:
+def _opened(first: AnyEvent) -> bool:
+    """Whether the scene was open: its seed public from ``scene_started``."""
+    return type(first) is SceneStarted and first.dice is not None and first.dice.seed is not None
+
+
+def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, table_for: TableFor) -> RulingMade:
     """A ruling as changed, held to what ``fightlog rule`` records: an earlier target;
     ``changes`` for an amend only, each a change ``rule ... amend --set`` would make of the
-    event ruled on; a ``finding`` for an accept only."""
+    event ruled on, recorded as it would record them (a roll's dice changed: its total
+    recomputed); a ``finding`` for an accept only."""
     seq = ruling.seq
     if ruling.target >= seq:
         raise InputError(f"--set: bad VALUE: target {ruling.target}: a ruling targets an earlier event "
@@ -118,16 +125,20 @@ def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, tab
     if ruling.action != "withdraw" and type(ruled) is RulingMade:
         raise InputError(f"--set: seq {ruling.target} is a ruling: a ruling is withdrawn, not {ruling.action}ed",
                          path=name, line=seq)
+    if ruling.action == "void" and (type(ruled) is SceneStarted or seals_the_dice(ruled, _opened(events[0]))):
+        raise InputError(f"--set: seq {ruling.target} is the {event_kind(ruled)}, which cannot be voided (as "
+                         "`fightlog rule` refuses it)", path=name, line=seq)
     if ruling.action != "amend":
-        return
+        return ruling
     if not ruling.changes:
         raise InputError("--set: an amend ruling changes at least one field (changes={...})", path=name, line=seq)
     try:
-        amend(ruled, tuple(ruling.changes.items()), ruling_reach(type(ruled)), scene=events[0], name=name,
-              table_for=table_for, events=events[: seq - 1])
+        done = amend(ruled, tuple(ruling.changes.items()), ruling_reach(type(ruled)), scene=events[0], name=name,
+                     table_for=table_for, events=events[: seq - 1])
     except InputError as exc:
         raise InputError(f"--set changes: {exc.message.removeprefix('--set ').removeprefix('--set: ')} (seq {ruling.target})", path=name,
                          line=seq) from None
+    return replace(ruling, changes=changed_fields(ruled, done) or ruling.changes)
 
 
 def fact_data(event: AnyEvent | None) -> dict[str, Any]:

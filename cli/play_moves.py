@@ -13,7 +13,8 @@ from typing import NamedTuple
 import click
 
 from fightlog.cli.output import echo_json
-from fightlog.cli.seed_file import read_seed, seals_the_dice
+from fightlog.cli.seed_file import read_seed
+from fightlog.events.seals import seals_the_dice
 from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import AnyEvent
 from fightlog.events.store import FileStore

@@ -173,7 +173,7 @@ def _consequences(log: str, events: Sequence[Any], ruling: Any, rulings: list[An
 def _changes(log: str, target: int, event: Any, events: Sequence[Any], assignments: tuple[str, ...]) -> dict[str, Any]:
     """What ``amend`` changes: each field ``--set`` changes, with its value as amended;
     refused as ``fightlog.audit.amendment`` refuses it, or when nothing changes."""
-    from fightlog.audit.amendment import amend, parse_sets, ruling_reach
+    from fightlog.audit.amendment import amend, changed_fields, parse_sets, ruling_reach
     from fightlog.kit.table import table_for  # the table lookup, given to the amendment
 
     if not assignments:
@@ -184,12 +184,7 @@ def _changes(log: str, target: int, event: Any, events: Sequence[Any], assignmen
         raise click.BadParameter(exc.message, param_hint="'--set'") from None
     amended = amend(event, sets, ruling_reach(type(event)), scene=events[0], name=log, table_for=table_for,
                     events=events)
-    before, after = msgspec.to_builtins(event), msgspec.to_builtins(amended)
-    changes = {  # a field set back to its default is not in ``after``: its value, named
-        k: msgspec.to_builtins(getattr(amended, k))
-        for k in type(amended).__struct_fields__
-        if before.get(k) != after.get(k)
-    }
+    changes = changed_fields(event, amended)
     if not changes:
         raise InputError(f"--set {sets[0][0]}: seq {target} records that already: nothing to amend",
                          path=log, line=target)
@@ -200,7 +195,7 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
     """``void`` takes anything but the scene's start, and its end once that revealed the dice
     seed (unless the scene was open, its seed public from ``first``, its start); ``withdraw``
     takes a ruling."""
-    from fightlog.cli.seed_file import seals_the_dice
+    from fightlog.events.seals import seals_the_dice
     from fightlog.events.model import RulingMade, SceneStarted, kind_of
     from fightlog.kit.actions import a_or_an
 

@@ -10,16 +10,6 @@ from fightlog.errors import DiceSeedError, InputError, SystemRefusedError
 from fightlog.reducers.state import SceneState
 
 
-def seals_the_dice(event: object, opened: bool) -> bool:
-    """Whether ``event`` is a scene's end that revealed a seed kept secret until then
-    (``opened``: the scene was open, its seed public from ``scene_started``). Voiding it
-    would let the fight play on with dice anyone can foresee: ``rule`` refuses such a void,
-    ``play`` a log that holds one."""
-    from fightlog.events.model import SceneEnded
-
-    return isinstance(event, SceneEnded) and event.seed is not None and not opened
-
-
 def seed_path(log: str) -> str:
     return log + ".seed"
 

@@ -328,6 +328,42 @@ def test_a_changed_ruling_is_held_to_what_rule_records(sets: tuple[tuple[str, An
     assert says in refused.value.message and refused.value.line == 48
 
 
+@pytest.mark.parametrize(("target", "kind"), [(1, "scene_started"), (-1, "scene_ended")])
+def test_a_ruling_changed_to_void_the_scene_is_refused_as_rule_refuses_it(target: int, kind: str) -> None:
+    """A tester voided the scene's end through a dispute: the fork read "in progress", its
+    seed already public (`fightlog rule` refuses that void)."""
+    played = list(log(ALLEY))
+    ruling = RulingMade(seq=len(played) + 1, by="Gemma", action="void", target=44, reason="bins")
+    aim = target if target > 0 else len(played)
+    with pytest.raises(InputError) as refused:
+        fork([*played, ruling], ruling.seq, ("target", aim))
+    assert f"seq {aim} is the {kind}, which cannot be voided" in refused.value.message
+
+
+def test_a_changed_amend_records_what_rule_would(tmp_path: Path) -> None:
+    """An amend of a roll's dice records its total recomputed, as `rule amend` writes it: the
+    fork's ruling left the total at the old dice's."""
+    events = ruled_duel()
+    roll = next(e for e in events if isinstance(e, DiceRolled) and e.purpose == "attack" and e.dice[0].sides == 100)
+    face = 1 if roll.dice[0].face != 1 else 2
+    outcome = fork(events, 48, ("action", "amend"), ("target", roll.seq),
+                   ("changes", {"dice": [{"sides": 100, "face": face}]}))
+    ruling = at(outcome, 48)
+    assert isinstance(ruling, RulingMade) and ruling.changes["total"] == roll.total - roll.dice[0].face + face
+
+
+def test_a_ruling_in_force_again_in_the_fork_drops_a_second_void_of_its_target() -> None:
+    """Void, withdraw it, void again; the withdrawal withdrawn in a dispute: two voids of one
+    event stood in the fork, "dropped: none" (`fightlog rule` refuses the second)."""
+    events = list(ruled_duel())
+    at_end = len(events)
+    withdraw = RulingMade(seq=at_end + 1, by="Gemma", action="withdraw", target=48, reason="back")
+    again = RulingMade(seq=at_end + 2, by="Gemma", action="void", target=44, reason="again")
+    outcome = fork([*events, withdraw, again], withdraw.seq, withdraw=True)
+    assert [(d.request, d.reason) for d in outcome.dropped] == [
+        ("ruling", "seq 44 is already voided by the ruling at seq 48 in the fork, in force")]
+
+
 def test_a_ruling_on_a_ruling_changed_to_a_void_is_refused_as_rule_refuses_it() -> None:
     """The disputed duel's seq 86 withdraws the ruling at 37: `--set action=void` was forked
     as given (`fightlog rule` refuses a void of a ruling: it is withdrawn)."""
