@@ -5,8 +5,10 @@ CLI's ``fightlog dispute`` shows them). See ``docs/dispute.md``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 from msgspec import Struct
 
@@ -90,7 +92,8 @@ def finding_changes(
     original: Sequence[AnyEvent], fork: Sequence[AnyEvent], seed: str | None, changed: int | None
 ) -> tuple[FindingChange, ...]:
     """Findings of the fork's audit not in the original's (and the reverse), matched by
-    code, actor and message (not by seq: the fork's events may sit elsewhere)."""
+    code, actor, message and whether a ruling accepts it (not by seq: the fork's events may
+    sit elsewhere)."""
     before = audit_events(list(original), seed=seed).findings
     after = audit_events(list(fork), seed=seed).findings
     left = Counter(_key(f) for f in before)
@@ -109,5 +112,11 @@ def finding_changes(
     return tuple(out)
 
 
-def _key(finding: Finding) -> tuple[str, str | None, str]:
-    return finding.code, finding.actor, finding.message
+def _key(finding: Finding) -> tuple[str, str | None, str, bool]:
+    """A finding accepted in one and counting in the other differs (an accept withdrawn)."""
+    return finding.code, finding.actor, _SEQS.sub("seq N", finding.message), finding.accepted is not None
+
+
+_SEQS: Final = re.compile(r"\bseqs? \d+(?:(?:, | and )\d+)*")
+"""Seq numbers a message names (``first at seq 63``): the fork's may sit elsewhere, so two
+findings differing only there are the same finding."""

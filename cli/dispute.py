@@ -317,6 +317,8 @@ def _finding_lines(findings: Sequence[FindingChange], name: Any) -> list[str]:
         f = change.finding
         who = f" ({name(f.actor)})" if f.actor else ""
         note = " [the changed fact]" if change.on_change else ""
+        if f.accepted is not None:
+            note += f" [accepted by the ruling at seq {f.accepted.ruling}]"
         lines.append(f"  {'+' if change.appeared else '-'} {f.code} at seq {f.seq}{who}: {f.message}{note}")
     return lines
 

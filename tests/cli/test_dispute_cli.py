@@ -269,3 +269,18 @@ def test_every_roll_of_a_hand_run_duel_can_be_disputed_unless_the_rules_never_ma
     allowed = ("the rules make no such roll", "unknown action")
     assert all(any(why in message for why in allowed) for message in refused.values()), refused
     assert len(refused) <= len(rolls) // 4, sorted(refused)  # most of a hand-run fight can be disputed
+
+
+def test_withdrawing_an_accept_shows_the_finding_counting_again() -> None:
+    """A tester: withdrawing the GM's accept of Bob's skipped turn said "audit findings: the
+    same in both", though the fork's audit counts it as an error again; and a finding naming
+    a seq that moved in the fork (``first at seq 63``) came out as a spurious +/- pair."""
+    out = dispute(str(DISPUTED), "--at", "60", "--withdraw")
+    findings = out[out.index("audit findings"):].splitlines()
+    assert findings == [
+        "audit findings (+ only in the fork, - only in the original):",
+        "  + order.skipped at seq 39 (Bob Kade): bob was skipped: alice's turn was opened in round 2 before bob "
+        "had posted",
+        "  - order.skipped at seq 39 (Bob Kade): bob was skipped: alice's turn was opened in round 2 before bob "
+        "had posted [accepted by the ruling at seq 60]",
+    ]
