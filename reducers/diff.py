@@ -77,6 +77,11 @@ def _combatant(actor: str, old: Combatant | None, new: Combatant | None) -> list
             a, b = old.pools.get(pool), new.pools.get(pool)
             if a != b:
                 out.append(Change(actor, pool, a, b))
+    if old.pool_max is not new.pool_max:
+        for pool in sorted(old.pool_max.keys() | new.pool_max.keys(), key=pool_order):
+            a, b = old.pool_max.get(pool), new.pool_max.get(pool)
+            if a != b:
+                out.append(Change(actor, f"{pool} max", a, b))
     if old.statuses != new.statuses:
         for status in sorted(set(old.statuses) ^ set(new.statuses)):
             out.append(Change(actor, "status", status if status in old.statuses else None, status if status in new.statuses else None))

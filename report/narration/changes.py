@@ -62,6 +62,8 @@ def _combatant_change(change: Change, scene: Scene) -> str:
         return f"{name}: {weapon} cooldown {change.before} -> {change.after}"
     if what == "spent" and weapon:
         return f"{name}: {weapon} spent {change.before} -> {change.after}"
+    if what == "max" and weapon:  # a pool's maximum (a join amended: another sheet)
+        return f"{name} {pool_name(weapon)} max {value_text(change.before)} -> {value_text(change.after)}"
     return f"{name} {pool_name(field)} {value_text(change.before)} -> {value_text(change.after)}"
 
 

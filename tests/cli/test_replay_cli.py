@@ -27,6 +27,7 @@ from tests.cli import (
     BAD_RULINGS,
     DISPUTED,
     SAMPLE,
+    SCENARIO_LOGS,
     assert_one_line_error,
     assert_usage_error,
     damaged_log,
@@ -306,3 +307,16 @@ def test_jsonl_with_format_human_is_a_usage_error_and_a_word_for_a_seq_says_so()
         conflict = run("replay", str(SAMPLE), "--markdown", *asked)
         assert conflict.exit_code == 2 and conflict.stderr == (
             "fightlog: replay: --markdown is for the human format (JSON holds the dice, not their text)\n")
+
+
+def test_a_pools_maximum_changed_by_a_ruling_is_a_change(tmp_path: Path) -> None:
+    """A join amended to another sheet (Rook's HP 60 -> 80): ``state`` showed 14/80, the
+    replay's changes only the HP, not the maximum."""
+    import shutil
+
+    log = tmp_path / "alley.jsonl"
+    shutil.copy(SCENARIO_LOGS / "alley-duel.jsonl", log)
+    assert run("rule", str(log), "amend", "4", "--set", "pools.hp=80", "--by", "G", "--reason", "sheet").exit_code == 0
+    last = json.loads(run("replay", str(log), "--jsonl").stdout.splitlines()[-1])
+    assert {"subject": "rook", "field": "hp max", "before": 60, "after": 80, "part": "combatant"} in last["changes"]
+    assert "Rook Tanaka HP max 60 -> 80" in run("replay", str(log)).stdout
