@@ -224,9 +224,14 @@ def _check_rulings(log: str, action: str, target: int, finding: str | None, ruli
         _refuse_a_second_ruling(log, target, in_force(rulings))
     if action == "accept":
         _refuse_a_second_accept(log, target, finding, in_force(rulings))
+    aimed = next((r for r in rulings if r.seq == target), None)
+    if action == "withdraw" and aimed is not None and aimed.action == "withdraw":
+        raise InputError(f"the ruling at seq {target} is itself a withdrawal (of seq {aimed.target}): a withdrawal "
+                         f"is not withdrawn; to bring back seq {aimed.target}'s ruling, rule it again",
+                         path=log, line=target)
     if action == "withdraw" and target not in {r.seq for r in in_force(rulings)}:
-        raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already, or itself a "
-                         "withdrawal)", path=log, line=target)
+        raise InputError(f"the ruling at seq {target} is not in force (withdrawn or voided already)", path=log,
+                         line=target)
 
 
 def _refuse_a_second_accept(log: str, target: int, finding: str | None, standing: Iterable[Any]) -> None:

@@ -803,3 +803,21 @@ def test_a_dodge_voided_with_its_consequences_takes_its_drop_in_the_order_with_i
     assert drop.seq in voided
     state = json.loads(run("state", str(log), "--format", "json").stdout)
     assert state["turn"]["order"] == ["vex", "kade"]
+
+
+def test_a_withdrawal_is_not_withdrawn_and_a_withdrawn_ruling_not_again(tmp_path: Path) -> None:
+    """``state`` lists a withdrawal among the rulings in force; ``rule`` refused withdrawing
+    it as "not in force": it now says what it is, and the log is left as it was."""
+    log = tmp_path / "f.jsonl"
+    shutil.copy(SCENARIO_LOGS / "alley-duel.jsonl", log)
+    assert rule(log, "void", "44").exit_code == 0
+    assert rule(log, "withdraw", "89").exit_code == 0
+    before = log.read_bytes()
+    result = rule(log, "withdraw", "90")
+    assert (result.exit_code, result.stderr) == (2, f"fightlog: {log}:90: the ruling at seq 90 is itself a withdrawal "
+                                                    "(of seq 89): a withdrawal is not withdrawn; to bring back seq 89's "
+                                                    "ruling, rule it again\n")
+    result = rule(log, "withdraw", "89")
+    assert (result.exit_code, result.stderr) == (2, f"fightlog: {log}:89: the ruling at seq 89 is not in force "
+                                                    "(withdrawn or voided already)\n")
+    assert log.read_bytes() == before
