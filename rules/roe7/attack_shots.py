@@ -46,7 +46,7 @@ def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
         return distance(a.position, t.position)
     if action.distance is not None:
         return action.distance
-    named = {"close": 10, "medium": 30, "long": 60, "melee": 1}.get(action.range or "")
+    named = NAMED_M.get(action.range or "")
     if named is None:
         raise RefusedError(f"how far is {t.actor} from {a.actor}? give positions, distance=METRES or range=close|medium|long",
                            code="rules.incomplete")
@@ -98,6 +98,8 @@ def _in_band(state: SceneState, actor: str, action: Action, metres: int, shown: 
         raise RefusedError(f"range=melee: {shown} beyond melee reach of {reach} m ({fix})", code="rules.range")
 
 
+NAMED_M: Final = {"close": 10, "medium": 30, "long": 60, "melee": 1}
+"""The metres a named band (``range=``) stands for when neither positions nor ``distance`` give them."""
 NEAREST_M: Final = {"melee": 0, "close": 0, "medium": CLOSE_MAX_M + 1, "long": LONG_MIN_M}
 """The nearest a named band can be, in metres."""
 

@@ -38,6 +38,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.flee-limit": Code("error", "a flee attempt beyond the limit", "Fleeing (two attempts per combat)"),
     "rules.not-carried": Code("error", "a weapon, spell or item the fighter does not have",
                               "Changing Weapons; Throwing Weapons (what a character carries)"),
+    "rules.range-die": Code("error", "an attack die other than the range gives (1d100 close, 1d20 medium, 1d10 "
+                                     "long; a sniper's 1d70 and 1d60)", "Close, Medium and Long Range"),
     "rules.range": Code("error", "a target out of the action's range",
                         "Ranges; Weapon Special Rules (reach); Throwing Weapons"),
 }

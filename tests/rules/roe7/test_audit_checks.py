@@ -32,6 +32,7 @@ from fightlog.events.model import (
     DamageApplied,
     DeclarationPosted,
     DiceRolled,
+    Die,
     EffectApplied,
     EffectCountedDown,
     EffectExpired,
@@ -47,7 +48,7 @@ from fightlog.fixtures.tampering import Tamper
 from fightlog.rules.roe7.ruleset import RULES
 from fightlog.rules.roe7.table import TABLE
 from fightlog.kit.table import Post
-from tests.rules.roe7.rigged import CLUB_L, CLUB_M, FLAMER, RIFLE, SHOTGUN, SWORD_M, Fight, act, duel, of
+from tests.rules.roe7.rigged import CLUB_L, CLUB_M, FLAMER, PISTOL, RIFLE, SHOTGUN, SWORD_M, Fight, act, duel, of
 from tests.conftest import FIXTURES
 from tests.rules.roe7.test_properties import choose_action, opened
 
@@ -161,6 +162,19 @@ def test_suppression_stronger_or_longer_than_the_rules() -> None:
     assert (suppressed.magnitude, suppressed.duration) == (-15, 1)
     assert messages(changed(events, suppressed, magnitude=-25, duration=2)) == [
         "bob's suppressed: -25 for 2 turns; the rules give -15 for 1 turn"]
+
+
+def test_an_external_attack_die_other_than_the_range_gives() -> None:
+    """Long Range: a pistol at 60 m rolls 1d10. A tester gave the shot a HUD's 1d100, as a
+    HUD that always rolls d100 does: the audit judged the outcome on the d100, clean."""
+    fight = duel(distance=60, a={"weapons": [PISTOL]})
+    fight.post("alice", act("attack", "bob", weapon=PISTOL, shots=1), faces=[50, 5])
+    events = clean(fight)
+    att = next(e for e in of(events, DiceRolled) if e.purpose == "attack")
+    assert att.notation == "1d10"
+    hud = changed(events, att, generator="external", index=None, notation="1d100", dice=[Die(sides=100, face=5)])
+    assert messages(hud) == ["alice's attack on bob at 60 m (long range) rolls 1d100; the rules give 1d10 there"]
+    assert messages(changed(events, att, generator="external", index=None)) == []  # the right die, from a HUD
 
 
 def test_a_modifier_from_an_effect_that_has_ended() -> None:
