@@ -28,6 +28,7 @@ from fightlog.events.model import (
 )
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import ActiveEffect, SceneState
+from fightlog.rules.roe7.audit_earned import EARNED_BY, unearned
 from fightlog.rules.roe7.audit_rolls import RollChecks
 from fightlog.rules.roe7.fighters import Fighter
 from fightlog.rules.roe7.harm import DAMAGING
@@ -42,6 +43,10 @@ LOST_STATUSES: Final = frozenset({"lost_action", "lost_turn", "action_lost"})
 
 _MEMORY: Final = 4096
 """How many ended effects are remembered for messages (the oldest half is dropped beyond)."""
+
+
+EARNED: Final = frozenset({*EARNED_BY, "chemical_burn"})
+"""The effects a weapon's hit gives (``audit_earned``)."""
 
 
 def _hyperactive(state: SceneState, actor: str) -> bool:
@@ -91,6 +96,8 @@ class EffectChecks(RollChecks):
         name = event.name
         if name == "bleed" or name == "stun" or name == "suppressed":
             self._strength(before, event, view)
+        if name in EARNED and event.cause is not None:
+            self._earned(before, name, event.cause, event, event.target, view)
         if name in RESTRICTING:
             self._restricting.setdefault(event.target, {})[event.effect] = None
             if name in LOST:
@@ -120,9 +127,22 @@ class EffectChecks(RollChecks):
                         f"the rules give {_strength_of(event.name, *want)}", actor=event.target)
 
     def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
-        """A lost action written as a status (hand-kept logs) settles a natural 1 too."""
+        """A lost action written as a status (hand-kept logs) settles a natural 1 too; a
+        whip's knock prone is earned by its hit."""
         if event.on and event.status in LOST_STATUSES:
             self._lost.add(event.actor)
+        if event.on and event.status == "prone" and event.cause is not None:
+            self._earned(before, "prone", event.cause, event, event.actor, view)
+
+    def _earned(self, before: SceneState, name: str, cause: int, event: Event, target: str, view: AuditView) -> None:
+        """An effect citing an attack: that attack earned it (``audit_earned``)."""
+        attack = view.event(cause)
+        if type(attack) is not AttackResolved:
+            return
+        opts = self.options(before)
+        why = unearned(name, attack, view, opts, lambda text: self.weapon(text, opts))
+        if why is not None:
+            view.report("rules.effect-wrong", event, f"{target}'s {why}", actor=target)
 
     # ------------------------------------------------------------------ lost actions
 

@@ -177,6 +177,19 @@ def test_an_external_attack_die_other_than_the_range_gives() -> None:
     assert messages(changed(events, att, generator="external", index=None)) == []  # the right die, from a HUD
 
 
+def test_a_weapon_effect_its_hit_did_not_earn() -> None:
+    """Weapon Special Rules: a blunt stun needs an unmodified 75 (size M). A tester made the
+    club's hit a natural 34 (still a hit) and kept the stun: clean."""
+    fight = duel(a={"weapons": [CLUB_M]}, distance=2)
+    fight.post("alice", act("attack", "bob", weapon=CLUB_M, shots=1), faces=[10, 75, 1])
+    events = clean(fight)
+    att = next(e for e in of(events, DiceRolled) if e.purpose == "attack")
+    hit = one(events, AttackResolved)
+    low = changed(changed(events, att, dice=[Die(sides=100, face=34)], total=att.total - 41), hit, score=hit.score - 41)
+    assert messages(low) == [f"bob's stun from alice's attack at seq {hit.seq} ({CLUB_M}): a blunt effect needs an "
+                             "unmodified 75 or more (size M); it rolled 34"]
+
+
 def test_a_modifier_from_an_effect_that_has_ended() -> None:
     fight = duel(a={"weapons": [RIFLE]}, b={"weapons": [RIFLE]})
     fight.post("alice", act("attack", "bob", weapon=RIFLE, mode="suppressive"), faces=[10, 50, 50, 50, 1, 1, 1])
