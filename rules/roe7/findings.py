@@ -27,8 +27,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
                                "Steps of a Combat Turn; Debuffs"),
     "rules.tick-extra": Code("error", "an effect tick the rules do not give", "Steps of a Combat Turn; Debuffs"),
     "rules.tick-wrong": Code("error", "an effect tick with the wrong amount or timing", "Debuffs; Bleed; Chemical Burn"),
-    "rules.effect-wrong": Code("error", "a bleed or stun applied with another strength or duration than the options "
-                               "give, or a lost action or turn lasting more than one", "Debuffs; Bleed; Stun; "
+    "rules.effect-wrong": Code("error", "a bleed, stun or suppression applied with another strength or duration than "
+                               "the options give, a weapon's effect its hit did not earn, or a lost action or turn "
+                               "lasting more than one", "Debuffs; Bleed; Stun; Suppressive Fire; Weapon Special Rules; "
                                "Critical Success or Failure"),
     "rules.expired-effect": Code("error", "an effect applied after it expired", "Buffs; Debuffs (durations)"),
     "rules.allowance": Code("error", "actions beyond the turn's allowance",
