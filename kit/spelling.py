@@ -17,10 +17,16 @@ CUTOFF = 0.6
 
 
 def closest(word: str, names: Iterable[str]) -> str | None:
-    """The known name closest to ``word``, or ``None`` when none is close."""
+    """The known name closest to ``word``, or ``None`` when none is close; one differing
+    only in case first (``ROE7``: ``roe7``)."""
+    names = sorted(set(names) - {word})
+    folded = word.casefold()
+    for name in names:
+        if name.casefold() == folded:
+            return name
     best: tuple[float, int, str] | None = None
     matcher = difflib.SequenceMatcher(b=word)
-    for name in sorted(set(names) - {word}):
+    for name in names:
         matcher.set_seq1(name)
         ratio = matcher.ratio()
         if ratio < CUTOFF:

@@ -17,6 +17,8 @@ from fightlog.events.model import Action
     ("atack", ["attack", "aim", "move"], "attack"),
     ("name", ["name", "token", "attachments"], None),  # unknown here, known elsewhere: not itself
     ("roe8", ["roe7", "en51", "traveller"], "roe7"),
+    ("ROE7", ["roe7", "en51", "traveller"], "roe7"),  # a new user's capitals: was no suggestion at all
+    ("EN51", ["en5", "en51"], "en51"),  # the case-folded match before a closer-looking spelling
     ("zzzz", ["attack", "move"], None),
 ])
 def test_the_closest_name(word: str, names: list[str], expected: str | None) -> None:
