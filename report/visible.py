@@ -18,11 +18,15 @@ from typing import Final
 from fightlog.kit.unseen import BIDI, C1
 
 _ON_A_PAGE: Final = re.compile(f"[\x00-\x08\x0b\x0e-\x1f{C1}{BIDI}]")
-_ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f{C1}{BIDI}]")
+_ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f{C1}{BIDI}\udc80-\udcff]")
+"""... and a byte that was not UTF-8 (a file name's, kept by Python as a lone surrogate)."""
 
 
 def _mark(found: re.Match[str]) -> str:
-    return f"\u27e6U+{ord(found.group()):04X}\u27e7"
+    point = ord(found.group())
+    if 0xDC80 <= point <= 0xDCFF:  # ``surrogateescape``: the byte the name held
+        return f"\u27e6byte 0x{point - 0xDC00:02X}\u27e7"
+    return f"\u27e6U+{point:04X}\u27e7"
 
 
 def reveal(text: str) -> str:

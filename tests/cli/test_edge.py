@@ -399,3 +399,19 @@ def test_an_option_missing_its_value_names_the_command(args: list[str], says: st
     read off the command line, as every other usage error names it (docs/cli.md)."""
     result = run(*args)
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", says)
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_and_given_back(tmp_path: Path) -> None:
+    """A name holding a byte that is not UTF-8: the error line shows the byte as a mark (it
+    printed ``\\udcff``), and ``--format json`` gave a traceback (msgspec refuses a lone
+    surrogate); its error document now carries the escape a JSON reader gives back."""
+    import os
+
+    name = os.fsencode(tmp_path) + b"/bad\xffname.jsonl"
+    human = subprocess.run([sys.executable, "-m", "fightlog", "verify", name], capture_output=True)
+    assert human.returncode == 2
+    assert human.stderr.decode() == f"fightlog: {tmp_path}/bad\u27e6byte 0xFF\u27e7name.jsonl: no such file\n"
+    doc = subprocess.run([sys.executable, "-m", "fightlog", "audit", name, "--format", "json"], capture_output=True)
+    assert doc.returncode == 2 and b"Traceback" not in doc.stderr
+    error = json.loads(doc.stdout)["error"]
+    assert os.fsencode(error["path"]) == name and error["message"] == "no such file"
