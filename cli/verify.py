@@ -10,6 +10,7 @@ import msgspec
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import check_seed_fits, format_option, input_log_argument, seed_option
 from fightlog.cli.output import echo_json
+from fightlog.cli.terminal import warning_line
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import PublishedHead, VerifyResult, verify_log
 from fightlog.events.piped import is_stream
@@ -115,6 +116,10 @@ def verify(
         echo_json(_as_json(result, repaired, dice, published))
     else:
         _echo_text(log, result, repaired, dice, published)
+        if repair and repaired is None and result.problem is not None:
+            where = f" (line {result.problem.line})" if result.problem.line is not None else ""
+            warning_line(f"{log}: nothing repaired: --repair moves aside only a torn last append; this damage"
+                         f"{where} is inside the log (restore the line from a copy: what it said is lost)")
     if not result.ok or findings:
         raise SystemExit(EXIT_FINDINGS)
 

@@ -415,3 +415,18 @@ def test_a_file_name_that_is_not_utf8_is_shown_and_given_back(tmp_path: Path) ->
     assert doc.returncode == 2 and b"Traceback" not in doc.stderr
     error = json.loads(doc.stdout)["error"]
     assert os.fsencode(error["path"]) == name and error["message"] == "no such file"
+
+
+def test_repair_of_damage_inside_a_log_says_it_repaired_nothing(tmp_path: Path) -> None:
+    """A new user ran `verify --repair` on a log with a line edited in the middle: the break
+    was reported (exit 1) with no word on why nothing was repaired."""
+    log = tmp_path / "d.jsonl"
+    lines = SAMPLE.read_bytes().splitlines(keepends=True)
+    lines[4] = lines[4].replace(b'"seq":5', b'"seq":5 ', 1)
+    log.write_bytes(b"".join(lines))
+    before = log.read_bytes()
+    result = run("verify", "--repair", str(log))
+    assert result.exit_code == 1 and log.read_bytes() == before
+    assert result.stderr == (f"fightlog: warning: {log}: nothing repaired: --repair moves aside only a torn last "
+                             "append; this damage (line 6) is inside the log (restore the line from a copy: what it "
+                             "said is lost)\n")
