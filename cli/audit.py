@@ -20,8 +20,8 @@ Examples:
   fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl             # findings: exit 1
   fightlog audit fixtures/roe7/audit/the-tie-that-hit.jsonl --format json   # for bots
   cat fixtures/roe7/disputed-duel.jsonl | fightlog audit -         # LOG "-": standard input
-  fightlog play start live.jsonl --ruleset roe7         # a live scene: its seed in live.jsonl.seed
-  fightlog audit live.jsonl --seed "$(cat live.jsonl.seed)"   # before play end reveals the seed
+  fightlog play start secret.jsonl --ruleset roe7       # a live scene: its seed in secret.jsonl.seed
+  fightlog audit secret.jsonl --seed "$(cat secret.jsonl.seed)"   # before play end reveals the seed
   cp fixtures/roe7/audit/the-tie-that-hit.jsonl tie.jsonl     # a ruling is appended: rule on a copy
   fightlog rule tie.jsonl accept 27 --finding rules.tie-to-attacker --by Gemma \\
       --reason "tie went to the attacker by agreement"

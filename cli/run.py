@@ -26,7 +26,7 @@ Examples:
   fightlog fixtures                # once: copies the bundled files to fixtures/
   fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl
   fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley.jsonl --force --seed 7   # reproducible
-  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o house.jsonl --options fixtures/roe7/house-rules.toml
+  fightlog run fixtures/roe7/scenarios/alley-duel.toml -o alley-house.jsonl --options fixtures/roe7/house-rules.toml
   fightlog replay alley.jsonl && fightlog verify --dice alley.jsonl
   fightlog run --check fixtures/roe7/scenarios      # did any fight change? (exit 0: none)
   fightlog run --check fixtures/roe7/scenarios --options fixtures/roe7/house-rules.toml  # what a house rule changes

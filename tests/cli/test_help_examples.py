@@ -103,6 +103,22 @@ def test_examples_that_read_bundled_files_say_how_to_get_them(path: tuple[str, .
         assert lines[0].startswith("fightlog fixtures "), lines[0]
 
 
+def test_no_two_help_pages_write_the_same_file() -> None:
+    """A new user runs the examples of one page after another in one directory: `verify
+    --help` and `audit --help` both started `live.jsonl`, and `run --help` wrote the
+    `house.jsonl` that `play start --help` starts, so the second of each was refused."""
+    import re
+
+    writes = re.compile(r"(?:play start|-o|--output)\s+(\S+\.(?:jsonl|html|toml))")
+    owner: dict[str, str] = {}
+    for path in [*ALONE, ("play",)]:
+        lines = [line for p in ([path] if path != ("play",) else [("play", sub) for sub in PLAY_ORDER])
+                 for line in examples(p)]
+        for name in sorted({m.group(1) for line in lines for m in writes.finditer(line)}):
+            page = " ".join(path) or "fightlog"
+            assert owner.setdefault(name, page) == page, f"{name}: written by `{owner[name]} --help` and `{page} --help`"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", ALONE, ids=lambda p: " ".join(p) or "fightlog")
 def test_the_examples_run(path: tuple[str, ...], workdir: Path) -> None:
