@@ -63,6 +63,7 @@ def reports_errors(func: F) -> F:
             return func(*args, **kwargs)
         except FightlogError as exc:
             _point_to_import(exc)
+            _point_to_fixtures(exc)
             raise FightlogClickError(str(exc), exc) from None
         except OSError as exc:
             log = kwargs.get("log")
@@ -88,6 +89,13 @@ def _point_to_import(exc: FightlogError) -> None:
     found = looks_like(head)
     if found in FORMATS:
         exc.message += f"; it looks like a chat transcript: `fightlog import {found} {exc.path} -o LOG` makes a log of it"
+
+
+def _point_to_fixtures(exc: FightlogError) -> None:
+    """A help page's example run where ``fightlog fixtures`` has not: say so."""
+    if (isinstance(exc, InputError) and exc.message == "no such file" and exc.path is not None
+            and exc.path.replace(os.sep, "/").startswith("fixtures/") and not os.path.isdir("fixtures")):
+        exc.message += " (the examples read the bundled files: `fightlog fixtures` copies them to fixtures/ here)"
 
 
 # --------------------------------------------------------------------------- the edge

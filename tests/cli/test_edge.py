@@ -430,3 +430,17 @@ def test_repair_of_damage_inside_a_log_says_it_repaired_nothing(tmp_path: Path) 
     assert result.stderr == (f"fightlog: warning: {log}: nothing repaired: --repair moves aside only a torn last "
                              "append; this damage (line 6) is inside the log (restore the line from a copy: what it "
                              "said is lost)\n")
+
+
+def test_a_bundled_file_named_where_fixtures_has_not_run_says_how_to_get_it(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new user trying a help page's example in an empty directory got only "no such
+    file"; where a fixtures/ directory exists, the plain message stands."""
+    monkeypatch.chdir(tmp_path)
+    result = run("audit", "fixtures/roe7/sample-duel.jsonl")
+    assert (result.exit_code, result.stderr) == (2, "fightlog: fixtures/roe7/sample-duel.jsonl: no such file (the "
+                                                    "examples read the bundled files: `fightlog fixtures` copies them "
+                                                    "to fixtures/ here)\n")
+    (tmp_path / "fixtures").mkdir()
+    assert run("audit", "fixtures/roe7/sample-duel.jsonl").stderr == (
+        "fightlog: fixtures/roe7/sample-duel.jsonl: no such file\n")
