@@ -37,6 +37,7 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from fightlog.reducers.state import SceneState
+from fightlog.rules.d20evasion import audit_dying
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
 from fightlog.rules.d20evasion.attack import Defence, disarm_outcome, fumbled, gear_of, outcome
 from fightlog.rules.d20evasion.defence import answered, awaiting_in
@@ -56,7 +57,8 @@ def checks() -> Mapping[type, Check]:
     audit = D20Audit()
     due = DamageDue("a hit deals its weapon's damage",
                     lambda hit: hit.weapon is not None and hit.seq not in audit.misjudged)  # (a disarm names none)
-    return merged(audit.checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks(), due.checks())
+    return merged(audit.checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks(), due.checks(),
+                  audit_dying.checks())
 
 
 class D20Audit:

@@ -396,3 +396,37 @@ def test_damage_after_a_miss_citing_its_roll_or_post(cites: str) -> None:
     [miss] = [a for a in built.events if isinstance(a, AttackResolved) and a.seq == miss.seq]
     found = [f.message for f in audit_events(built.events).findings if f.code == "rules.damage"]
     assert f"{miss.target} took damage from {miss.attacker}'s attack at seq {miss.seq}, which missed" in found
+
+
+def test_a_death_outright_above_the_kill_line_and_a_bleed_out_a_round_early() -> None:
+    """Mortally Wounded: a hit kills outright only at -75 HP or below, and the bleed-out
+    takes two full rounds. A tester made the Acolyte's hit to -55 a death outright, and had
+    the countdown skip from 2 to 0: both audited clean."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import EffectCountedDown, EffectExpired, StatusChanged
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    wounded = log.find(StatusChanged, actor="acolyte", status="mortally_wounded")
+    hp = audit_state_hp(log, wounded)
+    log.insert_after(wounded, StatusChanged(seq=0, actor="acolyte", status="dead", cause=wounded.cause,
+                                            note=f"reduced to {hp} HP: killed outright"))
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert f"acolyte is dead at {hp} HP, killed outright; a hit kills outright only at -75 HP or below (else " \
+           "mortally wounded, with rounds to be treated)" in found
+    log = Tamper(scenario("sunken-archive"))
+    first = log.find(EffectCountedDown, target="acolyte")
+    assert first.remaining == 1
+    log.change(first, remaining=0)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert found[:1] == ["acolyte's bleed-out counts down from 2 to 0 rounds left; a round's end takes one (to 1)"]
+    assert log.all(EffectExpired, target="acolyte")  # the rest of the bleed-out, as played, follows
+
+
+def audit_state_hp(log: object, at: object) -> int:
+    """The Acolyte's HP when ``at`` (his mortal wound) was recorded: the log folded to it."""
+    from fightlog.reducers.fold import fold
+
+    events = log.done().events  # type: ignore[attr-defined]
+    return fold(e for e in events if e.seq <= at.seq).combatants["acolyte"].pools["hp"]  # type: ignore[attr-defined]
