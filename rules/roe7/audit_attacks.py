@@ -12,7 +12,6 @@ from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState, WeaponState
 from fightlog.rules.roe7.attack_rolls import Outcome, band_of_die, can_crit, outcome, stray_hit
 from fightlog.rules.roe7.audit_damage import DamageChecks
-from fightlog.rules.roe7.audit_range import check_range_die
 from fightlog.rules.roe7.escape import INTERRUPTIBLE
 from fightlog.rules.roe7.harm import blast_dodged
 from fightlog.rules.roe7.options import Roe7Options
@@ -41,14 +40,9 @@ class AttackChecks(DamageChecks):
                 state = who.weapons.get(weapon)
                 if state is not None and (state.needs_reload or state.cooldown > 0):
                     self._ready(event, weapon, state, view)
-        rolls = event.rolls
-        if rolls and event.declaration is not None:
-            first = view.event(rolls[0])
-            if (type(first) is DiceRolled and first.generator == "external" and first.purpose == "attack"
-                    and first.dice):
-                check_range_die(before, event, first, self.weapon(weapon, self.options(before)), view)
         if view.cleared(event.seq):
             return  # its outcome was checked beside the fold (``attack_clear``): as the rules give it
+        rolls = event.rolls
         count = len(rolls)
         if count == 2:
             lookup = view.event

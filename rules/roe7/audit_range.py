@@ -4,14 +4,17 @@ Long Range): 1d100 at close range, 1d20 at medium (a sniper's 1d70), 1d10 at lon
 the band the post declares (an imported fight's cast gives them).
 
 Judged for external rolls only (a HUD's, a bot's, a hand-typed one: a HUD that always rolls
-1d100 is the usual mistake); an engine roll's die is the table's own, and its faces are the
-seed's. Not for an interrupt's strike, a dual-wielded second weapon or a stray shot at a
-bystander: the post names another target than the one hit, or two weapons.
+1d100 is the usual mistake), against the post the roll cites, else (an imported fight's
+rolls cite none) its roller's latest post of the turn; an engine roll's die is the table's
+own, and its faces are the seed's. Only a post making one attack, with one weapon at one
+target: not an interrupt's strike, dual wielding or several attacks in a post.
 """
 
 from __future__ import annotations
 
-from fightlog.events.model import Action, AttackResolved, DeclarationPosted, DiceRolled
+from collections.abc import Callable
+
+from fightlog.events.model import Action, DeclarationPosted, DiceRolled
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.attack_rolls import attack_die
@@ -46,32 +49,54 @@ def attack_die_at(state: SceneState, attacker: str, target: str, action: Action,
     return attack_die(token, where), metres, where
 
 
-def declared_attack(view: AuditView, event: AttackResolved) -> Action | None:
-    """The post's single-weapon attack on ``event``'s target with its weapon, if it has one."""
-    post = view.event(event.declaration) if event.declaration is not None else None
-    if type(post) is not DeclarationPosted:
-        return None
-    for action in post.actions:
-        if (action.type == "attack" and action.target == event.target and "offhand" not in action.params
-                and action.weapon in (None, event.weapon)):
-            return action
+def _post_of(before: SceneState, roll: DiceRolled, view: AuditView) -> DeclarationPosted | None:
+    """The post ``roll`` is for: the one it cites, else (an imported or hand-kept fight) the
+    roller's latest post of the open turn."""
+    if roll.for_seq is not None:
+        cited = view.event(roll.for_seq)
+        return cited if type(cited) is DeclarationPosted else None
+    first = max(before.turn.started, roll.seq - _LOOK_BACK)
+    for seq in range(roll.seq - 1, first - 1, -1):
+        found = view.event(seq)
+        if type(found) is DeclarationPosted and found.actor == roll.roller:
+            return found
     return None
 
 
-def check_range_die(before: SceneState, event: AttackResolved, roll: DiceRolled, token: WeaponToken | None,
-                    view: AuditView) -> None:
-    """An external attack roll's die against the one its range gives."""
-    if token is None:
+_LOOK_BACK = 64
+"""How far back a roll citing nothing looks for its roller's post (a turn is short)."""
+
+
+def _attack_in(post: DeclarationPosted) -> Action | None:
+    """The post's attack, if it makes exactly one, with one weapon at one target."""
+    attacks = [a for a in post.actions if a.type == "attack"]
+    if len(attacks) != 1:
+        return None
+    action = attacks[0]
+    if action.target is None or "offhand" in action.params:
+        return None
+    return action
+
+
+def check_range_die(before: SceneState, roll: DiceRolled, view: AuditView,
+                    token_of: Callable[[str | None], WeaponToken | None]) -> None:
+    """An external attack roll's die against the one its post's range gives."""
+    roller = roll.roller
+    if roller is None or not roll.dice:
         return
-    action = declared_attack(view, event)
+    post = _post_of(before, roll, view)
+    action = None if post is None or post.actor != roller else _attack_in(post)
     if action is None:
         return
-    found = attack_die_at(before, event.attacker, event.target, action, token)
+    token = token_of(action.weapon)
+    if token is None:
+        return
+    found = attack_die_at(before, roller, action.target or "", action, token)
     if found is None:
         return
     sides, metres, where = found
     rolled = roll.dice[0].sides
     if rolled != sides:
-        view.report(CODE, roll, f"{event.attacker}'s attack on {event.target} at {metres} m ({where} range) rolls "
+        view.report(CODE, roll, f"{roller}'s attack on {action.target} at {metres} m ({where} range) rolls "
                     f"1d{rolled}; the rules give 1d{sides} there{' (sniper)' if token.sniper else ''}",
-                    actor=event.attacker)
+                    actor=roller)

@@ -9,6 +9,7 @@ from typing import Final
 
 from fightlog.events.model import DiceRolled
 from fightlog.kit.checks import AuditView
+from fightlog.rules.roe7.audit_range import check_range_die
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.audit_scene import SceneFacts
 
@@ -22,7 +23,10 @@ class RollChecks(SceneFacts):
     processes: ``granted`` beside the state, ``capped`` beside the fold)."""
 
     def rolled(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
-        """Modifiers beyond the cap (Modifiers); a modifier an effect no longer grants."""
+        """Modifiers beyond the cap (Modifiers); a modifier an effect no longer grants; an
+        external attack roll's die against its range (``audit_range``)."""
+        if event.generator == "external" and event.purpose == "attack":
+            self._range_die(before, event, view)
         mods = event.modifiers
         if not mods:
             return
@@ -49,7 +53,9 @@ class RollChecks(SceneFacts):
 
     def granted(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         """``rolled`` without the modifier cap (``split_checks``): a modifier an effect no
-        longer grants."""
+        longer grants; an external attack roll's die."""
+        if event.generator == "external" and event.purpose == "attack":
+            self._range_die(before, event, view)
         mods = event.modifiers
         if not mods:
             return
@@ -74,6 +80,10 @@ class RollChecks(SceneFacts):
         cap = (self._opts if scene is not None and scene.options is self._raw else self.options(before)).modifier_cap
         if total > cap:
             self._over_cap(event, total, cap, view)
+
+    def _range_die(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
+        opts = self.options(before)
+        check_range_die(before, event, view, lambda text: self.weapon(text, opts))
 
     def _over_cap(self, event: DiceRolled, total: int, cap: int, view: AuditView) -> None:
         parts = ", ".join(f"{m.source} {m.value:+d}" for m in event.modifiers)

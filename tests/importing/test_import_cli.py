@@ -1089,3 +1089,22 @@ def test_dice_maidens_reply_cut_to_the_character_limit_is_a_warning(tmp_path: Pa
     assert code == 0
     assert (f"fightlog: warning: {export}: message 1220000000000000999: Dice Maiden's message names dice or a result "
             "but reads as no roll: kept as the object's chatter") in stderr.splitlines()
+
+
+def test_an_imported_hud_roll_with_another_die_than_its_range_gives(tmp_path: Path) -> None:
+    """Long Range: 1d10 for a pistol at 60 m. A HUD that always rolls 1d100 is the usual
+    mistake in SL fights; an imported roll cites no post, so the audit reads the roller's
+    latest post of the turn, and the range the cast gives (it never looked: no finding)."""
+    cast = tmp_path / "cast.toml"
+    text = (IMPORT / "sl/midnight-brawl.cast.toml").read_text()
+    cast.write_text(text.replace('speakers = ["bob.resident"]\n', 'speakers = ["bob.resident"]\n'
+                                 'weapon = "S_s_Pistol_Class_(Permanent)"\nrange = "long"\n', 1))
+    assert 'range = "long"' in cast.read_text()
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/midnight-brawl.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(cast))
+    assert code == 0, stderr
+    code, stdout, _ = run("audit", str(out))
+    found = [line for line in stdout.splitlines() if "rules.range-die" in line]
+    assert found and found[0].endswith("rolls 1d100; the rules give 1d10 there [Close, Medium and Long Range] "
+                                       "(transcript midnight-brawl.txt:3)")
