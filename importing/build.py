@@ -87,6 +87,8 @@ class Builder:
         self.acted: list[str] = []
         self.round = 0
         self.in_round = False
+        self._opened_by: tuple[str, str] | None = None
+        """Who opened the open round with a post, and where (``None``: the GM's call, or none)."""
         targets = target_names(cast)
         self._named = name_pattern(targets)
         self._by_lower: dict[str, set[str]] = {}
@@ -205,6 +207,7 @@ class Builder:
         events = self._turn_closed(message)
         if not self.in_round or complete:
             events.extend(self._round_opened(message))
+            self._opened_by = (actor, message.ref)
         events.append(TurnStarted(actor=actor, round=self.round, at=message.at,
                                   origin=Origin(medium="import", ref=message.ref)))
         self.current = actor
@@ -243,13 +246,20 @@ class Builder:
         events: list[AnyEvent] = []
         said = called.groupdict().get("n")
         number = int(said) if said is not None and said.isdecimal() else None
+        opened = self._opened_by
         if self.in_round and number == self.round:
-            return events  # the round the posts already opened: the GM confirms it
+            first = next((a for a in self.order if a not in self.out), None)
+            if opened is None or opened[0] == first:
+                return events  # the round the posts already opened, as the order opens one: the GM confirms it
         if not (self.in_round and self.current is None and not self.acted):
             events = [*self._turn_closed(message), *self._round_opened(message)]
+        self._opened_by = None
         if number is not None and number != self.round:
-            self._warn(message, f"the GM calls round {number}; it is round {self.round} of the log (rounds are "
-                                "counted from the first the transcript shows)")
+            why = "rounds are counted from the first the transcript shows"
+            if opened is not None and number == self.round - 1:
+                who, at = opened
+                why = f"a post of {who}'s opened round {number} at {at}, before the GM called it: a post out of turn?"
+            self._warn(message, f"the GM calls round {number}; it is round {self.round} of the log ({why})")
         return events
 
     def _actions(self, actor: str, text: str) -> list[Action]:

@@ -1108,3 +1108,57 @@ def test_an_imported_hud_roll_with_another_die_than_its_range_gives(tmp_path: Pa
     found = [line for line in stdout.splitlines() if "rules.range-die" in line]
     assert found and found[0].endswith("rolls 1d100; the rules give 1d10 there [Close, Medium and Long Range] "
                                        "(transcript midnight-brawl.txt:3)")
+
+
+YARD_CAST = """title = "Scrapyard"
+order = ["alice", "bob"]
+[[combatants]]
+id = "alice"
+name = "Alice Vance"
+side = "colony"
+speakers = ["alice.resident"]
+[[combatants]]
+id = "bob"
+name = "Bob Kade"
+side = "raiders"
+speakers = ["bob.resident"]
+[gm]
+name = "Gemma"
+speakers = ["gemma.resident"]
+[hints.roe7]
+attack = ['\\\\bfires?\\\\b']
+"""
+YARD = """[2024/07/04 20:00]  Gemma Sinclair (gemma.resident): ((Round 1. Alice then Bob.))
+[2024/07/04 20:00]  Bob Kade (bob.resident): /me ducks behind a wreck.
+[2024/07/04 20:01]  Alice Vance (alice.resident): Alice looks around.
+[2024/07/04 20:03]  Bob Kade (bob.resident): /me waits for her.
+[2024/07/04 20:04]  Gemma Sinclair (gemma.resident): ((Round 2))
+[2024/07/04 20:05]  Alice Vance (alice.resident): Alice waits.
+[2024/07/04 20:06]  Bob Kade (bob.resident): /me waits too.
+[2024/07/04 20:07]  Gemma Sinclair (gemma.resident): ((Round 3))
+[2024/07/04 20:08]  Alice Vance (alice.resident): Alice yawns.
+[2024/07/04 20:09]  Bob Kade (bob.resident): /me yawns.
+"""
+
+
+def test_one_post_out_of_turn_does_not_shift_every_round_after_it(tmp_path: Path) -> None:
+    """Bob posts before Alice in round 1; his own post then opened "round 2", the GM's
+    "Round 2" was taken to confirm it, and every later post of his was out of turn (a tester:
+    four errors for one break). The GM's call now opens the round it calls, with a warning."""
+    (tmp_path / "yard.txt").write_text(YARD)
+    (tmp_path / "yard.cast.toml").write_text(YARD_CAST)
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "yard.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(tmp_path / "yard.cast.toml"))
+    assert code == 0, stderr
+    assert (f"fightlog: warning: {tmp_path / 'yard.txt'}:5: the GM calls round 2; it is round 3 of the log (a post "
+            f"of bob's opened round 2 at yard.txt:4, before the GM called it: a post out of turn?)") in stderr
+    code, stdout, _ = run("audit", str(out), "--format", "json")
+    found = [(f["code"], f["ref"]) for f in json.loads(stdout)["findings"] if f["severity"] == "error"]
+    assert found == [("order.out-of-turn", "yard.txt:2"), ("order.skipped", "yard.txt:5")]
+    clean = tmp_path / "clean.txt"
+    clean.write_text(YARD.replace("[2024/07/04 20:00]  Bob Kade (bob.resident): /me ducks behind a wreck.\n", ""))
+    code, _, stderr = run("import", "sl", str(clean), "-o", str(tmp_path / "c.jsonl"), "--ruleset", "roe7",
+                          "--cast", str(tmp_path / "yard.cast.toml"))
+    assert code == 0 and "GM calls" not in stderr
+    assert run("audit", str(tmp_path / "c.jsonl"))[0] == 0
