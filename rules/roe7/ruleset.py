@@ -102,6 +102,7 @@ class Roe7Rules(GenericRules):
     table_module = "fightlog.rules.roe7.table"
     policy_module = "fightlog.rules.roe7.policy"
     area_actions = frozenset({"throw"})  # Grenades: the blast, not the throw, decides who is hit
+    answer_actions = frozenset({"interrupt"})  # Fleeing; Calling for Aid: declared in the caller's turn
     target_params = frozenset({"secondaries", "through", "offhand_target"})  # Automatic fire into melee; Shooting past an ally; Dual wielding
 
     def __init__(self, tokens: TokenOptions = DEFAULT_OPTIONS) -> None:

@@ -1126,7 +1126,7 @@ speakers = ["bob.resident"]
 name = "Gemma"
 speakers = ["gemma.resident"]
 [hints.roe7]
-attack = ['\\\\bfires?\\\\b']
+attack = ['\\bfires?\\b']
 """
 YARD = """[2024/07/04 20:00]  Gemma Sinclair (gemma.resident): ((Round 1. Alice then Bob.))
 [2024/07/04 20:00]  Bob Kade (bob.resident): /me ducks behind a wreck.
@@ -1162,3 +1162,25 @@ def test_one_post_out_of_turn_does_not_shift_every_round_after_it(tmp_path: Path
                           "--cast", str(tmp_path / "yard.cast.toml"))
     assert code == 0 and "GM calls" not in stderr
     assert run("audit", str(tmp_path / "c.jsonl"))[0] == 0
+
+
+def test_an_interrupt_declared_in_the_fleers_turn_answers_the_flee(tmp_path: Path) -> None:
+    """Fleeing: interrupters declare before the rolls, in the fleer's turn. An imported
+    "Alice interrupts" was Alice's second post of the round: a double post (a tester)."""
+    cast = YARD_CAST.replace("attack = ['\\bfires?\\b']", "attack = ['\\bfires?\\b']\n"
+                             "flee = ['\\bflees?\\b']\ninterrupt = ['\\binterrupts?\\b']")
+    (tmp_path / "yard.cast.toml").write_text(cast)
+    (tmp_path / "flee.txt").write_text(
+        "[2024/07/04 20:00]  Gemma Sinclair (gemma.resident): ((Round 1))\n"
+        "[2024/07/04 20:01]  Alice Vance (alice.resident): Alice waits.\n"
+        "[2024/07/04 20:02]  Bob Kade (bob.resident): /me flees for the gate.\n"
+        "[2024/07/04 20:02]  Alice Vance (alice.resident): Alice interrupts, firing at his back.\n")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "flee.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(tmp_path / "yard.cast.toml"))
+    assert code == 0, stderr
+    posts = [json.loads(line) for line in out.read_bytes().splitlines() if b'"declaration_posted"' in line]
+    flee, interrupt = posts[-2], posts[-1]
+    assert [a["type"] for a in interrupt["actions"]] == ["interrupt"] and interrupt["responds_to"] == flee["seq"]
+    code, stdout, _ = run("audit", str(out), "--format", "json")
+    assert not [f for f in json.loads(stdout)["findings"] if f["code"] == "order.double-post"]
