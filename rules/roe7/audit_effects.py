@@ -94,6 +94,7 @@ class EffectChecks(RollChecks):
         if event.refreshes is not None:
             self._end(event.refreshes, event.seq, f"replaced by {event.effect}")
         name = event.name
+        self.kept_effects.add((event.target, name))
         if name == "bleed" or name == "stun" or name == "suppressed":
             self._strength(before, event, view)
         if name in EARNED and event.cause is not None:

@@ -22,6 +22,13 @@ class RollChecks(SceneFacts):
     """The checks of ``dice_rolled`` (``rolled``; split in two for the audit on two
     processes: ``granted`` beside the state, ``capped`` beside the fold)."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept_effects: set[tuple[str, str]] = set()
+        """(target, effect name) the log has applied (``EffectChecks.applied``): a modifier
+        from an effect the log never kept on its roller (an imported fight keeps none) is not
+        judged as one that has ended."""
+
     def rolled(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         """Modifiers beyond the cap (Modifiers); a modifier an effect no longer grants; an
         external attack roll's die against its range (``audit_range``)."""
@@ -97,7 +104,7 @@ class RollChecks(SceneFacts):
         roller = event.roller
         for m in event.modifiers:
             name = EFFECT_MODIFIERS.get(m.source)
-            if name is None:
+            if name is None or (roller, name) not in self.kept_effects:
                 continue
             if any(e.target == roller and e.name == name for e in before.effects.values()):
                 continue

@@ -203,6 +203,11 @@ def test_a_modifier_from_an_effect_that_has_ended() -> None:
     assert Modifier(value=-15, source="suppressed") in suppressed.modifiers
     stale = changed(events, later, modifiers=[Modifier(value=-15, source="suppressed")])
     assert findings(stale) == [("rules.expired-effect", later.seq, "bob")]
+    # A log that never kept the effect (an imported fight: a HUD's "-15 suppressed"): not judged.
+    log = Tamper(stale)
+    log.drop(*[e for e in stale if isinstance(e, (EffectApplied, EffectExpired, EffectCountedDown))
+               and e.target == "bob"])
+    assert not [f for f in audit_events(log.done().events).findings if f.code == "rules.expired-effect"]
 
 
 # --------------------------------------------------------------------------- damage
