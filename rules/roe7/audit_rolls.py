@@ -4,6 +4,7 @@ on the roller (suppressed, magika surge: Buffs; Debuffs)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -16,6 +17,11 @@ from fightlog.rules.roe7.audit_scene import SceneFacts
 EFFECT_MODIFIERS: Final[Mapping[str, str]] = {"suppressed": "suppressed", "magika surge": "magika_surge"}
 """Modifier source -> the effect on the roller that grants it (``attack_rolls.accuracy``,
 ``Fighter.damage_mods``)."""
+
+
+_FLAT: Final = re.compile(r"\s*[0-9]*[dD][0-9]+((?:\s*[+-]\s*[0-9]+)+)\s*")
+"""One dice term and the numbers added to it or taken from it (``1d100+20+15``)."""
+_NUMBER: Final = re.compile(r"[+-]\s*[0-9]+")
 
 
 class RollChecks(SceneFacts):
@@ -36,6 +42,8 @@ class RollChecks(SceneFacts):
             self._range_die(before, event, view)
         mods = event.modifiers
         if not mods:
+            if event.generator == "external":
+                self._notation_cap(before, event, view)
             return
         if len(mods) == 1:  # the most common case with modifiers
             only = mods[0]
@@ -77,6 +85,8 @@ class RollChecks(SceneFacts):
         scene's options."""
         mods = event.modifiers
         if not mods:
+            if event.generator == "external":
+                self._notation_cap(before, event, view)
             return
         total = 0
         for m in mods:
@@ -91,6 +101,21 @@ class RollChecks(SceneFacts):
     def _range_die(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
         opts = self.options(before)
         check_range_die(before, event, view, lambda text: self.weapon(text, opts))
+
+    def _notation_cap(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
+        """A bot's roll carries its modifiers in the notation (Dice Maiden's ``1d100+35``,
+        Avrae's ``1d20 + 20 + 15``): one dice term plus or minus numbers, the numbers summed."""
+        found = _FLAT.fullmatch(event.notation)
+        if found is None:
+            return
+        total = sum(int(n.replace(" ", "")) for n in _NUMBER.findall(found.group(1)))
+        if total <= 0:
+            return
+        cap = self.options(before).modifier_cap
+        if total > cap:
+            what = "" if event.purpose in (None, "other") else f"{event.purpose} "
+            view.report("rules.modifier-cap", event, f"{event.roller}'s {what}roll {event.notation} carries "
+                        f"{total:+d} in modifiers: the cap is +{cap}", actor=event.roller)
 
     def _over_cap(self, event: DiceRolled, total: int, cap: int, view: AuditView) -> None:
         parts = ", ".join(f"{m.source} {m.value:+d}" for m in event.modifiers)

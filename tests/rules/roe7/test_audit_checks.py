@@ -177,6 +177,21 @@ def test_an_external_attack_die_other_than_the_range_gives() -> None:
     assert messages(changed(events, att, generator="external", index=None)) == []  # the right die, from a HUD
 
 
+def test_a_bots_modifiers_past_the_cap_in_its_notation() -> None:
+    """Modifiers: +30 at most. A bot writes them into the notation (Dice Maiden's
+    ``1d100+35``, Avrae's ``1d20 + 20 + 15``), not as modifiers: a tester's +35 audited clean."""
+    fight = duel(distance=60, a={"weapons": [PISTOL]})
+    fight.post("alice", act("attack", "bob", weapon=PISTOL, shots=1), faces=[50, 5])
+    events = clean(fight)
+    att = next(e for e in of(events, DiceRolled) if e.purpose == "attack")
+    for notation in ("1d10+35", "1d10 + 20 + 15"):
+        bot = changed(events, att, generator="external", index=None, notation=notation, total=att.total + 35)
+        assert [m for m in messages(bot) if "cap" in m] == [
+            f"alice's attack roll {notation} carries +35 in modifiers: the cap is +30"]
+    within = changed(events, att, generator="external", index=None, notation="1d10+30", total=att.total + 30)
+    assert [m for m in messages(within) if "cap" in m] == []
+
+
 def test_a_weapon_effect_its_hit_did_not_earn() -> None:
     """Weapon Special Rules: a blunt stun needs an unmodified 75 (size M). A tester made the
     club's hit a natural 34 (still a hit) and kept the stun: clean."""
