@@ -71,6 +71,7 @@ def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, Lo
     """The log's events (up to ``at``, or to the damage), the chain's head, the damage."""
     from fightlog.events.reader import ChainHead, read_log
     from fightlog.events.tail import last_seq
+    from fightlog.report.page.build import in_doubt
     from fightlog.report.page.build import MAX_EVENTS
 
     limit = MAX_EVENTS if at is None else min(at, MAX_EVENTS)
@@ -92,7 +93,8 @@ def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, Lo
             raise
         damage = exc
         if exc.line is not None:  # an unfinished append starts before the line that broke: none of it is shown
-            events = [event for event in events if event.seq < exc.line]
+            end = exc.line - 1 if in_doubt(exc) else exc.line  # the line a broken link names may be the edited one
+            events = [event for event in events if event.seq < end]
             if not events:
                 raise
     return events, head, damage
@@ -147,5 +149,6 @@ def write_page(
     # the audit's own verdict and counts, as ``fightlog audit`` ends (what the page's
     # findings list holds: accepted and info findings too)
     audit = page.header.audit.text.split(";")[0]
-    broken = "" if damage is None else f"; damaged at line {damage.line}, shown up to the line before"
+    last = events[-1].seq if events else 0
+    broken = "" if damage is None else f"; damaged at line {damage.line}, shown up to seq {min(last, at or last)}"
     click.echo(f"wrote {output}: {plural(page.header.events, 'event')}; audit: {audit}{broken}")

@@ -148,9 +148,23 @@ def _dice_verdict(dice: RollSummary) -> Verdict:
     return Verdict("ok", text)
 
 
+def in_doubt(damage: LogDamagedError) -> bool:
+    """Whether the line before the break is in doubt: a line whose ``prev`` is not the hash
+    of the one before it says that one (or itself) was edited, or lines between removed."""
+    return damage.message.startswith("prev does not match")
+
+
+def _shown_to(damage: LogDamagedError) -> str:
+    line = damage.line or 0
+    if in_doubt(damage):
+        return (f"shown up to line {line - 2}: line {line - 1} does not match the hash line {line} records, so it may "
+                "be the edited one (not shown)")
+    return f"shown up to line {line - 1}"
+
+
 def _chain_verdict(head: ChainHead | None, damage: LogDamagedError | None, events: int) -> Verdict:
     if damage is not None:
-        return Verdict("error", f"damaged: {damage}; shown up to the line before")
+        return Verdict("error", f"damaged: {damage}; {_shown_to(damage)}")
     if head is None:
         return Verdict("warning", "not checked")
     return Verdict("ok", f"intact: {plural(events, 'event')}, each line chained to the one before by its SHA-256")
@@ -172,13 +186,14 @@ def _header(
     known = info is None or ruleset_for(ruleset) is not GENERIC
     notes = []
     if damage is not None:
-        notes.append(Verdict("error", f"This log is damaged at line {damage.line}: the fight is shown up to "
-                                      f"the line before it ({damage.message})."))
+        notes.append(Verdict("error", f"This log is damaged at line {damage.line} ({damage.message}): the fight is "
+                                      f"{_shown_to(damage)}."))
     if not known:
         notes.append(Verdict("warning", f"The ruleset {ruleset!r} is not installed here: the generic view "
                                         "(the posting order and the dice are checked, its rules are not)."))
     if at is not None:
-        notes.append(Verdict("info", f"The fight up to seq {at}, as it stood then (the log goes on to seq {read})."))
+        end = head.seq if head is not None and head.seq else read
+        notes.append(Verdict("info", f"The fight up to seq {at}, as it stood then (the log goes on to seq {end})."))
     summary = report.summary
     audit_level: Level = "error" if summary.errors else "warning" if summary.warnings else "ok"
     people = sorted(state.combatants.values(), key=lambda c: (c.name, c.actor))

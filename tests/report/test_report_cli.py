@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import json
 from pathlib import Path
 
 import pytest
@@ -93,18 +94,25 @@ def test_a_missing_directory_is_one_line(tmp_path: Path) -> None:
 
 
 def test_a_damaged_log_is_shown_up_to_the_break_and_exits_1(tmp_path: Path) -> None:
+    """Line 16 edited (Bob takes 1, not 19): line 17's ``prev`` no longer matches. The page
+    showed line 16 as it stood, the edit as genuine (a tester): a broken link puts the line
+    before it in doubt, so the page stops before that line, and says why."""
     log = damaged_log(tmp_path / "damaged.jsonl")
     page = tmp_path / "p.html"
     out = report(str(log), "-o", str(page), code=1)
-    assert out.startswith(f"wrote {page}: 16 events; audit: ")
-    assert out.endswith("; damaged at line 17, shown up to the line before\n")
+    assert out.startswith(f"wrote {page}: 15 events; audit: ")
+    assert out.endswith("; damaged at line 17, shown up to seq 15\n")
     html = page.read_text(encoding="utf-8")
-    assert "This log is damaged at line 17" in html and 'id="e16"' in html and 'id="e17"' not in html
+    assert ("This log is damaged at line 17 (prev does not match line 16 (edited, removed or reordered?)): the fight "
+            "is shown up to line 15: line 16 does not match the hash line 17 records, so it may be the edited one "
+            "(not shown).") in html
+    assert 'id="e15"' in html and 'id="e16"' not in html
 
 
 def test_an_unfinished_append_is_not_shown(tmp_path: Path) -> None:
     """A log cut inside an append: the page showed the append's complete lines though the
-    line said "damaged at line 6, shown up to the line before" (all or nothing: none of it)."""
+    line said "damaged at line 6, shown up to the line before" (all or nothing: none of it); a
+    torn line puts no line before it in doubt."""
     log = tmp_path / "f.jsonl"
     roster = str(FIXTURES / "roe7" / "rosters" / "gate-skirmish.toml")
     for args in (("start", str(log), "--ruleset", "roe7", "--seed", "1"),
@@ -115,7 +123,7 @@ def test_an_unfinished_append_is_not_shown(tmp_path: Path) -> None:
     torn.write_bytes(log.read_bytes()[:-40])  # inside the last line of begin's append (lines 6..8)
     page = tmp_path / "p.html"
     out = report(str(torn), "-o", str(page), code=1)
-    assert out.startswith(f"wrote {page}: 5 events; ") and out.endswith("; damaged at line 6, shown up to the line before\n")
+    assert out.startswith(f"wrote {page}: 5 events; ") and out.endswith("; damaged at line 6, shown up to seq 5\n")
     html = page.read_text(encoding="utf-8")
     assert 'id="e5"' in html and 'id="e6"' not in html and 'id="e7"' not in html
 
@@ -205,3 +213,12 @@ def test_the_dispute_s_page_never_replaces_its_fork(tmp_path: Path) -> None:
     result = run("dispute", str(log), "--at", "41", "--set", "dice[0].face=10", "--report", str(log), "--force")
     assert_one_line_error(result, str(log), "is the log under dispute, which this command reads")
     assert log.read_bytes() == (SCENARIO_LOGS / "alley-duel.jsonl").read_bytes()
+
+
+def test_a_page_at_a_seq_says_where_the_log_ends(tmp_path: Path) -> None:
+    """``--at 50`` of a 128-event log said "the log goes on to seq 50" (the events shown)."""
+    page = tmp_path / "p.html"
+    report(str(DISPUTED), "-o", str(page), "--at", "50")
+    last = DISPUTED.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    end = json.loads(last)["seq"]
+    assert f"The fight up to seq 50, as it stood then (the log goes on to seq {end})." in page.read_text()
