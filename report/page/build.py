@@ -137,10 +137,14 @@ def _fed(verifier: RollVerifier, events: Sequence[AnyEvent]) -> RollVerifier:
     return verifier
 
 
-def _dice_verdict(dice: RollSummary) -> Verdict:
-    text = dice.describe().removeprefix("dice: ")
-    if dice.findings:
+def _dice_verdict(dice: RollSummary, report: Report) -> Verdict:
+    """The dice as the audit says them (what a ruling mended said apart), red while a dice
+    finding still counts."""
+    text = (report.summary.dice or dice.describe()).removeprefix("dice: ")
+    if any(f.code.startswith("dice.") and f.counts for f in report.findings):
         return Verdict("error", text)
+    if dice.findings:
+        return Verdict("warning", text)  # each mended by a GM's ruling
     if dice.engine > dice.recomputed:
         return Verdict("warning", text)
     if dice.external or not dice.engine:
@@ -213,7 +217,7 @@ def _header(
         events=min(read, at) if at is not None else read,
         at=at,
         chain=_chain_verdict(head, damage, read),
-        dice=_dice_verdict(dice),
+        dice=_dice_verdict(dice, report),
         audit=Verdict(audit_level, _audit_line(report).removeprefix("audit: ")),
         notes=notes,
     )

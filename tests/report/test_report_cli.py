@@ -222,3 +222,19 @@ def test_a_page_at_a_seq_says_where_the_log_ends(tmp_path: Path) -> None:
     last = DISPUTED.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
     end = json.loads(last)["seq"]
     assert f"The fight up to seq 50, as it stood then (the log goes on to seq {end})." in page.read_text()
+
+
+def test_dice_a_ruling_mended_are_said_as_the_audit_says_them(tmp_path: Path) -> None:
+    """Two forged HUD rolls amended by the GM: the audit says "2 problems (2 mended by
+    rulings)"; the page said "2 problems" in red, as if they still stood."""
+    import shutil
+
+    log = tmp_path / "hud.jsonl"
+    shutil.copy(FIXTURES / "roe7" / "audit" / "tampered-hud-dice.jsonl", log)
+    for args in (("24", "--set", "total=50"), ("80", "--set", "dice[0].face=100", "--set", "total=100")):
+        assert run("rule", str(log), "amend", *args, "--by", "Gemma", "--reason", "x").exit_code == 0
+    page = tmp_path / "p.html"
+    report(str(log), "-o", str(page), code=0)
+    html = page.read_text()
+    assert ('<dt>Dice</dt><dd><span class="lv-warning">35 external rolls checked for arithmetic and ranges '
+            "(honesty unverifiable); 2 problems (2 mended by rulings)</span></dd>") in html
