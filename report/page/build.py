@@ -19,6 +19,7 @@ from fightlog.events.forked import Forked, can_fork
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import ChainHead
 from fightlog.events.tail import revealed_in
+from fightlog.kit.options import as_data
 from fightlog.kit.ruleset import GENERIC, ruleset_for
 from fightlog.reducers.state import SceneState
 from fightlog.report.audit_text import audit_lines
@@ -137,6 +138,14 @@ def _fed(verifier: RollVerifier, events: Sequence[AnyEvent]) -> RollVerifier:
     return verifier
 
 
+def _house_rules(ruleset: str, options: Mapping[str, object]) -> list[tuple[str, object]]:
+    """The options that differ from the ruleset's defaults, by name (every option the scene
+    records: a ruleset not installed here, whose defaults are not known)."""
+    table = ruleset_for(ruleset).table()
+    defaults = {} if table is None else as_data(table.option_type())
+    return sorted((k, v) for k, v in options.items() if k not in defaults or defaults[k] != v)
+
+
 def _dice_verdict(dice: RollSummary, report: Report) -> Verdict:
     """The dice as the audit says them (what a ruling mended said apart), red while a dice
     finding still counts."""
@@ -207,7 +216,7 @@ def _header(
         title=None if info is None else info.title,
         ruleset=ruleset,
         ruleset_known=known,
-        options=[] if info is None else [Pair(k, value_text(v)) for k, v in sorted(info.options.items())],
+        options=[] if info is None else [Pair(k, value_text(v)) for k, v in _house_rules(ruleset, info.options)],
         gm=None if info is None else info.gm,
         fighters=[c.name + (f" ({c.side})" if c.side else "") for c in people],
         ended=info is not None and info.ended,

@@ -238,3 +238,13 @@ def test_dice_a_ruling_mended_are_said_as_the_audit_says_them(tmp_path: Path) ->
     html = page.read_text()
     assert ('<dt>Dice</dt><dd><span class="lv-warning">35 external rolls checked for arithmetic and ranges '
             "(honesty unverifiable); 2 problems (2 mended by rulings)</span></dd>") in html
+
+
+def test_house_rules_are_the_options_that_differ_from_the_defaults(tmp_path: Path) -> None:
+    """The page listed all 47 of a d20 scene's options (every one recorded in scene_started),
+    filling a phone's first screen; the one house rule was among them."""
+    page = tmp_path / "p.html"
+    report(str(FIXTURES / "d20-evasion" / "scenarios" / "ford-ambush.jsonl"), "-o", str(page), code=0)
+    assert "<dt>House rules</dt><dd><code>ambush</code> bandits</dd>" in page.read_text()
+    report(str(DISPUTED), "-o", str(page), "--force", code=0)
+    assert "<dt>House rules</dt><dd>none (the ruleset's defaults)</dd>" in page.read_text()
