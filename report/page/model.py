@@ -92,6 +92,8 @@ class DieView(Struct, frozen=True):
     sides: int
     kept: bool
     note: str = ""
+    hit: bool = False
+    """A die a success count counts (``5d6>=5``: a 5 or a 6), shown filled."""
 
 
 class RollView(Struct, frozen=True):
@@ -104,6 +106,8 @@ class RollView(Struct, frozen=True):
     total: int
     source: str
     external: bool
+    label: str = ""
+    """What the roll was for, as the table or the reader wrote it (``shot 1``, ``damage: DV 10``)."""
 
 
 class PostView(Struct, frozen=True):

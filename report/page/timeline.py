@@ -8,6 +8,8 @@ narrates; nothing here reads files.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -164,8 +166,14 @@ def _poster(event: DeclarationPosted, who: Namer) -> str:
     return text
 
 
+_COUNTS = re.compile(r"(>=|>)\s*([0-9]+)")
+"""A success count's target in a notation (``7d6>=5``): the faces it counts."""
+
+
 def _roll(event: DiceRolled) -> RollView:
     dice = []
+    counts = _COUNTS.search(event.notation)
+    least = None if counts is None else int(counts.group(2)) + (counts.group(1) == ">")
     for die in event.dice:
         notes = []
         if die.label:
@@ -174,13 +182,17 @@ def _roll(event: DiceRolled) -> RollView:
             notes.append("rerolled " + " -> ".join(str(f) for f in (*die.rerolled, die.face)))
         if die.exploded:
             notes.append("exploded")
-        dice.append(DieView(die.face, die.sides, die.kept, ", ".join(notes)))
+        hit = least is not None and die.kept and die.face >= least
+        if hit:
+            notes.append("counts")
+        dice.append(DieView(die.face, die.sides, die.kept, ", ".join(notes), hit))
     if event.generator == "external":
         source = "external: " + (event.tool or "a roll made elsewhere")
     else:
         source = "engine" + (f" roll #{event.index}" if event.index is not None else "")
     modifiers = [Modifier(m.source, f"{m.value:+d}") for m in event.modifiers]
-    return RollView(event.notation, dice, modifiers, event.total, source, event.generator == "external")
+    return RollView(event.notation, dice, modifiers, event.total, source, event.generator == "external",
+                    event.label or "")
 
 
 def _sample(step: Step, samples: Samples) -> None:

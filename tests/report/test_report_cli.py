@@ -248,3 +248,15 @@ def test_house_rules_are_the_options_that_differ_from_the_defaults(tmp_path: Pat
     assert "<dt>House rules</dt><dd><code>ambush</code> bandits</dd>" in page.read_text()
     report(str(DISPUTED), "-o", str(page), "--force", code=0)
     assert "<dt>House rules</dt><dd>none (the ruleset's defaults)</dd>" in page.read_text()
+
+
+def test_a_pools_counted_dice_are_marked_and_a_rolls_label_shown(tmp_path: Path) -> None:
+    """``7d6>=5: 5 6 3 5 3 6 3 = 4`` read as wrong arithmetic to a player, and what each roll
+    was for (``shot 1``, ``damage: DV 10``) was nowhere on the page (a tester)."""
+    page = tmp_path / "p.html"
+    report(str(FIXTURES / "bleeding-sun" / "audit" / "the-bleed-that-stopped.jsonl"), "-o", str(page), code=0)
+    html = page.read_text()
+    assert ('<span class="die hit" title="d6, counts">5</span><span class="die hit" title="d6, counts">6</span>'
+            '<span class="die" title="d6">3</span>') in html
+    assert '<span class="roll-for"><bdi>sequence: savvy 3 + agility 4</bdi></span>' in html
+    assert 'class="badge lv-warning"' not in html  # an external roll is information, not a warning
