@@ -115,6 +115,24 @@ def test_a_bundled_fight_in_the_browser(watched: Watched, tmp_path: Path, fight:
     assert watched.problems == []
 
 
+def test_back_after_a_finding_link_returns_to_the_page(watched: Watched, tmp_path: Path) -> None:
+    """A tester tapped a finding, then Back, and left the page (``about:blank``): the link
+    replaced the history entry. Back now stays on the page, and a pool's counted dice keep
+    their mark when a link marks its event (both use a class the script clears)."""
+    page = watched.open(_report(FIXTURES / "roe7" / "disputed-duel.jsonl"), tmp_path / "fight.html")
+    page.locator("#findings a.goto").last.click()
+    assert "#" in page.url
+    page.go_back()
+    assert page.url.endswith("fight.html") and page.locator("#findings").count() == 1
+    pools = watched.open(_report(FIXTURES / "bleeding-sun" / "audit" / "the-bleed-that-stopped.jsonl"),
+                         tmp_path / "pool.html")
+    counted = pools.locator(".die.counted").count()
+    assert counted > 0
+    pools.locator("#findings a.goto").first.click()
+    assert pools.locator(".die.counted").count() == counted
+    assert watched.problems == []
+
+
 def test_a_chart_marker_leads_to_its_event(watched: Watched, tmp_path: Path) -> None:
     page = watched.open(_report(FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl"), tmp_path / "fight.html")
     page.click("button[data-fold=close]")

@@ -256,7 +256,7 @@ def test_a_pools_counted_dice_are_marked_and_a_rolls_label_shown(tmp_path: Path)
     page = tmp_path / "p.html"
     report(str(FIXTURES / "bleeding-sun" / "audit" / "the-bleed-that-stopped.jsonl"), "-o", str(page), code=0)
     html = page.read_text()
-    assert ('<span class="die hit" title="d6, counts">5</span><span class="die hit" title="d6, counts">6</span>'
+    assert ('<span class="die counted" title="d6, counts">5</span><span class="die counted" title="d6, counts">6</span>'
             '<span class="die" title="d6">3</span>') in html
     assert '<span class="roll-for"><bdi>sequence: savvy 3 + agility 4</bdi></span>' in html
     assert 'class="badge lv-warning"' not in html  # an external roll is information, not a warning

@@ -21,8 +21,11 @@
     if (href.charAt(0) !== "#") { return; }
     if (show(href.slice(1))) {
       e.preventDefault();
-      try { history.replaceState(null, "", href); } catch (ignored) { /* a page opened from a file may refuse */ }
+      try { history.pushState(null, "", href); } catch (ignored) { /* a page opened from a file may refuse */ }
     }
+  });
+  window.addEventListener("popstate", function () {  /* Back: to where the link was followed from */
+    if (location.hash.length > 1) { show(location.hash.slice(1)); }
   });
   var all = document.querySelectorAll("button[data-fold]");
   for (var i = 0; i < all.length; i++) {
