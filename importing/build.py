@@ -283,8 +283,9 @@ class Builder:
         starts = [at for at in starts if not self._by_another(actor, text[:at])] or starts[:1]
         parts = [text[start:end] for start, end in zip(starts, [*starts[1:], len(text)])]
         aimed = [(part, target) for part in parts if (target := self._named_in(actor, part)) is not None]
-        if len(aimed) < 2:
-            return [Action(type="attack", target=self._target(actor, text), **self.cast.attack(actor, text))]
+        if len(aimed) < 2:  # the weapon named from the attack on (``keeps the sword low and shoots ... with her pistol``)
+            said = text[starts[0]:] if self.cast.names_weapon(actor, text[starts[0]:]) else text
+            return [Action(type="attack", target=self._target(actor, text), **self.cast.attack(actor, said))]
         return [Action(type="attack", target=target, **self.cast.attack(actor, part)) for part, target in aimed]
 
     def _by_another(self, actor: str, before: str) -> bool:

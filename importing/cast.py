@@ -127,6 +127,10 @@ class Cast:
     weapons: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
     """Actor -> (weapon, pattern) in the cast's order (``CombatantEntry.weapons``)."""
 
+    def names_weapon(self, actor: str, text: str) -> bool:
+        """Whether ``text`` names one of ``actor``'s weapons (a pattern of their ``weapons``)."""
+        return any(pattern.search(text) is not None for _, pattern in self.weapons.get(actor, ()))
+
     def attack(self, actor: str, text: str) -> dict[str, Any]:
         """What the cast says of an attack in a post of ``actor``'s: the weapon (the first of
         their ``weapons`` whose pattern the text matches, else their ``weapon``), the

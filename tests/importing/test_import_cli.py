@@ -1184,3 +1184,23 @@ def test_an_interrupt_declared_in_the_fleers_turn_answers_the_flee(tmp_path: Pat
     assert [a["type"] for a in interrupt["actions"]] == ["interrupt"] and interrupt["responds_to"] == flee["seq"]
     code, stdout, _ = run("audit", str(out), "--format", "json")
     assert not [f for f in json.loads(stdout)["findings"] if f["code"] == "order.double-post"]
+
+
+def test_the_weapon_of_an_attack_is_the_one_named_from_the_attack_on(tmp_path: Path) -> None:
+    """"Mara keeps the sword low and shoots Vex with her pistol" was an attack with the sword:
+    the first of the cast's weapons whose pattern the post named anywhere."""
+    cast = YARD_CAST.replace('speakers = ["alice.resident"]\n', 'speakers = ["alice.resident"]\n'
+                             'weapons = { "M_s_Sword_Class_(Permanent)" = [\'\\bsword\\b\'], '
+                             '"S_s_Pistol_Class_(Permanent)" = [\'\\bpistol\\b\'] }\n')
+    (tmp_path / "yard.cast.toml").write_text(cast)
+    (tmp_path / "two.txt").write_text(
+        "[2024/07/04 20:00]  Gemma Sinclair (gemma.resident): ((Round 1))\n"
+        "[2024/07/04 20:01]  Alice Vance (alice.resident): Alice keeps the sword low and fires at Bob with her pistol.\n"
+        "[2024/07/04 20:02]  Alice Vance (alice.resident): ((and then)) Alice fires the pistol, the sword still out.\n")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "two.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(tmp_path / "yard.cast.toml"))
+    assert code == 0, stderr
+    posts = [json.loads(line) for line in out.read_bytes().splitlines() if b'"declaration_posted"' in line]
+    weapons = [a.get("weapon") for p in posts for a in p.get("actions", [])]
+    assert weapons[0] == "S_s_Pistol_Class_(Permanent)"
