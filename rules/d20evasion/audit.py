@@ -38,6 +38,7 @@ from fightlog.events.model import (
 )
 from fightlog.reducers.state import SceneState
 from fightlog.rules.d20evasion import audit_dying
+from fightlog.rules.d20evasion.audit_initiative import initiative_rolled
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
 from fightlog.rules.d20evasion.attack import Defence, disarm_outcome, fumbled, gear_of, outcome
 from fightlog.rules.d20evasion.defence import answered, awaiting_in
@@ -83,7 +84,7 @@ class D20Audit:
             TurnStarted: cast(Check, self.turn_started),
             TurnEnded: cast(Check, self.turn_ended),
             EffectApplied: cast(Check, self.applied),
-            InitiativeRolled: cast(Check, _initiative),
+            InitiativeRolled: cast(Check, initiative_rolled),
         }
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
@@ -381,20 +382,6 @@ def _critical(critical: str | None) -> str:
     """``a critical success``, ``no critical``: what a resolution's ``critical`` says."""
     return "no critical" if critical is None else f"a critical {critical}"
 
-
-def _initiative(before: SceneState, event: InitiativeRolled, after: SceneState, view: AuditView) -> None:
-    """An initiative score is the total of the roll it cites (Initiative: 1d20 plus the bonus);
-    a tie's reroll is its last tie-breaker, the score kept."""
-    roll = view.event(event.roll) if event.roll is not None else None
-    if not isinstance(roll, DiceRolled) or roll.purpose != "initiative":
-        return
-    if roll.label == "tie reroll":
-        if event.tiebreak and event.tiebreak[-1] != roll.total:
-            view.report("rules.initiative", event, f"{event.actor}'s tie reroll is recorded as {event.tiebreak[-1]}; the "
-                        f"roll at seq {roll.seq} gives {roll.total}", actor=event.actor)
-    elif event.score != roll.total:
-        view.report("rules.initiative", event, f"{event.actor}'s initiative is recorded as {event.score}; the roll at seq "
-                    f"{roll.seq} gives {roll.total}", actor=event.actor)
 
 
 def _outcome_on(cited: DiceRolled | DeclarationPosted, event: DamageApplied, view: AuditView) -> AttackResolved | None:

@@ -379,6 +379,23 @@ def test_an_initiative_score_other_than_its_roll() -> None:
                      f"gives {rolled.score}"]
 
 
+def test_an_initiative_bonus_other_than_the_sheets() -> None:
+    """Initiative: 1d20 plus the party's best Dex + level bonus. A tester gave the archer +16
+    (his sheet gives +4), score and all, so the cult posted first: clean."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import DiceRolled, InitiativeRolled, Modifier
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    roll = log.find(DiceRolled, roller="archer", purpose="initiative")
+    own = sum(m.value for m in roll.modifiers)
+    log.change(roll, modifiers=[Modifier(value=16, source="Dex + level")], total=roll.total - own + 16)
+    log.change(log.find(InitiativeRolled, actor="archer"), score=roll.total - own + 16)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
+    assert found == [f"archer's initiative roll (seq {roll.seq}) carries +16; their Dex + level bonus is {own:+d}"]
+
+
 @pytest.mark.parametrize("cites", ["roll", "post"])
 def test_damage_after_a_miss_citing_its_roll_or_post(cites: str) -> None:
     """A hand-kept damage may cite the attack's roll or post: after a miss it is judged as one
