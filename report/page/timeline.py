@@ -60,7 +60,8 @@ class _Part:
     def __init__(self, key: str, title: str, first: int, order: list[str] | None) -> None:
         self.key, self.title, self.first = key, title, first
         self.order = order
-        self.posted: list[str] = []
+        self.posted: list[tuple[int, str]] = []
+        """The posts of the round, by seq (one a ruling voids is left out of its summary)."""
         self.items: list[Item] = []
 
 
@@ -83,7 +84,7 @@ def tell(events: Sequence[AnyEvent]) -> Told:
             starts.append((event.seq, event.round))
         part = parts[-1]
         if type(event) is DeclarationPosted and not event.ooc:
-            part.posted.append(who(event.actor))
+            part.posted.append((event.seq, who(event.actor)))
         part.items.append(_item(step, lookup, who))
         _sample(step, samples)
         state = after
@@ -117,8 +118,9 @@ def pin(rounds: Sequence[RoundView], findings: Sequence[FindingView], events: in
             flags: dict[str, list[str]] = {"skipped": [], "out_of_turn": [], "twice": []}
             for f in inside:
                 slot = ORDER_CODES.get(f.code)
-                if slot is not None and f.actor is not None and f.actor not in flags[slot]:
-                    flags[slot].append(f.actor)
+                name = None if f.actor is None else f.actor + (" (accepted by ruling)" if f.accepted else "")
+                if slot is not None and name is not None and name not in flags[slot]:
+                    flags[slot].append(name)
             order = replace(order, **flags)
         counted = sum(1 for f in inside if not f.accepted and f.level in ("warning", "error"))
         out.append(replace(r, items=items, order=order, findings=counted, open=events <= OPEN_EVENTS or counted > 0))
@@ -220,7 +222,8 @@ def _ruled(state: SceneState) -> dict[int, list[RuledNote]]:
 
 def _round(part: _Part, ruled: Mapping[int, list[RuledNote]]) -> RoundView:
     items = [_ruled_item(item, ruled[item.seq]) if item.seq in ruled else item for item in part.items]
-    order = None if part.order is None else OrderView(order=part.order, posted=part.posted)
+    posted = [name for seq, name in part.posted if not any(note.action == "void" for note in ruled.get(seq, ()))]
+    order = None if part.order is None else OrderView(order=part.order, posted=posted)
     return RoundView(key=part.key, title=part.title, first=items[0].seq, last=items[-1].seq, items=items, order=order)
 
 

@@ -260,3 +260,15 @@ def test_a_pools_counted_dice_are_marked_and_a_rolls_label_shown(tmp_path: Path)
             '<span class="die" title="d6">3</span>') in html
     assert '<span class="roll-for"><bdi>sequence: savvy 3 + agility 4</bdi></span>' in html
     assert 'class="badge lv-warning"' not in html  # an external roll is information, not a warning
+
+
+def test_a_voided_post_is_not_in_its_rounds_summary(tmp_path: Path) -> None:
+    """A post the GM voided still listed in the round's "Posted:" (a tester)."""
+    import shutil
+
+    log = tmp_path / "posts.jsonl"
+    shutil.copy(FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl", log)
+    assert run("rule", str(log), "void", "138", "--by", "G", "--reason", "x").exit_code == 0
+    page = tmp_path / "p.html"
+    report(str(log), "-o", str(page), code=0)
+    assert "Posted: <bdi>Marek Hale, Marek Hale, Silt, Jonna Reyes, Pike</bdi>" in page.read_text()
