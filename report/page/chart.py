@@ -10,6 +10,7 @@ per chart, a tooltip script fetched from the network) would each have to be swit
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Final
 
 from fightlog.report.page.model import ChartView, FindingView, Marker, Series
 from fightlog.report.page.timeline import Samples
@@ -106,10 +107,28 @@ def _round_marks(starts: Sequence[tuple[int, int]]) -> list[tuple[int, str]]:
     return [(seq, f"R{number}") for i, (seq, number) in enumerate(starts) if i % step == 0]
 
 
+_RANK: Final = {"error": 0, "warning": 1, "info": 2, "ok": 3}
+
+
+def _clustered(markers: Sequence[Marker], x: Callable[[int], float]) -> list[list[Marker]]:
+    """Markers closer than one marker's width drawn as one (the worst colour; the first's
+    link; every finding in its title), so none covers another's tap target."""
+    groups: list[list[Marker]] = []
+    for marker in markers:
+        if groups and x(marker.seq) - x(groups[-1][0].seq) < MARKER_WIDTH:
+            groups[-1].append(marker)
+        else:
+            groups.append([marker])
+    return groups
+
+
+MARKER_WIDTH: Final = 20
+"""A finding marker's width in the chart's units (a tap target on a phone)."""
+
+
 def _markers(findings: Sequence[FindingView]) -> list[Marker]:
-    rank = {"error": 0, "warning": 1, "info": 2, "ok": 3}
     shown = [f for f in findings if not f.accepted] + [f for f in findings if f.accepted]
-    shown = sorted(shown, key=lambda f: (f.accepted, rank[f.level], f.seq))[:MAX_MARKERS]
+    shown = sorted(shown, key=lambda f: (f.accepted, _RANK[f.level], f.seq))[:MAX_MARKERS]
     return [
         Marker(f.seq, "ok" if f.accepted else f.level, f"seq {f.seq}: {f.code}" + (" (accepted)" if f.accepted else ""))
         for f in sorted(shown, key=lambda f: (f.seq, f.id))
@@ -172,11 +191,13 @@ def svg(chart: ChartView) -> str:
         parts.append(f'<path d="{path}" fill="none" stroke="{colour(index)}" stroke-width="2">'
                      f"<title>{escape(series.name)}</title></path>")
     base = TOP + plot_h + 16
-    for marker in chart.markers:
-        mx = x(marker.seq)
+    for group in _clustered(chart.markers, x):
+        first, mx = group[0], x(group[0].seq)
+        worst = min(group, key=lambda m: _RANK[m.level]).level
+        label = "; ".join(m.label for m in group)
         parts.append(
-            f'<a href="#e{marker.seq}" class="marker"><title>{escape(marker.label)}</title>'
-            f'<path d="M{mx} {base} l-5 9 h10 z" fill="{LEVEL_COLOURS[marker.level]}"/></a>'
+            f'<a href="#e{first.seq}" class="marker"><title>{escape(label)}</title>'
+            f'<path d="M{mx} {base} l-10 17 h20 z" fill="{LEVEL_COLOURS[worst]}"/></a>'
         )
     parts.append("</svg>")
     return "".join(parts)

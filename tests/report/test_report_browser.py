@@ -133,6 +133,20 @@ def test_back_after_a_finding_link_returns_to_the_page(watched: Watched, tmp_pat
     assert watched.problems == []
 
 
+def test_the_chart_is_readable_and_its_markers_tappable_on_a_phone(watched: Watched, tmp_path: Path) -> None:
+    """The chart scaled to a 390 px screen drew its labels 5 - 6 px tall and its finding
+    markers 4.5 px wide (a tester): it keeps a readable width and scrolls in its own box,
+    and the page itself still does not scroll sideways."""
+    page = watched.open(_report(FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl"), tmp_path / "fight.html")
+    sizes = page.evaluate("""() => {
+        const tick = document.querySelector("svg.chart .tick").getBoundingClientRect();
+        const marker = document.querySelector("svg.chart a.marker path").getBoundingClientRect();
+        return [tick.height, marker.width]; }""")
+    assert sizes[0] >= 9 and sizes[1] >= 12, sizes
+    assert _fits(page)
+    assert watched.problems == []
+
+
 def test_a_chart_marker_leads_to_its_event(watched: Watched, tmp_path: Path) -> None:
     page = watched.open(_report(FIXTURES / "roe7" / "audit" / "out-of-turn.jsonl"), tmp_path / "fight.html")
     page.click("button[data-fold=close]")
