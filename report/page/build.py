@@ -235,7 +235,8 @@ def _header(
 def _fighters(state: SceneState) -> list[Fighter]:
     out = []
     for c in sorted(state.combatants.values(), key=lambda c: (c.name, c.actor)):
-        out.append(Fighter(c.actor, c.name, c.side, c.role, pool_views(c.pools, c.pool_max), list(c.statuses)))
+        statuses = [s.replace("_", " ") for s in c.statuses]  # "mortally wounded": words, that wrap on a phone
+        out.append(Fighter(c.actor, c.name, c.side, c.role, pool_views(c.pools, c.pool_max), statuses))
     return out
 
 

@@ -272,3 +272,11 @@ def test_a_voided_post_is_not_in_its_rounds_summary(tmp_path: Path) -> None:
     page = tmp_path / "p.html"
     report(str(log), "-o", str(page), code=0)
     assert "Posted: <bdi>Marek Hale, Marek Hale, Silt, Jonna Reyes, Pike</bdi>" in page.read_text()
+
+
+def test_statuses_read_as_words(tmp_path: Path) -> None:
+    """``mortally_wounded`` was cut to "mortally_wounde" in a phone's fighters table: words wrap."""
+    page = tmp_path / "p.html"
+    report(str(FIXTURES / "d20-evasion" / "scenarios" / "ford-ambush.jsonl"), "-o", str(page), code=0)
+    html = page.read_text()
+    assert "mortally wounded" in html and "<td>mortally_wounded" not in html
