@@ -13,6 +13,7 @@ import click
 
 from fightlog.cli.errors import EXIT_FINDINGS, reports_errors
 from fightlog.cli.options import SEQ, check_new_page, input_log_argument
+from fightlog.cli.terminal import warning_line
 from fightlog.errors import FoldError, InputError, LogDamagedError
 from fightlog.events.piped import is_stream
 from fightlog.report.wording import plural
@@ -77,7 +78,7 @@ def read_events(log: str, at: int | None) -> tuple[list[AnyEvent], ChainHead, Lo
     limit = MAX_EVENTS if at is None else min(at, MAX_EVENTS)
     hint = None if is_stream(log) else last_seq(log)
     if hint is not None and hint > MAX_EVENTS and (at is None or at > MAX_EVENTS):
-        raise InputError(_too_long(f"{hint:,} events"), path=log)
+        raise InputError(_too_long(f"{hint:,} events", at), path=log)
     head = ChainHead()
     events: list[AnyEvent] = []
     damage: LogDamagedError | None = None
@@ -113,12 +114,18 @@ def collector_eased() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def _too_long(count: str) -> str:
+def _too_long(count: str, at: int | None = None) -> str:
     from fightlog.report.page.build import MAX_EVENTS
 
+    if at is not None:  # asked for already: say how far it may go
+        return (f"--at {at}: a page shows at most {MAX_EVENTS:,} events: give --at {MAX_EVENTS} or less "
+                "(fightlog replay --from/--to tells any part)")
     return (f"{count}: a page shows at most {MAX_EVENTS:,} (--at SEQ shows the fight up to an event; "
             "fightlog replay --from/--to tells any part)")
 
+
+LARGE_PAGE = 8_000_000
+"""From this many bytes a page is said to be large: a phone's browser may not open it."""
 
 FORK_EVENTS = 2000
 """From this many events shown, the page's audit runs in a forked child beside the telling of
@@ -145,7 +152,11 @@ def write_page(
             exc.path = exc.path or log
             raise
         html = render_page(page)
-    write_atomically(output, html.encode("utf-8"))
+    data = html.encode("utf-8")
+    write_atomically(output, data)
+    if len(data) >= LARGE_PAGE:
+        warning_line(f"{output}: {len(data) / 1e6:.1f} MB, large for a phone's browser (--at SEQ shows less of the "
+                     "fight)")
     # the audit's own verdict and counts, as ``fightlog audit`` ends (what the page's
     # findings list holds: accepted and info findings too)
     audit = page.header.audit.text.split(";")[0]

@@ -175,6 +175,22 @@ def test_a_log_too_long_for_a_page_is_refused(tmp_path: Path, monkeypatch: pytes
     piped = CliRunner().invoke(cli, ["report", "-", "-o", str(page)], input=DISPUTED.read_bytes())
     assert_one_line_error(piped, "<stdin>", "more than 100 events: a page shows at most 100")
     assert "100 events" in report(str(DISPUTED), "-o", str(page), "--at", "100")
+    # --at past the limit said "(--at SEQ shows the fight up to an event ...)" to one who had given it
+    assert_one_line_error(run("report", str(DISPUTED), "-o", str(tmp_path / "q.html"), "--at", "120"), str(DISPUTED),
+                          "--at 120: a page shows at most 100 events: give --at 100 or less")
+
+
+def test_a_large_page_is_said_to_be_large(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 12.5 MB page was written without a word (a phone may not open it)."""
+    from fightlog.cli import report as report_cli
+
+    monkeypatch.setattr(report_cli, "LARGE_PAGE", 1000)
+    page = tmp_path / "p.html"
+    result = run("report", str(DISPUTED), "-o", str(page))
+    assert result.exit_code == 0
+    size = page.stat().st_size / 1e6
+    assert result.stderr == (f"fightlog: warning: {page}: {size:.1f} MB, large for a phone's browser (--at SEQ shows "
+                             "less of the fight)\n")
 
 
 def test_a_piped_log(tmp_path: Path) -> None:
