@@ -81,6 +81,8 @@ def read_roll(text: tuple[str, ...], bot: str | None, roller: str | None, fmt: s
     from fightlog.dice.replies import BOTS, read_replies
 
     where = "<stdin>" if not text or text == ("-",) else "TEXT"
+    if where == "<stdin>" and sys.stdin.isatty():  # else it looks hung: say what it waits for
+        click.echo("fightlog: paste the bot's reply, then Ctrl-D", err=True)
     reply = sys.stdin.read().removesuffix("\n").removesuffix("\r") if where == "<stdin>" else " ".join(text)
     if roller is not None and not roller.strip():
         raise click.BadParameter("give a name, or leave --roller out (the reply's own)", param_hint="'--roller'")

@@ -134,7 +134,7 @@ class Builder:
                 self._warn(message, f"{role.bot or 'the dice'}'s message names dice or a result but reads as no "
                                     "roll: kept as the object's chatter")
         events: list[AnyEvent] = []
-        called = None if role.kind != "gm" or self.cast.rounds is None else self.cast.rounds.match(message.text)
+        called = None if role.kind != "gm" or self.cast.rounds is None else _round_call(self.cast.rounds, message.text)
         if called is not None:
             events.extend(self._round_called(message, called))
         events.append(self._chatter(message, role))
@@ -402,6 +402,16 @@ class Builder:
 
 
 _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "disarm"})
+def _round_call(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """A GM's round call at the start of any line of a message (``Mara wins initiative.`` /
+    ``**Round 1**`` on the next line of one Discord message)."""
+    for line in text.splitlines() or [text]:
+        found = pattern.match(line)
+        if found is not None:
+            return found
+    return None
+
+
 _NOTATION: Final = re.compile(r"\b\d*d(?:\d+|%)\b", re.IGNORECASE)
 """Dice notation in a message (``1d100``, ``d20``, ``2d10``): a dice object's message that
 names dice and reads as no roll is worth a warning."""

@@ -444,3 +444,18 @@ def test_a_bundled_file_named_where_fixtures_has_not_run_says_how_to_get_it(tmp_
     (tmp_path / "fixtures").mkdir()
     assert run("audit", "fixtures/roe7/sample-duel.jsonl").stderr == (
         "fightlog: fixtures/roe7/sample-duel.jsonl: no such file\n")
+
+
+def test_read_roll_on_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
+    """`fightlog read-roll` with no TEXT on a terminal showed nothing and looked hung."""
+    main, child = pty.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "fightlog", "read-roll"], stdin=child,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.write(main, b"Alice Request: [1d20] Roll: [7] Result: 7\n\x04")
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(child)
+        os.close(main)
+    assert err.decode().startswith("fightlog: paste the bot's reply, then Ctrl-D\n")
+    assert proc.returncode == 0 and b"Dice Maiden" in out

@@ -1204,3 +1204,23 @@ def test_the_weapon_of_an_attack_is_the_one_named_from_the_attack_on(tmp_path: P
     posts = [json.loads(line) for line in out.read_bytes().splitlines() if b'"declaration_posted"' in line]
     weapons = [a.get("weapon") for p in posts for a in p.get("actions", [])]
     assert weapons[0] == "S_s_Pistol_Class_(Permanent)"
+
+
+def test_a_round_call_on_a_later_line_of_the_gms_message_opens_the_round(tmp_path: Path) -> None:
+    """``Mara wins initiative.`` then ``**Round 1**`` on the next line of one message: the call
+    was read only at the message's start, so the round never opened (a tester)."""
+    (tmp_path / "yard.cast.toml").write_text(YARD_CAST)
+    (tmp_path / "calls.txt").write_text(
+        "[2024/07/04 20:00]  Gemma Sinclair (gemma.resident): Alice wins initiative.\n"
+        " ((Round 1))\n"
+        "[2024/07/04 20:01]  Alice Vance (alice.resident): Alice waits.\n"
+        "[2024/07/04 20:02]  Bob Kade (bob.resident): /me waits too.\n"
+        "[2024/07/04 20:03]  Gemma Sinclair (gemma.resident): Nobody moves.\n"
+        " ((Round 2))\n"
+        "[2024/07/04 20:04]  Alice Vance (alice.resident): Alice yawns.\n")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "calls.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(tmp_path / "yard.cast.toml"))
+    assert code == 0, stderr
+    rounds = [json.loads(line) for line in out.read_bytes().splitlines() if b'"round_started"' in line]
+    assert [(r["round"], r["origin"]["ref"]) for r in rounds] == [(1, "calls.txt:1"), (2, "calls.txt:5")]
