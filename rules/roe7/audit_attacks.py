@@ -12,6 +12,7 @@ from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState, WeaponState
 from fightlog.rules.roe7.attack_rolls import Outcome, band_of_die, can_crit, outcome, stray_hit
 from fightlog.rules.roe7.audit_damage import DamageChecks
+from fightlog.rules.roe7.audit_range import attack_in, contest_before, post_of
 from fightlog.rules.roe7.escape import INTERRUPTIBLE
 from fightlog.rules.roe7.harm import blast_dodged
 from fightlog.rules.roe7.options import Roe7Options
@@ -75,6 +76,27 @@ class AttackChecks(DamageChecks):
                 self._stray(event, first, view)
             elif purpose == "skill":
                 self._skill(before, event, first, None, view)
+
+    def damage_rolled(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
+        """Basic Contested Roll: an imported fight's damage roll after the attack roll it
+        follows missed its target's dodge (a tie to the defender; the natural faces as
+        ``attack_rolls.outcome`` reads them). Judged only where the turn holds, since the
+        roller's post, one attack roll of theirs and one dodge by another, and no outcome."""
+        found = contest_before(before, event, view)
+        if found is None:
+            return
+        att, dodge = found
+        opts = self.options(before)
+        post = post_of(before, att, view)
+        action = None if post is None else attack_in(post)
+        natural, sides = att.dice[0].face, att.dice[0].sides
+        allowed = self._crit_allowed(action.weapon if action is not None else None, sides, opts)
+        result = outcome(natural, att.total, sides, allowed, (dodge.total, dodge.dice[0].face), opts)
+        if not result.hit:
+            tie = " (a tie goes to the defender)" if att.total == dodge.total else ""
+            view.report("rules.damage", event, f"{event.roller} rolled damage after their attack missed: {att.total} "
+                        f"(seq {att.seq}) against {dodge.roller}'s dodge of {dodge.total} (seq {dodge.seq}){tie}",
+                        actor=event.roller)
 
     def _ready(self, event: AttackResolved, weapon: str, state: WeaponState, view: AuditView) -> None:
         """A weapon fired while it needs a reload or is cooling down (reported once a post)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fightlog.events.model import Action, DeclarationPosted, DiceRolled
+from fightlog.events.model import Action, AttackResolved, DeclarationPosted, DiceRolled
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.attack_rolls import attack_die
@@ -49,7 +49,7 @@ def attack_die_at(state: SceneState, attacker: str, target: str, action: Action,
     return attack_die(token, where), metres, where
 
 
-def _post_of(before: SceneState, roll: DiceRolled, view: AuditView) -> DeclarationPosted | None:
+def post_of(before: SceneState, roll: DiceRolled, view: AuditView) -> DeclarationPosted | None:
     """The post ``roll`` is for: the one it cites, else (an imported or hand-kept fight) the
     roller's latest post of the open turn."""
     if roll.for_seq is not None:
@@ -67,7 +67,28 @@ _LOOK_BACK = 64
 """How far back a roll citing nothing looks for its roller's post (a turn is short)."""
 
 
-def _attack_in(post: DeclarationPosted) -> Action | None:
+def contest_before(before: SceneState, damage: DiceRolled, view: AuditView) -> tuple[DiceRolled, DiceRolled] | None:
+    """The attack roll a damage roll citing nothing follows, and the one dodge against it:
+    the roller's latest attack roll of the turn and a dodge by another after it; ``None``
+    where the turn holds an outcome (the log says how it resolved), or not exactly one of each."""
+    first = max(before.turn.started, damage.seq - _LOOK_BACK)
+    dodges: list[DiceRolled] = []
+    for seq in range(damage.seq - 1, first - 1, -1):
+        found = view.event(seq)
+        if type(found) is AttackResolved:
+            return None
+        if type(found) is not DiceRolled or not found.dice:
+            continue
+        if found.purpose == "dodge" and found.roller != damage.roller:
+            dodges.append(found)
+        elif found.purpose == "attack":
+            if found.roller != damage.roller:
+                return None
+            return (found, dodges[0]) if len(dodges) == 1 else None
+    return None
+
+
+def attack_in(post: DeclarationPosted) -> Action | None:
     """The post's attack, if it makes exactly one, with one weapon at one target."""
     attacks = [a for a in post.actions if a.type == "attack"]
     if len(attacks) != 1:
@@ -84,8 +105,8 @@ def check_range_die(before: SceneState, roll: DiceRolled, view: AuditView,
     roller = roll.roller
     if roller is None or not roll.dice:
         return
-    post = _post_of(before, roll, view)
-    action = None if post is None or post.actor != roller else _attack_in(post)
+    post = post_of(before, roll, view)
+    action = None if post is None or post.actor != roller else attack_in(post)
     if action is None:
         return
     token = token_of(action.weapon)

@@ -38,8 +38,8 @@ class RollChecks(SceneFacts):
     def rolled(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         """Modifiers beyond the cap (Modifiers); a modifier an effect no longer grants; an
         external attack roll's die against its range (``audit_range``)."""
-        if event.generator == "external" and event.purpose == "attack":
-            self._range_die(before, event, view)
+        if event.generator == "external":
+            self._external(before, event, view)
         mods = event.modifiers
         if not mods:
             if event.generator == "external":
@@ -69,8 +69,8 @@ class RollChecks(SceneFacts):
     def granted(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         """``rolled`` without the modifier cap (``split_checks``): a modifier an effect no
         longer grants; an external attack roll's die."""
-        if event.generator == "external" and event.purpose == "attack":
-            self._range_die(before, event, view)
+        if event.generator == "external":
+            self._external(before, event, view)
         mods = event.modifiers
         if not mods:
             return
@@ -98,9 +98,17 @@ class RollChecks(SceneFacts):
         if total > cap:
             self._over_cap(event, total, cap, view)
 
-    def _range_die(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
-        opts = self.options(before)
-        check_range_die(before, event, view, lambda text: self.weapon(text, opts))
+    def _external(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
+        """A roll made elsewhere (a HUD's, a bot's): an attack's die against its range; a
+        damage roll after the attack it follows missed (``damage_rolled``)."""
+        if event.purpose == "attack":
+            opts = self.options(before)
+            check_range_die(before, event, view, lambda text: self.weapon(text, opts))
+        elif event.purpose == "damage" and event.for_seq is None:
+            self.damage_rolled(before, event, view)
+
+    def damage_rolled(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
+        """A damage roll citing nothing (an imported fight's): judged by ``AttackChecks``."""
 
     def _notation_cap(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
         """A bot's roll carries its modifiers in the notation (Dice Maiden's ``1d100+35``,

@@ -1224,3 +1224,28 @@ def test_a_round_call_on_a_later_line_of_the_gms_message_opens_the_round(tmp_pat
     assert code == 0, stderr
     rounds = [json.loads(line) for line in out.read_bytes().splitlines() if b'"round_started"' in line]
     assert [(r["round"], r["origin"]["ref"]) for r in rounds] == [(1, "calls.txt:1"), (2, "calls.txt:5")]
+
+
+def test_an_imported_damage_roll_after_a_missed_attack(tmp_path: Path) -> None:
+    """Basic Contested Roll: a dodge at or above the attack is a miss, and a miss deals no
+    damage. An SL HUD's rolls say what they are for; a damage roll after a miss audited
+    clean (an import has no outcome events to judge). A hit's damage is no finding."""
+    cast = YARD_CAST + '[[dice]]\nspeakers = ["RoE combat HUD (*)"]\nbot = "sl-hud"\n'
+    (tmp_path / "yard.cast.toml").write_text(cast)
+    lines = ("[2024/07/04 20:00]  Gemma Sinclair (gemma.resident): ((Round 1))\n"
+             "[2024/07/04 20:01]  Alice Vance (alice.resident): Alice fires at Bob.\n"
+             "[2024/07/04 20:01]  RoE combat HUD (alice): Alice Vance rolls 1d100 for attack: {attack}\n"
+             "[2024/07/04 20:01]  RoE combat HUD (bob): Bob Kade rolls 1d100 for dodge: 40\n"
+             "[2024/07/04 20:02]  RoE combat HUD (alice): Alice Vance rolls 1d20 for damage: 9\n")
+    found = {}
+    for attack in (40, 58):
+        (tmp_path / "hud.txt").write_text(lines.format(attack=attack))
+        out = tmp_path / f"log{attack}.jsonl"
+        code, _, stderr = run("import", "sl", str(tmp_path / "hud.txt"), "-o", str(out), "--ruleset", "roe7",
+                              "--cast", str(tmp_path / "yard.cast.toml"))
+        assert code == 0, stderr
+        code, stdout, _ = run("audit", str(out), "--format", "json")
+        found[attack] = [(f["message"], f["ref"]) for f in json.loads(stdout)["findings"] if f["code"] == "rules.damage"]
+    assert found[40] == [("alice rolled damage after their attack missed: 40 (seq 9) against bob's dodge of 40 "
+                          "(seq 10) (a tie goes to the defender)", "hud.txt:5")]
+    assert found[58] == []
