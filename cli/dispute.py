@@ -170,7 +170,13 @@ def human(outcome: Dispute, output: str | None) -> list[str]:
     dice = "with the scene's seed" if outcome.seed is not None else "with the recorded rolls (the log has no seed)"
     lines.append(f"re-derived from seq {outcome.restart} {dice}: {plural(count[0], 'event')} -> {count[1]}")
     lines.extend(baseline_lines(outcome))
-    lines.append("first difference: " + _difference_text(outcome.difference))
+    gone = outcome.change.void or outcome.change.withdraw
+    if gone and outcome.difference is not None and outcome.difference.seq == outcome.change.seq:
+        kind = "withdrawn" if outcome.change.withdraw else "voided"
+        lines.append(f"first difference: seq {outcome.change.seq} itself, {kind}: the fork goes on without it (what "
+                     "follows sits a seq earlier, so it is not compared event for event; see the end and the findings)")
+    else:
+        lines.append("first difference: " + _difference_text(outcome.difference))
     if outcome.consequence is not None:
         lines.append("first consequence: " + _difference_text(outcome.consequence))
     elif outcome.fields and outcome.difference is not None and outcome.difference.seq == outcome.change.seq:

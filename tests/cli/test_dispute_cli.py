@@ -284,3 +284,11 @@ def test_withdrawing_an_accept_shows_the_finding_counting_again() -> None:
         "  - order.skipped at seq 39 (Bob Kade): bob was skipped: alice's turn was opened in round 2 before bob "
         "had posted [accepted by the ruling at seq 60]",
     ]
+
+
+def test_a_withdrawn_rulings_first_difference_is_itself() -> None:
+    """Withdrawing the ruling at seq 59 said "first difference: seq 59 (ruling_made): action
+    void -> accept, target 42 -> 39": the next ruling moved up a seq, compared with it."""
+    out = dispute(str(DISPUTED), "--at", "59", "--withdraw")
+    assert ("first difference: seq 59 itself, withdrawn: the fork goes on without it (what follows sits a seq "
+            "earlier, so it is not compared event for event; see the end and the findings)") in out.splitlines()
