@@ -156,6 +156,8 @@ class OrderView(Struct, frozen=True, kw_only=True):
     skipped: list[str] = []
     out_of_turn: list[str] = []
     twice: list[str] = []
+    settled: list[str] = []
+    """The slots above whose every finding a GM's ruling accepted (shown as settled, not red)."""
 
 
 class RoundView(Struct, frozen=True, kw_only=True):

@@ -116,12 +116,16 @@ def pin(rounds: Sequence[RoundView], findings: Sequence[FindingView], events: in
         order = r.order
         if order is not None:
             flags: dict[str, list[str]] = {"skipped": [], "out_of_turn": [], "twice": []}
+            counting: set[str] = set()
             for f in inside:
                 slot = ORDER_CODES.get(f.code)
                 name = None if f.actor is None else f.actor + (" (accepted by ruling)" if f.accepted else "")
                 if slot is not None and name is not None and name not in flags[slot]:
                     flags[slot].append(name)
-            order = replace(order, **flags)
+                if slot is not None and not f.accepted:
+                    counting.add(slot)
+            settled = [slot for slot, names in flags.items() if names and slot not in counting]
+            order = replace(order, **flags, settled=settled)
         counted = sum(1 for f in inside if not f.accepted and f.level in ("warning", "error"))
         out.append(replace(r, items=items, order=order, findings=counted, open=events <= OPEN_EVENTS or counted > 0))
     return out

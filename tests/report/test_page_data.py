@@ -67,6 +67,7 @@ def test_the_disputed_duel_pins_findings_rulings_and_the_posting_order() -> None
     assert items[59].about == 42 and items[59].kind == "ruling_made"
     round2 = next(r for r in page.rounds if r.title == "Round 2")
     assert round2.order is not None and round2.order.skipped == ["Bob Kade (accepted by ruling)"]  # the GM accepted it: said so
+    assert round2.order.settled == ["skipped"]  # shown settled, not red
     assert round2.order.order == ["Bob Kade", "Alice Vance", "Cara Moss"]
     roll = items[32].roll
     assert roll is not None and [d.face for d in roll.dice] == [13, 8] and roll.external
