@@ -379,6 +379,25 @@ def test_an_initiative_score_other_than_its_roll() -> None:
                      f"gives {rolled.score}"]
 
 
+def test_an_attack_bonus_other_than_the_sheets() -> None:
+    """Bonuses: stat + class + skill + gear. A tester added "+9 gear" to Tobin's missed attack,
+    made it a hit and gave it damage: clean (only the outcome against the totals was judged)."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import AttackResolved, DiceRolled, Modifier
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    roll = log.all(DiceRolled, roller="tobin", purpose="attack")[1]
+    resolved = log.after(roll, AttackResolved)
+    own = sum(m.value for m in roll.modifiers)
+    log.change(roll, modifiers=[*roll.modifiers, Modifier(value=9, source="gear")], total=roll.total + 9)
+    log.change(resolved, score=resolved.score + 9)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.bonus"]
+    assert len(found) == 1 and found[0].startswith(
+        f"tobin's attack roll with {resolved.weapon} carries {own + 9:+d}; the sheet gives {own:+d} (")
+
+
 def test_an_initiative_bonus_other_than_the_sheets() -> None:
     """Initiative: 1d20 plus the party's best Dex + level bonus. A tester gave the archer +16
     (his sheet gives +4), score and all, so the cult posted first: clean."""
