@@ -38,7 +38,7 @@ from fightlog.events.model import (
 )
 from fightlog.reducers.state import SceneState
 from fightlog.rules.d20evasion import audit_dying
-from fightlog.rules.d20evasion.audit_bonus import check_bonus
+from fightlog.rules.d20evasion.audit_bonus import check_bonus, check_dodge
 from fightlog.rules.d20evasion.audit_initiative import initiative_rolled
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
 from fightlog.rules.d20evasion.attack import Defence, disarm_outcome, fumbled, gear_of, outcome
@@ -137,6 +137,8 @@ class D20Audit:
         opts = self.options(before)
         first = rolls[0]
         check_bonus(before, event, first, opts, view)
+        for defence in rolls[1:]:
+            check_dodge(before, defence, opts, view)
         face, total = first.dice[0].face if first.dice else 0, first.total
         target = Fighter(before, event.target, opts)
         try:

@@ -1,7 +1,9 @@
-"""The ``d20-evasion`` audit of an attack roll's bonus (``rules.bonus``; Bonuses; Attacking):
-1d20 plus the stat, class, skill and gear bonuses of the weapon or spell, less the penalties
-in force, as ``Fighter.to_hit_mods`` gives them; a hand-edited ``+9 gear`` on a roll that
-turned a miss into a hit audited clean.
+"""The ``d20-evasion`` audit of an attack roll's bonus (``rules.bonus``; Bonuses; Attacking;
+Dodge): 1d20 plus the stat, class, skill and gear bonuses of the weapon or spell, less the
+penalties in force, as ``Fighter.to_hit_mods`` gives them, and a dodge's DEX/LVL bonus with
+the dodge skill (``Fighter.dex_level_mods``); a hand-edited ``+9 gear`` on a roll that turned
+a miss into a hit audited clean, and so did ``+15 skill dodge``. A parry's is not judged (the
+weapon parried with is not recorded on the roll).
 
 Judged at the outcome that cites the roll, on the state just before it: a fumbled parry's
 penalty is spent by the roll itself (``attack.attack_roll``), so it is left out of both sides.
@@ -39,3 +41,20 @@ def check_bonus(before: SceneState, event: AttackResolved, roll: DiceRolled, opt
         shown = ", ".join(f"{source} {value:+d}" for value, source in mods if source != _SPENT) or "none"
         view.report(CODE, roll, f"{event.attacker}'s attack roll with {event.weapon} carries {got:+d}; the sheet "
                     f"gives {want:+d} ({shown})", actor=event.attacker)
+
+
+def check_dodge(before: SceneState, dodge: DiceRolled, opts: D20Options, view: AuditView) -> None:
+    """A dodge roll carries its roller's DEX/LVL bonus and dodge skill, less the penalties."""
+    roller = dodge.roller
+    if dodge.purpose != "dodge" or roller is None or roller not in before.combatants:
+        return
+    try:
+        mods = Fighter(before, roller, opts).dex_level_mods("dodge")
+    except FightlogError:
+        return
+    want = sum(value for value, _ in mods)
+    got = sum(m.value for m in dodge.modifiers)
+    if got != want:
+        shown = ", ".join(f"{source} {value:+d}" for value, source in mods) or "none"
+        view.report(CODE, dodge, f"{roller}'s dodge roll carries {got:+d}; the sheet gives {want:+d} ({shown})",
+                    actor=roller)

@@ -27,8 +27,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.expired-effect": Code("error", "an effect applied after it expired", "Status Effects (durations)"),
     "rules.initiative": Code("error", "an initiative score other than its roll's total, a bonus other than the "
                              "roller's Dex + level, a party's roll by other than its best", "Initiative"),
-    "rules.bonus": Code("error", "an attack roll whose bonus is not the sheet's (stat, class, skill and gear, less "
-                        "the penalties in force)", "Bonuses; Attacking"),
+    "rules.bonus": Code("error", "an attack or dodge roll whose bonus is not the sheet's (stat, class, skill and "
+                        "gear, or DEX/LVL and the dodge skill, less the penalties in force)", "Bonuses; Attacking; Dodge"),
     "rules.effect-wrong": Code("error", "an effect of another size or length than the weapon or spell that left it",
                                "Damage (ongoing damage); Casting Spells"),
     "rules.allowance": Code("error", "actions beyond the turn's allowance",

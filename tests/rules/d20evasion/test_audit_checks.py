@@ -398,6 +398,23 @@ def test_an_attack_bonus_other_than_the_sheets() -> None:
         f"tobin's attack roll with {resolved.weapon} carries {own + 9:+d}; the sheet gives {own:+d} (")
 
 
+def test_a_dodge_bonus_other_than_the_sheets() -> None:
+    """Dodge: a DEX/LVL roll with the dodge skill. A tester added "+15 skill dodge" to Kade's
+    failed dodge in a duel and made the hit a miss: clean."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import DiceRolled, Modifier
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("ashfall-duel"))
+    dodge = log.all(DiceRolled, purpose="dodge")[0]
+    own = sum(m.value for m in dodge.modifiers)
+    log.change(dodge, modifiers=[*dodge.modifiers, Modifier(value=15, source="skill dodge")], total=dodge.total + 15)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.bonus"]
+    assert len(found) == 1 and found[0].startswith(
+        f"{dodge.roller}'s dodge roll carries {own + 15:+d}; the sheet gives {own:+d} (")
+
+
 def test_an_initiative_bonus_other_than_the_sheets() -> None:
     """Initiative: 1d20 plus the party's best Dex + level bonus. A tester gave the archer +16
     (his sheet gives +4), score and all, so the cult posted first: clean."""
