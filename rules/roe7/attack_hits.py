@@ -6,12 +6,14 @@ effects the hits trigger, once per action; suppression."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from fightlog.events.model import StatusChanged
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.attack_shots import Shot
 from fightlog.rules.roe7.fighters import UNARMED, Fighter, Mods, capped, sum_mods
 from fightlog.rules.roe7.harm import take
+from fightlog.rules.roe7.options import Roe7Options
 from fightlog.rules.roe7.terms import DamageType
 from fightlog.rules.roe7.tokens import WeaponToken
 from fightlog.kit.table import Scribe
@@ -36,20 +38,29 @@ class Triggered:
     surge: int | None = None
 
 
-def trigger(a: Fighter, shot: Shot, natural: int, total: int, landed: Hits, triggered: Triggered, cause: int) -> None:
-    """Melee and magika effects on the unmodified die of a successful roll (70/75/80 by
-    size), once per action; a chemical weapon's burn on 60+."""
-    token = shot.token
-    opts = a.options
+EFFECT_OF: Final = {"blunt": "stun", "slash": "bleed", "whip": "prone", "magika": "magika_surge",
+                    "burn": "chemical_burn"}
+"""The effect (or status) each kind a hit earns leaves (``debuffs``; pierce leaves none: it
+goes through armour)."""
+
+
+def earned_kinds(token: WeaponToken, natural: int, total: int, opts: Roe7Options) -> tuple[str, ...]:
+    """The effect kinds a successful roll with ``token`` earns (Weapon Special Rules): a
+    chemical weapon's burn at ``burn_threshold`` (the unmodified die, or the total with
+    ``burn_threshold_natural`` off); a melee or magika weapon's damage kinds on an unmodified
+    die at the size's threshold (70/75/80). Pure: the audit judges an effect by it too."""
     if token.chemical:
         reached = natural if opts.burn_threshold_natural else total
-        if reached >= opts.burn_threshold and "burn" not in triggered.kinds:
-            triggered.kinds.add("burn")
-            triggered.debuffs.append(("burn", shot.target, cause))
-        return
+        return ("burn",) if reached >= opts.burn_threshold else ()
     if token.family == "firearm" or not token.damage_kinds or natural < opts.effect_threshold(token.size):
-        return
-    for kind in token.damage_kinds:
+        return ()
+    return tuple(token.damage_kinds)
+
+
+def trigger(a: Fighter, shot: Shot, natural: int, total: int, landed: Hits, triggered: Triggered, cause: int) -> None:
+    """Melee and magika effects on the unmodified die of a successful roll (70/75/80 by
+    size), once per action; a chemical weapon's burn on 60+ (``earned_kinds``)."""
+    for kind in earned_kinds(shot.token, natural, total, a.options):
         if kind in triggered.kinds:
             continue
         triggered.kinds.add(kind)

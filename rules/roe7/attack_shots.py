@@ -12,7 +12,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action
 from fightlog.rules.roe7.attack_rolls import attack_die
 from fightlog.rules.roe7.fighters import UNARMED, Fighter
-from fightlog.rules.roe7.geometry import CLOSE_MAX_M, LONG_MIN_M, Band, band, distance
+from fightlog.rules.roe7.geometry import CLOSE_MAX_M, LONG_MIN_M, Band, Point, band, distance
 from fightlog.rules.roe7.sheet import Weapon
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.tokens import MELEE_REACH_M, WeaponToken
@@ -39,18 +39,33 @@ class Shot:
     metres: int
 
 
-def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
-    """Metres between attacker and target: from positions, else the action's ``distance``,
-    else the band named in ``range``."""
-    if a.position is not None and t.position is not None:
-        return distance(a.position, t.position)
+def metres_of(mine: Point | None, theirs: Point | None, action: Action) -> tuple[int, int | None] | None:
+    """Metres between attacker and target, and how near the target may be (``nearest_m``):
+    from positions, else the action's ``distance`` (exact: no nearest), else the band named
+    in ``range``; ``None`` when nothing says. Pure: the audit measures with it too."""
+    if mine is not None and theirs is not None:
+        return distance(mine, theirs), None
     if action.distance is not None:
-        return action.distance
+        return action.distance, None
     named = NAMED_M.get(action.range or "")
-    if named is None:
+    return None if named is None else (named, NEAREST_M.get(action.range or ""))
+
+
+def within_reach(metres: int, nearest: int | None, token: WeaponToken) -> int:
+    """The metres a shot is judged at: a named band the weapon can reach is taken at the
+    weapon's reach (the attacker is within it), else ``metres``."""
+    if nearest is not None and token.max_range_m is not None and nearest <= token.max_range_m < metres:
+        return token.max_range_m
+    return metres
+
+
+def measure(scribe: Scribe, a: Fighter, t: Fighter, action: Action) -> int:
+    """Metres between attacker and target (``metres_of``); refused when nothing says."""
+    found = metres_of(a.position, t.position, action)
+    if found is None:
         raise RefusedError(f"how far is {t.actor} from {a.actor}? give positions, distance=METRES or range=close|medium|long",
                            code="rules.incomplete")
-    return named
+    return found[0]
 
 
 def band_off_the_map(state: SceneState, post: Post, caller: str | None) -> None:
@@ -108,9 +123,8 @@ def nearest_m(a: Fighter, t: Fighter, action: Action) -> int | None:
     """How near the target may be when ``measure`` took the distance from a named band
     (``range=close`` is 10 m to it, but anything within the band); ``None`` when positions
     or ``distance`` give it exactly."""
-    if (a.position is not None and t.position is not None) or action.distance is not None:
-        return None
-    return NEAREST_M.get(action.range or "")
+    found = metres_of(a.position, t.position, action)
+    return None if found is None else found[1]
 
 
 def check_reach(a: Fighter, token: WeaponToken, metres: int, target: str, *, nearest: int | None = None) -> None:
@@ -243,10 +257,8 @@ def aim_shots(
         target = Fighter(scribe.state, who)
         if target.out or target.has("fled") or target.has("reserve") or who == a.actor:
             raise RefusedError(f"{who} cannot be attacked now", code="rules.target")
-        metres = measure(scribe, a, target, action)
         nearest = nearest_m(a, target, action)
-        if nearest is not None and tok.max_range_m is not None and nearest <= tok.max_range_m < metres:
-            metres = tok.max_range_m  # a named band the weapon can reach: the attacker is within its reach
+        metres = within_reach(measure(scribe, a, target, action), nearest, tok)
         where = band(metres)
         check_reach(a, tok, metres, who, nearest=nearest)
         check_ready(a, tok)

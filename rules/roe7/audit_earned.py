@@ -16,19 +16,20 @@ from typing import Final
 
 from fightlog.events.model import AttackResolved, DiceRolled
 from fightlog.kit.checks import AuditView
+from fightlog.rules.roe7.attack_hits import EFFECT_OF, earned_kinds
 from fightlog.rules.roe7.options import Roe7Options
 from fightlog.rules.roe7.tokens import WeaponToken
 
-EARNED_BY: Final = {"bleed": "slash", "stun": "blunt", "prone": "whip", "magika_surge": "magika"}
-"""The effect (or status) a melee damage kind gives on a hit at the threshold."""
+KIND_OF: Final = {effect: kind for kind, effect in EFFECT_OF.items()}
+"""The kind of hit an effect (or status) comes from: ``attack_hits.EFFECT_OF`` read backwards."""
 
 
 def unearned(name: str, attack: AttackResolved, view: AuditView, opts: Roe7Options,
              weapon: Callable[[str | None], WeaponToken | None]) -> str | None:
-    """Why the hit ``attack`` does not give ``name`` (``None``: it does, or the log does
-    not say enough to judge)."""
-    kind = EARNED_BY.get(name)
-    if kind is None and name != "chemical_burn":
+    """Why the hit ``attack`` does not give ``name`` (``None``: it does, by
+    ``attack_hits.earned_kinds``, or the log does not say enough to judge)."""
+    kind = KIND_OF.get(name)
+    if kind is None:
         return None
     token = weapon(attack.weapon)
     roll = view.event(attack.rolls[0]) if attack.rolls else None
@@ -38,17 +39,15 @@ def unearned(name: str, attack: AttackResolved, view: AuditView, opts: Roe7Optio
     if not attack.hit:
         return f"{what}: the attack missed"
     natural, total = roll.dice[0].face, roll.total
-    if name == "chemical_burn":
+    if kind in earned_kinds(token, natural, total, opts):
+        return None
+    if kind == "burn":
         if not token.chemical:
             return f"{what}: not a chemical weapon"
+        shown = "an unmodified die" if opts.burn_threshold_natural else "a total"
         reached = natural if opts.burn_threshold_natural else total
-        if reached < opts.burn_threshold:
-            shown = "an unmodified die" if opts.burn_threshold_natural else "a total"
-            return f"{what}: a burn needs {shown} of {opts.burn_threshold} or more; it rolled {reached}"
-        return None
+        return f"{what}: a burn needs {shown} of {opts.burn_threshold} or more; it rolled {reached}"
     if token.family == "firearm" or kind not in token.damage_kinds:
         return f"{what}: the weapon deals no {kind} damage"
-    need = opts.effect_threshold(token.size)
-    if natural < need:
-        return f"{what}: a {kind} effect needs an unmodified {need} or more (size {token.size}); it rolled {natural}"
-    return None
+    return (f"{what}: a {kind} effect needs an unmodified {opts.effect_threshold(token.size)} or more "
+            f"(size {token.size}); it rolled {natural}")

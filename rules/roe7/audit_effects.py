@@ -28,7 +28,7 @@ from fightlog.events.model import (
 )
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import ActiveEffect, SceneState
-from fightlog.rules.roe7.audit_earned import EARNED_BY, unearned
+from fightlog.rules.roe7.audit_earned import KIND_OF, unearned
 from fightlog.rules.roe7.audit_rolls import RollChecks
 from fightlog.rules.roe7.fighters import Fighter
 from fightlog.rules.roe7.harm import DAMAGING
@@ -43,10 +43,6 @@ LOST_STATUSES: Final = frozenset({"lost_action", "lost_turn", "action_lost"})
 
 _MEMORY: Final = 4096
 """How many ended effects are remembered for messages (the oldest half is dropped beyond)."""
-
-
-EARNED: Final = frozenset({*EARNED_BY, "chemical_burn"})
-"""The effects a weapon's hit gives (``audit_earned``)."""
 
 
 def _hyperactive(state: SceneState, actor: str) -> bool:
@@ -97,7 +93,7 @@ class EffectChecks(RollChecks):
         self.kept_effects.add((event.target, name))
         if name == "bleed" or name == "stun" or name == "suppressed":
             self._strength(before, event, view)
-        if name in EARNED and event.cause is not None:
+        if name in KIND_OF and event.cause is not None:
             self._earned(before, name, event.cause, event, event.target, view)
         if name in RESTRICTING:
             self._restricting.setdefault(event.target, {})[event.effect] = None

@@ -18,8 +18,8 @@ from fightlog.events.model import Action, AttackResolved, DeclarationPosted, Dic
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.roe7.attack_rolls import attack_die
-from fightlog.rules.roe7.attack_shots import NAMED_M, NEAREST_M
-from fightlog.rules.roe7.geometry import Band, band, distance
+from fightlog.rules.roe7.attack_shots import metres_of, within_reach
+from fightlog.rules.roe7.geometry import Band, band
 from fightlog.rules.roe7.tokens import WeaponToken
 
 CODE = "rules.range-die"
@@ -28,23 +28,15 @@ CODE = "rules.range-die"
 def attack_die_at(state: SceneState, attacker: str, target: str, action: Action,
                   token: WeaponToken) -> tuple[int, int, Band] | None:
     """The sides of the die the table rolls for ``action`` on ``target``, the metres and the
-    band (``attack_shots.measure`` and ``aim_shots``); ``None`` where the log does not say
-    how far."""
+    band (``attack_shots.metres_of``, ``within_reach``, as ``aim_shots`` measures); ``None``
+    where the log does not say how far."""
     mine, theirs = state.combatants.get(attacker), state.combatants.get(target)
     if mine is None or theirs is None:
         return None
-    nearest: int | None = None
-    if mine.position is not None and theirs.position is not None:
-        metres = distance(mine.position, theirs.position)
-    elif action.distance is not None:
-        metres = action.distance
-    else:
-        named = NAMED_M.get(action.range or "")
-        if named is None:
-            return None
-        metres, nearest = named, NEAREST_M.get(action.range or "")
-    if nearest is not None and token.max_range_m is not None and nearest <= token.max_range_m < metres:
-        metres = token.max_range_m  # a named band the weapon can reach: within its reach
+    found = metres_of(mine.position, theirs.position, action)
+    if found is None:
+        return None
+    metres = within_reach(found[0], found[1], token)
     where = band(metres)
     return attack_die(token, where), metres, where
 
