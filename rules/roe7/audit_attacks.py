@@ -12,7 +12,7 @@ from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState, WeaponState
 from fightlog.rules.roe7.attack_rolls import Outcome, band_of_die, can_crit, outcome, stray_hit
 from fightlog.rules.roe7.audit_damage import DamageChecks
-from fightlog.rules.roe7.audit_range import attack_in, contest_before, post_of
+from fightlog.rules.roe7.audit_turn_rolls import attack_in, contest_before, post_of
 from fightlog.rules.roe7.escape import INTERRUPTIBLE
 from fightlog.rules.roe7.harm import blast_dodged
 from fightlog.rules.roe7.options import Roe7Options
