@@ -31,7 +31,7 @@ from fightlog.events.model import (
     SceneStarted,
     TurnStarted,
 )
-from fightlog.events.seals import seals_the_dice
+from fightlog.events.seals import opened, seals_the_dice
 
 
 class Change(Struct, frozen=True, kw_only=True):
@@ -97,11 +97,6 @@ def amended_fact(events: Sequence[AnyEvent], target: AnyEvent, change: Change, n
     return amended
 
 
-def _opened(first: AnyEvent) -> bool:
-    """Whether the scene was open: its seed public from ``scene_started``."""
-    return type(first) is SceneStarted and first.dice is not None and first.dice.seed is not None
-
-
 def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, table_for: TableFor) -> RulingMade:
     """A ruling as changed, held to what ``fightlog rule`` records: an earlier target;
     ``changes`` for an amend only, each a change ``rule ... amend --set`` would make of the
@@ -125,7 +120,7 @@ def _check_ruling(events: Sequence[AnyEvent], ruling: RulingMade, name: str, tab
     if ruling.action != "withdraw" and type(ruled) is RulingMade:
         raise InputError(f"--set: seq {ruling.target} is a ruling: a ruling is withdrawn, not {ruling.action}ed",
                          path=name, line=seq)
-    if ruling.action == "void" and (type(ruled) is SceneStarted or seals_the_dice(ruled, _opened(events[0]))):
+    if ruling.action == "void" and (type(ruled) is SceneStarted or seals_the_dice(ruled, opened(events[0]))):
         raise InputError(f"--set: seq {ruling.target} is the {event_kind(ruled)}, which cannot be voided (as "
                          "`fightlog rule` refuses it)", path=name, line=seq)
     if ruling.action != "amend":

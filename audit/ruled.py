@@ -32,6 +32,7 @@ from msgspec.structs import replace
 from fightlog.audit.dice_checks import FED, DiceAudit, DiceFinding
 from fightlog.errors import FoldError
 from fightlog.events.model import AnyEvent, DiceRolled, RulingMade, SceneEnded, SceneStarted
+from fightlog.events.seals import opened, seals_the_dice
 from fightlog.reducers.fold import Plan, apply_ruling
 
 CODE = "dice.ruled"
@@ -143,12 +144,12 @@ class ForeseenRolls:
 
     def started(self, event: SceneStarted) -> None:
         """The scene starts (a log holds one): its seed secret, or open."""
-        self.opened = event.dice is not None and event.dice.seed is not None
+        self.opened = opened(event)
 
     def ended(self, event: SceneEnded) -> bool:
         """Note ``event`` if it is the first end to reveal a seed kept secret until then;
         whether it did (the caller then passes on the rolls after it, ``rolled``)."""
-        if self.end is None and event.seed is not None and not self.opened:
+        if self.end is None and seals_the_dice(event, self.opened):
             self.end = event
             return True
         return False

@@ -195,15 +195,14 @@ def _check_target(log: str, action: str, target: int, event: Any, first: Any) ->
     """``void`` takes anything but the scene's start, and its end once that revealed the dice
     seed (unless the scene was open, its seed public from ``first``, its start); ``withdraw``
     takes a ruling."""
-    from fightlog.events.seals import seals_the_dice
+    from fightlog.events.seals import opened, seals_the_dice
     from fightlog.events.model import RulingMade, SceneStarted, kind_of
     from fightlog.kit.actions import a_or_an
 
     if action == "void" and isinstance(event, SceneStarted):
         raise InputError("the scene_started event cannot be voided: the whole log is its scene "
                          "(amend its title, gm or options instead)", path=log, line=target)
-    opened = isinstance(first, SceneStarted) and first.dice is not None and first.dice.seed is not None
-    if action == "void" and seals_the_dice(event, opened):
+    if action == "void" and seals_the_dice(event, opened(first)):
         raise InputError("the scene_ended event cannot be voided: it revealed the dice seed, so every roll "
                          "after it would be known in advance (amend its winner or reason instead, or start "
                          "a new scene to fight on)", path=log, line=target)
