@@ -29,7 +29,7 @@ from fightlog.audit.requests import REQUEST_NAMES, Request, Split, call_for
 from fightlog.errors import FoldError, RefusedError
 from fightlog.events.model import (REFERENCES, AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade,
                                    TurnStarted, actor_of)
-from fightlog.reducers.fold import apply_ruling, in_force, plan_of, reduce
+from fightlog.reducers.fold import apply_ruling, changing, in_force, plan_of, reduce
 from fightlog.reducers.state import EMPTY
 from fightlog.kit.table import Table
 
@@ -319,10 +319,10 @@ class Forker:
         moved = replace(ruling, seq=len(self.fork) + 1, prev="", target=target)
         aimed = self.fork[target - 1]
         if moved.action in ("void", "amend"):  # as ``fightlog rule`` refuses a second ruling on one event
-            for earlier in in_force(e for e in self.fork if type(e) is RulingMade):
-                if earlier.target == target and earlier.action in ("void", "amend"):
-                    return (f"seq {target} is already {earlier.action}ed by the ruling at seq {earlier.seq} in the "
-                            "fork, in force")
+            earlier = changing(target, in_force(e for e in self.fork if type(e) is RulingMade))
+            if earlier is not None:
+                return (f"seq {target} is already {earlier.action}ed by the ruling at seq {earlier.seq} in the "
+                        "fork, in force")
         try:
             if moved.action == "amend" and type(aimed) is not RulingMade:
                 apply_ruling(aimed, moved)

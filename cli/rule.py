@@ -246,14 +246,16 @@ def _refuse_a_second_accept(log: str, target: int, finding: str | None, standing
 def _refuse_a_second_ruling(log: str, target: int, standing: Iterable[Any]) -> None:
     """One amend or void in force per event: a second would replace the first as a whole (the
     fold applies the latest), silently undoing changes the GM made before."""
-    for earlier in standing:
-        if earlier.target == target and earlier.action in ("amend", "void"):
-            raise InputError(
-                f"seq {target} is already {'amended' if earlier.action == 'amend' else 'voided'} by the "
-                f"ruling at seq {earlier.seq}, in force: withdraw it first (fightlog rule LOG withdraw "
-                f"{earlier.seq} --reason ...), then rule again with every change",
-                path=log, line=target,
-            )
+    from fightlog.reducers.fold import changing
+
+    earlier = changing(target, standing)
+    if earlier is not None:
+        raise InputError(
+            f"seq {target} is already {'amended' if earlier.action == 'amend' else 'voided'} by the "
+            f"ruling at seq {earlier.seq}, in force: withdraw it first (fightlog rule LOG withdraw "
+            f"{earlier.seq} --reason ...), then rule again with every change",
+            path=log, line=target,
+        )
 
 
 def _check_finding(log: str, target: int, finding: str | None, here: set[str]) -> None:

@@ -64,6 +64,13 @@ def in_force(rulings: Iterable[RulingMade]) -> list[RulingMade]:
     return kept
 
 
+def changing(target: int, standing: Iterable[RulingMade]) -> RulingMade | None:
+    """The amend or void among ``standing`` (rulings in force) that changes ``target``: one a
+    second would replace as a whole (the fold applies the latest), so ``rule`` and a dispute's
+    fork refuse the second."""
+    return next((r for r in standing if r.target == target and r.action in ("amend", "void")), None)
+
+
 def plan_of(rulings: Iterable[RulingMade]) -> dict[int, RulingMade]:
     """The plan made by ``rulings`` (in log order): the void and amend rulings in force
     (``in_force``), later ones on the same event winning. ``accept`` rulings change no
