@@ -20,6 +20,7 @@ import click
 import msgspec
 
 from fightlog.cli.terminal import Revealing, error_line
+from fightlog.events.reader import NOT_A_LOG
 from fightlog.importing.sniff import FORMATS, looks_like
 from fightlog.errors import (
     DiceError, FightlogError, FoldError, InputError, LogDamagedError, RefusedError, SystemRefusedError,
@@ -74,12 +75,9 @@ def reports_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-_NOT_A_LOG = "not a fightlog log (line 1 is not a JSON object)"
-
-
 def _point_to_import(exc: FightlogError) -> None:
     """A transcript given where a log is asked for: say which importer reads it."""
-    if not isinstance(exc, InputError) or exc.message != _NOT_A_LOG or exc.path is None:
+    if not isinstance(exc, InputError) or exc.message != NOT_A_LOG or exc.path is None:
         return
     try:
         with open(exc.path, "rb") as handle:

@@ -35,6 +35,12 @@ from fightlog.events.piped import registered
 from fightlog.events.utf8 import not_utf8
 
 BOM = b"\xef\xbb\xbf"
+BROKEN_LINK = "prev does not match"
+"""How a line whose ``prev`` is not the hash of the line before is reported: that line, or
+this one, was edited (the report shows neither)."""
+NOT_A_LOG = "not a fightlog log (line 1 is not a JSON object)"
+"""What a first line that is no JSON object is (a chat transcript, a TOML file: the CLI says
+which importer reads a transcript)."""
 
 
 class ChainHead(msgspec.Struct):
@@ -283,7 +289,7 @@ def _undecodable(
             )
         if b"\0" in body or not body.lstrip().startswith(b"{"):
             return InputError(
-                "not a fightlog log (line 1 is not a JSON object)", path=path, line=1
+                NOT_A_LOG, path=path, line=1
             )
     bad = exc if isinstance(exc, UnicodeDecodeError) else not_utf8(body) if isinstance(exc, msgspec.DecodeError) \
         else None  # msgspec 0.23 says "Invalid UTF-8 encoded string" where older ones raised UnicodeDecodeError
@@ -342,5 +348,5 @@ def _out_of_chain(event: AnyEvent, path: str, lineno: int) -> InputError | LogDa
     elif not event.prev:
         what = "prev is missing"
     else:
-        what = f"prev does not match line {lineno - 1} (edited, removed or reordered?)"
+        what = f"{BROKEN_LINK} line {lineno - 1} (edited, removed or reordered?)"
     return LogDamagedError(what, path=path, line=lineno)

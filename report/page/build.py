@@ -17,7 +17,7 @@ from fightlog.dice.verify import RollVerifier
 from fightlog.errors import LogDamagedError
 from fightlog.events.forked import Forked, can_fork
 from fightlog.events.model import AnyEvent
-from fightlog.events.reader import ChainHead
+from fightlog.events.reader import BROKEN_LINK, ChainHead
 from fightlog.events.tail import revealed_in
 from fightlog.kit.options import as_data
 from fightlog.kit.ruleset import GENERIC, ruleset_for
@@ -164,7 +164,7 @@ def _dice_verdict(dice: RollSummary, report: Report) -> Verdict:
 def in_doubt(damage: LogDamagedError) -> bool:
     """Whether the line before the break is in doubt: a line whose ``prev`` is not the hash
     of the one before it says that one (or itself) was edited, or lines between removed."""
-    return damage.message.startswith("prev does not match")
+    return damage.message.startswith(BROKEN_LINK)
 
 
 def _shown_to(damage: LogDamagedError) -> str:
