@@ -78,6 +78,7 @@ def import_(
     recorded as they happened, for fightlog audit to report. The same transcript, cast and
     options give the same bytes.
     """
+    from fightlog.importing.arrivals import held
     from fightlog.importing.build import Builder
     from fightlog.importing.cast import empty_cast, load_cast
     from fightlog.importing.importer import check_format, in_window, located, messages, opening, write_log
@@ -106,10 +107,11 @@ def import_(
                                "the options": house})
     said = Guessed()
     options, joined, out, answers = _ruleset_parts(ruleset, roster, house, cast, said)
+    joined, arriving = held(joined, cast.arrivals, cast.order)
     first = opening(transcript, fmt, ruleset, cast, joined, options)
     shown = shown_names(messages(transcript, fmt, cast, Guessed()), cast)  # a first pass: who posts as whom
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first), shown=shown,
-                      warn=located(transcript, said, bare=True))
+                      warn=located(transcript, said, bare=True), arrivals=arriving)
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
     said.say()
     unsided = [entry.id for entry in cast.file.combatants if entry.side == "?"]

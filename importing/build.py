@@ -29,7 +29,7 @@ it, as it reports someone skipped, or a roll before the post it belongs to.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from msgspec.structs import replace
@@ -37,6 +37,7 @@ from msgspec.structs import replace
 from fightlog.events.model import (
     Action,
     AnyEvent,
+    CombatantJoined,
     DeclarationPosted,
     DiceRolled,
     Modifier,
@@ -61,7 +62,8 @@ class Builder:
     """Turns messages into events (see the module docstring)."""
 
     def __init__(self, cast: Cast, *, medium: str, out_statuses: Iterable[str] = (), answers: Iterable[str] = (),
-                 opened: int = 0, shown: Mapping[str, str | None] | None = None, warn: Warn | None = None) -> None:
+                 opened: int = 0, shown: Mapping[str, str | None] | None = None, warn: Warn | None = None,
+                 arrivals: Mapping[int, Sequence[CombatantJoined]] | None = None) -> None:
         self.cast = cast
         self.answers = frozenset(answers)
         """The ruleset's action types that answer a post in its poster's turn (``Ruleset.answer_actions``)."""
@@ -80,7 +82,9 @@ class Builder:
         number), at the message's ref: it is recorded as far as it reads."""
         self.medium = medium
         self.dice_medium = "hud" if medium == "sl-chat" else "bot"
-        self.order: list[str] = list(cast.file.order) or cast.actors
+        self.order: list[str] = [actor for actor in cast.order if actor not in cast.arrivals]
+        self._arrivals: Mapping[int, Sequence[CombatantJoined]] = arrivals or {}
+        """Round -> the joins of those entering the fight in progress as it opens (``arrivals.held``)."""
         self.out_statuses = frozenset(out_statuses)
         self.out: set[str] = set()
         self.current: str | None = None
@@ -233,6 +237,10 @@ class Builder:
         events: list[AnyEvent] = []
         if self.in_round:
             events.append(RoundEnded(round=self.round, at=message.at, origin=origin))
+        for joined in self._arrivals.get(self.round + 1, ()):  # joined in the round before: slotted in this one
+            events.append(replace(joined, at=message.at, origin=origin))
+            self.order.insert(self.order.index(joined.after) + 1 if joined.after in self.order else len(self.order),
+                              joined.actor)
         self.round += 1
         self.in_round = True
         self.acted = []

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field, StringConstraints, ValidationError
 
 from fightlog.errors import InputError
+from fightlog.importing.arrivals import slots
 from fightlog.importing.message import Message
 from fightlog.importing.rolls import bot_name, known_bots
 from fightlog.kit.inputs import Seq, Strict, describe, field_path, first_problem, read_toml_text
@@ -46,6 +47,8 @@ class CombatantEntry(Strict):
     """The range band of their attacks (``medium``: a transcript rarely says), as the ruleset names bands."""
     distance: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
     """Or the distance of their attacks, in the ruleset's unit (metres)."""
+    arrives: Annotated[int, Field(ge=2, le=1_000_000)] | None = None
+    """The round of the log they enter the fight in progress (``fightlog.importing.arrivals``)."""
 
 
 ROUNDS: Final = r"^\W*round\s*#?\s*(?P<n>[0-9]+)\b"
@@ -95,7 +98,7 @@ class CastFile(Strict):
 
 FIELDS = ("scene", "title", "timezone", "date", "order", "combatants", "gm", "dice", "objects", "hints", "status",
           "id", "speakers", "name", "side", "bot", "tool", "cap", "pattern", "on", "rounds", "weapons", "weapon", "range",
-          "distance")
+          "distance", "arrives")
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,8 @@ class Cast:
     status: list[tuple[re.Pattern[str], StatusHint]] = field(default_factory=list)
     weapons: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
     """Actor -> (weapon, pattern) in the cast's order (``CombatantEntry.weapons``)."""
+    arrivals: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Who enters the fight in progress: their round, and whose slot they follow (``arrivals.slots``)."""
 
     def names_weapon(self, actor: str, text: str) -> bool:
         """Whether ``text`` names one of ``actor``'s weapons (a pattern of their ``weapons``)."""
@@ -149,6 +154,11 @@ class Cast:
     @property
     def actors(self) -> list[str]:
         return [c.id for c in self.file.combatants]
+
+    @property
+    def order(self) -> list[str]:
+        """The posting order: the file's ``order``, else the combatants as listed."""
+        return list(self.file.order) or self.actors
 
     def role(self, message: Message) -> Role:
         """Who the speaker of ``message`` is: matched by user name or id, shown name, or
@@ -311,6 +321,7 @@ def load_cast(path: str | os.PathLike[str], ruleset: str, actions: Collection[st
         cast.status.append((status, hint))
     if read.gm is not None and read.gm.rounds:
         cast.rounds = _compile(read.gm.rounds, "gm.rounds", name, lines.line(("gm", "rounds")))
+    cast.arrivals = slots(cast)  # an arrival with no slot to take is refused here
     return cast
 
 

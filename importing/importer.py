@@ -162,7 +162,8 @@ def in_window(stream: Iterator[Message], start: datetime | None, end: datetime |
 def opening(
     path: str, fmt: str, ruleset: str, cast: Cast, joined: list[AnyEvent], options: dict[str, object]
 ) -> list[AnyEvent]:
-    """``scene_started`` (with the transcript's SHA-256), the combatants, the posting order."""
+    """``scene_started`` (with the transcript's SHA-256), the combatants in the fight from
+    the start, the posting order (arrivals apart: ``fightlog.importing.arrivals``)."""
     name = os.path.basename(path)
     scene = cast.file.scene or os.path.splitext(name)[0] or "imported"
     gm = cast.file.gm.name if cast.file.gm is not None else None
@@ -173,7 +174,7 @@ def opening(
         )
     ]
     events.extend(joined)
-    order = list(cast.file.order) or cast.actors
+    order = [actor for actor in cast.order if actor not in cast.arrivals]  # arrivals: slotted in later
     if order:
         events.append(InitiativeSet(order=order, reason="cast", by=gm))
     return events
