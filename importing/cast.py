@@ -255,7 +255,7 @@ class Cast:
 
         said: list[str] = []
         for index, hint in enumerate(self.file.status):
-            close = None if hint.status in known else closest(hint.status, known)
+            close = None if hint.status in known else closest(hint.status, known, NEAR_STATUS)
             if close is not None:
                 line = self._line(("status", index, "status"))
                 said.append(f"{self.path}{'' if line is None else f':{line}'}: status[{index}].status: {hint.status!r} "
@@ -363,6 +363,11 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
     for index, obj in enumerate(read.objects):
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
     return ids
+
+
+NEAR_STATUS: Final = 0.8
+"""How close a ``[[status]]`` status must be to a known one to be warned of as its typo
+(``defeted``: 0.93); a status of the GM's own is not one (``bleeding`` and ``holding``: 0.67)."""
 
 
 STATUS_GROUPS: dict[str, str] = {"who": "the combatant whose status changes, e.g. '(?P<who>\\w+) is down'"}

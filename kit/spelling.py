@@ -16,9 +16,9 @@ from collections.abc import Iterable
 CUTOFF = 0.6
 
 
-def closest(word: str, names: Iterable[str]) -> str | None:
-    """The known name closest to ``word``, or ``None`` when none is close; one differing
-    only in case first (``ROE7``: ``roe7``)."""
+def closest(word: str, names: Iterable[str], cutoff: float = CUTOFF) -> str | None:
+    """The known name closest to ``word``, or ``None`` when none is close (``cutoff``); one
+    differing only in case first (``ROE7``: ``roe7``)."""
     names = sorted(set(names) - {word})
     folded = word.casefold()
     for name in names:
@@ -29,7 +29,7 @@ def closest(word: str, names: Iterable[str]) -> str | None:
     for name in names:
         matcher.set_seq1(name)
         ratio = matcher.ratio()
-        if ratio < CUTOFF:
+        if ratio < cutoff:
             continue
         rank = (ratio, len(os.path.commonprefix([word, name])), name)
         if best is None or rank[:2] > best[:2]:

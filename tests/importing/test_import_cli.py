@@ -543,6 +543,17 @@ def test_a_status_a_letter_from_one_the_ruleset_takes_out_is_warned_of_at_its_li
                       "the order (did you mean 'defeated'?): a GM line setting it takes nobody out\n")
 
 
+def test_a_status_of_the_gms_own_is_no_typo(tmp_path: Path) -> None:
+    """A status the GM names that is merely like a known one ("bleeding", "holding") was warned
+    of as its typo ("did you mean 'holding'?")."""
+    cast = tmp_path / "cast.toml"
+    text = (IMPORT / "sl/pump-house.cast.toml").read_text()
+    cast.write_text(text + '\n[[status]]\npattern = \'(?P<who>\\w+) bleeds\'\nstatus = "bleeding"\n')
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(tmp_path / "log.jsonl"),
+                          "--ruleset", "roe7", "--cast", str(cast))
+    assert (code, stderr) == (0, "")
+
+
 def test_hints_with_groups_and_backreferences_import(tmp_path: Path) -> None:
     """Hint patterns are searched one by one: two with the same named group, or one with a
     backreference, were joined into one regular expression (an internal error, exit 3)."""
