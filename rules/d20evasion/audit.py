@@ -33,6 +33,7 @@ from fightlog.events.model import (
     EffectApplied,
     EffectTicked,
     InitiativeRolled,
+    InitiativeSet,
     TurnEnded,
     TurnStarted,
 )
@@ -40,6 +41,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.d20evasion import audit_dying
 from fightlog.rules.d20evasion.audit_bonus import check_bonus, check_dodge
 from fightlog.rules.d20evasion.audit_initiative import initiative_rolled
+from fightlog.kit.initiative_order import initiative_set
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
 from fightlog.rules.d20evasion.attack import Defence, disarm_outcome, fumbled, gear_of, outcome
 from fightlog.rules.d20evasion.defence import answered, awaiting_in
@@ -86,6 +88,7 @@ class D20Audit:
             TurnEnded: cast(Check, self.turn_ended),
             EffectApplied: cast(Check, self.applied),
             InitiativeRolled: cast(Check, initiative_rolled),
+            InitiativeSet: cast(Check, initiative_set),
         }
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:

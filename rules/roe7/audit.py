@@ -50,10 +50,12 @@ from fightlog.events.model import (
     EffectCountedDown,
     EffectExpired,
     EffectTicked,
+    InitiativeSet,
     StatusChanged,
     TurnEnded,
 )
 from fightlog.kit.hp_condition import HpCondition
+from fightlog.kit.initiative_order import initiative_set
 from fightlog.rules.roe7.audit_posts import PostChecks
 from fightlog.rules.roe7.ruleset import OUT
 
@@ -116,5 +118,6 @@ class Roe7Audit(PostChecks):
             EffectExpired: cast(Check, self.expired),
             DeclarationPosted: cast(Check, self.posted),
             TurnEnded: cast(Check, self.turn_ended),
+            InitiativeSet: cast(Check, initiative_set),
         }
 

@@ -41,6 +41,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
                               "Changing Weapons; Throwing Weapons (what a character carries)"),
     "rules.range-die": Code("error", "an attack die other than the range gives (1d100 close, 1d20 medium, 1d10 "
                                      "long; a sniper's 1d70 and 1d60)", "Close, Medium and Long Range"),
+    "rules.initiative": Code("error", "a posting order said to be by initiative that puts someone after one who "
+                                      "scored lower", "none: option initiative = d100 (the rulebook sets no "
+                                      "initiative; roe7.md, Options)"),
     "rules.range": Code("error", "a target out of the action's range",
                         "Ranges; Weapon Special Rules (reach); Throwing Weapons"),
 }

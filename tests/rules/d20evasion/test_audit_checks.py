@@ -376,7 +376,9 @@ def test_an_initiative_score_other_than_its_roll() -> None:
     log.change(rolled, score=rolled.score - 13)
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
     assert found == [f"{rolled.actor}'s initiative is recorded as {rolled.score - 13}; the roll at seq {rolled.roll} "
-                     f"gives {rolled.score}"]
+                     f"gives {rolled.score}",
+                     # and the order, set by the roll, contradicts the score as recorded
+                     "the posting order puts tobin (initiative 5) before archer (initiative 10): the higher goes first"]
 
 
 def test_an_attack_bonus_other_than_the_sheets() -> None:
@@ -429,7 +431,9 @@ def test_an_initiative_bonus_other_than_the_sheets() -> None:
     log.change(roll, modifiers=[Modifier(value=16, source="Dex + level")], total=roll.total - own + 16)
     log.change(log.find(InitiativeRolled, actor="archer"), score=roll.total - own + 16)
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.initiative"]
-    assert found == [f"archer's initiative roll (seq {roll.seq}) carries +16; their Dex + level bonus is {own:+d}"]
+    assert found == [f"archer's initiative roll (seq {roll.seq}) carries +16; their Dex + level bonus is {own:+d}",
+                     # the order, left as it was, contradicts the new score
+                     "the posting order puts tobin (initiative 18) before archer (initiative 22): the higher goes first"]
 
 
 @pytest.mark.parametrize("cites", ["roll", "post"])
