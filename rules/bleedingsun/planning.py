@@ -298,13 +298,34 @@ def plan(state: SceneState, actor: str, actions: Sequence[Action], earlier: Sequ
             less = f" ({', '.join(fewer)}: {weapon.rof - rof} fewer)" if rof != weapon.rof else ""
             raise RefusedError(f"the {weapon.name} makes {rof} {'attack' if rof == 1 else 'attacks'} a round{less}"
                                f": this post takes {used}", code="rules.rof")
+    # a grenade thrown (its own move action: Combat Actions & Cost) beside an attack is a pool
+    # of its own; only a lob shares the round's accuracy (Lobbing a Grenade)
+    apart = [i for i, a in enumerate(chosen) if a.type == "throw" and a.params.get("lob") is not True]
+    rest = [i for i in range(len(chosen)) if i not in apart]
+    if not apart or not rest:
+        return _pool(state, who, actions, chosen, weapons, modes, earlier, strict)
+    plans: list[Plan] = []
+    pooled = Planned((), 0, 0)
+    for group in [*([i] for i in apart), rest]:
+        pooled = _pool(state, who, actions, [chosen[i] for i in group], [weapons[i] for i in group],
+                       [modes[i] for i in group], earlier, strict)
+        plans += [one._replace(number=i) for one, i in zip(pooled.plans, group)]
+    return Planned(tuple(sorted(plans, key=lambda one: one.number)), pooled.recoil, pooled.total)
+
+
+def _pool(state: SceneState, who: Fighter, actions: Sequence[Action], chosen: Sequence[Action],
+          weapons: Sequence[WeaponCard], modes: Sequence[str], earlier: Sequence[Action], strict: bool) -> Planned:
+    """The attacks of one pool (``chosen``, of the post's ``actions``), split when more than
+    one: the attacker's modifiers, the recoil, each share and each target's modifiers."""
+    actor, options = who.actor, who.options
     ranged = [m for w, m, a in zip(weapons, modes, chosen) if a.type == "attack" and w.kind == "ranged"]
     stance = stance_at(who, actions)
     recoil = burst_recoil(ranged, stance=stance, comp=weapons[0].recoil_comp) if ranged else 0
     first = chosen[0]
     weapon = weapons[0]
     lob = first.type == "throw" and first.params.get("lob") is True
-    own = attacker_mods(who, weapon, first, earlier, stance) if first.type != "aoo" and not lob else []
+    before = (*earlier, *actions[:next(i for i, a in enumerate(actions) if a is first)])  # a sprint this post too
+    own = attacker_mods(who, weapon, first, before, stance) if first.type != "aoo" and not lob else []
     attribute = "agility" if lob else options.melee_attribute if weapon.kind == "melee" else "perception"
     base = (who.attr("agility") if lob else weapon.accuracy + (who.attr(attribute) if first.type != "aoo" else 0))
     each = options.split_modifiers == "each"

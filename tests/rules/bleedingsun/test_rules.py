@@ -239,6 +239,34 @@ def test_attack_pool_modifiers() -> None:
     assert {"-2 dark darkness", "+2 better positioning", "-3 a melee attacker in reach", "-4 medium cover"} <= set(notes)
 
 
+def test_a_sprint_in_the_post_of_the_shot_costs_its_2_dice() -> None:
+    """Attacker Modifier: sprinting -2 (a charge's melee attack apart). A sprint posted with the
+    shot, before it, was not counted (only a sprint in an earlier post of the turn was)."""
+    for posts in (["sprint hexes=3", "attack target=bo weapon=Rifle range=short"],
+                  ["sprint hexes=3"], ):
+        fight = ready_duel()
+        fight.post("ana", *posts)
+        if len(posts) == 1:
+            fight.post("ana", "attack target=bo weapon=Rifle range=short")
+        resolved = of(fight.post("bo", "take", faces=[1] * 3), AttackResolved)[0]
+        assert resolved.notes[0] == "pool 3" and "-2 sprinting" in resolved.notes, resolved.notes  # 2 + 3 - 2
+    fight = ready_duel()
+    fight.post("ana", "attack target=bo weapon=Rifle range=short", "sprint hexes=3")  # the shot first: standing still
+    assert of(fight.post("bo", "take", faces=[1] * 5), AttackResolved)[0].notes[0] == "pool 5"
+
+
+def test_a_grenade_thrown_beside_a_shot_is_a_pool_of_its_own() -> None:
+    """Throwing a grenade is a move action of its own; only a lob shares the round's accuracy
+    (Lobbing a Grenade). Thrown and fired in one post, the two split one pool, on the grenade's
+    accuracy: 'share 3 of 5' each, where posted apart they roll 3 and 5."""
+    fight = trio(perception=3)
+    fight.post("ana", "throw weapon=Frag range=short target=bo", "attack target=bo weapon=Rifle range=short")
+    events = fight.post("bo", "take", faces=[1] * 12)  # the grenade: misses, lands, its blast
+    pools = [e.notes for e in of([*events, *fight.end_turn(faces=[1] * 5)], AttackResolved)]  # then the shot
+    assert [notes[0] for notes in pools] == ["pool 3", "pool 5"], pools  # Frag 0 + 3, Rifle 2 + 3
+    assert not any(note.startswith("share") for notes in pools for note in notes)
+
+
 def test_gang_up_adds_one_a_threatening_ally_to_four() -> None:
     fight = Fight().join("ana", side="a").join("bo", side="b")
     for ally in ("a1", "a2", "a3", "a4", "a5"):
