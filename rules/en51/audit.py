@@ -168,6 +168,10 @@ class En51Audit:
     def resolved(self, before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
         rolled = view.event(event.rolls[0]) if event.rolls else None
         if not isinstance(rolled, DiceRolled) or rolled.notation != NOTATION or rolled.purpose != "attack":
+            if event.weapon is not None:  # an attack (a Medicine, Recovery or Sneaking check names no weapon)
+                view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} cites no "
+                            f"black-and-white attack roll ({NOTATION}, for the attack): its Success, the armour and "
+                            "the Damage, which that one roll gives, cannot be checked", actor=event.attacker)
             return
         faces = faces_of(rolled.dice)
         found = view.event(event.declaration) if event.declaration is not None else None

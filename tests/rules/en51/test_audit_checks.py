@@ -308,3 +308,21 @@ def test_hand_kept_damage_citing_nothing_pays_the_hit() -> None:
             log.change(dealt, cause=None)
         found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.damage"]
         assert not [m for m in found if "no damage applied" in m], found
+
+
+@pytest.mark.parametrize("cites", ["nothing", "the post"])
+def test_an_attack_citing_no_attack_roll(cites: str) -> None:
+    """A tester's hand-kept attack citing no roll (or a post for one), its Success and the
+    Damage made up: every en5.1 check of the attack was skipped, clean."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "tavern-melee.jsonl")])
+    hit = log.find(AttackResolved, hit=True)
+    assert hit.weapon is not None and hit.declaration is not None
+    log.change(hit, rolls=[] if cites == "nothing" else [hit.declaration], score=20)
+    found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.outcome"]
+    assert found == [(hit.seq, f"{hit.attacker}'s attack on {hit.target} cites no black-and-white attack roll (BW, for "
+                               "the attack): its Success, the armour and the Damage, which that one roll gives, cannot "
+                               "be checked")]
