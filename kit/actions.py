@@ -126,7 +126,9 @@ size or distance in a sheet or a house rule): past it no ruleset has a meaning f
 
 def _distance(value: str) -> int:
     if not re.fullmatch(r"[0-9]+", value):
-        raise InputError(f"'distance' must be a whole number, got {value!r}")
+        minus = re.fullmatch(r"\s*-\s*[0-9]+\s*", value) is not None  # "-3": a number, but no distance
+        raise InputError(f"'distance' must be a whole number, 0 or more, got {value!r}" if minus else
+                         f"'distance' must be a whole number, got {value!r}")
     if len(value.lstrip("0")) > 10 or int(value) > MOST:  # (the length first: int() of a long text is slow)
         raise InputError(f"'distance': {value} is too large: a number in a post is at most {MOST:,}")
     return int(value)

@@ -69,7 +69,7 @@ def test_shell_quoting() -> None:
         ("attack target=", "'target' needs a value, got 'target='"),
         ("attack target=''", "'target' needs a value"),
         ("move distance=ten", "'distance' must be a whole number, got 'ten'"),
-        ("move distance=-3", "'distance' must be a whole number, got '-3'"),
+        ("move distance=-3", "'distance' must be a whole number, 0 or more, got '-3'"),  # was: 'a whole number' (it is one)
         ("attack targets=bob,,kestrel", "'targets' is a comma-separated list of names, got 'bob,,kestrel'"),
         ("attack targets=bob,", "'targets' is a comma-separated list"),
         ("attack note='unclosed", "no closing quotation in"),
