@@ -44,6 +44,8 @@ from fightlog.rules.en51.audit_against import card_of, expected_against, shot_pr
 from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
 from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
 from fightlog.rules.en51.options import DEFAULTS, En51Options, options_of
+from fightlog.rules.en51.plan import combat
+from fightlog.rules.en51.turns import LOST
 
 
 def checks() -> Mapping[type, Check]:
@@ -124,6 +126,26 @@ class En51Audit:
         """The hits of weapon attacks this turn with no damage applied yet."""
         self._missed: set[int] = set()
         """The misses of weapon attacks this turn (a damage citing one is wrong)."""
+        self._gone: dict[str, tuple[int, int, str]] = {}
+        """Who spent their action this round answering another's attack: the round, the answer's seq, how."""
+
+    def _answered(self, before: SceneState, event: DeclarationPosted) -> None:
+        """A counterattack takes the turn's action (Melee attack): noted, as the table's
+        ``spent`` is, for a log that records no such status, or lifts it and acts anyway.
+        (Rolling with a hit takes the next action unless a move it replaces was pending: judged
+        from the ``rolling`` the log lifts, ``lifted``.)"""
+        if event.responds_to is None or event.actor == before.turn.current:
+            return
+        if any(action.type == "counter" for action in event.actions):
+            self._gone[event.actor] = (before.turn.round, event.seq, "went on a counterattack")
+
+    def lifted(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
+        """The turn's action taken away as the turn opens (``spent`` or ``rolling`` lifted by
+        its start, as the table lifts them): the turn has no action left to post."""
+        turn = before.turn
+        if not event.on and event.status in LOST and event.actor == turn.current and event.cause == turn.started:
+            how = "went on a counterattack" if event.status == "spent" else "was sacrificed rolling with a hit"
+            self._gone[event.actor] = (turn.round, event.seq, how)
 
     def weapon(self, state: SceneState, actor: str, name: str | None) -> WeaponCard | None:
         """``actor``'s weapon ``name``, read from the sheet once (while the sheet is the same)."""
@@ -153,6 +175,7 @@ class En51Audit:
             ResourceSpent: cast(Check, self.spent),
             DeclarationPosted: cast(Check, self.posted),
             TurnEnded: cast(Check, self.turn_over),
+            StatusChanged: cast(Check, self.lifted),
         }
         return merged(own, Condition().checks(), self._due.checks())  # each fighter's condition; every hit's damage
 
@@ -310,14 +333,21 @@ class En51Audit:
             view.report("rules.ammo", event, f"{event.actor} fires {weapon.name} with an empty magazine: it needed a "
                         "reload", actor=event.actor)
 
-    @staticmethod
-    def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
-        if event.ooc or by_table(before, event):
+    def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+        if event.ooc:
+            return
+        gone = self._gone.get(event.actor)
+        self._answered(before, event)
+        if by_table(before, event):
             return
         from fightlog.rules.en51.table import TABLE
 
         post = Post(actor=event.actor, text=event.text, actions=tuple(event.actions), responds_to=event.responds_to)
         refused = refusal(lambda scribe: TABLE.post(scribe, post), before)
+        if refused is None and gone is not None and gone[0] == before.turn.round and event.responds_to is None \
+                and event.actor == before.turn.current and combat(event.actions):
+            view.report("rules.allowance", event, f"the table refuses {event.actor}'s post: {event.actor}'s action "
+                        f"this turn {gone[2]} (seq {gone[1]})", actor=event.actor)
         if refused is None:
             return
         if refused.code.startswith("order.") and event.responds_to is None and event.actor != before.turn.current:

@@ -85,11 +85,12 @@ _FIGHT = [
 ]
 
 
-@pytest.mark.parametrize(("ruleset", "answer"), [("traveller", "dive"), ("en51", "counter"), ("bleeding-sun", "dodge")])
+@pytest.mark.parametrize(("ruleset", "answer"), [("traveller", "dive"), ("en51", "take"), ("bleeding-sun", "dodge")])
 def test_an_answer_posted_in_the_attackers_turn_answers_it_and_audits_clean(
         tmp_path: Path, ruleset: str, answer: str) -> None:
     """Before, Dorn's dive opened Dorn's turn (Traveller: `rules.reaction`, nobody attacked
-    him; Bleeding Sun: `rules.answer`) and Vance's duck opened round 2."""
+    him; Bleeding Sun: `rules.answer`) and Vance's duck opened round 2. (en5.1's answer here
+    is a take: a counterattack would be Dorn's action of the round, his stone then one too many.)"""
     log, posts = _imported(tmp_path, _FIGHT, ruleset, answer)
     events = events_of(log)
     assert posts["9003"].responds_to == posts["9001"].seq

@@ -326,3 +326,51 @@ def test_an_attack_citing_no_attack_roll(cites: str) -> None:
     assert found == [(hit.seq, f"{hit.attacker}'s attack on {hit.target} cites no black-and-white attack roll (BW, for "
                                "the attack): its Success, the armour and the Damage, which that one roll gives, cannot "
                                "be checked")]
+
+
+@pytest.mark.parametrize("spent", ["recorded and lifted", "never recorded"])
+def test_an_attack_in_the_turn_a_counterattack_took(spent: str) -> None:
+    """Melee attack: the counterattack is the counterattacker's action. A tester's Rask
+    countered in Mira's turn, then attacked in his own: clean when the log lifted `spent` as
+    his turn opened (as the engine does) or never recorded it (as a GM would)."""
+    from fightlog.events.model import Action, DeclarationPosted, Origin, StatusChanged, TurnStarted
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "tavern-melee.jsonl")])
+    counter = log.find(DeclarationPosted, actor="rask")
+    assert [a.type for a in counter.actions] == ["counter"]
+    if spent == "never recorded":
+        for status in log.all(StatusChanged, actor="rask", status="spent"):
+            log.drop(status)
+    opened = log.find(TurnStarted, actor="rask")
+    post = DeclarationPosted(actor="rask", text="Rask lunges at Tobin.", origin=Origin(medium="manual"),
+                             actions=[Action(type="attack", target="tobin", weapon="Cutlass")])  # the GM's hand
+    lifted = log.all(StatusChanged, actor="rask", status="spent", on=False)
+    log.insert_after(lifted[0] if lifted else opened, post)
+    events = log.done().events
+    attack = next(e for e in events if isinstance(e, DeclarationPosted) and e.text == "Rask lunges at Tobin.")
+    found = [(f.seq, f.message) for f in audit_events(events).findings if f.severity != "info"]
+    assert [(seq, message.split(" (seq ")[0]) for seq, message in found] == [
+        (attack.seq, "the table refuses rask's post: rask's action this turn went on a counterattack")]
+
+
+def test_an_attack_in_the_turn_rolling_with_a_hit_took() -> None:
+    """Roll with it: the next action is lost. The log lifted Hale's `rolling` as his turn
+    opened (the action lost), and a tester had him attack in that turn: clean."""
+    from fightlog.events.model import Action, DeclarationPosted, Origin, StatusChanged
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "rolling-brawl.jsonl")])
+    [lifted] = log.all(StatusChanged, actor="hale", status="rolling", on=False)
+    post = DeclarationPosted(actor="hale", text="Hale swings back.", origin=Origin(medium="manual"),
+                             actions=[Action(type="attack", target="brun", weapon="Longsword")])
+    log.insert_after(lifted, post)
+    events = log.done().events
+    attack = next(e for e in events if isinstance(e, DeclarationPosted) and e.text == "Hale swings back.")
+    moved = next(e for e in events if isinstance(e, StatusChanged) and e.actor == "hale" and e.status == "rolling"
+                 and not e.on)
+    found = [(f.seq, f.message) for f in audit_events(events).findings if f.code == "rules.allowance"]
+    assert found == [(attack.seq, f"the table refuses hale's post: hale's action this turn was sacrificed rolling with "
+                                  f"a hit (seq {moved.seq})")]
