@@ -39,6 +39,7 @@ from fightlog.kit.declared import by_table, refusal
 from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.audit_condition import Condition
+from fightlog.rules.en51.audit_rolls import RollUse
 from fightlog.rules.en51 import harm
 from fightlog.rules.en51.audit_against import card_of, expected_against, shot_problem, weapon_of
 from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
@@ -177,7 +178,8 @@ class En51Audit:
             TurnEnded: cast(Check, self.turn_over),
             StatusChanged: cast(Check, self.lifted),
         }
-        return merged(own, Condition().checks(), self._due.checks())  # each fighter's condition; every hit's damage
+        # each fighter's condition; every hit's damage; each attack roll deciding one attack
+        return merged(own, Condition().checks(), self._due.checks(), RollUse().checks())
 
     @staticmethod
     def _roll(event: AttackResolved, view: AuditView) -> DiceRolled | None:

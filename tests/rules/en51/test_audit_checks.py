@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from fightlog.audit.one_process import audit_events
@@ -374,3 +375,35 @@ def test_an_attack_in_the_turn_rolling_with_a_hit_took() -> None:
     found = [(f.seq, f.message) for f in audit_events(events).findings if f.code == "rules.allowance"]
     assert found == [(attack.seq, f"the table refuses hale's post: hale's action this turn was sacrificed rolling with "
                                   f"a hit (seq {moved.seq})")]
+
+
+def test_an_attack_rolled_again() -> None:
+    """One roll decides an attack. A tester's hand-run fight rolled Ann's sword attack twice and
+    resolved it on the second roll (the first, a miss, left standing), and resolved another a
+    second time with a new roll and a second Wound: both clean."""
+    from fightlog.events.model import AttackResolved, DiceRolled, Die as Dice
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    events = [e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "tavern-melee.jsonl")]
+    log = Tamper(events)
+    resolved = log.find(AttackResolved, attacker="mira")
+    roll = log.get(resolved.rolls[0])
+    assert isinstance(roll, DiceRolled)
+    first = DiceRolled(roller="mira", notation="BW", purpose="attack", for_seq=roll.for_seq, total=37,
+                       generator="external", tool="BW dice bot",
+                       dice=[Dice(sides=20, face=19, label="black"), Dice(sides=20, face=18, label="white")])
+    log.insert_after(log.get(roll.seq - 1), first)
+    found = [(f.code, f.seq, f.severity, f.message) for f in audit_events(log.done().events).findings
+             if f.code.startswith("rules.")]
+    assert found == [("rules.unused-roll", roll.seq, "warning", "mira's attack roll (black 19, white 18) decides no "
+                      "attack by the round's end: rolled again, or for nothing?")]
+    log = Tamper(events)
+    rolled_again = msgspec.structs.replace(roll, generator="external", tool="BW dice bot", index=None)
+    new_roll = log.new(rolled_again)
+    log.insert_after(resolved, new_roll, msgspec.structs.replace(resolved, rolls=[new_roll.seq]))
+    done = log.done().events
+    seqs = [e.seq for e in done if isinstance(e, AttackResolved) and e.attacker == "mira"]
+    found = [(f.code, f.seq, f.message) for f in audit_events(done).findings if f.code == "rules.outcome"]
+    assert found == [("rules.outcome", seqs[1], f"mira's attack on rask declared at seq {resolved.declaration} is "
+                      f"resolved again (first at seq {seqs[0]}): one roll decides an attack")]
