@@ -146,15 +146,17 @@ class Noting:
 
 
 def report_refusal(before: SceneState, event: DeclarationPosted, view: AuditView,
-                   check: Callable[[SceneState, DeclarationPosted], RefusedError | None]) -> None:
+                   check: Callable[[SceneState, DeclarationPosted], RefusedError | None]) -> RefusedError | None:
     """The audit of a post the table did not make: ``check`` (the ruleset's
-    ``check_declaration``) plays the table's checks on it, and its refusal is reported."""
+    ``check_declaration``) plays the table's checks on it, and its refusal is reported (and
+    returned)."""
     if by_table(before, event):
-        return
+        return None
     noting = Noting(view)
     found = check(before, event)
     if found is not None and found.code not in noting.codes:
         view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+    return found
 
 
 FIELD_KEYS: Final = ("target", "targets", "weapon", "mode", "range", "distance", "item", "cost")

@@ -22,6 +22,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import audit_attacks
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.audit_dying import Dying
+from fightlog.rules.bleedingsun.audit_unresolved import Unresolved
 from fightlog.rules.bleedingsun.audit_kickers import Kickers
 from fightlog.rules.bleedingsun.audit_statuses import Statuses
 from fightlog.rules.bleedingsun.audit_statuses import ended_early
@@ -42,11 +43,12 @@ def _n(count: int, noun: str) -> str:
 
 def checks() -> Mapping[type, Check]:
     """A fresh set of checks for one audited scene (``BleedingSunRules.audit_checks``)."""
-    drops, dying, saves, kicks = Drops(), Dying(), Statuses(), Kickers()
+    drops, dying, saves, kicks, undone = Drops(), Dying(), Statuses(), Kickers(), Unresolved()
     due = DamageDue("its DV is rolled, soaked and applied")
     """The attacks of the open turn that owe damage and have none applied yet."""
 
     def turn_over(before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        undone.turn_over(before, view)
         saves.other(view)
         kicks.settle(before, view)
         drops.ended(before, event, after, view)
@@ -79,7 +81,8 @@ def checks() -> Mapping[type, Check]:
     def post(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
         saves.posted(before, event, after, view)
         kicks.settle(before, view)
-        drops.posted(before, event, after, view)
+        if drops.posted(before, event, after, view):
+            undone.refused(event.seq)
 
     def effect(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
         saves.applied(before, event, after, view)
@@ -137,10 +140,11 @@ class Drops:
         self.since = event.seq
         first_turn(before, event, after, view)
 
-    def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
+    def posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> bool:
+        """(``posted``'s answer: whether the table refuses the post.)"""
         if self.since is not None and _held(event):
             self.held.append(event)
-        posted(before, event, after, view)
+        return posted(before, event, after, view)
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
         if self.since is not None and _held(event):
@@ -350,7 +354,7 @@ def round_ended(before: SceneState, event: RoundEnded, after: SceneState, view: 
                         actor=who.actor)
 
 
-def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:
-    """A post the table did not make, played by the table's checks."""
-    report_refusal(before, event, view, check_declaration)
+def posted(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> bool:
+    """A post the table did not make, played by the table's checks: whether they refuse it."""
+    return report_refusal(before, event, view, check_declaration) is not None
 

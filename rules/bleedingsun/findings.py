@@ -52,6 +52,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
                                  "action one did not ready", "Readying and Delaying Actions"),
     "rules.fire-mode": Code("error", "a fire mode the weapon lacks", "Fire Type; Burst Mode Base"),
     "rules.rof": Code("error", "more attacks than the weapon's rate of fire", "Fire Type"),
+    "rules.unresolved": Code("error", "a declared attack, or a target a spread or a grenade caught, never resolved by "
+                                      "the turn's end", "Attacking; Shotguns and Flamers; Normal and Explosives Damage"),
     "rules.split": Code("error", "shares of a split pool that exceed it, or a split across weapons",
                         "Splitting an Attack Pool"),
     "rules.answer": Code("error", "an answer to no attack, or of the wrong kind; a defense roll for an attack no "

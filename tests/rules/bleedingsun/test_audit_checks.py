@@ -281,3 +281,29 @@ def test_a_stun_ended_before_its_bearers_next_turn() -> None:
     errors = _errors(log.done())
     assert ("rules.effect-wrong", f"kade's stunned ({ended.effect}) ended before the end of kade's next turn (it lasts "
             "until then)") in errors
+
+
+def test_an_attack_or_a_spreads_target_never_resolved() -> None:
+    """Attacking; Shotguns and Flamers: an attack declared is resolved by its turn's end, and a
+    spread on everyone it names (they are hit automatically). A tester dropped an attack's
+    roll, resolution and damage, and a spread's resolution and damage on its second target:
+    both clean."""
+    from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("shotgun-spread")
+    caught = log.find(AttackResolved, attacker="rook", target="dray")
+    log.drop(caught, *[d for d in log.all(DamageApplied, target="dray") if d.cause == caught.seq],
+             *[r for r in log.all(DiceRolled) if r.for_seq == caught.seq])
+    found = _errors(log.done())
+    assert ("rules.unresolved", "rook's Shotgun spread on dray (seq 18) is never resolved by the turn's end: no "
+                                "roll, no hit or miss, no damage") in found, found
+    log = hand_run("melee-gang-up")
+    slash = log.find(AttackResolved, attacker="dray", hit=True)
+    log.drop(slash, *log.all(DiceRolled, for_seq=slash.declaration), log.after(slash, DamageApplied))
+    for roll in [r for r in log.all(DiceRolled) if r.for_seq == slash.seq]:
+        log.drop(roll)
+    found = _errors(log.done())
+    assert [f for f in found if f[0] == "rules.unresolved"] == [
+        ("rules.unresolved", f"dray's attack with the Machete on rook (seq {slash.declaration}) is never resolved by the "
+                             "turn's end: no roll, no hit or miss, no damage")], found
