@@ -21,7 +21,7 @@ from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.fuses import lies_waiting
-from fightlog.rules.bleedingsun.planning import ATTACKS, Plan, plan
+from fightlog.rules.bleedingsun.planning import ATTACKS, Plan, caught_of, plan
 
 CODE: Final = "rules.unresolved"
 
@@ -39,10 +39,12 @@ class Unresolved:
     def turn_over(self, before: SceneState, view: AuditView) -> None:
         """At a turn's end (``before``: the state it ends): each attack of the turn's posts not
         resolved on a target it owes a resolution."""
-        refused, self._refused = self._refused, set()
+        refused = self._refused
+        if refused:
+            self._refused = set()
         for post in before.pending:
-            if post.seq not in refused and any(action.type in ATTACKS for action in post.actions) \
-                    and post.actor in before.combatants and not Fighter(before, post.actor).out:
+            if post.seq not in refused and _maybe_owed(before, post) and post.actor in before.combatants \
+                    and not Fighter(before, post.actor).out:
                 _report(before, post, view)
 
 
@@ -57,6 +59,21 @@ def _report(before: SceneState, post: PendingDeclaration, view: AuditView) -> No
             if declared is not None:
                 view.report(CODE, declared, f"{post.actor}'s {_what(one)} on {target} (seq {post.seq}) is never "
                             "resolved by the turn's end: no roll, no hit or miss, no damage", actor=post.actor)
+
+
+def _maybe_owed(state: SceneState, post: PendingDeclaration) -> bool:
+    """Whether an attack of ``post`` names someone in the fight it has not been resolved on
+    (every name its action gives: more than its plan may owe). The usual post's answer is no,
+    with no plan worked out."""
+    for action in post.actions:
+        if action.type in ATTACKS:
+            try:
+                names = caught_of(action, action.target or "")
+            except FightlogError:
+                return True  # written wrong: the plan says what it owes
+            if any(name and name not in post.resolved and name in state.combatants for name, _ in names):
+                return True
+    return False
 
 
 def _owed(state: SceneState, post: PendingDeclaration, one: Plan) -> list[str]:

@@ -134,7 +134,7 @@ def band(state: SceneState, who: Fighter, weapon: WeaponCard, action: Action, di
     return found
 
 
-def _caught(action: Action, target: str) -> tuple[tuple[str, int], ...]:
+def caught_of(action: Action, target: str) -> tuple[tuple[str, int], ...]:
     """A spread's or a blast's targets with their hexes (``d_ID=N`` for a spread, ``caught=ID:N``
     for a blast; the aimed target at ``distance`` or 0)."""
     out = [(target, action.distance or 0)] if target else []
@@ -338,7 +338,7 @@ def _pool(state: SceneState, who: Fighter, actions: Sequence[Action], chosen: Se
         target = action.target or ""
         if kind != "blast" and not target:
             raise RefusedError(f"{action.type}: name a target (target=ID)", code="rules.incomplete")
-        caught = _caught(action, target) if kind in ("spread", "blast") else ((target, action.distance or 0),)
+        caught = caught_of(action, target) if kind in ("spread", "blast") else ((target, action.distance or 0),)
         check_caught(action, actor, kind, caught)
         for name, _ in caught:
             if name not in state.combatants:
