@@ -67,9 +67,14 @@ class FightSnapshotExtension(JSONSnapshotExtension):
         # matched by their text after the replay's seq column, whose width follows the log's
         # length: a fight that grew past 99 events changed its padding, not every line
         matched = difflib.SequenceMatcher(None, [_unpadded(line) for line in old], [_unpadded(line) for line in new])
+        where_old, where_new = _paths(old), _paths(new)
         for group in matched.get_grouped_opcodes(1):
             if group[0][1] > 0:
                 yield "  ..."
+            changed = next(op for op in group if op[0] != "equal")
+            path = where_new[changed[3]] if changed[3] < changed[4] else where_old[changed[1]]
+            if path:  # whose HP it is: the keys the change sits under, however far up they are
+                yield f"  @ {path}"
             for tag, a0, a1, b0, b1 in group:
                 if tag == "equal":
                     yield from (f"  {line}" for line in new[b0:b1])
@@ -87,3 +92,20 @@ def _unpadded(line: str) -> str:
     line's seq column, right-aligned to the log's length)."""
     stripped = line.lstrip()
     return stripped[:1] + stripped[1:].lstrip() if stripped.startswith('"') else stripped
+
+
+def _paths(lines: list[str]) -> list[str]:
+    """For each line of a snapshot (JSON, two spaces an indent), the keys of the objects and
+    lists it sits in (``combatants.rook.pools``; a list's item as ``[]``), its own key apart."""
+    stack: list[str] = []
+    found: list[str] = []
+    for line in lines:
+        stripped = line.lstrip()
+        depth = (len(line) - len(stripped)) // 2
+        del stack[max(depth - 1, 0):]
+        found.append(".".join(name for name in stack[: depth - 1] if name) if depth > 1 else "")
+        if stripped.endswith(("{", "[")):
+            key, colon, _ = stripped.partition('": ')
+            name = key[1:] if colon and key.startswith('"') else "[]"
+            stack[depth - 1 if depth else 0:] = [name] if depth else []
+    return found

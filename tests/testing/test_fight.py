@@ -162,6 +162,25 @@ def test_a_snapshot_diff_of_a_replay_that_grew_past_99_events_shows_the_changed_
         return "\n".join(['{', '  "replay": [', *lines, f'    "{last:>{width}}  the end"', "  ]", "}"])
 
     lines = list(FightSnapshotExtension().diff_lines(replay(100, 12), replay(99, 15)))  # type: ignore[arg-type]
-    assert lines == ["  ...", '      "  4  Bob takes 5 damage",', '-     "      HP 15",', '+     "       HP 12",',
-                     '      "  5  event 5",', "  ...", '      "  7  event 7",', '-     "99  the end"',
-                     '+     "100  the end"', "    ]"]
+    assert lines == ["  ...", "  @ replay", '      "  4  Bob takes 5 damage",', '-     "      HP 15",',
+                     '+     "       HP 12",', '      "  5  event 5",', "  ...", "  @ replay", '      "  7  event 7",',
+                     '-     "99  the end"', '+     "100  the end"', "    ]"]
+
+
+def test_a_snapshot_diff_names_the_keys_a_change_sits_under() -> None:
+    """A tester's house rule moved an HP: the diff showed `"pools": {` / `- "hp": 54` /
+    `+ "hp": 57`, and not whose (the combatant's key was far above the context line)."""
+    from fightlog.testing.snapshot import FightSnapshotExtension
+
+    def state(hp: int) -> str:
+        fighters = [(name, 54 if name == "rook" else 30) for name in ("mara", "rook", "vex")]
+        lines = ["{", '  "combatants": {']
+        for at, (name, base) in enumerate(fighters):
+            lines += [f'    "{name}": {{', '      "pools": {', f'        "hp": {hp if name == "rook" else base}',
+                      "      },", *(f'      "k{i}": {i},' for i in range(5)), '      "side": "a"',
+                      "    }" + ("," if at < 2 else "")]
+        return "\n".join([*lines, "  }", "}"])
+
+    lines = list(FightSnapshotExtension().diff_lines(state(57), state(54)))  # type: ignore[arg-type]
+    assert lines == ["  ...", "  @ combatants.rook.pools", '        "pools": {', '-         "hp": 54',
+                     '+         "hp": 57', "        },"]
