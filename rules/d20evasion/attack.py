@@ -179,10 +179,15 @@ def land(
 
 def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """An attack action: rolled and resolved now, unless the target gets a defensive turn
-    (then ``defence.resolve`` does it when they answer, or when the turn ends)."""
+    (then ``defence.resolve`` does it when they answer, or when the turn ends), or is dead
+    already (an earlier attack of the post killed them: not rolled; one mortally wounded is
+    still finished off)."""
     if action.params.get("defensive_turn") is True:
         return
     assert action.target is not None
+    victim = scribe.state.combatants.get(action.target)
+    if victim is not None and "dead" in victim.statuses:
+        return  # an earlier attack of the post killed them: nothing left to roll at
     who = Fighter(scribe.state, actor)
     gear = who.weapon(action.weapon)
     strike(scribe, who, action.target, gear, declaration)

@@ -158,3 +158,13 @@ def test_a_mortally_wounded_combatant_finished_off_dies() -> None:
     f.post("alice", "attack target=bob", faces=[15])  # -80
     assert "dead" in f.statuses("bob") and "bleeding_out" not in f.effects("bob")
     assert f.refused("alice", "attack target=bob").message == "bob is dead"
+
+
+def test_a_second_attack_of_a_post_on_one_it_killed_is_not_rolled() -> None:
+    """A tester's ogre posted two attacks on Pip; the first killed him outright, and the second
+    still rolled (and 'missed' the dead)."""
+    cannon = {**PISTOL, "name": "Cannon", "damage": 95}
+    f = Fight().join("alice", (0, 0), weapons=[cannon]).join("bob", (10, 0), hp=40).started([20, 1])
+    events = f.post("alice", "attack target=bob", "attack target=bob", faces=[15])  # one face: one roll
+    assert "dead" in f.statuses("bob")
+    assert [r.purpose for r in of(events, DiceRolled)] == ["attack"]
