@@ -113,6 +113,24 @@ def _read_note(note: str) -> tuple[str, dict[str, int]] | None:
     return read
 
 
+def _weapon_used(before: SceneState, event: AttackResolved, weapon: WeaponCard | None,
+                 posted: DeclarationPosted | None, view: AuditView) -> None:
+    """An attack is made with a weapon its attacker carries (``rules.not-carried``) and the
+    one its post declared (``rules.outcome``)."""
+    card = card_of(before, event.attacker)
+    if weapon is None and card is not None:
+        carried = ", ".join(w.name for w in card.weapons) or "none"
+        view.report("rules.not-carried", event, f"{event.attacker}'s attack on {event.target} is resolved with "
+                    f"{event.weapon}, which they do not carry (carried: {carried})", actor=event.attacker)
+        return
+    declared = next((a.weapon for a in posted.actions if a.type in ("attack", "counter") and a.weapon is not None
+                     and a.target in (event.target, None)), None) if posted is not None else None
+    if declared is not None and declared != event.weapon:
+        view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is resolved with "
+                    f"{event.weapon}; the post at seq {posted.seq if posted else '?'} declared {declared}",
+                    actor=event.attacker)
+
+
 class En51Audit:
     """The checks of one audited scene; ``_dry`` the automatic fire whose magazine ran dry."""
 
@@ -202,6 +220,8 @@ class En51Audit:
         found = view.event(event.declaration) if event.declaration is not None else None
         posted = found if isinstance(found, DeclarationPosted) else None
         weapon = self.weapon(before, event.attacker, event.weapon)
+        if event.weapon is not None:
+            _weapon_used(before, event, weapon, posted, view)
         skill = skill_of(event, weapon)
         self._last = (event, faces, skill)
         rule = self.options(before).die_succeeds

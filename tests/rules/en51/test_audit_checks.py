@@ -407,3 +407,21 @@ def test_an_attack_rolled_again() -> None:
     found = [(f.code, f.seq, f.message) for f in audit_events(done).findings if f.code == "rules.outcome"]
     assert found == [("rules.outcome", seqs[1], f"mira's attack on rask declared at seq {resolved.declaration} is "
                       f"resolved again (first at seq {seqs[0]}): one roll decides an attack")]
+
+
+@pytest.mark.parametrize(("weapon", "code", "said"), [
+    ("Nope", "rules.not-carried", "mira's attack on rask is resolved with Nope, which they do not carry (carried: Sabre, "
+                                  "Dagger)"),
+    ("Dagger", "rules.outcome", "mira's attack on rask is resolved with Dagger; the post at seq 9 declared Sabre"),
+])
+def test_an_attack_resolved_with_a_weapon_not_carried_or_not_declared(weapon: str, code: str, said: str) -> None:
+    """A tester's attack resolved with a weapon Mira does not carry: clean (its damage unchecked
+    too); one resolved with her other weapon than the post's: clean."""
+    from fightlog.events.model import AttackResolved
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "tavern-melee.jsonl")])
+    log.change(log.find(AttackResolved, attacker="mira"), weapon=weapon)
+    found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == code]
+    assert found[:1] == [(code, said)]
