@@ -48,7 +48,8 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     purpose: str = "other"
     modifiers: list[Modifier] = []
     generator: Literal["engine", "external"] = "engine"
-    index: Annotated[int, Meta(ge=0)] | None = None
+    index: Annotated[int, Meta(ge=0, le=(1 << 63) - 2)] | None = None
+    """(At most 2**63 - 2: the generator's index is eight bytes, and a fight goes on from its last roll.)"""
     tool: str | None = None
     for_seq: int | None = None
     label: str | None = None

@@ -9,7 +9,7 @@ from functools import lru_cache
 from fightlog.errors import DiceValueError
 from fightlog.dice.expression import CACHE_SIZE, Expression, ModifierLike, build_expression, compile_expression
 from fightlog.dice.expression import roll
-from fightlog.dice.fair import FairGenerator
+from fightlog.dice.fair import INDEXES, FairGenerator
 from fightlog.dice.parser import Parsed
 from fightlog.dice.result import RollResult
 
@@ -67,5 +67,8 @@ def roll_all(
     ``6 4d6``), engine rolls ``index``, ``index + 1``, ...; each is its own result and its own
     ``dice_rolled`` event."""
     compiled = compile_in(expr, dialect) if isinstance(expr, str) else expr
+    if index + compiled.repeat > INDEXES:  # the last would not fit the generator's eight bytes
+        raise DiceValueError(f"{compiled.repeat} rolls from index {index} run past the last roll index, "
+                             f"{INDEXES - 1} (2**64 - 1): give a lower --index")
     mods = list(modifiers)
     return [roll(compiled, generator, index + i, mods) for i in range(compiled.repeat)]

@@ -124,6 +124,16 @@ def test_usage_errors_exit_2() -> None:
     assert run("1d6", "--index", "-1").exit_code == 2
 
 
+@pytest.mark.parametrize("args", [["--dialect", "rpg-sage", "6#3d6"], ["--dialect", "dice-maiden", "6 4d6 k3"]])
+def test_repeated_rolls_past_the_last_index_are_refused(args: list[str]) -> None:
+    """A tester's `--index 18446744073709551615 6#3d6` (the help allows the index) was an
+    internal error: the repeats' indexes ran past the generator's eight bytes."""
+    result = run("--seed", "1", "--index", str((1 << 64) - 1), *args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "6 rolls from index 18446744073709551615 run past the last roll index" in result.stderr
+    assert run("--seed", "1", "--index", str((1 << 64) - 6), *args).exit_code == 0
+
+
 @pytest.mark.parametrize("args", [["-1d20"], ["--dialect", "dice-maiden", "-d20"], ["-(1d4)"], ["-2D6"]])
 def test_an_expression_starting_with_a_minus_names_the_double_dash(args: list[str]) -> None:
     # docs/dice.md writes -1d20; Dice Maiden's disadvantage is -d20: click reads them as options

@@ -42,3 +42,11 @@ def test_a_json_document_over_many_lines_is_named_as_one(tmp_path: Path, documen
     assert (caught.value.line, caught.value.message) == (1, (
         "not a fightlog log (line 1 opens a JSON document spread over many lines; a log holds one event a line; "
         "a DiscordChatExporter export is read by `fightlog import discord-json`)"))
+
+
+def test_an_engine_roll_index_past_what_a_fight_can_go_on_from(tmp_path: Path) -> None:
+    """A tester's index of 2**64 - 1 was read, and `dispute` or `play post` then rolled the
+    next index, past the generator's eight bytes: an internal error."""
+    line = {"kind": "dice_rolled", "seq": 1, "prev": "0" * 64, "roller": "a", "notation": "1d6",
+            "dice": [{"sides": 6, "face": 3}], "total": 3, "index": (1 << 64) - 1}
+    assert first_line_error(tmp_path, line) == "invalid event: Expected `int` <= 9223372036854775806 - at `$.index`"
