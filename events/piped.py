@@ -20,8 +20,9 @@ command that appends refuses ``-``.
 
 from __future__ import annotations
 
+import hashlib
 import os
-import shutil
+import signal
 import stat
 import sys
 import tempfile
@@ -29,7 +30,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import BinaryIO, Final, cast
 
+import msgspec
+
 from fightlog.errors import InputError
+from fightlog.events.codec import link_decoder
+from fightlog.events.limits import MAX_LINE_BYTES
+from fightlog.events.model import GENESIS
 
 STDIN: Final = "-"
 """The log argument that means standard input."""
@@ -87,12 +93,33 @@ def reading(arg: str, *, passes: int) -> Iterator[str]:
         with _registered(name, _once(name)):
             yield name
         return
-    spool = _spool(arg, name)
+    with _terminated_as_exit():  # a command killed (SIGTERM) removes its copy too
+        spool = _spool(arg, name)
+        try:
+            with _registered(name, lambda: open(spool, "rb", buffering=_BUFFER)):
+                yield name
+        finally:
+            os.unlink(spool)
+
+
+@contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """While the block runs, SIGTERM ends the command as an exit would (``SystemExit``, exit
+    status 143), so what the block holds is cleaned up (a ``timeout`` or ``kill`` left the
+    copy of a piped log behind)."""
     try:
-        with _registered(name, lambda: open(spool, "rb", buffering=_BUFFER)):
-            yield name
+        previous = signal.signal(signal.SIGTERM, _exit)
+    except ValueError:  # not the main thread: signals are not ours to take
+        yield
+        return
+    try:
+        yield
     finally:
-        os.unlink(spool)
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 @contextmanager
@@ -127,15 +154,17 @@ def _once(name: str) -> Callable[[], BinaryIO]:
 
 
 def _spool(arg: str, name: str) -> str:
-    """Copy the input to a new temporary file (mode 0600) and return its path."""
+    """Copy the input to a new temporary file (mode 0600) and return its path: up to and
+    with the first line the reader is sure to refuse (``copied``), so an endless or
+    damaged input does not fill the disk, and the reader says what it says of the whole."""
     fd, spool = tempfile.mkstemp(prefix="fightlog-", suffix=".jsonl")
     try:
-        with os.fdopen(fd, "wb") as out:
+        with os.fdopen(fd, "wb", buffering=_BUFFER) as out:
             if arg == STDIN:
-                shutil.copyfileobj(_stdin(name), out, _BUFFER)
+                copied(_stdin(name), out)
             else:
-                with open(arg, "rb", buffering=0) as source:
-                    shutil.copyfileobj(source, out, _BUFFER)
+                with open(arg, "rb", buffering=_BUFFER) as source:
+                    copied(source, out)
     except OSError as exc:
         os.unlink(spool)
         raise InputError(f"cannot copy to a temporary file to read it: {exc.strerror or exc}", path=name) from None
@@ -143,6 +172,31 @@ def _spool(arg: str, name: str) -> str:
         os.unlink(spool)
         raise
     return spool
+
+
+def copied(source: BinaryIO, out: BinaryIO) -> int:
+    """Copy ``source``'s lines to ``out`` while the chain holds: each line within the length
+    a log line may have, decoding (as a ``Link``: ``seq`` and ``prev``), the next ``seq``, its
+    ``prev`` the hash of the line before. The first line that breaks one of these (one the
+    reader refuses, as it refuses every later one: it stops at its first error) is copied
+    and the copy ends there; lines copied are returned."""
+    readline, write, decode = source.readline, out.write, link_decoder(frozenset()).decode
+    expected, count = GENESIS, 0
+    while True:
+        raw = readline(MAX_LINE_BYTES + 2)
+        if not raw:
+            return count
+        write(raw)
+        count += 1
+        if raw[-1:] != b"\n":
+            return count  # too long, or the last line, torn: the reader says which
+        try:
+            link = decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return count
+        if link.seq != count or link.prev != expected:
+            return count
+        expected = hashlib.sha256(raw[:-1].removesuffix(b"\r")).hexdigest()
 
 
 def _stdin(name: str) -> BinaryIO:

@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from fightlog.errors import InputError
 from fightlog.history import checkpoints
 from fightlog.cli.main import cli
 from fightlog.events import piped
@@ -267,3 +270,116 @@ def test_repair_refuses_a_descriptor_name_that_leads_to_a_file(tmp_path: Path) -
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "is not a file" in done.stderr
     assert torn.read_bytes() == before and not list(Path("/dev").glob("stdin.torn-*"))
+
+
+class _Endless:
+    """An input that never ends (``/dev/zero``, ``yes``): ``head`` first, then ``line`` again
+    and again (``b""``: zero bytes and no line end)."""
+
+    def __init__(self, head: bytes, line: bytes) -> None:
+        self._head, self._line, self.read_bytes = head, line, 0
+
+    def readline(self, size: int = -1) -> bytes:
+        if self._head:
+            got, self._head = self._head.split(b"\n", 1)
+            self.read_bytes += len(got) + 1
+            return got + b"\n"
+        if self.read_bytes > 1 << 26:
+            raise AssertionError("read on and on: the copy did not stop")
+        got = self._line or b"\0" * size
+        self.read_bytes += len(got)
+        return got
+
+
+@pytest.mark.parametrize(("head", "line", "lines"), [
+    (b"", b"", 1),  # /dev/zero: no line end at all
+    (b"", b'{"kind":"scene_started"}\n', 1),  # yes '{...}': refused at its first line
+    (b"".join(ALLEY.read_bytes().splitlines(keepends=True)[:5]), b'{"kind":"moved","seq":1}\n', 6),
+])
+def test_an_endless_input_is_copied_up_to_the_first_line_the_reader_refuses(head: bytes, line: bytes, lines: int,
+                                                                              tmp_path: Path) -> None:
+    """A tester's `fightlog state - </dev/zero` wrote 19 GB to /tmp in a minute: the copy a
+    command that reads twice makes of a piped log had no end."""
+    import io
+
+    out = io.BytesIO()
+    assert piped.copied(_Endless(head, line), out) == lines  # type: ignore[arg-type]
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(out.getvalue())
+    with pytest.raises(InputError) as refused:  # what the reader says of the copy: the first error of the input
+        list(read_log(str(copy)))
+    assert refused.value.line == lines
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_a_whole_log_is_copied_whole(log: Path) -> None:
+    import io
+
+    out = io.BytesIO()
+    with log.open("rb") as source:
+        assert piped.copied(source, out) == len(log.read_bytes().splitlines())
+    assert out.getvalue() == log.read_bytes()
+
+
+def test_a_command_killed_while_reading_standard_input_leaves_no_copy(tmp_path: Path) -> None:
+    """A tester's `(sleep 3; cat log) | timeout 1 fightlog state -` left its copy in /tmp."""
+    import signal
+    import time
+
+    folder = tmp_path / "spools"
+    folder.mkdir()
+    env = {**os.environ, "TMPDIR": str(folder)}
+    process = subprocess.Popen([sys.executable, "-m", "fightlog", "state", "-"], stdin=subprocess.PIPE, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert process.stdin is not None
+    process.stdin.write(ALLEY.read_bytes()[:100])
+    process.stdin.flush()
+    deadline = time.monotonic() + 20
+    while not list(folder.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(folder.iterdir()), "no copy was begun"
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 128 + signal.SIGTERM
+    assert list(folder.iterdir()) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_reader_says_of_the_copy_what_it_says_of_the_input(data: st.DataObject) -> None:
+    """The copy stops at the first line the reader refuses: a log damaged anywhere is judged
+    the same from the copy as from the whole."""
+    import io
+
+    lines = ALLEY.read_bytes().splitlines(keepends=True)
+    at = data.draw(st.integers(0, len(lines) - 1))
+    how = data.draw(st.sampled_from(["drop", "twice", "byte", "cut", "none"]))
+    if how == "drop":
+        del lines[at]
+    elif how == "twice":
+        lines.insert(at, lines[at])
+    elif how == "byte":
+        line = bytearray(lines[at])
+        line[data.draw(st.integers(0, len(line) - 2))] = data.draw(st.integers(32, 126))
+        lines[at] = bytes(line)
+    elif how == "cut":
+        lines = lines[:at] + [lines[at][: len(lines[at]) // 2]]
+    whole = b"".join(lines)
+    out = io.BytesIO()
+    piped.copied(io.BytesIO(whole), out)
+
+    def verdict(raw: bytes) -> object:
+        try:
+            return [seq for seq, _ in _read(raw)]
+        except InputError as exc:
+            return (exc.line, exc.message)
+
+    assert verdict(out.getvalue()) == verdict(whole)
+
+
+def _read(raw: bytes) -> list[tuple[int, object]]:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".jsonl") as handle:
+        handle.write(raw)
+        handle.flush()
+        return [(event.seq, event) for _, event in read_log(handle.name)]
