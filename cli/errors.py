@@ -197,12 +197,34 @@ def describe(exc: BaseException, argv: Sequence[str]) -> Failure:
         byte = ord(exc.object[exc.start]) - 0xDC00
         text = f"an argument is not valid UTF-8 (byte 0x{byte & 0xFF:02x}): fightlog records text as UTF-8"
         return Failure(code=EXIT_BAD_INPUT, kind="usage", message=text, line=text)
+    if isinstance(exc, OSError) and exc.filename is None and exc.errno in _FULL and exc.strerror:
+        # a write with no file named: standard output's (the logs, pages and forks a command
+        # writes are written through the store or ``replacing``, which name theirs)
+        text = f"standard output failed: {exc.strerror}{_written_first(argv)}"
+        return Failure(code=EXIT_BAD_INPUT, kind="system", message=text, line=text)
     if isinstance(exc, OSError) and exc.errno is not None and exc.strerror:
         # The system refused (permissions, a full disk...): bad input, not a bug.
         path = None if exc.filename is None else str(exc.filename)
         text = exc.strerror if path is None else f"{path}: {exc.strerror}"
         return Failure(code=EXIT_BAD_INPUT, kind="system", message=exc.strerror, line=text, path=path)
     return _internal(exc, argv)
+
+
+_FULL = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})
+"""A write that found no room."""
+
+_WRITERS = frozenset({"play", "rule", "run", "import", "dispute", "report", "fixtures"})
+"""The commands that may write before they print (a log, a page, a fork, files)."""
+
+
+def _written_first(argv: Sequence[str]) -> str:
+    """For a command that writes before it prints: that its writing stands (a retry after a
+    failed ``play post`` would post twice)."""
+    words = [arg for arg in argv if not arg.startswith("-")][:2]
+    if not words or words[0] not in _WRITERS:
+        return ""
+    name = " ".join(words) if words[0] in ("play", "rule") else words[0]
+    return f" ({name} had written before it printed: what it wrote stands; look before running it again)"
 
 
 def _fightlog_failure(exc: FightlogError) -> Failure:

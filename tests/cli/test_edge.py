@@ -202,7 +202,19 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(fmt: str) -> None
         proc = subprocess.run([sys.executable, "-m", "fightlog", "audit", str(DISPUTED), "--format", fmt],
                               stdout=full, stderr=subprocess.PIPE, timeout=60)
     assert proc.returncode == 2 and proc.stderr.decode().count("\n") == 1 and b"Traceback" not in proc.stderr
-    assert b"No space left on device" in proc.stderr
+    assert proc.stderr == b"fightlog: standard output failed: No space left on device\n"
+
+
+def test_standard_output_on_a_full_disk_after_a_write_says_the_write_stands(tmp_path: Path) -> None:
+    """A tester's `play post LOG ... >/dev/full` appended the post and said only "No space
+    left on device", exit 2: a GM retrying would post twice."""
+    log = tmp_path / "live.jsonl"
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "fightlog", "play", "start", str(log), "--ruleset", "roe7"],
+                              stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert proc.returncode == 2 and log.exists()
+    assert proc.stderr == (b"fightlog: standard output failed: No space left on device (play start had written "
+                           b"before it printed: what it wrote stands; look before running it again)\n")
 
 
 def test_a_system_refusal_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
