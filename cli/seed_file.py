@@ -4,6 +4,7 @@ from ``fightlog play start`` until ``play end`` reveals it in ``scene_ended``.""
 from __future__ import annotations
 
 import os
+import stat
 
 from fightlog.dice import SEED_BYTES, commitment, seed_bytes
 from fightlog.errors import DiceSeedError, InputError, SystemRefusedError
@@ -55,12 +56,20 @@ def read_seed(log: str, state: SceneState) -> str | None:
         return None if info is None else info.seed
     path = seed_path(log)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(1024)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO there: not waited on for a writer
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise SystemRefusedError(f"cannot read: {exc.strerror}", path=path) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError("is not a regular file: the seed is kept in a file fightlog wrote (restore it from a "
+                             "copy)", path=path)
+        raw = os.read(fd, 1024)
+    except OSError as exc:
+        raise SystemRefusedError(f"cannot read: {exc.strerror}", path=path) from None
+    finally:
+        os.close(fd)
     if not raw.strip():
         raise InputError("the seed file is empty: it holds the scene's seed in hex digits (restore it from a copy; "
                          "a new one cannot match the commitment)", path=path)

@@ -300,6 +300,18 @@ def test_an_empty_seed_file_is_said_to_be_empty(fight: Path) -> None:
     assert fight.read_bytes() == before
 
 
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_seed_file_that_is_no_file_is_refused_at_once(fight: Path, kind: str) -> None:
+    """A tester's `LOG.seed` made a FIFO: `play end` waited for a writer forever."""
+    seed = Path(f"{fight}.seed")
+    seed.unlink()
+    os.mkfifo(seed) if kind == "fifo" else seed.mkdir()
+    before = fight.read_bytes()
+    assert_one_line_error(run("play", "end", str(fight)), str(seed), "is not a regular file: the seed is kept in a "
+                          "file fightlog wrote (restore it from a copy)")
+    assert fight.read_bytes() == before
+
+
 def test_a_seed_file_of_another_scene_is_refused(fight: Path) -> None:
     Path(f"{fight}.seed").write_text("ab" * 32 + "\n")
     before = fight.read_bytes()
