@@ -70,6 +70,8 @@ def checked(
             break
         try:
             event = decode(raw)
+            if not raw.isascii():  # an unknown field's bytes, which msgspec skips unread: UTF-8 too
+                raw.decode("utf-8")
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             break
         kind = type(event)

@@ -143,6 +143,8 @@ def check_lines(
         body = raw[:-2] if raw[-2:] == b"\r\n" else raw[:-1]
         try:
             event = decode(body)
+            if not body.isascii():  # msgspec skips an unknown field's bytes unread: the whole line is UTF-8
+                body.decode("utf-8")
         except (msgspec.DecodeError, UnicodeDecodeError) as exc:
             raise _undecodable(body, exc, path, lineno) from None
         except RecursionError:

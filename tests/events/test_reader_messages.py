@@ -50,3 +50,22 @@ def test_an_engine_roll_index_past_what_a_fight_can_go_on_from(tmp_path: Path) -
     line = {"kind": "dice_rolled", "seq": 1, "prev": "0" * 64, "roller": "a", "notation": "1d6",
             "dice": [{"sides": 6, "face": 3}], "total": 3, "index": (1 << 64) - 1}
     assert first_line_error(tmp_path, line) == "invalid event: Expected `int` <= 9223372036854775806 - at `$.index`"
+
+
+@pytest.mark.parametrize("extra", [b',"zz":"\xff"', b',"\xff":1', b',"zz":{"a":["\xc0\x80"]}'])
+def test_bytes_that_are_not_utf8_in_a_field_no_event_has(tmp_path: Path, extra: bytes) -> None:
+    """A tester's unknown field holding a byte that is not UTF-8 passed every reader ("a line is
+    UTF-8", says the README): msgspec skips such a field's bytes unread."""
+    from click.testing import CliRunner
+
+    from fightlog.cli.main import cli
+
+    line = {"kind": "scene_started", "seq": 1, "prev": "0" * 64, "scene": "s", "ruleset": "roe7", "format": 1}
+    log = tmp_path / "one.jsonl"
+    log.write_bytes(json.dumps(line, separators=(",", ":")).encode()[:-1] + extra + b"}\n")
+    with pytest.raises(InputError) as caught:
+        list(read_log(str(log)))
+    assert caught.value.message.startswith("invalid UTF-8 (byte 0x") and caught.value.line == 1
+    for command in ("verify", "state", "audit", "replay"):
+        result = CliRunner().invoke(cli, [command, str(log)])
+        assert result.exit_code in (1, 2) and "invalid UTF-8 (byte 0x" in result.output, (command, result.output)
