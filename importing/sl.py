@@ -27,6 +27,7 @@ from typing import BinaryIO, Final
 from msgspec.structs import replace
 
 from fightlog.importing.message import Kind, Message
+from fightlog.errors import InputError
 from fightlog.importing.source import Warn, text_lines
 
 STAMP: Final = re.compile(
@@ -60,6 +61,9 @@ def read(
     seen = set(names)
     pending: Message | None = None
     for number, text in text_lines(handle, name, warn):
+        if number == 1 and "\r" in text:  # old Mac line ends: the whole file reads as its first line
+            raise InputError("its lines end in a carriage return alone (\\r), not \\n: convert the line endings "
+                             "(tr '\\r' '\\n' < FILE > FIXED)", path=name, line=1)
         if text.startswith(" ") and pending is not None and not STAMP.match(text):
             pending = _continued(pending, text)
             continue
@@ -74,7 +78,19 @@ def read(
             seen.add(pending.name)
             seen.add(pending.speaker)
     if pending is not None:
+        if pending.kind == "system" and not _line_ended(handle):  # (a speaker's line would name them: "NAME: ")
+            warn(f"{pending.ref}: the last line has no line end and reads as no one's ({pending.raw[-40:]!r}): the "
+                 "transcript may be cut off there")
         yield pending
+
+
+def _line_ended(handle: BinaryIO) -> bool:
+    """Whether the file ends with a line end (``True`` where that cannot be told)."""
+    try:
+        handle.seek(-1, 2)
+        return handle.read(1) in (b"\n", b"")
+    except (OSError, ValueError):
+        return True
 
 
 def _continued(message: Message, text: str) -> Message:

@@ -161,3 +161,22 @@ def test_firestorm_ims_shown_in_nearby_chat_are_no_ones_post() -> None:
         ("system", "Bob Kade", "Bob Kade", "on my way"),
         ("say", "IMogen Kat", "IMogen Kat", "a name that starts with IM"),
     ]
+
+
+def test_lines_ending_in_a_carriage_return_alone_are_refused() -> None:
+    """A tester's transcript with old Mac line ends imported as one message, exit 0, with only
+    a warning that nobody posted (a log with them is refused, the line ends named)."""
+    with pytest.raises(InputError) as caught:
+        read(b"[20:01]  A B: hi\r[20:02]  A B: there\r")
+    assert str(caught.value) == ("chat.txt:1: its lines end in a carriage return alone (\\r), not \\n: convert the "
+                                 "line endings (tr '\\r' '\\n' < FILE > FIXED)")
+    assert len(read(b"[20:01]  A B: hi\r\n[20:02]  A B: there\r\n")[0]) == 2  # CRLF: as ever
+
+
+def test_a_last_line_cut_off_is_warned() -> None:
+    """`head -c 300` of a transcript, cut in a line: imported, exit 0, its last line a system post."""
+    found, warnings = read(b"[20:01]  A B: hi\n[20:02]  Ro")
+    assert found[-1].kind == "system"
+    assert warnings == ["chat.txt:2: the last line has no line end and reads as no one's ('[20:02]  Ro'): the "
+                        "transcript may be cut off there"]
+    assert read(b"[20:01]  A B: hi\n[20:02]  A B: there")[1] == []  # a speaker's line without one: as written
