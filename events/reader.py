@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
@@ -299,12 +300,19 @@ def _undecodable(
         what = "empty line"
     elif bad is not None:
         what = f"invalid UTF-8 (byte 0x{bad.object[bad.start]:02x})"
+    elif not isinstance(exc, msgspec.ValidationError) and str(exc) == "Input data was truncated" \
+            and _LONE_SURROGATE.search(body):  # msgspec's word for a high surrogate with no low one after it
+        what = "not valid JSON (a \\ud800-\\udbff escape with no \\udc00-\\udfff after it: half a character)"
     elif not isinstance(exc, msgspec.ValidationError):
         what = f"not valid JSON ({exc})"
     else:
         what = _describe_validation(str(exc))
     cls = InputError if lineno == 1 else LogDamagedError
     return cls(_one_line(what), path=path, line=lineno)
+
+
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])")
+"""A high surrogate escape not followed by a low one."""
 
 
 def _one_line(text: str) -> str:

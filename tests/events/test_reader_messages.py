@@ -69,3 +69,13 @@ def test_bytes_that_are_not_utf8_in_a_field_no_event_has(tmp_path: Path, extra: 
     for command in ("verify", "state", "audit", "replay"):
         result = CliRunner().invoke(cli, [command, str(log)])
         assert result.exit_code in (1, 2) and "invalid UTF-8 (byte 0x" in result.output, (command, result.output)
+
+
+def test_half_a_surrogate_pair_is_named_not_truncation(tmp_path: Path) -> None:
+    """A tester's `"zz":"\\ud800"` was "not valid JSON (Input data was truncated)" of a whole line."""
+    log = tmp_path / "one.jsonl"
+    log.write_bytes(b'{"kind":"scene_started","seq":1,"prev":"' + b"0" * 64 + b'","zz":"\\ud800"}\n')
+    with pytest.raises(InputError) as caught:
+        list(read_log(str(log)))
+    assert caught.value.message == ("not valid JSON (a \\ud800-\\udbff escape with no \\udc00-\\udfff after it: half "
+                                    "a character)")
