@@ -161,7 +161,10 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
             raise InputError(exc.message, path=name, line=lines.key("seed")) from None
     roster = os.fspath(Path(name).parent / file.roster)
     if not os.path.isfile(roster):
-        raise InputError(f"roster: no such roster file {roster!r}", path=name, line=lines.key("roster"))
+        what = ("is a directory, not a roster file" if os.path.isdir(roster) else
+                "is not a regular file (a roster is a TOML file)" if os.path.exists(roster) else None)
+        said = f"no such roster file {roster!r}" if what is None else f"{roster!r} {what}"
+        raise InputError(f"roster: {said}", path=name, line=lines.key("roster"))
     return Scenario(name, file, file.scene or DEFAULT_SCENE, roster, steps, seed)
 
 

@@ -196,6 +196,14 @@ def test_a_missing_roster_file(tmp_path: Path) -> None:
     assert error.message == f"roster: no such roster file {str(tmp_path / 'nowhere.toml')!r}"
 
 
+@pytest.mark.parametrize(("roster", "said"), [(".", "is a directory, not a roster file"),
+                                              ("/dev/zero", "is not a regular file (a roster is a TOML file)")])
+def test_a_roster_that_is_no_file(tmp_path: Path, roster: str, said: str) -> None:
+    """A tester's `roster = "."` was "no such roster file '.'": it exists."""
+    error = refusal(scenario(tmp_path, "", head=f'ruleset = "fake"\nroster = "{roster}"\n'))
+    assert error.message == f"roster: {str(tmp_path / roster) if roster == '.' else roster!r} {said}"
+
+
 def test_toml_syntax_errors_have_their_line(tmp_path: Path) -> None:
     path = scenario(tmp_path, '[[steps]]\nactor = "alice\n')
     error = refusal(path)
