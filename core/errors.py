@@ -49,7 +49,7 @@ class InputError(FightlogError):
     def __str__(self) -> str:
         if self.path is None and self.line is None:
             return self.message  # about no file (a post, a value given in code)
-        where = self.path or "<input>"
+        where = "'' (an empty file name)" if self.path == "" else self.path or "<input>"
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}"

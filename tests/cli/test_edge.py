@@ -239,6 +239,12 @@ def test_bad_input_under_format_json_is_also_a_json_error(tmp_path: Path) -> Non
     }
 
 
+def test_an_empty_file_name_is_said_to_be_one() -> None:
+    """A tester's `fightlog state ''` said "<input>: no such file"."""
+    for command in ("state", "audit", "verify"):
+        assert one_line(invoke(command, "")) == "fightlog: '' (an empty file name): no such file"
+
+
 def test_a_usage_error_under_format_json_is_a_json_error() -> None:
     result = invoke("audit", str(SAMPLE), "--format=json", "--seed", "xyz")
     assert result.exit_code == 2
