@@ -11,7 +11,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from fightlog.importing.message import Message
-from fightlog.kit.unseen import BIDI, C1
+from fightlog.kit.unseen import BIDI, C1, ZERO_WIDTH
 
 _BOTS = {"avrae": "avrae", "dice maiden": "dice-maiden", "rpg sage": "rpg-sage"}
 _HUD = re.compile(r"\broll(?:s|ed) \d*d\d+", re.IGNORECASE)
@@ -110,7 +110,7 @@ _LETTERS = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ":
                           "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"})
 """Latin letters with no decomposition, spelled in plain letters (ids keep every sound)."""
 
-_UNSEEN = re.compile(f"[{C1}{BIDI}]")
+_UNSEEN = re.compile(f"[{C1}{BIDI}{ZERO_WIDTH}]")
 """What ``json.dumps`` leaves as it is but a reader would not see (C1 controls, bidirectional
 controls): written as TOML's ``\\uXXXX`` escapes, so the file holds the name exactly and shows it."""
 

@@ -10,5 +10,9 @@ from typing import Final
 BIDI: Final = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 """Bidirectional controls (a class's contents): they can reorder the text around them."""
 
+ZERO_WIDTH: Final = "\u180e\u200b\u2060\ufeff"
+"""Characters of no width (a class's contents) that join nothing: ``v\u200bex`` reads as ``vex``
+and is not. (The zero-width joiners, U+200C and U+200D, are left: emoji and scripts need them.)"""
+
 C1: Final = "\x7f-\x9f"
 """DEL and the C1 controls (a class's contents), which JSON leaves as they are."""

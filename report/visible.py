@@ -2,7 +2,7 @@
 around them reads are shown as visible marks (``⟦U+202E⟧``), never passed on.
 
 Two sets: a page (``report``) marks the bidirectional controls (an RTL override in a name
-turns the rest of the line around) and the control characters HTML does not take as white
+turns the rest of the line around), the characters of no width (``v\u200bex`` is not ``vex``) and the control characters HTML does not take as white
 space (a NUL is a parse error; a bell or an escape shows as nothing, or as junk); a terminal
 (every command's human output, ``fightlog.cli.terminal``) also marks the carriage return (it
 can write over the line), so every control character but tab and newline (an escape
@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from fightlog.kit.unseen import BIDI, C1
+from fightlog.kit.unseen import BIDI, C1, ZERO_WIDTH
 
-_ON_A_PAGE: Final = re.compile(f"[\x00-\x08\x0b\x0e-\x1f{C1}{BIDI}]")
-_ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f{C1}{BIDI}\udc80-\udcff]")
+_ON_A_PAGE: Final = re.compile(f"[\x00-\x08\x0b\x0e-\x1f{C1}{BIDI}{ZERO_WIDTH}]")
+_ON_A_TERMINAL: Final = re.compile(f"[\x00-\x08\x0b-\x1f{C1}{BIDI}{ZERO_WIDTH}\udc80-\udcff]")
 """... and a byte that was not UTF-8 (a file name's, kept by Python as a lone surrogate)."""
 
 

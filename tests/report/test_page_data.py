@@ -157,6 +157,17 @@ def test_bidirectional_controls_are_shown_not_obeyed() -> None:
     assert reveal("a\u202eb\u2067c") == "a\u27e6U+202E\u27e7b\u27e6U+2067\u27e7c"
 
 
+def test_characters_of_no_width_are_shown_and_joiners_kept() -> None:
+    """A tester's roster id "v\u200bex": "'vex' is not in the roster (v\u200bex, rook)" read as a
+    contradiction. An emoji's joiners are left alone."""
+    from fightlog.report.visible import reveal_for_terminal
+
+    for shown in (reveal, reveal_for_terminal):
+        assert shown("v\u200bex \u2060\ufeff\u180e") == "v\u27e6U+200B\u27e7ex \u27e6U+2060\u27e7\u27e6U+FEFF\u27e7\u27e6U+180E\u27e7"
+        assert shown("\U0001f468\u200d\U0001f469 \u0915\u094d\u200c\u0937") == \
+            "\U0001f468\u200d\U0001f469 \u0915\u094d\u200c\u0937"
+
+
 def test_control_characters_are_shown_on_a_page_and_white_space_kept() -> None:
     """A bell, an escape or a NUL in a GM's line went into the page raw (a NUL is an HTML
     parse error); tab, newline, form feed and return are the page's white space."""
