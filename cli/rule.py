@@ -12,20 +12,21 @@ from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import SEQ, format_option, log_argument
 from fightlog.cli.output import echo_json
 from fightlog.errors import InputError
+from fightlog.kit.unseen import says_nothing
 
 ACTIONS = ("void", "amend", "accept", "withdraw")
 
 
 def _reason(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """``--reason``: words the players will read, so not empty or blank."""
-    if not value.strip():
+    if says_nothing(value):
         raise click.BadParameter("give the reason in words (it is recorded with the ruling)", ctx, param)
     return value
 
 
 def _by(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``--by``: a name, when given (blank was recorded as the GM, or fell back to the scene's)."""
-    if value is not None and not value.strip():
+    if value is not None and says_nothing(value):
         raise click.BadParameter("give a name (leave --by out for the scene's GM)", ctx, param)
     return value
 

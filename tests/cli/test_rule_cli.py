@@ -515,11 +515,21 @@ def test_a_ruling_on_a_ruling_or_a_second_accept_is_refused_at_its_line(tmp_path
     assert digest(copy) == before
 
 
-@pytest.mark.parametrize("by", ["", "   "])
+@pytest.mark.parametrize("by", ["", "   ", "\u202e", "\u200b "])
 def test_a_blank_by_is_refused(tmp_path: Path, by: str) -> None:
     copy = Path(shutil.copy(DISPUTED, tmp_path / "d.jsonl"))
     result = run("rule", str(copy), "accept", "4", "--reason", "x", "--by", by)
     assert result.exit_code == 2 and "give a name (leave --by out for the scene's GM)" in result.stderr
+
+
+@pytest.mark.parametrize("reason", ["", " ", "\u202e", "\u200b\u2060"])
+def test_a_reason_that_shows_nothing_is_refused(tmp_path: Path, reason: str) -> None:
+    """A tester's `--reason $'\\u202e'` (a bidi control alone) was recorded; a blank one is refused."""
+    copy = Path(shutil.copy(DISPUTED, tmp_path / "d.jsonl"))
+    before = digest(copy)
+    result = run("rule", str(copy), "accept", "4", "--reason", reason)
+    assert result.exit_code == 2 and "give the reason in words" in result.stderr
+    assert digest(copy) == before
 
 
 def test_a_void_with_its_consequences_voids_what_stands_on_it_all_at_once(tmp_path: Path) -> None:
