@@ -17,14 +17,18 @@ from fightlog.cli.output import echo_json, json_text
 Examples:
   fightlog rulesets                    # each ruleset, whether it plays and simulates, its options
   fightlog rulesets --format json      # the same for scripts
+  fightlog rulesets --actions          # and what each action type of a post reads (play post --do)
 
 \b
 Rulesets are plugins found through the fightlog.rulesets entry points, the
 built-in ones too; docs/rulesets/HOWTO.md says how to add one. A house-rules file
 (fightlog run --options, fightlog play start --options) sets the options listed."""
 )
+@click.option("--actions", "actions", is_flag=True,
+              help="Also list each action type a post may declare (play post --do): the part of the turn it "
+                   "spends, and the fields and params it reads.")
 @format_option
-def rulesets(fmt: str) -> None:
+def rulesets(fmt: str, actions: bool) -> None:
     """List the installed rulesets: options, defaults, whether each can play and simulate.
 
     A ruleset that plays has a table: fightlog play and fightlog run can play it, and its
@@ -34,7 +38,7 @@ def rulesets(fmt: str) -> None:
     with the reason, and the exit code is 1; so is another package's ruleset claiming
     the id of one of fightlog's own (listed as ignored: fightlog's own is used).
     """
-    found = [_describe(ruleset_id) for ruleset_id in _installed()]
+    found = [_describe(ruleset_id, actions) for ruleset_id in _installed()]
     if fmt == "json":
         echo_json({"rulesets": found})
     else:
@@ -52,10 +56,11 @@ def _installed() -> list[str]:
     return [r for r in installed() if r != GENERIC.id]
 
 
-def _describe(ruleset_id: str) -> dict[str, Any]:
+def _describe(ruleset_id: str, actions: bool = False) -> dict[str, Any]:
     """One ruleset as plain data: ``id``, ``plays``, ``simulates`` (it plays and has a policy
     for ``fightlog sim``), ``options`` (name, default, accepts), ``findings`` (its own codes:
-    code, severity, meaning, section)."""
+    code, severity, meaning, section); with ``actions``, ``actions`` (type, spends, fields,
+    params) of a ruleset that plays."""
     from fightlog.errors import RulesetError
     from fightlog.kit.options import allowed, as_data
     from fightlog.kit.ruleset import policy_for, ruleset_for
@@ -81,10 +86,20 @@ def _describe(ruleset_id: str) -> dict[str, Any]:
     ]
     described = {"id": ruleset_id, "plays": table is not None, "simulates": simulates, "options": options,
                  "findings": findings}
+    if actions and table is not None:
+        described["actions"] = _actions(table)
     ignored = clashes(ruleset_id)
     if ignored:
         described["ignored"] = [f"{claim} claims this id, fightlog's own: ignored" for claim in ignored]
     return described
+
+
+def _actions(table: Any) -> list[dict[str, Any]]:
+    """Each action type with the part of the turn it spends and what it reads (``reads``, where
+    the table says; a plugin's table that does not: its types and costs alone)."""
+    reads = table.reads() if callable(getattr(table, "reads", None)) else {}
+    return [{"type": kind, "spends": spends, "fields": list(reads.get(kind, ((), ()))[0]),
+             "params": list(reads.get(kind, ((), ()))[1])} for kind, spends in sorted(table.action_types.items())]
 
 
 def _human(ruleset: dict[str, Any]) -> str:
@@ -106,4 +121,11 @@ def _human(ruleset: dict[str, Any]) -> str:
             f"    {option['name']:<{width}} = {json_text(option['default'])}  ({option['accepts']})"
             for option in ruleset["options"]
         ]
+    if ruleset.get("actions"):
+        lines.append("  actions (spends: fields; params), as play post --do writes them (TYPE key=value ...):")
+        width = max(len(action["type"]) for action in ruleset["actions"])
+        for action in ruleset["actions"]:
+            fields = ", ".join(action["fields"]) or "-"
+            params = ", ".join(action["params"]) or "-"
+            lines.append(f"    {action['type']:<{width}}  {action['spends'] or 'free'}: {fields}; {params}")
     return "\n".join(lines)

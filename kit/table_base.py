@@ -71,6 +71,13 @@ class TableBase:
     """Why the ruleset keeps no positions (each post says how far), refusing a position given at
     a join; ``None``: positions are kept."""
 
+    def reads(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """Each action type's ``Action`` fields and params a post may write (``fightlog
+        rulesets --actions``): ``fields_read`` and ``params_read``; a ruleset that checks its
+        params itself (``params_read`` of ``None``) says what it reads by overriding this."""
+        fields, params = self.fields_read or {}, self.params_read or {}
+        return {kind: (fields.get(kind, ()), params.get(kind, ())) for kind in self.action_types}
+
     # ------------------------------------------------------------------ filled in by a ruleset
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> Struct:

@@ -9,7 +9,7 @@ twice or oneself is ``rules.target``. ``planning.plan`` checks attacks, ``declar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from fightlog.errors import RefusedError
@@ -150,3 +150,21 @@ def check_caught(action: Action, actor: str, kind: str, caught: Sequence[tuple[s
                 raise _refuse(action, f"{key}: the target's own hexes are distance=")
             if who not in action.targets:
                 raise _refuse(action, f"{key}: {who} is not among the spread's targets= ({', '.join(action.targets)})")
+
+
+ATTACK_FIELDS: Final = ("target", "targets", "weapon", "mode", "range", "distance")
+"""The ``Action`` fields an attack reads (``check_params`` refuses an item or a cost)."""
+
+
+def reads(action_types: Iterable[str], attacks: frozenset[str]) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each action type's fields and params (``TableBase.reads``): an attack's, of every kind it
+    may be (an ``attack`` with a spread weapon reads a spread's, a ``throw`` a blast's)."""
+    found: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    for kind in action_types:
+        if kind in attacks:
+            kinds = ("attack", "spread") if kind == "attack" else ("blast",) if kind == "throw" else ("attack",)
+            params = tuple(dict.fromkeys(p for k in kinds for p in _READ[k]))
+            found[kind] = (ATTACK_FIELDS, params)
+        else:
+            found[kind] = (FIELDS_BY.get(kind, ()), READ_BY.get(kind, ()))
+    return found

@@ -37,6 +37,12 @@ class BleedingSunTable(TableBase):
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> BleedingSunOptions:
         return read_options(overrides, where=where)
 
+    def reads(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        from fightlog.rules.bleedingsun.planning import ATTACKS
+        from fightlog.rules.bleedingsun.post_params import reads
+
+        return reads(self.action_types, ATTACKS)
+
     def joins(self, path: str) -> Sequence[CombatantJoined]:
         from fightlog.rules.bleedingsun.roster import joined, load_roster
 

@@ -239,3 +239,56 @@ def test_the_entry_points_are_read_once_for_a_ruleset_not_installed(monkeypatch:
     assert len(looks) == 1
     assert fold_rules.ruleset_for("sl-house-rules") is None and len(looks) == 1
     assert fold_rules.ruleset_for("roe7") is not None  # an installed one still loads
+
+
+def test_actions_lists_what_each_action_type_reads() -> None:
+    """A tester playing three rulesets found that `move toward=ID m=N` (roe7), `x= y=`
+    (traveller) and `target=ID range=close` (d20-evasion) were told apart only by trying, and
+    the docs sent a GM to `PARAMS_READ` in the source."""
+    code, out, _ = run("--actions")
+    assert code == 0
+    roe7 = out.split("\n\n")[3].splitlines()
+    assert "  actions (spends: fields; params), as play post --do writes them (TYPE key=value ...):" in roe7
+    assert "    move        move: distance; m, difficult, cover, fall, x, y, toward, away" in roe7
+    assert "    say         free: -; text" in roe7
+    assert "actions (" not in run()[1]  # asked for only
+    code, out, _ = run("--actions", "--format", "json")
+    listed = {r["id"]: {a["type"]: a for a in r["actions"]} for r in json.loads(out)["rulesets"]}
+    from fightlog.kit.table import table_for
+
+    for ruleset, actions in listed.items():
+        assert set(actions) == set(table_for(ruleset).action_types)
+    assert listed["bleeding-sun"]["throw"]["params"][-2:] == ["lob", "caught"]
+    assert listed["traveller"]["move"]["fields"] == ["distance"]
+
+
+@pytest.mark.parametrize("ruleset", ["bleeding-sun", "d20-evasion", "en51", "roe7", "traveller"])
+def test_every_param_listed_is_one_a_post_may_write_and_no_other(ruleset: str) -> None:
+    """What `--actions` lists is what the table takes: each param listed is read (not refused
+    as changing nothing), a made-up one is refused."""
+    from fightlog.errors import RefusedError
+    from fightlog.events.model import Action
+    from fightlog.kit.declared import unread_param
+    from fightlog.kit.table import table_for
+
+    table = table_for(ruleset)
+    for kind, (_, params) in table.reads().items():  # type: ignore[attr-defined]
+        if ruleset == "bleeding-sun":
+            from fightlog.rules.bleedingsun.planning import ATTACKS
+            from fightlog.rules.bleedingsun.post_params import check_said
+
+            if kind in ATTACKS:
+                continue  # an attack's params are its plan's, by kind (test_post_params.py)
+
+            def said(action: Action) -> None:
+                check_said([action], ATTACKS)
+        else:
+            def said(action: Action) -> None:
+                unread_param([action], table.params_read, table.fields_read)  # type: ignore[attr-defined]
+        for param in params:
+            try:
+                said(Action(type=kind, params={param: 1}))
+            except RefusedError as exc:
+                assert "is not read by" not in exc.message, (kind, param, exc.message)
+        with pytest.raises(RefusedError, match="is not read by"):
+            said(Action(type=kind, params={"zzz": 1}))
