@@ -92,6 +92,18 @@ def threshold(band: str, *, melee: bool, stance: str | None, aim_held: bool, siz
     return max(1, total), parts
 
 
+def net_base(threshold_: int, parts: Mods, net_hits_from: str) -> int:
+    """What net hits are counted from (Defenders Threshold): the threshold to hit, or, where
+    the chart gives less than 1 and ``net_hits_from`` is ``"chart"``, the chart's value (a hit
+    still takes 1 hit; every hit over the chart's value is a net hit)."""
+    if threshold_ > 1 or net_hits_from != "chart":
+        return threshold_
+    total = 0
+    for value, _ in parts:
+        total += value
+    return min(total, threshold_)
+
+
 def burst_recoil(modes: Sequence[str], *, stance: str | None, comp: int, thrown: Sequence[bool] = ()) -> int:
     """The recoil penalty of a round's ranged attacks (Recoil): each burst's own recoil, plus
     1 for every non-throwing ranged attack after the first, less the stance's and the

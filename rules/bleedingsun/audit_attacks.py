@@ -10,7 +10,7 @@ from fightlog.errors import FightlogError
 from fightlog.events.model import AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.arithmetic import as_notes, falloff, soaked, spread_ratio
+from fightlog.rules.bleedingsun.arithmetic import as_notes, falloff, net_base, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
 from fightlog.rules.bleedingsun.options import options_of
@@ -209,7 +209,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     lobbed = one.action.params.get("lob") is True
     lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
     try:
-        crit = critical_of(Fighter(before, who), one, event.target, shown, sixes, dice, th)
+        base = net_base(th, parts, options.net_hits_from)
+        crit = critical_of(Fighter(before, who), one, event.target, shown, sixes, dice, th, base)
     except FightlogError:
         return False
     problems = []
@@ -218,8 +219,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     if event.hit != lands:
         problems.append(f"recorded as a {'hit' if event.hit else 'miss'}, {shown} hits against {th} "
                         f"{'lands' if lands else 'misses'}")
-    if event.margin is not None and event.margin != shown - th:
-        problems.append(f"net hits {event.margin}, the rules give {shown - th}")
+    if event.margin is not None and event.margin != shown - base:
+        problems.append(f"net hits {event.margin}, the rules give {shown - base}")
     if (event.critical == "success") != crit:
         problems.append("a critical the dice do not give" if not crit else "a critical (half the dice 6s, or the "
                         "threshold beaten by " f"{options.critical_margin}) not recorded")
@@ -299,7 +300,10 @@ def damaged(before: SceneState, event: DamageApplied, after: SceneState, view: A
     try:
         attacker, target = Fighter(before, cause.attacker), Fighter(before, event.target)
         face = attacker.options.hit_face
-        dv, parts = dv_of(attacker, target, one, cause.score, cause.against, cause.critical == "success")
+        # net hits from what the outcome recorded, judged there (``resolved``: the margin)
+        base = min(cause.against, cause.score - cause.margin) if cause.margin is not None \
+            and attacker.options.net_hits_from == "chart" else cause.against
+        dv, parts = dv_of(attacker, target, one, cause.score, cause.against, cause.critical == "success", base)
         soak_dice, label = soak_of(target, one, at)
     except FightlogError:
         return

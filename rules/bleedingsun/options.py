@@ -49,6 +49,10 @@ class BleedingSunOptions(Struct, frozen=True, kw_only=True, forbid_unknown_field
     # hit" and get half dice criticals): "landed" lets a half-dice critical count on every
     # target a spread or blast damages; "threshold_met" only where its hits meet the threshold.
     area_criticals: Literal["landed", "threshold_met"] = "landed"
+    # (Defenders Threshold) net hits when the chart gives a threshold below 1: counted from
+    # the chart's value (it still takes a hit to hit: "count all net hits as bonus damage as
+    # normal"), or from the 1 a hit takes.
+    net_hits_from: Literal["chart", "one"] = "chart"
     # ...and whether a spread's targets may answer it (Physical Defense's hits raise the
     # threshold its soak ratio reads): not by default, as it "automatically hits".
     spread_answers: bool = False
@@ -80,5 +84,12 @@ def read_options(overrides: Mapping[str, Any], *, where: str | None = None) -> B
     return read_ruleset_options(BleedingSunOptions, overrides, ruleset=RULESET_ID, where=where)
 
 
-options_of: Final = SceneOptions(read_options, fallback=DEFAULTS)
+def read_recorded(recorded: Mapping[str, Any]) -> BleedingSunOptions:
+    """A scene's options as ``scene_started`` recorded them. Every option is recorded when a
+    scene starts, so one missing was not there yet when the log was written: such a log
+    counts net hits from one, as fightlog did then (``net_hits_from``)."""
+    return read_options(recorded if "net_hits_from" in recorded else {**recorded, "net_hits_from": "one"})
+
+
+options_of: Final = SceneOptions(read_recorded, fallback=DEFAULTS)
 """The options the scene was started with (the defaults for a log whose options do not read)."""

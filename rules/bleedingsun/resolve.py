@@ -22,7 +22,7 @@ from fightlog.kit.table import Scribe
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun import fuses, harm, statuses
 from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER, as_notes, critical, falloff,
-                                                    pierce, soak_pool, soaked, spread_ratio, threshold)
+                                                    net_base, pierce, soak_pool, soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.ruleset import ANSWERS
 from fightlog.rules.bleedingsun.fighters import INCOMING, Fighter, guard
 from fightlog.rules.bleedingsun.options import BleedingSunOptions
@@ -237,11 +237,14 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     blast = planned.kind == "blast"
     dodge_hits = defense.hits if defense is not None else 0
     th, parts = target_threshold(state, planned, at, target, 0 if blast else dodge_hits)
+    base = net_base(th, parts, options.net_hits_from)
     hits = rolled.hits
     lands = planned.kind == "spread" or (blast and (target != planned.target or _lobbed(planned))) or hits >= th
     harmed = lands or blast
-    crit = critical_of(attacker, planned, target, hits, rolled.sixes, rolled.dice, th)
+    crit = critical_of(attacker, planned, target, hits, rolled.sixes, rolled.dice, th, base)
     notes = [*planned.notes, f"threshold {th}: " + ", ".join(as_notes(parts))]
+    if base != th:
+        notes.append(f"net hits from the chart's {base}")
     if planned.kind == "spread":
         notes.append(f"spread ({planned.weapon.spread}, {planned.bands[at]} range): soak x{spread_ratio(hits, th)}")
     if blast:
@@ -252,14 +255,14 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     if not harmed and planned.action.params.get("bystanders") is True and not planned.melee:
         notes += _stray(scribe, attacker, planned, rolled, declaration)
     seq = scribe.emit(AttackResolved(attacker=attacker.actor, target=target, hit=lands, score=hits, against=th,
-                                     margin=hits - th, critical="success" if crit else None, rolls=rolls,
+                                     margin=hits - base, critical="success" if crit else None, rolls=rolls,
                                      weapon=planned.weapon.name, declaration=declaration, notes=notes))
     if not harmed:
         return
     if planned.kind == "trip":
         statuses.apply(scribe, target, "prone" if hits > th else "staggered", "trip", seq)
         return
-    damage(scribe, attacker, planned, at, target, hexes, hits, th, crit, dodge_hits if blast else 0, seq)
+    damage(scribe, attacker, planned, at, target, hexes, hits, th, crit, dodge_hits if blast else 0, seq, base)
 
 
 def _stray(scribe: Scribe, attacker: Fighter, planned: Plan, rolled: Pool, cause: int) -> list[str]:
@@ -285,9 +288,10 @@ def direct_hit(attacker: Fighter, planned: Plan, target: str, hits: int, th: int
         and not _lobbed(planned) and not fuses.going_off(attacker.state, attacker.actor, planned)
 
 
-def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes: int, dice: int, th: int) -> bool:
+def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes: int, dice: int, th: int,
+                base: int | None = None) -> bool:
     """Critical Hits for one target of ``planned``: half the dice 6s or the threshold beaten by
-    the margin. A spread or a blast gets no threshold critical, but the direct hit's impact
+    the margin (the net hits: from ``base``, ``net_base``'s, else ``th``). A spread or a blast gets no threshold critical, but the direct hit's impact
     damage does (Normal and Explosives Damage; the critical is taken once); where a spread
     or blast lands below the threshold, a half-dice critical counts under option
     ``area_criticals = "landed"`` (they hit automatically), not under ``"threshold_met"``."""
@@ -295,14 +299,17 @@ def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes:
     area = planned.kind in ("spread", "blast")
     if hits < th and not (area and options.area_criticals == "landed"):
         return False
-    return critical(hits, sixes, dice, th, margin=options.critical_margin, min_sixes=options.critical_sixes,
+    return critical(hits, sixes, dice, th if base is None else base, margin=options.critical_margin,
+                    min_sixes=options.critical_sixes,
                     threshold_crit=not area or direct_hit(attacker, planned, target, hits, th))
 
 
-def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool) -> tuple[int, Mods]:
+def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int, crit: bool,
+          base: int | None = None) -> tuple[int, Mods]:
     """The DV pool of a hit: the weapon's (a blast's, and a direct hit's impact), the burst's,
-    each hit over the threshold (not a blast's but for its impact), a critical, perks, a sneak
-    attack on one flat-footed."""
+    each net hit (over ``base``, ``net_base``'s, else the threshold; not a blast's but for its
+    impact), a critical, perks, a sneak attack on one flat-footed."""
+    over = th if base is None else base
     options = attacker.options
     weapon = planned.weapon
     blast = planned.kind == "blast"
@@ -313,8 +320,8 @@ def dv_of(attacker: Fighter, target: Fighter, planned: Plan, hits: int, th: int,
     impact = blast and direct_hit(attacker, planned, target.actor, hits, th)
     if impact:
         parts.append((weapon.dv, "impact DV (the direct hit, with the blast)"))
-    if hits > th and (impact or not blast):  # (the impact is normal damage: net hits count)
-        parts.append((hits - th, "net hits"))
+    if hits > over and (impact or not blast):  # (the impact is normal damage: net hits count)
+        parts.append((hits - over, "net hits"))
     if crit:
         parts.append((options.critical_dv, "critical"))
     perks = attacker.card.perk_sum("dv")
@@ -352,11 +359,11 @@ def soak_of(target: Fighter, planned: Plan, at: int, ignore_armour: bool = False
 
 
 def damage(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str, hexes: int, hits: int, th: int,
-           crit: bool, dodge_hits: int, cause: int) -> None:
+           crit: bool, dodge_hits: int, cause: int, base: int | None = None) -> None:
     """Roll the DV, soak it, apply it; then knockdown and kickers."""
     who = Fighter(scribe.state, target)
     options = attacker.options
-    dv, _ = dv_of(attacker, who, planned, hits, th, crit)
+    dv, _ = dv_of(attacker, who, planned, hits, th, crit, base)
     dealt = roll_pool(scribe, dv, options, roller=attacker.actor, purpose="damage",
                       label=f"damage: DV {dv}", for_seq=cause)
     raw = falloff(dealt.hits, hexes) if planned.kind == "blast" else dealt.hits

@@ -12,7 +12,7 @@ from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPos
 from fightlog.rules.bleedingsun.arithmetic import critical, move_cost, pierce, soak_pool, threshold
 from fightlog.rules.bleedingsun.economy import spent
 from fightlog.kit.actions import parse_actions
-from tests.rules.bleedingsun.rigged import Fight, of, ready_duel, trio
+from tests.rules.bleedingsun.rigged import Fight, duel, of, ready_duel, trio
 
 
 # ---------------------------------------------------------------- the action economy
@@ -211,6 +211,22 @@ def test_net_hits_add_to_the_dv() -> None:
     fight.post("ana", "attack target=bo weapon=Knife")
     events = fight.post("bo", "take", faces=[5, 5, 5, 1] + [1] * 5 + [1] * 2)
     assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 5, 2]  # Knife DV 3 + 2 net hits; soak 2
+
+
+@pytest.mark.parametrize(("counted_from", "net"), [("chart", 3), ("one", 2)])
+def test_net_hits_below_a_threshold_of_one_count_from_the_chart(counted_from: str, net: int) -> None:
+    """Defenders Threshold: below 1 a hit still takes 1 hit, and "all net hits" count as bonus
+    damage: a knife on one crouched (the chart's 1 - 1 = 0) with 3 hits has 3 net hits, not the
+    2 over the 1 a hit takes (a tester's reading; option ``net_hits_from``)."""
+    fight = duel({"net_hits_from": counted_from})
+    fight.turn("ana", "say")
+    fight.turn("bo", "stance to=crouched")
+    fight.post("ana", "attack target=bo weapon=Knife")
+    events = fight.post("bo", "take", faces=[5, 5, 5, 1] + [1] * (3 + net) + [1] * 2)
+    (hit,) = of(events, AttackResolved)
+    assert (hit.against, hit.margin) == (1, net)
+    assert ("net hits from the chart's 0" in hit.notes) is (counted_from == "chart")
+    assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 3 + net, 2]  # Knife DV 3 + the net hits
 
 
 def test_critical_hits() -> None:
@@ -657,3 +673,33 @@ def test_a_coup_de_grace_with_a_gun_needs_no_distance() -> None:
 
     planned = plan(fight.state, "ana", parse_actions(["coup_de_grace target=bo weapon=Rifle"]))
     assert [p.bands for p in planned.plans] == [("short",)]
+
+
+def test_the_audit_counts_net_hits_as_the_scene_says_and_an_older_log_from_one() -> None:
+    """A scene started with ``net_hits_from = "chart"`` whose hit records the net hits over 1 is
+    ``rules.outcome``; a log written before the option (its options do not name it) counted
+    from one, as fightlog did then: clean."""
+    from msgspec.structs import replace
+
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import SceneStarted
+    from fightlog.fixtures.tampering import Tamper
+
+    fight = duel({"net_hits_from": "one"})
+    fight.turn("ana", "say")
+    fight.turn("bo", "stance to=crouched")
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 5, 1] + [1] * 5 + [1] * 2)
+    events = list(fight.scribe.events)
+    started = events[0]
+    assert isinstance(started, SceneStarted)
+
+    def outcome(options: dict[str, object]) -> list[str]:
+        log = Tamper([replace(started, options=options), *events[1:]])
+        return [f.message for f in audit_events(log.done().events).findings if f.code.startswith("rules.")]
+
+    assert outcome(dict(started.options)) == []
+    older = {k: v for k, v in started.options.items() if k != "net_hits_from"}
+    assert outcome(older) == []
+    said = outcome({**started.options, "net_hits_from": "chart"})
+    assert said[:1] == ["ana's attack on bo: net hits 2, the rules give 3"], said
