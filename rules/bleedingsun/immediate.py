@@ -141,8 +141,11 @@ def _provoker(state: SceneState, post: Post) -> int:
 
 
 def provokes(state: SceneState, actor: str, action: Action) -> bool:
-    """Whether ``action`` provokes an attack of opportunity: a ranged attack, reloading,
-    moving (not cautiously), sprinting, cooking a grenade."""
+    """Whether ``action`` provokes an attack of opportunity: a ranged attack (a grenade thrown
+    or lobbed is one: an attack roll at range), reloading, moving (not cautiously), sprinting,
+    cooking a grenade."""
+    if action.type == "throw":
+        return True
     if action.type == "attack":
         weapon = Fighter(state, actor).card.weapon(action.weapon)
         return weapon is not None and weapon.kind == "ranged"

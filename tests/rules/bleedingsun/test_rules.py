@@ -447,6 +447,16 @@ def test_reloading_in_reach_provokes_one_attack_of_opportunity() -> None:
     assert fight.refused("bo", "aoo target=ana weapon=Knife").code in ("rules.immediate", "rules.aoo")
 
 
+def test_a_grenade_thrown_in_reach_provokes_an_attack_of_opportunity() -> None:
+    """Attacks of Opportunity: making a ranged attack in reach provokes one; a thrown grenade is
+    an attack roll at range (a tester's knife-armed Bob was refused: "has done nothing that
+    provokes")."""
+    fight = ready_duel()
+    fight.post("ana", "throw weapon=Frag range=short target=bo")
+    events = fight.post("bo", "aoo target=ana weapon=Knife", faces=[1])
+    assert of(events, AttackResolved)[0].attacker == "bo"
+
+
 def test_a_trip_stagger_or_prone_and_a_resist() -> None:
     fight = ready_duel(a={"perception": 4})
     fight.post("ana", "trip target=bo weapon=Club")  # 1 + 4 - 4 = 1 die
