@@ -17,7 +17,7 @@ from fightlog.kit.checks import AuditView, Check
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import TRACK, wound_pool
 from fightlog.rules.en51.fighters import Fighter
-from fightlog.rules.en51.harm import condition
+from fightlog.rules.en51.harm import BLEEDING, bleeding, condition
 from fightlog.rules.en51.options import options_of
 
 CODE = "rules.condition"
@@ -82,6 +82,9 @@ class Condition:
     def status(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
         """``incapacitated`` or ``dead`` set as a consequence: the Wounds must give it, and
         no less (incapacitated with a Wound that gives death)."""
+        if event.on and event.status in BLEEDING and event.cause is not None:
+            _bleeding(before, event, view)
+            return
         if not event.on or event.status not in ("incapacitated", "dead"):
             return
         self._owed.pop(event.actor, None)
@@ -158,3 +161,23 @@ def _given(state: SceneState, found: tuple[int, int] | None) -> str | None:
         return condition(found[0], found[1], options_of(state))
     except FightlogError:
         return None
+
+
+_BLEED_RANK = {None: 0, "bleeding_slowly": 1, "bleeding_badly": 2}
+
+
+def _bleeding(before: SceneState, event: StatusChanged, view: AuditView) -> None:
+    """A bleeding set as a consequence is no milder than the Wounds give (The aftermath: a
+    Wound equal to Toughness bleeds slowly, one above it badly; none once Medicine stopped
+    it): a worse one follows a damage recorded too low, which the damage's check names."""
+    try:
+        who = Fighter(before, event.actor)
+        wounds, toughness = who.wounds(), who.card.toughness
+    except FightlogError:
+        return
+    given = None if who.effect("treated") is not None else bleeding(wounds, toughness)
+    if _BLEED_RANK[given] > _BLEED_RANK[event.status]:  # (one worse than the Wounds give follows a damage judged there)
+        said = "no bleeding" if given is None else given.replace("_", " ")
+        view.report(CODE, event, f"{event.actor} recorded {event.status.replace('_', ' ')} with Wounds "
+                    f"{', '.join(map(str, sorted(wounds, reverse=True))) or 'none'} against Toughness {toughness}: "
+                    f"the Wounds give {said} (equal to Toughness: slowly; above it: badly)", actor=event.actor)

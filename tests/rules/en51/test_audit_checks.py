@@ -425,3 +425,18 @@ def test_an_attack_resolved_with_a_weapon_not_carried_or_not_declared(weapon: st
     log.change(log.find(AttackResolved, attacker="mira"), weapon=weapon)
     found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == code]
     assert found[:1] == [(code, said)]
+
+
+def test_a_bleeding_milder_than_the_wounds_give() -> None:
+    """The aftermath: a Wound above Toughness bleeds badly. A tester recorded Drago's Wound 12
+    (Toughness 9) as bleeding slowly: clean."""
+    from fightlog.events.model import StatusChanged
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "ridge-firefight.jsonl")])
+    badly = log.find(StatusChanged, actor="drago", status="bleeding_badly", on=True)
+    log.change(badly, status="bleeding_slowly")
+    found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert found == [(badly.seq, "drago recorded bleeding slowly with Wounds 12 against Toughness 9: the Wounds give "
+                                 "bleeding badly (equal to Toughness: slowly; above it: badly)")]
