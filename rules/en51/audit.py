@@ -38,6 +38,7 @@ from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import by_table, refusal
 from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
+from fightlog.rules.en51.audit_care import checks as care_checks
 from fightlog.rules.en51.audit_condition import Condition
 from fightlog.rules.en51.audit_rolls import RollUse
 from fightlog.rules.en51 import harm
@@ -197,7 +198,7 @@ class En51Audit:
             StatusChanged: cast(Check, self.lifted),
         }
         # each fighter's condition; every hit's damage; each attack roll deciding one attack
-        return merged(own, Condition().checks(), self._due.checks(), RollUse().checks())
+        return merged(own, Condition().checks(), self._due.checks(), RollUse().checks(), care_checks())
 
     @staticmethod
     def _roll(event: AttackResolved, view: AuditView) -> DiceRolled | None:

@@ -4,6 +4,7 @@ script writes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -440,3 +441,32 @@ def test_a_bleeding_milder_than_the_wounds_give() -> None:
     found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
     assert found == [(badly.seq, "drago recorded bleeding slowly with Wounds 12 against Toughness 9: the Wounds give "
                                  "bleeding badly (equal to Toughness: slowly; above it: badly)")]
+
+
+def test_medicine_and_recovery_the_faces_do_not_give() -> None:
+    """Using Medicine; Recovery: a tester's failed Medicine roll (17 and 19 against Medicine 14)
+    recorded as a success with its bonus, a bonus inflated past the Success, and a Recovery's
+    Success not the faces': all clean (only attacks were audited)."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import AttackResolved, EffectApplied
+    from fightlog.fixtures.tampering import Tamper
+    from tests.rules.en51.rigged import Fight
+
+    fight = Fight().join("ana").join("bo", side="ana", wounds=[8]).begin()  # after the fight
+    fight.turn("ana", "medicine target=bo", faces=[5, 20])
+    fight.turn("bo", "recover", faces=[13, 20])
+    events = list(fight.scribe.events)
+
+    def care(edit: Callable[[Tamper], None]) -> list[str]:
+        log = Tamper([replace(e, origin=None) for e in events])
+        edit(log)
+        return [f.message for f in audit_events(log.done().events).findings if f.code == "rules.care"]
+
+    assert care(lambda log: None) == []
+    assert care(lambda log: log.change(log.find(AttackResolved, attacker="ana"), score=9)) == [
+        "ana's medicine roll (black 5, white 20) under Medicine 12 gives a Success of 5; recorded: a Success of 9"]
+    assert care(lambda log: log.change(log.find(EffectApplied, name="medicine"), magnitude=14)) == [
+        "ana's Medicine on bo gives a bonus of 5 (its Success), recorded as 14"]
+    assert care(lambda log: log.change(log.find(AttackResolved, attacker="bo"), score=7)) == [
+        "bo's recovery roll (black 13, white 20) under Toughness 13 gives a Success of 13; recorded: a Success of 7"]
