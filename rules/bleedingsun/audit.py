@@ -68,6 +68,7 @@ def checks() -> Mapping[type, Check]:
         dying.settled(before, event, view)
 
     def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+        undone.resolved(event)
         saves.other(view)
         if audit_attacks.resolved(before, event, after, view):
             due.owe(event)

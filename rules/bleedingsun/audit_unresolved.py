@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from fightlog.errors import FightlogError
+from fightlog.events.model import AttackResolved
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun.fighters import Fighter
@@ -27,68 +28,92 @@ CODE: Final = "rules.unresolved"
 
 
 class Unresolved:
-    """``turn_over``: the check (see the module docstring); ``refused``: told of each post the
-    table refuses, which owes nothing."""
+    """``turn_over``: the check (see the module docstring), on what ``resolved`` counted of
+    the turn; ``refused``: told of each post the table refuses, which owes nothing.
+
+    Not judged in an imported fight (its turns opened by the import: the transcript shows
+    rolls, not outcomes), nor in a turn whose resolutions do not cite their posts
+    (``declaration``, as the table's do): a hand-kept log written so says nothing of which
+    attack each resolved."""
 
     def __init__(self) -> None:
         self._refused: set[int] = set()
+        self._done: dict[tuple[int, str], int] = {}
+        """(post, target) -> the resolutions of the turn citing that post, on that target."""
+        self._uncited = False
+        """Whether a resolution of the turn cites no post."""
 
     def refused(self, seq: int) -> None:
         self._refused.add(seq)
 
+    def resolved(self, event: AttackResolved) -> None:
+        if event.declaration is None:
+            self._uncited = True
+            return
+        key = (event.declaration, event.target)
+        self._done[key] = self._done.get(key, 0) + 1
+
     def turn_over(self, before: SceneState, view: AuditView) -> None:
         """At a turn's end (``before``: the state it ends): each attack of the turn's posts not
         resolved on a target it owes a resolution."""
-        refused = self._refused
+        refused, done, uncited = self._refused, self._done, self._uncited
         if refused:
             self._refused = set()
+        if done:
+            self._done = {}
+        self._uncited = False
+        opened = view.event(before.turn.started) if before.pending else None
+        if uncited or (opened is not None and opened.origin is not None and opened.origin.medium == "import"):
+            return
         for post in before.pending:
-            if post.seq not in refused and _maybe_owed(before, post) and post.actor in before.combatants \
+            if post.seq not in refused and _maybe_owed(before, post, done) and post.actor in before.combatants \
                     and not Fighter(before, post.actor).out:
-                _report(before, post, view)
+                _report(before, post, done, view)
 
 
-def _report(before: SceneState, post: PendingDeclaration, view: AuditView) -> None:
+def _report(before: SceneState, post: PendingDeclaration, done: dict[tuple[int, str], int], view: AuditView) -> None:
     try:
         plans = plan(before, post.actor, post.actions).plans
     except FightlogError:
         return  # a plan the table refuses: reported as its refusal
+    owed: dict[str, list[Plan]] = {}
     for one in plans:
         for target in _owed(before, post, one):
-            declared = view.event(post.seq)
-            if declared is not None:
-                view.report(CODE, declared, f"{post.actor}'s {_what(one)} on {target} (seq {post.seq}) is never "
-                            "resolved by the turn's end: no roll, no hit or miss, no damage", actor=post.actor)
+            owed.setdefault(target, []).append(one)
+    declared = view.event(post.seq)
+    for target, attacks in owed.items():
+        missing = len(attacks) - done.get((post.seq, target), 0)
+        if missing > 0 and declared is not None:
+            what = _what(attacks[0]) if len(attacks) == 1 else f"{len(attacks)} attacks"
+            left = "" if missing == len(attacks) else f" ({missing} of them)"
+            view.report(CODE, declared, f"{post.actor}'s {what} on {target} (seq {post.seq}) is never resolved{left} "
+                        "by the turn's end: no hit or miss recorded, nor damage", actor=post.actor)
 
 
-def _maybe_owed(state: SceneState, post: PendingDeclaration) -> bool:
-    """Whether an attack of ``post`` names someone in the fight it has not been resolved on
-    (every name its action gives: more than its plan may owe). The usual post's answer is no,
-    with no plan worked out."""
+def _maybe_owed(state: SceneState, post: PendingDeclaration, done: dict[tuple[int, str], int]) -> bool:
+    """Whether an attack of ``post`` names someone in the fight more often than the turn
+    resolved it on them (every name its actions give: more than its plan may owe). The usual
+    post's answer is no, with no plan worked out."""
+    named: dict[str, int] = {}
     for action in post.actions:
         if action.type in ATTACKS:
             try:
                 names = caught_of(action, action.target or "")
             except FightlogError:
                 return True  # written wrong: the plan says what it owes
-            if any(name and name not in post.resolved and name in state.combatants for name, _ in names):
-                return True
-    return False
+            for name, _ in names:
+                if name and name in state.combatants:
+                    named[name] = named.get(name, 0) + 1
+    return any(count > done.get((post.seq, name), 0) for name, count in named.items())
 
 
 def _owed(state: SceneState, post: PendingDeclaration, one: Plan) -> list[str]:
-    """Who ``one`` (an attack of ``post``) still owes a resolution to."""
+    """Who ``one`` (an attack of ``post``) owes a resolution to."""
     if lies_waiting(state, post.seq, one.number) or one.action.params.get("lob") is True:
         return []
     names = [name for name, _ in one.caught] if one.kind in ("spread", "blast") else [one.target]
-    owed = []
-    for name in dict.fromkeys(names):
-        if not name or name in post.resolved or name not in state.combatants:
-            continue
-        if Fighter(state, name).out:
-            continue
-        owed.append(name)
-    return owed
+    return [name for name in dict.fromkeys(names)
+            if name and name in state.combatants and not Fighter(state, name).out]
 
 
 def _what(one: Plan) -> str:

@@ -4,7 +4,12 @@ script writes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from click.testing import CliRunner
+
 from fightlog.audit.one_process import audit_events
+from fightlog.cli.main import cli
 from tests.conftest import FIXTURES
 from tests.rules.audit_fight_checks import audit_fight_tests
 
@@ -297,7 +302,7 @@ def test_an_attack_or_a_spreads_target_never_resolved() -> None:
              *[r for r in log.all(DiceRolled) if r.for_seq == caught.seq])
     found = _errors(log.done())
     assert ("rules.unresolved", "rook's Shotgun spread on dray (seq 18) is never resolved by the turn's end: no "
-                                "roll, no hit or miss, no damage") in found, found
+                                "hit or miss recorded, nor damage") in found, found
     log = hand_run("melee-gang-up")
     slash = log.find(AttackResolved, attacker="dray", hit=True)
     log.drop(slash, *log.all(DiceRolled, for_seq=slash.declaration), log.after(slash, DamageApplied))
@@ -306,4 +311,58 @@ def test_an_attack_or_a_spreads_target_never_resolved() -> None:
     found = _errors(log.done())
     assert [f for f in found if f[0] == "rules.unresolved"] == [
         ("rules.unresolved", f"dray's attack with the Machete on rook (seq {slash.declaration}) is never resolved by the "
-                             "turn's end: no roll, no hit or miss, no damage")], found
+                             "turn's end: no hit or miss recorded, nor damage")], found
+
+
+def test_an_unresolved_attack_is_judged_only_where_resolutions_cite_their_posts(tmp_path: Path) -> None:
+    """A reviewer: an imported fight (no outcomes: the transcript shows rolls) had every attack
+    `rules.unresolved`, and so had a hand-kept log whose resolutions cite no post."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import AttackResolved
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("melee-gang-up")
+    for event in log.all(AttackResolved):
+        log.change(event, declaration=None)
+    assert [f for f in _errors(log.done()) if f[0] == "rules.unresolved"] == []
+    transcript = tmp_path / "fight.txt"
+    transcript.write_text(
+        "[2024/06/12 20:00]  Ilse GM (ilse.resident): ((Posting order: Kade, then Vex.))\n"
+        "[2024/06/12 20:02]  Kade (kade.resident): /me fires his rifle at Vex.\n"
+        "[2024/06/12 20:02]  Pool HUD (kade): Kade rolls 6d6 for attack: 6 + 5 + 2 + 1 + 3 + 4 = 21\n"
+        "[2024/06/12 20:03]  Vex (vex.resident): /me fires back at Kade.\n"
+        "[2024/06/12 20:03]  Pool HUD (vex): Vex rolls 4d6 for attack: 6 + 1 + 2 + 3 = 12\n")
+    cast = tmp_path / "cast.toml"
+    cast.write_text("".join(f'[[combatants]]\nid = "{who}"\nname = "{who.title()}"\nside = "{side}"\n'
+                            f'speakers = ["{who}.resident"]\nweapon = "Rifle"\nrange = "short"\n\n'
+                            for who, side in (("kade", "crew"), ("vex", "raiders")))
+                    + '[gm]\nname = "Ilse"\nspeakers = ["ilse.resident"]\n\n[[dice]]\nspeakers = ["Pool HUD (*)"]\n'
+                    'bot = "sl-hud"\n\n[hints.bleeding-sun]\nattack = [\'\\b(fires?|shoots?)\\b\']\n')
+    roster = FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"
+    out = tmp_path / "f.jsonl"
+    result = CliRunner().invoke(cli, ["import", "sl", str(transcript), "-o", str(out), "--ruleset", "bleeding-sun",
+                                      "--cast", str(cast), "--roster", str(roster)])
+    assert result.exit_code == 0, result.output
+    audited = CliRunner().invoke(cli, ["audit", str(out)])
+    assert "rules.unresolved" not in audited.output, audited.output
+    assert replace  # (kept for the edits above)
+
+
+def test_two_attacks_on_one_target_one_resolved() -> None:
+    """A reviewer: with two attacks of a post on one target, resolving one hid the other."""
+    from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("burst-firefight")
+    shots = [e for e in log.all(AttackResolved) if e.declaration is not None]
+    twice = next(((a, b) for a, b in zip(shots, shots[1:]) if (a.declaration, a.target) == (b.declaration, b.target)),
+                 None)
+    assert twice is not None, "the fixture splits a pool on one target"
+    dropped = twice[0]  # the first shot, a miss: its roll and its resolution
+    assert not dropped.hit and not [d for d in log.all(DamageApplied) if d.cause == dropped.seq]
+    log.drop(dropped, *[log.get(seq) for seq in dropped.rolls])
+    found = [f for f in _errors(log.done()) if f[0] == "rules.unresolved"]
+    assert found == [("rules.unresolved", f"{dropped.attacker}'s 2 attacks on {dropped.target} (seq "
+                                          f"{dropped.declaration}) is never resolved (1 of them) by the turn's end: "
+                                          "no hit or miss recorded, nor damage")], found
