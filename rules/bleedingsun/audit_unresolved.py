@@ -86,8 +86,9 @@ def _report(before: SceneState, post: PendingDeclaration, done: dict[tuple[int, 
         if missing > 0 and declared is not None:
             what = _what(attacks[0]) if len(attacks) == 1 else f"{len(attacks)} attacks"
             left = "" if missing == len(attacks) else f" ({missing} of them)"
-            view.report(CODE, declared, f"{post.actor}'s {what} on {target} (seq {post.seq}) is never resolved{left} "
-                        "by the turn's end: no hit or miss recorded, nor damage", actor=post.actor)
+            verb = "is" if len(attacks) == 1 else "are"
+            view.report(CODE, declared, f"{post.actor}'s {what} on {target} (seq {post.seq}) {verb} never resolved"
+                        f"{left} by the turn's end: no hit or miss recorded, nor damage", actor=post.actor)
 
 
 def _maybe_owed(state: SceneState, post: PendingDeclaration, done: dict[tuple[int, str], int]) -> bool:

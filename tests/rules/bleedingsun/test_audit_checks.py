@@ -364,5 +364,5 @@ def test_two_attacks_on_one_target_one_resolved() -> None:
     log.drop(dropped, *[log.get(seq) for seq in dropped.rolls])
     found = [f for f in _errors(log.done()) if f[0] == "rules.unresolved"]
     assert found == [("rules.unresolved", f"{dropped.attacker}'s 2 attacks on {dropped.target} (seq "
-                                          f"{dropped.declaration}) is never resolved (1 of them) by the turn's end: "
+                                          f"{dropped.declaration}) are never resolved (1 of them) by the turn's end: "
                                           "no hit or miss recorded, nor damage")], found
