@@ -91,6 +91,8 @@ class Builder:
         self.acted: list[str] = []
         self.round = 0
         self.in_round = False
+        self._called = False
+        """Whether the GM has called a round (then a round closes at the GM's call, not at a post)."""
         self._opened_by: tuple[str, str] | None = None
         """Who opened the open round with a post, and where (``None``: the GM's call, or none)."""
         targets = target_names(cast)
@@ -206,8 +208,13 @@ class Builder:
             return []
         eligible = [a for a in self.order if a not in self.out]
         complete = all(a in self.acted or a == self.current for a in eligible)
-        if self.in_round and actor in self.acted and not complete:
-            return []  # a second post this round: recorded as it is (the audit's double post)
+        first = eligible[0] if eligible else None
+        if self.in_round and actor in self.acted and not complete and actor == first and not self._called \
+                and any(a != actor for a in (*self.acted, self.current) if a is not None):
+            complete = True  # the order's first again after others, no GM calling rounds: the next round (whoever
+            # has not posted was skipped)
+        if self.in_round and actor in self.acted and (not complete or actor != first):
+            return []  # a second post this round (after everyone: not the next round's first): the audit's double post
         events = self._turn_closed(message)
         if not self.in_round or complete:
             events.extend(self._round_opened(message))
@@ -255,9 +262,11 @@ class Builder:
         said = called.groupdict().get("n")
         number = int(said) if said is not None and said.isdecimal() else None
         opened = self._opened_by
+        self._called = True
         if self.in_round and number == self.round:
             first = next((a for a in self.order if a not in self.out), None)
-            if opened is None or opened[0] == first:
+            posted = bool(self.acted) or self.current is not None
+            if (opened is None and not posted) or (opened is not None and opened[0] == first):
                 return events  # the round the posts already opened, as the order opens one: the GM confirms it
         if not (self.in_round and self.current is None and not self.acted):
             events = [*self._turn_closed(message), *self._round_opened(message)]
