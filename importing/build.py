@@ -40,7 +40,6 @@ from fightlog.events.model import (
     CombatantJoined,
     DeclarationPosted,
     DiceRolled,
-    Modifier,
     Origin,
     RoundEnded,
     RoundStarted,
@@ -51,11 +50,11 @@ from fightlog.events.model import (
 from fightlog.importing.cast import Cast, Role
 from fightlog.importing.message import Message
 from fightlog.importing.names import AUTHORS_KEPT, in_character_text, name_pattern, target_names
+from fightlog.importing.roll_events import ident, roll_event, roller_of
 from fightlog.importing.rolls import read_rolls
 from fightlog.importing.source import Warn
 from fightlog.dice.replies import ReadReply
 
-MAX_ID: Final = 200
 
 
 class Builder:
@@ -340,45 +339,10 @@ class Builder:
     # ------------------------------------------------------------------ rolls
 
     def _roll(self, message: Message, reply: ReadReply, purpose: str | None, role: Role, origin: Origin) -> DiceRolled:
-        """The reply's ``dice_rolled`` event (``ReadReply.event``), with the roller the cast
-        names, the message's time and origin (its raw text, its ref). A roller the cast does
-        not name is warned of and recorded under the name the reply gives."""
-        roller = self._roller(message, reply)
-        if roller is None:
-            named = reply.roller or message.name or message.speaker or "unknown"
-            if reply.author is not None and reply.roller:
-                named = f"{reply.author}: {reply.roller}"  # "Kaito: Ronin rolled": the whole name
-            roller = _ident(named)
-            shared = named in self._shown or sum(c.name == named for c in self.cast.file.combatants) > 1
-            self._warn(message, f"{reply.bot}'s roll {reply.notation} is by {named!r}, a name the cast gives no one "
-                                f"combatant: recorded as {roller!r}, who is not in the fight" + (
-                                    " (a display name two players share names neither: the cast names speakers by "
-                                    "user name or id)" if shared else ""))
-        event = reply.event(roller=roller, purpose=purpose)
-        added = sum(m.value for m in event.modifiers)
-        if role.cap is not None and added > role.cap and not reply.problems:  # the HUD caps, unprinted: said
-            event = replace(event, modifiers=[*event.modifiers, Modifier(value=role.cap - added, source=f"cap +{role.cap}")])
-        return replace(event, tool=role.tool or event.tool, at=message.at, origin=origin)
-
-    def _roller(self, message: Message, reply: ReadReply) -> str | None:
-        """The combatant who made the roll: the name the reply gives, as the cast names
-        speakers; the user who ran the bot's slash command; the user the reply mentions by
-        that name (a display name two players share: ``@Sam``); the author of the message
-        the reply answers; a name with a colon in it (``Nyx: the Silent``)."""
-        named = self._actor_named
-        roller = named(reply.roller) or named(message.invoker)
-        if roller is not None:
-            return roller
-        shown = (reply.roller or "").strip().lstrip("@")
-        users = {named(user) or named(name) for user, name, seen in message.mentioned if not shown or seen == shown}
-        if len(users) == 1 and None not in users:
-            return users.pop()
-        author, seen = self._authors.get(message.reply_to or "", (None, ""))
-        if author is not None and (not shown or seen == shown):  # the post it answers, by the name it gives
-            return author
-        if reply.author is not None and reply.roller:
-            return named(f"{reply.author}: {reply.roller}")
-        return None
+        """The reply's ``dice_rolled`` (``roll_events.roll_event``), by the roller the cast names."""
+        roller = roller_of(message, reply, self._actor_named, self._authors)
+        return roll_event(message, reply, purpose, role, origin, roller, shown=self._shown, cast=self.cast,
+                          warn=lambda text: self._warn(message, text))
 
     # ------------------------------------------------------------------ chatter
 
@@ -402,6 +366,10 @@ class Builder:
                 actor = self.cast.actor_named(who) or self._one_named(who)
                 if actor is None:
                     continue
+                if actor in self.cast.arrivals and actor not in self.order:  # not in the fight yet
+                    self._warn(message, f"{actor} is not in the fight yet (arrives in round "
+                                        f"{self.cast.arrivals[actor][0]}): their status {hint.status!r} is not recorded")
+                    continue
                 if hint.status in self.out_statuses:
                     (self.out.add if hint.on else self.out.discard)(actor)
                 events.append(StatusChanged(actor=actor, status=hint.status, on=hint.on, at=message.at,
@@ -419,6 +387,8 @@ class Builder:
 
 
 _TARGETED: Final = frozenset({"attack", "throw", "cast", "grapple", "shove", "disarm"})
+
+
 def _round_call(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """A GM's round call at the start of any line of a message (``Mara wins initiative.`` /
     ``**Round 1**`` on the next line of one Discord message)."""
@@ -437,6 +407,4 @@ _RESULT: Final = re.compile(r"\bResult:?\s*`?-?[0-9]+")
 (``Mara Roll Result: `412` Reason: `Simplified roll due to character limit```): a warning too."""
 
 
-def _ident(name: str) -> str:
-    name = name.strip() or "unknown"
-    return name[:MAX_ID]
+_ident = ident

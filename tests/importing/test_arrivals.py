@@ -176,3 +176,22 @@ def test_an_arrival_without_a_slot_is_refused_at_its_line_and_no_log_is_written(
     line = cast.read_text().splitlines().index("arrives = " + str(arrivals["mira"])) + 1
     assert (code, stderr) == (2, f"fightlog: {cast}:{line}: {said}\n")
     assert not out.exists()
+
+
+def test_a_status_of_one_not_arrived_yet_is_a_warning_and_not_recorded(tmp_path: Path) -> None:
+    """A tester's GM line "Mira is down" before Mira's round: the import took her out (her
+    post in her slot became another's) while the log had her status on someone not joined."""
+    transcript = tmp_path / "gate.txt"
+    transcript.write_text(_FIGHT.format(claim="((coming))").replace(
+        "[2024/06/13 23:59:10]  Mira Sol (mira.sol): ((coming))\n",
+        "[2024/06/13 23:59:10]  Gemma Sinclair (gemma.resident): ((mira is down))\n"))
+    cast = tmp_path / "cast.toml"
+    cast.write_text(_CAST.format(order='["bob", "mira", "alice"]', arrives="arrives = 2")
+                    + "\n[[status]]\npattern = '(?P<who>\\w+) is down'\nstatus = \"defeated\"\n")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(out), "--ruleset", "roe7", "--cast", str(cast))
+    assert code == 0
+    assert stderr == (f"fightlog: warning: {transcript}:6: mira is not in the fight yet (arrives in round 2): their "
+                      "status 'defeated' is not recorded\n")
+    assert [e for e in _events(out) if e["kind"] == "status_changed"] == []
+    assert _order_findings(out) == []
