@@ -68,9 +68,9 @@ def _skill(before: SceneState, event: AttackResolved, purpose: str, view: AuditV
     posted = view.event(event.declaration) if event.declaration is not None else None
     action = next((a for a in posted.actions if a.type == "medicine"), None) \
         if isinstance(posted, DeclarationPosted) else None
-    bonus = action.params.get("bonus", 0) if action is not None else 0
-    return who.card.skill("medicine") + (bonus if isinstance(bonus, int) and not isinstance(bonus, bool) else 0), \
-        "Medicine"
+    given = action.params.get("bonus", 0) if action is not None else 0
+    extra = given if isinstance(given, int) and not isinstance(given, bool) else 0
+    return who.card.skill("medicine") + extra, "Medicine"
 
 
 def applied(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
@@ -78,7 +78,9 @@ def applied(before: SceneState, event: EffectApplied, after: SceneState, view: A
     if event.name != "medicine" or event.cause is None:
         return
     cause = view.event(event.cause)
-    found = _given(before, cause, view) if isinstance(cause, AttackResolved) else None
+    if not isinstance(cause, AttackResolved):
+        return
+    found = _given(before, cause, view)
     if found is not None and found[0] is not None and event.magnitude != found[0]:
         view.report(CODE, event, f"{cause.attacker}'s Medicine on {event.target} gives a bonus of {found[0]} (its "
                     f"Success), recorded as {event.magnitude}", actor=cause.attacker)
