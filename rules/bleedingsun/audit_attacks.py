@@ -209,8 +209,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     lobbed = one.action.params.get("lob") is True
     lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
     try:
-        base = net_base(th, parts, options.net_hits_from)
-        crit = critical_of(Fighter(before, who), one, event.target, shown, sixes, dice, th, base)
+        base = net_base(th, parts, options.net_hits_from) if shown >= th else th  # a miss: no net hits
+        crit = critical_of(Fighter(before, who), one, event.target, shown, sixes, dice, th)
     except FightlogError:
         return False
     problems = []

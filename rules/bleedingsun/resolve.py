@@ -241,10 +241,12 @@ def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str,
     hits = rolled.hits
     lands = planned.kind == "spread" or (blast and (target != planned.target or _lobbed(planned))) or hits >= th
     harmed = lands or blast
-    crit = critical_of(attacker, planned, target, hits, rolled.sixes, rolled.dice, th, base)
+    crit = critical_of(attacker, planned, target, hits, rolled.sixes, rolled.dice, th)
     notes = [*planned.notes, f"threshold {th}: " + ", ".join(as_notes(parts))]
-    if base != th:
+    if base != th and hits >= th:
         notes.append(f"net hits from the chart's {base}")
+    else:
+        base = th  # a miss falls short of the 1 a hit takes: no net hits to count
     if planned.kind == "spread":
         notes.append(f"spread ({planned.weapon.spread}, {planned.bands[at]} range): soak x{spread_ratio(hits, th)}")
     if blast:
@@ -288,10 +290,10 @@ def direct_hit(attacker: Fighter, planned: Plan, target: str, hits: int, th: int
         and not _lobbed(planned) and not fuses.going_off(attacker.state, attacker.actor, planned)
 
 
-def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes: int, dice: int, th: int,
-                base: int | None = None) -> bool:
+def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes: int, dice: int, th: int) -> bool:
     """Critical Hits for one target of ``planned``: half the dice 6s or the threshold beaten by
-    the margin (the net hits: from ``base``, ``net_base``'s, else ``th``). A spread or a blast gets no threshold critical, but the direct hit's impact
+    the margin (the threshold to hit: the chart's value below 1 counts net hits as bonus
+    damage only, ``net_base``). A spread or a blast gets no threshold critical, but the direct hit's impact
     damage does (Normal and Explosives Damage; the critical is taken once); where a spread
     or blast lands below the threshold, a half-dice critical counts under option
     ``area_criticals = "landed"`` (they hit automatically), not under ``"threshold_met"``."""
@@ -299,8 +301,7 @@ def critical_of(attacker: Fighter, planned: Plan, target: str, hits: int, sixes:
     area = planned.kind in ("spread", "blast")
     if hits < th and not (area and options.area_criticals == "landed"):
         return False
-    return critical(hits, sixes, dice, th if base is None else base, margin=options.critical_margin,
-                    min_sixes=options.critical_sixes,
+    return critical(hits, sixes, dice, th, margin=options.critical_margin, min_sixes=options.critical_sixes,
                     threshold_crit=not area or direct_hit(attacker, planned, target, hits, th))
 
 

@@ -227,6 +227,11 @@ def test_net_hits_below_a_threshold_of_one_count_from_the_chart(counted_from: st
     assert (hit.against, hit.margin) == (1, net)
     assert ("net hits from the chart's 0" in hit.notes) is (counted_from == "chart")
     assert [len(e.dice) for e in of(events, DiceRolled)] == [4, 3 + net, 2]  # Knife DV 3 + the net hits
+    fight.end_turn()
+    fight.turn("bo", "say")
+    fight.post("ana", "attack target=bo weapon=Knife")
+    (miss,) = of(fight.post("bo", "take", faces=[1, 1, 1, 1]), AttackResolved)
+    assert (miss.hit, miss.margin) == (False, -1)  # a miss counts no net hits, from the chart or not (a reviewer: +0)
 
 
 def test_critical_hits() -> None:
