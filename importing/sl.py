@@ -61,7 +61,8 @@ def read(
     seen = set(names)
     pending: Message | None = None
     for number, text in text_lines(handle, name, warn):
-        if number == 1 and "\r" in text:  # old Mac line ends: the whole file reads as its first line
+        if number == 1 and any(STAMP.match(part) for part in text.split("\r")[1:]):  # old Mac line ends: the
+            # whole file reads as its first line (a line of it after each CR; a CR doubled before \n is no line end)
             raise InputError("its lines end in a carriage return alone (\\r), not \\n: convert the line endings "
                              "(tr '\\r' '\\n' < FILE > FIXED)", path=name, line=1)
         if text.startswith(" ") and pending is not None and not STAMP.match(text):

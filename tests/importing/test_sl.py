@@ -171,6 +171,8 @@ def test_lines_ending_in_a_carriage_return_alone_are_refused() -> None:
     assert str(caught.value) == ("chat.txt:1: its lines end in a carriage return alone (\\r), not \\n: convert the "
                                  "line endings (tr '\\r' '\\n' < FILE > FIXED)")
     assert len(read(b"[20:01]  A B: hi\r\n[20:02]  A B: there\r\n")[0]) == 2  # CRLF: as ever
+    assert len(read(b"[20:01]  A B: hi\r\r\n[20:02]  A B: there\r\r\n")[0]) == 2  # CRLF converted twice (a reviewer)
+    assert len(read(b"[20:01]  A B: hi\rthere\n[20:02]  A B: yes\n")[0]) == 2  # a stray CR in a line
 
 
 def test_a_last_line_cut_off_is_warned() -> None:
