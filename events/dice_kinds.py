@@ -49,7 +49,8 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     modifiers: list[Modifier] = []
     generator: Literal["engine", "external"] = "engine"
     index: Annotated[int, Meta(ge=0, le=(1 << 63) - 2)] | None = None
-    """(At most 2**63 - 2: the generator's index is eight bytes, and a fight goes on from its last roll.)"""
+    """(At most 2**63 - 2: the decoder's bounds are signed 64-bit, and a fight goes on from its
+    last roll, whose next index must fit too; the generator itself takes eight unsigned bytes.)"""
     tool: str | None = None
     for_seq: int | None = None
     label: str | None = None

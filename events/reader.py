@@ -325,6 +325,8 @@ def _one_line(text: str) -> str:
 
 def _describe_validation(detail: str) -> str:
     """Turn msgspec's validation message into a sentence about the event."""
+    if detail.startswith("Expected `int` <=") and detail.endswith("`$.index`"):
+        return f"invalid event: an engine roll's index (its roll number) is at most {(1 << 63) - 2} - at `$.index`"
     if detail.startswith("Invalid value") and "`$.kind`" in detail:
         value = detail.split(' ', 2)[2].split(' - ')[0]
         if value.strip("'") in KINDS:  # a known kind refused: the line gives a second "kind"

@@ -49,7 +49,7 @@ def test_an_engine_roll_index_past_what_a_fight_can_go_on_from(tmp_path: Path) -
     next index, past the generator's eight bytes: an internal error."""
     line = {"kind": "dice_rolled", "seq": 1, "prev": "0" * 64, "roller": "a", "notation": "1d6",
             "dice": [{"sides": 6, "face": 3}], "total": 3, "index": (1 << 64) - 1}
-    assert first_line_error(tmp_path, line) == "invalid event: Expected `int` <= 9223372036854775806 - at `$.index`"
+    assert first_line_error(tmp_path, line) == "invalid event: an engine roll's index (its roll number) is at most 9223372036854775806 - at `$.index`"
 
 
 @pytest.mark.parametrize("extra", [b',"zz":"\xff"', b',"\xff":1', b',"zz":{"a":["\xc0\x80"]}'])

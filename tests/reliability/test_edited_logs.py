@@ -158,7 +158,7 @@ def test_a_roll_index_past_eight_bytes_is_refused_at_its_line(tmp_path: Path) ->
     log = tmp_path / "huge.jsonl"
     log.write_bytes(b"\n".join(raw) + b"\n")
     before = digest(log)
-    said = f"{log}:22: invalid event: Expected `int` <= 9223372036854775806 - at `$.index`"
+    said = f"{log}:22: invalid event: an engine roll's index (its roll number) is at most 9223372036854775806 - at `$.index`"
     for command, code in (("verify", 1), ("audit", 2), ("state", 2)):
         result = invoke(command, str(log), *(["--dice"] if command == "verify" else []))
         assert result.exit_code == code and said in result.output, (command, result.output)
