@@ -223,7 +223,7 @@ def _written_first(argv: Sequence[str]) -> str:
     words = [arg for arg in argv if not arg.startswith("-")][:2]
     if not words or words[0] not in _WRITERS:
         return ""
-    name = " ".join(words) if words[0] in ("play", "rule") else words[0]
+    name = " ".join(words) if words[0] == "play" else words[0]  # play's subcommand; rule's second word is its LOG
     return f" ({name} had written before it printed: what it wrote stands; look before running it again)"
 
 

@@ -98,7 +98,7 @@ def _actions(table: Any) -> list[dict[str, Any]]:
     """Each action type with the part of the turn it spends and what it reads (``reads``, where
     the table says; a plugin's table that does not: its types and costs alone)."""
     reads = table.reads() if callable(getattr(table, "reads", None)) else {}
-    return [{"type": kind, "spends": spends, "fields": list(reads.get(kind, ((), ()))[0]),
+    return [{"type": kind, "spends": spends or "free", "fields": list(reads.get(kind, ((), ()))[0]),
              "params": list(reads.get(kind, ((), ()))[1])} for kind, spends in sorted(table.action_types.items())]
 
 
@@ -127,5 +127,5 @@ def _human(ruleset: dict[str, Any]) -> str:
         for action in ruleset["actions"]:
             fields = ", ".join(action["fields"]) or "-"
             params = ", ".join(action["params"]) or "-"
-            lines.append(f"    {action['type']:<{width}}  {action['spends'] or 'free'}: {fields}; {params}")
+            lines.append(f"    {action['type']:<{width}}  {action['spends']}: {fields}; {params}")
     return "\n".join(lines)

@@ -42,8 +42,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.range-die": Code("error", "an attack die other than the range gives (1d100 close, 1d20 medium, 1d10 "
                                      "long; a sniper's 1d70 and 1d60)", "Close, Medium and Long Range"),
     "rules.initiative": Code("error", "a posting order said to be by initiative that puts someone after one who "
-                                      "scored lower", "none: option initiative = d100 (the rulebook sets no "
-                                      "initiative; roe7.md, Options)"),
+                                      "scored lower", "Parts of a Turn (posting order): an order set by the "
+                                      "initiative rolled (the rulebook sets none; option initiative)"),
     "rules.range": Code("error", "a target out of the action's range",
                         "Ranges; Weapon Special Rules (reach); Throwing Weapons"),
 }

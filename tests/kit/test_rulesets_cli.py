@@ -260,6 +260,7 @@ def test_actions_lists_what_each_action_type_reads() -> None:
         assert set(actions) == set(table_for(ruleset).action_types)
     assert listed["bleeding-sun"]["throw"]["params"][-2:] == ["lob", "caught"]
     assert listed["traveller"]["move"]["fields"] == ["distance"]
+    assert listed["roe7"]["say"]["spends"] == "free"  # as the human list says (a tester: null there)
 
 
 @pytest.mark.parametrize("ruleset", ["bleeding-sun", "d20-evasion", "en51", "roe7", "traveller"])
