@@ -325,7 +325,7 @@ def _pool(state: SceneState, who: Fighter, actions: Sequence[Action], chosen: Se
     weapon = weapons[0]
     lob = first.type == "throw" and first.params.get("lob") is True
     before = (*earlier, *actions[:next(i for i, a in enumerate(actions) if a is first)])  # a sprint this post too
-    own = attacker_mods(who, weapon, first, before, stance)
+    own = attacker_mods(who, weapon, first, before, stance) if first.type != "aoo" and not lob else []
     attribute = "agility" if lob else options.melee_attribute if weapon.kind == "melee" else "perception"
     base = (who.attr("agility") if lob else weapon.accuracy + (who.attr(attribute) if first.type != "aoo" else 0))
     each = options.split_modifiers == "each"

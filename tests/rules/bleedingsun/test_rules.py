@@ -462,24 +462,6 @@ def test_a_grenade_thrown_in_reach_provokes_an_attack_of_opportunity() -> None:
     assert of(events, AttackResolved)[0].attacker == "bo"
 
 
-def test_an_attack_of_opportunity_and_a_lob_take_the_attackers_modifiers() -> None:
-    """Attacks of Opportunity ("only the weapon's base accuracy, but otherwise ... a regular
-    attack"); Lobbing a Grenade ("otherwise ... like any other attack"): a tester's prone Ana
-    made her attack of opportunity with no -4 for attacking prone in melee."""
-    fight = duel({"low_pool": "minimum"})
-    fight.turn("ana", "say")
-    fight.turn("bo", "stance to=prone")
-    fight.post("ana", "reload weapon=Rifle")
-    events = fight.post("bo", "aoo target=ana weapon=Knife", faces=[1])
-    notes = of(events, AttackResolved)[0].notes
-    assert notes[0] == "pool -3" and "-4 prone melee attack" in notes and "at least 1 (low_pool)" in notes
-    fight = ready_duel()
-    fight.post("ana", "throw weapon=Frag lob=true range=short caught=bo:1 light=dark")
-    events = fight.post("bo", "take", faces=[1] * 10)
-    lobbed = of(events, AttackResolved)[0].notes
-    assert "-2 dark darkness" in lobbed and "lobbed: agility only, at a hex" in lobbed
-
-
 def test_a_trip_stagger_or_prone_and_a_resist() -> None:
     fight = ready_duel(a={"perception": 4})
     fight.post("ana", "trip target=bo weapon=Club")  # 1 + 4 - 4 = 1 die
