@@ -88,8 +88,8 @@ def check_params(action: Action, weapon: WeaponCard, kind: str, *, single: bool,
         if key in RANGED_ONLY and weapon.kind == "melee":
             raise _refuse(action, f"{key}={value}: a ranged attack's situation, not a melee one's")
         if key == "dice" and single:
-            raise _refuse(action, f"dice={value}: a share of a split pool; a post with one attack rolls the "
-                                  "whole pool", code="rules.split")
+            raise _refuse(action, f"dice={value}: a share of a split pool; an attack alone in its pool rolls the "
+                                  "whole of it (a grenade thrown, not lobbed, is a pool of its own)", code="rules.split")
     if action.targets and kind != "spread":
         named = ",".join(action.targets)
         if kind == "blast":
