@@ -62,12 +62,14 @@ class Unresolved:
         if done:
             self._done = {}
         self._uncited = False
-        opened = view.event(before.turn.started) if before.pending else None
-        if uncited or (opened is not None and opened.origin is not None and opened.origin.medium == "import"):
+        if uncited:
             return
         for post in before.pending:
             if post.seq not in refused and _maybe_owed(before, post, done) and post.actor in before.combatants \
                     and not Fighter(before, post.actor).out:
+                opened = view.event(before.turn.started)
+                if opened is not None and opened.origin is not None and opened.origin.medium == "import":
+                    return
                 _report(before, post, done, view)
 
 
@@ -97,15 +99,23 @@ def _maybe_owed(state: SceneState, post: PendingDeclaration, done: dict[tuple[in
     post's answer is no, with no plan worked out."""
     named: dict[str, int] = {}
     for action in post.actions:
-        if action.type in ATTACKS:
+        if action.type not in ATTACKS:
+            continue
+        if action.targets or "caught" in action.params:  # a spread's or a grenade's names
             try:
-                names = caught_of(action, action.target or "")
+                names = [name for name, _ in caught_of(action, action.target or "")]
             except FightlogError:
                 return True  # written wrong: the plan says what it owes
-            for name, _ in names:
-                if name and name in state.combatants:
-                    named[name] = named.get(name, 0) + 1
-    return any(count > done.get((post.seq, name), 0) for name, count in named.items())
+        else:
+            names = [action.target] if action.target else []
+        for name in names:
+            if name and name in state.combatants:
+                named[name] = named.get(name, 0) + 1
+    seq = post.seq
+    for name, count in named.items():
+        if count > done.get((seq, name), 0):
+            return True
+    return False
 
 
 def _owed(state: SceneState, post: PendingDeclaration, one: Plan) -> list[str]:
