@@ -56,7 +56,6 @@ from fightlog.importing.source import Warn
 from fightlog.dice.replies import ReadReply
 
 
-
 class Builder:
     """Turns messages into events (see the module docstring)."""
 
@@ -91,7 +90,8 @@ class Builder:
         self.round = 0
         self.in_round = False
         self._called = False
-        """Whether the GM has called a round (then a round closes at the GM's call, not at a post)."""
+        """Whether the GM has called a round (then the order's first posting again before
+        everyone has is a double post, and the GM's next call closes the round)."""
         self._opened_by: tuple[str, str] | None = None
         """Who opened the open round with a post, and where (``None``: the GM's call, or none)."""
         targets = target_names(cast)
