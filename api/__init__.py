@@ -3,7 +3,7 @@ under ``fightlog`` may change between releases; these names keep their meaning.
 
 Each name is re-exported from the package that holds it (docs/api.md lists them):
 
-- playing a scenario in memory: ``run_scenario``, ``scenario_seed``; house rules:
+- playing a scenario in memory: ``run_scenario``, ``scenario_seed``, ``scenario_ruleset``; house rules:
   ``HouseRules``, ``read_house_rules``; the playable rulesets and their options:
   ``playable``, ``table_for``, ``option_fields``;
 - the events: ``AnyEvent``, ``SceneStarted``, ``SceneEnded``; reading a log: ``read_log``,
@@ -33,7 +33,7 @@ from fightlog.events.seeds import seed_hex
 from fightlog.history.states import state_at
 from fightlog.kit.house import HouseRules, read_house_rules
 from fightlog.kit.options import option_fields
-from fightlog.kit.scenario import run_scenario, scenario_seed
+from fightlog.kit.scenario import run_scenario, scenario_ruleset, scenario_seed
 from fightlog.kit.table import playable, table_for
 from fightlog.reducers.fold import Folder, Step
 from fightlog.reducers.state import SceneState
@@ -73,6 +73,7 @@ __all__ = [
     "render",
     "replay_text",
     "run_scenario",
+    "scenario_ruleset",
     "scenario_seed",
     "seed_hex",
     "state_at",

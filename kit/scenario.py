@@ -351,6 +351,11 @@ def scenario_seed(path: str | os.PathLike[str]) -> str | None:
     return load_scenario(path).seed
 
 
+def scenario_ruleset(path: str | os.PathLike[str]) -> str:
+    """The ruleset a scenario file plays."""
+    return load_scenario(path).file.ruleset
+
+
 def _table(ruleset: str, path: str) -> Table:
     try:
         return table_for(ruleset)

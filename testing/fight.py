@@ -28,6 +28,7 @@ from fightlog.api import (
     read_house_rules,
     replay_text,
     run_scenario,
+    scenario_ruleset,
     scenario_seed,
     state_data,
     table_for,
@@ -98,6 +99,19 @@ def check_house_rules(path: str | os.PathLike[str]) -> HouseRules:
         return rules
     rules.check_any({ruleset: table_for(ruleset).option_type for ruleset in playable()})
     return rules
+
+
+def house_rules_for(scenario: str | os.PathLike[str], files: Mapping[str | None, str]) -> str | None:
+    """Of the run's house-rules files (``files``: by the ruleset each names, ``None`` for one
+    naming none), the one ``scenario`` plays under: its ruleset's, else the one for every
+    ruleset, else none (a scenario that does not read: none, its fight says why)."""
+    if not files:
+        return None
+    try:
+        ruleset: str | None = scenario_ruleset(scenario)
+    except (InputError, RefusedError):
+        ruleset = None
+    return files.get(ruleset) or files.get(None)
 
 
 def house_rules(path: str | os.PathLike[str] | None, options: Mapping[str, Any] | None, where: str) -> HouseRules | None:

@@ -11,8 +11,10 @@ Fixtures:
 
 Options: ``--fightlog-house-rules FILE`` (or the ini key ``fightlog_house_rules``) plays every
 fight of the run under a house-rules file, so a rule change shows every consequence as
-snapshot diffs. The file is checked when the session starts: a bad one is a usage error
-(exit 4) before any test runs.
+snapshot diffs. Give it once a ruleset for a project of several: a file naming its
+``ruleset`` applies to that ruleset's fights only, one naming none to every fight no file
+names. The files are checked when the session starts: a bad one, or two for one ruleset, is
+a usage error (exit 4) before any test runs.
 
 A scenario that cannot be played fails its test with the one-line error ``fightlog run``
 would print, not a traceback; the test's snapshots are kept: syrupy counts such a test as
@@ -37,6 +39,9 @@ if TYPE_CHECKING:  # pytest loads this plugin in every run: the engine is import
 _CACHE_KEY = pytest.StashKey["dict[tuple[Any, ...], Fight | str]"]()
 """Fights played this session (or the error that stopped one), by scenario, seed and rules."""
 
+_HOUSE_KEY = pytest.StashKey["dict[str | None, str]"]()
+"""The run's house-rules files, by the ruleset each names (``None``: for every ruleset)."""
+
 _UNPLAYED_KEY = pytest.StashKey["set[str]"]()
 """The tests a fight failed in (a scenario that cannot be played): their snapshots are kept."""
 
@@ -60,36 +65,48 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--fightlog-house-rules",
         dest="fightlog_house_rules",
         metavar="FILE",
-        default=None,
-        help="Play every fight of the run under this house-rules file (TOML option overrides).",
+        action="append",
+        default=[],
+        help="Play every fight of the run under this house-rules file (TOML option overrides); once a ruleset: "
+             "a file naming its ruleset applies to that ruleset's fights.",
     )
     parser.addini(
         "fightlog_house_rules",
-        "House-rules file (relative to the rootdir) every fight plays under unless a test names one.",
-        default="",
+        "House-rules files (relative to the rootdir, one a line) every fight plays under unless a test names one.",
+        type="linelist",
+        default=[],
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_CACHE_KEY] = {}
     config.stash[_UNPLAYED_KEY] = set()
+    config.stash[_HOUSE_KEY] = {}
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Check the house-rules file before any test runs: a bad one is a usage error naming
-    it (pytest exits 4), not the same failure in every test."""
+    """Check the house-rules files before any test runs: a bad one, or two for one ruleset, is
+    a usage error naming it (pytest exits 4), not the same failure in every test."""
     config = session.config
-    house = _default_house(config)
-    if house is None:
+    houses = _default_houses(config)
+    if not houses:
         return
     from fightlog.testing.fight import check_house_rules
 
     given = "--fightlog-house-rules" if config.getoption("fightlog_house_rules") else "fightlog_house_rules (ini)"
-    try:
-        check_house_rules(house)
-    except FightlogError as exc:
-        raise pytest.UsageError(f"{given}: fightlog: {exc}") from None
+    found: dict[str | None, str] = {}
+    for house in houses:
+        try:
+            ruleset = check_house_rules(house).ruleset
+        except FightlogError as exc:
+            raise pytest.UsageError(f"{given}: fightlog: {exc}") from None
+        if ruleset in found:
+            which = f"for {ruleset}: keep one" if ruleset is not None else \
+                "naming no ruleset (each for every fight): give each the ruleset it is for"
+            raise pytest.UsageError(f"{given}: {found[ruleset]} and {house}: two house-rules files {which}")
+        found[ruleset] = house
+    config.stash[_HOUSE_KEY] = found
 
 
 @pytest.hookimpl(trylast=True)
@@ -105,8 +122,12 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    house = _default_house(config)
-    return f"fightlog: every fight under the house rules in {house}" if house is not None else None
+    houses = _default_houses(config)
+    if not houses:
+        return None
+    if len(houses) == 1:
+        return f"fightlog: every fight under the house rules in {houses[0]}"
+    return f"fightlog: fights under the house rules in {', '.join(houses)} (each for the ruleset it names)"
 
 
 @pytest.fixture
@@ -117,7 +138,7 @@ def fight(request: pytest.FixtureRequest) -> FightRunner:
     here = Path(request.path).parent
     config = request.config
     cache = config.stash[_CACHE_KEY]
-    default = _default_house(config)
+    houses = config.stash[_HOUSE_KEY]
 
     def run(
         scenario: str | os.PathLike[str],
@@ -127,7 +148,7 @@ def fight(request: pytest.FixtureRequest) -> FightRunner:
         options: Mapping[str, Any] | None = None,
     ) -> Fight:
         path = _relative(here, scenario)
-        rules = _relative(here, house) if house is not None else default
+        rules = _relative(here, house) if house is not None else fights.house_rules_for(path, houses)
         given = tuple(sorted(options.items())) if isinstance(options, Mapping) else repr(options)  # else refused
         key = (path, repr(seed), rules, given)
         if key not in cache:
@@ -152,14 +173,14 @@ def fight_snapshot(snapshot: Any) -> Any:
     return snapshot.use_extension(FightSnapshotExtension)
 
 
-def _default_house(config: pytest.Config) -> str | None:
-    given: str | None = config.getoption("fightlog_house_rules")
+def _default_houses(config: pytest.Config) -> list[str]:
+    """The run's house-rules files: the option's (each time given), else the ini key's lines."""
+    given: list[str] = config.getoption("fightlog_house_rules") or []
     if given:
-        return os.path.abspath(given)
+        return [os.path.abspath(path) for path in given]
     ini = config.getini("fightlog_house_rules")
-    if isinstance(ini, str) and ini:
-        return str(config.rootpath / ini)
-    return None
+    lines = [ini] if isinstance(ini, str) else list(ini)
+    return [str(config.rootpath / line) for line in lines if line]
 
 
 def _relative(here: Path, path: str | os.PathLike[str]) -> str:

@@ -247,3 +247,21 @@ def test_loading_the_plugin_imports_neither_pydantic_nor_a_ruleset() -> None:
     code = "import sys, fightlog.testing.plugin; print(sorted(m for m in sys.modules if m == 'pydantic' or m.startswith('fightlog.rules')))"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+def test_house_rules_files_apply_each_to_the_ruleset_it_names(project: pytest.Pytester) -> None:
+    """A rules author's project with fights of two rulesets: a d20-evasion house file made
+    every roe7 fight fail ("these house rules are for 'd20-evasion', the fight plays
+    'roe7'"). A file naming its ruleset applies to that ruleset's fights; two for one are refused."""
+    project.runpytest("--snapshot-update").assert_outcomes(passed=3)
+    (project.path / "d20.toml").write_text('ruleset = "d20-evasion"\nnatural_20_hits = true\n')
+    project.runpytest("--fightlog-house-rules", "d20.toml").assert_outcomes(passed=3)  # no roe7 rule in it
+    (project.path / "roe7.toml").write_text('ruleset = "roe7"\nmodifier_cap = 20\n')
+    result = project.runpytest("--fightlog-house-rules", "d20.toml", "--fightlog-house-rules", "roe7.toml")
+    result.assert_outcomes(passed=1, failed=2)  # the roe7 file's cap reaches the roe7 fight
+    assert "each for the ruleset it names" in result.stdout.str()
+    (project.path / "again.toml").write_text('ruleset = "roe7"\nmodifier_cap = 25\n')
+    result = project.runpytest("--fightlog-house-rules", "roe7.toml", "--fightlog-house-rules", "again.toml")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["ERROR: --fightlog-house-rules: */roe7.toml and */again.toml: two house-rules files "
+                                 "for roe7: keep one"])
