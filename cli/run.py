@@ -136,10 +136,12 @@ def _check_one(path: str, name: str, house: HouseRules | None) -> str:
     ``same``, ``changed``, ``unstored`` or ``unusable``."""
     from fightlog.events.compare import describe, field_changes, first_difference
     from fightlog.events.reader import read_log
-    from fightlog.kit.scenario import run_scenario, scenario_seed
+    from fightlog.kit.scenario import run_scenario, scenario_ruleset, scenario_seed
 
     stored = path[: -len(".toml")] + ".jsonl"
     try:
+        if house is not None and house.ruleset is not None and house.ruleset != scenario_ruleset(path):
+            house = None  # house rules for another ruleset: this fight plays without them
         if not os.path.exists(stored):  # the scenario itself must play, as the command it suggests plays it
             run_scenario(path, seed=scenario_seed(path) or _STAND_IN_SEED, house=house)
             click.echo(f"UNSTORED {name}: no {os.path.basename(stored)} (write it: fightlog run {path} -o {stored})")

@@ -131,3 +131,15 @@ def test_the_bundled_house_rules_change_the_fights_they_touch(scenarios: Path) -
     assert "         melee-brawl.toml: house rules changed: modifier_cap 30 -> 20, bleed_turns 5 -> 3" in lines
     assert "CHANGED  melee-brawl.toml: seq 63 (effect_applied): duration 5 -> 3; 169 events expected, 169 now" in lines
     assert lines[-1] == "checked 8 scenarios: 4 same, 4 changed, 0 without a stored log, 0 unusable"
+
+
+def test_house_rules_for_another_ruleset_leave_these_fights_as_stored(scenarios: Path, tmp_path: Path) -> None:
+    """A rules author's d20-evasion house file made every roe7 fight UNUSABLE ("these house
+    rules are for 'd20-evasion', the fight plays 'roe7'"), exit 2: they play without it."""
+    house = tmp_path / "d20.toml"
+    house.write_text('ruleset = "d20-evasion"\nnatural_20_hits = true\n')
+    result = run("run", "--check", str(scenarios), "--options", str(house))
+    assert result.exit_code == 0, result.output
+    assert "UNUSABLE" not in result.output and "house rules changed" not in result.output
+    house.write_text('ruleset = "roe7"\nmodifier_cap = 20\n')
+    assert run("run", "--check", str(scenarios), "--options", str(house)).exit_code == 1  # the roe7 fights change
