@@ -29,12 +29,28 @@ from fightlog.report.replay_text import render
 
 
 def act(log: str, move: Callable[[Table, Scribe], None], fmt: str = "human") -> None:
-    """Make ``move`` on LOG's table, append what it decided and say it (``show``)."""
+    """Make ``move`` on LOG's table, append what it decided and say it (``show``), and the
+    attacks it leaves waiting for an answer (``waiting``)."""
     state, table, seed = open_scene(log)
     scribe = Scribe(state, seed)
     with refusals(log, state):
         move(table, scribe)
-    show(log, commit(log, state, scribe), fmt)
+    appended = commit(log, state, scribe)
+    show(log, appended, fmt, notes=waiting(log, table, appended.after))
+
+
+def waiting(log: str, table: Table, state: SceneState) -> list[str]:
+    """A line for each attack of the open turn waiting for its defender's answer (a duel's
+    defensive turn, a Bleeding Sun dodge or block): ``play end-turn`` resolves it unanswered."""
+    awaiting = getattr(table, "awaiting", None)
+    found: list[tuple[int, str]] = awaiting(state) if callable(awaiting) else []
+    if not found:
+        return []
+    scene = state.scene
+    answers = sorted(getattr(rules_for_scene(scene.ruleset if scene else None, {}), "answer_actions", ()))
+    said = f" ({', '.join(answers)})" if answers else ""
+    return [f"waiting: {defender} may answer seq {seq}{said}: fightlog play post {log} {defender} TEXT --do ... "
+            f"--responds-to {seq}; play end-turn resolves it unanswered" for seq, defender in found]
 
 
 def open_scene(log: str) -> tuple[SceneState, Table, str | None]:

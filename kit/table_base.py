@@ -71,6 +71,12 @@ class TableBase:
     """Why the ruleset keeps no positions (each post says how far), refusing a position given at
     a join; ``None``: positions are kept."""
 
+    def awaiting(self, state: SceneState) -> list[tuple[int, str]]:
+        """The open turn's attacks waiting for a defender's answer: ``(post seq, defender)``
+        each, in order (none where attacks resolve at once); ``play post`` says so, as
+        ``play end-turn`` would resolve them unanswered."""
+        return []
+
     def reads(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         """Each action type's ``Action`` fields and params a post may write (``fightlog
         rulesets --actions``): ``fields_read`` and ``params_read``; a ruleset that checks its

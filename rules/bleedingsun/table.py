@@ -19,10 +19,11 @@ from msgspec.structs import replace
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted
 from fightlog.kit.table import Post, Scribe
 from fightlog.kit.table_base import TableBase
+from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import immediate, turns
 from fightlog.rules.bleedingsun.declared import check_own, play_own
 from fightlog.rules.bleedingsun.economy import stance_named
-from fightlog.rules.bleedingsun.fighters import Fighter
+from fightlog.rules.bleedingsun.fighters import INCOMING, Fighter
 from fightlog.rules.bleedingsun.options import RULESET_ID, BleedingSunOptions, read_options
 from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES, OUT
 
@@ -36,6 +37,11 @@ class BleedingSunTable(TableBase):
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> BleedingSunOptions:
         return read_options(overrides, where=where)
+
+    def awaiting(self, state: SceneState) -> list[tuple[int, str]]:
+        found = sorted((int(e.params.get("declaration") or 0), e.target) for e in state.effects.values()
+                       if e.name == INCOMING)
+        return list(dict.fromkeys(found))
 
     def reads(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         from fightlog.rules.bleedingsun.planning import ATTACKS

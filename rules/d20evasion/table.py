@@ -21,7 +21,7 @@ from msgspec.structs import replace
 
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, StatusChanged
-from fightlog.reducers.state import PendingDeclaration
+from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.d20evasion import attack, defence, disarm, items, moves, spells, tactics, turns
 from fightlog.rules.d20evasion.allowance import breach, turn_actions
 from fightlog.rules.d20evasion.declared import check_defence, check_interrupt, pending
@@ -58,6 +58,11 @@ class D20Table(TableBase):
     params_read = PARAMS_READ
     fields_read = FIELDS_READ
     out = OUT
+
+    def awaiting(self, state: SceneState) -> list[tuple[int, str]]:
+        from fightlog.rules.d20evasion.defence import unanswered
+
+        return [(post.seq, defender) for post, defender in unanswered(state)]
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> D20Options:
         return read_options(overrides, where=where)

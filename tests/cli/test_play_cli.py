@@ -584,3 +584,23 @@ def test_the_live_play_example_prints_what_docs_play_md_shows(tmp_path: Path, mo
         out = play(*[log if word == "gate.jsonl" else word for word in words[2:]])
     expected = shown.splitlines()
     assert out.splitlines()[: len(expected)] == expected
+
+
+def test_an_attack_waiting_for_its_defender_is_said(tmp_path: Path) -> None:
+    """A GM in a d20-evasion duel saw only the declaration; `play end-turn` then resolved the
+    attack with no defence, with no word that the defender could answer (a tester)."""
+    log = tmp_path / "duel.jsonl"
+    house = tmp_path / "duel.toml"
+    house.write_text('mode = "duel"\n')
+    roster = FIXTURES / "d20-evasion" / "rosters" / "scenarios" / "ashfall-duel.toml"
+    assert run("play", "start", str(log), "--ruleset", "d20-evasion", "--options", str(house), "--seed", "5").exit_code == 0
+    assert run("play", "join", str(log), "--roster", str(roster)).exit_code == 0
+    assert run("play", "begin", str(log)).exit_code == 0
+    posted = run("play", "post", str(log), "vera", "Vera lunges.", "--do", "attack target=kade weapon=Rapier range=close")
+    assert posted.exit_code == 0, posted.output
+    seq = next(e.seq for _, e in FileStore(str(log)).read() if isinstance(e, DeclarationPosted) and e.actor == "vera")
+    assert posted.stdout.splitlines()[-1] == (
+        f"waiting: kade may answer seq {seq} (counter, dodge, parry, take): fightlog play post {log} kade TEXT --do ... "
+        f"--responds-to {seq}; play end-turn resolves it unanswered")
+    answered = run("play", "post", str(log), "kade", "Kade ducks.", "--do", "dodge", "--responds-to", str(seq))
+    assert answered.exit_code == 0 and "waiting:" not in answered.stdout, answered.output
