@@ -84,7 +84,10 @@ def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
             return None
         if not isinstance(metres, int) or isinstance(metres, bool):
             raise RefusedError(f"{key}={ref} needs m=METRES (or distance=METRES)", code="rules.incomplete")
-        return step(who.position, other.position, _not_negative(metres))
+        metres = _not_negative(metres)
+        if key == "toward":  # up to them, not onto their spot: a metre short at most (within close reach)
+            metres = min(metres, max(0, distance(who.position, other.position) - 1))
+        return step(who.position, other.position, metres)
     return None
 
 

@@ -113,6 +113,18 @@ def test_a_move_to_a_point_is_measured_straight_and_rounded_up() -> None:
     assert fight.state.combatants["alice"].moved == 8
 
 
+def test_a_move_toward_someone_stops_short_of_their_spot() -> None:
+    """A tester's `move toward=alice m=12` 12 m away put Bob on Alice's point (0, 0)."""
+    fight = duel(distance=8)
+    fight.post("alice", act("move", toward="bob", m=8))
+    alice = fight.state.combatants["alice"]
+    assert (alice.position, alice.moved) == ((7, 0), 7)  # a metre short of bob at (8, 0)
+    fight = duel(distance=20)
+    fight.post("alice", act("move", toward="bob", m=8))
+    alice = fight.state.combatants["alice"]
+    assert (alice.position, alice.moved) == ((8, 0), 8)  # far: the whole 8
+
+
 def test_a_move_refused_says_what_was_wrong_with_the_value_given() -> None:
     fight = duel()
     negative = "m=-3 is negative: a move covers 0 m or more (to go back, move away=ID or to x= y=)"
