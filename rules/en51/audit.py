@@ -40,6 +40,7 @@ from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.audit_care import checks as care_checks
 from fightlog.rules.en51.audit_condition import Condition
+from fightlog.rules.en51.audit_counters import Counters
 from fightlog.rules.en51.audit_rolls import RollUse
 from fightlog.rules.en51 import harm
 from fightlog.rules.en51.audit_against import card_of, expected_against, shot_problem, weapon_of
@@ -146,6 +147,8 @@ class En51Audit:
         """The hits of weapon attacks this turn with no damage applied yet."""
         self._missed: set[int] = set()
         """The misses of weapon attacks this turn (a damage citing one is wrong)."""
+        self._counters = Counters()
+        """Counterattacks left unresolved (``audit_counters``), told of the posts refused."""
         self._gone: dict[str, tuple[int, int, str]] = {}
         """Who spent their action this round answering another's attack: the round, the answer's seq, how."""
 
@@ -198,7 +201,8 @@ class En51Audit:
             StatusChanged: cast(Check, self.lifted),
         }
         # each fighter's condition; every hit's damage; each attack roll deciding one attack
-        return merged(own, Condition().checks(), self._due.checks(), RollUse().checks(), care_checks())
+        return merged(own, Condition().checks(), self._due.checks(), RollUse().checks(), care_checks(),
+                      self._counters.checks())
 
     @staticmethod
     def _roll(event: AttackResolved, view: AuditView) -> DiceRolled | None:
@@ -367,6 +371,8 @@ class En51Audit:
 
         post = Post(actor=event.actor, text=event.text, actions=tuple(event.actions), responds_to=event.responds_to)
         refused = refusal(lambda scribe: TABLE.post(scribe, post), before)
+        if refused is not None:
+            self._counters.refused(event.seq)
         if refused is None and gone is not None and gone[0] == before.turn.round and event.responds_to is None \
                 and event.actor == before.turn.current and combat(event.actions):
             view.report("rules.allowance", event, f"the table refuses {event.actor}'s post: {event.actor}'s action "

@@ -470,3 +470,21 @@ def test_medicine_and_recovery_the_faces_do_not_give() -> None:
         "ana's Medicine on bo gives a bonus of 5 (its Success), recorded as 14"]
     assert care(lambda log: log.change(log.find(AttackResolved, attacker="bo"), score=7)) == [
         "bo's recovery roll (black 13, white 20) under Toughness 13 gives a Success of 13; recorded: a Success of 7"]
+
+
+def test_a_counterattack_never_resolved() -> None:
+    """Melee attack: when a counterattack is declared, both attacks are resolved. A tester
+    dropped Rask's counter roll, its resolution and his guard: clean."""
+    from fightlog.events.model import AttackResolved, DeclarationPosted, EffectApplied
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "tavern-melee.jsonl")])
+    counter = log.find(DeclarationPosted, actor="rask")
+    resolved = log.find(AttackResolved, attacker="rask")
+    assert resolved.declaration == counter.seq
+    log.drop(resolved, *[log.get(seq) for seq in resolved.rolls],
+             *[e for e in log.all(EffectApplied, name="guard", target="rask") if e.cause == resolved.seq])
+    found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.outcome"]
+    assert found == [(counter.seq, f"rask's counterattack (seq {counter.seq}) is never resolved by the turn's end: when "
+                                   "a counterattack is declared, both attacks are resolved")]

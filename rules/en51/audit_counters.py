@@ -1,0 +1,63 @@
+"""The ``en51`` audit of counterattacks left unresolved (``rules.outcome``; Melee attack: when
+a counterattack is declared, both attacks are resolved, even if one of them kills): by the
+end of the turn of the attack it answers, a counterattack has its own resolution (its roll,
+its hit or miss), as the table resolves the two together.
+
+A counterattack on a charge (a melee attack with a move) resolves with it when the moves do,
+at the round's end: not judged here. Not judged in an imported fight (its turns opened by the import: the transcript shows rolls,
+not outcomes), nor in a turn whose resolutions cite no post (a hand-kept log written so says
+nothing of which attack each resolved).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+from fightlog.events.model import AttackResolved, TurnEnded
+from fightlog.kit.checks import AuditView, Check
+from fightlog.reducers.state import SceneState
+
+CODE = "rules.outcome"
+
+
+class Counters:
+    """The check (see the module docstring), with what the turn's resolutions cited."""
+
+    def __init__(self) -> None:
+        self._uncited = False
+        """Whether a resolution of the turn cites no post."""
+        self._refused: set[int] = set()
+        """The turn's posts the table refuses (``refused``): they owe nothing."""
+
+    def refused(self, seq: int) -> None:
+        self._refused.add(seq)
+
+    def checks(self) -> Mapping[type, Check]:
+        return {AttackResolved: cast(Check, self.resolved), TurnEnded: cast(Check, self.turn_over)}
+
+    def resolved(self, before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
+        if event.declaration is None:
+            self._uncited = True
+
+    def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        uncited, self._uncited = self._uncited, False
+        refused = self._refused
+        if refused:
+            self._refused = set()
+        if uncited:
+            return
+        for post in before.pending:
+            if post.responds_to is None or post.resolved or post.seq in refused \
+                    or not any(a.type == "counter" for a in post.actions):
+                continue
+            answered = next((p for p in before.pending if p.seq == post.responds_to), None)
+            if answered is None or any(a.type == "move" for a in answered.actions):
+                continue  # a charge's answer resolves with the charge, when the moves do (the round's end)
+            opened = view.event(before.turn.started)
+            if opened is not None and opened.origin is not None and opened.origin.medium == "import":
+                return
+            declared = view.event(post.seq)
+            if declared is not None:
+                view.report(CODE, declared, f"{post.actor}'s counterattack (seq {post.seq}) is never resolved by the "
+                            "turn's end: when a counterattack is declared, both attacks are resolved", actor=post.actor)
