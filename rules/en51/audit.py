@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import cast
 
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   ResourceSpent, StatusChanged, TurnEnded)
+                                   ResourceSpent, StatusChanged, TurnEnded, WeaponReloaded)
 from fightlog.kit.chained import merged
 from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
@@ -43,7 +43,7 @@ from fightlog.rules.en51.audit_condition import Condition
 from fightlog.rules.en51.audit_counters import Counters
 from fightlog.rules.en51.audit_rolls import RollUse
 from fightlog.rules.en51 import harm
-from fightlog.rules.en51.audit_against import card_of, expected_against, shot_problem, weapon_of
+from fightlog.rules.en51.audit_against import card_of, expected_against, shot_problem, weapon_of, weapon_used
 from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
 from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
 from fightlog.rules.en51.options import DEFAULTS, En51Options, options_of
@@ -115,24 +115,6 @@ def _read_note(note: str) -> tuple[str, dict[str, int]] | None:
     return read
 
 
-def _weapon_used(before: SceneState, event: AttackResolved, weapon: WeaponCard | None,
-                 posted: DeclarationPosted | None, view: AuditView) -> None:
-    """An attack is made with a weapon its attacker carries (``rules.not-carried``) and the
-    one its post declared (``rules.outcome``)."""
-    card = card_of(before, event.attacker)
-    if weapon is None and card is not None:
-        carried = ", ".join(w.name for w in card.weapons) or "none"
-        view.report("rules.not-carried", event, f"{event.attacker}'s attack on {event.target} is resolved with "
-                    f"{event.weapon}, which they do not carry (carried: {carried})", actor=event.attacker)
-        return
-    declared = next((a.weapon for a in posted.actions if a.type in ("attack", "counter") and a.weapon is not None
-                     and a.target in (event.target, None)), None) if posted is not None else None
-    if declared is not None and declared != event.weapon:
-        view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is resolved with "
-                    f"{event.weapon}; the post at seq {posted.seq if posted else '?'} declared {declared}",
-                    actor=event.attacker)
-
-
 class En51Audit:
     """The checks of one audited scene; ``_dry`` the automatic fire whose magazine ran dry."""
 
@@ -147,6 +129,10 @@ class En51Audit:
         """The hits of weapon attacks this turn with no damage applied yet."""
         self._missed: set[int] = set()
         """The misses of weapon attacks this turn (a damage citing one is wrong)."""
+        self._empty: dict[tuple[str, str], int] = {}
+        """(Attacker, weapon) -> the automatic fire whose ammo check emptied it, until a reload;
+        ``_told``: the posts fired from it after, named."""
+        self._told: set[int] = set()
         self._counters = Counters()
         """Counterattacks left unresolved (``audit_counters``), told of the posts refused."""
         self._gone: dict[str, tuple[int, int, str]] = {}
@@ -199,6 +185,7 @@ class En51Audit:
             DeclarationPosted: cast(Check, self.posted),
             TurnEnded: cast(Check, self.turn_over),
             StatusChanged: cast(Check, self.lifted),
+            WeaponReloaded: cast(Check, self.reloaded),
         }
         # each fighter's condition; every hit's damage; each attack roll deciding one attack
         return merged(own, Condition().checks(), self._due.checks(), RollUse().checks(), care_checks(),
@@ -226,7 +213,7 @@ class En51Audit:
         posted = found if isinstance(found, DeclarationPosted) else None
         weapon = self.weapon(before, event.attacker, event.weapon)
         if event.weapon is not None:
-            _weapon_used(before, event, weapon, posted, view)
+            weapon_used(before, event, weapon, posted, view)
         skill = skill_of(event, weapon)
         self._last = (event, faces, skill)
         rule = self.options(before).die_succeeds
@@ -269,12 +256,22 @@ class En51Audit:
         who = before.combatants.get(event.attacker)
         if weapon is None or who is None or not weapon.auto:
             return
+        key = (event.attacker, weapon.name)
+        emptied = self._empty.get(key)
+        if emptied is not None and emptied != declaration and declaration not in self._told and not any(
+                e.name == "empty" and e.target == event.attacker and e.params.get("weapon") == weapon.name
+                for e in before.effects.values()):  # (an ``empty`` the log keeps: ``spent`` names the shot)
+            view.report("rules.ammo", event, f"{event.attacker} fires {weapon.name} after its magazine ran dry at "
+                        f"seq {emptied}, with no reload since", actor=event.attacker)
+            self._told.add(declaration)  # (once a post)
+            return
         if posted is None or not any(a.mode == "auto" for a in posted.actions):
             return
         state = who.weapons.get(weapon.name)
         fresh = state is None or state.fired <= 1
         if not fresh and faces.black > weapon.auto:
             self._dry.add(declaration)
+            self._empty[key] = declaration
 
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         cause = view.event(event.cause) if event.cause is not None else None
@@ -341,6 +338,9 @@ class En51Audit:
         elif circle is None and event.taken:
             view.report("rules.wound", event, f"{event.target}'s Wound of {hurt.left} finds no circle free from "
                         f"{min(hurt.left, TRACK)} on: none is marked, not {event.pool}", actor=event.target)
+
+    def reloaded(self, before: SceneState, event: WeaponReloaded, after: SceneState, view: AuditView) -> None:
+        self._empty.pop((event.actor, event.weapon), None)
 
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         """The turn's misses are forgotten (a damage citing one is judged in its turn)."""

@@ -126,3 +126,21 @@ def shot_problem(event: AttackResolved, posted: DeclarationPosted | None, weapon
         return (f"{event.attacker}'s shot at {event.target} at {action.distance} m (step {at}) against {weapon.name}'s "
                 f"Range {weapon.range} is rolled with {got:+d} beyond Range; the rules give {due:+d} (-2 a step)")
     return None
+
+
+def weapon_used(before: SceneState, event: AttackResolved, weapon: WeaponCard | None,
+                 posted: DeclarationPosted | None, view: AuditView) -> None:
+    """An attack is made with a weapon its attacker carries (``rules.not-carried``) and the
+    one its post declared (``rules.outcome``)."""
+    card = card_of(before, event.attacker)
+    if weapon is None and card is not None:
+        carried = ", ".join(w.name for w in card.weapons) or "none"
+        view.report("rules.not-carried", event, f"{event.attacker}'s attack on {event.target} is resolved with "
+                    f"{event.weapon}, which they do not carry (carried: {carried})", actor=event.attacker)
+        return
+    declared = next((a.weapon for a in posted.actions if a.type in ("attack", "counter") and a.weapon is not None
+                     and a.target in (event.target, None)), None) if posted is not None else None
+    if declared is not None and declared != event.weapon:
+        view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is resolved with "
+                    f"{event.weapon}; the post at seq {posted.seq if posted else '?'} declared {declared}",
+                    actor=event.attacker)

@@ -488,3 +488,21 @@ def test_a_counterattack_never_resolved() -> None:
     found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.outcome"]
     assert found == [(counter.seq, f"rask's counterattack (seq {counter.seq}) is never resolved by the turn's end: when "
                                    "a counterattack is declared, both attacks are resolved")]
+
+
+def test_automatic_fire_after_a_dry_magazine_with_no_empty_recorded() -> None:
+    """Ammunition: an ammo check failed (black 16 over A13) empties the magazine until a
+    reload. A tester's log recorded no `empty` and dropped the reload: the next burst was
+    clean (only an `empty` the log kept was read)."""
+    from fightlog.events.model import EffectApplied, EffectExpired, WeaponReloaded, DeclarationPosted
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "dry-magazine.jsonl")])
+    reload = log.find(DeclarationPosted, actor="oskar", nth=2)
+    assert [a.type for a in reload.actions] == ["reload"]
+    log.drop(log.find(EffectApplied, name="empty"), reload, log.find(WeaponReloaded), log.find(EffectExpired))
+    events = log.done().events
+    found = [(f.code, f.message) for f in audit_events(events).findings if f.code == "rules.ammo"]
+    assert len(found) == 1 and found[0][1].startswith("oskar fires SMG after its magazine ran dry at seq 22, with no "
+                                                      "reload since"), found
