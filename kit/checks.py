@@ -88,3 +88,10 @@ def no_earlier_event(seq: int, field: str, ref: int) -> str:
     where = "it" if ref == seq else "a later event" if ref > seq else "no event"
     return f"seq {seq} names seq {ref} as its {field}, which is {where}, not an earlier event: what it follows from " \
            "cannot be checked"
+
+
+def opened_by_import(state: SceneState, view: AuditView) -> bool:
+    """Whether the open turn of ``state`` was opened by ``fightlog import`` (its
+    ``turn_started`` from a transcript): a fight whose outcomes the transcript does not show."""
+    opened = view.event(state.turn.started)
+    return opened is not None and opened.origin is not None and opened.origin.medium == "import"

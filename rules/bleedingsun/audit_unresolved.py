@@ -18,7 +18,7 @@ from typing import Final
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import AttackResolved
-from fightlog.kit.checks import AuditView
+from fightlog.kit.checks import AuditView, opened_by_import
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.fuses import lies_waiting
@@ -67,8 +67,7 @@ class Unresolved:
         for post in before.pending:
             if post.seq not in refused and _maybe_owed(before, post, done) and post.actor in before.combatants \
                     and not Fighter(before, post.actor).out:
-                opened = view.event(before.turn.started)
-                if opened is not None and opened.origin is not None and opened.origin.medium == "import":
+                if opened_by_import(before, view):
                     return
                 _report(before, post, done, view)
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import cast
 
 from fightlog.events.model import AttackResolved, TurnEnded
-from fightlog.kit.checks import AuditView, Check
+from fightlog.kit.checks import AuditView, Check, opened_by_import
 from fightlog.reducers.state import SceneState
 
 CODE = "rules.outcome"
@@ -54,8 +54,7 @@ class Counters:
             answered = next((p for p in before.pending if p.seq == post.responds_to), None)
             if answered is None or any(a.type == "move" for a in answered.actions):
                 continue  # a charge's answer resolves with the charge, when the moves do (the round's end)
-            opened = view.event(before.turn.started)
-            if opened is not None and opened.origin is not None and opened.origin.medium == "import":
+            if opened_by_import(before, view):
                 return
             declared = view.event(post.seq)
             if declared is not None:
