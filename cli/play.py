@@ -340,7 +340,8 @@ def end(log: str, reason: str | None, fmt: str) -> None:
     with refusals(log, state):
         table.end(scribe, reveal=seed, reason=reason)
     appended = commit(log, state, scribe)
-    notes = [] if seed is None else [f"dice seed revealed: {seed}; check every roll with `fightlog verify --dice {log}`"]
+    said = "dice seed (public from the start)" if info.seed is not None else "dice seed revealed"
+    notes = [] if seed is None else [f"{said}: {seed}; check every roll with `fightlog verify --dice {log}`"]
     removed = remove_seed(log) if info.commitment is not None and info.seed is None else None
     if removed is not None:
         notes.append(removed)

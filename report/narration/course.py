@@ -39,7 +39,8 @@ def _scene_ended(event: SceneEnded, scene: Scene) -> str:
     if event.reason:
         parts.append(event.reason)
     if event.seed:
-        parts.append("dice seed revealed")
+        before = scene.before.scene
+        parts.append("dice seed public from the start" if before is not None and before.seed else "dice seed revealed")
     return "Scene ends" + (": " + "; ".join(parts) if parts else "")
 
 

@@ -48,7 +48,10 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action], *, stric
                 raise RefusedError(f"{actor} has thrown all {who.card.grenades} grenades", code="rules.allowance")
         if found.kind == "coup_de_grace":
             helpless = Fighter(state, found.target)
-            if not helpless.helpless() or helpless.has("dead"):
+            if helpless.has("dead"):
+                raise RefusedError(f"{found.target} is dead already: a coup de grace is for the helpless living",
+                                   code="rules.coup")
+            if not helpless.helpless():
                 raise RefusedError(f"a coup de grace needs a helpless target: {found.target} is not",
                                    code="rules.coup")
             if (found.action.distance or 1) > 1:

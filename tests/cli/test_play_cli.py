@@ -333,7 +333,10 @@ def test_a_seed_file_that_cannot_be_removed_is_said_to_be_public(fight: Path, mo
 def test_an_open_scene_has_no_seed_file_to_remove(log: Path) -> None:
     play("start", str(log), "--ruleset", "roe7", "--seed", SEED, "--open")
     out = play("end", str(log))
-    assert out.splitlines()[-1] == f"dice seed revealed: {SEED}; check every roll with `fightlog verify --dice {log}`"
+    # public from the start, not "revealed" (a tester)
+    assert out.splitlines()[-1] == (f"dice seed (public from the start): {SEED}; check every roll with `fightlog verify "
+                                    f"--dice {log}`")
+    assert "Scene ends: dice seed public from the start" in out
 
 
 def test_rolls_without_the_seed_are_refused(fight: Path) -> None:

@@ -501,6 +501,10 @@ def test_a_coup_de_grace_on_one_helpless_hits_crits_ignores_armour_and_a_failed_
     assert hit.hit and hit.critical == "success"
     assert [len(e.dice) for e in of(events, DiceRolled)] == [13, 3]  # the damage, then Grit 3 against 2 taken
     assert "dead" in fight.statuses("bo") and "bleeding" not in fight.effects("bo")
+    fight.end_turn()  # round 4 on ana
+    refused = fight.refused("ana", "coup_de_grace target=bo weapon=Knife")  # a tester: "bo is not [helpless]"
+    assert (refused.code, refused.message) == ("rules.coup", "bo is dead already: a coup de grace is for the helpless "
+                                                             "living")
 
 
 def test_a_missed_grenade_lands_its_net_misses_plus_one_off() -> None:
