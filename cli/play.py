@@ -274,7 +274,8 @@ def post(
     def move(table: Table, scribe: Scribe) -> None:
         if responds_to is not None and responds_to > scribe.state.seq:
             raise click.BadParameter(
-                f"{responds_to}: no such event (the log ends at seq {scribe.state.seq}); give the seq of the post answered",
+                f"{responds_to}: no such event in {log} (it ends at seq {scribe.state.seq}); give the seq of the post "
+                "answered",
                 param_hint="'--responds-to'",
             )
         if responds_to is not None:

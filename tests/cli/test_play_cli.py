@@ -385,6 +385,12 @@ def test_usage_errors_write_nothing(fight: Path, args: list[str], message: str) 
     assert fight.read_bytes() == before
 
 
+def test_responds_to_past_the_log_names_it(fight: Path) -> None:
+    """A tester: "--responds-to 999: no such event (the log ends at seq 6)" named no log."""
+    result = run("play", "post", str(fight), "alice", "x", "--responds-to", "999")
+    assert_usage_error(result, f"999: no such event in {fight} (it ends at seq ")
+
+
 def test_an_unknown_roster_id(fight: Path) -> None:
     result = run("play", "join", str(fight), "--roster", ROSTER, "zed")
     assert_one_line_error(result, ROSTER, "'zed' is not in the roster (alice, bob, mira, kestrel)")
