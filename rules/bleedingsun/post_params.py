@@ -163,8 +163,9 @@ def reads(action_types: Iterable[str], attacks: frozenset[str]) -> dict[str, tup
     for kind in action_types:
         if kind in attacks:
             kinds = ("attack", "spread") if kind == "attack" else ("blast",) if kind == "throw" else ("attack",)
-            params = tuple(dict.fromkeys(p for k in kinds for p in _READ[k]))
+            alone = kind in ("aoo", "coup_de_grace")  # never split: no share to give
+            params = tuple(dict.fromkeys(p for k in kinds for p in _READ[k] if not (alone and p == "dice")))
             found[kind] = (ATTACK_FIELDS, params)
-        else:
-            found[kind] = (FIELDS_BY.get(kind, ()), READ_BY.get(kind, ()))
+        else:  # (a stance's from= is the table's to write, as the post's record)
+            found[kind] = (FIELDS_BY.get(kind, ()), tuple(p for p in READ_BY.get(kind, ()) if p != "from"))
     return found
