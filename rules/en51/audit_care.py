@@ -14,6 +14,7 @@ from fightlog.events.model import AttackResolved, DeclarationPosted, DiceRolled,
 from fightlog.kit.checks import AuditView, Check
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.bw import NOTATION, faces_of, success
+from fightlog.rules.en51.care import medicine_skill
 from fightlog.rules.en51.fighters import Fighter
 from fightlog.rules.en51.options import options_of
 
@@ -68,9 +69,7 @@ def _skill(before: SceneState, event: AttackResolved, purpose: str, view: AuditV
     posted = view.event(event.declaration) if event.declaration is not None else None
     action = next((a for a in posted.actions if a.type == "medicine"), None) \
         if isinstance(posted, DeclarationPosted) else None
-    given = action.params.get("bonus", 0) if action is not None else 0
-    extra = given if isinstance(given, int) and not isinstance(given, bool) else 0
-    return who.card.skill("medicine") + extra, "Medicine"
+    return medicine_skill(who, action) if action is not None else who.card.skill("medicine"), "Medicine"
 
 
 def applied(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:

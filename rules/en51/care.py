@@ -54,6 +54,11 @@ def recovery(wounds: Sequence[int], toughness: int, faces: Faces, rule: str, rea
     return Recovery(best, None, healed, wound_circle(marked - set(healed), new) if new >= 1 else None)
 
 
+def medicine_skill(physician: Fighter, action: Action) -> int:
+    """What a Medicine roll is made under: the sheet's Medicine and the post's ``bonus=``."""
+    return physician.card.skill("medicine") + param(action, "bonus")
+
+
 def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     """Medicine (with ``bonus=N`` for better circumstances or more time): a success stops the
     bleeding until a new Wound and adds to the next Recovery's Toughness."""
@@ -65,7 +70,7 @@ def medicine(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
     physician, patient = Fighter(state, actor), Fighter(state, action.target)
     if patient.has("dead"):
         raise RefusedError(f"{patient.actor} is dead: Medicine cannot help", code="rules.target")
-    skill = physician.card.skill("medicine") + param(action, "bonus")
+    skill = medicine_skill(physician, action)
     if skill < 1:
         raise RefusedError(f"{actor} has Medicine {skill}: no roll can succeed (the sheet's skills.medicine, "
                            "bonus=N for better circumstances)", code="rules.refused")
