@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Final
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import AttackResolved
 from fightlog.kit.checks import AuditView, opened_by_import
+from fightlog.kit.resolutions import TurnResolutions
 from fightlog.reducers.state import PendingDeclaration, SceneState
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.fuses import lies_waiting
@@ -28,8 +28,9 @@ CODE: Final = "rules.unresolved"
 
 
 class Unresolved:
-    """``turn_over``: the check (see the module docstring), on what ``resolved`` counted of
-    the turn; ``refused``: told of each post the table refuses, which owes nothing.
+    """``turn_over``: the check (see the module docstring), on what the turn's resolutions
+    cited (``kit.resolutions``: ``resolved``, and ``refused`` for each post the table
+    refuses, which owes nothing).
 
     Not judged in an imported fight (its turns opened by the import: the transcript shows
     rolls, not outcomes), nor in a turn whose resolutions do not cite their posts
@@ -37,31 +38,14 @@ class Unresolved:
     attack each resolved."""
 
     def __init__(self) -> None:
-        self._refused: set[int] = set()
-        self._done: dict[tuple[int, str], int] = {}
-        """(post, target) -> the resolutions of the turn citing that post, on that target."""
-        self._uncited = False
-        """Whether a resolution of the turn cites no post."""
-
-    def refused(self, seq: int) -> None:
-        self._refused.add(seq)
-
-    def resolved(self, event: AttackResolved) -> None:
-        if event.declaration is None:
-            self._uncited = True
-            return
-        key = (event.declaration, event.target)
-        self._done[key] = self._done.get(key, 0) + 1
+        self._turn = TurnResolutions()
+        self.refused = self._turn.refused
+        self.resolved = self._turn.resolved
 
     def turn_over(self, before: SceneState, view: AuditView) -> None:
         """At a turn's end (``before``: the state it ends): each attack of the turn's posts not
         resolved on a target it owes a resolution."""
-        refused, done, uncited = self._refused, self._done, self._uncited
-        if refused:
-            self._refused = set()
-        if done:
-            self._done = {}
-        self._uncited = False
+        refused, done, uncited = self._turn.closed()
         if uncited:
             return
         for post in before.pending:

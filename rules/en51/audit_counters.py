@@ -16,6 +16,7 @@ from typing import cast
 
 from fightlog.events.model import AttackResolved, TurnEnded
 from fightlog.kit.checks import AuditView, Check, opened_by_import
+from fightlog.kit.resolutions import TurnResolutions
 from fightlog.reducers.state import SceneState
 
 CODE = "rules.outcome"
@@ -25,26 +26,18 @@ class Counters:
     """The check (see the module docstring), with what the turn's resolutions cited."""
 
     def __init__(self) -> None:
-        self._uncited = False
-        """Whether a resolution of the turn cites no post."""
-        self._refused: set[int] = set()
-        """The turn's posts the table refuses (``refused``): they owe nothing."""
-
-    def refused(self, seq: int) -> None:
-        self._refused.add(seq)
+        self._turn = TurnResolutions()
+        self.refused = self._turn.refused
+        """Told of each post the table refuses: it owes nothing."""
 
     def checks(self) -> Mapping[type, Check]:
         return {AttackResolved: cast(Check, self.resolved), TurnEnded: cast(Check, self.turn_over)}
 
     def resolved(self, before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
-        if event.declaration is None:
-            self._uncited = True
+        self._turn.resolved(event)
 
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
-        uncited, self._uncited = self._uncited, False
-        refused = self._refused
-        if refused:
-            self._refused = set()
+        refused, _, uncited = self._turn.closed()
         if uncited:
             return
         for post in before.pending:
