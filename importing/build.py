@@ -80,7 +80,7 @@ class Builder:
         number), at the message's ref: it is recorded as far as it reads."""
         self.medium = medium
         self.dice_medium = "hud" if medium == "sl-chat" else "bot"
-        self.order: list[str] = [actor for actor in cast.order if actor not in cast.arrivals]
+        self.order: list[str] = cast.starting_order
         self._arrivals: Mapping[int, Sequence[CombatantJoined]] = arrivals or {}
         """Round -> the joins of those entering the fight in progress as it opens (``arrivals.held``)."""
         self.out_statuses = frozenset(out_statuses)

@@ -160,6 +160,11 @@ class Cast:
         """The posting order: the file's ``order``, else the combatants as listed."""
         return list(self.file.order) or self.actors
 
+    @property
+    def starting_order(self) -> list[str]:
+        """The posting order as the fight starts: ``order`` without the arrivals (slotted in later)."""
+        return [actor for actor in self.order if actor not in self.arrivals]
+
     def role(self, message: Message) -> Role:
         """Who the speaker of ``message`` is: matched by user name or id, shown name, or
         both as SL writes them (``Name (user.name)``: an object named ``HUD (alice)`` too).

@@ -174,7 +174,7 @@ def opening(
         )
     ]
     events.extend(joined)
-    order = [actor for actor in cast.order if actor not in cast.arrivals]  # arrivals: slotted in later
+    order = cast.starting_order
     if order:
         events.append(InitiativeSet(order=order, reason="cast", by=gm))
     return events
