@@ -20,7 +20,6 @@ command that appends refuses ``-``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 import stat
@@ -30,12 +29,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import BinaryIO, Final, cast
 
-import msgspec
-
 from fightlog.errors import InputError
-from fightlog.events.codec import link_decoder
 from fightlog.events.limits import MAX_LINE_BYTES
-from fightlog.events.model import GENESIS
 
 STDIN: Final = "-"
 """The log argument that means standard input."""
@@ -175,28 +170,30 @@ def _spool(arg: str, name: str) -> str:
 
 
 def copied(source: BinaryIO, out: BinaryIO) -> int:
-    """Copy ``source``'s lines to ``out`` while the chain holds: each line within the length
-    a log line may have, decoding (as a ``Link``: ``seq`` and ``prev``), the next ``seq``, its
-    ``prev`` the hash of the line before. The first line that breaks one of these (one the
-    reader refuses, as it refuses every later one: it stops at its first error) is copied
-    and the copy ends there; lines copied are returned."""
-    readline, write, decode = source.readline, out.write, link_decoder(frozenset()).decode
-    expected, count = GENESIS, 0
-    while True:
-        raw = readline(MAX_LINE_BYTES + 2)
-        if not raw:
-            return count
-        write(raw)
-        count += 1
-        if raw[-1:] != b"\n":
-            return count  # too long, or the last line, torn: the reader says which
-        try:
-            link = decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            return count
-        if link.seq != count or link.prev != expected:
-            return count
-        expected = hashlib.sha256(raw[:-1].removesuffix(b"\r")).hexdigest()
+    """Copy ``source``'s lines to ``out`` while the reader takes them (``reader.check_lines``,
+    as it checks every log): the first line it refuses is copied and the copy ends there (the
+    reader stops at its first error, so it says of the copy what it says of the whole); lines
+    copied are returned."""
+    from fightlog.events.reader import check_lines  # (the reader asks this module for piped logs)
+
+    count = 0
+
+    def lines() -> Iterator[bytes]:
+        nonlocal count
+        while True:
+            raw = source.readline(MAX_LINE_BYTES + 2)  # as the reader reads: room for "\r\n"
+            if not raw:
+                return
+            out.write(raw)
+            count += 1
+            yield raw
+
+    try:
+        for _ in check_lines(lines(), "<copy>"):
+            pass
+    except InputError:  # (a damaged log's ``LogDamagedError`` too): the copy ends at the line refused
+        pass
+    return count
 
 
 def _stdin(name: str) -> BinaryIO:
