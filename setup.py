@@ -31,6 +31,7 @@ from setuptools.command.build_ext import build_ext
 
 HOT_MODULES = [
     "fightlog.reducers.fold",
+    "fightlog.reducers.folder",
     "fightlog.reducers.scene",
     "fightlog.reducers.combatants",
     "fightlog.reducers.turns",

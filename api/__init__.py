@@ -35,7 +35,7 @@ from fightlog.kit.house import HouseRules, read_house_rules
 from fightlog.kit.options import option_fields
 from fightlog.kit.scenario import run_scenario, scenario_ruleset, scenario_seed
 from fightlog.kit.table import playable, table_for
-from fightlog.reducers.fold import Folder, Step
+from fightlog.reducers.folder import Folder, Step
 from fightlog.reducers.state import SceneState
 from fightlog.report.audit_text import audit_lines
 from fightlog.report.narration import Line, narrate

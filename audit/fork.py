@@ -17,6 +17,7 @@ once round the order). See ``docs/dispute.md``.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -24,13 +25,13 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from fightlog.audit.divergence import Divergence, Dropped, down_since
-from fightlog.audit.replay_request import ReplayScribe, event_kind, externals, fold_all, refold, run_call
+from fightlog.audit.replay_request import Refolding, ReplayScribe, event_kind, externals, fold_all, refold, run_call
 from fightlog.audit.requests import REQUEST_NAMES, Request, Split, call_for
 from fightlog.errors import FoldError, RefusedError
 from fightlog.events.model import (REFERENCES, AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade,
                                    TurnStarted, actor_of)
-from fightlog.reducers.fold import apply_ruling, changing, in_force, plan_of, reduce
-from fightlog.reducers.state import EMPTY
+from fightlog.reducers.fold import Plan, apply_ruling, changing, fold, in_force, plan_of, reduce
+from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.kit.table import Table
 
 
@@ -44,6 +45,9 @@ class Passed(Struct, frozen=True, kw_only=True):
     before: int
     unchanged: bool = False
 
+
+_MARKS: Final = 1024
+"""Recent states a fork keeps (``Forker._marks``)."""
 
 OUT_CODE: Final = "order.cannot-act"
 """The refusal code of a post whose actor cannot act (down, fled, stunned...)."""
@@ -65,7 +69,15 @@ class Forker:
         self.divergences: list[Divergence] = []
         self.hypothetical: int | None = None
         self.baseline = False
-        self.state = EMPTY
+        self._state = EMPTY
+        self._marks: deque[tuple[int, SceneState]] = deque(maxlen=_MARKS)
+        """The fork's recent states, each with how many of its events it is after (``state``
+        records them), for a ruling to refold from (``_folded_with``)."""
+        self._rulings: list[RulingMade] = []
+        self._rulings_read = 0
+        """The fork's rulings, of its first ``_rulings_read`` events (``_fork_rulings``)."""
+        self._original: Refolding | None = None
+        """The recorded log's states as the requests pass (``_drop``)."""
         self._carried: list[tuple[DiceRolled, str]] = []
         """Recorded external rolls the open turn's requests have had no use for yet, each
         with the request it was recorded in (a later request of the turn may roll them: an
@@ -88,6 +100,9 @@ class Forker:
         first = self.requests[at].first
         self.fork = list(self.events[:first])
         self.mapped = {e.seq: e.seq for e in self.fork}
+        self._marks.clear()
+        self._rulings, self._rulings_read = [], 0
+        self._original = Refolding(self.events, self.name)
         self.state = refold(self.fork, self.name)
         for r in range(at, len(self.requests)):
             req = self.requests[r]
@@ -108,6 +123,16 @@ class Forker:
         if self._unrolled is not None:
             self._no_such_roll(*self._unrolled, waiting=waiting)
         return self.fork
+
+    @property
+    def state(self) -> SceneState:
+        """The state after the fork's events (each one set is kept, ``_marks``)."""
+        return self._state
+
+    @state.setter
+    def state(self, state: SceneState) -> None:
+        self._state = state
+        self._marks.append((len(self.fork), state))
 
     # ------------------------------------------------------------------ one request
 
@@ -318,22 +343,41 @@ class Forker:
         """Append ``ruling`` aimed at the fork's ``target``; why not, if it no longer fits."""
         moved = replace(ruling, seq=len(self.fork) + 1, prev="", target=target)
         aimed = self.fork[target - 1]
+        rulings = self._fork_rulings()
         if moved.action in ("void", "amend"):  # as ``fightlog rule`` refuses a second ruling on one event
-            earlier = changing(target, in_force(e for e in self.fork if type(e) is RulingMade))
+            earlier = changing(target, in_force(rulings))
             if earlier is not None:
                 return (f"seq {target} is already {earlier.action}ed by the ruling at seq {earlier.seq} in the "
                         "fork, in force")
         try:
             if moved.action == "amend" and type(aimed) is not RulingMade:
                 apply_ruling(aimed, moved)
-            plan_of([*(e for e in self.fork if type(e) is RulingMade), moved])
-            state = fold_all([*self.fork, moved])
+            state = self._folded_with(moved, plan_of(rulings), plan_of([*rulings, moved]))
         except FoldError as exc:
             return f"it no longer fits the fork: {exc.message}"
         self.fork.append(moved)
         self.mapped[ruling.seq] = moved.seq
         self.state = state
         return None
+
+    def _fork_rulings(self) -> list[RulingMade]:
+        """The fork's rulings, in order (read on from where the last call stopped)."""
+        for event in self.fork[self._rulings_read :]:
+            if type(event) is RulingMade:
+                self._rulings.append(event)
+        self._rulings_read = len(self.fork)
+        return self._rulings
+
+    def _folded_with(self, moved: RulingMade, before: Plan, after: Plan) -> SceneState:
+        """The state after the fork and ``moved``, a ruling that makes the plan ``after`` of
+        ``before``: folded on from the last state (``_marks``) before the first event whose
+        ruling it changes (the fork from its start if it keeps none so far back)."""
+        changed = [t for t in before.keys() | after.keys() if before.get(t) != after.get(t)]
+        first = min(changed, default=len(self.fork) + 1)
+        for length, state in reversed(self._marks):
+            if length < first:
+                return fold([*self.fork[length:], moved], start=state, plan=after)
+        return fold_all([*self.fork, moved])
 
     def _commit(self, scribe: ReplayScribe, recorded: Sequence[AnyEvent]) -> None:
         made = scribe.events
@@ -348,7 +392,8 @@ class Forker:
         statuses: tuple[str, ...] = ()
         since = None
         if actor is not None and out:
-            before = refold(self.events[: req.first], self.name)
+            assert self._original is not None
+            before = self._original.at(req.first)
             statuses, since = down_since(self.fork, actor, before, self.state)
         self.dropped.append(Dropped(seq=head.seq, request=req.kind, actor=actor, reason=reason,
                                     statuses=statuses, since=since))

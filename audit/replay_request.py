@@ -22,8 +22,8 @@ from msgspec.structs import replace
 
 from fightlog.errors import FightlogError, FoldError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, DiceRolled, Modifier, Origin, kind_of
-from fightlog.reducers.fold import Folder
-from fightlog.reducers.state import SceneInfo, SceneState
+from fightlog.reducers.folder import Folder, Step
+from fightlog.reducers.state import EMPTY, SceneInfo, SceneState
 from fightlog.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, read_roll, roll
 from fightlog.kit.table import Scribe
 
@@ -244,6 +244,35 @@ def fold_all(events: Sequence[AnyEvent]) -> SceneState:
         return iter(events[seq - 1 :])
 
     return Folder(source, keep_every=0).run()
+
+
+class Refolding:
+    """The states after ever longer beginnings of ``events``: ``at(i)`` is ``refold(events[:i],
+    name)``, read off one replay of the events (``Folder.steps``, which honours each ruling as
+    made) as far as asked, so asking at every request of a long log costs one fold, not one
+    a request (asking for fewer events than the last time starts the replay again)."""
+
+    def __init__(self, events: Sequence[AnyEvent], name: str) -> None:
+        self._events = events
+        self._name = name
+        self._steps = self._replay()
+        self._state = EMPTY
+        self._done = 0
+
+    def _replay(self) -> Iterator[Step]:
+        events = self._events
+        return Folder(lambda seq: iter(events[seq - 1 :])).steps()
+
+    def at(self, i: int) -> SceneState:
+        if i < self._done:
+            self._steps, self._state, self._done = self._replay(), EMPTY, 0
+        try:
+            while self._done < i:
+                self._state = next(self._steps).after
+                self._done += 1
+        except FoldError as exc:
+            raise InputError(exc.message, path=self._name, line=exc.line) from None
+        return self._state
 
 
 def externals(events: Iterable[AnyEvent]) -> list[DiceRolled]:

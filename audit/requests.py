@@ -27,7 +27,7 @@ from typing import Any, Final, Literal
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fightlog.audit.replay_request import ReplayScribe, as_json, event_kind, externals, refold, run_call
+from fightlog.audit.replay_request import Refolding, ReplayScribe, as_json, event_kind, externals, run_call
 from fightlog.errors import RefusedError
 from fightlog.events.compare import Difference, first_difference
 from fightlog.events.model import (
@@ -98,20 +98,21 @@ def split(events: Sequence[AnyEvent], seed: str | None, *, table: Table, name: s
     out: list[Request] = [Request("start", 0, 1)]
     departures: list[Departure] = []
     state = reduce(EMPTY, events[0])
+    refolding = Refolding(events, name)
     i, n = 1, len(events)
     while i < n:
         event = events[i]
         if type(event) is RulingMade:
             out.append(Request("ruling", i, i + 1, state.turn.current))
             i += 1
-            state = refold(events[:i], name)
+            state = refolding.at(i)
             continue
         kind = _kind_of(event, state)
         if kind == "open":
             stop = _cut(events, i)
             out.append(Request("open", i, stop, state.turn.current))
             i = stop
-            state = refold(events[:i], name)
+            state = refolding.at(i)
             continue
         window = events[i : _next_marker(events, i)]
         answered = event.responds_to if isinstance(event, DeclarationPosted) else None
@@ -138,7 +139,7 @@ def split(events: Sequence[AnyEvent], seed: str | None, *, table: Table, name: s
         stop = _joined_stop(events, i) if kind == "join" else _cut(events, i)
         out.append(Request(kind, i, stop, state.turn.current, departs=departs, refused=refused))
         i = stop
-        state = refold(events[:i], name)
+        state = refolding.at(i)
     return Split(requests=out, departures=tuple(departures))
 
 

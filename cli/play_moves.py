@@ -22,7 +22,8 @@ from fightlog.history.states import state_at
 from fightlog.kit.ruleset import rules_for_scene
 from fightlog.kit.table import Scribe, Table, table_for
 from fightlog.reducers.derive import next_to_post
-from fightlog.reducers.fold import Step, reduce
+from fightlog.reducers.fold import reduce
+from fightlog.reducers.folder import Step
 from fightlog.reducers.state import SceneState
 from fightlog.report.narration import narrate
 from fightlog.report.replay_text import render

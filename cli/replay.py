@@ -13,7 +13,6 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
-from functools import partial
 from typing import BinaryIO, NamedTuple, TextIO, cast
 
 import click
@@ -31,7 +30,7 @@ from fightlog.events.reader import ChainHead, open_log, read_log
 from fightlog.events.tail import last_seq
 from fightlog.history.states import events_at, replay as replay_steps
 from fightlog.reducers.diff import changes
-from fightlog.reducers.fold import Step
+from fightlog.reducers.folder import RECENT_STEPS, Step
 from fightlog.report.narration import Lookup, kind_of, narrate
 from fightlog.report.replay_text import StepDoc, rendered
 
@@ -147,10 +146,12 @@ def _tell(out: TextIO, steps: Iterable[Step], style: _Style, log: str, *, after:
     """Write ``steps`` a chunk at a time (up to the damage, when the log is damaged part way);
     the elements of a JSON array are separated from those written before when ``after``."""
     if style.fmt == "human":
-        lookup: Lookup = partial(_event_at, log)
+        recent = _Recent(log)
+        lookup: Lookup = recent.get
         width, markdown = style.width, style.markdown
 
         def told(step: Step) -> list[str]:
+            recent.add(step.event)
             return [rendered(line, width) for line in narrate(step, lookup, markdown=markdown)]
 
     else:
@@ -315,6 +316,21 @@ def _last_seq(log: str) -> int:
     return head.seq
 
 
-def _event_at(log: str, seq: int) -> AnyEvent | None:
-    """The event at ``seq``, to say what a ruling is about (the replay has read it already)."""
-    return events_at(log, {seq}).get(seq)
+class _Recent:
+    """The events the replay told last (``RECENT_STEPS`` of them) and ``get``, the event at a
+    ``seq``, to say what a ruling is about: one of them, or read from the log (which the
+    replay has read up to it already)."""
+
+    def __init__(self, log: str) -> None:
+        self._log = log
+        self._events: dict[int, AnyEvent] = {}
+
+    def add(self, event: AnyEvent) -> None:
+        events = self._events
+        events[event.seq] = event
+        if len(events) > RECENT_STEPS:
+            del events[next(iter(events))]  # the oldest: added in log order
+
+    def get(self, seq: int) -> AnyEvent | None:
+        event = self._events.get(seq)
+        return event if event is not None else events_at(self._log, {seq}).get(seq)

@@ -18,7 +18,7 @@ import msgspec
 from fightlog.events.codec import decode_line
 from fightlog.events.model import AnyEvent
 from fightlog.events.reader import open_log, raw_lines, read_log
-from fightlog.reducers.fold import Folder, Source, Step
+from fightlog.reducers.folder import Folder, Source, Step
 from fightlog.reducers.state import SceneState
 
 

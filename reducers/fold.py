@@ -6,18 +6,15 @@ voided event still takes its ``seq`` but changes nothing; an amended event is fo
 ruled fields (validated against its kind). So the state after any event ``n`` equals folding
 the log up to ``n`` with every ruling made up to ``n`` applied to the events it targets.
 
-``fold`` is the pure fold of a sequence under a fixed plan. ``Folder`` drives it over a
-*source* of events (a function ``seq -> events from seq on``, which is where the CLI's file
-reading is injected): when a ruling changes the plan for an event already folded, it restarts
-from the last snapshot before that event. Rulings are rare, so restarts are too; snapshots
-taken along the way (and checkpoints loaded from a cache) keep a restart short.
+``fold`` is the pure fold of a sequence under a fixed plan; ``fightlog.reducers.folder``
+drives it over a log, learning the plan as it goes.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -222,13 +219,17 @@ _STEPS: dict[type, KindStep] = {}
 
 
 def step_for(kind: type, seq: int = 0) -> KindStep:
-    """The combined reducer of one event kind (``FoldError`` for a kind no reducer knows).
+    """The combined reducer of one event kind (``FoldError`` for a kind no reducer knows),
+    made the first time it is asked for.
 
     Written out once per kind, as ``replace(state, seq=seq, turn=h0(state.turn, event,
     rules), ...)`` over the slices ``DISPATCH`` names for it: one call per event instead of
     a loop over the slices, attribute lookups by name and a dict of changes (a slice a
     reducer returns unchanged is passed back as the same object, so it is shared).
     """
+    known = _STEPS.get(kind)
+    if known is not None:
+        return known
     handlers = DISPATCH.get(kind)
     if handlers is None:
         raise FoldError(f"no reducer for events of type {kind.__name__}", line=seq)
@@ -242,155 +243,3 @@ def step_for(kind: type, seq: int = 0) -> KindStep:
     step: KindStep = scope["step"]
     _STEPS[kind] = step
     return step
-
-
-class Step(NamedTuple):
-    """One event of a replay and the state before and after it."""
-
-    event: AnyEvent
-    before: SceneState
-    after: SceneState
-
-
-Source = Callable[[int], Iterable[AnyEvent]]
-"""``source(seq)`` yields the log's events from ``seq`` on, in order."""
-
-
-KEPT_SNAPSHOTS = 8
-"""States a ``Folder`` keeps to restart from (``EMPTY`` and the latest ones)."""
-
-
-class Folder:
-    """Folds a log from a source, restarting when a ruling rewrites folded history.
-
-    ``snapshots`` are states to start from (checkpoints from a cache, ``EMPTY`` always
-    included); ``keep_every`` keeps a snapshot every so many events during the fold, so a
-    restart never goes back further than that.
-    """
-
-    def __init__(self, source: Source, *, snapshots: Sequence[SceneState] = (), keep_every: int = 50_000) -> None:
-        self.source = source
-        self.snapshots: list[SceneState] = sorted({s.seq: s for s in (EMPTY, *snapshots)}.values(), key=lambda s: s.seq)
-        self.keep_every = keep_every
-        self.restarts = 0
-        self._known: dict[int, RulingMade] = {}
-        self._plan: dict[int, RulingMade] = {}
-
-    def run(self, upto: int | None = None) -> SceneState:
-        """The state after ``upto`` (or after the last event)."""
-        state = self._from_snapshot(upto)
-        self._known = {r.seq: r for r in rulings_in(state)}
-        self._plan = plan_of(_in_order(self._known))
-        while True:
-            restart_at: list[int] = []
-            keep = self._keep if self.keep_every else None
-            state = fold(
-                self._watch(self.source(state.seq + 1), upto, restart_at),
-                start=state,
-                upto=upto,
-                plan=self._plan,
-                keep=keep,
-                keep_every=self.keep_every or 1,
-            )
-            if not restart_at:
-                return state
-            state = self._restart(restart_at[0])
-
-    def _watch(self, events: Iterable[AnyEvent], upto: int | None, restart_at: list[int]) -> Iterator[AnyEvent]:
-        """Pass events to the fold, learning new rulings; stop before one that rewrites
-        history already folded (``restart_at`` is given where to go back to), and at ``upto``
-        (a ruling made after the point asked for must not be learned)."""
-        known = self._known
-        limit = upto if upto is not None else sys.maxsize
-        for event in events:
-            if event.seq > limit:
-                return
-            if type(event) is RulingMade and event.seq not in known:
-                target = self._learn(event, event.seq - 1)
-                if target is not None:
-                    restart_at.append(target)
-                    return
-            yield event
-
-    def steps(self, start: int = 1, upto: int | None = None) -> Iterator[Step]:
-        """Each event from ``start`` on with the state before and after it.
-
-        A ruling that rewrites folded history is one step whose ``after`` is the state
-        refolded as if the ruling had always been there.
-        """
-        state = self.run(upto=start - 1) if start > 1 else self._from_snapshot(0)
-        if start <= 1:
-            self._known = {}
-            self._plan.clear()
-        configured: tuple[object, object] = (None, None)  # the (ruleset, options) ``rules`` is for
-        rules = rules_for_scene(None, {})
-        for event in self.source(state.seq + 1):
-            seq = event.seq
-            if upto is not None and seq > upto:
-                return
-            before = state
-            if isinstance(event, RulingMade) and seq not in self._known:
-                restart_at = self._learn(event, state.seq)
-                if restart_at is not None:
-                    refolded = self._restart(restart_at)
-                    state = self._refold(refolded, seq)
-                    yield Step(event, before, state)
-                    continue
-            scene = state.scene
-            if scene is not None and (scene.ruleset is not configured[0] or scene.options is not configured[1]):
-                configured = (scene.ruleset, scene.options)
-                rules = rules_for_scene(scene.ruleset, scene.options)
-            if self._plan or seq != state.seq + 1:
-                state = fold((event,), start=state, plan=self._plan, rules=rules)
-            else:  # no ruling in force and the next seq: ``fold``'s step, without its set-up
-                step = _STEPS.get(type(event)) or step_for(type(event), seq)
-                state = step(state, event, rules, seq)
-            if self.keep_every and seq % self.keep_every == 0:
-                self._keep(state)
-            yield Step(event, before, state)
-
-    def _learn(self, ruling: RulingMade, folded: int) -> int | None:
-        """Add a new ruling to the plan (updated in place: a running fold reads it); the
-        earliest changed target if that event is already folded."""
-        before = dict(self._plan)
-        self._add(ruling)
-        changed = [t for t in before.keys() | self._plan.keys() if before.get(t) != self._plan.get(t)]
-        if changed and min(changed) <= folded:
-            return min(changed)
-        return None
-
-    def _restart(self, target: int) -> SceneState:
-        self.restarts += 1
-        self.snapshots = [s for s in self.snapshots if s.seq < target]
-        return self.snapshots[-1]
-
-    def _refold(self, state: SceneState, upto: int) -> SceneState:
-        """Fold from ``state`` to ``upto`` under the current plan (rulings met on the way are
-        known already, so they cannot restart it)."""
-        for event in self.source(state.seq + 1):
-            if event.seq > upto:
-                break
-            if isinstance(event, RulingMade) and event.seq not in self._known:
-                self._add(event)
-            state = fold((event,), start=state, plan=self._plan)
-        return state
-
-    def _add(self, ruling: RulingMade) -> None:
-        """Know ``ruling`` and rebuild the plan in place (a running fold reads it)."""
-        self._known[ruling.seq] = ruling
-        self._plan.clear()
-        self._plan.update(plan_of(_in_order(self._known)))
-
-    def _from_snapshot(self, upto: int | None) -> SceneState:
-        usable = [s for s in self.snapshots if upto is None or s.seq <= upto]
-        return usable[-1]
-
-    def _keep(self, state: SceneState) -> None:
-        if self.snapshots[-1].seq < state.seq:
-            self.snapshots.append(state)
-            if len(self.snapshots) > KEPT_SNAPSHOTS:  # memory stays flat in the log's length
-                del self.snapshots[1]  # the oldest but EMPTY: a ruling that far back refolds from the start
-
-
-def _in_order(known: Mapping[int, RulingMade]) -> list[RulingMade]:
-    return [known[seq] for seq in sorted(known)]

@@ -12,7 +12,7 @@ import msgspec
 
 from fightlog.events.model import AnyEvent
 from fightlog.reducers.diff import Change
-from fightlog.reducers.fold import Folder
+from fightlog.reducers.folder import Folder
 from fightlog.report.narration import Line, narrate, one_line
 
 

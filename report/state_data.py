@@ -8,7 +8,7 @@ import msgspec
 
 from fightlog.events.model import AnyEvent
 from fightlog.reducers.derive import next_to_post, posting_order
-from fightlog.reducers.fold import Folder
+from fightlog.reducers.folder import Folder
 from fightlog.reducers.state import SceneState
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fightlog.events.model import RoundEnded, TurnEnded
 from fightlog.reducers.diff import changes
-from fightlog.reducers.fold import Step
+from fightlog.reducers.folder import Step
 from fightlog.reducers.state import SceneState
 from fightlog.report.narration.changes import change_text
 from fightlog.report.narration.kinds import describe

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from msgspec.structs import replace
 
 from fightlog.events.model import AnyEvent, DeclarationPosted, DiceRolled, RoundStarted, RulingMade
-from fightlog.reducers.fold import Folder, Step
+from fightlog.reducers.folder import Folder, Step
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.report.narration import Lookup, Namer, actions_text, kind_of, namer, narrate, unit_of
 from fightlog.report.page.model import (

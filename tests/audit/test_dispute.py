@@ -36,7 +36,7 @@ from fightlog.events.model import (
 )
 from fightlog.events.reader import read_log
 from fightlog.events.store import MemoryStore
-from fightlog.reducers.fold import Folder
+from fightlog.reducers.folder import Folder
 from fightlog.reducers.state import SceneState
 from fightlog.dice import ModifierLike, RollResult
 from fightlog.kit.table import Post, Scribe, table_for

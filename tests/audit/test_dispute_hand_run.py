@@ -209,7 +209,7 @@ def test_a_recorded_roll_the_rules_never_ask_for_cannot_be_changed() -> None:
 
 
 def test_the_roe7_rules_read_a_hand_kept_sheet() -> None:
-    from fightlog.reducers.fold import Folder
+    from fightlog.reducers.folder import Folder
     from fightlog.rules.roe7.fighters import Fighter
 
     events = log(DUEL)[:3]

@@ -320,3 +320,16 @@ def test_a_pools_maximum_changed_by_a_ruling_is_a_change(tmp_path: Path) -> None
     last = json.loads(run("replay", str(log), "--jsonl").stdout.splitlines()[-1])
     assert {"subject": "rook", "field": "hp max", "before": 60, "after": 80, "part": "combatant"} in last["changes"]
     assert "Rook Tanaka HP max 60 -> 80" in run("replay", str(log)).stdout
+
+
+def test_a_ruling_is_told_the_same_whether_its_target_is_recent_or_read_again() -> None:
+    """What a ruling is about is found among the events told last, or read from the log when
+    it is older than they reach: told alike either way."""
+    from unittest import mock
+
+    from fightlog.cli import replay as replay_command
+
+    told = replay(str(DISPUTED))
+    assert "amends seq" in told or "voids seq" in told
+    with mock.patch.object(replay_command, "RECENT_STEPS", 1):
+        assert replay(str(DISPUTED)) == told

@@ -7,7 +7,8 @@ import pytest
 
 from fightlog.errors import FoldError
 from fightlog.events.model import FORMAT_VERSION, AnyEvent, CombatantJoined, DamageApplied, RoundStarted, RulingMade, SceneStarted
-from fightlog.reducers.fold import Folder, fold, plan_of, reduce
+from fightlog.reducers.fold import fold, plan_of, reduce
+from fightlog.reducers.folder import Folder
 from fightlog.reducers.state import EMPTY
 
 

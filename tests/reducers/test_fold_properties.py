@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fightlog.events.model import AnyEvent, RulingMade
-from fightlog.reducers.fold import Folder, fold, plan_of
+from fightlog.reducers.fold import fold, plan_of
+from fightlog.reducers.folder import Folder
 from fightlog.reducers.state import EMPTY, SceneState
 from tests.reducers.logs import random_log
 

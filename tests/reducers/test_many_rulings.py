@@ -1,0 +1,125 @@
+"""A log with many rulings folds in one pass, not one a ruling (``Folder``): a fold to one
+point restarts at most once, reading ahead for the others at the first ruling that rewrites
+history; a replay refolds each ruling from its recent states, and from a snapshot when the
+target is older than they reach. Each is held to the definition (the fold of history with
+every ruling made by then applied), with the recent states cut short so that both ways run."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from unittest import mock
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fightlog.errors import FoldError
+from fightlog.events.model import AnyEvent, RulingMade, SceneStarted
+from fightlog.reducers import folder
+from fightlog.reducers.folder import Folder
+from tests.reducers.logs import random_log
+from tests.reducers.test_fold_properties import as_if_applied
+
+seeds = st.integers(min_value=0, max_value=2**32)
+
+
+def ruled_often(seed: int, length: int = 300, every: int = 3) -> list[AnyEvent]:
+    """A random log without its own rulings, a void or an accept of a recent event (or, one
+    time in ten, of one far back) after every ``every`` events."""
+    rng = random.Random(seed)
+    base = [e for e in random_log(seed, length) if type(e) is not RulingMade]
+    out: list[AnyEvent] = []
+    for event in base:
+        out.append(msgspec.structs.replace(event, seq=len(out) + 1))
+        if len(out) > 3 and len(out) % every == 0:
+            seq = len(out) + 1
+            target = rng.randint(2, seq - 1) if rng.random() < 0.1 else rng.randint(max(2, seq - 8), seq - 1)
+            if type(out[target - 1]) is RulingMade:
+                action = "withdraw"
+            else:
+                action = rng.choice(["void", "void", "accept"])
+            out.append(RulingMade(seq=seq, by="gm", action=action, target=target, reason="ruled"))  # type: ignore[arg-type]
+    return out
+
+
+class Counted:
+    """A list source that counts how often it is read from the start of a fold."""
+
+    def __init__(self, events: list[AnyEvent], broken_at: int | None = None) -> None:
+        self.events = events
+        self.reads = 0
+        self.broken_at = broken_at
+
+    def __call__(self, seq: int) -> Iterator[AnyEvent]:
+        self.reads += 1
+        for event in self.events[seq - 1 :]:
+            if event.seq == self.broken_at:
+                raise ValueError(f"damaged at {event.seq}")
+            yield event
+
+
+@settings(deadline=None, max_examples=40)
+@given(seeds)
+def test_a_fold_restarts_once_however_many_rulings_the_log_holds(seed: int) -> None:
+    events = ruled_often(seed)
+    rulings = sum(type(e) is RulingMade for e in events)
+    source = Counted(events)
+    found = Folder(source, keep_every=50).run()
+    assert found == as_if_applied(events, len(events))
+    assert rulings > 50 and folder.Folder(Counted(events)).run() == found
+    assert source.reads <= 3  # the fold, the look ahead, the one restart
+
+
+@settings(deadline=None, max_examples=40)
+@given(seeds, st.data())
+def test_a_fold_to_any_point_learns_only_the_rulings_made_by_then(seed: int, data: st.DataObject) -> None:
+    events = ruled_often(seed, 120)
+    upto = data.draw(st.integers(1, len(events)))
+    assert Folder(Counted(events)).run(upto=upto) == as_if_applied(events, upto)
+
+
+@settings(deadline=None, max_examples=30)
+@given(seeds, st.sampled_from([1, 3, 1024]))
+def test_each_replay_step_is_the_state_as_of_that_event_however_far_back_the_rulings_reach(
+        seed: int, recent: int) -> None:
+    events = ruled_often(seed, 150)
+    with mock.patch.object(folder, "RECENT_STEPS", recent):
+        steps = list(Folder(Counted(events), keep_every=20).steps())
+    assert [s.event.seq for s in steps] == list(range(1, len(events) + 1))
+    for step in steps:
+        assert step.after == as_if_applied(events, step.event.seq)
+
+
+def test_a_bad_ruling_ahead_is_raised_where_the_fold_meets_it() -> None:
+    """The look ahead learns nothing when the rulings ahead do not make a plan: the error is
+    the fold's, at the bad ruling's line, with what came before it folded as ever."""
+    events = ruled_often(7, 60)
+    bad_at = len(events) + 1
+    amend_a_ruling = RulingMade(seq=bad_at, by="gm", action="amend", target=next(
+        e.seq for e in events if type(e) is RulingMade), reason="no", changes={"reason": "x"})
+    with pytest.raises(FoldError) as raised:
+        Folder(Counted([*events, amend_a_ruling])).run()
+    assert raised.value.line == bad_at and "cannot amend the ruling" in raised.value.message
+    assert Folder(Counted([*events, amend_a_ruling])).run(upto=len(events)) == as_if_applied(events, len(events))
+
+
+def test_damage_ahead_is_met_where_it_is() -> None:
+    """A source that fails part way fails the fold there, not in the look ahead; a fold that
+    stops before the damage is not touched by it (a fold reads one event past where it stops:
+    the one that tells it to)."""
+    events = ruled_often(11, 90)
+    broken = len(events) - 5
+    with pytest.raises(ValueError, match=f"damaged at {broken}"):
+        Folder(Counted(events, broken_at=broken)).run()
+    assert Folder(Counted(events, broken_at=broken)).run(upto=broken - 2) == as_if_applied(events, broken - 2)
+
+
+def test_the_scene_cannot_be_voided_by_a_ruling_read_ahead() -> None:
+    events = ruled_often(3, 40)
+    assert isinstance(events[0], SceneStarted)
+    void_scene = RulingMade(seq=len(events) + 1, by="gm", action="void", target=1, reason="no")
+    with pytest.raises(FoldError) as raised:
+        Folder(Counted([*events, void_scene])).run()
+    assert raised.value.line == void_scene.seq and "cannot be voided" in raised.value.message
