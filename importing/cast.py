@@ -343,10 +343,9 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
                     path=name, line=lines.line(where),
                 )
             seen[speaker] = where
+            cast.exact[speaker] = role  # "[RoE] Combat HUD" is its own name first, then a pattern
             if any(c in speaker for c in "*?["):
                 cast.globs.append((speaker, role))
-            else:
-                cast.exact[speaker] = role
 
     ids: set[str] = set()
     for index, entry in enumerate(read.combatants):

@@ -52,6 +52,17 @@ def test_roles_by_name_glob_and_sl_object_name(tmp_path: Path) -> None:
     assert list(cast.hints) == ["attack"] and load_cast(cast_at(tmp_path, GOOD), "d20-evasion").hints == {}
 
 
+@pytest.mark.parametrize("name", ["[RoE] Combat HUD", "Gallowglass ⚔ [GM]", "Who? HUD", "Star*Dice"])
+def test_a_name_with_glob_characters_is_its_own_name_first(tmp_path: Path, name: str) -> None:
+    """`--suggest-cast` writes "[RoE] Combat HUD" as the transcript shows it: as a glob
+    alone, its brackets were a character class and it never matched itself (no rolls read)."""
+    text = GOOD.replace('"RoE combat HUD (*)", "RoE combat HUD"', f'"{name}"')
+    cast = load_cast(cast_at(tmp_path, text), "roe7")
+    found = cast.role(Message(ref="1", speaker=name, name=name))
+    assert (found.kind, found.bot) == ("dice", "SL HUD")
+    assert cast.role(Message(ref="1", speaker="Bystander", name="Bystander")).kind == "other"
+
+
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
