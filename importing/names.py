@@ -14,7 +14,10 @@ from fightlog.importing.message import Message
 AUTHORS_KEPT: Final = 100_000
 """Names and Discord messages remembered at most (the oldest forgotten first)."""
 
-_OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b)", re.IGNORECASE)
+_OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b|![a-z]|/r(?:oll)?\b)", re.IGNORECASE)
+"""Out of character as a whole: an aside left open, a rules question, or a dice bot's
+command (Avrae's ``!r 1d20+7`` and ``!attack``, Dice Maiden's ``!roll``, a typed ``/roll``),
+which Avrae leaves in the channel when it may not delete it: the bot's reply is the roll."""
 _ASIDE: Final = re.compile(r"^\s*(?:\(\(.*?\)\)|\[\[.*?\]\])", re.DOTALL)
 """An out-of-character aside opening a post (``((sorry, lag))``), closed."""
 
@@ -22,7 +25,8 @@ _ASIDE: Final = re.compile(r"^\s*(?:\(\(.*?\)\)|\[\[.*?\]\])", re.DOTALL)
 def in_character_text(text: str) -> str | None:
     """The in-character part of a post: the text after the out-of-character asides that
     open it (``((lag)) /me fires``: ``/me fires``), or ``None`` when nothing is left or the
-    post is out of character as a whole (``((brb``, ``// rules question``, ``OOC: ...``)."""
+    post is out of character as a whole (``((brb``, ``// rules question``, ``OOC: ...``,
+    ``!r 1d20+7``)."""
     while (aside := _ASIDE.match(text)) is not None:
         text = text[aside.end():]
     if not text.strip() or _OOC.match(text):
