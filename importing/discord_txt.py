@@ -25,16 +25,32 @@ from fightlog.importing.source import Warn, text_lines
 RULE: Final = "=" * 62
 HEADER: Final = re.compile(r"\[([^\]]{6,40})\] (.+?)( \(pinned\))?$")
 _FORMATS: Final = ("%m/%d/%Y %I:%M %p", "%d/%m/%Y %H:%M", "%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M", "%d.%m.%Y %H:%M",
-                   "%m/%d/%Y %I:%M:%S %p", "%Y-%m-%d %H:%M:%S")
+                   "%m/%d/%Y %I:%M:%S %p", "%Y-%m-%d %H:%M:%S", "%Y/%m/%d %H:%M", "%d-%m-%Y %H:%M",
+                   "%Y-%m-%d %p %I:%M", "%Y/%m/%d %p %I:%M", "%Y. %m. %d. %p %I:%M")
 """The exporter writes the date in its culture's short pattern (``g``): month first with a
-12-hour clock (en-US), day first with a 24-hour one (en-GB, fr-FR, es-ES...). A slashed date
-on a 24-hour clock is read day first, so one file reads one way whatever the day: month
-first only where the second number cannot be a month (``3/14/2024 21:15``)."""
+12-hour clock (en-US), day first with a 24-hour one (en-GB, fr-FR, es-ES...), year first
+(ja-JP ``2024/08/31 21:00``, zh-CN ``2024/8/31 21:00``, ko-KR ``2024-08-31 오후 9:00``), day
+first with dashes (nl-NL ``31-8-2024 21:00``). A slashed date on a 24-hour clock is read day
+first, so one file reads one way whatever the day: month first only where the second number
+cannot be a month (``3/14/2024 21:15``). On a 12-hour clock it is read month first (en-US
+never pads the month), day first when the second number is padded or the first cannot be a
+month (en-AU ``5/08/2024 9:00 pm``, 5 August)."""
+_DAY_FIRST_12H: Final = re.compile(r"(\d{1,2})/(\d{1,2})/\d{4} \d{1,2}:\d{2}(?::\d{2})? [AP]M$", re.IGNORECASE)
+_MERIDIEM: Final = {"오전": "AM", "오후": "PM", "上午": "AM", "下午": "PM", "午前": "AM", "午後": "PM"}
+"""The AM and PM designators of the cultures whose pattern puts them before the time."""
 _BLOCKS: Final = ("{Attachments}", "{Embed}", "{Stickers}", "{Reactions}", "{Forwarded Message}")
 
 
 def parse_date(text: str) -> datetime | None:
     """A date as the exporter's ``g`` format writes it in the usual locales, else ``None``."""
+    for local, designator in _MERIDIEM.items():
+        text = text.replace(local, designator)
+    twelve = _DAY_FIRST_12H.match(text)
+    if twelve is not None and (twelve[2].startswith("0") or int(twelve[1]) > 12):
+        try:
+            return datetime.strptime(text, "%d/%m/%Y %I:%M:%S %p" if text.count(":") == 2 else "%d/%m/%Y %I:%M %p")
+        except ValueError:
+            return None
     for form in _FORMATS:
         try:
             return datetime.strptime(text, form)
@@ -55,6 +71,7 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
     current: tuple[int, datetime, str, list[str]] | None = None
     count = 0
     footer: tuple[int, str] | None = None
+    unread: tuple[int, str] | None = None  # the first date that does not read, before any message
     for number, text in lines:
         footer = _footer(lines, name) if text == RULE else None
         if footer is not None:
@@ -74,10 +91,15 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
             if head is not None and any(c.isdigit() for c in head[1]):
                 warn(f"{name}:{number}: '[{head[1]}]' looks like a message's date, which does not read: the line is "
                      "kept as a line of text before the first message")
+                unread = unread or (number, head[1])
             yield Message(ref=f"{name}:{number}", line=number, text=text, kind="system", raw=text)
     else:
         raise InputError(f"no '{RULE[:3]}...' / 'Exported N message(s)' footer at the end: the export is cut off",
                          path=name, line=lines.last)
+    if current is None and unread is not None:  # not one message: the dates are in a form not read
+        raise InputError(f"'[{unread[1]}]' looks like a message's date, in a form the importer does not read, and no "
+                         "message's date reads: export with --locale en-US (or say which culture wrote it in a bug "
+                         "report)", path=name, line=unread[0])
     if current is not None:
         yield _message(current, name)
     said = int(re.sub(r"\D", "", footer[1]) or -1) if footer is not None else count

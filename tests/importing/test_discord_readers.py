@@ -260,6 +260,14 @@ def test_a_second_messages_array_is_refused_not_dropped() -> None:
         ("3/14/2024 21:15", datetime(2024, 3, 14, 21, 15)),  # 24-hour, the second number no month
         ("2024-04-12 23:59", datetime(2024, 4, 12, 23, 59)),
         ("12.04.2024 23:59", datetime(2024, 4, 12, 23, 59)),
+        ("2024/04/12 23:59", datetime(2024, 4, 12, 23, 59)),  # ja-JP
+        ("2024/4/12 23:59", datetime(2024, 4, 12, 23, 59)),  # zh-CN
+        ("2024-04-12 오후 11:59", datetime(2024, 4, 12, 23, 59)),  # ko-KR: the designator first
+        ("2024-04-12 오전 9:05", datetime(2024, 4, 12, 9, 5)),
+        ("12-4-2024 23:59", datetime(2024, 4, 12, 23, 59)),  # nl-NL
+        ("5/08/2024 9:00 pm", datetime(2024, 8, 5, 21, 0)),  # en-AU: day first, the month padded, 12-hour
+        ("13/4/2024 9:00 PM", datetime(2024, 4, 13, 21, 0)),  # 12-hour, the first number no month
+        ("8/5/2024 9:00 PM", datetime(2024, 8, 5, 21, 0)),  # en-US never pads the month: month first
     ],
 )
 def test_a_text_exports_date_reads_one_way_whatever_the_day(stamp: str, expected: datetime) -> None:
@@ -267,6 +275,16 @@ def test_a_text_exports_date_reads_one_way_whatever_the_day(stamp: str, expected
     date on a 24-hour clock is day first (en-GB), so the 12th of April is not the 4th of
     December beside the 13th of April."""
     assert discord_txt.parse_date(stamp) == expected
+
+
+def test_an_export_whose_dates_do_not_read_is_refused_not_an_empty_fight() -> None:
+    """An export in a culture not read imported as lines of text before the first message,
+    not one post, exit 0: the audit then called the fight clean."""
+    rule = "=" * 62
+    text = f"{rule}\nGuild: G\nChannel: C\n{rule}\n\n[31 aug 2024 21h00] gm\nRound 1\n\n{rule}\nExported 1 message(s)\n{rule}\n"
+    with pytest.raises(InputError, match=r"^x\.txt:6: '\[31 aug 2024 21h00\]' looks like a message's date, in a form "
+                                         r"the importer does not read, and no message's date reads"):
+        list(discord_txt.read(io.BytesIO(text.encode()), "x.txt", lambda _: None))
 
 
 def test_a_slash_commands_reply_is_spoken() -> None:
