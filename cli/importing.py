@@ -112,7 +112,7 @@ def import_(
     shown = shown_names(messages(transcript, fmt, cast, Guessed()), cast)  # a first pass: who posts as whom
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first), shown=shown,
                       warn=located(transcript, said, bare=True), arrivals=arriving)
-    done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end), builder)
+    done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end, transcript), builder)
     said.say()
     unsided = [entry.id for entry in cast.file.combatants if entry.side == "?"]
     if unsided:  # a suggested cast used as drafted

@@ -142,20 +142,30 @@ def _comparable(a: datetime, b: datetime) -> bool:
     return (a.tzinfo is None) == (b.tzinfo is None)
 
 
-def in_window(stream: Iterator[Message], start: datetime | None, end: datetime | None) -> Iterator[Message]:
+def in_window(stream: Iterator[Message], start: datetime | None, end: datetime | None,
+              name: str = "<transcript>") -> Iterator[Message]:
     """The messages from ``start`` to ``end`` (inclusive); a message without a time is kept.
-    A bound without an offset is compared with the transcript's wall-clock time."""
-    bound = start or end
-    wall = bound is not None and bound.tzinfo is None
+    A bound without an offset is compared with the transcript's wall-clock time; one with
+    an offset, with a time that has one too (a transcript whose times have none, its
+    writer's local time, refuses it at its first message: ``name``'s)."""
+    bounds = [(option, bound) for option, bound in (("--from", start), ("--to", end)) if bound is not None]
     for message in stream:
         at = message.at
-        if at is not None:
-            if wall and at.tzinfo is not None:
-                at = at.replace(tzinfo=None)
-            if start is not None and _comparable(at, start) and at < start:
-                continue
-            if end is not None and _comparable(at, end) and at > end:
-                continue
+        if at is not None and bounds:
+            for option, bound in bounds:
+                if bound.tzinfo is None:
+                    here = at.replace(tzinfo=None)
+                elif at.tzinfo is None:
+                    raise InputError(f"{option} {bound.isoformat()}: has an offset, and the transcript's times have "
+                                     "none (its writer's local time): give it without one", path=name,
+                                     line=message.line)
+                else:
+                    here = at
+                if here < bound if option == "--from" else here > bound:
+                    break
+            else:
+                yield message
+            continue
         yield message
 
 

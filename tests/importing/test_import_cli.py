@@ -464,6 +464,25 @@ def test_with_a_roster_the_combatants_join_with_their_sheets(tmp_path: Path) -> 
     assert run("audit", str(log))[0] == 0
 
 
+def test_one_bound_with_an_offset_and_one_without_are_each_kept(tmp_path: Path) -> None:
+    """A --to with an offset beside a --from without one was dropped: every message after
+    --from was kept."""
+    both = imported(tmp_path, *CASES[2], "both.jsonl", "--from", "2024-03-14T20:03+00:00", "--to", "2024-03-14T20:05+00:00")
+    mixed = imported(tmp_path, *CASES[2], "mixed.jsonl", "--from", "2024-03-14T20:03", "--to", "2024-03-14T20:05+00:00")
+    assert both[0] == mixed[0] == 0 and ": 4 messages of " in both[1] and ": 4 messages of " in mixed[1]
+
+
+def test_a_bound_with_an_offset_on_times_without_one_is_refused(tmp_path: Path) -> None:
+    """A text export's times have no offset: a --from with one was left out, every message
+    kept, without a word."""
+    fmt, transcript, cast, ruleset = next(case for case in CASES if case[0] == "discord-txt")
+    code, _, stderr, out = imported(tmp_path, fmt, transcript, cast, ruleset, "log.jsonl",
+                                    "--from", "2024-03-14T20:03+02:00")
+    assert code == 2 and not out.exists()
+    assert re.fullmatch(r"fightlog: \S+\.txt:\d+: --from 2024-03-14T20:03:00\+02:00: has an offset, and the "
+                        r"transcript's times have none \(its writer's local time\): give it without one\n", stderr)
+
+
 def test_a_window_without_an_offset_is_the_transcripts_wall_clock(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[0], "log.jsonl", "--from", "2024-06-12T20:03", "--to", "2024-06-12T20:05")
     assert code == 0 and ": 8 messages of " in stdout  # lines 9-16: 20:03 to 20:05 SLT
