@@ -3,12 +3,13 @@ Long Range).
 
 Positions are integer ``(x, y)`` metres on the scene's map. A distance is the straight line
 rounded *up* to the metre, so "within 3 m" never admits someone 3.4 m away. Movement toward
-or away from someone lands on whole metres rounded toward the mover's start (never further
-than allowed).
+or away from someone lands on the whole-metre point nearest the goal (farthest from the
+threat) that is no further from the start than allowed, measured as a move is.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Final, Literal
 
 from fightlog.kit.geometry import metres_between
@@ -41,26 +42,36 @@ def band(metres: int) -> Band:
 
 
 def step_toward(start: Point, goal: Point, metres: int) -> Point:
-    """Where a move of at most ``metres`` from ``start`` toward ``goal`` ends (at ``goal`` if
-    it is that close), on whole metres, never overshooting."""
-    gap = distance(start, goal)
-    if gap <= metres:
+    """Where a move of at most ``metres`` from ``start`` toward ``goal`` ends: at ``goal`` if
+    it is that close, else at the whole-metre point nearest it within ``metres`` of
+    ``start`` (so measured rounded up, as a move is, it covers ``metres`` at most)."""
+    if distance(start, goal) <= metres:
         return goal
-    dx, dy = goal[0] - start[0], goal[1] - start[1]
-    point = (start[0] + _toward_zero(dx * metres, gap), start[1] + _toward_zero(dy * metres, gap))
-    return point
+    return _best(start, metres, goal, nearest=True)
 
 
 def step_away(start: Point, threat: Point, metres: int) -> Point:
-    """Where a move of at most ``metres`` directly away from ``threat`` ends (along +x when
-    they stand on the same spot)."""
-    dx, dy = start[0] - threat[0], start[1] - threat[1]
-    if dx == 0 and dy == 0:
+    """Where a move of at most ``metres`` directly away from ``threat`` ends: the whole-metre
+    point farthest from it within ``metres`` of ``start`` (along +x when they stand on the
+    same spot)."""
+    if start == threat:
         return (start[0] + metres, start[1])
-    gap = distance(start, threat)
-    return (start[0] + _toward_zero(dx * metres, gap), start[1] + _toward_zero(dy * metres, gap))
+    return _best(start, metres, threat, nearest=False)
 
 
-def _toward_zero(numerator: int, denominator: int) -> int:
-    quotient = abs(numerator) // denominator
-    return quotient if numerator >= 0 else -quotient
+def _best(start: Point, metres: int, other: Point, *, nearest: bool) -> Point:
+    """The whole-metre point within ``metres`` of ``start`` (exactly: squared) nearest to
+    ``other`` (or farthest from it): a column of points at each ``x``, its best ``y`` the
+    one nearest ``other``'s (or an end of the column); ties to the nearer the start, then
+    the lower ``x`` and ``y``. All in integers."""
+    best: tuple[int, int, Point] | None = None
+    for x in range(start[0] - metres, start[0] + metres + 1):
+        reach = math.isqrt(metres * metres - (x - start[0]) ** 2)
+        low, high = start[1] - reach, start[1] + reach
+        for y in ((min(max(other[1], low), high),) if nearest else (low, high)):
+            gap = (x - other[0]) ** 2 + (y - other[1]) ** 2
+            key = (gap if nearest else -gap, (x - start[0]) ** 2 + (y - start[1]) ** 2, (x, y))
+            if best is None or key < best:
+                best = key
+    assert best is not None  # x = start's is always in range
+    return best[2]
