@@ -90,7 +90,7 @@ class AttackChecks(DamageChecks):
         post = post_of(before, att, view)
         action = None if post is None else attack_in(post)
         natural, sides = att.dice[0].face, att.dice[0].sides
-        allowed = self._crit_allowed(action.weapon if action is not None else None, sides, opts)
+        allowed = self._crit_allowed(action.weapon if action is not None else None, sides, opts, before, att.roller)
         result = outcome(natural, att.total, sides, allowed, (dodge.total, dodge.dice[0].face), opts)
         if not result.hit:
             tie = " (a tie goes to the defender)" if att.total == dodge.total else ""
@@ -148,9 +148,9 @@ class AttackChecks(DamageChecks):
         opts = self._opts if scene is not None and scene.options is self._raw else self.options(before)
         die = att.dice[0]
         natural, sides = die.face, die.sides
-        allowed = self._crits.get((event.weapon, sides))
+        allowed = self._crits.get((event.weapon, sides, event.attacker))
         if allowed is None:
-            allowed = self._crit_allowed(event.weapon, sides, opts)
+            allowed = self._crit_allowed(event.weapon, sides, opts, before, event.attacker)
         score, against = att.total, dfn.total
         natural_def = dfn.dice[0].face
         result = outcome(natural, score, sides, allowed, (against, natural_def), opts)
@@ -193,13 +193,14 @@ class AttackChecks(DamageChecks):
             return
         self._judge(event, result.hit, att.total, dfn.total, view, tie="the defender")
 
-    def _crit_allowed(self, weapon: str | None, sides: int, opts: Roe7Options) -> bool:
+    def _crit_allowed(self, weapon: str | None, sides: int, opts: Roe7Options, state: SceneState,
+                      attacker: str | None) -> bool:
         """Whether a natural ``sides`` on the attack die crits (``attack.can_crit`` at the band
         that die is rolled at); without a known weapon, only on a d100 (close range)."""
-        key = (weapon, sides)
+        key = (weapon, sides, attacker)
         allowed = self._crits.get(key)
         if allowed is None:
-            read = self.weapon(weapon, opts)
+            read = self.weapon(weapon, opts, state, attacker)
             where = None if read is None else band_of_die(read, sides)
             allowed = can_crit(read, where) if read is not None and where is not None else sides == 100
             self._crits[key] = allowed

@@ -137,7 +137,7 @@ class EffectChecks(RollChecks):
         if type(attack) is not AttackResolved:
             return
         opts = self.options(before)
-        why = unearned(name, attack, view, opts, lambda text: self.weapon(text, opts))
+        why = unearned(name, attack, view, opts, lambda text: self.weapon(text, opts, before, attack.attacker))
         if why is not None:
             view.report("rules.effect-wrong", event, f"{target}'s {why}", actor=target)
 

@@ -103,7 +103,7 @@ class RollChecks(SceneFacts):
         damage roll after the attack it follows missed (``damage_rolled``)."""
         if event.purpose == "attack":
             opts = self.options(before)
-            check_range_die(before, event, view, lambda text: self.weapon(text, opts))
+            check_range_die(before, event, view, lambda text: self.weapon(text, opts, before, event.roller))
         elif event.purpose == "damage" and event.for_seq is None:
             self.damage_rolled(before, event, view)
 

@@ -15,7 +15,8 @@ the layers below it remember and report (a post closes the start-of-turn phase o
 from __future__ import annotations
 
 from fightlog.reducers.state import SceneState
-from fightlog.rules.roe7.fighters import UNARMED, UNARMED_TOKEN, options_of
+from fightlog.errors import InputError, RefusedError
+from fightlog.rules.roe7.fighters import UNARMED, UNARMED_TOKEN, Fighter, options_of
 from fightlog.rules.roe7.options import DEFAULTS, Roe7Options
 from fightlog.rules.roe7.ruleset import token
 from fightlog.rules.roe7.tokens import WeaponToken
@@ -29,8 +30,10 @@ class SceneFacts:
         self._raw: object = None
         self._opts: Roe7Options = DEFAULTS
         self._tokens: dict[str, WeaponToken | None] = {}
-        self._crits: dict[tuple[str | None, int], bool] = {}
-        """(weapon, attack die sides) -> whether its natural maximum crits
+        self._carried: dict[tuple[str, str], WeaponToken | None] = {}
+        """(actor, a class name) -> the carried weapon's token it names (``weapon``)."""
+        self._crits: dict[tuple[str | None, int, str | None], bool] = {}
+        """(weapon, attack die sides, attacker) -> whether its natural maximum crits
         (``AttackChecks._crit_allowed``)."""
 
     def options(self, state: SceneState) -> Roe7Options:
@@ -41,15 +44,29 @@ class SceneFacts:
             self._raw = raw
             self._opts = options_of(state)  # bad options give the defaults (``scene.bad-options``)
             self._tokens.clear()
+            self._carried.clear()
             self._crits.clear()
         return self._opts
 
-    def weapon(self, text: str | None, opts: Roe7Options) -> WeaponToken | None:
-        """The token a logged weapon text reads as (``None``: none, or not a weapon)."""
+    def weapon(self, text: str | None, opts: Roe7Options, state: SceneState | None = None,
+               actor: str | None = None) -> WeaponToken | None:
+        """The token a logged weapon text reads as (``None``: none, or not a weapon): a
+        token, or with ``state`` and ``actor``, a class name (``Rifle``) naming one of the
+        actor's weapons, as a post may (``Fighter.weapon``)."""
         if text is None:
             return None
         found = self._tokens.get(text, False)
         if found is False:
             found = UNARMED_TOKEN if text == UNARMED else token(text, opts.tokens)
             self._tokens[text] = found
+        if found is None and state is not None and actor is not None:
+            key = (actor, text)
+            carried = self._carried.get(key, False)
+            if carried is False:
+                try:
+                    carried = Fighter(state, actor).weapon(text)[0]
+                except (RefusedError, InputError):
+                    carried = None
+                self._carried[key] = carried
+            return carried  # type: ignore[return-value]
         return found  # type: ignore[return-value]
