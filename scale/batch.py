@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+import stat
 from collections.abc import Iterable
 
 from msgspec import Struct
@@ -64,6 +65,8 @@ def audit_one(path: str) -> tuple[LogRow, list[FindingRow]]:
     from fightlog.audit.auditor import audit_log
     from fightlog.events.integrity import verify_log
 
+    if not _regular(path):  # a FIFO under an archive would wait forever
+        return _unread(path, "not a regular file (a FIFO, a device or a socket): not read"), []
     try:
         result = verify_log(path, workers=1)
     except FightlogError as exc:
@@ -90,6 +93,14 @@ def audit_one(path: str) -> tuple[LogRow, list[FindingRow]]:
     return LogRow(log=path, head=head, events=result.events, ruleset=summary.ruleset, format=version,
                   verdict="findings" if summary.failed else "clean", chain="intact", dice=summary.dice,
                   errors=summary.errors, warnings=summary.warnings, info=summary.info), rows
+
+
+def _regular(path: str) -> bool:
+    """Whether ``path`` is a regular file (or cannot be looked at: the reader says why)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def _unread(path: str, reason: str) -> LogRow:
@@ -153,9 +164,12 @@ def head_of(path: str) -> str:
     """What the manifest keeps of a log: its size and the SHA-256 of its last line (the chain
     head, without reading the log); empty when the file cannot be read."""
     try:
-        size = os.path.getsize(path)
+        info = os.stat(path)
     except OSError:
         return ""
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block: not read (``audit_one`` says why)
+        return ""
+    size = info.st_size
     lines = tail_lines(path)  # the last 64 KiB: a longer last line keys on the size alone
     last = lines[0].rstrip(b"\r") if lines else b""
     return f"{size}:{hashlib.sha256(last).hexdigest()}"
@@ -164,20 +178,33 @@ def head_of(path: str) -> str:
 def find_logs(paths: Iterable[str]) -> list[str]:
     """The logs under ``paths``: a directory is walked for ``*.jsonl``; a pattern with
     ``*``, ``?`` or ``[`` is a glob (``**`` recursive); any other path is taken as it is (a
-    missing one is an ``InputError``). Sorted, each once."""
+    missing one is an ``InputError``). Sorted, each once, however the paths spell it (``a//b``,
+    ``./a/b``, ``../x/a/b``: the same file once, as the first spelling met names it)."""
     found: set[str] = set()
+    spelled: dict[str, str] = {}
+
+    def add(name: str) -> None:
+        real = os.path.realpath(name)
+        if real not in spelled:
+            spelled[real] = os.path.normpath(name)
+            found.add(spelled[real])
+
     for path in paths:
         if any(c in path for c in "*?[") and not os.path.exists(path):
             matches = glob.glob(path, recursive=True)
             if not matches:
                 raise InputError("no file matches this pattern", path=path)
-            found.update(m for m in matches if os.path.isfile(m))
+            for match in sorted(matches):
+                if os.path.isfile(match):
+                    add(match)
         elif os.path.isdir(path):
             for root, dirs, files in os.walk(path):
                 dirs.sort()
-                found.update(os.path.join(root, f) for f in files if f.endswith(LOG_SUFFIXES))
+                for name in sorted(files):
+                    if name.endswith(LOG_SUFFIXES):
+                        add(os.path.join(root, name))
         elif os.path.exists(path):
-            found.add(path)
+            add(path)
         else:
             raise InputError("no such file or directory", path=path)
     return sorted(found)

@@ -5,6 +5,7 @@ readable as it is (DuckDB), and a second run audits only what changed."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -116,3 +117,23 @@ def test_an_interrupted_run_leaves_the_previous_output(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         batch_audit(Failing(), [str(CLEAN), str(FLAWED)], str(out), full=True)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == first
+
+
+def test_a_fifo_under_an_archive_is_a_row_not_a_wait(tmp_path: Path) -> None:
+    """A FIFO named `*.jsonl` under an archive hung the whole batch (its key read its tail)."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    assert head_of(str(fifo)) == ""
+    row, findings = audit_one(str(fifo))
+    assert (row.verdict, row.error, findings) == ("unusable", "not a regular file (a FIFO, a device or a socket): "
+                                                  "not read", [])
+
+
+def test_one_file_spelled_several_ways_is_found_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`archive/x`, `archive//x` and `../here/archive/x` audited one log three times."""
+    (tmp_path / "archive").mkdir()
+    (tmp_path / "archive" / "one.jsonl").write_text("x\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = find_logs(["archive", "archive//", f"../{tmp_path.name}/archive", "./archive/one.jsonl",
+                       str(tmp_path / "archive" / "*.jsonl")])
+    assert found == ["archive/one.jsonl"]
