@@ -39,6 +39,8 @@ def check(scribe: Scribe, actor: str, action: Action) -> tuple[Fighter, Fighter]
     options = medic.options
     if options.first_aid_needs_kit and "medikit" not in {g.casefold() for g in medic.card.gear}:
         raise RefusedError(f"{actor} has no medikit (first aid needs basic medical supplies)")
+    if patient.has("dead"):
+        raise RefusedError(f"{patient.actor} is dead: first aid cannot help", code="rules.target")
     if patient.effect(FIRST_AIDED) is not None:
         raise RefusedError(f"{patient.actor} has had first aid already (once only)")
     injured = patient.effect(INJURED)

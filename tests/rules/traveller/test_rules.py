@@ -406,6 +406,17 @@ def test_first_aid_refuses_points_that_are_not_a_whole_number(written: str) -> N
     assert of(fight.scribe.events, HealingApplied)
 
 
+def test_first_aid_on_the_dead_is_refused() -> None:
+    """A tester's first aid on Bob, dead at three characteristics zero, "recovered 1 END"."""
+    fight = duel(a={"gear": ["medikit"], "skills": {"medic": 1}}, b={"characteristics": {"END": 1, "STR": 1, "DEX": 1}},
+                 distance=2)
+    fight.post("alice", "attack target=bob")
+    fight.end_turn(faces=[6, 6, 6, 6, 6])
+    assert "dead" in fight.state.combatants["bob"].statuses
+    refused = fight.refused("alice", "first_aid target=bob")
+    assert (refused.code, refused.message) == ("rules.target", "bob is dead: first aid cannot help")
+
+
 def test_first_aid_after_ten_rounds_is_refused() -> None:
     fight = duel(a={"gear": ["medikit"]}, distance=2)
     fight.post("alice", "attack target=bob")
