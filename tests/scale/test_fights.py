@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fightlog.audit.one_process import audit_events
 from fightlog.errors import InputError
-from fightlog.events.model import RoundEnded, SceneEnded
+from fightlog.events.model import AttackResolved, RoundEnded, SceneEnded
 from fightlog.events.store import MemoryStore
 from fightlog.kit.house import read_house_rules
 from fightlog.kit.ruleset import policy_for
@@ -53,6 +53,21 @@ def test_each_ruleset_policy_plays_fights_that_end_and_audit_clean(ruleset: str)
         summary = summarize(index, events)
         assert summary.rounds >= 1 and sum(summary.taken.values()) > 0
     assert fight_summary(setup, MASTER, 0).winner in (*setup.sides, "")
+
+
+def test_en51_shooters_shoot() -> None:
+    """en5.1 keeps no map and a shot names its distance: the policy's attacks named none, so
+    every shot was refused and the shooters reloaded fresh weapons all fight long."""
+    setup = load_setup(str(FIXTURES / "en51" / "rosters" / "ridge.toml"))
+    shooters: set[str] = set()
+    for index in range(4):
+        events = fight_events(setup, MASTER, index)
+        assert audit_events(events).findings == []
+        shooters |= {e.attacker for e in events if isinstance(e, AttackResolved) and e.weapon in RIDGE_GUNS}
+    assert shooters == {"drago", "oskar", "sela", "ines"}
+
+
+RIDGE_GUNS = {"Rifle", "SMG", "Carbine", "Pistol"}
 
 
 def test_same_seed_same_fight_other_seed_other_fight() -> None:
