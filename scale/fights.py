@@ -84,34 +84,32 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
             break
         if scribe.state.turn.current != actor:
             continue  # the post closed the turn itself (the rules moved on)
-        if scribe.state.turn.round >= setup.max_rounds and _closed_the_last_round(table, scribe, seed):
-            break  # a draw: the last round closed, no round past the limit opened
-        try:
-            table.end_turn(scribe)
-        except RefusedError:
-            break
+        if _ended_the_turn(table, scribe, seed, setup.max_rounds):
+            break  # decided in the round that closed, or a draw at the limit: no round opened past it
     info = scribe.state.scene
     if info is None or not info.ended:
         table.end(scribe, reveal=seed, reason=None)
     return scribe.events
 
 
-def _closed_the_last_round(table: Table, scribe: Scribe, seed: str) -> bool:
-    """If ending the open turn would open the next round (tried on a scratch scribe): end the
-    turn and the round in ``scribe`` (the trial's events up to its ``round_ended``: what the
-    round's end resolves, an attack left unanswered, is the round's), and say so."""
+def _ended_the_turn(table: Table, scribe: Scribe, seed: str, max_rounds: int) -> bool:
+    """End the open turn in ``scribe``; when that closes the round, stop after its
+    ``round_ended`` (what the round's end resolves, an attack left unanswered, is the
+    round's) if the fight is decided or the round was the last, and say so: the next round
+    is not opened (a fight decided in round 4's last turn lasted 4 rounds, not 5). Ended
+    on a scratch scribe first, then copied (the same events: the dice are the scene's).
+    A turn the rules will not end stops the fight too."""
     trial = Scribe(scribe.state, seed)
     try:
         table.end_turn(trial)
     except RefusedError:
-        return False
-    if trial.state.turn.round <= scribe.state.turn.round:
-        return False
+        return True
+    closes = trial.state.turn.round > scribe.state.turn.round
     for event in trial.events:
         scribe.emit(event)
-        if type(event) is RoundEnded:
-            break
-    return True
+        if closes and type(event) is RoundEnded and (event.round >= max_rounds or _decided(table, scribe)):
+            return True
+    return False
 
 
 def _tried(table: Table, scribe: Scribe, post: Post) -> bool:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fightlog.audit.one_process import audit_events
 from fightlog.errors import InputError
-from fightlog.events.model import AttackResolved, RoundEnded, SceneEnded
+from fightlog.events.model import AttackResolved, RoundEnded, RoundStarted, SceneEnded
 from fightlog.events.store import MemoryStore
 from fightlog.kit.house import read_house_rules
 from fightlog.kit.ruleset import policy_for
@@ -215,3 +215,15 @@ def test_a_draw_at_the_round_limit_ends_in_the_last_round(ruleset: str, tmp_path
         if isinstance(events[-2], RoundEnded):  # a draw: the last round closed, and all its end resolves kept
             longer = fight_events(load_setup(str(SOURCES[ruleset]), max_rounds=3), MASTER, index)
             assert events[:-1] == longer[: len(events) - 1]  # the same fight as far as round 2's end
+
+
+def test_a_fight_decided_in_a_rounds_last_turn_lasts_that_round() -> None:
+    """Rook fell in round 4, Vex's turn the last of it; the fight opened round 5 and was
+    counted 5 rounds long (and with --max-rounds 5 a win in 5, not a draw after 6)."""
+    setup = load_setup(str(FIXTURES / "roe7" / "scenarios" / "alley-duel.toml"))
+    for index in range(6):
+        events = fight_events(setup, MASTER, index)
+        summary = summarize(index, events)
+        decided = max(e.round for e in events if isinstance(e, RoundStarted))
+        assert not any(isinstance(e, RoundStarted) for e in events[-3:])  # the last round closed, none opened
+        assert summary.rounds == decided and isinstance(events[-1], SceneEnded) and events[-1].winner
