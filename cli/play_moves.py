@@ -13,9 +13,9 @@ from typing import NamedTuple
 import click
 
 from fightlog.cli.output import echo_json
-from fightlog.cli.seed_file import read_seed
+from fightlog.cli.seed_file import read_seed, seed_path
 from fightlog.events.seals import seals_the_dice
-from fightlog.errors import InputError, RefusedError
+from fightlog.errors import InputError, RefusedError, SeedUnavailableError
 from fightlog.events.model import AnyEvent
 from fightlog.events.store import FileStore
 from fightlog.history.states import state_at
@@ -139,12 +139,18 @@ def refusals(log: str, state: SceneState | None = None) -> Iterator[None]:
     read, an effect edited by hand): it is said at LOG (``_located``)."""
     try:
         yield
+    except SeedUnavailableError:
+        raise InputError(LOST_SEED, path=seed_path(log)) from None
     except RefusedError as exc:
         raise RefusedError(f"refused: {exc.message}", path=log) from None
     except InputError as exc:
         if state is None or exc.path is not None:
             raise
         raise _located(log, state, exc) from None
+
+
+LOST_SEED = ("no such file: the scene's secret dice seed is kept here, beside the log, until `play end` reveals it "
+             "(a log moved or renamed takes its LOG.seed with it)")
 
 
 def _located(log: str, state: SceneState, error: InputError) -> InputError:

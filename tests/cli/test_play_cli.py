@@ -287,7 +287,9 @@ def test_start_refuses_a_bad_seed(log: Path, seed: str) -> None:
 def test_end_needs_the_seed_file(fight: Path) -> None:
     os.unlink(f"{fight}.seed")
     before = fight.read_bytes()
-    assert_one_line_error(run("play", "end", str(fight)), f"{fight}.seed", "no such file: the seed the scene committed to")
+    assert_one_line_error(run("play", "end", str(fight)), f"{fight}.seed", "no such file: the scene's secret dice seed is kept "
+                          "here, beside the log, and ending the scene reveals it (a log moved or renamed takes its LOG.seed "
+                          "with it)")
     assert fight.read_bytes() == before
 
 
@@ -343,7 +345,8 @@ def test_rolls_without_the_seed_are_refused(fight: Path) -> None:
     os.unlink(f"{fight}.seed")
     before = fight.read_bytes()
     result = run("play", "post", str(fight), "alice", "--do", RIFLE)
-    assert_one_line_error(result, str(fight), "refused: the scene's dice seed is not available")
+    assert_one_line_error(result, f"{fight}.seed", "no such file: the scene's secret dice seed is kept here, beside "
+                          "the log, until `play end` reveals it (a log moved or renamed takes its LOG.seed with it)")
     assert fight.read_bytes() == before
 
 

@@ -777,7 +777,7 @@ def test_a_turn_s_end_without_the_seed_file_is_refused_not_resolved_to_nothing(t
     Path(f"{log}.seed").unlink()
     before = log.read_bytes()
     ended = run("play", "end-turn", str(log))
-    assert_one_line_error(ended, str(log), "refused: the scene's dice seed is not available")
+    assert_one_line_error(ended, f"{log}.seed", "no such file: the scene's secret dice seed is kept here")
     assert log.read_bytes() == before
 
 
