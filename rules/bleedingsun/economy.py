@@ -105,7 +105,8 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
         elif kind in FULL:
             full += 1
         elif kind == "move":
-            mp += move_cost(int(action.params.get("hexes", action.distance or 0) or 0), stance=stance,
+            hexes = action.params.get("hexes", action.distance or 0)  # not a count: the move refuses it
+            mp += move_cost(hexes if isinstance(hexes, int) and not isinstance(hexes, bool) else 0, stance=stance,
                             terrain=str(action.params.get("terrain", "open")),
                             cautious=bool(action.params.get("cautious", False)), extra=extra)
         elif kind == "stance":

@@ -99,9 +99,24 @@ def test_a_fire_mode_the_weapon_lacks(fight: Path) -> None:
     ("move hexes=0", "move: hexes=0: how far, a whole number of hexes from 1 to 1000"),
     ("move", "move: how far (hexes=N)"),
     ("sprint hexes=-3", "sprint: hexes=-3: how far, a whole number of hexes from 1 to 1000"),
+    ("move hexes=two", "move: hexes=two: how far, a whole number of hexes from 1 to 1000"),  # was exit 3
+    ("move hexes=1e3", "move: hexes=1e3: how far, a whole number of hexes from 1 to 1000"),
 ])
 def test_a_move_says_what_is_wrong_with_how_far(fight: Path, do: str, said: str) -> None:
     assert said in refused(fight, current(fight), "--do", do)
+
+
+def test_a_move_of_no_count_in_the_log_folds(fight: Path) -> None:
+    """A ruling amended a move's hexes to "two": every `state` and `play post` after it
+    crashed (the action economy read the count with int())."""
+    actor = current(fight)
+    assert run("play", "post", str(fight), actor, "--do", "move hexes=2")[0] == 0
+    seq = len(fight.read_bytes().splitlines()) - 1  # the post, before its moved
+    code, said = run("rule", str(fight), "amend", str(seq), "--set", "actions[0].params.hexes=two", "--by", "GM",
+                     "--reason", "typo")
+    assert code in (0, 2), said
+    assert run("state", str(fight))[0] == 0
+    assert run("play", "post", str(fight), actor, "--do", "say")[0] in (0, 2)
 
 
 def test_a_second_grenade_in_one_round(fight: Path) -> None:
