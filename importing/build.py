@@ -259,7 +259,10 @@ class Builder:
         has posted in it, or when the GM calls the round the posts have opened already)."""
         events: list[AnyEvent] = []
         said = called.groupdict().get("n")
-        number = int(said) if said is not None and said.isdecimal() else None
+        number = int(said) if said is not None and said.isdecimal() and len(said) <= 18 else None
+        if said is not None and said.isdecimal() and number is None:  # past what int() reads: no round of the log
+            self._warn(message, f"the GM calls round {said[:12]}... ({len(said)} digits); it is round {self.round} of "
+                                "the log")
         opened = self._opened_by
         self._called = True
         if self.in_round and number == self.round:

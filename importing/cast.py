@@ -392,7 +392,7 @@ def _compile(pattern: str, field: str, name: str, line: int | None) -> re.Patter
     """``pattern`` compiled; else an ``InputError`` naming the ``field`` it is in."""
     try:
         return re.compile(pattern, re.IGNORECASE)
-    except re.error as exc:
+    except (re.error, OverflowError, RecursionError) as exc:  # a repeat past what re counts: OverflowError
         raise InputError(f"{field}: not a regular expression: {pattern!r}: {exc}", path=name, line=line) from None
 
 

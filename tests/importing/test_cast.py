@@ -114,3 +114,11 @@ def test_status_and_hint_patterns_are_checked_for_their_ruleset_only(tmp_path: P
     assert sorted(cast.hints) == ["attack", "flee"] and [h.status for _, h in cast.status] == ["defeated"]
     with pytest.raises(InputError, match="status"):
         load_cast(cast_at(tmp_path, text.replace("(?P<who>\\w+) is", "\\w+ is")), "d20-evasion")
+
+
+def test_a_repeat_too_large_for_re_is_a_bad_pattern_at_its_line(tmp_path: Path) -> None:
+    """`{99999999999}` crashed the import (re raises OverflowError, not re.error)."""
+    with pytest.raises(InputError) as bad:
+        load_cast(cast_at(tmp_path, GOOD.replace("fires", "fires{99999999999}")), "roe7")
+    assert bad.value.line == 16 and bad.value.message.startswith("hints.roe7.attack[0]: not a regular expression: ")
+    assert bad.value.message.endswith("the repetition number is too large")

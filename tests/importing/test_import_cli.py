@@ -228,6 +228,20 @@ _CALLED = (
 )
 
 
+def test_a_round_called_with_more_digits_than_a_number_reads_is_a_warning(tmp_path: Path) -> None:
+    """A GM's ((Round 1000...0)) of 4,401 digits crashed the import (int() refuses more than
+    4,300 digits)."""
+    transcript = tmp_path / "called.txt"
+    transcript.write_text(_CALLED.replace("Round 3:", f"Round 1{'0' * 4400}:"))
+    cast = tmp_path / "cast.toml"
+    cast.write_text((IMPORT / "sl/pump-house.cast.toml").read_text())
+    code, _, stderr = run("import", "sl", str(transcript), "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7",
+                          "--cast", str(cast))
+    assert code == 0, stderr
+    assert stderr == (f"fightlog: warning: {transcript}:3: the GM calls round 100000000000... (4401 digits); it is "
+                      "round 1 of the log\n")
+
+
 @pytest.mark.parametrize("rounds", [None, ""])
 def test_a_gm_line_calling_a_round_opens_it(tmp_path: Path, rounds: str | None) -> None:
     """A GM's "Round N" line ends the round that is open and opens the next: Bob's second
