@@ -17,7 +17,7 @@ import msgspec
 import msgspec.inspect
 from msgspec import Meta, Struct
 
-from fightlog.dice.limits import MAX_MODIFIER
+from fightlog.dice.limits import MAX_MODIFIER, MAX_SIDES
 from fightlog.errors import InputError
 from fightlog.kit.spelling import closest
 from fightlog.reducers.state import SceneState
@@ -41,6 +41,9 @@ NonNegative = Annotated[int, Meta(ge=0, le=NUMBER_CAP)]
 """An open-ended option counting from 0 (a cap, a damage, a number of turns)."""
 Positive = Annotated[int, Meta(ge=1, le=NUMBER_CAP)]
 """An open-ended option counting from 1."""
+DieSize = Annotated[int, Meta(ge=1, le=MAX_SIDES)]
+"""The sides of a die an option names (a burn's 1d10): bounded as dice are
+(``dice.limits.MAX_SIDES``), so a house rule cannot make every such roll refused."""
 Bonus = Annotated[int, Meta(ge=0, le=MAX_MODIFIER)]
 """An option a roll adds or takes off (a bonus, a penalty, an offset): bounded as a roll's
 modifiers are (``dice.limits.MAX_MODIFIER``), so a house rule cannot make every roll refused."""

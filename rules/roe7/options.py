@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 
 from msgspec import Struct
 
-from fightlog.kit.options import NonNegative, Positive, read_options as read_ruleset_options
+from fightlog.kit.options import Bonus, DieSize, NonNegative, Positive, read_options as read_ruleset_options
 from fightlog.rules.roe7.tokens import DamageList, TokenOptions
 
 
@@ -51,7 +51,7 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     # Stun
     stun_turns: Positive = 1
     # Chemical Burn; flamer ("a 60+ on your attack roll": the natural die by default)
-    burn_die: Positive = 10
+    burn_die: DieSize = 10
     burn_turns: Positive = 3
     burn_max_stacks: Positive = 3
     burn_threshold: Positive = 60
@@ -66,28 +66,28 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     racial_dr_is_armour: bool = True
     # Flamer explosion when its user is downed: 1d100 <= 25, 1d50 in a 5 m diameter
     flamer_explosion_chance: NonNegative = 25
-    flamer_explosion_die: Positive = 50
+    flamer_explosion_die: DieSize = 50
     flamer_explosion_diameter_m: Positive = 5
     # What those around a downed flamer dodge against: a 1d100 rolled for the blast, as for
     # every explosive ("d100"), or the 1d50 damage roll itself ("damage").
     flamer_blast_difficulty: Literal["d100", "damage"] = "d100"
     # Suppressive Fire
-    suppression_penalty: NonNegative = 15
+    suppression_penalty: Bonus = 15
     # Dual Wielding penalties by the larger weapon's size
-    dual_penalty_small: NonNegative = 15
-    dual_penalty_medium: NonNegative = 20
-    dual_penalty_large: NonNegative = 25
-    dual_penalty_heavy: NonNegative = 35
+    dual_penalty_small: Bonus = 15
+    dual_penalty_medium: Bonus = 20
+    dual_penalty_large: Bonus = 25
+    dual_penalty_heavy: Bonus = 35
     # Cover; Firing into Melee
-    cover_bonus: NonNegative = 15
+    cover_bonus: Bonus = 15
     # Cover: "+15 to all dodge attempts" (true), or not against melee attacks (false).
     cover_against_melee: bool = True
     melee_bystander_range_m: Positive = 3
     # Changing Stance
-    kneel_bonus: NonNegative = 5
-    prone_accuracy_bonus: NonNegative = 10
-    prone_dodge_bonus: NonNegative = 5
-    prone_stealth_bonus: NonNegative = 5
+    kneel_bonus: Bonus = 5
+    prone_accuracy_bonus: Bonus = 10
+    prone_dodge_bonus: Bonus = 5
+    prone_stealth_bonus: Bonus = 5
     prone_movement_m: Positive = 3
     # Movement Range; Sprint; Falling
     movement_m: Positive = 8
@@ -102,7 +102,7 @@ class Roe7Options(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     reinforcement_turns_near_base: NonNegative = 1
     # Explosives: grenades explode at the end of the thrower's second turn of use
     grenade_fuse_turns: Positive = 2
-    grenade_die: Positive = 50
+    grenade_die: DieSize = 50
     grenade_radius_m: Positive = 5
     # Explosives: targets must "beat" the thrower's 1d100; Basic Contested Roll: a tie
     # "always" goes to the defender. True: a tie is a successful dodge.

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 
 from msgspec import Meta, Struct
 
-from fightlog.kit.options import NonNegative, Positive, read_options as read_ruleset_options
+from fightlog.kit.options import Bonus, NonNegative, Positive, read_options as read_ruleset_options
 
 Dm = Annotated[int, Meta(ge=-12, le=12)]
 Metres = Annotated[int, Meta(ge=1, le=100_000)]
@@ -31,7 +31,7 @@ class TravellerOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     # after DEX ("simultaneous": they post in the order joined, and one taken out by a
     # slot-mate still acts before falling; "joined": one after the other, no more).
     ambush: str = ""
-    ambush_dm: NonNegative = 6
+    ambush_dm: Bonus = 6
     initiative_characteristic: Literal["better", "DEX", "INT"] = "better"
     tactics: bool = True
     simultaneous: Literal["together", "joined"] = "together"

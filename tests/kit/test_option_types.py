@@ -63,3 +63,30 @@ def test_a_ruleset_whose_options_are_unfit_is_broken(monkeypatch: pytest.MonkeyP
     log = tmp_path / "x.jsonl"
     result = CliRunner().invoke(cli, ["play", "start", str(log), "--ruleset", "float-options"])
     assert result.exit_code == 2 and "option 'ratio' is a float" in result.stderr and not log.exists()
+
+
+def _every_ruleset_option() -> list[tuple[str, str, object]]:
+    from fightlog.kit.options import option_fields
+    from fightlog.kit.table import table_for
+
+    found = []
+    for ruleset in ("roe7", "d20-evasion", "traveller", "en51", "bleeding-sun"):
+        for name, field in option_fields(table_for(ruleset).option_type).items():
+            found.append((ruleset, name, field.type))
+    return found
+
+
+@pytest.mark.parametrize(("ruleset", "name", "kind"), _every_ruleset_option(), ids=lambda v: str(v)[:30])
+def test_an_option_the_dice_read_is_bounded_as_the_dice_are(ruleset: str, name: str, kind: object) -> None:
+    """A house rule's `grenade_die = 1000000000` passed (options were bounded at 10**9): the
+    grenade then could not be rolled, and no turn of the fight could end."""
+    import msgspec
+
+    from fightlog.dice.limits import MAX_MODIFIER, MAX_SIDES
+
+    if not isinstance(kind, msgspec.inspect.IntType):
+        return
+    if name.endswith("_die"):
+        assert kind.le is not None and kind.le <= MAX_SIDES
+    if any(word in name.split("_") for word in ("bonus", "penalty", "dm")) and not name.endswith("_step"):
+        assert kind.le is not None and kind.le <= MAX_MODIFIER
