@@ -176,19 +176,32 @@ def refuse_stalling(events: Sequence[AnyEvent], ruling: RulingMade, *, name: str
     """Refuse a void or amendment that would leave a fight in progress where ``play`` cannot
     move it on, a state no rules make: the turn open now without its ``turn_started`` (no
     turn to end, a fight begun already), the round under way without its ``round_started``
-    (a fight in no round), no posting order left (nobody to pass the turn to). Each says
-    what to do instead (``InputError`` at the event ruled on)."""
+    (a fight in no round), no posting order left (nobody to pass the turn to), a join
+    ruled so that someone in the order, or with the open turn, is no longer in the fight (no
+    post of theirs, nor an end of their turn, is then possible). Each says what to do
+    instead (``InputError`` at the event ruled on)."""
     log, target = name, ruling.target
     event = events[target - 1]
-    if ruling.action not in ("void", "amend") or not isinstance(event, (TurnStarted, RoundStarted, InitiativeSet)):
+    if ruling.action not in ("void", "amend") or not isinstance(
+            event, (TurnStarted, RoundStarted, InitiativeSet, CombatantJoined)):
         return
     rulings = [e for e in events if isinstance(e, RulingMade)]
     state = fold(events, plan=plan_of(rulings))  # as ruled so far
     turn = state.turn
     if state.scene is None or state.scene.ended or turn.round == 0:
         return
-    after = fold(events, plan=plan_of([*rulings, ruling])).turn
+    ruled = fold(events, plan=plan_of([*rulings, ruling]))
+    after = ruled.turn
     done = "voided" if ruling.action == "void" else "amended so"
+    if isinstance(event, CombatantJoined):
+        gone = [a for a in (*after.order, *([after.current] if after.current else [])) if a not in ruled.combatants]
+        if gone:
+            raise InputError(
+                f"seq {target} joined {event.actor}: {done}, {gone[0]} would be in the posting order but not in the "
+                f"fight, and play could not pass their turn (amend the posting order first, or leave the join)",
+                path=log, line=target,
+            )
+        return
     if isinstance(event, TurnStarted) and turn.current is not None and after.current is None:
         raise InputError(
             f"seq {target} opened {turn.current}'s turn, open now: {done}, the fight would have no turn open "

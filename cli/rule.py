@@ -63,7 +63,8 @@ are the audit's to report). Refused, with the field and what is allowed:
   - voiding scene_started, a scene_ended that revealed the seed, or, in a fight in
     progress, the turn_started of the open turn (end the turn, or amend its actor), the
     round_started of the round under way or the initiative_set of the only order (amend
-    it), or amending them to the same effect; a ruling the log as ruled cannot fold or
+    it), or amending them to the same effect; a join, so that someone in the posting order
+    is not in the fight; a ruling the log as ruled cannot fold or
     audit;
   - an empty or blank --reason or --by;
   - a void or amend of a ruling (withdraw it), a withdraw of a ruling not in force, an

@@ -383,6 +383,18 @@ def test_the_open_turn_cannot_be_voided(tmp_path: Path) -> None:
     assert run("audit", str(log)).exit_code in (0, 1)
 
 
+def test_a_join_ruled_out_from_under_the_order_is_refused(tmp_path: Path) -> None:
+    """Alice's join amended to `actor=bob`: bob joined twice, alice was in the order and had
+    the turn but was not in the fight, and neither her post nor an end of turn could follow."""
+    log = _live(tmp_path)
+    before = digest(log)
+    said = ("seq 2 joined alice: amended so, alice would be in the posting order but not in the fight, and play could "
+            "not pass their turn (amend the posting order first, or leave the join)")
+    assert_one_line_error(rule(log, "amend", "2", "--set", "actor=bob"), f"{log}:2", said)
+    assert_one_line_error(rule(log, "void", "2"), f"{log}:2", said.replace("amended so", "voided"))
+    assert digest(log) == before
+
+
 def test_the_round_under_way_and_the_only_order_cannot_be_voided(tmp_path: Path) -> None:
     """Voided, the open round_started left the fight in no round (its own turn then audited as
     a skip), the only initiative_set left nobody to pass the turn to: both refused, the log
