@@ -189,6 +189,11 @@ class TableBase:
             raise unknown
         if self.params_read is not None and not post.recorded:
             unread_param(post.actions, self.params_read, self.fields_read)
+        if not post.recorded:  # a target nobody joined as (a typo, someone of another scene)
+            for action in post.actions:
+                for named in (action.target, *action.targets):
+                    if named is not None and named not in state.combatants:
+                        raise absent(state, named)
         if self.distance_from_map and not post.recorded:
             off_the_map(state, post)
         if post.ooc:

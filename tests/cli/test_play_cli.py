@@ -520,6 +520,10 @@ def test_a_void_of_another_event_leaves_the_scene_playable(tmp_path: Path) -> No
     play("join", str(path), "--roster", ROSTER)
     play("begin", str(path))
     done = run("rule", str(path), "void", "2", "--by", "G", "--reason", "joined twice")
+    # alice has the open turn and is in the order: voided, her join would leave play unable to pass it
+    assert done.exit_code == 2 and "alice would be in the posting order but not in the fight" in done.stderr
+    done = run("rule", str(path), "amend", "6", "--by", "G", "--reason", "not first", "--set",
+               'order=["bob", "alice", "mira", "kestrel"]')
     assert done.exit_code == 0, done.output
     assert run("play", "end", str(path)).exit_code == 0
 
@@ -616,3 +620,20 @@ def test_an_attack_waiting_for_its_defender_is_said(tmp_path: Path) -> None:
         f"--responds-to {seq}; play end-turn resolves it unanswered")
     answered = run("play", "post", str(log), "kade", "Kade ducks.", "--do", "dodge", "--responds-to", str(seq))
     assert answered.exit_code == 0 and "waiting:" not in answered.stdout, answered.output
+
+
+@pytest.mark.parametrize("do", ["skill target=nobody", "attack target=nobody weapon=Rifle"])
+def test_a_target_nobody_joined_as_is_refused_in_every_ruleset(tmp_path: Path, do: str) -> None:
+    """d20-evasion's `skill target=nobody` was posted, and audited clean (a fuzzer)."""
+    path = tmp_path / "quest.jsonl"
+    play("start", str(path), "--ruleset", "d20-evasion", "--open")
+    play("join", str(path), "--roster", str(FIXTURES / "d20-evasion" / "rosters" / "john.toml"))
+    play("begin", str(path))
+    before = path.read_bytes()
+    from fightlog.reducers.fold import fold
+    from fightlog.events.codec import decode_line
+
+    actor = fold([decode_line(x) for x in before.splitlines()]).turn.current
+    result = run("play", "post", str(path), str(actor), "--do", do)
+    assert result.exit_code == 2 and "'nobody' is not in the fight (combatants: " in result.stderr, result.output
+    assert path.read_bytes() == before

@@ -33,8 +33,10 @@ from tests.rules.bleedingsun.rigged import of, ready_duel, trio
     ("throw weapon=Frag target=bo caught=ana:99999999999", "rules.incomplete",
      "caught=ana:99999999999: hexes away, a whole number from 0 to 1000"),
     ("throw weapon=Frag caught=bo:2 lob=true cover_cy=light", "rules.incomplete", "among those the blast hits (bo)"),
-    ("attack weapon=Shotgun target=bo targets=bo,cy d_cy=-3", "rules.incomplete",
-     "d_cy=-3: hexes away, a whole number from 0 to 1000"),
+    ("attack weapon=Shotgun target=bo targets=bo,ana d_ana=-3", "rules.incomplete",
+     "d_ana=-3: hexes away, a whole number from 0 to 1000"),
+    ("attack weapon=Shotgun target=bo targets=bo,cy d_cy=3", "rules.target",  # nobody joined as cy
+     "'cy' is not in the fight (combatants: ana, bo)"),
     ("attack target=bo weapon=Rifle light=true", "rules.incomplete", "light=true: one of normal, dark"),
     ("move hexes=2 cautious=no", "rules.incomplete", "cautious=no: write cautious=true or cautious=false"),
     ("draw weapon=Knife holstered=yes", "rules.incomplete", "holstered=yes: write holstered=true"),
