@@ -29,10 +29,10 @@ from pydantic import BeforeValidator, Field, StringConstraints, ValidationError
 from pydantic_core import ErrorDetails
 
 from fightlog.errors import DiceSeedError, InputError, RefusedError
-from fightlog.events.model import FORMAT_VERSION, Action, SceneStarted
+from fightlog.events.model import FORMAT_VERSION, Action, DeclarationPosted, SceneStarted, kind_of
 from fightlog.events.store import MemoryStore
 from fightlog.reducers.state import EMPTY
-from fightlog.kit.actions import parse_actions
+from fightlog.kit.actions import a_or_an, parse_actions
 from fightlog.dice import dice_commitment, new_seed
 from fightlog.kit.house import HouseRules, read_house_rules
 from fightlog.events.seeds import DEFAULT_SCENE as DEFAULT_SCENE  # re-exported: its old home
@@ -406,6 +406,7 @@ def _play(table: Table, scribe: Scribe, step: Step, entrants: Mapping[str, Entra
         end_turn = spec.end_turn if spec.end_turn is not None else scribe.state.turn.current == spec.actor
         post = Post(actor=spec.actor, text=spec.text, actions=step.actions, responds_to=spec.responds_to, ooc=spec.ooc)
         with _located(f"step {step.number} ({spec.actor}): ", path, step.line):
+            _answers_a_post(scribe, spec.responds_to)
             table.post(scribe, post)
             if end_turn:
                 table.end_turn(scribe)
@@ -418,6 +419,17 @@ def _play(table: Table, scribe: Scribe, step: Step, entrants: Mapping[str, Entra
             entrant = replace(entrant, position=spec.at)
         with _located(f"step {step.number} ({spec.join} arrives): ", path, step.line):
             table.join(scribe, entrant, arrival=True, after=spec.after)
+
+
+def _answers_a_post(scribe: Scribe, seq: int | None) -> None:
+    """A step's ``responds_to`` names a post, as ``play post --responds-to`` requires (a
+    seq past the log's end the table refuses itself)."""
+    if seq is None or not scribe.start < seq <= scribe.state.seq:
+        return
+    answered = scribe.events[seq - scribe.start - 1]
+    if not isinstance(answered, DeclarationPosted):
+        raise RefusedError(f"responds_to {seq}: seq {seq} is {a_or_an(kind_of(answered))}, not a post; give the seq "
+                           "of the post answered", code="order.out-of-turn")
 
 
 @contextmanager

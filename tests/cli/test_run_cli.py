@@ -356,3 +356,15 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_step_answering_an_event_that_is_no_post_is_refused_at_its_line(tmp_path: Path) -> None:
+    """`responds_to = 1` (the scene_started) was played and audited clean; `play post
+    --responds-to 1` refuses it."""
+    path = scenario(tmp_path, CALM.replace('do = ["kneel"]', 'do = ["kneel"]\nresponds_to = 1'))
+    log = tmp_path / "calm.jsonl"
+    result = run("run", str(path), "-o", str(log), "--seed", SEED)
+    assert result.exit_code == 2 and not log.exists()
+    step = line_of(path, '[[steps]]')
+    assert result.stderr == (f"fightlog: {path}:{step}: step 1 (alice): responds_to 1: seq 1 is a scene_started, "
+                             "not a post; give the seq of the post answered\n")
