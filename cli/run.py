@@ -90,9 +90,12 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
     if not os.path.isdir(directory):
         raise InputError("not a directory of scenarios", path=directory)
     tomls = sorted(n for n in os.listdir(directory) if n.endswith(".toml"))
-    names = [n for n in tomls if _maybe_scenario(os.path.join(directory, n))]
+    regular = [n for n in tomls if os.path.isfile(os.path.join(directory, n))]  # a FIFO would wait for a writer
+    names = [n for n in regular if _maybe_scenario(os.path.join(directory, n))]
     for name in tomls:
-        if name not in names:
+        if name not in regular:
+            click.echo(f"skipped  {name}: not a regular file (a FIFO, a device or a directory)")
+        elif name not in names:
             click.echo(f"skipped  {name}: not a scenario (no roster key, no [[steps]]: a roster or house rules?)")
     if not names:
         raise InputError("no scenario files (*.toml with a roster or [[steps]]) here", path=directory)

@@ -143,3 +143,17 @@ def test_house_rules_for_another_ruleset_leave_these_fights_as_stored(scenarios:
     assert "UNUSABLE" not in result.output and "house rules changed" not in result.output
     house.write_text('ruleset = "roe7"\nmodifier_cap = 20\n')
     assert run("run", "--check", str(scenarios), "--options", str(house)).exit_code == 1  # the roe7 fights change
+
+
+def test_a_fifo_among_the_scenarios_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    """`run --check DIR` hung for ever on a FIFO named `x.toml` (a fuzzer)."""
+    import os
+
+    directory = tmp_path / "scenarios"
+    directory.mkdir()
+    for name in ("alley-duel.toml", "alley-duel.jsonl"):
+        shutil.copy(FIXTURES / "roe7" / "scenarios" / name, directory / name)
+    os.mkfifo(directory / "pipe.toml")
+    result = run("run", "--check", str(directory))
+    assert result.exit_code == 0, result.output
+    assert "skipped  pipe.toml: not a regular file (a FIFO, a device or a directory)" in result.stdout
