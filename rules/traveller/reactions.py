@@ -92,7 +92,9 @@ def _kind(state: SceneState, actor: str, responds_to: int | None) -> str:
         attack_on = [a for a in post.actions if a.type == "attack" and a.target == actor] if post else []
         if not attack_on or post is None:
             raise
-        weapon = Fighter(state, post.actor).card.weapon(attack_on[0].weapon)
+        named = attack_on[0].weapon  # none named: the one the post draws, as the table reads it, else the first
+        named = named or next((a.weapon for a in post.actions if a.type == "draw" and a.weapon), None)
+        weapon = Fighter(state, post.actor).card.weapon(named)
         return "ranged" if weapon is None else weapon.kind
 
 

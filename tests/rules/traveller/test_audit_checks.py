@@ -401,3 +401,24 @@ def test_first_aid_healing_that_cites_its_post() -> None:
     log.change(healing, cause=roll.for_seq, amount=6)
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.healing"]
     assert len(found) == 1 and "heals 6 points" in found[0]
+
+
+def test_the_attack_a_reaction_answers_is_read_with_the_weapon_its_post_draws() -> None:
+    """A hand-kept log without the table's `incoming` marks: Bob's post draws his Rifle and
+    attacks without naming it; Alice's dive answered a "melee attack" (the sheet's first
+    weapon, a Blade) and was a false `rules.reaction`."""
+    from msgspec.structs import replace
+
+    from fightlog.kit.actions import parse_actions
+    from fightlog.reducers.state import PendingDeclaration
+    from fightlog.rules.traveller.reactions import _kind
+    from tests.rules.traveller.rigged import BLADE, RIFLE, duel
+
+    fight = duel(a={"weapons": [BLADE, RIFLE]})
+    state = fight.state
+    post = PendingDeclaration(seq=state.seq + 1, actor="alice",
+                              actions=tuple(parse_actions(["draw weapon=Rifle", "attack target=bob"])))
+    bare = replace(state, pending=(*state.pending, post))
+    assert _kind(bare, "bob", post.seq) == "ranged"
+    named = replace(post, actions=tuple(parse_actions(["attack target=bob weapon=Blade"])))
+    assert _kind(replace(state, pending=(*state.pending, named)), "bob", post.seq) == "melee"
