@@ -96,6 +96,9 @@ def import_(
 
         if log is not None or force or house is not None:
             raise click.UsageError("--suggest-cast writes no log: leave out -o, --force and --options")
+        if ruleset is None:  # the hints are the ruleset's action types: a generic draft's match no import
+            raise click.UsageError("--suggest-cast drafts the hints of a ruleset's actions: give --ruleset ID too "
+                                   "(`fightlog rulesets` lists them)")
         guessed = Guessed()  # said once the transcript has read: a refusal is the one line
         text = suggest(messages(transcript, fmt, cast, guessed), ruleset or "generic", actions)
         guessed.say()
@@ -122,7 +125,7 @@ def import_(
         why = "without --cast nobody is a combatant" if cast_path is None else \
             f"{cast_path} names none of the transcript's speakers as a combatant"
         warning_line(f"{transcript}: no message is a combatant's post ({why}): the audit has no fight to check "
-                     f"(fightlog import {fmt} {transcript} --suggest-cast drafts a cast)")
+                     f"(fightlog import {fmt} {transcript} --suggest-cast --ruleset {ruleset} drafts a cast)")
     click.echo(
         f"wrote {log}: {plural(done.messages, 'message')} of {transcript} as {plural(done.events, 'event')}, "
         f"scene {done.scene} (next: fightlog audit {log})"

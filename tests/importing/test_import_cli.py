@@ -312,8 +312,10 @@ def test_an_import_where_nobody_is_a_combatant_is_a_warning(tmp_path: Path) -> N
     code, _, stderr = run("import", "sl", transcript, "-o", str(tmp_path / "log.jsonl"), "--ruleset", "roe7")
     assert code == 0
     assert (f"fightlog: warning: {transcript}: no message is a combatant's post (without --cast nobody is a "
-            f"combatant): the audit has no fight to check (fightlog import sl {transcript} --suggest-cast drafts "
-            "a cast)") in stderr.splitlines()
+            f"combatant): the audit has no fight to check (fightlog import sl {transcript} --suggest-cast --ruleset "
+            "roe7 drafts a cast)") in stderr.splitlines()
+    code, _, stderr = run("import", "sl", transcript, "--suggest-cast")  # the hints are a ruleset's actions
+    assert code == 2 and "--suggest-cast drafts the hints of a ruleset's actions: give --ruleset ID too" in stderr
     code, _, stderr = run("import", "sl", transcript, "-o", str(tmp_path / "cast.jsonl"), "--ruleset", "roe7",
                           "--cast", str(IMPORT / "sl/midnight-brawl.cast.toml"))
     assert code == 0 and "no message is a combatant's post" not in stderr
