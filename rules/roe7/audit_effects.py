@@ -306,8 +306,8 @@ class EffectChecks(RollChecks):
             return
         for eid in list(damaging):
             now = before.effects.get(eid)
-            if now is None or now.name not in DAMAGING or now.target != actor:
-                del damaging[eid]  # ended
+            if now is None or now.name not in DAMAGING or now.target != actor or now.remaining == 0:
+                del damaging[eid]  # ended (at 0 turns left too: Debuffs removes it, said or not)
                 continue
             effect = start.effects.get(eid)
             if effect is None or now.ticks > effect.ticks:
@@ -326,7 +326,8 @@ class EffectChecks(RollChecks):
 
     def _restricting_on(self, state: SceneState, actor: str) -> list[ActiveEffect]:
         """The ``RESTRICTING`` effects on ``actor`` (stun, a lost action or turn), by id, from
-        those applied in the scene (pruned once they end)."""
+        those applied in the scene (pruned once they end, as at 0 turns left: Debuffs removes
+        an effect counted down to 0, which a hand-kept log may not say with an expiry)."""
         memo = self._restricting.get(actor)
         if not memo:
             return []
@@ -334,7 +335,7 @@ class EffectChecks(RollChecks):
         effects = state.effects
         for eid in list(memo):
             effect = effects.get(eid)
-            if effect is None or effect.name not in RESTRICTING or effect.target != actor:
+            if effect is None or effect.name not in RESTRICTING or effect.target != actor or effect.remaining == 0:
                 del memo[eid]  # ended
             else:
                 found.append(effect)

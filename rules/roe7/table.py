@@ -229,7 +229,10 @@ def over_allowance(
         return None  # nothing that a turn limits (speech, free actions)
     stunned = lost_turn = lost_action = False
     for effect in who.effects() if restricting is None else restricting:
-        # a stun however recent; a lost action or turn in place at the turn's start
+        # a stun however recent; a lost action or turn in place at the turn's start; none at
+        # 0 turns left (Debuffs: removed at 0, whether a hand-kept log says so or not)
+        if effect.remaining == 0:
+            continue
         name = effect.name
         if name == "stun":
             stunned = True

@@ -1,7 +1,9 @@
-"""A hand-run log names a weapon as a post may, by its class (``weapon=AMR``, an outcome's
-``"weapon": "Rifle"``): the audit reads it as the actor's weapon of that class, as the
-table does. It read tokens only, so a sniper's critical named ``AMR`` was "no critical
-without a sniper weapon", and an SMG's wrong range die named ``SMG`` was never judged."""
+"""Hand-kept roe7 logs write what the engine's do in their own way, and the audit reads them
+as the table would: a weapon named by its class (``weapon=AMR``, an outcome's ``"weapon":
+"Rifle"``) is the actor's weapon of that class (it read tokens only, so a sniper's critical
+named ``AMR`` was "no critical without a sniper weapon", and an SMG's wrong range die named
+``SMG`` was never judged); an effect counted down to 0 has ended whether or not the log
+writes its expiry."""
 
 from __future__ import annotations
 
@@ -43,3 +45,20 @@ def test_a_wrong_range_die_is_found_when_the_post_names_the_weapons_class() -> N
     die = roll.dice[0]
     events[index] = replace(roll, notation="1d100", dice=[replace(die, sides=100)])
     assert ("rules.range-die", roll.seq) in codes(events)
+
+
+def test_effects_counted_down_to_0_end_whether_or_not_the_log_says_they_expired() -> None:
+    """Debuffs removes an effect at 0 turns left. A hand-kept log that counts a lost action
+    and a burn down to 0 but writes no `effect_expired` had the lost action in force a round
+    later and a burn owing a fourth tick: four false errors (a rules tester)."""
+    from fightlog.events.model import EffectCountedDown, EffectExpired, RulingMade
+
+    for name in ("com-call", "flee-the-market", "gate-ambush", "melee-brawl"):
+        events = by_hand([e for _, e in read_log(FIXTURES / "roe7" / "scenarios" / f"{name}.jsonl")], f"{name}.txt",
+                         START)
+        at_zero = {e.effect for e in events if isinstance(e, EffectCountedDown) and e.remaining == 0}
+        expiries = [e.seq for e in events if isinstance(e, EffectExpired) and e.effect in at_zero]
+        assert expiries, name
+        unsaid = [*events, *(RulingMade(seq=len(events) + i, by="GM", action="void", target=seq, reason="never written")
+                             for i, seq in enumerate(expiries, 1))]
+        assert codes(unsaid) == codes(events), name
