@@ -118,7 +118,8 @@ def _reaction(target: Fighter, weapon: WeaponCard, reaction: Reaction | None) ->
         return [(-max(0, target.dm("DEX"), athletics), "dodge")]
     if reaction.kind == "parry":
         return [(-target.card.skills.get("melee", 0), "parry")]
-    if reaction.kind == "dive":
-        dm = options.dive_cover_dm if reaction.into_cover else options.prone_target_ranged_dm
-        return [(dm, "dived for cover" if reaction.into_cover else "dived prone")]
+    if reaction.kind == "dive":  # for the cover it names, or stays in (cover is kept on a dive), else prone
+        covered = reaction.into_cover or target.cover() is not None
+        dm = options.dive_cover_dm if covered else options.prone_target_ranged_dm
+        return [(dm, "dived for cover" if covered else "dived prone")]
     return []

@@ -183,6 +183,19 @@ def test_a_dive_for_cover_dm_2_with_cover_dm_1_without_prone_and_the_next_turn_l
     assert mods(rolls(fight2.react("bob", "dive x=30 y=1", faces=[1, 1]), "attack")[0])["dived prone"] == -1
 
 
+def test_a_dive_from_cover_already_taken_is_dm_2_as_into_cover() -> None:
+    """Behind a stone wall, Bob dived without naming cover: DM-1 "dived prone" (a hit where
+    a dive for cover missed), while the wall still counted as his armour."""
+    fight = duel(b={"skills": {"gun_combat": 1}})
+    fight.post("alice", "say")
+    fight.end_turn()
+    fight.post("bob", "cover behind=stone_wall")
+    fight.end_turn()
+    fight.post("alice", "attack target=bob")
+    found = mods(rolls(fight.react("bob", "dive x=30 y=1", faces=[1, 1]), "attack")[0])
+    assert found.get("dived for cover") == -2 and "dived prone" not in found and "shooting into cover" not in found
+
+
 def test_a_sheet_with_two_characteristics_at_zero_joins_unconscious() -> None:
     """Unconsciousness holds from the start: a sheet with STR and DEX 0 stood, and the audit
     then found them standing with two at zero (the review)."""
