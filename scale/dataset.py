@@ -85,6 +85,11 @@ class Summary:
         def ranked(counter: Counter[str]) -> list[dict[str, Any]]:
             return [{"name": k, "count": v} for k, v in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
 
+        def rest(counter: Counter[str]) -> dict[str, int]:
+            """What the top ``top`` leave out: how many names, and their count."""
+            left = sorted(counter.values(), reverse=True)[top:]
+            return {"names": len(left), "count": sum(left)}
+
         return {
             "logs": sum(self.verdicts.values()),
             "audited": self.audited,
@@ -92,7 +97,9 @@ class Summary:
             "verdicts": dict(sorted(self.verdicts.items())),
             "findings": {k: self.severities[k] for k in ("error", "warning", "info", "accepted")},
             "top_codes": ranked(self.codes),
+            "more_codes": rest(self.codes),
             "top_error_actors": ranked(self.actors),
+            "more_error_actors": rest(self.actors),
             "unreadable": [{"log": k, "reason": v} for k, v in sorted(self.unread.items())],
         }
 
@@ -103,6 +110,8 @@ class Writer:
 
     def __init__(self, out: str) -> None:
         self.out = out
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise InputError("not a directory: -o names the directory the tables are written to", path=out)
         try:
             os.makedirs(out, exist_ok=True)
             self.work = tempfile.mkdtemp(prefix=".batch-", dir=out)

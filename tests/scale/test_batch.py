@@ -51,6 +51,22 @@ def test_what_cannot_be_audited_is_one_row_with_its_reason(tmp_path: Path) -> No
         assert findings == []
 
 
+def test_the_summary_says_what_its_top_lists_leave_out(tmp_path: Path) -> None:
+    """The top ten codes of the bundled flawed fights added up to 10 of 23 errors, and
+    nothing said that 13 codes were left out (a new user)."""
+    from fightlog.cli.batch import summary_lines
+
+    logs = find_logs([str(FIXTURES / "roe7" / "audit")])
+    summary = batch_audit(Serial(), logs, str(tmp_path / "out"))
+    findings = duckdb.sql(f"SELECT code FROM '{tmp_path / 'out'}/findings.parquet' WHERE NOT accepted").fetchall()
+    codes = {code for (code,) in findings}
+    assert summary["more_codes"]["names"] == len(codes) - 10 > 0
+    assert summary["more_codes"]["count"] + sum(r["count"] for r in summary["top_codes"]) == len(findings)
+    more = summary["more_codes"]
+    assert (f"  {more['count']:>8}  more, of {more['names']} other codes (all in {tmp_path / 'out'}/findings.parquet)"
+            in summary_lines(str(tmp_path / "out"), summary))
+
+
 def test_paths_walked_globbed_and_missing(tmp_path: Path) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     for name in ("a/one.jsonl", "a/b/two.jsonl", "a/b/notes.txt", "three.jsonl"):
@@ -83,6 +99,7 @@ def test_the_output_is_queryable_and_a_second_run_is_incremental(tmp_path: Path)
         f"SELECT code, count(*) AS n FROM '{out}/findings.parquet' GROUP BY code ORDER BY n DESC, code"
     ).fetchall()
     assert sum(n for _, n in by_code) == sum(r["count"] for r in summary["top_codes"])  # none accepted here
+    assert summary["more_codes"] == {"names": 0, "count": 0}
     by_severity = dict(duckdb.sql(
         f"SELECT severity, count(*) FROM '{out}/findings.parquet' WHERE NOT accepted GROUP BY severity").fetchall())
     assert {k: v for k, v in summary["findings"].items() if v} == by_severity and by_severity["error"] > 0
