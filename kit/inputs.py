@@ -84,6 +84,9 @@ def read_toml_text(path: Path, name: str, what: str) -> tuple[dict[str, Any], st
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
+        if text.startswith('{"kind":"scene_started"'):  # a log given for a roster or a scenario
+            raise InputError(f"a fightlog log (JSON Lines), not a {what} file: give the {what}'s TOML (a log is "
+                             "read by state, replay, audit...)", path=name, line=1) from None
         raise _toml_error(str(exc), text, name) from None
     except RecursionError:
         raise InputError("not valid TOML: nested too deeply", path=name) from None

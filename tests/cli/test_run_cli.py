@@ -368,3 +368,12 @@ def test_a_step_answering_an_event_that_is_no_post_is_refused_at_its_line(tmp_pa
     step = line_of(path, '[[steps]]')
     assert result.stderr == (f"fightlog: {path}:{step}: step 1 (alice): responds_to 1: seq 1 is a scene_started, "
                              "not a post; give the seq of the post answered\n")
+
+
+def test_a_log_given_for_a_scenario_is_said_to_be_one(tmp_path: Path) -> None:
+    """`fightlog sim fight.jsonl` said "not valid TOML: invalid statement (column 1)"."""
+    log = FIXTURES / "roe7" / "scenarios" / "alley-duel.jsonl"
+    for args in (("run", str(log), "-o", str(tmp_path / "x.jsonl")), ("sim", str(log), "--fights", "2")):
+        result = run(*args)
+        assert result.exit_code == 2 and not (tmp_path / "x.jsonl").exists()
+        assert result.stderr.startswith(f"fightlog: {log}:1: a fightlog log (JSON Lines), not a scenario")
