@@ -49,7 +49,11 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     extra = params.get("difficult")
     cost = metres + (extra if isinstance(extra, int) and extra > 0 else 0)
     if cost > left:
-        raise RefusedError(f"{actor} can move {left} m more this turn, not {cost} m", code="rules.allowance")
+        asked = params.get("m", action.distance)
+        toward = params.get("toward")
+        why = (f" (m={asked} toward {toward}: {metres} m takes {actor} to a metre short of them)"
+               if isinstance(toward, str) and asked != metres else "")
+        raise RefusedError(f"{actor} can move {left} m more this turn, not {cost} m{why}", code="rules.allowance")
     if who.has("kneeling") and metres > 0:
         scribe.emit(StatusChanged(actor=actor, status="kneeling", on=False, cause=declaration, note="moved"))
     cover = params.get("cover") is True

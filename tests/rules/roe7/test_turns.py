@@ -125,6 +125,13 @@ def test_a_move_toward_someone_stops_short_of_their_spot() -> None:
     assert (alice.position, alice.moved) == ((8, 0), 8)  # far: the whole 8
 
 
+def test_a_move_toward_someone_too_far_says_why_its_metres_are_not_those_asked() -> None:
+    """`move toward=bob m=100` said "not 14 m", a figure the player never wrote."""
+    fight = duel(distance=15)
+    assert fight.refused("alice", act("move", toward="bob", m=100)) == (
+        "alice can move 8 m more this turn, not 14 m (m=100 toward bob: 14 m takes alice to a metre short of them)")
+
+
 def test_a_move_refused_says_what_was_wrong_with_the_value_given() -> None:
     fight = duel()
     negative = "m=-3 is negative: a move covers 0 m or more (to go back, move away=ID or to x= y=)"
