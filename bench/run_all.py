@@ -82,6 +82,8 @@ BENCHES = [
           ("--events", "1000000", "--rounds", "5"), ("--events", "20000", "--rounds", "2")),
     Bench("bench_bleedingsun.py", "Bleeding Sun d6 dice-pool fights (fold and audit, issue 26)",
           ("--events", "1000000", "--rounds", "5"), ("--events", "20000", "--rounds", "2")),
+    Bench("bench_rulings.py", "Commands on a log with many GM rulings",
+          ("--events", "20000", "--every", "10", "--rounds", "3"), ("--events", "3000", "--every", "10", "--rounds", "2")),
     Bench("bench_dice.py", "Dice", ("--rolls", "50000", "--rounds", "7"), ("--rolls", "10000", "--rounds", "3")),
     Bench("bench_commands.py", "Commands on long fights (replay, verify --dice)",
           ("--sizes", "10000,100000,1000000", "--rounds", "3"), ("--sizes", "5000,20000", "--rounds", "2")),
