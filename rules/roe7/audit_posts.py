@@ -145,13 +145,17 @@ class PostChecks(AttackChecks):
             )
 
     def _flee(self, who: Fighter, event: DeclarationPosted, view: AuditView) -> None:
-        if flees_left(who) > 0:
+        """A flee declared with no attempt left: those the log spends (``resource_spent``), or
+        the flee rolls a hand-kept log made, whichever are more."""
+        rolled = self.flee_rolls.get(who.actor, 0)
+        if flees_left(who) > 0 and who.options.flee_attempts > rolled:
             return
         limit = who.options.flee_attempts
+        used = max(who.who.spent.get("flee_attempts", 0), rolled)
         view.report(
             "rules.flee-limit", event,
             f"{who.actor} declared a flee with none left: {limit} attempt{'s' if limit != 1 else ''} per combat, "
-            f"{who.who.spent.get('flee_attempts', 0)} used",
+            f"{used} used",
             actor=who.actor,
         )
 

@@ -34,6 +34,9 @@ class RollChecks(SceneFacts):
         """(target, effect name) the log has applied (``EffectChecks.applied``): a modifier
         from an effect the log never kept on its roller (an imported fight keeps none) is not
         judged as one that has ended."""
+        self.flee_rolls: dict[str, int] = {}
+        """Flee rolls made elsewhere, by roller: the attempts a hand-kept log rolled, whether
+        or not it spends them (``resource_spent``) as the engine does (``PostChecks._flee``)."""
 
     def rolled(self, before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         """Modifiers beyond the cap (Modifiers); a modifier an effect no longer grants; an
@@ -106,6 +109,8 @@ class RollChecks(SceneFacts):
             check_range_die(before, event, view, lambda text: self.weapon(text, opts, before, event.roller))
         elif event.purpose == "damage" and event.for_seq is None:
             self.damage_rolled(before, event, view)
+        elif event.purpose == "flee" and event.roller is not None:
+            self.flee_rolls[event.roller] = self.flee_rolls.get(event.roller, 0) + 1
 
     def damage_rolled(self, before: SceneState, event: DiceRolled, view: AuditView) -> None:
         """A damage roll citing nothing (an imported fight's): judged by ``AttackChecks``."""

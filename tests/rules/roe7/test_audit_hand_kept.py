@@ -62,3 +62,22 @@ def test_effects_counted_down_to_0_end_whether_or_not_the_log_says_they_expired(
         unsaid = [*events, *(RulingMade(seq=len(events) + i, by="GM", action="void", target=seq, reason="never written")
                              for i, seq in enumerate(expiries, 1))]
         assert codes(unsaid) == codes(events), name
+
+
+def test_a_flee_past_the_limit_is_found_from_the_flee_rolls_too() -> None:
+    """A hand-kept log rolls its flees but spends no `flee_attempts` (the engine's
+    bookkeeping): a third flee audited clean (a rules tester). Here one attempt a combat:
+    the second flee of the market fight is past it, spent or only rolled."""
+    from fightlog.events.model import ResourceSpent, RulingMade, SceneStarted
+
+    events = by_hand([e for _, e in read_log(FIXTURES / "roe7" / "scenarios" / "flee-the-market.jsonl")],
+                     "market.txt", START)
+    first = events[0]
+    assert isinstance(first, SceneStarted)
+    events[0] = replace(first, options={**first.options, "flee_attempts": 1})
+    spent = [e.seq for e in events if isinstance(e, ResourceSpent) and e.resource == "flee_attempts"]
+    assert len(spent) == 2
+    unspent = [*events, *(RulingMade(seq=len(events) + i, by="GM", action="void", target=seq, reason="not kept")
+                          for i, seq in enumerate(spent, 1))]
+    found = [c for c in codes(events) if c[0] == "rules.flee-limit"]
+    assert len(found) == 1 and [c for c in codes(unspent) if c[0] == "rules.flee-limit"] == found
