@@ -35,16 +35,28 @@ def killed(before: SceneState, event: StatusChanged, after: SceneState, view: Au
                     f"{limit} HP or below (else mortally wounded, with rounds to be treated)", actor=event.actor)
 
 
-def counted_down(before: SceneState, event: EffectCountedDown, after: SceneState, view: AuditView) -> None:
-    """A bleed-out counts down one round at a time: each count one less than the last."""
-    found = before.effects.get(event.effect)
-    if found is None or found.name != "bleeding_out" or found.remaining is None:
-        return
-    want = max(0, found.remaining - 1)
-    if event.remaining != want:
-        view.report(CODE, event, f"{event.target}'s bleed-out counts down from {found.remaining} to "
-                    f"{event.remaining} rounds left; a round's end takes one (to {want})", actor=event.target)
+class Countdowns:
+    """A bleed-out counts down one round at a time: each count one less than the last, and
+    one count a round (two at one round's end took a round from the wounded)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, int] = {}
+        """Bleed-out effect -> the round of its last count."""
+
+    def counted_down(self, before: SceneState, event: EffectCountedDown, after: SceneState, view: AuditView) -> None:
+        found = before.effects.get(event.effect)
+        if found is None or found.name != "bleeding_out" or found.remaining is None:
+            return
+        want = max(0, found.remaining - 1)
+        if event.remaining != want:
+            view.report(CODE, event, f"{event.target}'s bleed-out counts down from {found.remaining} to "
+                        f"{event.remaining} rounds left; a round's end takes one (to {want})", actor=event.target)
+        now = before.turn.round
+        if self._last.get(event.effect) == now:
+            view.report(CODE, event, f"{event.target}'s bleed-out is counted down a second time in round {now}: a "
+                        "round's end takes one round", actor=event.target)
+        self._last[event.effect] = now
 
 
 def checks() -> Mapping[type, Check]:
-    return {StatusChanged: cast(Check, killed), EffectCountedDown: cast(Check, counted_down)}
+    return {StatusChanged: cast(Check, killed), EffectCountedDown: cast(Check, Countdowns().counted_down)}

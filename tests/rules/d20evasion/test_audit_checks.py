@@ -481,6 +481,22 @@ def test_a_death_outright_above_the_kill_line_and_a_bleed_out_a_round_early() ->
     assert log.all(EffectExpired, target="acolyte")  # the rest of the bleed-out, as played, follows
 
 
+def test_a_bleed_out_counted_down_twice_at_one_rounds_end() -> None:
+    """Two counts at round 2's end, each one less than the last, bled Gor out a round early:
+    audited clean (a rules tester); the doc's row claimed it was found."""
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.model import EffectCountedDown
+    from fightlog.fixtures.d20_audit_fights import scenario
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper(scenario("sunken-archive"))
+    first = log.find(EffectCountedDown, target="acolyte")
+    assert first.remaining == 1
+    log.insert_after(first, EffectCountedDown(seq=0, effect=first.effect, target="acolyte", remaining=0))
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert any(m.startswith("acolyte's bleed-out is counted down a second time in round ") for m in found), found
+
+
 def audit_state_hp(log: object, at: object) -> int:
     """The Acolyte's HP when ``at`` (his mortal wound) was recorded: the log folded to it."""
     from fightlog.reducers.fold import fold
