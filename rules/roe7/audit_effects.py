@@ -85,6 +85,11 @@ class EffectChecks(RollChecks):
         """Victim -> the damaging debuffs applied to them (effect ids), pruned once they end."""
         self._flagged: set[int] = set()
         """Ticks already reported as of an effect no longer active (their damage is not)."""
+        self.stun_ended: dict[str, int] = {}
+        """Who is immune to stun (Stun: until the end of their next turn after a stun ends)
+        -> ``turn.started`` of the turn it ended in; read from the stun's end itself, so a
+        hand-kept log that writes no ``stun_immunity`` is judged too (``PostChecks.turn_ended``
+        ends it)."""
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
         if event.refreshes is not None:
@@ -93,6 +98,8 @@ class EffectChecks(RollChecks):
         self.kept_effects.add((event.target, name))
         if name == "bleed" or name == "stun" or name == "suppressed":
             self._strength(before, event, view)
+        if name == "stun":
+            self._immune(before, event, view)
         if name in KIND_OF and event.cause is not None:
             self._earned(before, name, event.cause, event, event.target, view)
         if name in RESTRICTING:
@@ -104,6 +111,19 @@ class EffectChecks(RollChecks):
                                 f"a {name.replace('_', ' ')} costs the next one only", actor=event.target)
         elif name in DAMAGING:
             self._damaging.setdefault(event.target, {})[event.effect] = None
+
+    def _immune(self, before: SceneState, event: EffectApplied, view: AuditView) -> None:
+        """A stun on someone still stunned, or immune after a stun ended (Stun)."""
+        target = event.target
+        for effect in before.effects.values():
+            if effect.target == target and effect.remaining != 0 and effect.name in ("stun", "stun_immunity"):
+                why = "is stunned already" if effect.name == "stun" else "is immune to stun (stun_immunity)"
+                break
+        else:
+            if target not in self.stun_ended:
+                return
+            why = "is immune to stun until the end of their next turn after a stun ended"
+        view.report("rules.effect-wrong", event, f"{target} {why}: this stun does not take", actor=target)
 
     def _strength(self, before: SceneState, event: EffectApplied, view: AuditView) -> None:
         """A bleed deals ``bleed_damage`` a turn for ``bleed_turns``; a stun lasts
@@ -257,7 +277,10 @@ class EffectChecks(RollChecks):
             )
 
     def counted_down(self, before: SceneState, event: EffectCountedDown, after: SceneState, view: AuditView) -> None:
-        if event.effect in before.effects:
+        found = before.effects.get(event.effect)
+        if found is not None:
+            if event.remaining == 0 and found.name == "stun":  # ended, whether or not an expiry follows
+                self.stun_ended[found.target] = before.turn.started
             return
         view.report(
             "rules.expired-effect", event,
@@ -265,6 +288,9 @@ class EffectChecks(RollChecks):
         )
 
     def expired(self, before: SceneState, event: EffectExpired, after: SceneState, view: AuditView) -> None:
+        found = before.effects.get(event.effect)
+        if found is not None and found.name == "stun":
+            self.stun_ended[found.target] = before.turn.started
         ended = self._ended  # ``_end``, written out
         if len(ended) >= _MEMORY:
             for old in list(ended)[: _MEMORY // 2]:

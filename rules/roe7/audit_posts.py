@@ -206,6 +206,8 @@ class PostChecks(AttackChecks):
         turn = before.turn
         if self._closed != turn.started:
             self._close(before, event, view)
+        if self.stun_ended and self.stun_ended.get(event.actor, turn.started) != turn.started:
+            del self.stun_ended[event.actor]  # the turn after the one the stun ended in: immune no more
         if self._owed:
             self._settle(before, view)
         elif self._lost:

@@ -81,3 +81,25 @@ def test_a_flee_past_the_limit_is_found_from_the_flee_rolls_too() -> None:
                           for i, seq in enumerate(spent, 1))]
     found = [c for c in codes(events) if c[0] == "rules.flee-limit"]
     assert len(found) == 1 and [c for c in codes(unspent) if c[0] == "rules.flee-limit"] == found
+
+
+def test_a_stun_during_the_immunity_a_stun_leaves_is_found() -> None:
+    """Stun: after a stun ends, the fighter is immune until the end of their next turn. The
+    engine refuses a stun then; a hand-kept log that applied one audited clean. Found
+    whether the log writes `stun_immunity` or not."""
+    from fightlog.events.model import EffectApplied, EffectExpired, TurnStarted
+
+    events = by_hand([e for _, e in read_log(FIXTURES / "roe7" / "scenarios" / "melee-brawl.jsonl")], "brawl.txt",
+                     START)
+    ended = next(e for e in events if isinstance(e, EffectExpired) and e.effect.startswith("stun-"))
+    victim = next(e for e in events if isinstance(e, EffectApplied) and e.effect == ended.effect).target
+    at = next(i for i, e in enumerate(events) if e.seq > ended.seq and isinstance(e, TurnStarted))  # the next turn
+    stun = EffectApplied(seq=0, effect="stun-again", name="stun", target=victim, source="gm", duration=1)
+    for keep_immunity in (True, False):
+        changed = [e for e in events
+                   if keep_immunity or not (isinstance(e, EffectApplied) and e.name == "stun_immunity")]
+        index = changed.index(events[at])
+        changed = [*changed[: index + 1], stun, *changed[index + 1:]]
+        changed = [replace(e, seq=i) for i, e in enumerate(changed, 1)]
+        found = [c for c in codes(changed) if c[0] == "rules.effect-wrong"]
+        assert found and found[0][1] == index + 2, (keep_immunity, found)
