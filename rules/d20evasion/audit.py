@@ -48,6 +48,7 @@ from fightlog.rules.d20evasion.defence import answered, awaiting_in
 from fightlog.rules.d20evasion.fighters import Fighter, options_of
 from fightlog.rules.d20evasion.harm import absorb, alter, damage_percents, is_dot
 from fightlog.rules.d20evasion.options import DEFAULTS, D20Options
+from fightlog.rules.d20evasion.plan import plan
 from fightlog.rules.d20evasion.ruleset import DEFENSIVE, OUT
 from fightlog.rules.d20evasion.declared import check_declaration
 from fightlog.kit.declared import Noting, by_table
@@ -328,12 +329,15 @@ class D20Audit:
             self._posted(before, event, view)
             return
         noting = Noting(view)
-        self._posted(before, event, noting)
+        self._posted(before, event, noting, planned=True)
         found = check_declaration(before, event)
         if found is not None and found.code not in noting.codes:
             view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
 
-    def _posted(self, before: SceneState, event: DeclarationPosted, view: AuditView) -> None:
+    def _posted(self, before: SceneState, event: DeclarationPosted, view: AuditView, *, planned: bool = False) -> None:
+        """``planned``: a post the table did not make: its allowance judged as recorded, and
+        as the table reads it (``plan``: a move's cost from the bands, which a hand-run post
+        does not say)."""
         if event.ooc:
             if event.actions:
                 view.report("rules.refused", event, f"{event.actor}'s out-of-character post carries actions",
@@ -368,7 +372,14 @@ class D20Audit:
                         actor=actor)
             return
         try:
-            found = breach(Fighter(before, actor, opts), turn_actions(before, actor, event.responds_to), event.actions)
+            who = Fighter(before, actor, opts)
+            earlier = turn_actions(before, actor, event.responds_to)
+            found = breach(who, earlier, event.actions)  # as recorded (the points a post says it spent)
+            if found is None and planned:
+                try:  # and as the table reads it: a move's cost from the bands
+                    found = breach(who, earlier, plan(before, who, event.actions, earlier))
+                except FightlogError:
+                    pass  # refused as the table reads it: ``check_declaration`` says so
         except FightlogError:
             return
         if found is not None:

@@ -19,6 +19,8 @@ from fightlog.audit.findings import known_codes
 from fightlog.events.model import (
     AnyEvent,
     AttackResolved,
+    CombatantJoined,
+    Origin,
     DamageApplied,
     DeclarationPosted,
     EffectTicked,
@@ -245,6 +247,22 @@ def test_more_movement_than_the_points() -> None:
     post = one(events, DeclarationPosted, actor="alice")
     moved = replace(post.actions[0], params={**post.actions[0].params, "points": 3})
     assert findings(changed(events, post, actions=[moved])) == [("rules.allowance", post.seq, "alice")]
+
+
+def test_more_movement_than_the_points_in_a_post_that_says_none() -> None:
+    """A hand-run post writes no `points`: a move past the mover's movement points audited
+    clean (a rules tester: 3 points spent with 2); the table's reading of the move costs it."""
+    f = skirmish()
+    f.post("alice", "move target=bob range=close")
+    events = clean(f)
+    post = one(events, DeclarationPosted, actor="alice")
+    bare = replace(post.actions[0], params={k: v for k, v in post.actions[0].params.items() if k != "points"})
+    assert post.actions[0].params.get("points") == 1
+    hand = changed(events, post, actions=[bare], origin=Origin(medium="sl-chat", ref="t.txt:3"))
+    assert ("rules.allowance", post.seq, "alice") not in findings(hand)  # 1 point of 2
+    slow = [replace(e, sheet={**e.sheet, "stats": {**e.sheet["stats"], "dexterity": 5}})
+            if isinstance(e, CombatantJoined) and e.actor == "alice" else e for e in hand]
+    assert ("rules.allowance", post.seq, "alice") in findings(slow)  # 1 point of none
 
 
 def test_a_mortally_wounded_combatant_acting() -> None:
