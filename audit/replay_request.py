@@ -275,9 +275,16 @@ class Refolding:
         return self._state
 
 
+CHANGED_MEDIUM: Final = "dispute"
+"""``origin.medium`` of a fork's changed fact (``dispute_change.DISPUTE_MEDIUM``)."""
+
+
 def externals(events: Iterable[AnyEvent]) -> list[DiceRolled]:
-    """The external rolls among ``events`` (a dice bot's, a HUD's), in order."""
-    return [e for e in events if isinstance(e, DiceRolled) and e.generator == "external"]
+    """The rolls among ``events`` a re-derivation reuses as recorded, in order: the external
+    ones (a dice bot's, a HUD's), and an engine roll a dispute changed (a fork disputed again
+    keeps the first change: drawn again from the seed, it was undone)."""
+    return [e for e in events if isinstance(e, DiceRolled)
+            and (e.generator == "external" or (e.origin is not None and e.origin.medium == CHANGED_MEDIUM))]
 
 
 def event_kind(event: AnyEvent | None) -> str:

@@ -520,3 +520,16 @@ def test_bad_changes_are_input_errors(
         fork(log(ALLEY), seq, *sets, **mode)
     assert message in caught.value.message
     assert caught.value.path == "fight.jsonl"
+
+
+def test_a_fork_disputed_again_keeps_its_first_change() -> None:
+    """A tester's two-roll "what if": the fork's changed engine roll was drawn again from the
+    seed in the second dispute, undoing the first change without a word."""
+    first = alley(41, ("dice[0].face", 10))
+    changed = at(first, 41)
+    assert isinstance(changed, DiceRolled) and changed.dice[0].face == 10
+    later = next(e for e in first.fork[41:] if isinstance(e, DiceRolled) and e.generator == "engine")
+    second = fork(list(first.fork), later.seq, ("dice[0].face", 1))
+    kept = at(second, 41)
+    assert isinstance(kept, DiceRolled) and kept.dice[0].face == 10 and kept.origin == changed.origin
+    assert second.departures == ()  # the first fork re-derives as it stands, the first change included
