@@ -200,7 +200,8 @@ def _run_lines(run: dict[str, Any], options: str | None) -> list[str]:
     for title, key in (("damage dealt per fight", "damage_dealt"), ("damage taken per fight", "damage_taken"),
                        ("effects per fight", "effects")):
         if run[key]:
-            lines.append(f"  {title}: " + ", ".join(f"{k} {v['mean']:.2f}" for k, v in run[key].items()))
+            lines.append(f"  {title} (+/- its 95% interval): "
+                         + ", ".join(f"{k} {v['mean']:.2f} (+/- {v['half_width']:.2f})" for k, v in run[key].items()))
     audit = run["audit"]
     if not audit["findings"]:
         lines.append(f"  audit: {plural(audit['audited'], 'fight')} audited, no findings")

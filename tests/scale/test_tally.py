@@ -83,3 +83,15 @@ def test_the_report_of_a_fixed_master_seed(snapshot: Any) -> None:
     tally = play_chunk(setup, master_seed(7), 0, 40, 10)
     assert tally.fights == 40 and tally.audited == 4 and tally.findings == []
     assert report(tally, setup.sides) == snapshot
+
+
+def test_the_human_summary_gives_each_mean_its_interval() -> None:
+    """scale.md: "each mean with its 95% interval"; damage and effects were printed bare."""
+    from fightlog.cli.sim import _run_lines
+
+    setup = load_setup(str(FIXTURES / "roe7" / "scenarios" / "alley-duel.toml"))
+    run = report(play_chunk(setup, master_seed(7), 0, 20, 0), setup.sides)
+    lines = _run_lines(run, None)
+    dealt = next(line for line in lines if "damage dealt per fight" in line)
+    for actor, row in run["damage_dealt"].items():
+        assert f"{actor} {row['mean']:.2f} (+/- {row['half_width']:.2f})" in dealt
