@@ -86,11 +86,11 @@ def audit_one(path: str) -> tuple[LogRow, list[FindingRow]]:
                       verdict="unusable", chain="intact", dice="", error=_reason(exc)), []
     summary = report.summary
     rows = [
-        FindingRow(log=path, head=head, ruleset=summary.ruleset, seq=f.seq, code=f.code, severity=f.severity,
+        FindingRow(log=path, head=head, ruleset=ruleset, seq=f.seq, code=f.code, severity=f.severity,
                    actor=f.actor or "", section=f.rule, message=f.message, accepted=f.accepted is not None)
         for f in report.findings
     ]
-    return LogRow(log=path, head=head, events=result.events, ruleset=summary.ruleset, format=version,
+    return LogRow(log=path, head=head, events=result.events, ruleset=ruleset, format=version,
                   verdict="findings" if summary.failed else "clean", chain="intact", dice=summary.dice,
                   errors=summary.errors, warnings=summary.warnings, info=summary.info), rows
 

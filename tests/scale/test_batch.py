@@ -154,3 +154,16 @@ def test_one_file_spelled_several_ways_is_found_once(tmp_path: Path, monkeypatch
     found = find_logs(["archive", "archive//", f"../{tmp_path.name}/archive", "./archive/one.jsonl",
                        str(tmp_path / "archive" / "*.jsonl")])
     assert found == ["archive/one.jsonl"]
+
+
+def test_a_ruleset_not_installed_is_named_by_its_id_in_both_tables(tmp_path: Path) -> None:
+    """The `ruleset` column held the audit's sentence ("no ruleset ('homebrew' is not
+    installed: ...)"), which a GROUP BY ruleset showed as a ruleset."""
+    from fightlog.events.model import FORMAT_VERSION, RoundStarted, SceneStarted
+    from fightlog.events.store import FileStore
+
+    log = tmp_path / "home.jsonl"
+    FileStore(str(log), fsync=False).append([SceneStarted(scene="h", ruleset="homebrew", format=FORMAT_VERSION),
+                                            RoundStarted(round=1)])
+    row, findings = audit_one(str(log))
+    assert row.ruleset == "homebrew" and findings and {f.ruleset for f in findings} == {"homebrew"}
