@@ -155,7 +155,7 @@ def report_refusal(before: SceneState, event: DeclarationPosted, view: AuditView
     noting = Noting(view)
     found = check(before, event)
     if found is not None and found.code not in noting.codes:
-        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+        view.report(found.code, event, f"the rules refuse {event.actor}'s post: {found.message}", actor=event.actor)
     return found
 
 

@@ -332,7 +332,7 @@ class D20Audit:
         self._posted(before, event, noting, planned=True)
         found = check_declaration(before, event)
         if found is not None and found.code not in noting.codes:
-            view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+            view.report(found.code, event, f"the rules refuse {event.actor}'s post: {found.message}", actor=event.actor)
 
     def _posted(self, before: SceneState, event: DeclarationPosted, view: AuditView, *, planned: bool = False) -> None:
         """``planned``: a post the table did not make: its allowance judged as recorded, and

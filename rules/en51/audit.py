@@ -375,11 +375,11 @@ class En51Audit:
             self._counters.refused(event.seq)
         if refused is None and gone is not None and gone[0] == before.turn.round and event.responds_to is None \
                 and event.actor == before.turn.current and combat(event.actions):
-            view.report("rules.allowance", event, f"the table refuses {event.actor}'s post: {event.actor}'s action "
+            view.report("rules.allowance", event, f"the rules refuse {event.actor}'s post: {event.actor}'s action "
                         f"this turn {gone[2]} (seq {gone[1]})", actor=event.actor)
         if refused is None:
             return
         if refused.code.startswith("order.") and event.responds_to is None and event.actor != before.turn.current:
             return  # the shared posting-order checks report a post out of its turn
-        view.report(refused.code, event, f"the table refuses {event.actor}'s post: {refused.message}", actor=event.actor)
+        view.report(refused.code, event, f"the rules refuse {event.actor}'s post: {refused.message}", actor=event.actor)
 

@@ -58,7 +58,7 @@ class PostChecks(AttackChecks):
             if len(self._reloads) > 64:
                 self._reloads.clear()
             self._reloads.add(event.seq)  # reported here, not again at the shot (``_ready``)
-        view.report(found.code, event, f"the table refuses {event.actor}'s post: {found.message}", actor=event.actor)
+        view.report(found.code, event, f"the rules refuse {event.actor}'s post: {found.message}", actor=event.actor)
 
     def _posted(self, before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> bool:
         """``posted``'s own checks; whether the post is one the table would go on to play

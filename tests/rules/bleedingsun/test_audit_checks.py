@@ -161,7 +161,7 @@ def test_an_ally_named_twice_in_a_gang_up_by_hand() -> None:
     club = log.find(DeclarationPosted, actor="rook")
     log.change(club, actions=[Action(type="attack", target="dray", weapon="Club", params={"gang": "kade,kade"})])
     found = _errors(log.done())
-    assert ("rules.gang-up", "the table refuses rook's post: gang=kade,kade: kade named twice (each ally counts "
+    assert ("rules.gang-up", "the rules refuse rook's post: gang=kade,kade: kade named twice (each ally counts "
             "once)") in found
 
 

@@ -354,7 +354,7 @@ def test_an_attack_in_the_turn_a_counterattack_took(spent: str) -> None:
     attack = next(e for e in events if isinstance(e, DeclarationPosted) and e.text == "Rask lunges at Tobin.")
     found = [(f.seq, f.message) for f in audit_events(events).findings if f.severity != "info"]
     assert [(seq, message.split(" (seq ")[0]) for seq, message in found] == [
-        (attack.seq, "the table refuses rask's post: rask's action this turn went on a counterattack")]
+        (attack.seq, "the rules refuse rask's post: rask's action this turn went on a counterattack")]
 
 
 def test_an_attack_in_the_turn_rolling_with_a_hit_took() -> None:
@@ -374,7 +374,7 @@ def test_an_attack_in_the_turn_rolling_with_a_hit_took() -> None:
     moved = next(e for e in events if isinstance(e, StatusChanged) and e.actor == "hale" and e.status == "rolling"
                  and not e.on)
     found = [(f.seq, f.message) for f in audit_events(events).findings if f.code == "rules.allowance"]
-    assert found == [(attack.seq, f"the table refuses hale's post: hale's action this turn was sacrificed rolling with "
+    assert found == [(attack.seq, f"the rules refuse hale's post: hale's action this turn was sacrificed rolling with "
                                   f"a hit (seq {moved.seq})")]
 
 

@@ -679,7 +679,7 @@ def test_a_fire_mode_the_melee_weapon_does_not_have(weapon: str, mode: str, refu
     post = one(events, DeclarationPosted, actor="alice")
     hand_run = changed(events, post, actions=[replace(post.actions[0], mode=mode, params={})])
     assert findings(hand_run) == [("rules.refused", post.seq, "alice")]
-    assert messages(hand_run) == [f"the table refuses alice's post: {refused}"]
+    assert messages(hand_run) == [f"the rules refuse alice's post: {refused}"]
 
 
 def test_a_gm_modifier_beyond_5_in_a_hand_run_post() -> None:
@@ -689,7 +689,7 @@ def test_a_gm_modifier_beyond_5_in_a_hand_run_post() -> None:
     post = one(events, DeclarationPosted, actor="alice")
     beyond = changed(events, post, actions=[replace(post.actions[0], params={"gm": -9})])
     assert findings(beyond) == [("rules.refused", post.seq, "alice")]
-    assert messages(beyond) == ["the table refuses alice's post: a GM circumstance modifier is within +/-5, not -9"]
+    assert messages(beyond) == ["the rules refuse alice's post: a GM circumstance modifier is within +/-5, not -9"]
     # a gm= that is no number is unreadable, not against the rules (rules.incomplete): no finding
     assert findings(changed(events, post, actions=[replace(post.actions[0], params={"gm": "abc"})])) == []
 

@@ -358,7 +358,7 @@ def test_a_post_in_the_turn_a_dive_lost() -> None:
         log.insert_after(anchor, post)
         found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.severity == "error"]
         said = ("ilsa posts in the turn lost to the dive for cover" if after_the_end else
-                "the table refuses ilsa's post: ilsa dived for cover: this turn is lost to the dive")
+                "the rules refuse ilsa's post: ilsa dived for cover: this turn is lost to the dive")
         assert found == [("rules.allowance", said)], found
 
 
