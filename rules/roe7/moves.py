@@ -35,6 +35,10 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     allowance = who.movement() + (opts.sprint_m if sprinted(scribe, actor) and not who.has("prone") else 0)
     left = allowance - who.who.moved
     params = action.params
+    fall = params.get("fall")
+    if fall is not None and (not isinstance(fall, int) or isinstance(fall, bool) or fall < 0):
+        raise RefusedError(f"fall={value_written(fall)}: the metres fallen, a whole number 0 or more",
+                           code="rules.incomplete")
     goal = _goal(scribe, who, action)
     metres: int
     if goal is not None and who.position is not None:
@@ -66,13 +70,16 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     scribe.emit(Moved(actor=actor, metres=cost, x=x, y=y, cause=declaration))
     if cover and not who.has("in_cover"):
         scribe.emit(StatusChanged(actor=actor, status="in_cover", cause=declaration, note="within 1 m of cover"))
-    fall = params.get("fall")
     if isinstance(fall, int):
         _fall(scribe, actor, fall, declaration)
 
 
 def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
     params = action.params
+    given = [key for key in ("x", "toward", "away") if key in params]
+    if len(given) > 1:
+        said = " and ".join("x= y=" if key == "x" else f"{key}={value_written(params[key])}" for key in given)
+        raise RefusedError(f"a move goes one way: {said} both given (give one)", code="rules.incomplete")
     spot = spot_given(action, "move") if "x" in params and "y" in params else None  # a lone x= is not read (as ever)
     if spot is not None:
         if who.position is None:

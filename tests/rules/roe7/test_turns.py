@@ -132,6 +132,16 @@ def test_a_move_toward_someone_too_far_says_why_its_metres_are_not_those_asked()
         "alice can move 8 m more this turn, not 14 m (m=100 toward bob: 14 m takes alice to a metre short of them)")
 
 
+def test_a_move_given_two_ways_or_a_negative_fall_is_refused() -> None:
+    """`move away=bob m=3 toward=bob` went toward Bob, `fall=-1` was ignored (a fuzzer)."""
+    fight = duel(distance=15)
+    assert fight.refused("alice", act("move", away="bob", toward="bob", m=3)) == (
+        "a move goes one way: toward=bob and away=bob both given (give one)")
+    assert fight.refused("alice", act("move", x=1, y=0, toward="bob")) == (
+        "a move goes one way: x= y= and toward=bob both given (give one)")
+    assert fight.refused("alice", act("move", x=1, y=0, fall=-1)) == "fall=-1: the metres fallen, a whole number 0 or more"
+
+
 def test_a_move_refused_says_what_was_wrong_with_the_value_given() -> None:
     fight = duel()
     negative = "m=-3 is negative: a move covers 0 m or more (to go back, move away=ID or to x= y=)"
