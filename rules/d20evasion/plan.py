@@ -27,6 +27,7 @@ from fightlog.rules.d20evasion.fighters import Fighter, absent
 from fightlog.rules.d20evasion.moves import plan_move
 from fightlog.rules.d20evasion.ruleset import ACTION_TYPES, DEFENSIVE
 from fightlog.rules.d20evasion.spells import spell_name
+from fightlog.kit.actions import value_written
 from fightlog.kit.declared import unknown_action
 
 
@@ -226,6 +227,13 @@ def _use_item(walk: _Walk, action: Action) -> Action:
 
 
 def _skill(walk: _Walk, action: Action) -> Action:
+    full, actions = action.params.get("full"), action.params.get("actions")
+    if full is not None and not isinstance(full, bool):
+        raise RefusedError(f"full={value_written(full)}: write full=true (the whole turn) or leave it out",
+                           code="rules.incomplete")
+    if actions is not None and (isinstance(actions, bool) or actions not in (1, 2)):
+        raise RefusedError(f"actions={value_written(actions)}: a skill takes actions=1 or actions=2",
+                           code="rules.incomplete")
     if action.cost is not None:
         return action
     if action.params.get("full") is True:

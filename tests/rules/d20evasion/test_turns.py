@@ -346,3 +346,14 @@ def test_assisting_takes_the_turn() -> None:
     f.begin([20, 1])
     f.post("ann", "assist target=ben")
     assert f.refused("ann", "attack target=orc").code == "rules.allowance"
+
+
+def test_a_skill_whose_cost_params_do_not_read_is_refused() -> None:
+    """`skill full=yes` was charged as one action (only true counted), `actions=3` too (a
+    fuzzer): the gunman then attacked in the same turn."""
+    f = Fight().join("alice", (0, 0)).join("bob", (10, 0))
+    f.begin([20, 1])
+    assert f.refused("alice", "skill full=yes").message == "full=yes: write full=true (the whole turn) or leave it out"
+    for written in ("actions=3", "actions=-1", "actions=bob", "actions=true"):
+        assert f.refused("alice", f"skill {written}").message == f"{written}: a skill takes actions=1 or actions=2"
+    f.post("alice", "skill actions=2")
