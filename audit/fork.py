@@ -17,7 +17,6 @@ once round the order). See ``docs/dispute.md``.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -25,12 +24,13 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from fightlog.audit.divergence import Divergence, Dropped, down_since
-from fightlog.audit.replay_request import Refolding, ReplayScribe, event_kind, externals, fold_all, refold, run_call
+from fightlog.audit.fork_history import ForkHistory
+from fightlog.audit.replay_request import Refolding, ReplayScribe, event_kind, externals, refold, run_call
 from fightlog.audit.requests import REQUEST_NAMES, Request, Split, call_for
 from fightlog.errors import FoldError, RefusedError
 from fightlog.events.model import (REFERENCES, AnyEvent, AttackResolved, DeclarationPosted, DiceRolled, RulingMade,
                                    TurnStarted, actor_of)
-from fightlog.reducers.fold import Plan, apply_ruling, changing, fold, in_force, plan_of, reduce
+from fightlog.reducers.fold import apply_ruling, changing, in_force, plan_of, reduce
 from fightlog.reducers.state import EMPTY, SceneState
 from fightlog.kit.table import Table
 
@@ -45,9 +45,6 @@ class Passed(Struct, frozen=True, kw_only=True):
     before: int
     unchanged: bool = False
 
-
-_MARKS: Final = 1024
-"""Recent states a fork keeps (``Forker._marks``)."""
 
 OUT_CODE: Final = "order.cannot-act"
 """The refusal code of a post whose actor cannot act (down, fled, stunned...)."""
@@ -70,12 +67,8 @@ class Forker:
         self.hypothetical: int | None = None
         self.baseline = False
         self._state = EMPTY
-        self._marks: deque[tuple[int, SceneState]] = deque(maxlen=_MARKS)
-        """The fork's recent states, each with how many of its events it is after (``state``
-        records them), for a ruling to refold from (``_folded_with``)."""
-        self._rulings: list[RulingMade] = []
-        self._rulings_read = 0
-        """The fork's rulings, of its first ``_rulings_read`` events (``_fork_rulings``)."""
+        self._history = ForkHistory()
+        """Recent states and the rulings read, for a ruling to refold from (``fork_history``)."""
         self._original: Refolding | None = None
         """The recorded log's states as the requests pass (``_drop``)."""
         self._carried: list[tuple[DiceRolled, str]] = []
@@ -100,8 +93,7 @@ class Forker:
         first = self.requests[at].first
         self.fork = list(self.events[:first])
         self.mapped = {e.seq: e.seq for e in self.fork}
-        self._marks.clear()
-        self._rulings, self._rulings_read = [], 0
+        self._history.clear()
         self._original = Refolding(self.events, self.name)
         self.state = refold(self.fork, self.name)
         for r in range(at, len(self.requests)):
@@ -126,13 +118,13 @@ class Forker:
 
     @property
     def state(self) -> SceneState:
-        """The state after the fork's events (each one set is kept, ``_marks``)."""
+        """The state after the fork's events (each one set is kept: ``ForkHistory``)."""
         return self._state
 
     @state.setter
     def state(self, state: SceneState) -> None:
         self._state = state
-        self._marks.append((len(self.fork), state))
+        self._history.kept(len(self.fork), state)
 
     # ------------------------------------------------------------------ one request
 
@@ -343,7 +335,7 @@ class Forker:
         """Append ``ruling`` aimed at the fork's ``target``; why not, if it no longer fits."""
         moved = replace(ruling, seq=len(self.fork) + 1, prev="", target=target)
         aimed = self.fork[target - 1]
-        rulings = self._fork_rulings()
+        rulings = self._history.rulings(self.fork)
         if moved.action in ("void", "amend"):  # as ``fightlog rule`` refuses a second ruling on one event
             earlier = changing(target, in_force(rulings))
             if earlier is not None:
@@ -352,32 +344,13 @@ class Forker:
         try:
             if moved.action == "amend" and type(aimed) is not RulingMade:
                 apply_ruling(aimed, moved)
-            state = self._folded_with(moved, plan_of(rulings), plan_of([*rulings, moved]))
+            state = self._history.folded_with(self.fork, moved, plan_of(rulings), plan_of([*rulings, moved]))
         except FoldError as exc:
             return f"it no longer fits the fork: {exc.message}"
         self.fork.append(moved)
         self.mapped[ruling.seq] = moved.seq
         self.state = state
         return None
-
-    def _fork_rulings(self) -> list[RulingMade]:
-        """The fork's rulings, in order (read on from where the last call stopped)."""
-        for event in self.fork[self._rulings_read :]:
-            if type(event) is RulingMade:
-                self._rulings.append(event)
-        self._rulings_read = len(self.fork)
-        return self._rulings
-
-    def _folded_with(self, moved: RulingMade, before: Plan, after: Plan) -> SceneState:
-        """The state after the fork and ``moved``, a ruling that makes the plan ``after`` of
-        ``before``: folded on from the last state (``_marks``) before the first event whose
-        ruling it changes (the fork from its start if it keeps none so far back)."""
-        changed = [t for t in before.keys() | after.keys() if before.get(t) != after.get(t)]
-        first = min(changed, default=len(self.fork) + 1)
-        for length, state in reversed(self._marks):
-            if length < first:
-                return fold([*self.fork[length:], moved], start=state, plan=after)
-        return fold_all([*self.fork, moved])
 
     def _commit(self, scribe: ReplayScribe, recorded: Sequence[AnyEvent]) -> None:
         made = scribe.events

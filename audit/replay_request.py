@@ -271,7 +271,10 @@ class Refolding:
                 self._state = next(self._steps).after
                 self._done += 1
         except FoldError as exc:
+            self._steps, self._state, self._done = self._replay(), EMPTY, 0  # asked again: from the start
             raise InputError(exc.message, path=self._name, line=exc.line) from None
+        except StopIteration:
+            raise ValueError(f"asked for the state after {i} events of {len(self._events)}") from None
         return self._state
 
 

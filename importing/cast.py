@@ -231,8 +231,9 @@ class Cast:
         return None
 
     def names(self) -> list[str]:
-        """Every exact speaker name (an SL reader tells old-style emotes by them)."""
-        return list(self.exact)
+        """Every exact speaker name (an SL reader tells old-style emotes by them), but a
+        pattern's (``Bob*``: no emote opens with it)."""
+        return [name for name in self.exact if "*" not in name and "?" not in name]
 
     def check_actors(self, known: set[str], roster: str) -> None:
         """Every combatant of the cast must be in the roster's ``known`` ids."""

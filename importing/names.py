@@ -14,7 +14,8 @@ from fightlog.importing.message import Message
 AUTHORS_KEPT: Final = 100_000
 """Names and Discord messages remembered at most (the oldest forgotten first)."""
 
-_OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b|![a-z]|/r(?:oll)?\b)", re.IGNORECASE)
+_OOC: Final = re.compile(r"^\s*(\(\(|\[\[|//|OOC\b|!(?:r|rr|roll|a|attack|cast|check|save|init|i|sage)\b"
+                         r"|/r(?:oll)?\b)", re.IGNORECASE)
 """Out of character as a whole: an aside left open, a rules question, or a dice bot's
 command (Avrae's ``!r 1d20+7`` and ``!attack``, Dice Maiden's ``!roll``, a typed ``/roll``),
 which Avrae leaves in the channel when it may not delete it: the bot's reply is the roll."""

@@ -60,11 +60,14 @@ class Folder:
         self._known: dict[int, RulingMade] = {}
         self._plan: dict[int, RulingMade] = {}
         self._looked_ahead = False
+        self._latest = 0
+        """The latest ``seq`` among the rulings known (``_learn``'s fast path)."""
 
     def run(self, upto: int | None = None) -> SceneState:
         """The state after ``upto`` (or after the last event)."""
         state = self._from_snapshot(upto)
         self._known = {r.seq: r for r in rulings_in(state)}
+        self._latest = max(self._known, default=0)
         self._plan = plan_of(_in_order(self._known))
         while True:
             restart_at: list[int] = []
@@ -94,7 +97,7 @@ class Folder:
                 target = self._learn(event, event.seq - 1)
                 if target is not None:
                     if not self._looked_ahead:  # the others first, so this is the one restart
-                        self._looked_ahead = False
+                        self._looked_ahead = True
                         ahead = self._learn_ahead(event.seq, limit, event.seq - 1)
                         target = target if ahead is None else min(target, ahead)
                     restart_at.append(target)
@@ -104,8 +107,9 @@ class Folder:
     def _learn_ahead(self, after: int, limit: int, folded: int) -> int | None:
         """Learn every ruling after seq ``after`` (to ``limit``) at once, reading on in the
         source; the earliest changed target if that event is already folded (``folded``).
-        What cannot be read, or rulings that do not make a plan (``FoldError``), are left
-        for the fold to meet and raise where they are: then nothing is learnt here."""
+        What cannot be read is left for the fold to meet and raise where it is (the rulings
+        before it are learnt); so is a ruling that does not make a plan (``FoldError``): the
+        rulings before it are learnt, it and those after it are met one by one."""
         found: list[RulingMade] = []
         events = iter(self.source(after + 1))
         try:
@@ -120,15 +124,21 @@ class Folder:
             close = getattr(events, "close", None)
             if close is not None:
                 close()
-        if not found:
-            return None
-        known = {**self._known, **{ruling.seq: ruling for ruling in found}}
-        try:
-            plan = plan_of(_in_order(known))
-        except FoldError:
-            return None
+        while True:
+            if not found:
+                return None
+            known = {**self._known, **{ruling.seq: ruling for ruling in found}}
+            try:
+                plan = plan_of(_in_order(known))
+                break
+            except FoldError as exc:
+                before_it = [ruling for ruling in found if ruling.seq < (exc.line or 0)]
+                if len(before_it) == len(found):
+                    return None
+                found = before_it
         before = dict(self._plan)
         self._known.update(known)  # in place: ``_watch`` reads it
+        self._latest = max(self._latest, *known)
         self._plan.clear()
         self._plan.update(plan)
         changed = [t for t in before.keys() | plan.keys() if before.get(t) != plan.get(t)]
@@ -143,6 +153,7 @@ class Folder:
         state = self.run(upto=start - 1) if start > 1 else self._from_snapshot(0)
         if start <= 1:
             self._known = {}
+            self._latest = 0
             self._plan.clear()
         configured: tuple[object, object] = (None, None)  # the (ruleset, options) ``rules`` is for
         rules = rules_for_scene(None, {})
@@ -196,10 +207,11 @@ class Folder:
         known = self._known
         target = ruling.target
         if (ruling.action != "withdraw" and target < ruling.seq and target not in known
-                and ruling.seq > max(known, default=0)):
+                and ruling.seq > self._latest):
             # the usual ruling, the latest, on an event that is no ruling: what ``plan_of``
             # would make of them all, without making it again
             known[ruling.seq] = ruling
+            self._latest = ruling.seq
             if ruling.action == "accept" or self._plan.get(target) == ruling:
                 return None
             self._plan[target] = ruling
@@ -212,9 +224,26 @@ class Folder:
         return None
 
     def _restart(self, target: int) -> SceneState:
+        """The latest snapshot before ``target`` that the rulings known leave standing: one
+        folded before a ruling made after it reached back behind it (a checkpoint of an
+        earlier run) is not (``_stands``); the others from ``target`` on are dropped."""
         self.restarts += 1
-        self.snapshots = [s for s in self.snapshots if s.seq < target]
+        self.snapshots = [s for s in self.snapshots if s.seq < target and self._stands(s)]
         return self.snapshots[-1]
+
+    def _stands(self, snapshot: SceneState) -> bool:
+        """Whether no ruling known, made after ``snapshot``, changes an event up to it."""
+        seq = snapshot.seq
+        known = self._known
+        for ruling in known.values():
+            if ruling.seq <= seq or ruling.action == "accept":
+                continue
+            reach = ruling.target
+            while reach in known and known[reach].target < reach:  # a ruling on a ruling: what that one changed
+                reach = known[reach].target
+            if reach <= seq:
+                return False
+        return True
 
     def _refold(self, state: SceneState, upto: int) -> SceneState:
         """Fold from ``state`` to ``upto`` under the current plan (rulings met on the way are
@@ -230,6 +259,7 @@ class Folder:
     def _add(self, ruling: RulingMade) -> None:
         """Know ``ruling`` and rebuild the plan in place (a running fold reads it)."""
         self._known[ruling.seq] = ruling
+        self._latest = max(self._latest, ruling.seq)
         self._plan.clear()
         self._plan.update(plan_of(_in_order(self._known)))
 

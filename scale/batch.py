@@ -186,7 +186,8 @@ def find_logs(paths: Iterable[str]) -> list[str]:
     def add(name: str) -> None:
         real = os.path.realpath(name)
         if real not in spelled:
-            spelled[real] = os.path.normpath(name)
+            tidy = os.path.normpath(name)  # a//b, ./a/b: a/b, unless a link's .. makes it another file
+            spelled[real] = tidy if os.path.realpath(tidy) == real else name
             found.add(spelled[real])
 
     for path in paths:

@@ -30,8 +30,9 @@ class SceneFacts:
         self._raw: object = None
         self._opts: Roe7Options = DEFAULTS
         self._tokens: dict[str, WeaponToken | None] = {}
-        self._carried: dict[tuple[str, str], WeaponToken | None] = {}
-        """(actor, a class name) -> the carried weapon's token it names (``weapon``)."""
+        self._carried: dict[tuple[str, str], tuple[object, WeaponToken | None]] = {}
+        """(actor, a class name) -> the actor's sheet it was read from, and the carried
+        weapon's token it names (``weapon``; read again when the sheet is another)."""
         self._crits: dict[tuple[str | None, int, str | None], bool] = {}
         """(weapon, attack die sides, attacker) -> whether its natural maximum crits
         (``AttackChecks._crit_allowed``)."""
@@ -60,13 +61,18 @@ class SceneFacts:
             found = UNARMED_TOKEN if text == UNARMED else token(text, opts.tokens)
             self._tokens[text] = found
         if found is None and state is not None and actor is not None:
+            who = state.combatants.get(actor)
+            sheet = None if who is None else who.sheet
             key = (actor, text)
-            carried = self._carried.get(key, False)
-            if carried is False:
+            cached = self._carried.get(key)
+            if cached is not None and cached[0] is sheet:
+                return cached[1]
+            carried: WeaponToken | None = None
+            if sheet is not None:
                 try:
                     carried = Fighter(state, actor).weapon(text)[0]
                 except (RefusedError, InputError):
                     carried = None
-                self._carried[key] = carried
-            return carried  # type: ignore[return-value]
+            self._carried[key] = (sheet, carried)
+            return carried
         return found  # type: ignore[return-value]

@@ -39,7 +39,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     if fall is not None and (not isinstance(fall, int) or isinstance(fall, bool) or fall < 0):
         raise RefusedError(f"fall={value_written(fall)}: the metres fallen, a whole number 0 or more",
                            code="rules.incomplete")
-    goal = _goal(scribe, who, action)
+    goal = _goal(scribe, who, action, left)
     metres: int
     if goal is not None and who.position is not None:
         metres = distance(who.position, goal)
@@ -53,11 +53,7 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     extra = params.get("difficult")
     cost = metres + (extra if isinstance(extra, int) and extra > 0 else 0)
     if cost > left:
-        asked = params.get("m", action.distance)
-        toward = params.get("toward")
-        why = (f" (m={asked} toward {toward}: {metres} m takes {actor} to a metre short of them)"
-               if isinstance(toward, str) and asked != metres else "")
-        raise RefusedError(f"{actor} can move {left} m more this turn, not {cost} m{why}", code="rules.allowance")
+        raise _too_far(actor, action, left, metres, cost)
     if who.has("kneeling") and metres > 0:
         scribe.emit(StatusChanged(actor=actor, status="kneeling", on=False, cause=declaration, note="moved"))
     cover = params.get("cover") is True
@@ -74,7 +70,20 @@ def move(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
         _fall(scribe, actor, fall, declaration)
 
 
-def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
+def _too_far(actor: str, action: Action, left: int, metres: int, cost: int) -> RefusedError:
+    """The refusal of a move of ``cost`` metres (``metres`` and any difficult ground) with
+    ``left`` to go: toward someone, why its metres are not those asked."""
+    asked = action.params.get("m", action.distance)
+    toward = action.params.get("toward")
+    why = (f" (m={asked} toward {toward}: {metres} m takes {actor} to a metre short of them)"
+           if isinstance(toward, str) and asked != metres else "")
+    return RefusedError(f"{actor} can move {left} m more this turn, not {cost} m{why}", code="rules.allowance")
+
+
+def _goal(scribe: Scribe, who: Fighter, action: Action, left: int) -> Point | None:
+    """Where the move ends (``None``: it says no point, nor anyone to go toward or away
+    from who has one); refused past ``left`` metres before a spot is sought (a move of a
+    billion metres away would search a billion columns)."""
     params = action.params
     given = [key for key in ("x", "toward", "away") if key in params]
     if len(given) > 1:
@@ -98,6 +107,8 @@ def _goal(scribe: Scribe, who: Fighter, action: Action) -> Point | None:
         metres = _not_negative(metres)
         if key == "toward":  # up to them, not onto their spot: a metre short at most (within close reach)
             metres = min(metres, max(0, distance(who.position, other.position) - 1))
+        if metres > left + 1:  # its spot is more than ``left`` away whichever it is (within a metre of ``metres``)
+            raise _too_far(who.actor, action, left, metres, metres)
         return step(who.position, other.position, metres)
     return None
 

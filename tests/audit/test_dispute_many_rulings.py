@@ -1,6 +1,6 @@
 """A dispute of a long log, or of one with many rulings, folds it once: the split reads its
 states off one replay (``Refolding``) and the fork refolds a ruling from its recent states
-(``Forker._marks``). Both are held to refolding from the start, which they replace."""
+(``fork_history.ForkHistory``). Both are held to refolding from the start, which they replace."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from unittest import mock
 import pytest
 
 from fightlog.audit import fork as fork_module
+from fightlog.audit import fork_history
 from fightlog.audit.replay_request import Refolding, fold_all, refold
 from fightlog.events.model import AnyEvent, RulingMade
 from tests.audit.test_dispute import ALLEY, fork, log, plain, ruled_duel
@@ -68,8 +69,33 @@ def test_a_fork_with_few_recent_states_is_the_fork_with_many(events: object, seq
 
     with mock.patch.object(fork_module.Forker, "_append_ruling", append_and_check):
         usual = fork(logged, seq, *sets)
-        with mock.patch.object(fork_module, "_MARKS", 1):
+        with mock.patch.object(fork_history, "RECENT", 1):
             short = fork(logged, seq, *sets)
     assert checked
     assert plain(short.fork) == plain(usual.fork)
     assert short.dropped == usual.dropped and short.ending == usual.ending
+
+
+def test_a_ruling_behind_an_earlier_one_refolds_from_a_state_that_still_holds() -> None:
+    """Void 21 at 48, amend 44 at 49: the fork folded the amend on from its state after the
+    post that ends at 45, kept from before the void, and lost the void (a changeless
+    dispute then differed from seq 82 on, and the winner was lost; a review)."""
+    from fightlog.events.model import DeclarationPosted, DiceRolled, SceneEnded
+    from fightlog.kit.table import Post, Scribe, table_for
+    from fightlog.reducers.folder import Folder
+
+    events = log(ALLEY)
+    end = events[-1]
+    assert isinstance(end, SceneEnded) and end.seed is not None
+    kept = [*events[:47], RulingMade(seq=48, by="Gemma", action="void", target=21, reason="r1"),
+            RulingMade(seq=49, by="Gemma", action="amend", target=44, reason="r2", changes={"taken": 59})]
+    table, scribe = table_for("roe7"), Scribe(Folder(lambda seq: iter(kept[seq - 1:])).run(), end.seed)
+    for posted in (e for e in events[47:] if isinstance(e, DeclarationPosted)):
+        table.post(scribe, Post(actor=posted.actor, text=posted.text, actions=tuple(posted.actions)))
+        table.end_turn(scribe)
+    table.end(scribe, reveal=end.seed)
+    full = [*kept, *scribe.events]
+    roll = [e for e in full if isinstance(e, DiceRolled)][1]
+    same = fork(full, roll.seq, ("dice[0].face", roll.dice[0].face))
+    assert same.difference is None and same.dropped == () and same.departures == ()
+    assert same.ending.winner[0] == same.ending.winner[1] is not None

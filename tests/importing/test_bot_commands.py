@@ -46,7 +46,8 @@ def test_a_bot_command_is_out_of_character(text: str) -> None:
     assert in_character_text(text) is None
 
 
-@pytest.mark.parametrize("text", ["/me swings at Brandt", "!!! Ilse lunges", "Ilse rolls with it", "/rolls away"])
+@pytest.mark.parametrize("text", ["/me swings at Brandt", "!!! Ilse lunges", "Ilse rolls with it", "/rolls away",
+                                  "!Nooo, she cries", "!rollicking laughter"])
 def test_an_emote_or_a_shout_stays_in_character(text: str) -> None:
     assert in_character_text(text) == text
 

@@ -99,9 +99,12 @@ def test_a_bad_ruling_ahead_is_raised_where_the_fold_meets_it() -> None:
     bad_at = len(events) + 1
     amend_a_ruling = RulingMade(seq=bad_at, by="gm", action="amend", target=next(
         e.seq for e in events if type(e) is RulingMade), reason="no", changes={"reason": "x"})
+    source = Counted([*events, amend_a_ruling])
+    folder_ = Folder(source)
     with pytest.raises(FoldError) as raised:
-        Folder(Counted([*events, amend_a_ruling])).run()
+        folder_.run()
     assert raised.value.line == bad_at and "cannot amend the ruling" in raised.value.message
+    assert source.reads <= 3 and folder_.restarts <= 1  # the rulings before it learnt at once (a review)
     assert Folder(Counted([*events, amend_a_ruling])).run(upto=len(events)) == as_if_applied(events, len(events))
 
 
@@ -114,6 +117,20 @@ def test_damage_ahead_is_met_where_it_is() -> None:
     with pytest.raises(ValueError, match=f"damaged at {broken}"):
         Folder(Counted(events, broken_at=broken)).run()
     assert Folder(Counted(events, broken_at=broken)).run(upto=broken - 2) == as_if_applied(events, broken - 2)
+
+
+@settings(deadline=None, max_examples=30)
+@given(seeds, st.data())
+def test_a_checkpoint_a_later_ruling_reaches_behind_is_not_restarted_from(seed: int, data: st.DataObject) -> None:
+    """A checkpoint holds the state with the rulings made by its seq. One made later, on an
+    event before it, makes it stale: a restart went back to it and lost that ruling, so a
+    cached `state` differed from `--no-cache` (a review; as old as the checkpoints)."""
+    events = ruled_often(seed, 150)
+    early = data.draw(st.integers(10, 60))
+    late = data.draw(st.integers(early + 10, len(events) - 5))
+    stale = Folder(Counted(events)).run(upto=early)
+    current = Folder(Counted(events)).run(upto=late)
+    assert Folder(Counted(events), snapshots=[stale, current]).run() == as_if_applied(events, len(events))
 
 
 def test_the_scene_cannot_be_voided_by_a_ruling_read_ahead() -> None:

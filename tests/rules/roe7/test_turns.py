@@ -132,6 +132,15 @@ def test_a_move_toward_someone_too_far_says_why_its_metres_are_not_those_asked()
         "alice can move 8 m more this turn, not 14 m (m=100 toward bob: 14 m takes alice to a metre short of them)")
 
 
+def test_a_move_of_a_billion_metres_away_is_refused_at_once() -> None:
+    """`move away=rook m=1000000000` searched a billion columns for its spot (a review): a
+    move past the allowance is refused before a spot is sought."""
+    fight = duel(distance=15)
+    assert fight.refused("alice", act("move", away="bob", m=10**9)) == "alice can move 8 m more this turn, not 1000000000 m"
+    fight.post("alice", act("move", away="bob", m=8))
+    assert fight.state.combatants["alice"].position == (-8, 0)
+
+
 def test_a_move_given_two_ways_or_a_negative_fall_is_refused() -> None:
     """`move away=bob m=3 toward=bob` went toward Bob, `fall=-1` was ignored (a fuzzer)."""
     fight = duel(distance=15)
