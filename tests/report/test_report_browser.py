@@ -189,4 +189,7 @@ def test_a_sim_page_fits_a_phone_and_shows_its_interval_labels_whole(watched: Wa
     widths = page.evaluate("""() => [...document.querySelectorAll('svg text')]
         .filter(t => t.textContent.includes('[')).map(t => t.getBBox().x + t.getBBox().width)""")
     assert widths and max(widths) <= WIDTH
+    scale = page.evaluate("""() => { const svg = document.querySelector("svg");
+        return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }""")
+    assert scale >= 1, scale  # drawn at its own size, scrolling in its box: shrunk to the screen, its text was 5.6 px
     assert watched.problems == []
