@@ -8,7 +8,7 @@ there is nothing to judge: a roll or sheet it cannot read is no finding here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import cast
 
 from fightlog.errors import FightlogError
@@ -27,6 +27,7 @@ from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
 from fightlog.rules.traveller.audit_condition import Condition
 from fightlog.rules.traveller.audit_healing import healed
+from fightlog.rules.traveller.audit_reactions import UnmarkedReactions
 from fightlog.rules.traveller.audit_initiative import ordered, rolled
 from fightlog.rules.traveller.fighters import AIM, COVER, INCOMING, REACTED, Fighter, options_of
 from fightlog.rules.traveller.harm import split
@@ -38,9 +39,10 @@ def checks() -> Mapping[type, Check]:
     characteristics and every hit's damage (``DamageDue``: a hit whose outcome or DMs are
     reported as wrong aside, and a grapple's, which deals none unless its winner chooses it)."""
     misjudged: set[int] = set()
+    reactions = UnmarkedReactions()
 
     def judged(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
-        if resolved(before, event, after, view):
+        if resolved(before, event, after, view, reactions.mods(before, event.attacker)):
             misjudged.add(event.seq)
 
     def owes(hit: AttackResolved) -> bool:
@@ -56,7 +58,7 @@ def checks() -> Mapping[type, Check]:
         DeclarationPosted: cast(Check, posted),
     }
     due = DamageDue("a hit's damage is its dice and its Effect, less armour", owes)
-    return merged(own, Condition().checks(), due.checks())
+    return merged(own, Condition().checks(), due.checks(), reactions.checks())
 
 
 def _roll(view: AuditView, seq: int) -> DiceRolled | None:
@@ -64,10 +66,13 @@ def _roll(view: AuditView, seq: int) -> DiceRolled | None:
     return found if isinstance(found, DiceRolled) else None
 
 
-def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> bool:
+def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView,
+             unmarked: Sequence[tuple[int, str]] = ()) -> bool:
     """An attack: its roll's DMs (``modifiers.attack_mods``), hit on 8+, Effect; whether its
     outcome or its roll's DMs are not the rules' (reported: ``rules.outcome``,
-    ``rules.attack-dm``): then whether it hit is not known, nor the damage it owes."""
+    ``rules.attack-dm``): then whether it hit is not known, nor the damage it owes.
+    ``unmarked``: the DMs of the attacker's reactions a hand-kept log did not mark
+    (``audit_reactions``)."""
     if len(event.rolls) == 2:
         _opposed(event, view)
         return False
@@ -82,7 +87,8 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         weapon = attacker.card.weapon(event.weapon)
         if weapon is not None:
             metres = _metres(before, event, attacker, target, view)
-            wrong_dms = _dms(event, roll, attack_mods(attacker, target, weapon, metres, _reaction(before, event)), view)
+            expected = attack_mods(attacker, target, weapon, metres, _reaction(before, event))
+            wrong_dms = _dms(event, roll, [*expected, *unmarked], view)
     except FightlogError:
         pass
     options = options_of(before)

@@ -422,3 +422,41 @@ def test_the_attack_a_reaction_answers_is_read_with_the_weapon_its_post_draws() 
     assert _kind(bare, "bob", post.seq) == "ranged"
     named = replace(post, actions=tuple(parse_actions(["attack target=bob weapon=Blade"])))
     assert _kind(replace(state, pending=(*state.pending, named)), "bob", post.seq) == "melee"
+
+
+def test_reactions_a_hand_kept_log_does_not_mark_still_cost_their_dm() -> None:
+    """The attack DMs read the table's `reacted` marks. A hand-kept log writes the reaction
+    and not the mark: the reactor's next shot with its DM-1 was a false rules.attack-dm, and
+    one without it passed (a rules tester). Voiding every mark of sim fights changes no
+    finding; and then a reactor's shot without its DM-1 is found."""
+    from datetime import datetime, timezone
+
+    from msgspec.structs import replace
+
+    from fightlog.events.model import AttackResolved, DiceRolled, EffectApplied, RulingMade
+    from fightlog.fixtures.roe7_playing import by_hand
+    from fightlog.scale.fights import fight_events
+    from fightlog.scale.seeds import master_seed
+    from fightlog.scale.setup import load_setup
+    from tests.conftest import FIXTURES
+
+    setup = load_setup(str(FIXTURES / "traveller" / "scenarios" / "dive-behind-the-wall.toml"))
+    marks = unpaid_found = 0
+    for index in range(6):
+        events = by_hand(fight_events(setup, master_seed(3), index), "t.txt", datetime(2025, 1, 1, tzinfo=timezone.utc))
+        marked = [e.seq for e in events if isinstance(e, EffectApplied) and e.name == "reacted"]
+        marks += len(marked)
+        unmarked = [*events, *(RulingMade(seq=len(events) + i, by="GM", action="void", target=seq, reason="kept by hand")
+                               for i, seq in enumerate(marked, 1))]
+        found = [(f.code, f.seq) for f in audit_events(unmarked).findings
+                 if f.severity != "info" and f.code != "outcome.voided-cause"]  # the expiries citing the marks voided
+        assert found == [(f.code, f.seq) for f in audit_events(events).findings if f.severity != "info"]
+        paid = next((e for e in unmarked if isinstance(e, DiceRolled) and e.purpose == "attack"
+                     and any(m.source.startswith("reaction at") for m in e.modifiers)), None)
+        if paid is not None:  # the same shot without its DM-1
+            unpaid = [replace(e, modifiers=[m for m in e.modifiers if not m.source.startswith("reaction at")])
+                      if e is paid else e for e in unmarked]
+            shot = next(e for e in unpaid if isinstance(e, AttackResolved) and paid.seq in e.rolls)
+            assert ("rules.attack-dm", shot.seq) in [(f.code, f.seq) for f in audit_events(unpaid).findings]
+            unpaid_found += 1
+    assert marks and unpaid_found
