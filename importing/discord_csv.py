@@ -14,7 +14,7 @@ from typing import BinaryIO, Final
 
 from fightlog.errors import InputError
 from fightlog.importing.message import Message
-from fightlog.importing.source import MAX_MESSAGE_BYTES, Warn, text_lines
+from fightlog.importing.source import MAX_MESSAGE_BYTES, Warn, text_lines, too_long
 
 _CSV_CR: Final = "new-line character seen in unquoted field - do you need to open the file in universal-newline mode?"
 """What ``csv`` says of a lone CR (the exporter quotes every field: binary, or a file edited by hand)."""
@@ -40,6 +40,8 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
                 raise InputError(f"expected {len(HEADER)} fields, got {len(row)}", path=name, line=line)
             yield _message(row, name, line)
     except csv.Error as exc:
+        if str(exc).startswith("field larger than field limit"):  # a valid export with a message too long for us
+            raise too_long(name, done + 1) from None
         exc = csv.Error(str(exc).replace(_CSV_CR, "a carriage return (CR) outside a quoted field"))
         if done == 0:  # the first row is not even CSV: binary, or another kind of file
             raise InputError(f"not a DiscordChatExporter CSV export: its first line is not the header "

@@ -396,6 +396,17 @@ def test_a_message_long_in_its_continuation_lines_is_refused_at_its_first(tmp_pa
                     r"of 262144 bytes \(its raw text must fit in one log line\)$", stderr.rstrip("\n")), stderr
 
 
+def test_a_csv_message_past_the_limit_is_said_to_be_one(tmp_path: Path) -> None:
+    """A valid export with a 300 kB message in short lines was "not CSV as the exporter
+    writes it: field larger than field limit (262144)"."""
+    header = b'"AuthorID","Author","Date","Content","Attachments","Reactions"\n'
+    first = b'"1","bob","2024-06-12T20:01:00.0000000+00:00","hi","",""\n'
+    long = b'"1","bob","2024-06-12T20:02:00.0000000+00:00","' + (b"a" * 999 + b"\n") * 300 + b'","",""\n'
+    code, stderr, source = _bad(tmp_path, "huge.csv", header + first + long, fmt="discord-csv")
+    assert code == 2 and stderr == (f"fightlog: {source}:3: a message of more than 262144 bytes: longer than the "
+                                    "importer's limit of 262144 bytes (its raw text must fit in one log line)\n")
+
+
 def test_a_message_of_control_characters_is_measured_as_the_log_writes_it(tmp_path: Path) -> None:
     # 100,000 bytes in the transcript, 600,000 in the log (each "\\u0001"): it passed the
     # importer's check and broke the log's writer, in another message
