@@ -42,7 +42,8 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from fightlog.audit.amendment import TableFor
-from fightlog.audit.dispute_change import DISPUTE_MEDIUM, FACTS, Change, amended_fact, fact_data
+from fightlog.audit.dispute_change import FACTS, Change, amended_fact, fact_data
+from fightlog.audit.replay_request import DISPUTE_MEDIUM
 from fightlog.audit.dispute_outcome import Ending, FindingChange, Standing, ending, finding_changes
 from fightlog.audit.divergence import Divergence, Dropped
 from fightlog.audit.fork import Forker, Passed

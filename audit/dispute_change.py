@@ -18,7 +18,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from fightlog.audit.amendment import Reach, TableFor, amend, changed_fields, ruling_reach
-from fightlog.audit.replay_request import CHANGED_MEDIUM, as_json, event_kind
+from fightlog.audit.replay_request import DISPUTE_MEDIUM, as_json, event_kind
 from fightlog.errors import InputError
 from fightlog.events.model import (
     AnyEvent,
@@ -52,10 +52,6 @@ class Change(Struct, frozen=True, kw_only=True):
             return "--withdraw"
         return " ".join(f"{path}={as_json(value)}" for path, value in self.sets)
 
-
-DISPUTE_MEDIUM: Final = CHANGED_MEDIUM
-"""``origin.medium`` of a fork's changed fact (a changed engine roll is reused as recorded
-when the fork is disputed again: ``replay_request.externals``)."""
 
 FACTS: Final[Mapping[type, frozenset[str]]] = {
     DiceRolled: frozenset({"dice", "modifiers"}),

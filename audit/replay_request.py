@@ -22,7 +22,7 @@ from msgspec.structs import replace
 
 from fightlog.errors import FightlogError, FoldError, InputError, RefusedError
 from fightlog.events.model import AnyEvent, DiceRolled, Modifier, Origin, kind_of
-from fightlog.reducers.folder import Folder, Step
+from fightlog.reducers.folder import Folder, Source, Step
 from fightlog.reducers.state import EMPTY, SceneInfo, SceneState
 from fightlog.dice import FairGenerator, ModifierLike, RollResult, as_modifiers, read_roll, roll
 from fightlog.kit.table import Scribe
@@ -31,6 +31,10 @@ STAND_IN_SEED: Final = hashlib.sha256(b"fightlog dispute: a roll the log does no
 """The public seed of stand-in rolls (see ``ReplayScribe``): nothing is hidden in them."""
 
 STAND_IN_TOOL: Final = "fightlog dispute (stand-in)"
+
+DISPUTE_MEDIUM: Final = "dispute"
+"""``origin.medium`` of what a dispute wrote: a fork's changed fact, a stand-in roll (a
+changed engine roll is reused as recorded when the fork is disputed again: ``externals``)."""
 
 UNSAID: Final = "other"
 """The purpose of a recorded roll that says none (``dice_rolled.purpose``'s default)."""
@@ -89,7 +93,7 @@ class ReplayScribe(Scribe):
         assert isinstance(event, DiceRolled)
         raw = f"{notation}: not in the log; drawn by the dispute"
         seq = super().emit(replace(event, generator="external", index=None, tool=STAND_IN_TOOL,
-                                   origin=Origin(medium="dispute", ref="stand-in", raw=raw)))
+                                   origin=Origin(medium=DISPUTE_MEDIUM, ref="stand-in", raw=raw)))
         self.stand_ins.append(seq)
         return seq
 
@@ -239,11 +243,13 @@ def refold(events: Sequence[AnyEvent], name: str) -> SceneState:
         raise InputError(exc.message, path=name, line=exc.line) from None
 
 
-def fold_all(events: Sequence[AnyEvent]) -> SceneState:
-    def source(seq: int) -> Iterator[AnyEvent]:
-        return iter(events[seq - 1 :])
+def _source(events: Sequence[AnyEvent]) -> Source:
+    """``events`` (a whole log in memory, ``seq`` N at index N - 1) as a ``Folder``'s source."""
+    return lambda seq: iter(events[seq - 1 :])
 
-    return Folder(source, keep_every=0).run()
+
+def fold_all(events: Sequence[AnyEvent]) -> SceneState:
+    return Folder(_source(events), keep_every=0).run()
 
 
 class Refolding:
@@ -260,8 +266,7 @@ class Refolding:
         self._done = 0
 
     def _replay(self) -> Iterator[Step]:
-        events = self._events
-        return Folder(lambda seq: iter(events[seq - 1 :])).steps()
+        return Folder(_source(self._events)).steps()
 
     def at(self, i: int) -> SceneState:
         if i < self._done:
@@ -278,8 +283,6 @@ class Refolding:
         return self._state
 
 
-CHANGED_MEDIUM: Final = "dispute"
-"""``origin.medium`` of a fork's changed fact (``dispute_change.DISPUTE_MEDIUM``)."""
 
 
 def externals(events: Iterable[AnyEvent]) -> list[DiceRolled]:
@@ -287,7 +290,7 @@ def externals(events: Iterable[AnyEvent]) -> list[DiceRolled]:
     ones (a dice bot's, a HUD's), and an engine roll a dispute changed (a fork disputed again
     keeps the first change: drawn again from the seed, it was undone)."""
     return [e for e in events if isinstance(e, DiceRolled)
-            and (e.generator == "external" or (e.origin is not None and e.origin.medium == CHANGED_MEDIUM))]
+            and (e.generator == "external" or (e.origin is not None and e.origin.medium == DISPUTE_MEDIUM))]
 
 
 def event_kind(event: AnyEvent | None) -> str:

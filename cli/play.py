@@ -23,7 +23,7 @@ from fightlog.cli import play_params
 from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import SEQ, format_option, house_option, log_argument, scene_options, seed_option
-from fightlog.cli.play_moves import LOST_SEED, act, commit, open_scene, refusals, show
+from fightlog.cli.play_moves import act, commit, lost_seed, open_scene, refusals, show
 from fightlog.cli.seed_file import remove_seed, seed_path, write_seed
 from fightlog.dice import commitment, dice_commitment, new_seed
 from fightlog.errors import InputError, RefusedError
@@ -334,8 +334,7 @@ def end(log: str, reason: str | None, fmt: str) -> None:
     info = state.scene
     assert info is not None
     if seed is None and info.commitment is not None:
-        raise InputError(LOST_SEED.replace("until `play end` reveals it", "and ending the scene reveals it"),
-                         path=seed_path(log))
+        raise InputError(lost_seed("and ending the scene reveals it"), path=seed_path(log))
     scribe = Scribe(state, seed)
     with refusals(log, state):
         table.end(scribe, reveal=seed, reason=reason)

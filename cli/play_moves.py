@@ -140,7 +140,7 @@ def refusals(log: str, state: SceneState | None = None) -> Iterator[None]:
     try:
         yield
     except SeedUnavailableError:
-        raise InputError(LOST_SEED, path=seed_path(log)) from None
+        raise InputError(lost_seed("until `play end` reveals it"), path=seed_path(log)) from None
     except RefusedError as exc:
         raise RefusedError(f"refused: {exc.message}", path=log) from None
     except InputError as exc:
@@ -149,8 +149,10 @@ def refusals(log: str, state: SceneState | None = None) -> Iterator[None]:
         raise _located(log, state, exc) from None
 
 
-LOST_SEED = ("no such file: the scene's secret dice seed is kept here, beside the log, until `play end` reveals it "
-             "(a log moved or renamed takes its LOG.seed with it)")
+def lost_seed(kept: str) -> str:
+    """The message of a missing ``LOG.seed``; ``kept``: how long the seed is kept there."""
+    return (f"no such file: the scene's secret dice seed is kept here, beside the log, {kept} (a log moved or "
+            "renamed takes its LOG.seed with it)")
 
 
 def _located(log: str, state: SceneState, error: InputError) -> InputError:

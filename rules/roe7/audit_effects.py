@@ -30,7 +30,7 @@ from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.roe7.audit_earned import KIND_OF, unearned
 from fightlog.rules.roe7.audit_rolls import RollChecks
-from fightlog.rules.roe7.fighters import Fighter
+from fightlog.rules.roe7.fighters import Fighter, ran_out
 from fightlog.rules.roe7.harm import DAMAGING
 from fightlog.rules.roe7.ruleset import OUT
 from fightlog.rules.roe7.table import RESTRICTING
@@ -116,7 +116,7 @@ class EffectChecks(RollChecks):
         """A stun on someone still stunned, or immune after a stun ended (Stun)."""
         target = event.target
         for effect in before.effects.values():
-            if effect.target == target and effect.remaining != 0 and effect.name in ("stun", "stun_immunity"):
+            if effect.target == target and not ran_out(effect) and effect.name in ("stun", "stun_immunity"):
                 why = "is stunned already" if effect.name == "stun" else "is immune to stun (stun_immunity)"
                 break
         else:
@@ -279,8 +279,8 @@ class EffectChecks(RollChecks):
     def counted_down(self, before: SceneState, event: EffectCountedDown, after: SceneState, view: AuditView) -> None:
         found = before.effects.get(event.effect)
         if found is not None:
-            if event.remaining == 0 and found.name == "stun":  # ended, whether or not an expiry follows
-                self.stun_ended[found.target] = before.turn.started
+            if event.remaining == 0:  # ended, whether or not an expiry follows
+                self._stun_ends(before, found)
             return
         view.report(
             "rules.expired-effect", event,
@@ -289,13 +289,19 @@ class EffectChecks(RollChecks):
 
     def expired(self, before: SceneState, event: EffectExpired, after: SceneState, view: AuditView) -> None:
         found = before.effects.get(event.effect)
-        if found is not None and found.name == "stun":
-            self.stun_ended[found.target] = before.turn.started
+        if found is not None:
+            self._stun_ends(before, found)
         ended = self._ended  # ``_end``, written out
         if len(ended) >= _MEMORY:
             for old in list(ended)[: _MEMORY // 2]:
                 del ended[old]
         ended[event.effect] = (event.seq, event.reason)
+
+    def _stun_ends(self, before: SceneState, effect: ActiveEffect) -> None:
+        """``effect`` ends (expired, or counted down to 0): a stun's end starts its victim's
+        immunity (``stun_ended``)."""
+        if effect.name == "stun":
+            self.stun_ended[effect.target] = before.turn.started
 
     def _end(self, effect: str, seq: int, why: str) -> None:
         ended = self._ended
@@ -332,8 +338,8 @@ class EffectChecks(RollChecks):
             return
         for eid in list(damaging):
             now = before.effects.get(eid)
-            if now is None or now.name not in DAMAGING or now.target != actor or now.remaining == 0:
-                del damaging[eid]  # ended (at 0 turns left too: Debuffs removes it, said or not)
+            if now is None or now.name not in DAMAGING or now.target != actor or ran_out(now):
+                del damaging[eid]  # ended
                 continue
             effect = start.effects.get(eid)
             if effect is None or now.ticks > effect.ticks:
@@ -361,7 +367,7 @@ class EffectChecks(RollChecks):
         effects = state.effects
         for eid in list(memo):
             effect = effects.get(eid)
-            if effect is None or effect.name not in RESTRICTING or effect.target != actor or effect.remaining == 0:
+            if effect is None or effect.name not in RESTRICTING or effect.target != actor or ran_out(effect):
                 del memo[eid]  # ended
             else:
                 found.append(effect)

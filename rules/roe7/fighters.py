@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from fightlog.errors import InputError, RefusedError
 from fightlog.kit.inputs import describe
+from fightlog.reducers.state import ActiveEffect
 from fightlog.kit.fighters import Breach, FighterBase, Mods, absent, sum_mods
 from fightlog.kit.options import SceneOptions
 from fightlog.rules.roe7 import handkept
@@ -27,8 +28,8 @@ from fightlog.rules.roe7.sheet import Sheet, Weapon
 from fightlog.rules.roe7.terms import DamageType, RollType
 from fightlog.rules.roe7.tokens import WeaponToken
 
-__all__ = ["UNARMED", "UNARMED_TOKEN", "Breach", "Fighter", "Mods", "absent", "capped", "options_of", "read_sheet",
-           "sum_mods"]
+__all__ = ["UNARMED", "UNARMED_TOKEN", "Breach", "Fighter", "Mods", "absent", "capped", "options_of", "ran_out",
+           "read_sheet", "sum_mods"]
 
 UNARMED: Final = "unarmed"
 UNARMED_TOKEN: Final = WeaponToken(
@@ -46,6 +47,12 @@ UNARMED_TOKEN: Final = WeaponToken(
     swings=3,
 )
 """Unarmed attacks: small, three strikes of 1d6, no blunt effect (Unarmed)."""
+
+
+def ran_out(effect: ActiveEffect) -> bool:
+    """Whether ``effect`` is at 0 turns left: ended (Debuffs: removed at 0), whether or not a
+    hand-kept log writes its expiry."""
+    return effect.remaining == 0
 
 
 def read_sheet(snapshot: Mapping[str, Any]) -> Sheet:

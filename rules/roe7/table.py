@@ -21,7 +21,7 @@ from fightlog.kit.declared import refusal, unknown_action
 from fightlog.kit.table_base import TableBase
 from fightlog.rules.roe7 import attack, escape, explosives, moves, tactics, turns
 from fightlog.rules.roe7.attack_shots import band_off_the_map
-from fightlog.rules.roe7.fighters import Breach, Fighter
+from fightlog.rules.roe7.fighters import Breach, Fighter, ran_out
 from fightlog.rules.roe7.options import Roe7Options, read_options
 from fightlog.rules.roe7.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, OUT, RULES
 from fightlog.kit.table import Entrant, Post, Scribe
@@ -229,9 +229,8 @@ def over_allowance(
         return None  # nothing that a turn limits (speech, free actions)
     stunned = lost_turn = lost_action = False
     for effect in who.effects() if restricting is None else restricting:
-        # a stun however recent; a lost action or turn in place at the turn's start; none at
-        # 0 turns left (Debuffs: removed at 0, whether a hand-kept log says so or not)
-        if effect.remaining == 0:
+        # a stun however recent; a lost action or turn in place at the turn's start; none run out
+        if ran_out(effect):
             continue
         name = effect.name
         if name == "stun":
