@@ -112,7 +112,7 @@ def rule(
     replay and audit honour rulings from then on (fightlog state --at shows the fight as it
     stood before one).
     """
-    from fightlog.audit.amendment import audit_ruled, refuse_stalling
+    from fightlog.audit.ruling_checks import audit_ruled, refuse_stalling
     from fightlog.events.model import RulingMade
     from fightlog.events.reader import read_log
     from fightlog.events.store import FileStore
@@ -157,7 +157,7 @@ def _consequences(log: str, events: Sequence[Any], ruling: Any, rulings: list[An
     """``--with-consequences``: a void of each event that stands on the one ``ruling`` voids
     (``fightlog.audit.voided.consequences``), after it, with its reason and what it follows
     from; each refused as a void of it alone would be."""
-    from fightlog.audit.amendment import refuse_stalling
+    from fightlog.audit.ruling_checks import refuse_stalling
     from fightlog.audit.voided import consequences
     from fightlog.events.model import RulingMade
     from fightlog.reducers.fold import plan_of

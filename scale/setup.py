@@ -59,7 +59,7 @@ def load_setup(path: str, house: HouseRules | None = None, *, max_rounds: int = 
     ``policy`` (``--policy``) goes over the scenario's own ``policy``."""
     data = read_toml(Path(path), path, "scenario or roster")
     if "roster" in data:
-        from fightlog.kit.scenario import load_scenario  # pydantic: only when a scenario is given
+        from fightlog.kit.scenario_file import load_scenario  # pydantic: only when a scenario is given
 
         scenario = load_scenario(path)
         file = scenario.file

@@ -22,7 +22,8 @@ from fightlog.events.model import (
 )
 from fightlog.dice import commitment
 from fightlog.kit.house import HouseRules
-from fightlog.kit.scenario import DEFAULT_SCENE, ArrivalStep, EndTurnStep, PostStep, load_scenario, run_scenario
+from fightlog.kit.scenario import run_scenario
+from fightlog.kit.scenario_file import DEFAULT_SCENE, ArrivalStep, EndTurnStep, PostStep, load_scenario
 from tests.conftest import FIXTURES
 from tests.rules.fake_table import install as install_fake
 
