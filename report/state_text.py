@@ -142,13 +142,14 @@ def effect_lines(state: SceneState, who: Namer) -> list[str]:
 
 
 def order_lines(state: SceneState, who: Namer) -> list[str]:
-    """The posting order: place, name, initiative, standing; arrivals last; then who is next."""
+    """The posting order under a header: place, name, initiative, standing; arrivals last; then
+    who is next."""
     slots = posting_order(state)
     turn = state.turn
     nxt = next_to_post(state)
     if not slots:
         return ["posting order: not set", f"next: {who(nxt) if nxt else NONE}"]
-    rows = []
+    rows = [["", "name", "initiative", "standing"]]
     for place, slot in enumerate(slots, 1):
         arriving = slot.standing == "arriving"
         score = turn.initiative.get(slot.actor)

@@ -108,11 +108,12 @@ def test_the_human_state_reads_right() -> None:
     assert text.startswith('disputed-duel "Trouble at the pump house" (roe7) after seq 26 (resource_spent): '
                            "round 1, Alice Vance's turn; in progress\n")
     assert "  bleed on Alice Vance from Bob Kade: 5 turns left, 5/turn\n" in text
-    assert "-   Cara Moss    -   arriving: after Alice Vance, from round 2" in text
+    assert "    name         initiative  standing\n" in text  # the posting order's columns named
+    assert "-   Cara Moss    -           arriving: after Alice Vance, from round 2" in text
     assert "next: Alice Vance\n" in text
     end = state(DISPUTED, None, "human")
     assert "ended: winner gate, Bob fled" in end
-    assert "1.  Bob Kade     71  out: fled" in end
+    assert "1.  Bob Kade     71          out: fled" in end
 
 
 def test_arrivals_enter_the_posting_order_from_the_next_round() -> None:
