@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator
-from datetime import date as Date, datetime, timedelta, tzinfo
+from datetime import date as Date, datetime, timedelta, timezone, tzinfo
 from typing import BinaryIO, Final
 
 from msgspec.structs import replace
@@ -181,13 +181,32 @@ class _Clock:
                 return None
         if self.day is None:
             return None
-        when = datetime(self.day.year, self.day.month, self.day.day, hour, minute, second, tzinfo=self.tz)
+        local = datetime(self.day.year, self.day.month, self.day.day, hour, minute, second)
+        when = self._instant(local)
+        if self.tz is not None and when.astimezone(self.tz).replace(tzinfo=None) != local:
+            self.warn(f"{self.name}:{line}: no such time {local:%Y-%m-%d %H:%M:%S} in {self.tz}: the clocks skip "
+                      f"that hour; read as {when.isoformat()}")
         last = self.last
         if last is not None and when < last:
-            if not full and last - when > _ROLLOVER:
-                when += timedelta(days=1)
-                self.day = when.date()
+            again = self._instant(local, fold=1)  # the hour a fall's change repeats, the second time round
+            if again >= last:
+                when = again
+            elif not full and last - when > _ROLLOVER:
+                local += timedelta(days=1)
+                when = self._instant(local)
+                self.day = local.date()
             else:
                 self.warn(f"{self.name}:{line}: the time goes back from {last:%H:%M:%S} to {when:%H:%M:%S}")
         self.last = when
         return when
+
+    def _instant(self, local: datetime, fold: int = 0) -> datetime:
+        """``local`` (the log's wall clock) in the cast's zone, as a fixed offset: a time in
+        the hour a spring change skips keeps the offset before it; one in the hour a fall
+        change repeats is the first of the two (``fold=1``: the second). A zone's own
+        ``tzinfo`` would not do: Python holds such a time unequal to every other reading of
+        the same instant, so the event would not read back as written."""
+        if self.tz is None:
+            return local
+        offset = local.replace(tzinfo=self.tz, fold=fold).utcoffset()
+        return local.replace(tzinfo=timezone(offset)) if offset is not None else local

@@ -321,6 +321,20 @@ def test_an_import_where_nobody_is_a_combatant_is_a_warning(tmp_path: Path) -> N
     assert code == 0 and "no message is a combatant's post" not in stderr
 
 
+def test_a_fight_through_the_hour_a_fall_change_repeats_imports(tmp_path: Path) -> None:
+    """It crashed as "would not read back as written": a zone's own time in that hour equals
+    no other reading of the instant."""
+    transcript = (IMPORT / "sl/pump-house.txt").read_text(encoding="utf-8")  # 20:00 - 20:07 SLT
+    shifted = transcript.replace("[2024/06/12 20:", "[2024/11/03 01:")  # PDT, then PST from 02:00
+    (tmp_path / "fall.txt").write_text(shifted, encoding="utf-8")
+    out = tmp_path / "fall.jsonl"
+    code, _, stderr = run("import", "sl", str(tmp_path / "fall.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", str(IMPORT / "sl/pump-house.cast.toml"))
+    assert code == 0, stderr
+    assert run("verify", str(out))[0] == 0
+    assert '"at":"2024-11-03T01:' in out.read_text()
+
+
 def test_from_and_to_keep_the_messages_between(tmp_path: Path) -> None:
     code, stdout, _, _ = imported(tmp_path, *CASES[2], "log.jsonl", "--from", "2024-03-14T20:03+00:00",
                                   "--to", "2024-03-14T20:05+00:00")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -118,6 +119,25 @@ def test_the_zone_is_attached() -> None:
     zone = timezone(timedelta(hours=-7))
     (m,), _ = read("[2024/06/12 20:02]  A: hi\n", tz=zone)
     assert m.at == datetime(2024, 6, 12, 20, 2, tzinfo=zone)
+
+
+def test_the_hour_a_fall_change_repeats_reads_twice_round_as_fixed_offsets() -> None:
+    zone = ZoneInfo("America/Los_Angeles")
+    found, warnings = read("[2024/11/03 01:50]  A: first\n[2024/11/03 01:05]  B: after the change\n"
+                           "[2024/11/03 01:10]  A: again\n", tz=zone)
+    pdt, pst = timezone(timedelta(hours=-7)), timezone(timedelta(hours=-8))
+    assert [m.at for m in found] == [datetime(2024, 11, 3, 1, 50, tzinfo=pdt), datetime(2024, 11, 3, 1, 5, tzinfo=pst),
+                                     datetime(2024, 11, 3, 1, 10, tzinfo=pst)]
+    assert warnings == []
+    for m in found:  # a zone's own tzinfo in a repeated hour equals no other reading of the instant
+        assert m.at is not None and m.at.tzinfo in (pdt, pst)
+
+
+def test_a_time_in_the_hour_a_spring_change_skips_is_kept_with_a_warning() -> None:
+    (m,), warnings = read("[2024/03/10 02:30]  A: hm\n", tz=ZoneInfo("America/Los_Angeles"))
+    assert m.at == datetime(2024, 3, 10, 2, 30, tzinfo=timezone(timedelta(hours=-8)))
+    assert warnings == ["chat.txt:1: no such time 2024-03-10 02:30:00 in America/Los_Angeles: the clocks skip that "
+                        "hour; read as 2024-03-10T02:30:00-08:00"]
 
 
 def test_a_huge_line_is_refused_at_its_line() -> None:
