@@ -126,6 +126,25 @@ def test_two_players_shown_alike_are_suggested_by_user_name_and_their_rolls_by_t
     assert [r["roller"] for r in rolls] == ["Alex"]  # not "alex", the first of them
 
 
+def test_a_hud_under_its_owners_user_name_is_suggested_apart_from_its_owner(tmp_path: Path) -> None:
+    """``RoE combat HUD (kaito.ronin)`` counted as Kaito: Kaito, whose messages were mostly
+    its rolls, was suggested as a HUD named "Kaito Ronin", and Zoe not at all."""
+    lines = ["[2024/06/13 20:00]  Gemma Sinclair (gemma.resident): ((Round 1. Kaito then Zoe.))"]
+    for minute, (poster, defender) in enumerate([("Kaito Ronin", "Zoe Aerwyn"), ("Zoe Aerwyn", "Kaito Ronin")] * 2, 1):
+        user, other = (name.lower().replace(" ", ".") for name in (poster, defender))
+        lines += [f"[2024/06/13 20:0{minute}]  {poster} ({user}): /me fires at {defender.split()[0]}.",
+                  f"[2024/06/13 20:0{minute}]  RoE combat HUD ({user}): {poster} rolls 1d100 for attack: 73",
+                  f"[2024/06/13 20:0{minute}]  RoE combat HUD ({other}): {defender} rolls 1d100 for dodge: 35"]
+    source = tmp_path / "hud.txt"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, suggested, _ = run("import", "sl", str(source), "--suggest-cast", "--ruleset", "roe7")
+    assert code == 0
+    assert 'order = ["gemma-sinclair", "kaito-ronin", "zoe-aerwyn"]' in suggested
+    assert 'speakers = ["kaito.ronin", "Kaito Ronin"]\nside = "?"  # 2 messages' in suggested
+    assert '[[dice]]\nspeakers = ["RoE combat HUD"]\nbot = "sl-hud"' in suggested
+    assert suggested.count("[[dice]]") == 1
+
+
 def test_a_suggested_id_is_the_name_in_plain_letters() -> None:
     from fightlog.importing.message import Message
     from fightlog.importing.suggest import suggest
