@@ -113,6 +113,8 @@ def _message(text: str, start: int, ref: str, line: int, at: datetime | None, se
             kind = "shout" if word == "shouts" else "whisper"
         if body.startswith("/me ") or body.startswith("/me'"):
             kind, body = "emote", body[3:].lstrip(" ")
+        elif kind == "say" and _old_emote(head, rest, seen):  # ``Name fires and yells: "Down!"``
+            colon = ""
     if not colon or head.strip() in SYSTEM_NAMES:
         known = _known_prefix(rest, seen)
         if known is None or head.strip() in SYSTEM_NAMES or _PRESENCE.fullmatch(rest[len(known):].strip()):
@@ -144,6 +146,19 @@ def _names(head: str) -> tuple[str, str]:
     if both is not None and both[1]:
         return both[1], both[2]
     return head, head
+
+
+def _old_emote(head: str, rest: str, seen: set[str]) -> bool:
+    """Whether a line split at its colon is an older viewer's emote (``Name text``, no colon
+    after the name) whose text holds one: what comes before the colon is no name seen, no
+    ``Display (user.name)``, but a name seen followed by lower-case words (``Kaito Ronin
+    fires at Zoe and yells``; ``Kaito Ronin Jr`` or ``Kaito Ronin HUD`` stay speakers)."""
+    plain = head.replace("%3A", ":").strip()
+    if plain in seen or _PAREN.match(plain) is not None:
+        return False
+    known = _known_prefix(rest, seen)
+    return known is not None and len(known) < len(plain) and rest[len(known)] == " " and \
+        plain[len(known):].lstrip(" ")[:1].islower()
 
 
 def _known_prefix(rest: str, seen: set[str]) -> str | None:

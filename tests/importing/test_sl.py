@@ -140,6 +140,19 @@ def test_a_time_in_the_hour_a_spring_change_skips_is_kept_with_a_warning() -> No
                         "hour; read as 2024-03-10T02:30:00-08:00"]
 
 
+def test_an_older_viewers_emote_with_a_colon_in_its_text_is_the_emote() -> None:
+    """It was chatter of a speaker called "Kaito Ronin fires at Zoe and yells"."""
+    found, _ = read('[20:00]  Kaito Ronin fires at Zoe and yells: "Down!"\n[20:01]  Kaito Ronin Jr: hi\n'
+                    "[20:02]  Kaito Ronin's HUD: Kaito rolls 1d100: 5\n[20:03]  Kaito Ronin HUD: ready\n",
+                    names=("Kaito Ronin",), day=date(2024, 6, 12))
+    assert [(m.kind, m.name, m.text) for m in found] == [
+        ("emote", "Kaito Ronin", 'Kaito Ronin fires at Zoe and yells: "Down!"'),
+        ("say", "Kaito Ronin Jr", "hi"),
+        ("say", "Kaito Ronin's HUD", "Kaito rolls 1d100: 5"),
+        ("say", "Kaito Ronin HUD", "ready"),
+    ]
+
+
 def test_a_huge_line_is_refused_at_its_line() -> None:
     with pytest.raises(InputError) as caught:
         read(b"[20:01]  A: hi\n" + b"x" * (MAX_MESSAGE_BYTES + 10) + b"\n")
