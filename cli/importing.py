@@ -116,12 +116,16 @@ def import_(
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first), shown=shown,
                       warn=located(transcript, said, bare=True), arrivals=arriving)
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end, transcript), builder)
+    for unheard in cast.unheard():
+        said(unheard)
     said.say()
     unsided = [entry.id for entry in cast.file.combatants if entry.side == "?"]
     if unsided:  # a suggested cast used as drafted
         warning_line(f"{cast_path}: side \"?\" (the suggested cast's placeholder) for {', '.join(unsided)}: all on "
                      "one side, so the audit takes them for allies; give each combatant its side")
-    if done.messages and not builder.posts:  # every message chatter: an audit would say "clean" of nothing
+    if not done.messages and (start is not None or end is not None):  # the bounds past every message
+        warning_line(f"{transcript}: no message is between --from and --to: the log holds no fight")
+    elif done.messages and not builder.posts:  # every message chatter: an audit would say "clean" of nothing
         why = "without --cast nobody is a combatant" if cast_path is None else \
             f"{cast_path} names none of the transcript's speakers as a combatant"
         warning_line(f"{transcript}: no message is a combatant's post ({why}): the audit has no fight to check "

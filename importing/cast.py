@@ -150,6 +150,34 @@ class Cast:
     rounds: re.Pattern[str] | None = None
     """The GM lines that open a round (``[gm] rounds``; none without a GM, or with ``rounds = ""``)."""
     _seen: dict[tuple[str, str | None, str, str], Role] = field(default_factory=dict)
+    entries: list[tuple[str, int | None, tuple[str, ...]]] = field(default_factory=list)
+    """Each combatant's, dice bot's and object's entry: where (``dice[0]``), its line, its speakers."""
+    heard: set[str] = field(default_factory=set)
+    """The speakers (names and patterns) of the cast some message matched."""
+    strangers: set[str] = field(default_factory=set)
+    """The names and user names of the speakers the cast does not name."""
+
+    def unheard(self) -> list[str]:
+        """A warning for each entry none of whose speakers any message matched, where that
+        looks like a slip (a cast may name someone a fight does not hear): a speaker close to
+        one the cast does not name (``kaito.ronnin``), or a pattern with ``[`` (a set of
+        characters in a pattern: ``[RoE] HUD*`` matches no ``[RoE] HUD v4``)."""
+        from fightlog.kit.spelling import closest
+
+        said = []
+        for where, line, speakers in self.entries:
+            if not self.heard.isdisjoint(speakers):
+                continue
+            near = next(filter(None, (closest(s, self.strangers, NEAR_SPEAKER) for s in speakers)), None)
+            if near is not None:
+                hint = f": did you mean {near!r} (who speaks, and whom the cast does not name)?"
+            elif any("[" in s for s in speakers):
+                hint = " (in a pattern, [...] is one character of a set: write [[] for a [)"
+            else:
+                continue
+            at = f"{self.path}:{line}" if line is not None else f"{self.path}"
+            said.append(f"{at}: {where}: no message is by {' or '.join(map(repr, speakers))}{hint}")
+        return said
 
     @property
     def actors(self) -> list[str]:
@@ -181,17 +209,22 @@ class Cast:
     def _role(self, message: Message) -> Role:
         both = f"{message.name} ({message.speaker})" if message.name != message.speaker else message.name
         keys = (message.speaker, message.speaker_id, message.name, both, message.user)
-        found = next((self.exact[key] for key in keys if key and key in self.exact), None)
+        exact = next((key for key in keys if key and key in self.exact), None)
+        found = self.exact[exact] if exact is not None else None
         shown = self.exact.get(message.name) if message.name else None
         if found is not None and found.kind == "combatant" and (shown is None or shown.kind != "combatant"):
             thing = self._thing((message.name, both))  # a HUD named "RoE HUD (kaito.ronin)" is not kaito
             if thing is not None:
                 return thing
-        if found is not None:
+        if exact is not None and found is not None:
+            self.heard.add(exact)
             return found
         for pattern, role in self.globs:
             if any(key and fnmatch.fnmatchcase(key, pattern) for key in keys):
+                self.heard.add(pattern)
                 return role
+        if len(self.strangers) < 4096:
+            self.strangers.update(key for key in (message.speaker, message.name, message.user) if key)
         return OTHER
 
     def _thing(self, shown: tuple[str | None, str | None]) -> Role | None:
@@ -199,10 +232,12 @@ class Cast:
         an object speaks under its own name, whoever its parentheses name."""
         for key in shown:
             found = self.exact.get(key) if key else None
-            if found is not None and found.kind in ("dice", "object"):
+            if key and found is not None and found.kind in ("dice", "object"):
+                self.heard.add(key)
                 return found
         for pattern, role in self.globs:
             if role.kind in ("dice", "object") and any(key and fnmatch.fnmatchcase(key, pattern) for key in shown):
+                self.heard.add(pattern)
                 return role
         return None
 
@@ -337,6 +372,9 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
     seen: dict[str, tuple[str | int, ...]] = {}
 
     def claim(speakers: tuple[str, ...], role: Role, where: tuple[str | int, ...]) -> None:
+        if role.kind != "gm" and speakers:
+            label = field_path(where[:2]) + (f" ({role.actor})" if role.kind == "combatant" else "")
+            cast.entries.append((label, lines.line(where), speakers))
         for speaker in speakers:
             if speaker in seen:
                 raise InputError(
@@ -369,6 +407,10 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
         claim(obj.speakers, Role("object"), ("objects", index, "speakers"))
     return ids
 
+
+NEAR_SPEAKER: Final = 0.8
+"""How close a speaker the cast names and no message matched must be to one it does not name
+to be warned of as its typo (``kaito.ronnin``: ``kaito.ronin`` 0.96)."""
 
 NEAR_STATUS: Final = 0.8
 """How close a ``[[status]]`` status must be to a known one to be warned of as its typo

@@ -144,14 +144,17 @@ def _comparable(a: datetime, b: datetime) -> bool:
 
 def in_window(stream: Iterator[Message], start: datetime | None, end: datetime | None,
               name: str = "<transcript>") -> Iterator[Message]:
-    """The messages from ``start`` to ``end`` (inclusive); a message without a time is kept.
+    """The messages from ``start`` to ``end`` (inclusive); a message without a time is kept
+    (but a transcript none of whose messages has one is refused: the bounds could keep nothing out).
     A bound without an offset is compared with the transcript's wall-clock time; one with
     an offset, with a time that has one too (a transcript whose times have none, its
     writer's local time, refuses it at its first message: ``name``'s)."""
     bounds = [(option, bound) for option, bound in (("--from", start), ("--to", end)) if bound is not None]
+    timed = False
     for message in stream:
         at = message.at
         if at is not None and bounds:
+            timed = True
             for option, bound in bounds:
                 if bound.tzinfo is None:
                     here = at.replace(tzinfo=None)
@@ -167,6 +170,10 @@ def in_window(stream: Iterator[Message], start: datetime | None, end: datetime |
                 yield message
             continue
         yield message
+    if bounds and not timed:
+        options = " and ".join(option for option, _ in bounds)
+        raise InputError(f"{options}: no message has a date and time to compare with (give the cast a date for a "
+                         "log stamped with times alone)", path=name)
 
 
 def opening(

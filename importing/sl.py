@@ -178,6 +178,7 @@ class _Clock:
         self.tz = tz
         self.day = day
         self.last: datetime | None = None
+        self.undated = False
 
     def at(self, stamp: re.Match[str], line: int) -> datetime | None:
         hour, minute, second = int(stamp[4]), int(stamp[5]), int(stamp[6] or 0)
@@ -195,6 +196,10 @@ class _Clock:
                 self.warn(f"{self.name}:{line}: no such date {stamp[0].strip()}: kept without a time")
                 return None
         if self.day is None:
+            if not self.undated:
+                self.undated = True
+                self.warn(f"{self.name}:{line}: a time with no date (none in an earlier stamp, the cast's date or "
+                          "a YYYY-MM-DD in the file name): the messages are kept without times")
             return None
         local = datetime(self.day.year, self.day.month, self.day.day, hour, minute, second)
         when = self._instant(local)

@@ -340,6 +340,46 @@ def test_an_import_where_nobody_is_a_combatant_is_a_warning(tmp_path: Path) -> N
     assert code == 0 and "no message is a combatant's post" not in stderr
 
 
+def test_a_cast_speaker_no_message_matches_is_warned_where_it_looks_like_a_slip(tmp_path: Path) -> None:
+    """A HUD entry ``[RoE] HUD*`` (``[RoE]`` a set of characters in a pattern) and a user name
+    one letter off matched nothing, silently: the rolls became the owners' posts."""
+    cast = (IMPORT / "sl/pump-house.cast.toml").read_text(encoding="utf-8")
+    assert '"RoE combat HUD (*)"' in cast and '"bob.resident"' in cast
+    typo = tmp_path / "cast.toml"
+    typo.write_text(cast.replace('"RoE combat HUD (*)"', '"[RoE] HUD*"').replace('"bob.resident"', '"bob.resdent"'),
+                    encoding="utf-8")
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(tmp_path / "log.jsonl"),
+                          "--ruleset", "roe7", "--cast", str(typo))
+    assert code == 0
+    said = [line for line in stderr.splitlines() if "no message is by" in line]
+    assert len(said) == 2, stderr
+    assert re.fullmatch(rf"fightlog: warning: {re.escape(str(typo))}:\d+: combatants\[1\] \(bob\): no message is by "
+                        r"'bob.resdent'.*: did you mean 'bob.resident' \(who speaks, and whom the cast does not name\)\?",
+                        said[0]), said[0]
+    assert said[1].endswith(": no message is by '[RoE] HUD*' (in a pattern, [...] is one character of a set: write "
+                            "[[] for a [)")
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(tmp_path / "ok.jsonl"),
+                          "--ruleset", "roe7", "--cast", str(IMPORT / "sl/pump-house.cast.toml"))
+    assert code == 0 and "no message is by" not in stderr
+
+
+def test_bounds_on_a_transcript_without_dates_are_refused_and_bounds_past_it_warned(tmp_path: Path) -> None:
+    source = tmp_path / "undated.txt"
+    source.write_text("[20:01]  Bob Kade (bob.resident): /me charges.\n", encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    cast = str(IMPORT / "sl/pump-house.cast.toml")
+    code, _, stderr = run("import", "sl", str(source), "-o", str(out), "--ruleset", "roe7", "--cast", cast,
+                          "--from", "2024-06-12T20:00")
+    assert (code, stderr) == (2, f"fightlog: {source}: --from: no message has a date and time to compare with (give "
+                                 "the cast a date for a log stamped with times alone)\n")
+    assert not out.exists()
+    code, _, stderr = run("import", "sl", str(IMPORT / "sl/pump-house.txt"), "-o", str(out), "--ruleset", "roe7",
+                          "--cast", cast, "--from", "2030-01-01T00:00")
+    assert code == 0
+    assert f"fightlog: warning: {IMPORT / 'sl/pump-house.txt'}: no message is between --from and --to: the log holds no " \
+           "fight" in stderr.splitlines()
+
+
 def test_a_fight_through_the_hour_a_fall_change_repeats_imports(tmp_path: Path) -> None:
     """It crashed as "would not read back as written": a zone's own time in that hour equals
     no other reading of the instant."""

@@ -210,8 +210,16 @@ def test_lines_ending_in_a_carriage_return_alone_are_refused() -> None:
 
 def test_a_last_line_cut_off_is_warned() -> None:
     """`head -c 300` of a transcript, cut in a line: imported, exit 0, its last line a system post."""
-    found, warnings = read(b"[20:01]  A B: hi\n[20:02]  Ro")
+    found, warnings = read(b"[20:01]  A B: hi\n[20:02]  Ro", day=date(2024, 6, 12))
     assert found[-1].kind == "system"
     assert warnings == ["chat.txt:2: the last line has no line end and reads as no one's ('[20:02]  Ro'): the "
                         "transcript may be cut off there"]
-    assert read(b"[20:01]  A B: hi\n[20:02]  A B: there")[1] == []  # a speaker's line without one: as written
+    assert read(b"[20:01]  A B: hi\n[20:02]  A B: there", day=date(2024, 6, 12))[1] == []  # as written
+
+
+def test_times_with_no_date_are_warned_once() -> None:
+    """They were kept without times, and --from and --to then kept everything, unsaid."""
+    found, warnings = read(b"[20:01]  A B: hi\n[20:02]  A B: there\n")
+    assert [m.at for m in found] == [None, None]
+    assert warnings == ["chat.txt:1: a time with no date (none in an earlier stamp, the cast's date or a YYYY-MM-DD "
+                        "in the file name): the messages are kept without times"]
