@@ -11,6 +11,7 @@ a colon, which becomes ``origin.author``)::
     Alice Vance rolled 1d100 (57) + [10 scope] + [5 racial] - [5 cover] = 67
     Alice Vance rolled 1d100 (57) + [5] = 62
     Alice Vance rolls 1d100 for attack: 64
+    [2024/05/01 14:22]  RoE HUD (alice.resident): /me Alice Vance rolls 1d100 for attack: 64
 
 A bracket is one modifier, named (``[10 scope]``: +10 from the scope) or not (``[5]``, its
 source ``unnamed``); faces are in roll order and unmarked; a phrasing that prints only a
@@ -57,10 +58,16 @@ def read(text: str, roller: str | None = None) -> list[ReadReply]:
             continue
         head = line[: match.start()]
         stamp = _STAMP.match(head)
-        if stamp is not None:
+        if stamp is not None:  # a chat log's line: the speaker's name ends at the first colon (its own are %3A)
             head = head[stamp.end() :]
-        obj, sep, who = head.rpartition(": ")
+            obj, sep, who = head.partition(": ")
+            if not sep:
+                obj, who = "", obj
+        else:
+            obj, sep, who = head.rpartition(": ")
         who = who.strip()
+        if who.startswith("/me "):  # the HUD's emote, as the log keeps it
+            who = who[4:].strip()
         if not who or len(who) > 80 or len(obj) > 64:
             continue
         count = int(match.group(1) or 1)

@@ -92,6 +92,20 @@ def test_sl_modifiers_and_speaker() -> None:
     assert check_reply(read) == []
 
 
+def test_sl_log_lines_pasted_whole_name_the_roller() -> None:
+    """A HUD's emote (``/me``) and a roller's name holding a colon: `read-roll` named the
+    rollers "/me Alice Vance" and "Ronin"."""
+    for text, author, roller in (
+        ("[20:01:33]  RoE combat HUD (alice.resident): /me Alice Vance rolls 1d100 for attack: 64",
+         "RoE combat HUD (alice.resident)", "Alice Vance"),
+        ("[2024/06/13 20:01]  RoE combat HUD (kaito): Kaito: Ronin rolls 1d100 for attack: 57",
+         "RoE combat HUD (kaito)", "Kaito: Ronin"),
+        ("[2024/06/13 20:01]  Kaito Ronin rolls 1d100 for attack: 57", None, "Kaito Ronin"),
+    ):
+        read = read_reply(text)
+        assert read is not None and read.problems == () and (read.author, read.roller) == (author, roller), text
+
+
 def test_sl_purposes_and_unnamed_brackets() -> None:
     """`read-roll` could not read the HUD wording the importer reads (`rolls 1d100 for
     attack: 73`: only the importer took `for PURPOSE` off), nor a bracket without a name."""
