@@ -68,6 +68,8 @@ def read(
         if text.startswith(" ") and pending is not None and not STAMP.match(text):
             pending = _continued(pending, text)
             continue
+        if not text.strip():  # a blank line (a note's gap, an editor's): no message
+            continue
         if pending is not None:
             yield pending
         stamp = STAMP.match(text)

@@ -217,6 +217,13 @@ def test_a_last_line_cut_off_is_warned() -> None:
     assert read(b"[20:01]  A B: hi\n[20:02]  A B: there", day=date(2024, 6, 12))[1] == []  # as written
 
 
+def test_a_blank_line_is_no_message() -> None:
+    """A note saved above the log and a gap under it: the gap was an empty system message."""
+    found, _ = read("Fight at the pump, saved by Gemma\n\n[2024/06/12 20:01]  A B: hi\n\n[2024/06/12 20:02]  A B: x\n")
+    assert [(m.kind, m.line, m.text) for m in found] == [("system", 1, "Fight at the pump, saved by Gemma"),
+                                                         ("say", 3, "hi"), ("say", 5, "x")]
+
+
 def test_times_with_no_date_are_warned_once() -> None:
     """They were kept without times, and --from and --to then kept everything, unsaid."""
     found, warnings = read(b"[20:01]  A B: hi\n[20:02]  A B: there\n")
