@@ -95,10 +95,11 @@ def _describe(ruleset_id: str, actions: bool = False) -> dict[str, Any]:
 
 
 def _actions(table: Any) -> list[dict[str, Any]]:
-    """Each action type with the part of the turn it spends and what it reads (``reads``, where
+    """Each action type with the part of the turn it spends (``nothing``, not ``free``: a ruleset
+    may have free actions that count, as Bleeding Sun's) and what it reads (``reads``, where
     the table says; a plugin's table that does not: its types and costs alone)."""
     reads = table.reads() if callable(getattr(table, "reads", None)) else {}
-    return [{"type": kind, "spends": spends or "free", "fields": list(reads.get(kind, ((), ()))[0]),
+    return [{"type": kind, "spends": spends or "nothing", "fields": list(reads.get(kind, ((), ()))[0]),
              "params": list(reads.get(kind, ((), ()))[1])} for kind, spends in sorted(table.action_types.items())]
 
 

@@ -250,7 +250,7 @@ def test_actions_lists_what_each_action_type_reads() -> None:
     roe7 = out.split("\n\n")[3].splitlines()
     assert "  actions (spends: fields; params), as play post --do writes them (TYPE key=value ...):" in roe7
     assert "    move        move: distance; m, difficult, cover, fall, x, y, toward, away" in roe7
-    assert "    say         free: -; text" in roe7
+    assert "    say         nothing: -; text" in roe7
     assert "actions (" not in run()[1]  # asked for only
     code, out, _ = run("--actions", "--format", "json")
     listed = {r["id"]: {a["type"]: a for a in r["actions"]} for r in json.loads(out)["rulesets"]}
@@ -260,7 +260,9 @@ def test_actions_lists_what_each_action_type_reads() -> None:
         assert set(actions) == set(table_for(ruleset).action_types)
     assert listed["bleeding-sun"]["throw"]["params"][-2:] == ["lob", "caught"]
     assert listed["traveller"]["move"]["fields"] == ["distance"]
-    assert listed["roe7"]["say"]["spends"] == "free"  # as the human list says (a tester: null there)
+    assert listed["roe7"]["say"]["spends"] == "nothing"  # as the human list says (a tester: null there)
+    # Bleeding Sun's free actions count (one a turn): "free" was also said of what spends nothing
+    assert (listed["bleeding-sun"]["say"]["spends"], listed["bleeding-sun"]["hold_aim"]["spends"]) == ("free", "nothing")
 
 
 @pytest.mark.parametrize("ruleset", ["bleeding-sun", "d20-evasion", "en51", "roe7", "traveller"])
