@@ -8,10 +8,11 @@ rounds bled, else still bleeding out).
 from __future__ import annotations
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import AnyEvent, DeclarationPosted, DiceRolled, EffectExpired, StatusChanged
+from fightlog.events.model import (AnyEvent, AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectExpired,
+                                   StatusChanged)
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.audit_attacks import hits
+from fightlog.rules.bleedingsun.audit_attacks import hits, noted
 from fightlog.rules.bleedingsun.fighters import BLEEDING, Fighter
 from fightlog.rules.bleedingsun.harm import dead_at, stabilize_pool
 
@@ -71,12 +72,16 @@ class Dying:
                         "rules need hits at least the rounds bled", actor=found.target)
 
     def died(self, before: SceneState, event: StatusChanged, after: SceneState, view: AuditView) -> None:
-        """A death the HP give (a coup de grace's failed Grit save aside)."""
+        """A death the HP give, or a coup de grace's failed Grit save (any other save's death is
+        judged by the HP)."""
         if event.status != "dead" or not event.on:
             return
         cause = view.event(event.cause or 0)
         if type(cause) is DiceRolled and cause.purpose == "save":
-            return  # a coup de grace's Grit save
+            attack = view.event(cause.for_seq or 0)
+            if type(attack) is AttackResolved and noted(attack, "coup de grace"):
+                _coup_death(before, event, cause, attack, view)
+                return  # else a save that kills nobody by itself: the HP say
         try:
             who = Fighter(before, event.actor)
             body, hp = who.attr("body"), who.hp
@@ -111,6 +116,25 @@ class Dying:
                 self.past_body.add(who.actor)
                 view.report(CODE, event, f"{who.actor} is at {hp} HP, past -{body} (Body): dead by the rules, not "
                             "recorded dead", actor=who.actor)
+
+
+def _coup_death(before: SceneState, event: StatusChanged, save: DiceRolled, attack: AttackResolved,
+                view: AuditView) -> None:
+    """A death on a coup de grace's Grit save: only when its hits are fewer than the damage
+    the attack dealt (Coup de Gras)."""
+    taken = 0
+    for seq in range(attack.seq + 1, save.seq):
+        damage = view.event(seq)
+        if type(damage) is DamageApplied and damage.cause == attack.seq and damage.target == event.actor:
+            taken += damage.taken
+    try:
+        shown = hits(save, Fighter(before, event.actor).options.hit_face)
+    except FightlogError:
+        return
+    if shown >= taken:
+        view.report(CODE, event, f"{event.actor} is recorded dead on a coup de grace's Grit save (seq {save.seq}) "
+                    f"of {shown} {'hit' if shown == 1 else 'hits'} against the {taken} taken: the victim dies only "
+                    "on fewer hits than the damage", actor=event.actor)
 
 
 def _patient(event: DiceRolled, view: AuditView) -> tuple[str | None, str]:

@@ -107,6 +107,47 @@ def test_a_coup_de_grace_is_audited() -> None:
     assert "soaked without armour (0 dice): 1 taken off" in found[0][1]
 
 
+def test_a_death_on_a_save_is_judged_by_its_coup_de_grace_or_else_by_the_hp() -> None:
+    """Every death whose cause was a save roll passed unchecked: a coup de grace's Grit save
+    that held, and a stun's save at 10 of 12 HP."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import Die, DiceRolled, StatusChanged
+    from tests.rules.bleedingsun.rigged import ready_duel
+
+    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])
+    fight.end_turn()
+    fight.post("ana", "coup_de_grace target=bo weapon=Knife", faces=[5, 5] + [1] * 11 + [1, 1, 1])
+    events = list(fight.scribe.events)
+    death = next(e for e in events if isinstance(e, StatusChanged) and e.status == "dead")
+    save = next(e for e in events if e.seq == death.cause)
+    assert isinstance(save, DiceRolled) and save.purpose == "save"
+    assert audit_events(events).findings == () or all(f.severity != "error" for f in audit_events(events).findings)
+    held = replace(save, dice=[Die(sides=6, face=6) for _ in save.dice], total=len(save.dice))
+    events[events.index(save)] = held
+    found = [(f.code, f.message) for f in audit_events(events).findings if f.code == "rules.dying"]
+    assert len(found) == 1 and found[0][1].startswith(f"bo is recorded dead on a coup de grace's Grit save (seq "
+                                                      f"{save.seq}) of {len(save.dice)} hits against the")
+
+    from fightlog.events.model import EffectApplied
+    from fightlog.fixtures.bleedingsun_audit_fights import hand_run
+
+    log = hand_run("bleed-out")
+    bleed = log.find(EffectApplied, name="bleeding")
+    log.insert_after(bleed, DiceRolled(roller="jory", notation="3d6", dice=[Die(sides=6, face=1)] * 3, total=0,
+                                       generator="external", purpose="save", label="a stun's save"))
+    log.insert_after(log.after(bleed, DiceRolled), StatusChanged(actor="jory", status="dead", note="on the save"))
+    events = list(log.done().events)
+    save = next(e for e in events if isinstance(e, DiceRolled) and e.label == "a stun's save")
+    dead = next(e for e in events if isinstance(e, StatusChanged) and e.note == "on the save")
+    events[events.index(dead)] = replace(dead, cause=save.seq)
+    found = [(f.code, f.message) for f in audit_events(events).findings if f.code == "rules.dying"]
+    assert ("rules.dying", "jory is recorded dead at -1 HP; death comes when the negative HP exceed Body 3 (at -4 "
+            "HP or below)") in found
+
+
 def test_a_drop_owed_is_paid_in_its_own_turn_only() -> None:
     """The turn's end reads the posts, waiting attacks and drops gathered since its own
     ``turn_started`` (``audit.Drops``): a drop made after the next turn opened pays nothing."""
