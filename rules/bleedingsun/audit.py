@@ -19,7 +19,7 @@ from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun import audit_attacks
+from fightlog.rules.bleedingsun import audit_attacks, audit_defense
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.audit_dying import Dying
 from fightlog.rules.bleedingsun.audit_unresolved import Unresolved
@@ -70,6 +70,7 @@ def checks() -> Mapping[type, Check]:
     def resolved(before: SceneState, event: AttackResolved, after: SceneState, view: AuditView) -> None:
         undone.resolved(event)
         saves.other(view)
+        audit_defense.answered(before, event, view)
         if audit_attacks.resolved(before, event, after, view):
             due.owe(event)
 
@@ -88,6 +89,7 @@ def checks() -> Mapping[type, Check]:
     def effect(before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
         saves.applied(before, event, after, view)
         drops.applied(before, event, after, view)
+        audit_defense.total_defense(before, event, view)
 
     def dice(before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         saves.rolled(before, event, after, view)

@@ -20,6 +20,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.pool": Code("error", "an attack rolled with other dice than its pool (accuracy + perception + the "
                                 "modifiers, its share of a split pool)", "Attacking; Attacker Modifier; Splitting an "
                                                                           "Attack Pool"),
+    "rules.defense": Code("error", "a defense roll with other dice than Vigor (a dodge, block or resist) or the "
+                                   "Agility or Body a total defense names, less a stagger; a total defense adding "
+                                   "other than its roll's hits to the threshold", "Physical Defense; Total Defense"),
     "rules.recoil": Code("error", "an attack pool or split that leaves out the round's recoil",
                          "Recoil; Burst Mode Base"),
     "rules.threshold": Code("error", "a threshold other than the chart gives (range, stance, aim, size, targeted "

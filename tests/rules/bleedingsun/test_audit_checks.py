@@ -148,6 +148,38 @@ def test_a_death_on_a_save_is_judged_by_its_coup_de_grace_or_else_by_the_hp() ->
             "HP or below)") in found
 
 
+def test_defense_pools_and_a_total_defense_the_rolls_do_not_give() -> None:
+    """A dodge of 4 dice on Vigor 3, a total defense of 4 dice on Agility 3 and one adding 3
+    to the threshold on a roll of 2 hits all audited clean."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import Die, DiceRolled, EffectApplied
+    from tests.rules.bleedingsun.rigged import ready_duel
+
+    fight = ready_duel()
+    fight.turn("ana", "say")
+    fight.post("bo", "total_defense", faces=[5, 5, 1])  # agility 3: 2 hits
+    fight.end_turn()
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "dodge", faces=[5, 1, 1] + [5, 5, 5, 1])
+    events = list(fight.scribe.events)
+    assert [f for f in audit_events(events).findings if f.severity == "error"] == []
+    defending = next(e for e in events if isinstance(e, EffectApplied) and e.name == "total_defense")
+    rolls = [e for e in events if isinstance(e, DiceRolled) and e.purpose == "defense"]
+    total, dodge = rolls
+    for changed, said in (
+        ({defending.seq: replace(defending, magnitude=3)},
+         "bo's total defense adds 3 to the threshold; its roll (seq {}) shows 2 hits, each adding one".format(total.seq)),
+        ({total.seq: replace(total, dice=[*total.dice, Die(sides=6, face=1)], notation="4d6")},
+         "bo's total defense rolled 4 dice; Agility 3 gives 3 dice"),
+        ({dodge.seq: replace(dodge, dice=[*dodge.dice, Die(sides=6, face=1)], notation="4d6")},
+         "bo's defense against ana's attack rolled 4 dice; Vigor 3 gives 3 dice"),
+    ):
+        ruled = [changed.get(e.seq, e) for e in events]
+        found = [(f.code, f.message) for f in audit_events(ruled).findings if f.severity == "error"]
+        assert ("rules.defense", said) in found, found
+
+
 def test_a_drop_owed_is_paid_in_its_own_turn_only() -> None:
     """The turn's end reads the posts, waiting attacks and drops gathered since its own
     ``turn_started`` (``audit.Drops``): a drop made after the next turn opened pays nothing."""

@@ -1,0 +1,68 @@
+"""The ``bleeding-sun`` audit of defending: the pool of an answer's defense roll (Physical
+Defense: Vigor, less a stagger) and a total defense's (Agility or Body, less a stagger), and
+what a total defense adds to the threshold (its hits, Total Defense). The defense roll's hits
+against an attack are judged with the attack (``audit_attacks``, ``rules.threshold``);
+these are ``rules.defense``.
+"""
+
+from __future__ import annotations
+
+from fightlog.errors import FightlogError
+from fightlog.events.model import AttackResolved, DiceRolled, EffectApplied
+from fightlog.kit.checks import AuditView
+from fightlog.reducers.state import SceneState
+from fightlog.rules.bleedingsun.audit_attacks import hits
+from fightlog.rules.bleedingsun.fighters import DEFENSE, Fighter
+
+CODE = "rules.defense"
+
+
+def _dice(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def answered(before: SceneState, event: AttackResolved, view: AuditView) -> None:
+    """The dice of the defense roll an attack cites: the target's Vigor less a stagger."""
+    if len(event.rolls) < 2:
+        return
+    roll = view.event(event.rolls[1])
+    if type(roll) is not DiceRolled or roll.purpose != "defense" or roll.roller != event.target:
+        return
+    try:
+        who = Fighter(before, event.target)
+        vigor, stagger = who.attr("vigor"), who.stagger()
+    except FightlogError:
+        return
+    want = vigor - stagger
+    if len(roll.dice) != want:
+        view.report(CODE, roll, f"{event.target}'s defense against {event.attacker}'s attack rolled "
+                    f"{_dice(len(roll.dice))}; Vigor {vigor}" + (f" less {stagger} (staggered)" if stagger else "")
+                    + f" gives {_dice(want)}", actor=event.target)
+
+
+def total_defense(before: SceneState, event: EffectApplied, view: AuditView) -> None:
+    """A total defense's roll (Agility or Body, as it says, less a stagger) and its size: the
+    hits that roll shows."""
+    if event.name != DEFENSE:
+        return
+    roll = view.event(int(event.params.get("roll") or 0))
+    if type(roll) is not DiceRolled or roll.purpose != "defense":
+        return
+    use = str(event.params.get("with") or "")
+    try:
+        who = Fighter(before, event.target)
+        if use not in ("agility", "body"):
+            use = "agility" if who.attr("agility") >= who.attr("body") else "body"
+        score, stagger, face = who.attr(use), who.stagger(), who.options.hit_face
+    except FightlogError:
+        return
+    want = score - stagger
+    if len(roll.dice) != max(0, want):
+        view.report(CODE, roll, f"{event.target}'s total defense rolled {_dice(len(roll.dice))}; "
+                    f"{use.capitalize()} {score}" + (f" less {stagger} (staggered)" if stagger else "")
+                    + f" gives {_dice(want)}", actor=event.target)
+    shown = hits(roll, face)
+    if event.magnitude != shown:
+        view.report(CODE, event, f"{event.target}'s total defense adds {event.magnitude} to the "
+                    f"threshold; its roll (seq {roll.seq}) shows {shown} {'hit' if shown == 1 else 'hits'}, each "
+                    "adding one", actor=event.target)
