@@ -19,7 +19,7 @@ from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun import audit_attacks, audit_defense
+from fightlog.rules.bleedingsun import audit_attacks, audit_burning, audit_defense
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.audit_dying import Dying
 from fightlog.rules.bleedingsun.audit_unresolved import Unresolved
@@ -78,6 +78,7 @@ def checks() -> Mapping[type, Check]:
         saves.other(view)
         due.damaged(before, event, after, view)
         audit_attacks.damaged(before, event, after, view)
+        audit_burning.damaged(before, event, view)
         kicks.damaged(before, event, after, view)
 
     def post(before: SceneState, event: DeclarationPosted, after: SceneState, view: AuditView) -> None:

@@ -31,8 +31,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
                                    "threshold do not give", "Attacking; Critical Hits"),
     "rules.damage": Code("error", "a DV pool other than the weapon's, the burst's, the net hits and the critical, "
                                   "or damage other than its hits (a blast: less a hex beyond the first), or a hit "
-                                  "left without damage",
-                         "Damage; Critical Hits; Taking damage from explosives"),
+                                  "left without damage, or a burning tick's fire and soak (without armour) other "
+                                  "than the rules give",
+                         "Damage; Critical Hits; Taking damage from explosives; Status Affect Saves (Burning)"),
     "rules.soak": Code("error", "a soak pool or reduction the rules do not give (fortitude + armour less AP up "
                                 "to the armour; a spread 3/2/1 a hit by the threshold missed, met, exceeded)",
                        "Soak; Shotguns and Flamers; Taking damage from explosives"),

@@ -132,13 +132,19 @@ def burn(scribe: Scribe, actor: str, effect: str) -> None:
     with fortitude without armour (Status Affect Saves: Burning)."""
     tick = scribe.emit(EffectTicked(effect=effect, target=actor))
     harm.fatigue(scribe, actor, tick, "temporary", "on fire")
-    options = Fighter(scribe.state, actor).options
-    dealt = roll_pool(scribe, options.burning_dv, options, roller=actor, purpose="damage",
-                      label=f"burning: {options.burning_dv} DV", for_seq=tick)
     now = Fighter(scribe.state, actor)
-    soak = roll_pool(scribe, soak_pool(now.card.fortitude, now.card.armour, 0, ignore_armour=True) - now.stagger(),
-                     options, roller=actor, purpose="soak", label="soak: fortitude (no armour)", for_seq=tick)
+    options = now.options
+    dv, soak_dice = burn_pools(now)
+    dealt = roll_pool(scribe, dv, options, roller=actor, purpose="damage", label=f"burning: {dv} DV", for_seq=tick)
+    soak = roll_pool(scribe, soak_dice, options, roller=actor, purpose="soak", label="soak: fortitude (no armour)",
+                     for_seq=tick)
     harm.hurt(scribe, actor, dealt.hits, soak.hits, source="burning", cause=tick, damage_type="fire")
+
+
+def burn_pools(who: Fighter) -> tuple[int, int]:
+    """A burning tick's pools: ``burning_dv`` dice of fire damage, and the soak: fortitude
+    without armour, less a stagger."""
+    return who.options.burning_dv, soak_pool(who.card.fortitude, who.card.armour, 0, ignore_armour=True) - who.stagger()
 
 
 def round_started(scribe: Scribe) -> None:

@@ -180,6 +180,36 @@ def test_defense_pools_and_a_total_defense_the_rolls_do_not_give() -> None:
         assert ("rules.defense", said) in found, found
 
 
+def test_a_burning_ticks_damage_the_dice_do_not_give() -> None:
+    """Status Affect Saves, Burning: 7 DV of fire, soaked without armour. A tick's damage was
+    never audited: 4 taken on a fire roll of 1 hit, soak dice with armour in."""
+    from msgspec.structs import replace
+
+    from fightlog.events.model import DamageApplied, Die, DiceRolled, EffectTicked
+    from tests.rules.bleedingsun.rigged import ready_duel
+
+    torch = {"name": "Torch", "kind": "melee", "accuracy": 1, "dv": 1, "kickers": [{"status": "burning", "rating": 2}]}
+    fight = ready_duel(a={"weapons": [torch]})
+    fight.post("ana", "attack target=bo weapon=Torch")
+    fight.post("bo", "take", faces=[5, 1, 1, 1] + [1] + [1, 1] + [1, 1, 1])  # grit 0 hits: on fire
+    fight.end_turn([5] + [1] * 6 + [5, 1])  # 7 DV: 1 hit; fortitude without armour, 2 dice: 1 hit
+    events = list(fight.scribe.events)
+    tick = next(e for e in events if isinstance(e, EffectTicked))
+    burnt = next(e for e in events if isinstance(e, DamageApplied) and e.cause == tick.seq)
+    assert (burnt.raw, burnt.reduced_by, burnt.taken) == (1, 1, 0)
+    assert [f for f in audit_events(events).findings if f.severity == "error"] == []
+    soak = next(e for e in events if isinstance(e, DiceRolled) and e.for_seq == tick.seq and e.purpose == "soak")
+    for changed, said in (
+        ({burnt.seq: replace(burnt, raw=4, reduced_by=0, taken=4)},
+         "4 damage, 0 soaked, 4 taken recorded; the dice give 1, 1 and 0"),
+        ({soak.seq: replace(soak, dice=[*soak.dice, Die(sides=6, face=1), Die(sides=6, face=1)], notation="5d6")},
+         "the soak rolled 4 dice; fortitude without armour gives 2 dice"),
+    ):
+        ruled = [changed.get(e.seq, e) for e in events]
+        found = [(f.code, f.message) for f in audit_events(ruled).findings if f.severity == "error"]
+        assert ("rules.damage", f"bo's burning (seq {tick.seq}): {said}") in found, found
+
+
 def test_a_drop_owed_is_paid_in_its_own_turn_only() -> None:
     """The turn's end reads the posts, waiting attacks and drops gathered since its own
     ``turn_started`` (``audit.Drops``): a drop made after the next turn opened pays nothing."""
