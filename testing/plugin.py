@@ -147,6 +147,10 @@ def fight(request: pytest.FixtureRequest) -> FightRunner:
         house: str | os.PathLike[str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> Fight:
+        for name, given_path in (("scenario", scenario), ("house", house)):
+            if given_path is not None and not isinstance(given_path, (str, os.PathLike)):
+                pytest.fail(f"fightlog: fight(..., {name}=...): a file's path (str or os.PathLike), not "
+                            f"{type(given_path).__name__} {given_path!r:.60}", pytrace=False)
         path = _relative(here, scenario)
         rules = _relative(here, house) if house is not None else fights.house_rules_for(path, houses)
         given = tuple(sorted(options.items())) if isinstance(options, Mapping) else repr(options)  # else refused

@@ -109,10 +109,14 @@ def test_a_scenario_error_is_one_clean_line_not_a_traceback(project: pytest.Pyte
      "{'modifier_cap': 20}, not str 'modifier_cap=20'"),
     ('fight("duel.toml", seed=1.5)',
      "fightlog: */duel.toml: fight(..., seed=...): expected an integer (0 to 2**256-1) or 64 hex digits, got 1.5 (float)"),
+    ("fight(42, seed=7)", "fightlog: fight(..., scenario=...): a file's path (str or os.PathLike), not int 42"),
+    ('fight("duel.toml", seed=7, house=42)',
+     "fightlog: fight(..., house=...): a file's path (str or os.PathLike), not int 42"),
 ])
 def test_a_bad_argument_to_fight_is_one_clean_line(project: pytest.Pytester, call: str, message: str) -> None:
     """``options="modifier_cap=20"`` was an AttributeError with a traceback, ``seed=1.5`` a
-    message naming ``<input>`` and the type alone."""
+    message naming ``<input>`` and the type alone, a scenario or house of 42 the plugin's own
+    TypeError."""
     project.makepyfile(test_bad=f"def test_bad(fight):\n    {call}\n")
     result = project.runpytest("test_bad.py")
     result.assert_outcomes(failed=1)
