@@ -61,6 +61,11 @@ class Weapon(Strict):
         twice = sorted({f for f in self.fire if self.fire.count(f) > 1})
         if twice:
             raise FieldProblem(("fire",), f"{', '.join(twice)} listed twice: each fire type once")
+        statuses = [k.status for k in self.kickers]
+        for index, status in enumerate(statuses):
+            if status in statuses[:index]:
+                raise FieldProblem(("kickers", index, "status"), f"{status!r} is already a kicker of this weapon "
+                                   "(each status once, with its rating)")
         if self.ranges and (len(self.ranges) != 4 or list(self.ranges) != sorted(set(self.ranges))):
             raise FieldProblem(("ranges",), "four increasing range limits in hexes: short, medium, long, extreme")
         if self.spread and self.spread not in SPREADS:
@@ -125,6 +130,11 @@ class Sheet(Strict):
     def _distinct(self) -> Sheet:
         for _ in distinct_weapons(self.weapons):  # refused at the first name given twice
             pass
+        names = [p.name for p in self.perks]
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                raise FieldProblem(("perks", index, "name"), f"{name!r} is already a perk of this sheet (a perk "
+                                   "counts once: give one entry its whole bonus)")
         assert self.size in SIZES
         return self
 

@@ -36,6 +36,12 @@ ROSTER = FIXTURES / "bleeding-sun" / "rosters" / "ash-market.toml"
     ("dv = 3, small = true }", "dv = 3, small = true, ranges = [1, 2, 3, 4] }",
      "kade: sheet.weapons[1].ranges: only a ranged or a thrown or an explosive weapon has ranges (this one is melee)"),
     ("dv = 0, blast = 7 }", "dv = 0, blast = 7, reach = 3 }", "sheet.weapons[0].reach: only a melee weapon has reach"),
+    ('perks = [{ name = "Marksman", ranged = 1 }]', 'perks = [{ name = "Marksman", ranged = 1 }, '
+     '{ name = "Marksman", ranged = 1 }]', "kade: sheet.perks[1].name: 'Marksman' is already a perk of this sheet (a "
+     "perk counts once: give one entry its whole bonus)"),
+    ('kickers = [{ status = "stunned", rating = 2 }]', 'kickers = [{ status = "stunned", rating = 2 }, '
+     '{ status = "stunned", rating = 3 }]', "sheet.weapons[0].kickers[1].status: 'stunned' is already a kicker of "
+     "this weapon (each status once, with its rating)"),
 ])
 def test_a_sheet_out_of_range_is_one_line_naming_file_line_and_field(tmp_path: Path, old: str, new: str,
                                                                       said: str) -> None:
