@@ -61,7 +61,8 @@ class HouseRules(Struct, frozen=True, kw_only=True):
         options, the range scale's marks), when it is about this file and has no line."""
         if exc.line is not None or exc.path != self.path:
             return exc
-        named = [key for key in self.values if f"'{key}'" in exc.message]
+        named = [key for key in self.values if f"'{key}'" in exc.message] or \
+            [key for key in self.values if re.search(rf"\b{re.escape(key)}\b", exc.message)]  # "when surprise is"
         return InputError(exc.message, path=self.path, line=self.lines.get(named[0]) if named else None)
 
     def check_any(self, option_types: Mapping[str, type[Struct]]) -> str:

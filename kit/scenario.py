@@ -83,8 +83,11 @@ def run_scenario(
             at = lines.key("positions", actor) if actor in file.positions else None
             with _located(f"{key}[{index}] ({actor}): ", name, at or lines.key(key, index)):
                 table.join(scribe, entrants[actor], reserve=key == "reserve")
-    with _located("begin: ", name, None):
-        table.begin(scribe)
+    try:
+        with _located("begin: ", name, None):
+            table.begin(scribe)
+    except RefusedError as exc:  # an option the fight's sides or sheets refuse: where it was set
+        raise _option_blamed(exc, house if isinstance(house, HouseRules) else None, overrides, file.options) from None
     for step in scenario.steps:
         _play(table, scribe, step, entrants, name)
     info = scribe.state.scene
@@ -94,6 +97,24 @@ def run_scenario(
     store = MemoryStore(name)
     store.append(scribe.events)
     return store
+
+
+def _option_blamed(exc: RefusedError, house: HouseRules | None, overrides: Mapping[str, Any],
+                   own: Mapping[str, Any]) -> RefusedError:
+    """``exc`` (a refusal at ``begin``) at the line that set the option it names (``option
+    ambush = ...``, ``option 'surprising_side'``): the house-rules file's, or the scenario's
+    ``options``."""
+    def names(key: str) -> bool:
+        return f"option {key} " in exc.message or f"option {key!r}" in exc.message
+
+    for key in sorted(overrides, key=len, reverse=True):
+        if house is not None and names(key):
+            return RefusedError(exc.message, path=house.path, line=house.lines.get(key), code=exc.code)
+    for key in sorted(own, key=len, reverse=True):
+        if names(key) and exc.path is not None:
+            return RefusedError(exc.message, path=exc.path, line=LineFinder(exc.path).key("options", key),
+                                code=exc.code)
+    return exc
 
 
 def scenario_seed(path: str | os.PathLike[str]) -> str | None:

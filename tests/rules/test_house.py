@@ -119,6 +119,44 @@ def test_a_house_rule_the_ruleset_refuses_as_a_whole_names_the_house_file(tmp_pa
     assert "'touch_max_m' (50) must be less than 'close_max_m' (5): the band limits grow outwards" in caught.value.message
 
 
+@pytest.mark.parametrize(("ruleset", "scenario", "text", "line", "says"), [
+    ("traveller", "traveller/scenarios/dive-behind-the-wall.toml", 'ambush = "nobody"\n', 2,
+     "begin: option ambush = 'nobody': nobody in the fight is on that side"),
+    ("en51", "en51/scenarios/plated-duel.toml", 'surprise = "side"\nsurprising_side = "nobody"\n', 3,
+     "begin: en51 option 'surprising_side': 'nobody' is no side in the fight"),
+    ("en51", "en51/scenarios/plated-duel.toml", '# surprise!\nsurprise = "side"\n', 3,
+     "en51 option 'surprising_side': required when surprise is 'side'"),
+])
+def test_a_house_rule_refused_against_the_fight_names_its_line(
+        tmp_path: Path, ruleset: str, scenario: str, text: str, line: int, says: str) -> None:
+    """Refused at ``begin`` (a side nobody is on) or across options, it was said of the
+    scenario file, or of the house file with no line."""
+    from fightlog.kit.scenario import run_scenario
+
+    path = tmp_path / "house.toml"
+    path.write_text(f'ruleset = "{ruleset}"\n' + text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        run_scenario(FIXTURES / scenario, house=read_house_rules(path))
+    assert (caught.value.path, caught.value.line) == (str(path), line)
+    assert caught.value.message.startswith(says)
+
+
+def test_a_scenarios_own_option_refused_at_begin_names_its_line(tmp_path: Path) -> None:
+    import shutil
+
+    from fightlog.kit.scenario import run_scenario
+
+    source = FIXTURES / "traveller" / "scenarios" / "ambush-at-the-landing-pad.toml"
+    shutil.copytree(source.parent.parent, tmp_path / "traveller")
+    copy = tmp_path / "traveller" / "scenarios" / source.name
+    text = copy.read_text(encoding="utf-8")
+    copy.write_text(text.replace('options = { ambush = "raiders" }', 'options = { ambush = "nobody" }'), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        run_scenario(copy)
+    assert (caught.value.path, caught.value.line) == (str(copy), 11)
+    assert caught.value.message.startswith("begin: option ambush = 'nobody'")
+
+
 def test_a_file_naming_no_ruleset_is_checked_against_every_ruleset_given(tmp_path: Path) -> None:
     """``check_any``: the first ruleset that takes every option set; an option none has is
     named with the closest any has; options no one ruleset takes all of get the refusal of
