@@ -96,16 +96,34 @@ def _unpadded(line: str) -> str:
 
 def _paths(lines: list[str]) -> list[str]:
     """For each line of a snapshot (JSON, two spaces an indent), the keys of the objects and
-    lists it sits in (``combatants.rook.pools``; a list's item as ``[]``), its own key apart."""
-    stack: list[str] = []
+    the indices in the lists it sits in (``combatants.rook.pools``, ``[15].modifiers[0]``),
+    its own key apart."""
+    frames: dict[int, tuple[str, list[int] | None]] = {}  # depth -> (its label, its next index if a list)
     found: list[str] = []
     for line in lines:
         stripped = line.lstrip()
         depth = (len(line) - len(stripped)) // 2
-        del stack[max(depth - 1, 0):]
-        found.append(".".join(name for name in stack[: depth - 1] if name) if depth > 1 else "")
-        if stripped.endswith(("{", "[")):
-            key, colon, _ = stripped.partition('": ')
-            name = key[1:] if colon and key.startswith('"') else "[]"
-            stack[depth - 1 if depth else 0:] = [name] if depth else []
+        found.append(_joined([frames[d][0] for d in range(1, depth) if d in frames]))
+        opens = stripped.endswith(("{", "["))
+        if depth == 0 or stripped.startswith(("}", "]")):
+            if depth == 0 and opens:
+                frames = {0: ("", [0] if stripped.endswith("[") else None)}
+            continue
+        parent = frames.get(depth - 1)
+        key, colon, _ = stripped.partition('": ')
+        if parent is not None and parent[1] is not None:  # an item of a list: its index
+            label = f"[{parent[1][0]}]"
+            parent[1][0] += 1
+        else:
+            label = key[1:] if colon and key.startswith('"') else ""
+        if opens:
+            frames[depth] = (label, [0] if stripped.endswith("[") else None)
     return found
+
+
+def _joined(labels: list[str]) -> str:
+    out = ""
+    for label in labels:
+        if label:
+            out += label if label.startswith("[") or not out else f".{label}"
+    return out

@@ -167,6 +167,23 @@ def test_a_snapshot_diff_of_a_replay_that_grew_past_99_events_shows_the_changed_
                      '-     "99  the end"', '+     "100  the end"', "    ]"]
 
 
+def test_a_snapshot_diff_of_a_log_names_the_event_by_its_index() -> None:
+    """A `.log` snapshot's hunk was headed `@ []`: which event changed was not said."""
+    import json
+
+    from fightlog.testing.snapshot import FightSnapshotExtension
+
+    def log(against: int) -> str:
+        events = [{"seq": n, "kind": "dice_rolled", "total": n} for n in range(1, 16)]
+        events.append({"seq": 16, "kind": "attack_resolved", "against": against,
+                       "modifiers": [{"value": 1, "source": "aim"}, {"value": against - 6, "source": "cover"}]})
+        return json.dumps(events, indent=2)
+
+    lines = list(FightSnapshotExtension().diff_lines(log(5), log(8)))  # type: ignore[arg-type]
+    heads = [line for line in lines if line.startswith("  @ ")]
+    assert heads == ["  @ [15]", "  @ [15].modifiers[1]"], lines
+
+
 def test_a_snapshot_diff_names_the_keys_a_change_sits_under() -> None:
     """A tester's house rule moved an HP: the diff showed `"pools": {` / `- "hp": 54` /
     `+ "hp": 57`, and not whose (the combatant's key was far above the context line)."""
