@@ -100,8 +100,9 @@ def check_scenarios(directory: str, house: HouseRules | None) -> int:
     if not names:
         raise InputError("no scenario files (*.toml with a roster or [[steps]]) here", path=directory)
     tally = {"same": 0, "changed": 0, "unstored": 0, "unusable": 0}
+    said: set[str] = set()  # the house rules' refusals printed once, not once a scenario
     for name in names:
-        tally[_check_one(os.path.join(directory, name), name, house)] += 1
+        tally[_check_one(os.path.join(directory, name), name, house, said)] += 1
     skipped = len(tomls) - len(names)
     click.echo(
         f"checked {plural(len(names), 'scenario')}: {tally['same']} same, {tally['changed']} changed, "
@@ -134,9 +135,10 @@ draws a fresh one: a step the rules refuse is refused whatever the dice, but for
 that depends on an earlier roll)."""
 
 
-def _check_one(path: str, name: str, house: HouseRules | None) -> str:
+def _check_one(path: str, name: str, house: HouseRules | None, said: set[str]) -> str:
     """Play the scenario at ``path`` against its stored log and print its line; its verdict:
-    ``same``, ``changed``, ``unstored`` or ``unusable``."""
+    ``same``, ``changed``, ``unstored`` or ``unusable`` (a refusal of the house rules ``said``
+    already is named, not repeated)."""
     from fightlog.events.compare import describe, field_changes, first_difference
     from fightlog.events.reader import read_log
     from fightlog.kit.scenario import run_scenario, scenario_ruleset, scenario_seed
@@ -157,7 +159,11 @@ def _check_one(path: str, name: str, house: HouseRules | None) -> str:
             raise InputError("the stored log reveals no seed and the scenario names none", path=stored)
         actual = [event for _, event in run_scenario(path, seed=seed, house=house).read()]
     except FightlogError as exc:  # bad input, a ruleset that does not load, a bad seed: this fight's
-        click.echo(f"UNUSABLE {name}: {exc}")
+        shown = str(exc)
+        if house is not None and isinstance(exc, InputError) and exc.path == house.path and shown in said:
+            shown = f"the house rules, as above ({house.path})"
+        said.add(shown)
+        click.echo(f"UNUSABLE {name}: {shown}")
         return "unusable"
     if house is not None and expected and actual:
         rules = field_changes(_options(expected[0]), _options(actual[0]))

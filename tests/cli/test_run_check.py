@@ -157,3 +157,15 @@ def test_a_fifo_among_the_scenarios_is_skipped_not_waited_on(tmp_path: Path) -> 
     result = run("run", "--check", str(directory))
     assert result.exit_code == 2, result.output  # the copied scenario's roster is not beside it: unusable, not a hang
     assert "skipped  pipe.toml: not a regular file (a FIFO, a device or a directory)" in result.stdout
+
+
+def test_house_rules_every_fight_refuses_are_said_once(scenarios: Path, tmp_path: Path) -> None:
+    """A misspelt option printed its refusal once a scenario (eight times)."""
+    house = tmp_path / "typo.toml"
+    house.write_text('ruleset = "roe7"\nmodifer_cap = 20\n')
+    result = run("run", "--check", str(scenarios), "--options", str(house))
+    assert result.exit_code == 2
+    unusable = [line for line in result.stdout.splitlines() if line.startswith("UNUSABLE")]
+    assert len(unusable) == len(list(scenarios.glob("*.toml"))) > 1
+    assert f"{house}:2: modifer_cap: not a roe7 option (did you mean 'modifier_cap'?)" in unusable[0]
+    assert all(line.endswith(f": the house rules, as above ({house})") for line in unusable[1:])
