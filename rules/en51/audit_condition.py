@@ -2,7 +2,8 @@
 Effects): incapacitated only with a Wound above Toughness, dead (under
 ``irreversible_death``) only with one more than 5 above it (``harm.condition``), and nobody
 left in the fight with a Wound above Toughness (a damage's, or the sheet's), nor short of
-dead with one more than 5 above it, when a turn ends. A status without a
+dead with one more than 5 above it, nor without the bleeding the Wounds give (The aftermath),
+when a turn ends. A status without a
 ``cause`` is the GM's word (a blow to the head in the story), not judged; nor is the end of
 one (care and recovery lower the Wounds)."""
 
@@ -35,6 +36,9 @@ class Condition:
         """Actor -> the highest Damage left that the track could not show (above its last
         circle, or with no circle free: 0 when none), for whoever a damage left with a Wound
         above Toughness while still in the fight (a turn's end looks only at them: ``turn_over``)."""
+        self._bleeds: set[str] = set()
+        """Whoever a damage (or a sheet) left with Wounds that give a bleeding not recorded
+        (a turn's end looks at them again: ``turn_over``)."""
 
     def checks(self) -> Mapping[type, Check]:
         return {DamageApplied: cast(Check, self.damaged), CombatantJoined: cast(Check, self.joined),
@@ -43,10 +47,14 @@ class Condition:
     def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
         """The Wound is the Damage left, even above the track's last circle (``harm.wound``)."""
         self._look(after, event.target, event.seq, event.raw - event.reduced_by)
+        if _unbled(after, event.target) is not None:
+            self._bleeds.add(event.target)
 
     def joined(self, before: SceneState, event: CombatantJoined, after: SceneState, view: AuditView) -> None:
         """A sheet's Wounds count as a damage's (The Immediate Effects; ``harm.marked_at_join``)."""
         self._look(after, event.actor, event.seq)
+        if _unbled(after, event.actor) is not None:
+            self._bleeds.add(event.actor)
 
     def _look(self, state: SceneState, actor: str, seq: int, left: int = 0) -> None:
         who = state.combatants.get(actor)
@@ -83,7 +91,8 @@ class Condition:
         """``incapacitated`` or ``dead`` set as a consequence: the Wounds must give it, and
         no less (incapacitated with a Wound that gives death)."""
         if event.on and event.status in BLEEDING and event.cause is not None:
-            _bleeding(before, event, view)
+            if _bleeding(before, event, view):
+                self._bleeds.discard(event.actor)  # said of this status: not again at the turn's end
             return
         if not event.on or event.status not in ("incapacitated", "dead"):
             return
@@ -120,7 +129,16 @@ class Condition:
 
     def turn_over(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
         """When a turn ends, whoever a damage left with a Wound above Toughness is out of the
-        fight (care or a Recovery since may have lowered it)."""
+        fight (care or a Recovery since may have lowered it), and whoever it left with Wounds
+        that bleed is recorded bleeding (Medicine since may have stopped it)."""
+        for actor in sorted(self._bleeds):
+            found = _unbled(before, actor)
+            if found is not None:
+                given, wounds, toughness = found
+                view.report(CODE, event, f"{actor} has Wounds {', '.join(map(str, sorted(wounds, reverse=True)))} "
+                            f"against Toughness {toughness} and is not recorded {given.replace('_', ' ')} when the "
+                            "turn ends (equal to Toughness: slowly; above it: badly)", actor=actor)
+        self._bleeds.clear()
         if not self._owed:
             return
         for actor in sorted(self._owed):
@@ -166,18 +184,37 @@ def _given(state: SceneState, found: tuple[int, int] | None) -> str | None:
 _BLEED_RANK = {None: 0, "bleeding_slowly": 1, "bleeding_badly": 2}
 
 
-def _bleeding(before: SceneState, event: StatusChanged, view: AuditView) -> None:
+def _unbled(state: SceneState, actor: str) -> tuple[str, list[int], int] | None:
+    """The bleeding ``actor``'s Wounds give and none as bad recorded (with the Wounds and
+    Toughness): ``None`` when recorded, dead, stopped by Medicine, or a sheet not read."""
+    who = state.combatants.get(actor)
+    if who is None or "dead" in who.statuses:
+        return None
+    try:
+        fighter = Fighter(state, actor)
+        wounds, toughness = fighter.wounds(), fighter.card.toughness
+    except FightlogError:
+        return None
+    given = None if fighter.effect("treated") is not None else bleeding(wounds, toughness)
+    held = max((_BLEED_RANK[s] for s in BLEEDING if s in who.statuses), default=0)
+    return None if given is None or _BLEED_RANK[given] <= held else (given, list(wounds), toughness)
+
+
+def _bleeding(before: SceneState, event: StatusChanged, view: AuditView) -> bool:
     """A bleeding set as a consequence is no milder than the Wounds give (The aftermath: a
     Wound equal to Toughness bleeds slowly, one above it badly; none once Medicine stopped
-    it): a worse one follows a damage recorded too low, which the damage's check names."""
+    it): a worse one follows a damage recorded too low, which the damage's check names.
+    Whether it reported one."""
     try:
         who = Fighter(before, event.actor)
         wounds, toughness = who.wounds(), who.card.toughness
     except FightlogError:
-        return
+        return False
     given = None if who.effect("treated") is not None else bleeding(wounds, toughness)
     if _BLEED_RANK[given] > _BLEED_RANK[event.status]:  # (one worse than the Wounds give follows a damage judged there)
         said = "no bleeding" if given is None else given.replace("_", " ")
         view.report(CODE, event, f"{event.actor} recorded {event.status.replace('_', ' ')} with Wounds "
                     f"{', '.join(map(str, sorted(wounds, reverse=True))) or 'none'} against Toughness {toughness}: "
                     f"the Wounds give {said} (equal to Toughness: slowly; above it: badly)", actor=event.actor)
+        return True
+    return False

@@ -153,7 +153,9 @@ def test_a_killing_blow_on_a_full_track_is_judged_by_its_damage(tmp_path: Path) 
     spared.change(spared.find(StatusChanged, actor="rask", status="dead"), status="incapacitated")
     assert [f.message for f in audit_events(spared.done().events).findings if f.code == "rules.condition"] == [
         "rask recorded incapacitated with Wound 41 against Toughness 20: a Wound more than 5 above Toughness is death "
-        "(irreversible_death)"]
+        "(irreversible_death)",
+        "rask has Wounds 20 against Toughness 20 and is not recorded bleeding slowly when the turn ends (equal to "
+        "Toughness: slowly; above it: badly)"]  # spared, and the bleeding ended as if dead
 
 
 def test_a_wound_above_toughness_on_the_sheet_at_join_and_still_in_the_fight() -> None:
@@ -168,7 +170,9 @@ def test_a_wound_above_toughness_on_the_sheet_at_join_and_still_in_the_fight() -
     log.change(joined, pools={**joined.pools, "w15": 0})
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
     assert found == ["mira has Wound 15 against Toughness 9 and is still in the fight when the turn ends: a Wound "
-                     "above Toughness incapacitates"]
+                     "above Toughness incapacitates",
+                     "mira has Wounds 15 against Toughness 9 and is not recorded bleeding badly when the turn ends "
+                     "(equal to Toughness: slowly; above it: badly)"]
 
 
 def test_one_left_standing_after_a_damage_above_the_last_circle() -> None:
@@ -441,6 +445,22 @@ def test_a_bleeding_milder_than_the_wounds_give() -> None:
     found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
     assert found == [(badly.seq, "drago recorded bleeding slowly with Wounds 12 against Toughness 9: the Wounds give "
                                  "bleeding badly (equal to Toughness: slowly; above it: badly)")]
+
+
+def test_wounds_that_bleed_with_no_bleeding_recorded() -> None:
+    """A tester deleted Drago's bleeding badly (Wound 12, Toughness 9): clean, while a milder
+    bleeding was a finding."""
+    from fightlog.events.model import StatusChanged, TurnEnded
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    log = Tamper([e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "ridge-firefight.jsonl")])
+    badly = log.find(StatusChanged, actor="drago", status="bleeding_badly", on=True)
+    ended = log.after(badly, TurnEnded)
+    log.drop(badly)
+    found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert found == [(ended.seq - 1, "drago has Wounds 12 against Toughness 9 and is not recorded bleeding badly when "
+                                     "the turn ends (equal to Toughness: slowly; above it: badly)")]
 
 
 def test_medicine_and_recovery_the_faces_do_not_give() -> None:
