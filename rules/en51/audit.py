@@ -40,6 +40,7 @@ from fightlog.kit.table import Post
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.audit_care import checks as care_checks
 from fightlog.rules.en51.audit_condition import Condition
+from fightlog.rules.en51.audit_moves import Moves
 from fightlog.rules.en51.audit_counters import Counters
 from fightlog.rules.en51.audit_rolls import RollUse
 from fightlog.rules.en51 import harm
@@ -187,9 +188,9 @@ class En51Audit:
             StatusChanged: cast(Check, self.lifted),
             WeaponReloaded: cast(Check, self.reloaded),
         }
-        # each fighter's condition; every hit's damage; each attack roll deciding one attack
+        # each fighter's condition; every hit's damage; each attack roll deciding one attack; each move
         return merged(own, Condition().checks(), self._due.checks(), RollUse().checks(), care_checks(),
-                      self._counters.checks())
+                      self._counters.checks(), Moves().checks())
 
     @staticmethod
     def _roll(event: AttackResolved, view: AuditView) -> DiceRolled | None:

@@ -382,6 +382,29 @@ def test_an_attack_in_the_turn_rolling_with_a_hit_took() -> None:
                                   f"a hit (seq {moved.seq})")]
 
 
+def test_a_move_made_or_kept_farther_than_declared() -> None:
+    """Movement: a tester's hand-kept move went 25 m on a post declaring 10 (Agility 10): clean."""
+    from fightlog.events.model import EffectApplied, Moved
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    events = [e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "ridge-firefight.jsonl")]
+    moved = next(e for e in events if isinstance(e, Moved) and e.relative_to is None)
+    kept = next(e for e in events if isinstance(e, EffectApplied) and e.name == "move" and e.target == moved.actor)
+    declared = kept.params["metres"]
+    assert isinstance(declared, int) and [f for f in audit_events(events).findings if f.code == "rules.combined"] == []
+    log = Tamper(events)
+    log.change(log.find(Moved, actor=moved.actor), metres=declared + 15)
+    found = [(f.seq, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.combined"]
+    assert found == [(moved.seq, f"{moved.actor} moves {declared + 15} m; the post (seq {moved.cause}) declared "
+                                 f"{declared} m" + (f", half of it rolling with a hit ({declared // 2} m)"
+                                                   if moved.metres != declared else ""))]
+    log = Tamper(events)
+    log.change(log.find(EffectApplied, name="move", target=moved.actor), params={**kept.params, "metres": declared + 1})
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.combined"]
+    assert f"{moved.actor}'s move is kept as {declared + 1} m; the post (seq {moved.cause}) declared {declared} m" in found
+
+
 def test_an_attack_rolled_again() -> None:
     """One roll decides an attack. A tester's hand-run fight rolled Ann's sword attack twice and
     resolved it on the second roll (the first, a miss, left standing), and resolved another a
