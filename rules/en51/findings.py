@@ -25,7 +25,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.combined": Code("error", "a move with an action it cannot be combined with, or too far", "Movement"),
     "rules.not-carried": Code("error", "a weapon the fighter does not carry", "Melee attack; Ranged attack (the sheet's weapons)"),
     "rules.allowance": Code("error", "more than one combat action in a turn", "Combat (one combat action each turn)"),
-    "rules.range": Code("error", "a shot beyond five steps above the weapon's Range", "Ranged attack"),
+    "rules.range": Code("error", "a shot beyond five steps above the weapon's Range, or a melee attack beyond "
+                                 "reach", "Ranged attack; Melee attack (reach)"),
     "rules.care": Code("error", "a Medicine or Recovery roll's Success other than its faces give under the skill, or "
                                 "Medicine's bonus other than its Success", "Using Medicine; Recovery"),
     "rules.unused-roll": Code("warning", "an attack roll that decides no attack by the round's end (rolled again?)",

@@ -104,7 +104,9 @@ def sneak(scribe: Scribe, actor: str, action: Action, declaration: int) -> None:
     if action.distance is None:
         raise RefusedError("sneaking names the distance to the observer (distance=N)", code="rules.incomplete")
     metres = param(action, "metres")
-    if not 0 <= metres <= action.distance:
+    if metres < 0:
+        raise RefusedError(f"metres={metres}: the metres moved are 0 (staying still) or more", code="rules.incomplete")
+    if metres > action.distance:
         raise RefusedError(f"a sneaker moves no faster than the distance to the observer ({action.distance} m)",
                            code="rules.combined")
     options = options_of(state)

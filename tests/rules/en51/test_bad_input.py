@@ -115,6 +115,8 @@ def test_a_counterattack_by_one_who_acted_is_refused(fight: Path) -> None:
     ("cover value=-3", "Cover names its penalty (value=N, from the Tables) (value=-3 is not a penalty of 1 or more)"),
     ("cover value=abc", "(value=abc is not a penalty of 1 or more)"),
     ("wait then=teleport", "then=teleport is not one of aim, attack, cover, hide, medicine, ready, reload, sneak"),
+    ("sneak target=rask distance=10 metres=-1", "metres=-1: the metres moved are 0 (staying still) or more"),
+    ("sneak target=rask distance=10 metres=11", "a sneaker moves no faster than the distance to the observer (10 m)"),
 ])
 def test_a_refusal_names_the_value_given(fight: Path, do: str, said: str) -> None:
     assert said in refused(fight, "mira", "--do", do)
