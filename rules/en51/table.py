@@ -19,6 +19,7 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, EffectApplied, EffectExpired, StatusChanged
 from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
+from fightlog.reducers.state import SceneState
 from fightlog.rules.en51 import answers, attack, care, harm, moves, params, plan, tactics, turns
 from fightlog.rules.en51.aiming import check_melee_reach
 from fightlog.rules.en51.fighters import Fighter
@@ -82,6 +83,14 @@ class En51Table(TableBase):
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> En51Options:
         return read_options(overrides, where=where)
+
+    def awaiting(self, state: SceneState) -> list[tuple[int, str]]:
+        """The open turn's attacks a defender may still answer (``counter``, ``take``,
+        ``ignore``): those waiting in the turn and those combined with a move."""
+        found = [(post.seq, action.target) for post, action in turns.unanswered(state) if action.target is not None]
+        for actor in sorted(state.combatants):
+            found += [(swing.declaration, actor) for swing in moves.waiting_attacks(state, actor)]
+        return list(dict.fromkeys(sorted(found)))
 
     def joins(self, path: str) -> Sequence[CombatantJoined]:
         from fightlog.rules.en51.roster import joined, load_roster

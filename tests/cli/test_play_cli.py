@@ -622,6 +622,27 @@ def test_an_attack_waiting_for_its_defender_is_said(tmp_path: Path) -> None:
     assert answered.exit_code == 0 and "waiting:" not in answered.stdout, answered.output
 
 
+def test_an_en51_attack_waiting_for_its_defender_is_said(tmp_path: Path) -> None:
+    """en5.1 attacks wait for an answer (counter, take, ignore), alone or with a move: play
+    post said nothing (a tester)."""
+    log = tmp_path / "tavern.jsonl"
+    roster = FIXTURES / "en51" / "rosters" / "tavern.toml"
+    assert run("play", "start", str(log), "--ruleset", "en51", "--seed", "5").exit_code == 0
+    assert run("play", "join", str(log), "--roster", str(roster), "mira", "tobin", "rask").exit_code == 0
+    assert run("play", "begin", str(log)).exit_code == 0
+    posted = run("play", "post", str(log), "mira", "Mira lunges.", "--do", "attack target=rask weapon=Sabre")
+    assert posted.exit_code == 0, posted.output
+    seq = next(e.seq for _, e in FileStore(str(log)).read() if isinstance(e, DeclarationPosted) and e.actor == "mira")
+    assert posted.stdout.splitlines()[-1].startswith(f"waiting: rask may answer seq {seq} (")
+    answered = run("play", "post", str(log), "rask", "Rask takes it.", "--do", "take", "--responds-to", str(seq))
+    assert answered.exit_code == 0 and "waiting:" not in answered.stdout, answered.output
+    assert run("play", "end-turn", str(log)).exit_code == 0
+    charged = run("play", "post", str(log), "tobin", "Tobin charges.", "--do", "move distance=3", "--do",
+                  "attack target=mira weapon=Cudgel")
+    assert charged.exit_code == 0, charged.output
+    assert charged.stdout.splitlines()[-1].startswith("waiting: mira may answer seq "), charged.output
+
+
 @pytest.mark.parametrize("do", ["skill target=nobody", "attack target=nobody weapon=Rifle"])
 def test_a_target_nobody_joined_as_is_refused_in_every_ruleset(tmp_path: Path, do: str) -> None:
     """d20-evasion's `skill target=nobody` was posted, and audited clean (a fuzzer)."""
