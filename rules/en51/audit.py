@@ -45,6 +45,7 @@ from fightlog.rules.en51.audit_counters import Counters
 from fightlog.rules.en51.audit_rolls import RollUse
 from fightlog.rules.en51 import harm
 from fightlog.rules.en51.audit_against import card_of, expected_against, shot_problem, weapon_of, weapon_used
+from fightlog.rules.en51.aiming import flag
 from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
 from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
 from fightlog.rules.en51.options import DEFAULTS, En51Options, options_of
@@ -302,11 +303,11 @@ class En51Audit:
                         f"{raw}", actor=cause.attacker)
             return
         target = before.combatants.get(event.target)
-        rolled_with = target is not None and "rolling" in target.statuses and any(
+        rolled_with = _rolls_with(cause, event.target, view) or (target is not None and "rolling" in target.statuses and any(
             (isinstance(e, StatusChanged) and e.status == "rolling" and e.on) or
             (isinstance(e, EffectApplied) and e.name == harm.OWED)  # a second roll: the action after the next
             for e in (view.event(s) for s in range(cause.seq + 1, event.seq))
-            if getattr(e, "cause", None) == cause.seq)
+            if getattr(e, "cause", None) == cause.seq))
         hurt = harm.harm(raw, faces.white, card.armour, self.options(before).roll_with_it if rolled_with else 0)
         if event.reduced_by != raw - hurt.left:
             struck = ", ".join(hurt.struck) or "no layer"
@@ -384,3 +385,20 @@ class En51Audit:
             return  # the shared posting-order checks report a post out of its turn
         view.report(refused.code, event, f"the rules refuse {event.actor}'s post: {refused.message}", actor=event.actor)
 
+
+
+def _rolls_with(cause: AttackResolved, target: str, view: AuditView) -> bool:
+    """Whether ``target`` rolls with the hit of ``cause`` as the posts say (Roll with it), as
+    the table reads them (``attack.melee``): the answer to an attack saying ``roll=true``;
+    for a counterattack's hit, the attack it answered saying so."""
+    post = view.event(cause.declaration or 0)
+    if type(post) is not DeclarationPosted:
+        return False
+    if post.responds_to is not None and post.actor == cause.attacker:  # a counterattack: the attack it answered
+        answered = view.event(post.responds_to)
+        return type(answered) is DeclarationPosted and any(flag(a, "roll") for a in answered.actions)
+    for seq in range(post.seq + 1, cause.seq):
+        answer = view.event(seq)
+        if type(answer) is DeclarationPosted and answer.actor == target and answer.responds_to == post.seq:
+            return any(flag(a, "roll") for a in answer.actions)
+    return False

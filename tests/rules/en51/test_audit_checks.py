@@ -405,6 +405,28 @@ def test_a_move_made_or_kept_farther_than_declared() -> None:
     assert f"{moved.actor}'s move is kept as {declared + 1} m; the post (seq {moved.cause}) declared {declared} m" in found
 
 
+def test_rolling_with_a_hit_is_read_from_the_answer_not_the_status() -> None:
+    """A hand-kept log whose answer said `take roll=true` but recorded no `rolling` status had
+    its reduction (armour and the roll) flagged as armour alone (a tester)."""
+    from fightlog.events.model import DamageApplied, StatusChanged
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    events = [e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "rolling-brawl.jsonl")]
+    log = Tamper(events)
+    log.drop(*log.all(StatusChanged, status="rolling"))
+    found = [(f.code, f.message) for f in audit_events(log.done().events).findings if f.code == "rules.armour"]
+    assert found == []
+    rolled = [e for e in events if isinstance(e, DamageApplied) and e.reduced_by]
+    assert rolled  # the fight has a reduction the roll is part of
+    log = Tamper(events)
+    log.drop(*log.all(StatusChanged, status="rolling"))
+    hurt = log.find(DamageApplied, target=rolled[0].target)
+    log.change(hurt, reduced_by=hurt.reduced_by - 2)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.armour"]
+    assert len(found) == 1 and "rolling with it takes 2" in found[0], found
+
+
 def test_an_attack_rolled_again() -> None:
     """One roll decides an attack. A tester's hand-run fight rolled Ann's sword attack twice and
     resolved it on the second roll (the first, a miss, left standing), and resolved another a
