@@ -219,10 +219,13 @@ class Forker:
         turn = self.state.turn.started if self.state.turn.current is not None else None
         if self._carried_in is not None and self._carried_in != turn:
             self._flush()  # the turn they were recorded in has ended in the fork
-        carried = self._carried
         change = roll if roll is not None else self._change
-        scribe = ReplayScribe(self.state, self.seed, externals=[*(r for r, _ in carried), *externals(recorded)],
-                              stamp=stamp, amended=change, key=f"seq {head.seq}")
+        changed = change[1].seq if change is not None else None
+        # an engine roll an earlier dispute changed, changed again: the change stands in for it, not it reused too
+        carried = [(r, what) for r, what in self._carried if r.seq != changed or r.generator == "external"]
+        reused = [*(r for r, _ in carried),
+                  *(e for e in externals(recorded) if e.seq != changed or e.generator == "external")]
+        scribe = ReplayScribe(self.state, self.seed, externals=reused, stamp=stamp, amended=change, key=f"seq {head.seq}")
         run_call(lambda: call(self.table, scribe))
         self._commit(scribe, recorded)
         if scribe.hypothetical is not None:

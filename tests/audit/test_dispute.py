@@ -522,6 +522,16 @@ def test_bad_changes_are_input_errors(
     assert caught.value.path == "fight.jsonl"
 
 
+@pytest.mark.parametrize("face", [10, 50])
+def test_a_fork_disputed_again_at_its_changed_roll_fits_it(face: int) -> None:
+    """Disputing the fork's changed roll again (a no-op, or another value) said the recorded
+    roll stopped fitting: "the fork makes no such roll" (a tester)."""
+    first = alley(41, ("dice[0].face", 10))
+    again = fork(list(first.fork), 41, ("dice[0].face", face))
+    assert [d.text for d in again.divergences] == []
+    assert (again.fork == first.fork) is (face == 10)
+
+
 def test_a_fork_disputed_again_keeps_its_first_change() -> None:
     """A tester's two-roll "what if": the fork's changed engine roll was drawn again from the
     seed in the second dispute, undoing the first change without a word."""
