@@ -25,19 +25,45 @@ from fightlog.reducers.state import SceneState
 def file_source(path: str, trusted_until: int | None = None) -> Source:
     """``seq -> events from seq on`` for the log at ``path`` (chain checked from line 1, or
     from byte ``trusted_until`` when another process checks the lines before it)."""
+    return FileSource(path, trusted_until)
 
-    def source(seq: int) -> Iterator[AnyEvent]:
-        for _, event in read_log(path, from_seq=seq):
+
+class FileSource:
+    """``file_source``'s reader, which also knows how many lines it has read with their chain
+    checked, so a replay's refold reads those again only decoded (``read_again``), as
+    ``events_at`` finds the events a replay names."""
+
+    def __init__(self, path: str, trusted_until: int | None = None) -> None:
+        self.path = path
+        self.trusted_until = trusted_until
+        self.checked = 0
+        """The lines read so far with the chain checked (or trusted: ``trusted_until``)."""
+
+    def __call__(self, seq: int) -> Iterator[AnyEvent]:
+        if self.trusted_until is None:
+            lines = read_log(self.path, from_seq=seq)
+        else:
+            from fightlog.events.ranges import read_trusting
+
+            lines = read_trusting(self.path, self.trusted_until, from_seq=seq)
+        for line, event in lines:
+            if line > self.checked:
+                self.checked = line
             yield event
 
-    def trusting(seq: int) -> Iterator[AnyEvent]:
-        from fightlog.events.ranges import read_trusting
-
-        assert trusted_until is not None
-        for _, event in read_trusting(path, trusted_until, from_seq=seq):
-            yield event
-
-    return source if trusted_until is None else trusting
+    def read_again(self, seq: int) -> Iterator[AnyEvent]:
+        """The events from ``seq`` on: the lines read before only decoded, the rest read as
+        ``__call__`` reads them."""
+        checked = self.checked
+        with open_log(self.path) as stream:
+            for line, raw in enumerate(raw_lines(stream), 1):
+                if line > checked:
+                    break
+                if line >= seq:
+                    yield decode_line(raw.rstrip(b"\r\n"))
+            else:
+                return
+        yield from self(checked + 1)
 
 
 class Seen:
@@ -103,7 +129,8 @@ def replay(
     (``trusted_until``: see ``file_source``)."""
     name = os.fspath(path)
     try:
-        yield from Folder(file_source(name, trusted_until)).steps(start=start, upto=upto)
+        source = FileSource(name, trusted_until)
+        yield from Folder(source, read_again=source.read_again).steps(start=start, upto=upto)
     except FoldError as exc:
         exc.path = name
         raise

@@ -49,11 +49,16 @@ class Folder:
 
     ``snapshots`` are states to start from (checkpoints from a cache, ``EMPTY`` always
     included); ``keep_every`` keeps a snapshot every so many events during the fold, so a
-    restart never goes back further than that.
+    restart never goes back further than that; ``read_again`` (default: ``source``) is what a
+    replay's refold reads the events it has stepped through already from.
     """
 
-    def __init__(self, source: Source, *, snapshots: Sequence[SceneState] = (), keep_every: int = 50_000) -> None:
+    def __init__(self, source: Source, *, snapshots: Sequence[SceneState] = (), keep_every: int = 50_000,
+                 read_again: Source | None = None) -> None:
         self.source = source
+        self.read_again = read_again if read_again is not None else source
+        """The source a replay's refold reads events it has read already from (one that need
+        not check the chain again: ``fightlog.history.states.FileSource.read_again``)."""
         self.snapshots: list[SceneState] = sorted({s.seq: s for s in (EMPTY, *snapshots)}.values(), key=lambda s: s.seq)
         self.keep_every = keep_every
         self.restarts = 0
@@ -247,14 +252,20 @@ class Folder:
 
     def _refold(self, state: SceneState, upto: int) -> SceneState:
         """Fold from ``state`` to ``upto`` under the current plan (rulings met on the way are
-        known already, so they cannot restart it)."""
-        for event in self.source(state.seq + 1):
+        known already, so they cannot restart it), in one ``fold``: a ruling not yet known is
+        added to the plan, which the fold reads as it goes, before it is folded."""
+        return fold(self._adding(self.read_again(state.seq + 1), upto), start=state, plan=self._plan)
+
+    def _adding(self, events: Iterable[AnyEvent], upto: int) -> Iterator[AnyEvent]:
+        """``events`` up to ``upto`` (none read past it), each ruling not yet known added first."""
+        for event in events:
             if event.seq > upto:
-                break
+                return
             if isinstance(event, RulingMade) and event.seq not in self._known:
                 self._add(event)
-            state = fold((event,), start=state, plan=self._plan)
-        return state
+            yield event
+            if event.seq == upto:
+                return
 
     def _add(self, ruling: RulingMade) -> None:
         """Know ``ruling`` and rebuild the plan in place (a running fold reads it)."""
