@@ -42,19 +42,19 @@ class _Seen:
 def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] | None = None) -> str:
     """The cast file text for the speakers of ``messages``; the hints only for the action
     types the ruleset has (``actions``, when known)."""
-    shown: dict[tuple[str, str], _Seen] = {}  # by speaker and name: an SL HUD speaks under its owner's user name
+    by_name: dict[tuple[str, str], _Seen] = {}  # by speaker and name: an SL HUD speaks under its owner's user name
     for message in messages:
         if message.kind == "system" or not message.speaker:
             continue
-        entry = shown.get((message.speaker, message.name))
+        entry = by_name.get((message.speaker, message.name))
         if entry is None:
-            entry = shown[message.speaker, message.name] = _Seen(message.speaker, message.name, message.speaker_id,
+            entry = by_name[message.speaker, message.name] = _Seen(message.speaker, message.name, message.speaker_id,
                                                                  message.bot)
         entry.count += 1
         if _HUD.search(message.text):
             entry.rolls += 1
     seen: dict[str, _Seen] = {}  # a person by speaker, under the name shown first (a nickname may change)
-    for (speaker, _), entry in shown.items():
+    for (speaker, _), entry in by_name.items():
         if _dialect(entry):
             seen[f"{speaker}\0{entry.name}"] = entry
         elif speaker in seen:

@@ -132,11 +132,11 @@ class Condition:
         fight (care or a Recovery since may have lowered it), and whoever it left with Wounds
         that bleed is recorded bleeding (Medicine since may have stopped it)."""
         for actor in sorted(self._bleeds):
-            found = _unbled(before, actor)
-            if found is not None:
-                given, wounds, toughness = found
+            unbled = _unbled(before, actor)
+            if unbled is not None:
+                bleeds, wounds, toughness = unbled
                 view.report(CODE, event, f"{actor} has Wounds {', '.join(map(str, sorted(wounds, reverse=True)))} "
-                            f"against Toughness {toughness} and is not recorded {given.replace('_', ' ')} when the "
+                            f"against Toughness {toughness} and is not recorded {bleeds.replace('_', ' ')} when the "
                             "turn ends (equal to Toughness: slowly; above it: badly)", actor=actor)
         self._bleeds.clear()
         if not self._owed:
