@@ -44,7 +44,8 @@ from fightlog.rules.en51.audit_moves import Moves
 from fightlog.rules.en51.audit_counters import Counters
 from fightlog.rules.en51.audit_rolls import RollUse
 from fightlog.rules.en51 import harm
-from fightlog.rules.en51.audit_against import card_of, expected_against, shot_problem, weapon_of, weapon_used
+from fightlog.rules.en51.audit_against import (card_of, expected_against, noted_problem, shot_problem, weapon_of,
+                                              weapon_used)
 from fightlog.rules.en51.aiming import flag
 from fightlog.rules.en51.bw import NOTATION, Faces, damage_die, faces_of, last_digit, success
 from fightlog.rules.en51.card import TRACK, WOUND_POOLS, WeaponCard, wound_pool
@@ -220,7 +221,9 @@ class En51Audit:
         self._last = (event, faces, skill)
         rule = self.options(before).die_succeeds
         expected = None if skill is None else success(faces, skill, rule) or 0
-        aimed = shot_problem(event, posted, weapon, note_of(event), self.options(before))
+        note = note_of(event)
+        aimed = shot_problem(event, posted, weapon, note, self.options(before)) or \
+            noted_problem(before, event, posted, note, view)
         if aimed is not None:  # the skill itself is wrong: what follows from it is judged no further
             view.report("rules.outcome", event, aimed, actor=event.attacker)
         elif expected is not None and event.score != expected:

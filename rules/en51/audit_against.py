@@ -9,7 +9,7 @@ decide (``aiming.ranged_aim``): Defense after a move or a turn, the penalty beyo
 from __future__ import annotations
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import Action, AttackResolved, DeclarationPosted
+from fightlog.events.model import Action, AttackResolved, DeclarationPosted, EffectExpired
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import Card, WeaponCard, read_card
@@ -144,3 +144,40 @@ def weapon_used(before: SceneState, event: AttackResolved, weapon: WeaponCard | 
         view.report("rules.outcome", event, f"{event.attacker}'s attack on {event.target} is resolved with "
                     f"{event.weapon}; the post at seq {posted.seq if posted else '?'} declared {declared}",
                     actor=event.attacker)
+
+
+def noted_problem(before: SceneState, event: AttackResolved, posted: DeclarationPosted | None,
+                  note: tuple[str, dict[str, int]] | None, view: AuditView) -> str | None:
+    """What is wrong with the modifiers an attack's note records that the log can show: the
+    GM's modifier is the one its declaration gives (``gm=N``, none when it gives none), and
+    an aim's +2 (Ranged attack) is an aim of the attacker's in force, or used by this shot.
+    ``None`` when right, or when the log does not say (no note, no declaration)."""
+    if note is None or posted is None:
+        return None
+    action = next((a for a in posted.actions if a.type == "attack" and a.target == event.target), None)
+    if action is None:
+        return None
+    mods = note[1]
+    given = action.params.get("gm", 0)
+    declared = given if isinstance(given, int) and not isinstance(given, bool) else 0
+    noted = mods.get("GM circumstance", 0)
+    if noted != declared:
+        said = f"gm={declared}" if declared else "no gm="
+        return (f"{event.attacker}'s attack on {event.target} is rolled with a GM circumstance of {noted:+d}; its "
+                f"declaration (seq {posted.seq}) gives {said}")
+    if mods.get("aimed") and not _aimed(before, event, posted.seq, view):
+        return (f"{event.attacker}'s shot at {event.target} is rolled aimed ({mods['aimed']:+d}); {event.attacker} "
+                "had no aim in force (an aim action in an earlier turn)")
+    return None
+
+
+def _aimed(before: SceneState, event: AttackResolved, declaration: int, view: AuditView) -> bool:
+    """Whether the attacker had an aim in force: still in ``before``, or used by this shot
+    (ended between its declaration and its resolution)."""
+    if any(e.name == "aim" and e.target == event.attacker for e in before.effects.values()):
+        return True
+    for seq in range(declaration + 1, event.seq):
+        ended = view.event(seq)
+        if type(ended) is EffectExpired and ended.target == event.attacker and ended.effect.startswith("aim-"):
+            return True
+    return False

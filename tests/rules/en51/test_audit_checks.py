@@ -427,6 +427,31 @@ def test_rolling_with_a_hit_is_read_from_the_answer_not_the_status() -> None:
     assert len(found) == 1 and "rolling with it takes 2" in found[0], found
 
 
+def test_an_aim_or_a_gm_modifier_the_log_does_not_give() -> None:
+    """Ranged attack: +2 after an aim action. A tester's shot recorded "aimed +2" with no aim,
+    and another a GM circumstance +5 its post did not give: both clean."""
+    from fightlog.events.model import Action, AttackResolved, DeclarationPosted, EffectApplied, EffectExpired
+    from fightlog.events.reader import read_log
+    from fightlog.fixtures.tampering import Tamper
+
+    events = [e for _, e in read_log(FIXTURES / "en51" / "scenarios" / "ridge-firefight.jsonl")]
+    shot = next(e for e in events if isinstance(e, AttackResolved) and any("aimed" in n for n in e.notes))
+    aim = next(e for e in events if isinstance(e, EffectApplied) and e.name == "aim" and e.target == shot.attacker)
+    log = Tamper(events)
+    log.drop(log.find(EffectApplied, effect=aim.effect), *log.all(EffectExpired, effect=aim.effect))
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.outcome"]
+    assert found == [f"{shot.attacker}'s shot at {shot.target} is rolled aimed (+2); {shot.attacker} had no aim in "
+                     "force (an aim action in an earlier turn)"]
+    log = Tamper(events)
+    post = log.find(DeclarationPosted, seq=shot.declaration)
+    actions = [Action(type=a.type, target=a.target, weapon=a.weapon, distance=a.distance,
+                      params={**a.params, "gm": 3}) if a.type == "attack" else a for a in post.actions]
+    log.change(post, actions=actions)
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.outcome"]
+    assert found == [f"{shot.attacker}'s attack on {shot.target} is rolled with a GM circumstance of +0; its "
+                     f"declaration (seq {shot.declaration}) gives gm=3"]
+
+
 def test_an_attack_rolled_again() -> None:
     """One roll decides an attack. A tester's hand-run fight rolled Ann's sword attack twice and
     resolved it on the second roll (the first, a miss, left standing), and resolved another a
