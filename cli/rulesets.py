@@ -18,6 +18,7 @@ Examples:
   fightlog rulesets                    # each ruleset, whether it plays and simulates, its options
   fightlog rulesets --format json      # the same for scripts
   fightlog rulesets --actions          # and what each action type of a post reads (play post --do)
+  fightlog rulesets --findings         # and what each finding code of its audit means
 
 \b
 Rulesets are plugins found through the fightlog.rulesets entry points, the
@@ -27,8 +28,11 @@ built-in ones too; docs/rulesets/HOWTO.md says how to add one. A house-rules fil
 @click.option("--actions", "actions", is_flag=True,
               help="Also list each action type a post may declare (play post --do): the part of the turn it "
                    "spends, and the fields and params it reads.")
+@click.option("--findings", "findings", is_flag=True,
+              help="Also list each finding code the ruleset's audit reports: its severity, what it means and the "
+                   "rulebook section it rests on (the json lists them always).")
 @format_option
-def rulesets(fmt: str, actions: bool) -> None:
+def rulesets(fmt: str, actions: bool, findings: bool) -> None:
     """List the installed rulesets: options, defaults, whether each can play and simulate.
 
     A ruleset that plays has a table: fightlog play and fightlog run can play it, and its
@@ -45,7 +49,7 @@ def rulesets(fmt: str, actions: bool) -> None:
         for number, ruleset in enumerate(found):
             if number:
                 click.echo()
-            click.echo(_human(ruleset))
+            click.echo(_human(ruleset, findings))
     if any("broken" in ruleset or "ignored" in ruleset for ruleset in found):
         raise SystemExit(1)  # a finding: an installed ruleset that cannot be used, or a plugin ignored
 
@@ -103,7 +107,7 @@ def _actions(table: Any) -> list[dict[str, Any]]:
              "params": list(reads.get(kind, ((), ()))[1])} for kind, spends in sorted(table.action_types.items())]
 
 
-def _human(ruleset: dict[str, Any]) -> str:
+def _human(ruleset: dict[str, Any], findings: bool = False) -> str:
     if "broken" in ruleset:
         return f"{ruleset['id']}: broken: {ruleset['broken']}"
     if not ruleset["plays"]:
@@ -113,7 +117,8 @@ def _human(ruleset: dict[str, Any]) -> str:
     else:
         plays = "plays fights (fightlog play, fightlog run); no policy to simulate them (fightlog sim)"
     codes = len(ruleset["findings"])
-    lines = [f"{ruleset['id']}: {plays}; {codes} finding code{'' if codes == 1 else 's'} of its own"]
+    lines = [f"{ruleset['id']}: {plays}; {codes} finding code{'' if codes == 1 else 's'} of its own"
+             + ("" if findings or not codes else " (--findings lists them)")]
     lines += [f"  ignored: {why}" for why in ruleset.get("ignored", ())]
     if ruleset["options"]:
         lines.append("  options (default; accepts):")
@@ -129,4 +134,7 @@ def _human(ruleset: dict[str, Any]) -> str:
             fields = ", ".join(action["fields"]) or "-"
             params = ", ".join(action["params"]) or "-"
             lines.append(f"    {action['type']:<{width}}  {action['spends']}: {fields}; {params}")
+    if findings and ruleset["findings"]:
+        lines.append("  findings (severity: what it means [rulebook section]):")
+        lines += [f"    {f['code']}  {f['severity']}: {f['meaning']} [{f['section']}]" for f in ruleset["findings"]]
     return "\n".join(lines)

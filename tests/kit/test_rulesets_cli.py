@@ -38,7 +38,7 @@ def test_human_lists_each_ruleset_with_its_options() -> None:
     assert [b.split(":")[0] for b in blocks] == ["bleeding-sun", "d20-evasion", "en51", "roe7", "traveller"]
     roe7 = blocks[3].splitlines()
     assert roe7[0] == (f"roe7: plays fights (fightlog play, fightlog run) and simulates them (fightlog sim); "
-                       f"{len(ROE7_FINDINGS)} finding codes of its own")
+                       f"{len(ROE7_FINDINGS)} finding codes of its own (--findings lists them)")
     assert roe7[1] == "  options (default; accepts):"
     assert len(roe7) == 2 + len(Roe7Options.__struct_fields__)
     assert any(line.split() == ["time_of_day", "=", '"day"', "(one", "of", "'day',", "'night')"] for line in roe7)
@@ -239,6 +239,19 @@ def test_the_entry_points_are_read_once_for_a_ruleset_not_installed(monkeypatch:
     assert len(looks) == 1
     assert fold_rules.ruleset_for("sl-house-rules") is None and len(looks) == 1
     assert fold_rules.ruleset_for("roe7") is not None  # an installed one still loads
+
+
+def test_findings_lists_what_each_code_means_and_its_section() -> None:
+    """A player who met `rules.tie-to-attacker` found its meaning only in the JSON (a new user)."""
+    code, out, _ = run("--findings")
+    assert code == 0
+    roe7 = out.split("\n\n")[3].splitlines()
+    at = roe7.index("  findings (severity: what it means [rulebook section]):")
+    listed = roe7[at + 1:]
+    assert [line.split()[0] for line in listed] == sorted(ROE7_FINDINGS)
+    tie = ROE7_FINDINGS["rules.tie-to-attacker"]
+    assert f"    rules.tie-to-attacker  {tie.severity}: {tie.meaning} [{tie.section}]" in listed
+    assert "(--findings lists them)" not in roe7[0]
 
 
 def test_actions_lists_what_each_action_type_reads() -> None:
