@@ -3,6 +3,8 @@ findings written as Parquet (``fightlog.scale``; docs/scale.md)."""
 
 from __future__ import annotations
 
+import os
+
 import sys
 from typing import Any
 
@@ -96,7 +98,9 @@ def _more(rest: dict[str, int], what: str, out: str) -> list[str]:
     """The line saying what a top list leaves out (none when it leaves nothing)."""
     if not rest["names"]:
         return []
-    return [f"  {rest['count']:>8}  more, of {plural(rest['names'], 'other ' + what)} (all in {out}/findings.parquet)"]
+    where = os.path.join(out, "findings.parquet")
+    counted, of = ("findings", "of") if what == "code" else ("errors", "by")
+    return [f"  {rest['count']:>8}  more {counted} {of} {plural(rest['names'], 'other ' + what)} (all in {where})"]
 
 
 def summary_lines(out: str, summary: dict[str, Any]) -> list[str]:

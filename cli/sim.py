@@ -141,6 +141,9 @@ def sim(source: str, fights: int | None, seed: str | None, house: str | None, co
     else:
         for line in _lines(doc):
             click.echo(line)
+        if chart is not None:
+            what = "a page: the chart and the summary" if chart.endswith(".html") else "the chart"
+            click.echo(f"wrote {chart}: {what}")
     if doc["a"]["audit"]["findings"] or (second is not None and doc["b"]["audit"]["findings"]):
         raise SystemExit(EXIT_FINDINGS)
 

@@ -155,3 +155,14 @@ def test_a_chart_replaces_nothing_unasked_and_no_device(tmp_path: Path) -> None:
     assert fifo.is_fifo()
     assert_usage_error(run(*args, "--replay", "1", "-o", str(tmp_path / "r.jsonl"), "--chart", str(tmp_path / "c.svg")),
                        "--chart: for a run of fights")
+
+
+def test_a_chart_written_is_said(tmp_path: Path) -> None:
+    """Every command that writes a file says so; `sim --chart` said nothing (a new user)."""
+    from tests.cli import run
+
+    chart = tmp_path / "runs.svg"
+    source = str(FIXTURES / "roe7" / "scenarios" / "alley-duel.toml")
+    result = run("sim", source, "--fights", "2", "--seed", "7", "--workers", "1", "--chart", str(chart))
+    assert result.exit_code in (0, 1), result.output
+    assert result.stdout.splitlines()[-1] == f"wrote {chart}: the chart" and chart.read_text().startswith("<svg")
