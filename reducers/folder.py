@@ -67,12 +67,16 @@ class Folder:
         self._looked_ahead = False
         self._latest = 0
         """The latest ``seq`` among the rulings known (``_learn``'s fast path)."""
+        self._unlisted_before = 0
+        """Rulings up to this seq may be missing from those known: the snapshot a fold started
+        from lists the rulings in force, not those withdrawn (``_fill_known``)."""
 
     def run(self, upto: int | None = None) -> SceneState:
         """The state after ``upto`` (or after the last event)."""
         state = self._from_snapshot(upto)
         self._known = {r.seq: r for r in rulings_in(state)}
         self._latest = max(self._known, default=0)
+        self._unlisted_before = state.seq
         self._plan = plan_of(_in_order(self._known))
         while True:
             restart_at: list[int] = []
@@ -129,6 +133,7 @@ class Folder:
             close = getattr(events, "close", None)
             if close is not None:
                 close()
+        self._fill_known_for(found)
         while True:
             if not found:
                 return None
@@ -159,6 +164,7 @@ class Folder:
         if start <= 1:
             self._known = {}
             self._latest = 0
+            self._unlisted_before = 0
             self._plan.clear()
         configured: tuple[object, object] = (None, None)  # the (ruleset, options) ``rules`` is for
         rules = rules_for_scene(None, {})
@@ -222,11 +228,28 @@ class Folder:
             self._plan[target] = ruling
             return target if target <= folded else None
         before = dict(self._plan)
+        self._fill_known_for((ruling,))
         self._add(ruling)
         changed = [t for t in before.keys() | self._plan.keys() if before.get(t) != self._plan.get(t)]
         if changed and min(changed) <= folded:
             return min(changed)
         return None
+
+    def _fill_known_for(self, rulings: Iterable[RulingMade]) -> None:
+        """Learn the rulings the start snapshot does not list (withdrawn before it), when one
+        of ``rulings`` is aimed at a ruling: withdrawing a withdrawal puts the ruling it
+        withdrew back in force, which the plan must know of. One read of the log up to there;
+        rare (a withdrawal after a checkpoint)."""
+        until = self._unlisted_before
+        if not until or not any(r.action == "withdraw" or r.target in self._known for r in rulings):
+            return
+        self._unlisted_before = 0
+        for event in self.source(1):
+            if event.seq > until:
+                break
+            if type(event) is RulingMade and event.seq not in self._known:
+                self._known[event.seq] = event
+                self._latest = max(self._latest, event.seq)
 
     def _restart(self, target: int) -> SceneState:
         """The latest snapshot before ``target`` that the rulings known leave standing: one

@@ -133,6 +133,22 @@ def test_a_checkpoint_a_later_ruling_reaches_behind_is_not_restarted_from(seed: 
     assert Folder(Counted(events), snapshots=[stale, current]).run() == as_if_applied(events, len(events))
 
 
+def test_a_withdrawal_withdrawn_after_a_checkpoint_puts_back_what_it_withdrew() -> None:
+    """A snapshot lists the rulings in force, not those withdrawn before it: a fold from one
+    (a cached `state`) met seq 22 withdrawing seq 16, which had withdrawn seq 13 (itself
+    withdrawing seq 7's void of seq 3), did not know seq 13, and left the join voided (the
+    property test above, seed 720280)."""
+    events = ruled_often(720280, 150)
+    assert [(e.seq, e.action, e.target) for e in events[:22] if isinstance(e, RulingMade)][:6] == [
+        (7, "void", 3), (10, "void", 9), (13, "withdraw", 7), (16, "withdraw", 13), (19, "void", 11),
+        (22, "withdraw", 16)]
+    stale, current = Folder(Counted(events)).run(upto=10), Folder(Counted(events)).run(upto=20)
+    for snapshots in ([current], [stale, current]):
+        source = Counted(events)
+        assert Folder(source, snapshots=snapshots).run() == as_if_applied(events, len(events))
+        assert source.reads <= 4  # from the snapshot, the rulings it does not list, those ahead, from the start
+
+
 def test_the_scene_cannot_be_voided_by_a_ruling_read_ahead() -> None:
     events = ruled_often(3, 40)
     assert isinstance(events[0], SceneStarted)
