@@ -97,12 +97,19 @@ def _refuse_a_revealed_seed_voided(log: str, state: SceneState) -> None:
                                  "or start a new scene to fight on)", path=log, line=seq)
 
 
+_TOLD = frozenset({"combatant", "effect"})
+"""The changes a move's lines tell under its events, as ``fightlog replay`` does: HP and the
+other pools, statuses, weapons, effects (not the turn's bookkeeping, which its events say)."""
+
+
 class Appended(NamedTuple):
-    """What a move appended: the events as sealed, the state after them, their narration."""
+    """What a move appended: the events as sealed, the state after them, their narration (a
+    line each), and that narration with the changes each caused told under it (``_TOLD``)."""
 
     events: list[AnyEvent]
     after: SceneState
     lines: list[str]
+    told: list[str]
 
 
 def commit(log: str, before: SceneState, scribe: Scribe) -> Appended:
@@ -114,21 +121,22 @@ def commit(log: str, before: SceneState, scribe: Scribe) -> Appended:
         after = reduce(state, event)
         steps.append(Step(event, state, after))
         state = after
-    lines = render([line for step in steps for line in narrate(step) if line.seq is not None])
-    return Appended(sealed, state, list(lines))
+    told = [line for step in steps for line in narrate(step, parts=_TOLD)]
+    return Appended(sealed, state, render([line for line in told if line.seq is not None]), render(told))
 
 
 def show(log: str, appended: Appended, fmt: str, *, said: Mapping[str, object] | None = None,
          notes: Sequence[str] = ()) -> None:
-    """Say what a move appended: one narrated line per event, then ``notes`` (what the move
-    says besides, such as where the dice seed is); or one JSON document, with ``said`` (the
-    same, as fields) among its keys."""
+    """Say what a move appended: one narrated line per event, the HP, statuses and effects it
+    changed under it, then ``notes`` (what the move says besides, such as where the dice seed
+    is); or one JSON document (a line per event), with ``said`` (the same, as fields) among its
+    keys."""
     if fmt == "json":
         after = appended.after
         echo_json({"log": log, "appended": appended.events, "narration": appended.lines,
                    "next": next_to_post(after), "round": after.turn.round, **(said or {})})
         return
-    for line in (*appended.lines, *notes):
+    for line in (*appended.told, *notes):
         click.echo(line)
 
 

@@ -11,16 +11,19 @@ from fightlog.report.narration.kinds import describe
 from fightlog.report.narration.lines import Line, Lookup, Scene, namer
 
 
-def narrate(step: Step, lookup: Lookup | None = None, *, markdown: bool = False) -> list[Line]:
-    """The event line of ``step`` and its change lines (``markdown``: rolls for Discord)."""
+def narrate(step: Step, lookup: Lookup | None = None, *, markdown: bool = False,
+            parts: frozenset[str] | None = None) -> list[Line]:
+    """The event line of ``step`` and its change lines (``markdown``: rolls for Discord;
+    ``parts``: only the changes to those parts of the state, ``Change.part``)."""
     event, before, after = step
     scene = Scene(namer(after, before), before, after, lookup, markdown)
     depth = _depth(after if type(event) in _ENDS else before)
     lines = [Line(event.seq, depth, describe(event, scene))]
     found = changes(before, after)
     if found:
-        lines += [Line(None, depth + 1, change_text(change, scene)) for change in found]
-    if before.turn.in_round and not after.turn.in_round:
+        lines += [Line(None, depth + 1, change_text(change, scene)) for change in found
+                  if parts is None or change.part in parts]
+    if before.turn.in_round and not after.turn.in_round and (parts is None or "turn" in parts):
         lines.append(Line(None, depth + 1, f"round {after.turn.round} over"))
     return lines
 
