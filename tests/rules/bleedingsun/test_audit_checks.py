@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from fightlog.audit.one_process import audit_events
+from fightlog.events.model import AnyEvent
 from fightlog.cli.main import cli
 from tests.conftest import FIXTURES
 from tests.rules.audit_fight_checks import audit_fight_tests
@@ -87,10 +88,8 @@ def test_a_second_immediate_action_in_a_round_by_hand() -> None:
     assert "dray has spent the immediate action this round" in found[0][1]
 
 
-def test_a_coup_de_grace_is_audited() -> None:
-    from msgspec.structs import replace
-
-    from fightlog.events.model import DamageApplied
+def _coup_de_grace() -> list[AnyEvent]:
+    """Ana knocks Bo out with a knife, then gives him a coup de grace: his Grit save fails."""
     from tests.rules.bleedingsun.rigged import ready_duel
 
     fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
@@ -98,7 +97,15 @@ def test_a_coup_de_grace_is_audited() -> None:
     fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])
     fight.end_turn()
     fight.post("ana", "coup_de_grace target=bo weapon=Knife", faces=[5, 5] + [1] * 11 + [1, 1, 1])
-    events = list(fight.scribe.events)
+    return list(fight.scribe.events)
+
+
+def test_a_coup_de_grace_is_audited() -> None:
+    from msgspec.structs import replace
+
+    from fightlog.events.model import DamageApplied
+
+    events = _coup_de_grace()
     assert [f.code for f in audit_events(events).findings if f.severity == "error"] == []
     dealt = [e for e in events if isinstance(e, DamageApplied)][-1]
     events[events.index(dealt)] = replace(dealt, reduced_by=1, taken=1)  # armour counted after all
@@ -113,14 +120,8 @@ def test_a_death_on_a_save_is_judged_by_its_coup_de_grace_or_else_by_the_hp() ->
     from msgspec.structs import replace
 
     from fightlog.events.model import Die, DiceRolled, StatusChanged
-    from tests.rules.bleedingsun.rigged import ready_duel
 
-    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5})
-    fight.post("ana", "attack target=bo weapon=Knife")
-    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])
-    fight.end_turn()
-    fight.post("ana", "coup_de_grace target=bo weapon=Knife", faces=[5, 5] + [1] * 11 + [1, 1, 1])
-    events = list(fight.scribe.events)
+    events = _coup_de_grace()
     death = next(e for e in events if isinstance(e, StatusChanged) and e.status == "dead")
     save = next(e for e in events if e.seq == death.cause)
     assert isinstance(save, DiceRolled) and save.purpose == "save"
