@@ -107,7 +107,7 @@ def seen_at(path: str | os.PathLike[str], at: int | None = None, *, cache: bool 
             yield event
 
     try:
-        state = Folder(remembering, snapshots=[state for _, state in usable]).run(upto=at)
+        state = Folder(remembering, snapshots=[state for _, state in usable], read_again=file_source(name)).run(upto=at)
     except FoldError as exc:
         exc.path = name
         raise

@@ -58,7 +58,8 @@ class Folder:
         self.source = source
         self.read_again = read_again if read_again is not None else source
         """The source a replay's refold reads events it has read already from (one that need
-        not check the chain again: ``fightlog.history.states.FileSource.read_again``)."""
+        not check the chain again: ``fightlog.history.states.FileSource.read_again``), and the
+        rulings a start snapshot does not list are read from (``_fill_known_for``)."""
         self.snapshots: list[SceneState] = sorted({s.seq: s for s in (EMPTY, *snapshots)}.values(), key=lambda s: s.seq)
         self.keep_every = keep_every
         self.restarts = 0
@@ -237,14 +238,14 @@ class Folder:
 
     def _fill_known_for(self, rulings: Iterable[RulingMade]) -> None:
         """Learn the rulings the start snapshot does not list (withdrawn before it), when one
-        of ``rulings`` is aimed at a ruling: withdrawing a withdrawal puts the ruling it
-        withdrew back in force, which the plan must know of. One read of the log up to there;
-        rare (a withdrawal after a checkpoint)."""
+        of ``rulings`` is aimed at a ruling: how far back it reaches goes through the rulings
+        it is aimed at (``_stands``: a snapshot it reaches behind is stale). One read of the
+        log up to there; rare (a ruling on a ruling after a checkpoint)."""
         until = self._unlisted_before
         if not until or not any(r.action == "withdraw" or r.target in self._known for r in rulings):
             return
         self._unlisted_before = 0
-        for event in self.source(1):
+        for event in self.read_again(1):  # (not ``source``: a caller's source may remember what it read last)
             if event.seq > until:
                 break
             if type(event) is RulingMade and event.seq not in self._known:

@@ -70,6 +70,34 @@ def test_a_ruling_after_the_checkpoint_rewrites_history_correctly(log: Path) -> 
     assert state_at(log) == state_at(log, cache=False)
 
 
+def test_a_ruling_on_a_ruling_after_the_checkpoint_reads_as_without_the_cache(tmp_path: Path) -> None:
+    """A ruling aimed at a ruling after a checkpoint makes the fold read the rulings the
+    checkpoint does not list (withdrawn before it): the state, and the event it is after,
+    read as without the cache (a review: that read went through the source that remembers
+    the last events, and the header lost `(ruling_made)`)."""
+    from fightlog.history.states import seen_at
+
+    path = tmp_path / "fight.jsonl"
+    base = [e for e in random_log(5, 80) if type(e) is not RulingMade]
+    write(path, base)
+    store = FileStore(path, fsync=False)
+    damage = next(e for e in base if isinstance(e, DamageApplied))
+    store.append([RulingMade(by="gm", action="void", target=damage.seq, reason="x")])
+    voided = len(base) + 1
+    store.append([RulingMade(by="gm", action="withdraw", target=voided, reason="y")])
+    state_at(path)  # the checkpoint: the void withdrawn, so not listed
+    assert sidecar(path).exists()
+    store.append([RulingMade(by="gm", action="accept", target=3, finding="order.skipped")])
+    store.append([RulingMade(by="gm", action="withdraw", target=voided + 1, reason="z")])  # aimed at a ruling
+    cached, fresh = seen_at(path), seen_at(path, cache=False)
+    assert cached.state == fresh.state and cached.event == fresh.event
+    from fightlog.events.reader import read_log
+    from tests.reducers.test_fold_properties import as_if_applied
+
+    events = [event for _, event in read_log(path)]
+    assert cached.state == as_if_applied(events, len(events))
+
+
 @pytest.mark.parametrize(
     "damage",
     [

@@ -133,11 +133,12 @@ def test_a_checkpoint_a_later_ruling_reaches_behind_is_not_restarted_from(seed: 
     assert Folder(Counted(events), snapshots=[stale, current]).run() == as_if_applied(events, len(events))
 
 
-def test_a_withdrawal_withdrawn_after_a_checkpoint_puts_back_what_it_withdrew() -> None:
-    """A snapshot lists the rulings in force, not those withdrawn before it: a fold from one
+def test_a_stale_snapshot_is_known_stale_through_rulings_it_does_not_list() -> None:
+    """A snapshot lists the rulings in force, not those withdrawn before it. A fold from one
     (a cached `state`) met seq 22 withdrawing seq 16, which had withdrawn seq 13 (itself
-    withdrawing seq 7's void of seq 3), did not know seq 13, and left the join voided (the
-    property test above, seed 720280)."""
+    withdrawing seq 7's void of seq 3); not knowing seq 13, it took seq 22 to reach no further
+    back than 13, restarted (at a later ruling) from the snapshot at seq 10, where the join
+    was still voided, and kept it voided (the property test above, seed 720280)."""
     events = ruled_often(720280, 150)
     assert [(e.seq, e.action, e.target) for e in events[:22] if isinstance(e, RulingMade)][:6] == [
         (7, "void", 3), (10, "void", 9), (13, "withdraw", 7), (16, "withdraw", 13), (19, "void", 11),
