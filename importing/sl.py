@@ -205,9 +205,6 @@ class _Clock:
             return None
         local = datetime(self.day.year, self.day.month, self.day.day, hour, minute, second)
         when = self._instant(local)
-        if self.tz is not None and when.astimezone(self.tz).replace(tzinfo=None) != local:
-            self.warn(f"{self.name}:{line}: no such time {local:%Y-%m-%d %H:%M:%S} in {self.tz}: the clocks skip "
-                      f"that hour; read as {when.isoformat()}")
         last = self.last
         if last is not None and when < last:
             again = self._instant(local, fold=1)  # the hour a fall's change repeats, the second time round
@@ -219,6 +216,9 @@ class _Clock:
                 self.day = local.date()
             else:
                 self.warn(f"{self.name}:{line}: the time goes back from {last:%H:%M:%S} to {when:%H:%M:%S}")
+        if self.tz is not None and when.astimezone(self.tz).replace(tzinfo=None) != local:  # the day as read
+            self.warn(f"{self.name}:{line}: no such time {local:%Y-%m-%d %H:%M:%S} in {self.tz}: the clocks skip "
+                      f"that hour; read as {when.isoformat()}")
         self.last = when
         return when
 

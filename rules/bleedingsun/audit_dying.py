@@ -77,6 +77,9 @@ class Dying:
         if event.status != "dead" or not event.on:
             return
         cause = view.event(event.cause or 0)
+        if type(cause) is AttackResolved and noted(cause, "coup de grace") and cause.target == event.actor:
+            _coup_death(before, event, None, cause, view)  # a Grit below one die: no save rolled
+            return
         if type(cause) is DiceRolled and cause.purpose == "save":
             attack = view.event(cause.for_seq or 0)
             if type(attack) is AttackResolved and noted(attack, "coup de grace"):
@@ -118,21 +121,22 @@ class Dying:
                             "recorded dead", actor=who.actor)
 
 
-def _coup_death(before: SceneState, event: StatusChanged, save: DiceRolled, attack: AttackResolved,
+def _coup_death(before: SceneState, event: StatusChanged, save: DiceRolled | None, attack: AttackResolved,
                 view: AuditView) -> None:
-    """A death on a coup de grace's Grit save: only when its hits are fewer than the damage
-    the attack dealt (Coup de Gras)."""
+    """A death on a coup de grace's Grit save (``None``: none rolled, a Grit below one die,
+    no hits): only when its hits are fewer than the damage the attack dealt (Coup de Gras)."""
     taken = 0
-    for seq in range(attack.seq + 1, save.seq):
+    for seq in range(attack.seq + 1, save.seq if save is not None else event.seq):
         damage = view.event(seq)
         if type(damage) is DamageApplied and damage.cause == attack.seq and damage.target == event.actor:
             taken += damage.taken
     try:
-        shown = hits(save, Fighter(before, event.actor).options.hit_face)
+        shown = hits(save, Fighter(before, event.actor).options.hit_face) if save is not None else 0
     except FightlogError:
         return
     if shown >= taken:
-        view.report(CODE, event, f"{event.actor} is recorded dead on a coup de grace's Grit save (seq {save.seq}) "
+        rolled = f" (seq {save.seq})" if save is not None else " (none rolled)"
+        view.report(CODE, event, f"{event.actor} is recorded dead on a coup de grace's Grit save{rolled} "
                     f"of {shown} {'hit' if shown == 1 else 'hits'} against the {taken} taken: the victim dies only "
                     "on fewer hits than the damage", actor=event.actor)
 

@@ -397,7 +397,7 @@ def _rolls_with(cause: AttackResolved, target: str, view: AuditView) -> bool:
     post = view.event(cause.declaration or 0)
     if type(post) is not DeclarationPosted:
         return False
-    if post.responds_to is not None and post.actor == cause.attacker:  # a counterattack: the attack it answered
+    if post.responds_to is not None and any(a.type == "counter" for a in post.actions):  # the attack it answered
         answered = view.event(post.responds_to)
         return type(answered) is DeclarationPosted and any(flag(a, "roll") for a in answered.actions)
     for seq in range(post.seq + 1, cause.seq):

@@ -140,6 +140,18 @@ def test_a_time_in_the_hour_a_spring_change_skips_is_kept_with_a_warning() -> No
                         "hour; read as 2024-03-10T02:30:00-08:00"]
 
 
+def test_the_skipped_hour_is_judged_on_the_day_a_time_only_stamp_rolls_over_to() -> None:
+    """It was judged before the midnight roll-over: 23:50 then 02:30 on the night of the
+    change was read into the skipped hour unwarned, and the night before warned falsely."""
+    zone = ZoneInfo("America/Los_Angeles")
+    (_, into), warned = read("[23:50]  A: late\n[02:30]  A: later\n", tz=zone, day=date(2024, 3, 9))
+    assert into.at == datetime(2024, 3, 10, 2, 30, tzinfo=timezone(timedelta(hours=-8)))
+    assert warned == ["chat.txt:2: no such time 2024-03-10 02:30:00 in America/Los_Angeles: the clocks skip that "
+                      "hour; read as 2024-03-10T02:30:00-08:00"]
+    (_, after), warned = read("[23:50]  A: late\n[02:30]  A: later\n", tz=zone, day=date(2024, 3, 10))
+    assert after.at == datetime(2024, 3, 11, 2, 30, tzinfo=timezone(timedelta(hours=-7))) and warned == []
+
+
 def test_an_older_viewers_emote_with_a_colon_in_its_text_is_the_emote() -> None:
     """It was chatter of a speaker called "Kaito Ronin fires at Zoe and yells"."""
     found, _ = read('[20:00]  Kaito Ronin fires at Zoe and yells: "Down!"\n[20:01]  Kaito Ronin Jr: hi\n'

@@ -211,6 +211,19 @@ def test_a_burning_ticks_damage_the_dice_do_not_give() -> None:
         assert ("rules.damage", f"bo's burning (seq {tick.seq}): {said}") in found, found
 
 
+def test_a_coup_de_grace_on_a_grit_below_one_die_kills_with_no_save() -> None:
+    """Grit 0: no save is rolled and the table kills citing the attack; the audit judged that
+    death by the HP (a review: rules.dying on an engine fight)."""
+    from tests.rules.bleedingsun.rigged import ready_duel
+
+    fight = ready_duel(b={"hp": 1, "fortitude": 0, "armour": 3, "body": 5, "grit": 0})
+    fight.post("ana", "attack target=bo weapon=Knife")
+    fight.post("bo", "take", faces=[5, 5, 1, 1] + [5, 1, 1, 1] + [1, 1, 1])
+    fight.end_turn()
+    fight.post("ana", "coup_de_grace target=bo weapon=Knife", faces=[5, 5] + [1] * 11)
+    assert [f for f in audit_events(list(fight.scribe.events)).findings if f.severity == "error"] == []
+
+
 def test_a_drop_owed_is_paid_in_its_own_turn_only() -> None:
     """The turn's end reads the posts, waiting attacks and drops gathered since its own
     ``turn_started`` (``audit.Drops``): a drop made after the next turn opened pays nothing."""

@@ -452,6 +452,20 @@ def test_an_aim_or_a_gm_modifier_the_log_does_not_give() -> None:
                      f"declaration (seq {shot.declaration}) gives gm=3"]
 
 
+def test_a_held_attack_cutting_in_is_no_counterattack_to_roll_with() -> None:
+    """A held attack cutting in is posted answering the post it cuts in on, by its attacker:
+    the audit took it for a counterattack and read that post's `roll=true` as its target
+    rolling with the hit (a review: a false rules.armour on an engine fight)."""
+    from tests.rules.en51.rigged import Fight
+
+    fight = Fight().join("ana").join("bo").join("cy").begin()
+    fight.turn("ana", "wait then=attack")
+    fight.post("bo", "attack target=cy weapon=Sword roll=true")
+    fight.post("ana", "attack target=bo weapon=Sword")  # cuts in on bo's post
+    fight.post("cy", "take", faces=[3, 11, 3, 11])
+    assert [f.message for f in audit_events(list(fight.scribe.events)).findings if f.code.startswith("rules.")] == []
+
+
 def test_an_attack_rolled_again() -> None:
     """One roll decides an attack. A tester's hand-run fight rolled Ann's sword attack twice and
     resolved it on the second roll (the first, a miss, left standing), and resolved another a
