@@ -1,8 +1,9 @@
 """The ``bleeding-sun`` audit of the saves a hit's weapon owes (``rules.effect-wrong``; Status
 Affect Saves; Knockdown): damage from an attack whose weapon has knockdown or kickers gives
 its target, while still in the fight and not immune, a save against each (knockdown first,
-then the kickers as the sheet lists them), citing the attack, as ``resolve.kick`` rolls them;
-a save citing an attack whose weapon has no such kicker is a save nobody owed.
+then the kickers as the sheet lists them), citing the attack, as ``resolve.kick`` rolls them
+(none where the save has no die to roll: its attribute less a stagger below 1); a save citing
+an attack whose weapon has no such kicker is a save nobody owed.
 
 The saves follow the damage; what a hit still owes is judged when its post is over (the next
 post, a turn's, round's or scene's end), so a hand-run fight that rolls every damage of a
@@ -23,6 +24,7 @@ from fightlog.rules.bleedingsun.audit_attacks import COUP, noted
 from fightlog.rules.bleedingsun.card import WeaponCard
 from fightlog.rules.bleedingsun.fighters import IMMUNE, Fighter
 from fightlog.rules.bleedingsun.resolve import JUMPED
+from fightlog.rules.bleedingsun.statuses import SAVES
 
 CODE: Final = "rules.effect-wrong"
 _STATUS: Final = re.compile(r"^(\w+) save: ")
@@ -93,6 +95,20 @@ class Kickers:
         for (attack, target), (damage, weapon, left) in sorted(owed.items()):
             if not left or target not in state.combatants or Fighter(state, target).out:
                 continue
+            left = [status for status in left if not _no_dice(state, target, status)]
+            if not left:
+                continue
             saves = " and ".join(left)
             view.report(CODE, damage, f"{target} took the hit of the {weapon} (attack at seq {attack}) and rolled "
                         f"no {saves} save (the weapon's {'kickers' if len(left) > 1 else 'kicker'})", actor=target)
+
+
+def _no_dice(state: SceneState, target: str, status: str) -> bool:
+    """Whether ``target``'s save against ``status`` has no die to roll (its attribute less a
+    stagger below 1: ``statuses.save`` rolls nothing and the save fails), as far as
+    ``state`` shows (a blast's bonus dice aside)."""
+    try:
+        who = Fighter(state, target)
+        return who.attr(SAVES[status].attribute) - who.stagger() < 1
+    except (FightlogError, KeyError):
+        return False

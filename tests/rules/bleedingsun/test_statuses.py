@@ -112,6 +112,20 @@ def test_the_audit_finds_a_kicker_whose_save_was_never_rolled() -> None:
         "kade took the hit of the Stun Baton (attack at seq 36) and rolled no stunned save (the weapon's kicker)"]
 
 
+def test_a_kicker_save_with_no_die_to_roll_is_owed_no_roll() -> None:
+    """Willpower 0: the stunned save has no die, the table rolls nothing and the stun lands;
+    the audit said the save was never rolled (a review, on a sim fight)."""
+    baton = {"name": "Baton", "kind": "melee", "accuracy": 2, "dv": 3, "kickers": [{"status": "stunned", "rating": 2}]}
+    fight = ready_duel(a={"weapons": [baton]}, b={"willpower": 0})
+    fight.post("ana", "attack target=bo weapon=Baton")
+    fight.post("bo", "take", faces=[5, 5, 1, 1, 1] + [1, 1, 1, 1] + [1, 1])
+    assert "stunned" in fight.effects("bo")
+    events = list(fight.scribe.events)
+    assert not any(isinstance(e, DiceRolled) and e.purpose == "save" for e in events)
+    fight.end_turn()
+    assert [f.message for f in audit_events(list(fight.scribe.events)).findings if f.severity == "error"] == []
+
+
 def test_the_audit_finds_a_save_against_a_kicker_the_weapon_lacks() -> None:
     """Rook saves against knockdown for the Cryolator's spread, which has no knockdown (4
     vigor hits against 2: nothing follows, so only the save itself is wrong)."""
