@@ -199,7 +199,8 @@ def posted(
     if out:
         view.report(
             "order.cannot-act", event,
-            f"{actor} posted while {' and '.join(out)}, out of the fight and skipped in the posting order",
+            f"{actor} posted while {' and '.join(s.replace('_', ' ') for s in out)}, out of the fight and skipped in "
+            "the posting order",
             actor=actor,
         )
         return

@@ -352,7 +352,7 @@ class D20Audit:
         opts = self.options(before)
         if not OUT.isdisjoint(who_state.statuses):
             if actor == before.turn.current or event.responds_to is not None:
-                gone = ", ".join(s for s in who_state.statuses if s in OUT)
+                gone = ", ".join(s.replace("_", " ") for s in who_state.statuses if s in OUT)
                 view.report("order.cannot-act", event, f"{actor} posted while {gone}: no actions", actor=actor)
             return
         types = {a.type for a in event.actions}

@@ -87,7 +87,7 @@ class PostChecks(AttackChecks):
         statuses = who.statuses
         if statuses and not OUT.isdisjoint(statuses):
             if not _was_out(view.turn_start, actor, turn.started):  # else its opening was reported
-                gone = " and ".join(s for s in statuses if s in OUT)
+                gone = " and ".join(s.replace("_", " ") for s in statuses if s in OUT)
                 view.report("order.cannot-act", event, f"{actor} posted while {gone}, out of the fight", actor=actor)
             return False
         if not actions:
