@@ -61,14 +61,18 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
     _check_choice(attacker, choice, action)
     mine, seq = scribe.roll("2d6", roller=actor, purpose="grapple",
                             modifiers=[*melee_mods(attacker), *attacker.check_mods()], for_seq=declaration)
-    theirs, their_seq = scribe.roll("2d6", roller=target.actor, purpose="grapple",
-                                    modifiers=[*melee_mods(target), *target.check_mods()], for_seq=declaration)
+    if target.out:  # no check to oppose it with (unconscious): the attacker's holds
+        theirs_total, rolls, notes = 0, [seq], [f"choice: {choice}", f"{target.actor} cannot resist (out of the fight)"]
+    else:
+        theirs, their_seq = scribe.roll("2d6", roller=target.actor, purpose="grapple",
+                                        modifiers=[*melee_mods(target), *target.check_mods()], for_seq=declaration)
+        theirs_total, rolls, notes = theirs.total, [seq, their_seq], [f"choice: {choice}"]
+        used_up(scribe, Fighter(scribe.state, target.actor), declaration)  # the leader's DM+1 spent on it too
     used_up(scribe, Fighter(scribe.state, actor), declaration)
-    won = mine.total > theirs.total
+    won = target.out or mine.total > theirs_total
     resolved = scribe.emit(AttackResolved(attacker=actor, target=target.actor, hit=won, score=mine.total,
-                                          against=theirs.total, margin=mine.total - theirs.total,
-                                          rolls=[seq, their_seq], weapon="unarmed", declaration=declaration,
-                                          notes=[f"choice: {choice}"]))
+                                          against=theirs_total, margin=mine.total - theirs_total,
+                                          rolls=rolls, weapon="unarmed", declaration=declaration, notes=notes))
     ident = held_by(scribe, actor, target.actor) or f"{GRAPPLE}-{actor}-{target.actor}"
     held = ident in scribe.state.effects
     if won:
@@ -76,8 +80,8 @@ def grapple(scribe: Scribe, actor: str, action: Action, declaration: int) -> Non
             scribe.emit(EffectApplied(effect=ident, name=GRAPPLE, target=target.actor, source=actor, cause=resolved))
         winner_choice(scribe, actor, target.actor, choice, effect(mine.total, attacker.options), resolved, ident,
                       action)
-    elif theirs.total > mine.total and held:
-        _defender_won(scribe, target, actor, ident, effect(theirs.total, target.options), resolved, declaration)
+    elif theirs_total > mine.total and held:
+        _defender_won(scribe, target, actor, ident, effect(theirs_total, target.options), resolved, declaration)
 
 
 def _defender_won(scribe: Scribe, defender: Fighter, attacker: str, ident: str, margin: int, resolved: int,

@@ -502,6 +502,37 @@ def test_grappling_an_opposed_melee_check_and_the_winners_choice() -> None:
     assert fight.effects("bob", "grapple") == [] and fight.state.combatants["alice"].position == (0, 5)
 
 
+def test_one_out_of_the_fight_makes_no_check_to_resist_a_grapple() -> None:
+    """Grappling: both make an opposed check; an unconscious Bob rolled his and could win it
+    (a tester)."""
+    from msgspec.structs import replace
+
+    fight = duel(distance=1)
+    knocked = fight.state.combatants["bob"]  # knocked out, as a hit past END and a STR or DEX leaves one
+    fight.scribe.state = replace(fight.scribe.state, combatants={**fight.scribe.state.combatants,
+                                                                   "bob": replace(knocked, statuses=("unconscious",))})
+    events = fight.post("alice", "grapple target=bob choice=prone", faces=[1, 1])
+    (resolved,) = of(events, AttackResolved)
+    assert resolved.hit and resolved.against == 0 and len(resolved.rolls) == 1
+    assert [r.roller for r in rolls(events, "grapple")] == ["alice"]
+
+
+def test_a_defenders_leadership_dm_is_spent_on_its_grapple_check() -> None:
+    """One leader's DM+1 is one check: a defender's opposed grapple check took it and kept it
+    for the next (a tester, with a reaction's DM the same way)."""
+    fight = Fight()
+    fight.join("bob", (0, 1), side="b", skills={"leadership": 2}).join("carl", (0, 2), side="b")
+    fight.join("alice", (0, 0), side="a")
+    fight.begin([6, 6, 5, 5, 1, 1])
+    fight.post("bob", "leadership", "encourage target=carl", faces=[5, 4])
+    fight.end_turn()
+    fight.end_turn()
+    assert fight.state.turn.current == "alice"
+    events = fight.post("alice", "grapple target=carl choice=prone", faces=[6, 6, 1, 1])
+    assert mods(rolls(events, "grapple")[1])["leadership"] == 1
+    assert fight.effects("carl", "encouraged") == []
+
+
 @pytest.mark.parametrize("choice", ["prone", "disarm", "throw", "damage", "escape", "drag", "continue"])
 def test_a_defender_who_wins_picks_any_of_the_seven(choice: str) -> None:
     fight = _held()
