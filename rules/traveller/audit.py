@@ -13,7 +13,7 @@ from typing import cast
 
 from fightlog.errors import FightlogError
 from fightlog.events.model import (AttackResolved, DamageApplied, DeclarationPosted, DiceRolled, EffectApplied,
-                                   HealingApplied, InitiativeRolled, InitiativeSet, StatusChanged)
+                                   HealingApplied, InitiativeRolled, InitiativeSet, Moved, StatusChanged)
 from fightlog.kit.chained import merged
 from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
@@ -25,6 +25,7 @@ from fightlog.rules.traveller.card import WeaponCard
 from fightlog.rules.traveller.checks import COVER as COVER_VALUES
 from fightlog.rules.traveller.checks import effect
 from fightlog.rules.traveller.declared import check_declaration
+from fightlog.rules.traveller import audit_moves
 from fightlog.rules.traveller.audit_condition import Condition
 from fightlog.rules.traveller.audit_healing import healed
 from fightlog.rules.traveller.audit_reactions import UnmarkedReactions
@@ -56,6 +57,7 @@ def checks() -> Mapping[type, Check]:
         InitiativeRolled: cast(Check, rolled),
         InitiativeSet: cast(Check, ordered),
         DeclarationPosted: cast(Check, posted),
+        Moved: cast(Check, audit_moves.moved),
     }
     due = DamageDue("a hit's damage is its dice and its Effect, less armour", owes)
     return merged(own, Condition().checks(), due.checks(), reactions.checks())

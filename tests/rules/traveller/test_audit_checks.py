@@ -460,3 +460,23 @@ def test_reactions_a_hand_kept_log_does_not_mark_still_cost_their_dm() -> None:
             assert ("rules.attack-dm", shot.seq) in [(f.code, f.seq) for f in audit_events(unpaid).findings]
             unpaid_found += 1
     assert marks and unpaid_found
+
+
+def test_a_move_recorded_past_what_its_post_asked_and_the_limit() -> None:
+    """Movement: 6 m a minor action. A tester's ruling moved Ann 12 m on a post asking 5 m:
+    clean (the post was judged, the move it caused was not)."""
+    from fightlog.events.model import Moved
+    from msgspec.structs import replace
+    from tests.rules.traveller.test_rules import Fight
+
+    fight = Fight()
+    fight.join("alice", (0, 0), side="a").join("bob", (30, 0), side="b")
+    fight.begin([6, 6, 1, 1])
+    fight.post("alice", "move x=5 y=0")
+    events = list(fight.scribe.events)
+    assert [f for f in audit_events(events).findings if f.severity == "error"] == []
+    moved = [e for e in events if isinstance(e, Moved) and e.actor == "alice"][-1]  # the post's (the first: joining)
+    far = [replace(e, x=12, metres=12) if e is moved else e for e in events]
+    found = [(f.code, f.message) for f in audit_events(far).findings if f.severity == "error"]
+    assert found == [("rules.allowance", f"alice moves 12 m; the post (seq {moved.cause}) asked 5 m; a minor action "
+                                         "moves at most 6 m (stand)")]
