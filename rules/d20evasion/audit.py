@@ -31,6 +31,7 @@ from fightlog.events.model import (
     DeclarationPosted,
     DiceRolled,
     EffectApplied,
+    EffectCountedDown,
     EffectTicked,
     InitiativeRolled,
     InitiativeSet,
@@ -38,6 +39,7 @@ from fightlog.events.model import (
     TurnStarted,
 )
 from fightlog.reducers.state import SceneState
+from fightlog.kit.countdowns import TurnCountdowns
 from fightlog.rules.d20evasion import audit_dying
 from fightlog.rules.d20evasion.audit_bonus import check_bonus, check_dodge
 from fightlog.rules.d20evasion.audit_initiative import initiative_rolled
@@ -62,8 +64,9 @@ def checks() -> Mapping[type, Check]:
     audit = D20Audit()
     due = DamageDue("a hit deals its weapon's damage",
                     lambda hit: hit.weapon is not None and hit.seq not in audit.misjudged)  # (a disarm names none)
+    countdowns = TurnCountdowns(skip=("bleeding_out",))  # a bleed-out counts at a round's end (audit_dying)
     return merged(audit.checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks(), due.checks(),
-                  audit_dying.checks())
+                  audit_dying.checks(), {EffectCountedDown: cast(Check, countdowns.counted)})
 
 
 class D20Audit:

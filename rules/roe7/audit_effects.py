@@ -27,6 +27,7 @@ from fightlog.events.model import (
     StatusChanged,
 )
 from fightlog.kit.checks import AuditView
+from fightlog.kit.countdowns import TurnCountdowns
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.rules.roe7.audit_earned import KIND_OF, unearned
 from fightlog.rules.roe7.audit_rolls import RollChecks
@@ -73,6 +74,7 @@ class EffectChecks(RollChecks):
         """``turn.started`` of the turn whose start-of-turn phase is over."""
         self._ended: dict[str, tuple[int, str]] = {}
         """Effect id -> (seq, why) it ended (expired, removed or replaced)."""
+        self._countdowns = TurnCountdowns(skip=("grenade",))  # a fuse counts on its thrower's turns (explosives)
         self._lost: set[str] = set()
         """Who lost an action (an effect, or a status in a hand-kept log) this turn."""
         self._owed: dict[str, tuple[AttackResolved, str, tuple[object, ...]]] = {}
@@ -279,6 +281,7 @@ class EffectChecks(RollChecks):
     def counted_down(self, before: SceneState, event: EffectCountedDown, after: SceneState, view: AuditView) -> None:
         found = before.effects.get(event.effect)
         if found is not None:
+            self._countdowns.counted(before, event, after, view)
             if event.remaining == 0:  # ended, whether or not an expiry follows
                 self._stun_ends(before, found)
             return
