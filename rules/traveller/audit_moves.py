@@ -19,7 +19,7 @@ CODE = "rules.allowance"
 def moved(before: SceneState, event: Moved, after: SceneState, view: AuditView) -> None:
     """A move its post declared: the metres asked, within the limit."""
     post = view.event(event.cause or 0)
-    if type(post) is not DeclarationPosted or post.actor != event.actor:
+    if type(post) is not DeclarationPosted or post.actor != event.actor or event.metres is None:
         return
     moves = [a for a in post.actions if a.type == "move"]
     if len(moves) != 1:  # none (a dive, a grapple's drag, an escape) or two: not told apart here
