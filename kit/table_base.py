@@ -48,6 +48,15 @@ def require_open(state: SceneState) -> None:
         raise RefusedError(f"the scene {state.scene.scene!r} has ended: nothing more can be written to it")
 
 
+def not_arrived(state: SceneState, name: str) -> RefusedError | None:
+    """The refusal of a post naming ``name`` while they wait to enter the fight (an arrival's
+    slot comes in a later round: Entering a Combat in Progress), else ``None``."""
+    for arrival in state.turn.arrivals:
+        if arrival.actor == name:
+            return RefusedError(f"{name} arrives in round {arrival.round}: not in the fight yet", code="rules.target")
+    return None
+
+
 class TableBase:
     """A ``Table`` but for what a ruleset fills in (see the module docstring)."""
 
@@ -189,11 +198,15 @@ class TableBase:
             raise unknown
         if self.params_read is not None and not post.recorded:
             unread_param(post.actions, self.params_read, self.fields_read)
-        if not post.recorded:  # a target nobody joined as (a typo, someone of another scene)
+        if not post.recorded:  # a target nobody joined as (a typo, someone of another scene), or not here yet
             for action in post.actions:
                 for named in (action.target, *action.targets):
                     if named is not None and named not in state.combatants:
                         raise absent(state, named)
+                    if named is not None and named != post.actor:
+                        arriving = not_arrived(state, named)
+                        if arriving is not None:
+                            raise arriving
         if self.distance_from_map and not post.recorded:
             off_the_map(state, post)
         if post.ooc:

@@ -13,6 +13,7 @@ out of the fight), suppression (``attack_hits``), shots at those in or near a me
 from __future__ import annotations
 
 from fightlog.errors import RefusedError
+from fightlog.kit.table_base import not_arrived
 from fightlog.events.model import Action, AttackResolved, ResourceSpent, StatusChanged
 from fightlog.rules.roe7 import conditions
 from fightlog.rules.roe7.attack_hits import Hits, Triggered, debuffs, deal, suppress, trigger
@@ -41,6 +42,9 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     if t.has("reserve"):
         raise RefusedError(f"{t.actor} is in reserve, not in the fight yet (a com call brings them in)",
                            code="rules.target")
+    arriving = not_arrived(state, t.actor)
+    if arriving is not None:
+        raise arriving
     if t.has("fled") or t.has("left"):
         raise RefusedError(f"{t.actor} is not in the fight any more", code="rules.target")
     volley, dual = volley_of(a, t, mode, action)

@@ -165,6 +165,29 @@ def test_join_reserve_arrival_and_salt(fight: Path) -> None:
     assert {("kestrel", "reserve"), ("mira", "arriving")} <= statuses
 
 
+def test_one_arriving_is_no_target_until_their_round_and_the_audit_agrees(fight: Path) -> None:
+    """Entering a Combat in Progress: the arrival's slot comes next round. Mira, arriving, was
+    shot in round 1 and the audit said nothing (a tester); a reserve was already refused."""
+    play("join", str(fight), "--roster", ROSTER, "mira", "--arrival", "--after", "alice", "--at", "mira=0,5")
+    before = fight.read_bytes()
+    result = run("play", "post", str(fight), "alice", "--do", "attack target=mira weapon=HPistol")
+    assert_one_line_error(result, str(fight), "refused: mira arrives in round 2: not in the fight yet")
+    assert fight.read_bytes() == before
+    play("post", str(fight), "alice", "--do", "attack target=bob weapon=HPistol")
+    from fightlog.audit.one_process import audit_events
+    from fightlog.events.codec import decode_line
+    from fightlog.events.model import DeclarationPosted, Origin
+    from msgspec.structs import replace
+
+    events = [decode_line(line) for line in fight.read_bytes().splitlines()]
+    shot = next(e for e in events if isinstance(e, DeclarationPosted) and e.actor == "alice")
+    hand_kept = replace(shot, origin=Origin(medium="manual"),
+                        actions=[replace(shot.actions[0], target="mira")])  # as a hand-kept log would record it
+    found = [(f.code, f.message) for f in audit_events([hand_kept if e is shot else e for e in events]).findings
+             if f.code == "rules.target"]
+    assert found == [("rules.target", "the rules refuse alice's post: mira arrives in round 2: not in the fight yet")]
+
+
 # --------------------------------------------------------------------------- refusals write nothing
 
 
