@@ -159,9 +159,10 @@ def in_window(stream: Iterator[Message], start: datetime | None, end: datetime |
                 if bound.tzinfo is None:
                     here = at.replace(tzinfo=None)
                 elif at.tzinfo is None:
-                    raise InputError(f"{option} {bound.isoformat()}: has an offset, and the transcript's times have "
+                    where = "" if message.line else f" ({message.ref})"  # a message a line does not locate: its id
+                    raise InputError(f"{option} {bound.isoformat()}: has an offset, and the transcript's time{where} has "
                                      "none (its writer's local time): give it without one", path=name,
-                                     line=message.line)
+                                     line=message.line or None)
                 else:
                     here = at
                 if here < bound if option == "--from" else here > bound:

@@ -204,6 +204,16 @@ class _Clock:
                           "a YYYY-MM-DD in the file name): the messages are kept without times")
             return None
         local = datetime(self.day.year, self.day.month, self.day.day, hour, minute, second)
+        try:
+            return self._placed(local, full, line)
+        except OverflowError:  # a day after 9999-12-31, or an instant out of the range in UTC
+            self.warn(f"{self.name}:{line}: {stamp[0].strip()}: a date out of the range a time can hold (years 1 to "
+                      "9999): kept without a time")
+            return None
+
+    def _placed(self, local: datetime, full: bool, line: int) -> datetime:
+        """``local`` as an instant: the next day for a time-only stamp well before the last, the
+        second time round in a repeated hour; warned of where it goes back or does not exist."""
         when = self._instant(local)
         last = self.last
         if last is not None and when < last:
@@ -215,7 +225,8 @@ class _Clock:
                 when = self._instant(local)
                 self.day = local.date()
             else:
-                self.warn(f"{self.name}:{line}: the time goes back from {last:%H:%M:%S} to {when:%H:%M:%S}")
+                shown = ("%H:%M:%S" if last.utcoffset() == when.utcoffset() else "%Y-%m-%dT%H:%M:%S%z")  # a change
+                self.warn(f"{self.name}:{line}: the time goes back from {last.strftime(shown)} to {when.strftime(shown)}")
         if self.tz is not None and when.astimezone(self.tz).replace(tzinfo=None) != local:  # the day as read
             self.warn(f"{self.name}:{line}: no such time {local:%Y-%m-%d %H:%M:%S} in {self.tz}: the clocks skip "
                       f"that hour; read as {when.isoformat()}")
@@ -231,4 +242,9 @@ class _Clock:
         if self.tz is None:
             return local
         offset = local.replace(tzinfo=self.tz, fold=fold).utcoffset()
-        return local.replace(tzinfo=timezone(offset)) if offset is not None else local
+        if offset is None:
+            return local
+        when = local.replace(tzinfo=timezone(offset))
+        # a local mean time's offset in seconds (a year before the zone's standard time) reads back
+        # as no offset a log can hold: the instant is kept in UTC
+        return when.astimezone(timezone.utc) if offset.seconds % 60 else when

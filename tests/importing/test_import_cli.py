@@ -580,7 +580,16 @@ def test_a_bound_with_an_offset_on_times_without_one_is_refused(tmp_path: Path) 
                                     "--from", "2024-03-14T20:03+02:00")
     assert code == 2 and not out.exists()
     assert re.fullmatch(r"fightlog: \S+\.txt:\d+: --from 2024-03-14T20:03:00\+02:00: has an offset, and the "
-                        r"transcript's times have none \(its writer's local time\): give it without one\n", stderr)
+                        r"transcript's time has none \(its writer's local time\): give it without one\n", stderr)
+    # a JSON export is located by message id, not by a line 0 (a fuzzer: one message's time had no offset)
+    export = json.loads((IMPORT / "discord/dockside.json").read_text(encoding="utf-8"))
+    export["messages"][5]["timestamp"] = export["messages"][5]["timestamp"][:19]
+    (tmp_path / "naive.json").write_text(json.dumps(export), encoding="utf-8")
+    code, _, stderr = run("import", "discord-json", str(tmp_path / "naive.json"), "-o", str(tmp_path / "n.jsonl"),
+                          "--ruleset", "d20-evasion", "--from", "2024-03-14T20:00:30+00:00")
+    assert code == 2 and stderr == (f"fightlog: {tmp_path / 'naive.json'}: --from 2024-03-14T20:00:30+00:00: has an "
+                                    f"offset, and the transcript's time ({export['messages'][5]['id']}) has none (its "
+                                    "writer's local time): give it without one\n")
 
 
 def test_a_window_without_an_offset_is_the_transcripts_wall_clock(tmp_path: Path) -> None:

@@ -152,6 +152,25 @@ def test_the_skipped_hour_is_judged_on_the_day_a_time_only_stamp_rolls_over_to()
     assert after.at == datetime(2024, 3, 11, 2, 30, tzinfo=timezone(timedelta(hours=-7))) and warned == []
 
 
+def test_dates_a_time_cannot_hold_or_a_log_cannot_write_are_kept_or_read_in_utc() -> None:
+    """A fuzzer: past 9999-12-31 the import crashed (exit 3); in 1850 Los Angeles keeps local
+    mean time, an offset in seconds that reads back as none (a message blaming floats)."""
+    zone = ZoneInfo("America/Los_Angeles")
+    found, warned = read("[9999/12/31 23:50]  A: late\n[00:10]  A: later\n")  # the next day is past the last
+    assert [m.at for m in found] == [datetime(9999, 12, 31, 23, 50), None]
+    assert warned == ["chat.txt:2: [00:10]: a date out of the range a time can hold (years 1 to 9999): kept without a "
+                      "time"]
+    (old,), _ = read("[1850/06/13 23:50]  A: long ago\n", tz=zone)
+    assert old.at is not None and old.at.utcoffset() == timedelta(0)
+    assert old.at == datetime(1850, 6, 13, 23, 50, tzinfo=zone).astimezone(timezone.utc)
+
+
+def test_the_time_going_back_across_a_change_is_said_with_its_offsets() -> None:
+    (_, _, _), warned = read("[2024/03/10 01:59]  A: a\n[2024/03/10 02:30]  A: b\n[03:01]  A: c\n",
+                             tz=ZoneInfo("America/Los_Angeles"))
+    assert warned[-1] == "chat.txt:3: the time goes back from 2024-03-10T02:30:00-0800 to 2024-03-10T03:01:00-0700"
+
+
 def test_an_older_viewers_emote_with_a_colon_in_its_text_is_the_emote() -> None:
     """It was chatter of a speaker called "Kaito Ronin fires at Zoe and yells"."""
     found, _ = read('[20:00]  Kaito Ronin fires at Zoe and yells: "Down!"\n[20:01]  Kaito Ronin Jr: hi\n'
