@@ -15,91 +15,18 @@ import os
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from datetime import date as Date
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal
+from typing import Any, Final, Literal
 
-from pydantic import Field, StringConstraints, ValidationError
+from pydantic import ValidationError
 
 from fightlog.errors import InputError
 from fightlog.importing.arrivals import slots
+from fightlog.importing.cast_file import FIELDS, CastFile, StatusHint
 from fightlog.importing.message import Message
 from fightlog.importing.rolls import bot_name, known_bots
-from fightlog.kit.inputs import Seq, Strict, describe, field_path, first_problem, read_toml_text
+from fightlog.kit.inputs import describe, field_path, first_problem, read_toml_text
 from fightlog.kit.toml_lines import KeyLines
-
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-Speakers = Annotated[Seq[Name], Field(min_length=1)]
-"""The names a combatant, a dice bot or an object speaks under: at least one."""
-
-
-class CombatantEntry(Strict):
-    id: Name
-    speakers: Speakers
-    name: str | None = None
-    side: str | None = None
-    weapons: dict[Name, Seq[Name]] = {}
-    """Weapon -> patterns of the combatant's posts that name it (``rifle``): an attack in a
-    post that matches one is made with it."""
-    weapon: Name | None = None
-    """The weapon of an attack in a post that names none of ``weapons``."""
-    range: Name | None = None
-    """The range band of their attacks (``medium``: a transcript rarely says), as the ruleset names bands."""
-    distance: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
-    """Or the distance of their attacks, in the ruleset's unit (metres)."""
-    arrives: Annotated[int, Field(ge=2, le=1_000_000)] | None = None
-    """The round of the log they enter the fight in progress (``fightlog.importing.arrivals``)."""
-
-
-ROUNDS: Final = r"^\W*round\s*#?\s*(?P<n>[0-9]+)\b"
-"""The GM lines that open a round, by default (``Round 2``, ``-- ROUND 3 --``, ``round #4: go``;
-matched from the start, letter case ignored); ``n``, when the pattern has it, is the number
-the GM calls."""
-
-
-class GmEntry(Strict):
-    name: Name
-    speakers: Seq[Name] = ()
-    rounds: Annotated[str, StringConstraints(max_length=200)] = ROUNDS
-
-
-class DiceEntry(Strict):
-    speakers: Speakers
-    bot: Name
-    tool: str | None = None
-    cap: Annotated[int, Field(ge=0, le=1_000_000_000)] | None = None
-    """The modifier cap the HUD applies without printing it (roe7's +30): recorded as the
-    ``cap`` modifier the engine writes, so its total adds up."""
-
-
-class ObjectEntry(Strict):
-    speakers: Speakers
-
-
-class StatusHint(Strict):
-    pattern: Name
-    status: Name
-    on: bool = True
-
-
-class CastFile(Strict):
-    scene: Name | None = None
-    title: str | None = None
-    timezone: str | None = None
-    date: Date | None = None
-    order: Seq[Name] = ()
-    combatants: Seq[CombatantEntry] = ()
-    gm: GmEntry | None = None
-    dice: Seq[DiceEntry] = ()
-    objects: Seq[ObjectEntry] = ()
-    hints: dict[str, dict[str, Seq[Name]]] = {}
-    status: Seq[StatusHint] = ()
-
-
-FIELDS = ("scene", "title", "timezone", "date", "order", "combatants", "gm", "dice", "objects", "hints", "status",
-          "id", "speakers", "name", "side", "bot", "tool", "cap", "pattern", "on", "rounds", "weapons", "weapon", "range",
-          "distance", "arrives")
-
 
 @dataclass(frozen=True)
 class Role:
@@ -128,7 +55,7 @@ class Cast:
     hints: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
     status: list[tuple[re.Pattern[str], StatusHint]] = field(default_factory=list)
     weapons: dict[str, list[tuple[str, re.Pattern[str]]]] = field(default_factory=dict)
-    """Actor -> (weapon, pattern) in the cast's order (``CombatantEntry.weapons``)."""
+    """Actor -> (weapon, pattern) in the cast's order (``cast_file.CombatantEntry.weapons``)."""
     arrivals: dict[str, tuple[int, str]] = field(default_factory=dict)
     """Who enters the fight in progress: their round, and whose slot they follow (``arrivals.slots``)."""
 
