@@ -70,7 +70,7 @@ class Folder:
         """The latest ``seq`` among the rulings known (``_learn``'s fast path)."""
         self._unlisted_before = 0
         """Rulings up to this seq may be missing from those known: the snapshot a fold started
-        from lists the rulings in force, not those withdrawn (``_fill_known``)."""
+        from lists the rulings in force, not those withdrawn (``_fill_known_for``)."""
 
     def run(self, upto: int | None = None) -> SceneState:
         """The state after ``upto`` (or after the last event)."""
