@@ -66,8 +66,9 @@ def check(state: SceneState, actor: str, actions: Sequence[Action], responds_to:
 
 
 def _dive_spot(who: Fighter, action: Action) -> tuple[int, int] | None:
-    """Where a dive lands where positions are kept (``x= y=``, up to ``dive_m`` away;
-    ``distance=`` refused there: it would move nobody on the map), else ``None``."""
+    """Where a dive lands where positions are kept (``x= y=``, up to ``dive_m`` tiles away, a
+    diagonal tile one tile; ``distance=`` refused there: it would move nobody on the map), else
+    ``None``."""
     at = who.position
     if at is None:
         return None
@@ -76,9 +77,11 @@ def _dive_spot(who: Fighter, action: Action) -> tuple[int, int] | None:
         raise RefusedError(f"dive: {who.actor}'s position is kept in this scene: give x= y= (where to, up to "
                            f"{who.options.dive_m} m; distance= would move nobody on the map)", code="rules.incomplete")
     x, y = spot
-    squared = (x - at[0]) ** 2 + (y - at[1]) ** 2
-    if squared > who.options.dive_m ** 2:
-        raise RefusedError(f"a dive goes up to {who.options.dive_m} m: ({x}, {y}) is further", code="rules.allowance")
+    tiles = max(abs(x - at[0]), abs(y - at[1]))  # "1.5m (1 tile)": a diagonal tile (1.41 m) is one tile
+    if tiles > who.options.dive_m:
+        raise RefusedError(f"a dive goes up to {who.options.dive_m} m ({who.options.dive_m} tile"
+                           f"{'s' if who.options.dive_m != 1 else ''}, a diagonal one too): ({x}, {y}) is further",
+                           code="rules.allowance")
     return x, y
 
 

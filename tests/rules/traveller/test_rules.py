@@ -863,8 +863,9 @@ def test_where_positions_are_kept_a_dive_names_its_spot_up_to_dive_m() -> None:
     fight.post("alice", "attack target=bob")
     assert fight.refused("bob", "dive cover=stone_wall").code == "rules.incomplete"
     assert fight.refused("bob", "dive cover=stone_wall x=32 y=0").code == "rules.allowance"
-    fight.react("bob", "dive cover=stone_wall x=31 y=0", faces=[1, 1])
-    assert fight.state.combatants["bob"].position == (31, 0)
+    assert fight.refused("bob", "dive cover=stone_wall x=32 y=1").message.startswith("a dive goes up to 1 m (1 tile")
+    fight.react("bob", "dive cover=stone_wall x=31 y=1", faces=[1, 1])  # "1.5m (1 tile)": a diagonal tile, 1.41 m
+    assert fight.state.combatants["bob"].position == (31, 1)
 
 
 def test_a_dive_without_positions_moves_its_metres() -> None:
