@@ -67,7 +67,8 @@ class StatusHint(Strict):
 class CastFile(Strict):
     scene: Name | None = None
     title: str | None = None
-    timezone: str | None = None
+    timezone: Name | None = None
+    """An IANA zone name (``America/Los_Angeles``); empty is refused, not read as the default."""
     date: Date | None = None
     order: Seq[Name] = ()
     combatants: Seq[CombatantEntry] = ()

@@ -76,6 +76,8 @@ def test_a_name_with_glob_characters_is_its_own_name_first(tmp_path: Path, name:
                                                  "'(?P<who>\\\\w+ is down': missing ), unterminated subpattern at position 0"),
         (('id = "bob"', 'id = "alice"'), "cast.toml:8: combatants[1].id: combatant 'alice' is named twice"),
         (('order =', 'ordre ='), "cast.toml:1: ordre: unknown field (did you mean 'order'?)"),
+        (('order = ["alice", "bob"]', 'timezone = ""\norder = ["alice", "bob"]'),
+         "cast.toml:1: timezone: must not be empty"),  # it was read as the default zone, unsaid (a fuzzer)
         (("(?P<who>\\w+) is", "\\w+ is"), "cast.toml:19: status[0].pattern: '\\\\w+ is down' has no (?P<who>...) group "
                                           "(the combatant whose status changes, e.g. '(?P<who>\\w+) is down')"),
         (("(?P<who>\\w+) is", "(\\w+) is"), "cast.toml:19: status[0].pattern: '(\\\\w+) is down' has no (?P<who>...) group "
