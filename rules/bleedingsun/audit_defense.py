@@ -30,10 +30,9 @@ def answered(before: SceneState, event: AttackResolved, view: AuditView) -> None
         return
     try:
         who = Fighter(before, event.target)
-        vigor, stagger = who.attr("vigor"), who.stagger()
+        vigor, stagger, want = who.attr("vigor"), who.stagger(), who.check_pool("vigor")
     except FightlogError:
         return
-    want = vigor - stagger
     if len(roll.dice) != want:
         view.report(CODE, roll, f"{event.target}'s defense against {event.attacker}'s attack rolled "
                     f"{_dice(len(roll.dice))}; Vigor {vigor}" + (f" less {stagger} (staggered)" if stagger else "")
@@ -48,15 +47,13 @@ def total_defense(before: SceneState, event: EffectApplied, view: AuditView) -> 
     roll = view.event(int(event.params.get("roll") or 0))
     if type(roll) is not DiceRolled or roll.purpose != "defense":
         return
-    use = str(event.params.get("with") or "")
+    given = event.params.get("with")
     try:
         who = Fighter(before, event.target)
-        if use not in ("agility", "body"):
-            use = "agility" if who.attr("agility") >= who.attr("body") else "body"
-        score, stagger, face = who.attr(use), who.stagger(), who.options.hit_face
+        use = who.defends_with(given if given in ("agility", "body") else None)
+        score, stagger, want, face = who.attr(use), who.stagger(), who.check_pool(use), who.options.hit_face
     except FightlogError:
         return
-    want = score - stagger
     if len(roll.dice) != max(0, want):
         view.report(CODE, roll, f"{event.target}'s total defense rolled {_dice(len(roll.dice))}; "
                     f"{use.capitalize()} {score}" + (f" less {stagger} (staggered)" if stagger else "")

@@ -108,7 +108,6 @@ def _no_dice(state: SceneState, target: str, status: str) -> bool:
     stagger below 1: ``statuses.save`` rolls nothing and the save fails), as far as
     ``state`` shows (a blast's bonus dice aside)."""
     try:
-        who = Fighter(state, target)
-        return who.attr(SAVES[status].attribute) - who.stagger() < 1
+        return Fighter(state, target).check_pool(SAVES[status].attribute) < 1
     except (FightlogError, KeyError):
         return False

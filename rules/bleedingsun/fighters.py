@@ -107,6 +107,18 @@ class Fighter(FighterBase):
                 total += e.magnitude or 1
         return total
 
+    def check_pool(self, name: str) -> int:
+        """The dice of a check of attribute ``name``: the attribute less a stagger (a defense,
+        a status save before its bonus)."""
+        return self.attr(name) - self.stagger()
+
+    def defends_with(self, given: object = None) -> str:
+        """The attribute a total defense rolls: ``given`` (``with=``), else the higher of
+        Agility and Body (Total Defense)."""
+        if given is not None:
+            return str(given)
+        return "agility" if self.attr("agility") >= self.attr("body") else "body"
+
     def pace(self) -> int:
         """The MP a move action buys: pace, less 1 for each stagger that took MP (at least 1:
         the chapter's lost move action is not played)."""

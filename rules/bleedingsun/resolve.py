@@ -124,7 +124,7 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
         answer = said.get(target)
         if answer in ("dodge", "block", "resist"):
             who = Fighter(scribe.state, target)
-            defense[target] = roll_pool(scribe, who.attr("vigor") - who.stagger(), who.options, roller=target,
+            defense[target] = roll_pool(scribe, who.check_pool("vigor"), who.options, roller=target,
                                         purpose="defense", label=f"{answer}: vigor {who.attr('vigor')}",
                                         for_seq=declaration)
     options = attacker.options

@@ -59,7 +59,7 @@ def save(scribe: Scribe, target: str, status: str, rating: int, cause: int, *, b
     if who.has("dead") or any(e.params.get("status") == status for e in who.effects(IMMUNE)):
         return
     rule = SAVES[status]
-    dice = who.attr(rule.attribute) - who.stagger() + bonus
+    dice = who.check_pool(rule.attribute) + bonus
     label = f"{status} save: {rule.attribute} {who.attr(rule.attribute)} vs {rating}"
     if bonus:
         label += f", +{bonus} {bonus_why}"

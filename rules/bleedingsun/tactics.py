@@ -109,10 +109,10 @@ def total_defense(scribe: Scribe, actor: str, action: Action, cause: int) -> Non
     """Total Defense: Agility or Body (``with=``, the higher by default); each hit adds to the
     threshold to hit until one's next turn, and defending takes no immediate action."""
     who = Fighter(scribe.state, actor)
-    use = str(action.params.get("with", "agility" if who.attr("agility") >= who.attr("body") else "body"))
+    use = who.defends_with(action.params.get("with"))
     if use not in ("agility", "body"):
         raise RefusedError(f"total_defense with={use!r}: agility or body", code="rules.incomplete")
-    rolled = roll_pool(scribe, who.attr(use) - who.stagger(), who.options, roller=actor, purpose="defense",
+    rolled = roll_pool(scribe, who.check_pool(use), who.options, roller=actor, purpose="defense",
                        label=f"total defense: {use} {who.attr(use)}", for_seq=cause)
     scribe.emit(EffectApplied(effect=f"{DEFENSE}-{actor}-{cause}", name=DEFENSE, target=actor, cause=cause,
                               magnitude=rolled.hits, params={"with": use, "roll": rolled.seq or 0}))
