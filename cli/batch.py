@@ -94,13 +94,13 @@ _VERDICTS = {"findings": "with findings"}
 """How a log's verdict reads in the summary (``8 logs: 2 clean, 6 with findings``)."""
 
 
-def _more(rest: dict[str, int], what: str, out: str) -> list[str]:
-    """The line saying what a top list leaves out (none when it leaves nothing)."""
+def _more(rest: dict[str, int], counted: str, what: str, out: str) -> list[str]:
+    """The line saying what a top list leaves out (none when it leaves nothing): ``counted``
+    (``findings of``) of how many other ``what`` (``code``)."""
     if not rest["names"]:
         return []
     where = os.path.join(out, "findings.parquet")
-    counted, of = ("findings", "of") if what == "code" else ("errors", "by")
-    return [f"  {rest['count']:>8}  more {counted} {of} {plural(rest['names'], 'other ' + what)} (all in {where})"]
+    return [f"  {rest['count']:>8}  more {counted} {plural(rest['names'], 'other ' + what)} (all in {where})"]
 
 
 def summary_lines(out: str, summary: dict[str, Any]) -> list[str]:
@@ -116,11 +116,11 @@ def summary_lines(out: str, summary: dict[str, Any]) -> list[str]:
     if summary["top_codes"]:
         lines.append("top finding codes (those a ruling accepted left out):")
         lines += [f"  {row['count']:>8}  {row['name']}" for row in summary["top_codes"]]
-        lines += _more(summary["more_codes"], "code", out)
+        lines += _more(summary["more_codes"], "findings of", "code", out)
     if summary["top_error_actors"]:
         lines.append("actors with the most errors:")
         lines += [f"  {row['count']:>8}  {row['name']}" for row in summary["top_error_actors"]]
-        lines += _more(summary["more_error_actors"], "actor", out)
+        lines += _more(summary["more_error_actors"], "errors by", "actor", out)
     if summary["unreadable"]:
         lines.append("logs that could not be audited:")
         lines += [f"  {row['log']}: {row['reason']}" for row in summary["unreadable"]]
