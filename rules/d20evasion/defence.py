@@ -73,20 +73,33 @@ def assign(actions: Sequence[Action], count: int, one_each: bool) -> dict[int, l
     ``attack=N`` or answers the next one in order. One response per attack (or one of each
     kind, when ``one_each`` is off)."""
     out: dict[int, list[Action]] = {n: [] for n in range(1, count + 1)}
+    for action, number in numbered(actions, count, one_each):
+        out[number].append(action)
+    return out
+
+
+def numbered(actions: Sequence[Action], count: int, one_each: bool) -> list[tuple[Action, int]]:
+    """The responses among ``actions``, in order, each with the number of the attack it
+    answers (``assign``'s rules). By position, not by object: a caller may pass one
+    ``Action`` twice (a policy's ``(Action(type="dodge"),) * 2``), and each answers its own
+    attack."""
+    out: list[tuple[Action, int]] = []
+    taken: dict[int, list[str]] = {}
     nxt = 1
     for action in actions:
         if action.type not in DEFENSIVE:
             continue
         wanted = action.params.get("attack")
         number = wanted if isinstance(wanted, int) and not isinstance(wanted, bool) else nxt
-        if number not in out:
+        if not 1 <= number <= count:
             raise RefusedError(f"{action.type}: there is no attack {number} to answer (attacks: 1-{count})")
-        taken = out[number]
-        if one_each and taken:
-            raise RefusedError(f"attack {number} is answered already ({taken[0].type}): one response per attack")
-        if any(a.type == action.type for a in taken):
+        kinds = taken.setdefault(number, [])
+        if one_each and kinds:
+            raise RefusedError(f"attack {number} is answered already ({kinds[0]}): one response per attack")
+        if action.type in kinds:
             raise RefusedError(f"attack {number} is answered with {action.type} already")
-        taken.append(action)
+        kinds.append(action.type)
+        out.append((action, number))
         nxt = number + 1
     return out
 
@@ -100,14 +113,13 @@ def check_response(state: SceneState, defender: Fighter, post: PendingDeclaratio
     if not attacks:
         raise RefusedError(f"{defender.actor} is not attacked in that post (seq {post.seq})")
     attacker = Fighter(state, post.actor, defender.options)
-    assignment = assign(actions, len(attacks), defender.options.one_defence_per_attack)
-    numbers = {id(a): n for n, answers in assignment.items() for a in answers}
+    numbers = iter(numbered(actions, len(attacks), defender.options.one_defence_per_attack))
     out: list[Action] = []
     for action in actions:
         if action.type not in DEFENSIVE:
             out.append(action)
             continue
-        number = numbers[id(action)]
+        _, number = next(numbers)
         attack = attacks[number - 1]
         params = {**action.params, "attack": number}
         weapon: str | None = action.weapon

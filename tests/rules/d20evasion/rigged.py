@@ -88,9 +88,12 @@ class Fight(SceneReads):
     def post(self, actor: str, *do: str, faces: Sequence[int] = (), responds_to: int | None = None,
              text: str = "") -> list[AnyEvent]:
         """Post; the events it added. The faces given must all be used."""
+        return self.play(Post(actor=actor, text=text, actions=parse_actions(do), responds_to=responds_to), faces)
+
+    def play(self, post: Post, faces: Sequence[int] = ()) -> list[AnyEvent]:
+        """Post ``post`` as made (a policy's); the events it added."""
         self.faces(*faces)
-        events = self._new(lambda: TABLE.post(self.scribe, Post(actor=actor, text=text, actions=parse_actions(do),
-                                                                   responds_to=responds_to)))
+        events = self._new(lambda: TABLE.post(self.scribe, post))
         self.used_up()
         return events
 

@@ -4,6 +4,7 @@ attacks nobody answered."""
 from __future__ import annotations
 
 from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
+from fightlog.rules.d20evasion.policy import reply
 from tests.rules.d20evasion.rigged import PISTOL, SWORD, Fight, of
 
 DUEL = {"mode": "duel"}
@@ -152,6 +153,19 @@ def test_attacks_nobody_answered_are_rolled_when_the_turn_ends() -> None:
     events = f.end_turn(faces=[14])
     assert outcomes(events) == [("alice", "bob", True, 15, 12)]
     assert f.current == "bob"
+
+
+def test_the_policy_dodges_each_attack_with_one_action_object_given_twice() -> None:
+    """A sim's policy answers two attacks with ``(Action(type="dodge"),) * 2``: one object
+    twice, each answering its own attack (they were both numbered attack 2 and refused)."""
+    f = duel()
+    f.post("alice", "attack target=bob", "attack target=bob")
+    dodge, _take = reply(f.scribe.state, "bob")
+    assert dodge.actions[0] is dodge.actions[1]
+    events = f.play(dodge, faces=[14, 3, 10, 3])
+    (answer,) = f.declarations(events)
+    assert [a.params.get("attack") for a in answer.actions] == [1, 2]
+    assert [r.purpose for r in of(events, DiceRolled)] == ["attack", "dodge", "attack", "dodge"]
 
 
 def test_one_response_per_attack_and_only_to_the_attack_post() -> None:
