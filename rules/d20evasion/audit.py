@@ -81,6 +81,8 @@ class D20Audit:
         """``turn.started`` of the turn whose start-of-turn phase is over."""
         self.misjudged: set[int] = set()
         """Outcomes whose hit or score the rolls do not give (reported as ``rules.outcome``)."""
+        self.fumbles: dict[str, int] = {}
+        """Who fumbled a parry -> its penalty, owed by their next attack or counter roll."""
 
     def checks(self) -> Mapping[type, Check]:
         return {
@@ -99,6 +101,11 @@ class D20Audit:
         """An effect a hit or a spell leaves, as its sheet says (Damage: ongoing damage; Casting
         Spells): damage over time of the weapon's (or spell's) effect, its damage and rounds; a
         spell's change to the damage taken, for its rounds; a spell's cooldown."""
+        if event.name == "parry_fumble":
+            penalty = event.params.get("penalty")
+            owed = penalty if type(penalty) is int else self.options(before).parry_fumble_penalty
+            self.fumbles[event.target] = owed
+            return
         cause = view.event(event.cause) if event.cause is not None else None
         try:
             if type(cause) is AttackResolved and event.params.get("dot") is True:
@@ -143,7 +150,8 @@ class D20Audit:
             return
         opts = self.options(before)
         first = rolls[0]
-        check_bonus(before, event, first, opts, view)
+        owed = self.fumbles.pop(event.attacker, 0) if first.purpose in ("attack", "counter") else 0
+        check_bonus(before, event, first, opts, view, owed)
         for defence in rolls[1:]:
             check_dodge(before, defence, opts, view)
         face, total = first.dice[0].face if first.dice else 0, first.total

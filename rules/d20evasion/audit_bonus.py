@@ -1,12 +1,16 @@
-"""The ``d20-evasion`` audit of an attack roll's bonus (``rules.bonus``; Bonuses; Attacking;
-Dodge): 1d20 plus the stat, class, skill and gear bonuses of the weapon or spell, less the
-penalties in force, as ``Fighter.to_hit_mods`` gives them, and a dodge's DEX/LVL bonus with
-the dodge skill (``Fighter.dex_level_mods``); a hand-edited ``+9 gear`` on a roll that turned
-a miss into a hit audited clean, and so did ``+15 skill dodge``. A parry's is not judged (the
+"""The ``d20-evasion`` audit of a roll's bonus (``rules.bonus``; Bonuses; Attacking; Dodge;
+Disarming): an attack or counterattack roll carries 1d20 plus the stat, class, skill and gear
+bonuses of the weapon or spell, less the penalties in force, as ``Fighter.to_hit_mods`` gives
+them; a disarm roll its STR/LVL bonus (``Fighter.disarm_mods``); a dodge its DEX/LVL bonus with
+the dodge skill (``Fighter.dex_level_mods``). A hand-edited ``+9 gear`` on a roll that turned a
+miss into a hit audited clean, and so did ``+15 skill dodge``. A parry's is not judged (the
 weapon parried with is not recorded on the roll).
 
-Judged at the outcome that cites the roll, on the state just before it: a fumbled parry's
-penalty is spent by the roll itself (``attack.attack_roll``), so it is left out of both sides.
+Judged at the outcome that cites the roll, on the state just before it. A fumbled parry's
+penalty is spent by the roll itself (``attack.attack_roll``), so that state no longer holds it:
+the audit remembers each ``parry_fumble`` placed (``owed``), and the next attack or counter
+roll of its bearer must carry it, as its value; a ``fumbled parry`` modifier is otherwise judged
+as any other.
 """
 
 from __future__ import annotations
@@ -22,25 +26,35 @@ from fightlog.rules.d20evasion.fighters import Fighter
 from fightlog.rules.d20evasion.options import D20Options
 
 CODE: Final = "rules.bonus"
-_SPENT: Final = "fumbled parry"
+SPENT: Final = "fumbled parry"
+"""The source of a fumbled parry's penalty on the roll that spends it."""
 
 
 def check_bonus(before: SceneState, event: AttackResolved, roll: DiceRolled, opts: D20Options,
-                view: AuditView) -> None:
-    """``roll`` (the attack's) carries the bonus the attacker's sheet gives with its weapon."""
-    if roll.purpose != "attack" or event.weapon is None:
+                view: AuditView, owed: int = 0) -> None:
+    """``roll`` (the attack's, counterattack's or disarm's) carries the bonus the attacker's
+    sheet gives with its weapon; ``owed`` the penalty of a fumbled parry it must carry."""
+    purpose, weapon = roll.purpose, event.weapon
+    if purpose == "disarm":
+        what = "disarm roll"
+    elif purpose in ("attack", "counter") and weapon is not None:
+        what = f"{'counterattack' if purpose == 'counter' else 'attack'} roll with {weapon}"
+    else:
         return
     try:
         who = Fighter(before, event.attacker, opts)
-        mods = who.to_hit_mods(gear_of(who, event.weapon))
+        given = who.disarm_mods() if weapon is None or purpose == "disarm" else who.to_hit_mods(gear_of(who, weapon))
     except FightlogError:
         return  # a sheet that does not read, or a weapon it lacks: judged where it is read
-    want = sum(value for value, source in mods if source != _SPENT)
-    got = sum(m.value for m in roll.modifiers if m.source != _SPENT)
+    mods = [(value, source) for value, source in given if source != SPENT]
+    if owed:
+        mods.append((-owed, SPENT))
+    want = sum(value for value, _ in mods)
+    got = sum(m.value for m in roll.modifiers)
     if got != want:
-        shown = ", ".join(f"{source} {value:+d}" for value, source in mods if source != _SPENT) or "none"
-        view.report(CODE, roll, f"{event.attacker}'s attack roll with {event.weapon} carries {got:+d}; the sheet "
-                    f"gives {want:+d} ({shown})", actor=event.attacker)
+        shown = ", ".join(f"{source} {value:+d}" for value, source in mods) or "none"
+        view.report(CODE, roll, f"{event.attacker}'s {what} carries {got:+d}; the sheet gives {want:+d} ({shown})",
+                    actor=event.attacker)
 
 
 def check_dodge(before: SceneState, dodge: DiceRolled, opts: D20Options, view: AuditView) -> None:

@@ -1,5 +1,7 @@
 """The ``d20-evasion`` audit of dying (``rules.condition``; Mortally Wounded): a death a hit
-causes ("killed outright") only at ``killed_at_hp`` or below; a bleed-out counted down one
+causes ("killed outright") only at ``killed_at_hp`` or below, and one a damage takes there
+dead by the turn's end (``Overkill``: recorded only mortally wounded, they bled out over rounds
+the rule does not give); a bleed-out counted down one
 round at a time, at a round's end, from the round after the wound (``harm.end_of_round``),
 so no one bleeds out before ``bleed_out_rounds`` full rounds.
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
-from fightlog.events.model import DamageApplied, EffectCountedDown, StatusChanged
+from fightlog.events.model import DamageApplied, EffectCountedDown, StatusChanged, TurnEnded
 from fightlog.kit.checks import AuditView, Check
 from fightlog.reducers.state import SceneState
 from fightlog.rules.d20evasion.fighters import options_of
@@ -58,5 +60,36 @@ class Countdowns:
         self._last[event.effect] = now
 
 
+class Overkill:
+    """One a damage takes to ``killed_at_hp`` or below is dead by the end of that turn (the
+    engine kills at once; a hand-kept log may record the death later in the turn)."""
+
+    def __init__(self) -> None:
+        self._due: dict[str, int] = {}
+        """Who a damage took to the kill line, not dead -> that damage's ``seq``."""
+
+    def damaged(self, before: SceneState, event: DamageApplied, after: SceneState, view: AuditView) -> None:
+        who = after.combatants.get(event.target)
+        if who is None or "dead" in who.statuses or event.target in self._due:
+            return
+        if who.pools.get("hp", 0) <= options_of(after).killed_at_hp:
+            self._due[event.target] = event.seq
+
+    def turn_ended(self, before: SceneState, event: TurnEnded, after: SceneState, view: AuditView) -> None:
+        if not self._due:
+            return
+        limit = options_of(before).killed_at_hp
+        for actor, since in sorted(self._due.items()):
+            who = before.combatants.get(actor)
+            hp = None if who is None else who.pools.get("hp")
+            if who is not None and hp is not None and hp <= limit and "dead" not in who.statuses:
+                view.report(CODE, event, f"{actor} is at {hp} HP (since seq {since}) and not dead when the turn ends: "
+                            f"one reduced to {limit} HP or below is killed outright, with no rounds to be treated",
+                            actor=actor)
+        self._due.clear()
+
+
 def checks() -> Mapping[type, Check]:
-    return {StatusChanged: cast(Check, killed), EffectCountedDown: cast(Check, Countdowns().counted_down)}
+    overkill = Overkill()
+    return {StatusChanged: cast(Check, killed), EffectCountedDown: cast(Check, Countdowns().counted_down),
+            DamageApplied: cast(Check, overkill.damaged), TurnEnded: cast(Check, overkill.turn_ended)}

@@ -8,6 +8,7 @@ code has a rulebook section, and every bundled d20 scenario audits clean.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ from fightlog.events.model import (
     Origin,
     DamageApplied,
     DeclarationPosted,
+    DiceRolled,
     EffectTicked,
+    Modifier,
 )
 from fightlog.fixtures.audit_fights import Tamper
 from fightlog.kit.actions import parse_actions
@@ -418,6 +421,48 @@ def test_an_attack_bonus_other_than_the_sheets() -> None:
         f"tobin's attack roll with {resolved.weapon} carries {own + 9:+d}; the sheet gives {own:+d} (")
 
 
+def _bonus_findings(name: str, pick: Callable[[list[DiceRolled]], DiceRolled],
+                    change: Callable[[list[Modifier]], list[Modifier]]) -> tuple[DiceRolled, list[str]]:
+    """``rules.bonus`` of fixture fight ``name`` with one roll's modifiers changed (its total
+    kept in step), and the roll as it was."""
+    from fightlog.fixtures.d20_audit_fights import scenario
+
+    log = Tamper(scenario(name))
+    roll = pick(log.all(DiceRolled))
+    mods = change(list(roll.modifiers))
+    log.change(roll, modifiers=mods, total=roll.total + sum(m.value for m in mods) - sum(m.value for m in roll.modifiers))
+    return roll, [f.message for f in audit_events(log.done().events).findings if f.code == "rules.bonus"]
+
+
+def test_a_counterattack_or_disarm_bonus_other_than_the_sheets() -> None:
+    """A counterattack is a standard attack roll, a disarm a STR/LVL roll (Defensive Turns;
+    Disarming): a tester's +5 gear on Vera's counter, and on Brask's disarm, audited clean."""
+    gear = lambda mods: [*mods, Modifier(value=5, source="gear")]  # noqa: E731
+    roll, found = _bonus_findings("ashfall-duel", lambda rolls: [r for r in rolls if r.purpose == "counter"][-1], gear)
+    assert found == ["vera's counterattack roll with Rapier carries +8; the sheet gives +3 (Strength +1, "
+                     "class duelist +2)"]
+    roll, found = _bonus_findings("yard-brawl", lambda rolls: [r for r in rolls if r.purpose == "disarm"][0], gear)
+    assert found == ["brask's disarm roll carries +10; the sheet gives +5 (Strength +2, level +1, skill disarm +2)"]
+
+
+def test_a_fumbled_parrys_penalty_is_owed_once_and_only_as_its_value() -> None:
+    """Parry: a fumbled parry costs 1 on the next attack roll. A modifier named "fumbled parry"
+    passed at any value, on any roll, and a forgotten one passed too."""
+    def first_attack(rolls: list[DiceRolled]) -> DiceRolled:
+        return next(r for r in rolls if r.purpose == "attack" and r.roller == "kade")
+
+    _, found = _bonus_findings("ashfall-duel", first_attack,
+                               lambda mods: [*mods, Modifier(value=5, source="fumbled parry")])
+    assert len(found) == 1 and "carries" in found[0] and "the sheet gives" in found[0]
+    spending = lambda rolls: next(r for r in rolls if any(m.source == "fumbled parry" for m in r.modifiers))  # noqa: E731
+    roll, found = _bonus_findings("ashfall-duel", spending, lambda mods: [m for m in mods if m.source != "fumbled parry"])
+    assert found == ["kade's counterattack roll with Sabre carries +2; the sheet gives +1 (Strength +1, "
+                     "skill sabres +1, fumbled parry -1)"]
+    _, found = _bonus_findings("ashfall-duel", spending, lambda mods: [
+        Modifier(value=-5, source=m.source) if m.source == "fumbled parry" else m for m in mods])
+    assert len(found) == 1
+
+
 def test_a_dodge_bonus_other_than_the_sheets() -> None:
     """Dodge: a DEX/LVL roll with the dodge skill. A tester added "+15 skill dodge" to Kade's
     failed dodge in a duel and made the hit a miss: clean."""
@@ -497,6 +542,20 @@ def test_a_death_outright_above_the_kill_line_and_a_bleed_out_a_round_early() ->
     found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
     assert found[:1] == ["acolyte's bleed-out counts down from 2 to 0 rounds left; a round's end takes one (to 1)"]
     assert log.all(EffectExpired, target="acolyte")  # the rest of the bleed-out, as played, follows
+
+
+def test_one_reduced_to_the_kill_line_recorded_only_mortally_wounded() -> None:
+    """Mortally Wounded: reduced to -75 HP in a single turn, killed at once. A tester recorded
+    Pell's fall to -110 as a mortal wound (two rounds to be treated): audited clean."""
+    from fightlog.events.model import StatusChanged
+    from fightlog.fixtures.d20_audit_fights import scenario
+
+    log = Tamper(scenario("ford-ambush"))
+    dead = log.find(StatusChanged, actor="pell", status="dead")
+    log.change(dead, status="mortally_wounded", note="-110 HP: 2 rounds to be treated")
+    found = [f.message for f in audit_events(log.done().events).findings if f.code == "rules.condition"]
+    assert found == [f"pell is at -110 HP (since seq {dead.cause}) and not dead when the turn ends: one reduced to "
+                     "-75 HP or below is killed outright, with no rounds to be treated"]
 
 
 def test_a_bleed_out_counted_down_twice_at_one_rounds_end() -> None:
