@@ -27,8 +27,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.expired-effect": Code("error", "an effect applied after it expired", "Status Effects (durations)"),
     "rules.initiative": Code("error", "an initiative score other than its roll's total, a bonus other than the "
                              "roller's Dex + level, a party's roll by other than its best", "Initiative"),
-    "rules.bonus": Code("error", "an attack or dodge roll whose bonus is not the sheet's (stat, class, skill and "
-                        "gear, or DEX/LVL and the dodge skill, less the penalties in force)", "Bonuses; Attacking; Dodge"),
+    "rules.bonus": Code("error", "an attack, counterattack, disarm or dodge roll whose bonus is not the sheet's (stat, "
+                        "class, skill and gear, STR/LVL, or DEX/LVL and the dodge skill, less the penalties in force, "
+                        "a fumbled parry's once)", "Bonuses; Attacking; Dodge; Parry; Disarming"),
     "rules.effect-wrong": Code("error", "an effect of another size or length than the weapon or spell that left it",
                                "Damage (ongoing damage); Casting Spells"),
     "rules.allowance": Code("error", "actions beyond the turn's allowance",
@@ -36,8 +37,8 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.not-carried": Code("error", "a weapon, spell or item the fighter does not have",
                               "Weapons; Casting Spells; Items (what a character carries and knows)"),
     "rules.range": Code("error", "a target out of the action's range", "Ranges"),
-    "rules.condition": Code("error", "mortally wounded with HP left, or at 0 HP or below and still in the fight when a "
-                            "turn ends", "Mortally Wounded"),
+    "rules.condition": Code("error", "mortally wounded with HP left, at 0 HP or below and still in the fight when a "
+                            "turn ends, or at -75 HP or below and not dead", "Mortally Wounded"),
 }
 """The codes the d20-evasion checks report beyond the shared ones."""
 
