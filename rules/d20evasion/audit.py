@@ -41,6 +41,7 @@ from fightlog.events.model import (
 from fightlog.reducers.state import SceneState
 from fightlog.kit.countdowns import TurnCountdowns
 from fightlog.rules.d20evasion import audit_dying
+from fightlog.rules.d20evasion.audit_owed import OwedEffects
 from fightlog.rules.d20evasion.audit_bonus import check_bonus, check_dodge
 from fightlog.rules.d20evasion.audit_initiative import initiative_rolled
 from fightlog.kit.initiative_order import initiative_set
@@ -66,7 +67,7 @@ def checks() -> Mapping[type, Check]:
                     lambda hit: hit.weapon is not None and hit.seq not in audit.misjudged)  # (a disarm names none)
     countdowns = TurnCountdowns(skip=("bleeding_out",))  # a bleed-out counts at a round's end (audit_dying)
     return merged(audit.checks(), HpCondition(OUT, "mortally_wounded", "mortally wounded").checks(), due.checks(),
-                  audit_dying.checks(), {EffectCountedDown: cast(Check, countdowns.counted)})
+                  audit_dying.checks(), OwedEffects().checks(), {EffectCountedDown: cast(Check, countdowns.counted)})
 
 
 class D20Audit:
@@ -154,6 +155,9 @@ class D20Audit:
         check_bonus(before, event, first, opts, view, owed)
         for defence in rolls[1:]:
             check_dodge(before, defence, opts, view)
+            if defence.purpose == "parry" and defence.roller is not None and defence.dice \
+                    and fumbled(defence.dice[0].face, opts):
+                self.fumbles.setdefault(defence.roller, opts.parry_fumble_penalty)  # its effect, if logged, came first
         face, total = first.dice[0].face if first.dice else 0, first.total
         target = Fighter(before, event.target, opts)
         try:

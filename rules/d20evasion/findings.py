@@ -30,6 +30,9 @@ FINDINGS: Final[Mapping[str, Code]] = {
     "rules.bonus": Code("error", "an attack, counterattack, disarm or dodge roll whose bonus is not the sheet's (stat, "
                         "class, skill and gear, STR/LVL, or DEX/LVL and the dodge skill, less the penalties in force, "
                         "a fumbled parry's once)", "Bonuses; Attacking; Dodge; Parry; Disarming"),
+    "rules.effect-missing": Code("error", "an effect a duel's rolls leave that the log never records: a fumbled "
+                                 "dodge's lost movement, a fumbled parry's penalty, a held parry's bar on the next "
+                                 "counterattack, a successful disarm", "Dodge; Parry; Disarming"),
     "rules.effect-wrong": Code("error", "an effect of another size or length than the weapon or spell that left it",
                                "Damage (ongoing damage); Casting Spells"),
     "rules.allowance": Code("error", "actions beyond the turn's allowance",
