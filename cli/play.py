@@ -173,7 +173,7 @@ Examples (continuing those of `fightlog play start --help`, in order):
               help="Where ID stands, in whole metres (repeatable).")
 @click.option("--arrival", is_flag=True, help="Arriving in a fight in progress (takes a slot next round).")
 @click.option("--after", metavar="ID", help="With --arrival: the slot claimed is right after ID's.")
-@click.option("--reserve", is_flag=True, help="Join off the posting order, until a com call brings them in.")
+@click.option("--reserve", is_flag=True, help="Join off the posting order, until a com call (roe7) or a summon (a d20-evasion minion) brings them in.")
 @click.option("--salt", metavar="HEX", callback=play_params.salt, help="The joining player's dice salt, mixed into later rolls.")
 @format_option
 @reports_errors

@@ -80,6 +80,12 @@ class TableBase:
     """Why the ruleset keeps no positions (each post says how far), refusing a position given at
     a join; ``None``: positions are kept."""
 
+    def reserve_refused(self, joined: CombatantJoined) -> str | None:
+        """Why ``joined`` may not join in reserve (``join(reserve=True)``, a scenario's
+        ``reserve``), refusing it; ``None``: it may. By default a ruleset has no way to bring a
+        reserve into the fight (roe7's com call, d20-evasion's summon do)."""
+        return f"{self.id} has no way to bring a reserve into the fight: join them when they come (an arrival)"
+
     def awaiting(self, state: SceneState) -> list[tuple[int, str]]:
         """The open turn's attacks waiting for a defender's answer: ``(post seq, defender)``
         each, in order (none where attacks resolve at once); ``play post`` says so, as
@@ -156,6 +162,9 @@ class TableBase:
             raise RefusedError(f"{entrant.actor}: a position is given, but {self.id} keeps no map: {self.no_map}")
         joined = entrant.joined
         assert isinstance(joined, CombatantJoined)
+        refused = self.reserve_refused(joined) if reserve else None
+        if refused is not None:
+            raise RefusedError(f"{entrant.actor} cannot join in reserve: {refused}")
         arrival = arrival or (state.turn.round > 0 and not reserve)
         seq = scribe.emit(replace(joined, arrival=arrival, after=after, salt=salt))
         if entrant.position is not None:

@@ -73,10 +73,16 @@ class D20Table(TableBase):
         roster = load_roster(path)
         return [roster.joined(c) for c in roster.combatants]
 
+    def reserve_refused(self, joined: CombatantJoined) -> str | None:
+        if joined.owner is not None:
+            return None  # a summon brings its minion in (Minions)
+        return ("in d20-evasion only a minion (a combatant with an owner) waits in reserve, until a summon "
+                "brings it in: join others when they come (an arrival)")
+
     def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
                reserve: bool) -> None:
         if reserve:
-            note = "a minion waiting to be summoned" if joined.owner else "waiting off the fight"
+            note = "a minion waiting to be summoned"
             scribe.emit(StatusChanged(actor=entrant.actor, status="reserve", cause=seq, note=note))
 
     def open_fight(self, scribe: Scribe) -> None:

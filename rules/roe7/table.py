@@ -73,6 +73,9 @@ class Roe7Table(TableBase):
     def placed(self, state: SceneState, actor: str) -> bool:
         return actor in state.turn.order or actor in state.combatants
 
+    def reserve_refused(self, joined: CombatantJoined) -> str | None:
+        return None  # a com call brings a reserve in (Calling for Aid)
+
     def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
                reserve: bool) -> None:
         if reserve:

@@ -165,6 +165,25 @@ def test_join_reserve_arrival_and_salt(fight: Path) -> None:
     assert {("kestrel", "reserve"), ("mira", "arriving")} <= statuses
 
 
+@pytest.mark.parametrize(("ruleset", "roster", "who", "because"), [
+    ("traveller", "traveller/rosters/crew.toml", "kesh", "traveller has no way to bring a reserve into the fight"),
+    ("bleeding-sun", "bleeding-sun/rosters/ash-market.toml", "dray", "bleeding-sun has no way to bring a reserve"),
+    ("en51", "en51/rosters/tavern.toml", "vell", "en51 has no way to bring a reserve into the fight"),
+    ("d20-evasion", "d20-evasion/rosters/scenarios/sunken-archive.toml", "archer", "only a minion"),
+])
+def test_a_reserve_nothing_can_bring_in_is_refused(log: Path, ruleset: str, roster: str, who: str,
+                                                   because: str) -> None:
+    """play join --reserve: off the posting order until a com call (roe7) or a summon (a
+    d20-evasion minion). Elsewhere it was accepted and did nothing: the reserve fought from
+    round 1 (a tester); in d20-evasion one with no owner waited for ever."""
+    play("start", str(log), "--ruleset", ruleset, "--seed", SEED)
+    before = log.read_bytes()
+    result = run("play", "join", str(log), "--roster", str(FIXTURES / roster), who, "--reserve")
+    assert_one_line_error(result, str(log), f"{who} cannot join in reserve: ")
+    assert because in result.stderr
+    assert log.read_bytes() == before
+
+
 def test_one_arriving_is_no_target_until_their_round_and_the_audit_agrees(fight: Path) -> None:
     """Entering a Combat in Progress: the arrival's slot comes next round. Mira, arriving, was
     shot in round 1 and the audit said nothing (a tester); a reserve was already refused."""
