@@ -50,8 +50,11 @@ def breach(who: Fighter, earlier: Sequence[Action], new: Sequence[Action]) -> Br
     base = who.movement_points()
     available = base * (1 + sprints)
     if points > available:
-        why = f"{base} movement point{'s' if base != 1 else ''}" + (f", x{1 + sprints} sprinting" if sprints else "")
+        spent = sum(points_of(a) for a in earlier if a.type == "move")
+        so_far = f" ({spent} spent already)" if spent else ""
+        has = f"{who.actor} has {base} a turn" + (f", {available} sprinting" if sprints else "")
         if base == 0:
-            why = "no movement this turn (a fumbled dodge, or a mangled limb)"
-        return Breach("rules.allowance", f"{who.actor} would spend {points} movement point{'s' if points != 1 else ''}: {why}")
+            has = f"{who.actor} has no movement this turn (a fumbled dodge, or a mangled limb)"
+        return Breach("rules.allowance", f"{who.actor} would spend {points} movement point{'s' if points != 1 else ''} "
+                      f"this turn{so_far}; {has}")
     return None

@@ -120,12 +120,17 @@ def test_a_move_within_a_band_costs_1_point() -> None:
 
 def test_sprinting_with_one_action_doubles_and_with_both_triples_the_movement() -> None:
     f = Fight().join("alice", (0, 0), stats={"dexterity": 20}).join("bob", (40, 0)).started([20, 1])
-    assert "2 movement points" in f.refused("alice", "move target=bob range=close").message  # 2 + 1
+    assert f.refused("alice", "move target=bob range=close").message == \
+        "alice would spend 3 movement points this turn; alice has 2 a turn"  # 2 + 1
     f.post("alice", "sprint", "move target=bob range=close", "attack target=bob", faces=[15])  # 2 x 2
     g = Fight().join("alice", (0, 0), stats={"dexterity": 30}).join("bob", (120, 0)).started([20, 1])
     assert g.refused("alice", "sprint", "move target=bob range=far").code == "rules.allowance"  # 8 for 3 x 2
     (moved,) = of(g.post("alice", "sprint", "sprint", "move target=bob range=far"), Moved)  # 8 for 3 x 3
     assert moved.points == 8 and g.refused("alice", "skill name=tracking").code == "rules.allowance"
+    h = Fight().join("alice", (0, 0), stats={"dexterity": 20}).join("bob", (40, 0)).started([20, 1])
+    h.post("alice", "move lateral=true")
+    assert h.refused("alice", "move lateral=true", "move lateral=true").message == \
+        "alice would spend 3 movement points this turn (1 spent already); alice has 2 a turn"
 
 
 def test_using_an_item_costs_two_actions() -> None:
