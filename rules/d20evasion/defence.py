@@ -54,9 +54,25 @@ def answered(state: SceneState, post: int, defender: str) -> bool:
     return any(p.actor == defender and p.responds_to == post for p in state.pending)
 
 
+def lapsed(state: SceneState, post: PendingDeclaration, defender: str) -> str | None:
+    """Why the attacks of ``post`` on ``defender`` waiting for a defensive turn will never be
+    rolled (``resolve`` stops at them): their attacker was taken out of the fight before they
+    were answered (a counter to an earlier post), or the defender is dead. ``None`` while both
+    stand."""
+    attacker = state.combatants.get(post.actor)
+    if attacker is not None:
+        gone = [s for s in attacker.statuses if s in Fighter.out_statuses]
+        if gone:
+            return f"{post.actor} is out of the fight ({', '.join(gone)}): their attacks of seq {post.seq} lapse"
+    target = state.combatants.get(defender)
+    if target is not None and "dead" in target.statuses:
+        return f"{defender} is dead: the attacks of seq {post.seq} on them lapse"
+    return None
+
+
 def unanswered(state: SceneState) -> list[tuple[PendingDeclaration, str]]:
     """Posts of the open turn with attacks still waiting for a defender, and that defender
-    (not answered, and not resolved: an answer a GM voided leaves them resolved)."""
+    (not answered, and not resolved: an answer a GM voided leaves them resolved; not lapsed)."""
     out: list[tuple[PendingDeclaration, str]] = []
     for post in state.pending:
         defenders: list[str] = []
@@ -64,7 +80,8 @@ def unanswered(state: SceneState) -> list[tuple[PendingDeclaration, str]]:
             target = action.target
             if action.params.get("defensive_turn") is True and target is not None and target not in defenders:
                 defenders.append(target)
-        out.extend((post, d) for d in defenders if d not in post.resolved and not answered(state, post.seq, d))
+        out.extend((post, d) for d in defenders
+                   if d not in post.resolved and not answered(state, post.seq, d) and lapsed(state, post, d) is None)
     return out
 
 

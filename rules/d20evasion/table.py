@@ -144,6 +144,9 @@ def _respond(scribe: Scribe, who: Fighter, post: Post) -> None:
                            code="order.out-of-turn")
     if defence.answered(state, attacked.seq, who.actor):
         raise RefusedError(f"{who.actor} has answered that post already", code="order.double-post")
+    gone = defence.lapsed(state, attacked, who.actor)
+    if gone is not None:
+        raise RefusedError(f"responds_to {attacked.seq}: nothing to answer: {gone}", code="order.out-of-turn")
     if who.actor in attacked.resolved:
         raise RefusedError(f"responds_to {attacked.seq}: its attacks on {who.actor} have been resolved",
                            code="order.out-of-turn")

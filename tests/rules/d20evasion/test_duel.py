@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
 from fightlog.rules.d20evasion.policy import reply
+from fightlog.rules.d20evasion.table import TABLE
 from tests.rules.d20evasion.rigged import PISTOL, SWORD, Fight, of
 
 DUEL = {"mode": "duel"}
@@ -166,6 +167,27 @@ def test_the_policy_dodges_each_attack_with_one_action_object_given_twice() -> N
     (answer,) = f.declarations(events)
     assert [a.params.get("attack") for a in answer.actions] == [1, 2]
     assert [r.purpose for r in of(events, DiceRolled)] == ["attack", "dodge", "attack", "dodge"]
+
+
+def test_the_attacks_of_one_a_counter_took_out_lapse_and_wait_for_no_answer() -> None:
+    """Counterattack: Bob's counter to Alice's first post took her to 0 HP; her second post's
+    attack was still offered as waiting (``play post``'s ``waiting:`` line), an answer to it
+    was recorded and nothing followed, and the turn's end dropped it without a word (a new
+    user). It lapses: not waiting, an answer refused, nothing rolled."""
+    f = duel(a={"hp": 30})
+    f.post("alice", "attack target=bob")
+    first = f.last_post()
+    f.post("alice", "attack target=bob")
+    second = f.last_post()
+    assert TABLE.awaiting(f.scribe.state) == [(first, "bob"), (second, "bob")]
+    f.respond("bob", "counter", to=first, faces=[14, 15, 10])
+    assert "mortally_wounded" in f.statuses("alice")
+    assert TABLE.awaiting(f.scribe.state) == []
+    refused = f.refused("bob", "dodge", responds_to=second)
+    assert refused.code == "order.out-of-turn" and refused.message == (
+        f"responds_to {second}: nothing to answer: alice is out of the fight (mortally_wounded): their attacks of "
+        f"seq {second} lapse")
+    assert not of(f.end_turn(), DiceRolled)
 
 
 def test_one_response_per_attack_and_only_to_the_attack_post() -> None:
