@@ -20,7 +20,7 @@ Every finding is on the event whose ``origin.ref`` names the transcript line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from fightlog.kit.checks import AuditView, Check
@@ -139,6 +139,38 @@ class Pairing:
                 )
         self.posts = []
         self.rolled = set()
+
+
+def paired_rolls(events: Iterable[Any], seq: int) -> set[int]:
+    """The external rolls citing no post (a HUD's, a bot's) that ``Pairing`` gives the
+    declaration at ``seq``: its declarer's rolls after it until they post again, and the
+    answers to it (a defence roll, a roll by one it targets that is not an attack of their
+    own) until the next post; within its turn. What ``rule void SEQ --with-consequences``
+    voids with an imported post (its rolls cite nothing: the pairing is by turn)."""
+    post: DeclarationPosted | None = None
+    targets: set[str] = set()
+    out: set[int] = set()
+    own = answering = True
+    for event in events:
+        if post is None:
+            if event.seq == seq and type(event) is DeclarationPosted:
+                post = event
+                targets = {t for a in post.actions for t in (a.target, *a.targets) if t is not None}
+            continue
+        kind = type(event)
+        if kind is TurnStarted or kind is TurnEnded or kind is RoundEnded:
+            break
+        if kind is DeclarationPosted and not event.ooc:
+            answering = False
+            own = own and event.actor != post.actor
+            if not own:
+                break
+        elif kind is DiceRolled and event.generator == "external" and event.for_seq is None:
+            if own and event.roller == post.actor:
+                out.add(event.seq)
+            elif answering and (event.purpose in DEFENCE or (event.roller in targets and event.purpose not in OFFENSIVE)):
+                out.add(event.seq)
+    return out
 
 
 def _edited(event: DeclarationPosted | DiceRolled, code: str, view: AuditView) -> None:

@@ -77,14 +77,21 @@ def consequences(events: Sequence[AnyEvent], seq: int, plan: Plan) -> list[int]:
     """The events that stand on the one at ``seq`` (cite it, or cite one that does), in log
     order, as ``VoidedCauses`` would name them once it is voided: not those ``plan`` voids
     already, nor those it amends (the GM has ruled on them), nor what stands only on those
-    amended (``fightlog rule ... void SEQ --with-consequences``)."""
+    amended (``fightlog rule ... void SEQ --with-consequences``). An imported post's rolls
+    cite nothing (a HUD's, a bot's): those its turn pairs with it go too
+    (``fightlog.audit.imported.paired_rolls``)."""
+    from fightlog.audit.imported import paired_rolls
+
     gone = {seq}
+    paired = paired_rolls(events, seq)
     effects: dict[str, int] = {}
     out: list[int] = []
     for event in events:
         if event.seq == seq:
             _applied(event, effects)
-        if event.seq <= seq or type(event) is RulingMade or not any(c in gone for c in _cited(event, effects)):
+        if event.seq <= seq or type(event) is RulingMade:
+            continue
+        if event.seq not in paired and not any(c in gone for c in _cited(event, effects)):
             continue
         ruling = plan.get(event.seq)
         if ruling is not None and ruling.action == "amend":

@@ -698,6 +698,27 @@ def test_voiding_an_attack_with_consequences_takes_the_defensive_turn_with_it(tm
     assert audited.exit_code == 0, audited.stdout  # was: order.out-of-turn, answering an attack on nobody
 
 
+def test_voiding_a_hand_run_post_with_consequences_takes_its_hud_rolls(tmp_path: Path) -> None:
+    """A HUD's rolls cite no post (the audit pairs them by turn): voiding Bob's slash of the
+    disputed duel "with consequences" took its resolution and left its attack and dodge
+    rolls, and an imported post left both its rolls, which the audit then called undeclared
+    (a new user). They go with the post."""
+    copy = Path(shutil.copy(DISPUTED, tmp_path / "d.jsonl"))
+    assert rule(copy, "void", "49", "--with-consequences", "--by", "G", "--reason", "never happened").exit_code == 0
+    voided = [e.target for e in events_of(copy) if type(e).__name__ == "RulingMade"][-4:]
+    assert voided == [49, 50, 51, 52]
+    audited = run("audit", str(copy))
+    assert audited.exit_code == 0 and "import.roll-undeclared" not in audited.stdout, audited.stdout
+    log = tmp_path / "brawl.jsonl"
+    sl = FIXTURES / "import" / "sl"
+    assert run("import", "sl", str(sl / "midnight-brawl.txt"), "-o", str(log), "--ruleset", "roe7",
+               "--cast", str(sl / "midnight-brawl.cast.toml")).exit_code == 0
+    before = run("audit", str(log)).stdout.count("import.roll-undeclared")
+    assert rule(log, "void", "9", "--with-consequences", "--by", "G", "--reason", "never happened").exit_code == 0
+    assert [e.target for e in events_of(log) if type(e).__name__ == "RulingMade"] == [9, 10, 11]
+    assert run("audit", str(log)).stdout.count("import.roll-undeclared") == before
+
+
 def test_voiding_an_attack_with_consequences_puts_back_the_aim_it_used(tmp_path: Path) -> None:
     """A Traveller attack used the attacker's aim with no cause: voided "with consequences",
     the attack took the aim with it for ever. The aim's end now names the attack."""
