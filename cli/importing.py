@@ -99,8 +99,11 @@ def import_(
         if ruleset is None:  # the hints are the ruleset's action types: a generic draft's match no import
             raise click.UsageError("--suggest-cast drafts the hints of a ruleset's actions: give --ruleset ID too "
                                    "(`fightlog rulesets` lists them)")
+        from fightlog.kit.ruleset import rules_for_scene
+
         guessed = Guessed()  # said once the transcript has read: a refusal is the one line
-        text = suggest(messages(transcript, fmt, cast, guessed), ruleset or "generic", actions)
+        down = rules_for_scene(ruleset, {}).out_of_order_statuses()
+        text = suggest(messages(transcript, fmt, cast, guessed), ruleset or "generic", actions, down)
         guessed.say()
         click.echo(text, nl=False)
         return

@@ -39,7 +39,8 @@ class _Seen:
     rolls: int = 0
 
 
-def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] | None = None) -> str:
+def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] | None = None,
+            out_statuses: Collection[str] = ()) -> str:
     """The cast file text for the speakers of ``messages``; the hints only for the action
     types the ruleset has (``actions``, when known)."""
     by_name: dict[tuple[str, str], _Seen] = {}  # by speaker and name: an SL HUD speaks under its owner's user name
@@ -78,8 +79,13 @@ def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] 
                 f"speakers = [{', '.join(_q(s) for s in names)}]", f'side = "?"  # {count}{note}', ""]
     out.insert(2, f"order = [{', '.join(_q(i) for i in ids)}]  # the posting order")
     out.insert(3, "")
-    out += ["# [gm]  (move the GM's entry here: their posts are chatter, their status lines count)",
-            '# name = "..."', "# speakers = [...]", ""]
+    out += ["# [gm]  (move the GM's entry here: their posts are chatter; a line of theirs a [[status]]",
+            "# pattern below matches records that status)", '# name = "..."', "# speakers = [...]", ""]
+    down = next((s for s in _DOWN if s in out_statuses), min(out_statuses, default="defeated"))
+    taken = f"; {ruleset}'s: {', '.join(sorted(out_statuses))}" if out_statuses else ""
+    out += [f"# [[status]]  # a GM line that takes someone out of the posting order{taken}",
+            "# pattern = '(?P<who>\\w+) is down'   # (?P<who>...) names the combatant (id or name)",
+            f"# status = {_q(down)}", ""]
     tools: dict[str, list[_Seen]] = {}  # one entry a shown name: an SL HUD speaks as "HUD (owner)" for each owner
     for entry in seen.values():
         if _dialect(entry):
@@ -94,6 +100,10 @@ def suggest(messages: Iterable[Message], ruleset: str, actions: Collection[str] 
     out += [f"{action} = [{', '.join(_q(p, literal=True) for p in patterns)}]" for action, patterns in HINTS.items()
             if actions is None or action in actions]
     return "\n".join(out) + "\n"
+
+
+_DOWN = ("defeated", "mortally_wounded", "unconscious", "incapacitated", "dead")
+"""The status a suggested ``[[status]]`` sets: the first of these the ruleset takes out."""
 
 
 def _dialect(entry: _Seen) -> str | None:

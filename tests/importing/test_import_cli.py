@@ -71,6 +71,13 @@ def test_the_suggested_cast_is_a_cast_file(tmp_path: Path, snapshot: SnapshotAss
     (tmp_path / "cast.toml").write_text(stdout)
     cast = load_cast(tmp_path / "cast.toml", "d20-evasion")
     assert cast.actors == ["rook", "mara", "dex-marlowe", "captain-vex", "pip"] and "attack" in cast.hints
+    # the GM's status lines count only through a [[status]] entry: one is drafted, commented out,
+    # with a status the ruleset takes out of the order (the GM comment said they counted as it was)
+    status = stdout[stdout.index("# [[status]]"):].split("\n\n")[0]
+    uncommented = stdout.replace(status, "\n".join(line[2:] for line in status.splitlines()))
+    (tmp_path / "cast.toml").write_text(uncommented)
+    (hint,) = load_cast(tmp_path / "cast.toml", "d20-evasion").file.status
+    assert hint.status == "mortally_wounded" and hint.pattern.startswith("(?P<who>")
 
 
 def test_rpg_sage_is_suggested_as_a_dice_bot(tmp_path: Path) -> None:
