@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from fightlog.cli.completion import complete_ruleset
 from fightlog.cli.errors import reports_errors
 from fightlog.cli.options import check_new_log, house_option, scene_options
 from fightlog.cli.terminal import warning_line
@@ -56,7 +57,8 @@ On any error LOG is left as it was. 3 internal error (a bug: the error line name
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMATS))
 @click.argument("transcript", metavar="TRANSCRIPT")
 @click.option("-o", "--output", "log", metavar="LOG", help="The log file to write.")
-@click.option("--ruleset", metavar="ID", help="The ruleset the fight was played under: an installed one (`fightlog rulesets` lists them), or another, audited for posting order and dice only.")
+@click.option("--ruleset", metavar="ID", help="The ruleset the fight was played under: an installed one (`fightlog rulesets` lists them), or another, audited for posting order and dice only.",
+              shell_complete=complete_ruleset)
 @click.option("--roster", metavar="R.toml", help="The combatants' sheets (the ruleset's roster file).")
 @click.option("--cast", "cast_path", metavar="CAST.toml", help="Who is who in the transcript (docs/import.md).")
 @house_option

@@ -23,6 +23,7 @@ def test_rulesets_complete_after_ruleset() -> None:
     assert complete("fightlog play start fight.jsonl --ruleset ") == ["bleeding-sun", "d20-evasion", "en51", "roe7",
                                                                                    "traveller"]
     assert complete("fightlog play start fight.jsonl --ruleset d2") == ["d20-evasion"]
+    assert complete("fightlog import sl chat.txt --ruleset r") == ["roe7"]  # docs/cli.md: every --ruleset
 
 
 def test_commands_and_subcommands_complete() -> None:
