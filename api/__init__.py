@@ -6,8 +6,8 @@ Each name is re-exported from the package that holds it (docs/api.md lists them)
 - playing a scenario in memory: ``run_scenario``, ``scenario_seed``, ``scenario_ruleset``; house rules:
   ``HouseRules``, ``read_house_rules``; the playable rulesets and their options:
   ``playable``, ``table_for``, ``option_fields``;
-- the events: ``AnyEvent``, ``SceneStarted``, ``SceneEnded``; reading a log: ``read_log``,
-  ``state_at``;
+- the events: ``AnyEvent``, ``SceneStarted``, ``RoundStarted``, ``SceneEnded``,
+  ``FORMAT_VERSION``; reading a log: ``read_log``, ``state_at``; writing one: ``FileStore``;
 - folding: ``Folder``, ``Step``, ``SceneState``, ``fold_events``;
 - the audit: ``audit_events``, ``audit_log``, ``Report``;
 - the views, as plain data and text: ``state_data``, ``state_lines``, ``narrate``, ``Line``,
@@ -27,9 +27,10 @@ from fightlog.errors import (
     RefusedError,
     StoreError,
 )
-from fightlog.events.model import AnyEvent, SceneEnded, SceneStarted
+from fightlog.events.model import FORMAT_VERSION, AnyEvent, RoundStarted, SceneEnded, SceneStarted
 from fightlog.events.reader import read_log
 from fightlog.events.seeds import seed_hex
+from fightlog.events.store import FileStore
 from fightlog.history.states import state_at
 from fightlog.kit.house import HouseRules, read_house_rules
 from fightlog.kit.options import option_fields
@@ -44,10 +45,12 @@ from fightlog.report.state_data import fold_events, state_data
 from fightlog.report.state_text import state_lines
 
 __all__ = [
+    "FORMAT_VERSION",
     "AnyEvent",
     "DiceError",
     "DiceSeedError",
     "FightlogError",
+    "FileStore",
     "Folder",
     "HouseRules",
     "InputError",
@@ -55,6 +58,7 @@ __all__ = [
     "LogDamagedError",
     "RefusedError",
     "Report",
+    "RoundStarted",
     "SceneEnded",
     "SceneStarted",
     "SceneState",
