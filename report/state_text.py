@@ -13,6 +13,7 @@ from fightlog.events.model import AnyEvent
 from fightlog.kit.ruleset import ruleset_for
 from fightlog.reducers.derive import Slot, next_to_post, posting_order
 from fightlog.reducers.state import Combatant, SceneState, TurnState
+from fightlog.report.wording import spoken
 from fightlog.report.narration import (
     Namer,
     Scene,
@@ -97,7 +98,7 @@ def combatant_table(state: SceneState) -> list[str]:
         ("name", _name, True),
         ("side", lambda c: c.side or NONE, True),
         ("pools", lambda c: pools_text(c.pools, c.pool_max) or NONE, True),
-        ("statuses", lambda c: ", ".join(c.statuses) or NONE, True),
+        ("statuses", lambda c: ", ".join(spoken(s) for s in c.statuses) or NONE, True),
         ("weapons", _weapons, False),
         ("spent", lambda c: ", ".join(f"{k} {v}" for k, v in sorted(c.spent.items())) or NONE, False),
         ("range", lambda c: _range(c, who), False),
@@ -176,7 +177,7 @@ def _standing(slot: Slot, state: SceneState, who: Namer) -> str:
         ruleset = ruleset_for(None if state.scene is None else state.scene.ruleset)
         used = ruleset.turn_spent(state, slot.actor)  # their own posts, as their ruleset counts
         if used:
-            return f"posting (spent {', '.join(f'{k} {v}' for k, v in sorted(used.items()))})"
+            return f"posting (spent {', '.join(f'{v} {k}' for k, v in sorted(used.items()))})"
     return slot.standing + (f": {slot.note}" if slot.note else "")
 
 

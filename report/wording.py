@@ -26,3 +26,9 @@ def value_text(value: object) -> str:
     if isinstance(value, Sequence):
         return ", ".join(value_text(v) for v in value)
     return str(value)
+
+
+def spoken(name: str) -> str:
+    """An id-like name as a player reads it: ``mortally_wounded`` -> ``mortally wounded``
+    (statuses, effects and resources are recorded as ids; the log keeps them so)."""
+    return name.replace("_", " ")

@@ -7,7 +7,7 @@ from fightlog.reducers.diff import Change
 from fightlog.report.narration.effects import effect_text, turns
 from fightlog.report.narration.lines import Scene
 from fightlog.report.narration.phrases import pool_name
-from fightlog.report.wording import plural, value_text
+from fightlog.report.wording import plural, spoken, value_text
 
 
 def change_text(change: Change, scene: Scene) -> str:
@@ -35,9 +35,9 @@ def _effect_change(change: Change, scene: Scene) -> str:
         if active is not None:
             return effect_text(active, scene.who, scene.after)
         gone = scene.before.effects[subject]
-        return f"{gone.name} on {scene.who(gone.target)}: gone"
+        return f"{spoken(gone.name)} on {scene.who(gone.target)}: gone"
     active = scene.after.effects.get(subject) or scene.before.effects[subject]
-    name = f"{active.name} on {scene.who(active.target)}"
+    name = f"{spoken(active.name)} on {scene.who(active.target)}"
     if change.field == "stacks":
         return f"{name}: {plural(change.after, 'stack')}"
     left = "until removed" if change.after is None else f"{turns(change.after)} left"
@@ -52,7 +52,7 @@ def _combatant_change(change: Change, scene: Scene) -> str:
     if field == "present":
         return f"{name} enters the scene" if change.after else f"{name} leaves the scene"
     if field == "status":
-        return f"{name}: {change.after}" if change.after else f"{name}: no longer {change.before}"
+        return f"{name}: {spoken(change.after)}" if change.after else f"{name}: no longer {spoken(change.before)}"
     if field == "band":
         return f"{name}: " + _band(change.after, None if who is None else who.relative_to, scene)
     weapon, _, what = field.rpartition(" ")
@@ -61,7 +61,7 @@ def _combatant_change(change: Change, scene: Scene) -> str:
     if weapon in weapons and what == "cooldown":
         return f"{name}: {weapon} cooldown {change.before} -> {change.after}"
     if what == "spent" and weapon:
-        return f"{name}: {weapon} spent {change.before} -> {change.after}"
+        return f"{name}: {spoken(weapon)} spent {change.before} -> {change.after}"
     if what == "max" and weapon:  # a pool's maximum (a join amended: another sheet)
         return f"{name} {pool_name(weapon)} max {value_text(change.before)} -> {value_text(change.after)}"
     return f"{name} {pool_name(field)} {value_text(change.before)} -> {value_text(change.after)}"

@@ -16,7 +16,7 @@ from fightlog.events.model import (
 )
 from fightlog.report.narration.lines import Scene
 from fightlog.report.narration.phrases import distance_text, pool_name, unit_of
-from fightlog.report.wording import plural
+from fightlog.report.wording import plural, spoken
 
 
 def _resolved(event: AttackResolved, scene: Scene) -> str:
@@ -63,7 +63,10 @@ def _spent(event: ResourceSpent, scene: Scene) -> str:
     if who is not None and event.resource in who.weapons:
         times = "" if event.amount == 1 else f" ({event.amount} rounds)"
         return f"{scene.who(event.actor)} fires {event.resource}{times}"
-    return f"{scene.who(event.actor)} spends {event.amount} {event.resource}"
+    resource = spoken(event.resource)
+    if event.amount == 1 and resource.endswith("s") and not resource.endswith("ss"):
+        resource = resource[:-1]  # flee_attempts: "spends 1 flee attempt"
+    return f"{scene.who(event.actor)} spends {event.amount} {resource}"
 
 
 def _reloaded(event: WeaponReloaded, scene: Scene) -> str:
@@ -91,7 +94,7 @@ def _moved(event: Moved, scene: Scene) -> str:
 
 def _status(event: StatusChanged, scene: Scene) -> str:
     verb = "gains" if event.on else "loses"
-    text = f"{scene.who(event.actor)} {verb} status {event.status}"
+    text = f"{scene.who(event.actor)} {verb} status {spoken(event.status)}"
     return text + (f" ({event.note})" if event.note else "")
 
 

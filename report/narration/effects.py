@@ -10,12 +10,12 @@ from fightlog.events.model import EffectApplied, EffectCountedDown, EffectExpire
 from fightlog.kit.ruleset import ruleset_for
 from fightlog.reducers.state import ActiveEffect, SceneState
 from fightlog.report.narration.lines import Scene
-from fightlog.report.wording import plural
+from fightlog.report.wording import plural, spoken
 
 
 def _effect_applied(event: EffectApplied, scene: Scene) -> str:
     by = f"{scene.who(event.source)} puts " if event.source else ""
-    text = f"{by}{event.name} on {scene.who(event.target)}"
+    text = f"{by}{spoken(event.name)} on {scene.who(event.target)}"
     parts = ["until removed" if event.duration is None else turns(event.duration)]
     period = harm_period(scene.before, event.name, event.params)
     parts += _effect_details(event.magnitude, event.dice, event.stacks, event.counts_on, event.target, scene.who, period)
@@ -86,12 +86,12 @@ def _effect_details(
 
 def _effect_name(effect: str, scene: Scene) -> str:
     active = scene.before.effects.get(effect) or scene.after.effects.get(effect)
-    return effect if active is None else active.name
+    return effect if active is None else spoken(active.name)
 
 
 def effect_text(effect: ActiveEffect, who: Callable[[str | None], str], state: SceneState) -> str:
     """``bleed on Alice from Bob: 3 turns left, 5/turn``; ``aim on Vex: 1 turn left, magnitude 2``."""
-    text = f"{effect.name} on {who(effect.target)}"
+    text = f"{spoken(effect.name)} on {who(effect.target)}"
     if effect.source:
         text += f" from {who(effect.source)}"
     parts = ["until removed" if effect.remaining is None else f"{turns(effect.remaining)} left"]
