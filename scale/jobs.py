@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
 
-from fightlog.scale.batch import audit_chunk
+from fightlog.scale.batch import Chunk, audit_chunk
 from fightlog.scale.runs import Indexed, chunks, play_chunk
 from fightlog.scale.setup import Setup
 from fightlog.scale.tally import Tally
@@ -61,9 +61,18 @@ def batch_audit(runner: Runner, logs: list[str], out: str, *, full: bool = False
         size = max(1, min(LOGS_PER_TASK, -(-len(logs) // max(1, runner.workers * 8))))
         parts = [(part, {p: before[p] for p in part if p in before})
                  for part in (logs[i:i + size] for i in range(0, len(logs), size))]
+        # written in the parts' order, whatever order the tasks finish in: the same archive gives
+        # the same files, byte for byte, on one worker or many (a part waits for those before it)
+        first = {part[0]: index for index, (part, _) in enumerate(parts) if part}
+        waiting: dict[int, Chunk] = {}
+        written = 0
         for chunk in runner.map(audit_chunk, parts, done):
-            writer.add(chunk.logs, chunk.findings, chunk.keys)
-            unchanged.update((p, before[p]) for p in chunk.unchanged)
+            waiting[next(first[p] for p in (*chunk.keys, *chunk.unchanged) if p in first)] = chunk
+            while written in waiting:
+                ready = waiting.pop(written)
+                writer.add(ready.logs, ready.findings, ready.keys)
+                unchanged.update((p, before[p]) for p in ready.unchanged)
+                written += 1
         writer.carry(unchanged)
         writer.commit()
     except BaseException:
