@@ -54,7 +54,10 @@ def client(scheduler: str | None, workers: int | None) -> Iterator[OnDask]:
     require()
     from distributed import Client
 
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    # CRITICAL: a scheduler lost mid-run is logged at ERROR with its traceback before the run
+    # fails; it reaches the user as one line (below), a failed task as its own error
+    for name in ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)  # Dask's config sets some children's levels itself
     if scheduler is not None:
         try:
             remote = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
@@ -64,6 +67,9 @@ def client(scheduler: str | None, workers: int | None) -> Iterator[OnDask]:
             raise InputError(f"the scheduler does not answer: {type(exc).__name__}: {exc}", path=scheduler) from None
         try:
             yield OnDask(remote)
+        except _lost() as exc:
+            raise InputError(f"the scheduler stopped answering during the run ({type(exc).__name__}): nothing was "
+                             "written; run it again once it is back", path=scheduler) from None
         finally:
             remote.close()  # type: ignore[no-untyped-call]
         return
@@ -73,6 +79,17 @@ def client(scheduler: str | None, workers: int | None) -> Iterator[OnDask]:
             yield OnDask(local)
         finally:
             local.close()  # type: ignore[no-untyped-call]
+
+
+def _lost() -> tuple[type[BaseException], ...]:
+    """What a run on a scheduler raises when the scheduler goes away: its tasks cancelled, the
+    connection closed, the client closed after failing to reconnect."""
+    from concurrent.futures import CancelledError
+
+    from distributed.client import ClosedClientError
+    from distributed.comm.core import CommClosedError
+
+    return (CancelledError, ClosedClientError, CommClosedError)
 
 
 @contextmanager

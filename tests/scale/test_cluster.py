@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -42,9 +43,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """``tcp://127.0.0.1:PORT`` of a scheduler with two single-threaded worker processes."""
+@contextmanager
+def cluster(workers: int = 2) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``tcp://127.0.0.1:PORT`` of a scheduler with single-threaded worker processes, and
+    the scheduler's process; all stopped after."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     # The workers import this module's dying task, and fightlog from where this process does.
@@ -57,22 +59,30 @@ def scheduler() -> Iterator[str]:
 
         client = Client(address, timeout=20)
         # as docs/scale.md starts them: without the profiler, whose history grows with the run
-        workers = {**quiet, "env": {**env, "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}}
+        env_workers = {**quiet, "env": {**env, "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}}
         procs += [subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--nworkers", "1",
-                                    "--host", "127.0.0.1", "--no-dashboard"], **workers)  # type: ignore[call-overload]
-                  for _ in range(2)]
-        client.wait_for_workers(2, timeout=30)
+                                    "--host", "127.0.0.1", "--no-dashboard"], **env_workers)  # type: ignore[call-overload]
+                  for _ in range(workers)]
+        client.wait_for_workers(workers, timeout=30)
         client.close()
-        yield address
+        yield address, procs[0]
     finally:
         for proc in reversed(procs):
-            os.killpg(proc.pid, signal.SIGTERM)
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
         for proc in procs:
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A cluster of two workers for the module's tests."""
+    with cluster(2) as (address, _):
+        yield address
 
 
 def sim_json(*args: str) -> dict[str, object]:
@@ -204,3 +214,27 @@ def test_a_shared_argument_goes_to_the_cluster_once_not_with_every_task(schedule
     assert Counted.sent == 1
     assert sorted(Serial().map(shared_and_own, [(n,) for n in range(3)], shared=(Counted(),))) == \
         [("Counted", n) for n in range(3)]
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_not_an_internal_error() -> None:
+    """docs/scale.md: a scheduler that does not answer is bad input. One that went away during
+    a run was ``internal error: FutureCancelledError`` (exit 3) after Dask's own traceback
+    (a tester)."""
+    from distributed import Client
+
+    with cluster(1) as (address, scheduler_process):
+        run = subprocess.Popen([sys.executable, "-m", "fightlog", "sim", str(SCENARIO), "--fights", "200000",
+                                "--seed", "7", "--scheduler", address], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        try:
+            with Client(address, timeout=20) as watch:
+                deadline = time.monotonic() + 60
+                while not any(watch.processing().values()) and time.monotonic() < deadline:
+                    time.sleep(0.2)
+            os.killpg(scheduler_process.pid, signal.SIGKILL)
+            _, stderr = run.communicate(timeout=120)
+        finally:
+            if run.poll() is None:
+                run.kill()
+    assert run.returncode == 2, stderr
+    assert stderr.count("\n") == 1 and stderr.startswith(f"fightlog: {address}: the scheduler stopped answering"), stderr
