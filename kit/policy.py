@@ -123,6 +123,11 @@ def toward(state: SceneState, actor: str, target: str, metres: int) -> tuple[int
     return (here[0] + dx * step // span, here[1] + dy * step // span)
 
 
+class PolicyError(InputError):
+    """A user's policy (``named_policy``) that failed while playing, or gave what is not a
+    post: the user's code, so bad input, not fightlog's internal error."""
+
+
 def named_policy(name: str) -> Policy:
     """The policy a scenario or ``--policy`` names: ``package.module`` (its ``POLICY``) or
     ``package.module:NAME``; ``InputError`` when it cannot be imported or is not a policy."""

@@ -5,6 +5,8 @@ counts of it. The ruleset's table decides everything; the ruleset's policy
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from msgspec import Struct
 
 from fightlog.dice import dice_commitment
@@ -12,7 +14,7 @@ from fightlog.errors import InputError, RefusedError
 from fightlog.events.model import (
     FORMAT_VERSION, AnyEvent, DamageApplied, EffectApplied, RoundEnded, RoundStarted, SceneEnded, SceneStarted,
 )
-from fightlog.kit.policy import Choice, Policy, named_policy
+from fightlog.kit.policy import Choice, Policy, PolicyError, named_policy
 from fightlog.kit.ruleset import policy_for
 from fightlog.kit.table import Post, Scribe, Table, table_for
 from fightlog.reducers.state import EMPTY
@@ -74,9 +76,9 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
         actor = state.turn.current
         if actor is None or state.turn.round > setup.max_rounds or _decided(table, scribe):
             break
-        for post in decide.choices(state, actor, choice):
+        for post in _asked(setup, lambda: decide.choices(state, actor, choice)):
             if _tried(table, scribe, post):
-                for answer in decide.answers(scribe.state, actor, choice):
+                for answer in _asked(setup, lambda: decide.answers(scribe.state, actor, choice)):
                     _tried(table, scribe, answer)
                 break
         info = scribe.state.scene
@@ -90,6 +92,23 @@ def play(setup: Setup, seed: str, policy: Policy | None = None) -> list[AnyEvent
     if info is None or not info.ended:
         table.end(scribe, reveal=seed, reason=None)
     return scribe.events
+
+
+def _asked(setup: Setup, ask: Callable[[], Iterable[Post]]) -> list[Post]:
+    """What a policy answers, as posts. A user's policy (``setup.policy``, ``--policy``) is
+    the user's code: one that fails, or gives what is not a ``Post``, is ``InputError`` naming
+    it (``PolicyError``; ``fight_events`` adds the fight), not fightlog's internal error."""
+    if setup.policy is None:
+        return list(ask())  # the ruleset's own policy: a failure there is fightlog's
+    try:
+        posts = list(ask())
+    except Exception as exc:  # noqa: BLE001 - a user's policy may fail in any way
+        raise PolicyError(f"policy {setup.policy!r} failed: {type(exc).__name__}: {exc}") from None
+    for post in posts:
+        if not isinstance(post, Post):
+            raise PolicyError(f"policy {setup.policy!r} gave {type(post).__name__} {post!r:.60}, not a "
+                             "fightlog.kit.table.Post")
+    return posts
 
 
 def _ended_the_turn(table: Table, scribe: Scribe, seed: str, max_rounds: int) -> bool:
@@ -131,8 +150,12 @@ def _decided(table: Table, scribe: Scribe) -> bool:
 
 
 def fight_events(setup: Setup, master: str, index: int, policy: Policy | None = None) -> list[AnyEvent]:
-    """Fight ``index`` of the run with ``master`` (what ``--replay INDEX`` writes)."""
-    return play(setup, fight_seed(master, index), policy)
+    """Fight ``index`` of the run with ``master`` (what ``--replay INDEX`` writes); a user's
+    policy that fails names the fight."""
+    try:
+        return play(setup, fight_seed(master, index), policy)
+    except PolicyError as exc:
+        raise PolicyError(f"fight {index}: {exc}") from None
 
 
 def fight_summary(setup: Setup, master: str, index: int, *, audit: bool = False,

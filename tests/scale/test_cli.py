@@ -166,3 +166,18 @@ def test_a_chart_written_is_said(tmp_path: Path) -> None:
     result = run("sim", source, "--fights", "2", "--seed", "7", "--workers", "1", "--chart", str(chart))
     assert result.exit_code in (0, 1), result.output
     assert result.stdout.splitlines()[-1] == f"wrote {chart}: the chart" and chart.read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize(("policy", "said"), [
+    ("tests.scale.failing_policy", "policy 'tests.scale.failing_policy' failed: RuntimeError: policy exploded"),
+    ("tests.scale.failing_policy:GARBAGE", "policy 'tests.scale.failing_policy:GARBAGE' gave str 'not a post', not a "
+                                           "fightlog.kit.table.Post"),
+])
+def test_a_users_policy_that_fails_is_one_line_naming_it_and_the_fight(tmp_path: Path, policy: str, said: str) -> None:
+    """docs/scale.md invites one's own policy: one that raised, or answered with what is not
+    a post, was ``internal error`` and exit 3, blaming fightlog (a tester)."""
+    scenario = FIXTURES / "roe7" / "scenarios" / "alley-duel.toml"
+    replayed = run("sim", str(scenario), "--seed", "1", "--replay", "3", "-o", str(tmp_path / "f.jsonl"),
+                   "--policy", policy)
+    assert replayed.exit_code == 2 and replayed.stderr == f"fightlog: fight 3: {said}\n", replayed.output
+    assert not (tmp_path / "f.jsonl").exists()
