@@ -174,6 +174,33 @@ def test_hostile_text_runs_nothing_and_the_page_stays_readable(watched: Watched,
     assert watched.problems == []
 
 
+def test_a_long_name_wraps_in_the_fighters_table_on_a_phone(watched: Watched, tmp_path: Path) -> None:
+    """docs/report.md: a long word wraps. A 32-letter display name without a space (a usual
+    one on Discord or in SL) made the Fighters table 553 px wide on a phone: HP and statuses
+    were off the screen, reached only by scrolling the table (a tester)."""
+    html = render_page(page_data(hostile_events("xXx_DarkLordOfTheShadowRealm_xXx"), log="long.jsonl"))
+    page = watched.open(html, tmp_path / "long.html")
+    sizes = page.evaluate("() => { const t = document.querySelector('#fighters table'); "
+                          "return [t.scrollWidth, t.clientWidth]; }")
+    assert sizes[0] <= sizes[1] + 1, sizes
+    assert watched.problems == []
+
+
+def test_the_fold_buttons_show_only_where_the_script_runs(browser: Any, tmp_path: Path) -> None:
+    """Without JavaScript the rounds fold natively (details), and the two buttons that fold
+    them all did nothing: they are shown by the script that works them."""
+    path = tmp_path / "duel.html"
+    path.write_text(_report(FIXTURES / "roe7" / "disputed-duel.jsonl"), encoding="utf-8")
+    for scripted in (True, False):
+        context = browser.new_context(viewport=PHONE, java_script_enabled=scripted)
+        try:
+            page = context.new_page()
+            page.goto(path.as_uri())
+            assert page.locator("button[data-fold=open]").is_visible() is scripted
+        finally:
+            context.close()
+
+
 def test_a_sim_page_fits_a_phone_and_shows_its_interval_labels_whole(watched: Watched, tmp_path: Path) -> None:
     """The chart was 640 wide with no viewBox: its interval labels were cut at the right edge,
     and on a phone the page scrolled sideways."""

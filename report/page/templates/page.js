@@ -27,6 +27,8 @@
   window.addEventListener("popstate", function () {  /* Back: to where the link was followed from */
     if (location.hash.length > 1) { show(location.hash.slice(1)); }
   });
+  var folds = document.getElementById("folds");  /* shown by the script that works them: inert without it */
+  if (folds) { folds.hidden = false; }
   var all = document.querySelectorAll("button[data-fold]");
   for (var i = 0; i < all.length; i++) {
     all[i].addEventListener("click", function (e) {
