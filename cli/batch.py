@@ -16,6 +16,7 @@ from fightlog.cli.output import echo_json
 from fightlog.cli.progress import Progress
 from fightlog.cli.scale_options import check_cluster, cluster_options
 from fightlog.errors import InputError
+from fightlog.report.visible import one_line
 from fightlog.report.wording import plural
 
 
@@ -123,5 +124,5 @@ def summary_lines(out: str, summary: dict[str, Any]) -> list[str]:
         lines += _more(summary["more_error_actors"], "errors by", "actor", out)
     if summary["unreadable"]:
         lines.append("logs that could not be audited:")
-        lines += [f"  {row['log']}: {row['reason']}" for row in summary["unreadable"]]
+        lines += [f"  {one_line(row['log'])}: {one_line(row['reason'])}" for row in summary["unreadable"]]
     return lines

@@ -22,7 +22,7 @@ from typing import IO, Any, TypeVar, cast
 
 import click
 
-from fightlog.report.visible import reveal_for_terminal
+from fightlog.report.visible import one_line, reveal_for_terminal
 
 
 def use_colour(stream: IO[Any] | None = None) -> bool:
@@ -51,7 +51,7 @@ def warning_line(message: str, file: IO[Any] | None = None) -> None:
 
 def _say(prefix: str, message: str, file: IO[Any] | None) -> None:
     stream = sys.stderr if file is None else file
-    click.echo(f"{prefix} {reveal_for_terminal(message)}", file=raw(stream), color=use_colour(stream))
+    click.echo(f"{prefix} {one_line(message)}", file=raw(stream), color=use_colour(stream))
 
 
 _SEVERITY = re.compile(r"^(seq \S+\s+)(error|warning)\b")

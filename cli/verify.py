@@ -14,6 +14,7 @@ from fightlog.cli.terminal import warning_line
 from fightlog.errors import TornTailError
 from fightlog.events.integrity import PublishedHead, VerifyResult, verify_log
 from fightlog.events.piped import is_stream
+from fightlog.report.visible import one_line
 from fightlog.report.wording import plural
 
 if TYPE_CHECKING:
@@ -126,19 +127,20 @@ def verify(
 
 def _echo_text(log: str, result: VerifyResult, repaired: RepairResult | None, dice: DiceVerdict | None,
                published: PublishedHead | None = None) -> None:
-    """The verdict as text: the repair made, the chain's verdict, the dice findings and summary."""
+    """The verdict as text: the repair made, the chain's verdict, the dice findings and summary;
+    each a line, whatever the log's name holds (``one_line``)."""
     if repaired is not None:
         if repaired.action == "added_newline":
-            click.echo(f"{log}:{repaired.line}: repaired: added the missing newline")
+            click.echo(one_line(f"{log}:{repaired.line}: repaired: added the missing newline"))
         else:
-            click.echo(
+            click.echo(one_line(
                 f"{log}:{repaired.line}: repaired: moved {plural(repaired.moved, 'torn byte')} "
                 f"to {repaired.side_file}"
-            )
-    click.echo(_as_text(result, published))
+            ))
+    click.echo(one_line(_as_text(result, published)))
     if dice is not None:
         for finding in dice.findings:
-            click.echo(f"{log}:{finding.line}: {finding.message}")
+            click.echo(one_line(f"{log}:{finding.line}: {finding.message}"))
         click.echo(dice.summary.describe())
 
 

@@ -41,3 +41,9 @@ def reveal_for_terminal(text: str) -> str:
     if _ON_A_TERMINAL.search(text) is None:  # the usual text: one scan, no copy
         return text
     return _ON_A_TERMINAL.sub(_mark, text)
+
+
+def one_line(text: str) -> str:
+    """``reveal_for_terminal`` of what must stay one line (an error, a warning, a file name in
+    a list): a newline in it (a file's name may hold one) is a mark too."""
+    return reveal_for_terminal(text).replace("\n", "\u27e6U+000A\u27e7")

@@ -21,7 +21,7 @@ from fightlog.cli import main as cli_main
 from fightlog.cli.main import cli
 from fightlog.cli.terminal import use_colour
 from fightlog.errors import InputError
-from tests.cli import AUDIT_LOGS, DISPUTED, SAMPLE, SCENARIO_LOGS, assert_usage_error, run
+from tests.cli import AUDIT_LOGS, DISPUTED, SAMPLE, SCENARIO_LOGS, assert_usage_error, damaged_log, run
 from tests.conftest import FIXTURES
 
 RED = "\x1b[31m"
@@ -477,3 +477,20 @@ def test_read_roll_on_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
         os.close(main)
     assert err.decode().startswith("fightlog: paste the bot's reply, then Ctrl-D\n")
     assert proc.returncode == 0 and b"Dice Maiden" in out
+
+
+def test_a_newline_in_a_logs_name_keeps_each_verdict_one_line(tmp_path: Path) -> None:
+    """A file's name may hold a newline: verify's verdict and the batch summary's list of logs
+    that could not be audited were split over two lines there (a tester; an RTL override in a
+    name was already marked)."""
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    log = damaged_log(archive / "evil\nname.jsonl")
+    verified = run("verify", str(log))
+    assert verified.exit_code == 1
+    assert verified.stdout == f"{archive}/evil\u27e6U+000A\u27e7name.jsonl:17: prev does not match line 16 " \
+                              "(edited, removed or reordered?)\n"
+    batch = run("batch", "audit", str(archive), "-o", str(tmp_path / "out"), "--workers", "1")
+    listed = batch.stdout[batch.stdout.index("could not be audited:"):].splitlines()[1:]
+    assert listed == [f"  {archive}/evil\u27e6U+000A\u27e7name.jsonl: line 17: prev does not match line 16 (edited, "
+                      "removed or reordered?)"]
