@@ -39,11 +39,13 @@ MARKS = ("Total", "= `", "To Hit", "Damage", "Healing")
 """Every Avrae roll reply holds one of these (``read_replies`` skips a text with none)."""
 
 _R = re.compile(
-    r"(?:<@!?([0-9]+)>|@([^\n:]+?))  :game_die:\n\*\*([^*\n]{1,100})\*\*: ([^\n]*\S)\n\*\*Total\*\*: (-?[0-9]+)"
+    r"(?:<@!?([0-9]+)>|@([^\n]+?))  :game_die:\n\*\*([^*\n]{1,100})\*\*: ([^\n]*\S)\n\*\*Total\*\*: (-?[0-9]+)"
 )
 """A whole ``!r`` reply as Avrae sends it (the common case, read in one match)."""
 
-_HEAD = re.compile(r"^\s*(?:<@!?([0-9]+)>|@(\S[^:]*?))\s+(?::game_die:|\U0001F3B2)\s*$")
+_HEAD = re.compile(r"^\s*(?:<@!?([0-9]+)>|@(\S.*?))\s+(?::game_die:|\U0001F3B2)\s*$")
+"""The mention heading a reply: an id, or the name the exporter wrote (a nickname may hold a
+colon: ``@Sir Mara: the Bold``)."""
 _ATTACK = re.compile(
     r"(?:(?:\*\*)?([^\n]+?) attacks with [^\n]+!(?:\*\*)?\n)?"
     r"\*\*(To Hit(?: \(AC [0-9]+\))?)\*\*: ([^\n`]*\S) = `(-?[0-9]+)`"
