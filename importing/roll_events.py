@@ -46,17 +46,26 @@ def roll_event(message: Message, reply: ReadReply, purpose: str | None, role: Ro
     return replace(event, tool=role.tool or event.tool, at=message.at, origin=origin)
 
 
+UNKNOWN_MEMBER = "Unknown"
+"""The name DiscordChatExporter writes for a mention of a user it cannot find among the
+server's members (``PlainTextMarkdownVisitor``: ``member?.DisplayName ?? ... ?? "Unknown"``)."""
+
+
 def roller_of(message: Message, reply: ReadReply, named: Callable[[str | None], str | None],
               authors: Mapping[str, tuple[str | None, str]]) -> str | None:
     """The combatant who made the roll: the name the reply gives, as the cast names speakers
     (``named``); the user who ran the bot's slash command; the user the reply mentions by that
     name (a display name two players share: ``@Sam``); the author of the message the reply
     answers (``authors``: a message id -> its combatant and shown name); a name with a colon
-    in it (``Nyx: the Silent``)."""
+    in it (``Nyx: the Silent``). ``@Unknown`` is DiscordChatExporter's word for a user who is
+    no longer a member (left the server before the export): it names nobody, so the one user
+    the message mentions, or the post it answers, is the roller."""
     roller = named(reply.roller) or named(message.invoker)
     if roller is not None:
         return roller
     shown = (reply.roller or "").strip().lstrip("@")
+    if shown == UNKNOWN_MEMBER:
+        shown = ""
     users = {named(user) or named(name) for user, name, seen in message.mentioned if not shown or seen == shown}
     if len(users) == 1 and None not in users:
         return users.pop()

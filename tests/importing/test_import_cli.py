@@ -1003,6 +1003,33 @@ def test_a_roll_by_a_shared_display_name_goes_to_the_user_the_bot_mentions_or_an
     ]
 
 
+def test_a_roll_by_one_who_left_the_server_goes_to_the_user_it_mentions(tmp_path: Path) -> None:
+    """DiscordChatExporter writes ``@Unknown`` for a mention of a user no longer a member (left
+    before the export); the message's ``mentions`` still holds them. The roll went to a made-up
+    'Unknown', and the audit said Brann never rolled (a tester)."""
+    export = _sams_export()
+    messages = export["messages"]
+    assert isinstance(messages, list)
+    brann = messages[0]["author"]
+    roll = "@Unknown  :game_die:\n**Result**: 1d20 (14) + 2\n**Total**: 16"
+    export["messages"] = [messages[0], {**messages[1], "content": roll, "mentions": [brann]},
+                          {**messages[4], "content": roll}]
+    export["messageCount"] = 3
+    source = tmp_path / "left.json"
+    source.write_text(json.dumps(export), encoding="utf-8")
+    cast = tmp_path / "left.cast.toml"
+    cast.write_text('[[combatants]]\nid = "brann"\nspeakers = ["3001"]\n[[combatants]]\nid = "ilse"\n'
+                    'speakers = ["3002"]\n[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n',
+                    encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--ruleset", "d20-evasion",
+                          "--cast", str(cast))
+    assert code == 0, stderr
+    events = list(map(json.loads, out.read_text().splitlines()))
+    assert [e["roller"] for e in events if e["kind"] == "dice_rolled"] == ["brann", "Unknown"]  # the second: no one
+    assert "message 9005: Avrae's roll 1d20 + 2 is by 'Unknown'" in stderr and "9002" not in stderr
+
+
 def _armed_cast(tmp_path: Path, alice_weapon: str = "S_s_HPistol_Class_(Permanent)") -> Path:
     """The pump-house cast, saying what the transcript does not: who fights with what, at what range."""
     text = (IMPORT / "sl/pump-house.cast.toml").read_text()
