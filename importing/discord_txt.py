@@ -31,8 +31,8 @@ _FORMATS: Final = ("%m/%d/%Y %I:%M %p", "%d/%m/%Y %H:%M", "%m/%d/%Y %H:%M", "%Y-
 12-hour clock (en-US), day first with a 24-hour one (en-GB, fr-FR, es-ES...), year first
 (ja-JP ``2024/08/31 21:00``, zh-CN ``2024/8/31 21:00``, ko-KR ``2024-08-31 오후 9:00``), day
 first with dashes (nl-NL ``31-8-2024 21:00``). A slashed date on a 24-hour clock is read day
-first, so one file reads one way whatever the day: month first only where the second number
-cannot be a month (``3/14/2024 21:15``). On a 12-hour clock it is read month first (en-US
+first, unless the file's first date whose second number cannot be a month (``3/14/2024 21:15``)
+says the file is month first (``_month_first``): one file reads one way whatever the day. On a 12-hour clock it is read month first (en-US
 never pads the month), day first when the second number is padded or the first cannot be a
 month (en-AU ``5/08/2024 9:00 pm``, 5 August)."""
 _DAY_FIRST_12H: Final = re.compile(r"(\d{1,2})/(\d{1,2})/\d{4} \d{1,2}:\d{2}(?::\d{2})? [AP]M$", re.IGNORECASE)
@@ -41,8 +41,20 @@ _MERIDIEM: Final = {"오전": "AM", "오후": "PM", "上午": "AM", "下午": "P
 _BLOCKS: Final = ("{Attachments}", "{Embed}", "{Stickers}", "{Reactions}", "{Forwarded Message}")
 
 
-def parse_date(text: str) -> datetime | None:
-    """A date as the exporter's ``g`` format writes it in the usual locales, else ``None``."""
+_SLASHED_24H: Final = re.compile(r"(\d{1,2})/(\d{1,2})/\d{4} \d{1,2}:\d{2}(:\d{2})?")
+"""A slashed date on a 24-hour clock: day first (en-GB...), or month first (.NET's invariant
+culture, ``MM/dd/yyyy HH:mm``: an export run with no ``--locale`` on a system with none)."""
+
+
+def parse_date(text: str, month_first: bool = False) -> datetime | None:
+    """A date as the exporter's ``g`` format writes it in the usual locales, else ``None``;
+    ``month_first``: a slashed date on a 24-hour clock is month first (``_month_first``)."""
+    slashed = _SLASHED_24H.fullmatch(text) if month_first else None
+    if slashed is not None:
+        try:
+            return datetime.strptime(text, "%m/%d/%Y %H:%M:%S" if slashed[3] else "%m/%d/%Y %H:%M")
+        except ValueError:
+            return None
     for local, designator in _MERIDIEM.items():
         text = text.replace(local, designator)
     twelve = _DAY_FIRST_12H.match(text)
@@ -68,6 +80,7 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
     is a message's content."""
     lines = _Lines(text_lines(handle, name, warn))
     _header(lines, name)
+    month_first = _month_first(lines)
     current: tuple[int, datetime, str, list[str]] | None = None
     count = 0
     footer: tuple[int, str] | None = None
@@ -77,7 +90,7 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
         if footer is not None:
             break
         head = HEADER.match(text)
-        at = parse_date(head[1]) if head is not None else None
+        at = parse_date(head[1], month_first) if head is not None else None
         if head is not None and at is not None:
             if current is not None:
                 yield _message(current, name)
@@ -134,6 +147,25 @@ class _Lines:
 
     def again(self, *lines: tuple[int, str]) -> None:
         self.back.extend(reversed(lines))
+
+
+def _month_first(lines: _Lines) -> bool:
+    """Whether the file's slashed 24-hour dates are month first: the first message date whose
+    first or second number cannot be a month decides for the whole file (``3/13/2024 00:01``:
+    month first; ``13/3/2024``: day first), so one file reads one way (read each on its own,
+    ``03/12/2024 23:58`` was 3 December and the next message's ``03/13/2024 00:01`` 13 March).
+    The lines up to it are read ahead and given again; none decides: day first."""
+    seen: list[tuple[int, str]] = []
+    month = False
+    for number, text in lines:
+        seen.append((number, text))
+        head = HEADER.match(text)
+        found = None if head is None else _SLASHED_24H.fullmatch(head[1])
+        if found is not None and (int(found[1]) > 12 or int(found[2]) > 12):
+            month = int(found[2]) > 12
+            break
+    lines.again(*seen)
+    return month
 
 
 def _header(lines: _Lines, name: str) -> None:

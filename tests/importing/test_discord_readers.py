@@ -277,6 +277,25 @@ def test_a_text_exports_date_reads_one_way_whatever_the_day(stamp: str, expected
     assert discord_txt.parse_date(stamp) == expected
 
 
+@pytest.mark.parametrize(("later", "first", "second"), [
+    ("03/13/2024 00:01", datetime(2024, 3, 12, 23, 58), datetime(2024, 3, 13, 0, 1)),  # invariant: month first
+    ("13/03/2024 00:01", datetime(2024, 12, 3, 23, 58), datetime(2024, 3, 13, 0, 1)),  # en-GB: day first
+    ("03/11/2024 00:01", datetime(2024, 12, 3, 23, 58), datetime(2024, 11, 3, 0, 1)),  # nothing decides: day first
+])
+def test_a_text_export_reads_its_slashed_24_hour_dates_one_way_for_the_whole_file(
+        later: str, first: datetime, second: datetime) -> None:
+    """An export run with no --locale on a system with none writes .NET's invariant culture
+    (MM/dd/yyyy HH:mm): 03/12 23:58 was read as 3 December and 03/13 00:01 as 13 March, in one
+    file, and a --from/--to window kept one message of three (a tester)."""
+    text = "".join([
+        "=" * 62, "\nGuild: g\nChannel: c\n", "=" * 62, "\n\n",
+        "[03/12/2024 23:58] rook_gm\nRound 1\n\n\n", f"[{later}] mara.k\nMara lunges.\n\n\n",
+        "=" * 62, "\nExported 2 message(s)\n", "=" * 62, "\n",
+    ])
+    found = list(discord_txt.read(io.BytesIO(text.encode()), "x.txt", lambda _: None))
+    assert [m.at for m in found] == [first, second]
+
+
 def test_an_export_whose_dates_do_not_read_is_refused_not_an_empty_fight() -> None:
     """An export in a culture not read imported as lines of text before the first message,
     not one post, exit 0: the audit then called the fight clean."""
