@@ -121,7 +121,7 @@ def import_(
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first), shown=shown,
                       warn=located(transcript, said, bare=True), arrivals=arriving)
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end, transcript), builder)
-    for unheard in cast.unheard():
+    for unheard in [*cast.unheard(), *cast.ambiguous()]:
         said(unheard)
     said.say()
     unsided = [entry.id for entry in cast.file.combatants if entry.side == "?"]

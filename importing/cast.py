@@ -83,6 +83,10 @@ class Cast:
     """The speakers (names and patterns) of the cast some message matched."""
     strangers: set[str] = field(default_factory=set)
     """The names and user names of the speakers the cast does not name."""
+    clashes: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(the speaker key a message was matched by, another of its keys the cast gives to
+    someone else) -> the speaker, as shown: one Discord user named by id in one entry and by
+    nickname in another (``ambiguous``)."""
 
     def unheard(self) -> list[str]:
         """A warning for each entry none of whose speakers any message matched, where that
@@ -104,6 +108,19 @@ class Cast:
                 continue
             at = f"{self.path}:{line}" if line is not None else f"{self.path}"
             said.append(f"{at}: {where}: no message is by {' or '.join(map(repr, speakers))}{hint}")
+        return said
+
+    def ambiguous(self) -> list[str]:
+        """A warning for each speaker two entries name under two of their names (a user's id
+        in one, their nickname in another): their messages went to the first the speaker
+        matched, by id or user name before the name shown, silently."""
+        said = []
+        for (taken, lost), speaker in self.clashes.items():
+            where, line = next(((w, n) for w, n, speakers in self.entries if lost in speakers), ("", None))
+            chosen = next((w for w, _, speakers in self.entries if taken in speakers), repr(taken))
+            at = f"{self.path}:{line}" if line is not None else f"{self.path}"
+            said.append(f"{at}: {where}: {lost!r} is also {speaker}, whom {chosen} names as {taken!r}: their "
+                        f"messages go to {chosen}, none to this entry")
         return said
 
     @property
@@ -145,6 +162,10 @@ class Cast:
                 return thing
         if exact is not None and found is not None:
             self.heard.add(exact)
+            for key in keys:
+                other = self.exact.get(key) if key else None
+                if other is not None and other != found and key is not None and (exact, key) not in self.clashes:
+                    self.clashes[(exact, key)] = f"{message.name or message.speaker} ({message.speaker})"
             return found
         for pattern, role in self.globs:
             if any(key and fnmatch.fnmatchcase(key, pattern) for key in keys):

@@ -1030,6 +1030,23 @@ def test_a_roll_by_one_who_left_the_server_goes_to_the_user_it_mentions(tmp_path
     assert "message 9005: Avrae's roll 1d20 + 2 is by 'Unknown'" in stderr and "9002" not in stderr
 
 
+def test_one_user_two_entries_name_is_warned_of_at_the_entry_that_gets_nothing(tmp_path: Path) -> None:
+    """A cast that names Brann by id and gives Ilse his nickname too: every message of his went
+    to Brann, silently (a tester)."""
+    source = tmp_path / "sams.json"
+    source.write_text(json.dumps(_sams_export()), encoding="utf-8")
+    cast = tmp_path / "two.cast.toml"
+    cast.write_text('[[combatants]]\nid = "brann"\nspeakers = ["3001"]\n[[combatants]]\nid = "ilse"\n'
+                    'speakers = ["3002", "samwise_k"]\n[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n',
+                    encoding="utf-8")
+    code, _, stderr = run("import", "discord-json", str(source), "-o", str(tmp_path / "log.jsonl"), "--ruleset",
+                          "d20-evasion", "--cast", str(cast))
+    assert code == 0, stderr
+    assert f"fightlog: warning: {cast}:6: combatants[1] (ilse): 'samwise_k' is also Sam (3001), whom " \
+           "combatants[0] (brann) names as '3001': their messages go to combatants[0] (brann), none to this entry" \
+           in stderr.splitlines()
+
+
 def _armed_cast(tmp_path: Path, alice_weapon: str = "S_s_HPistol_Class_(Permanent)") -> Path:
     """The pump-house cast, saying what the transcript does not: who fights with what, at what range."""
     text = (IMPORT / "sl/pump-house.cast.toml").read_text()
