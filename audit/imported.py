@@ -12,6 +12,9 @@ nobody declared, a declared attack never rolled. Per turn:
   not be read);
 * ``import.unrolled``: a declaration with an action that needs dice (an attack, a throw, a
   cast, a flee) and no roll by the declarer after it before the turn closes (or the log ends);
+* ``import.rerolled``: a roll by the declarer of the same dice, for the same purpose, as one
+  they already made for their post, beyond one a rolled action of it (fishing: an attack rolled
+  again until it hit; the first stands, as ``dispute`` reads it);
 * ``import.roll-edited`` / ``import.post-edited``: a roll's or a post's message edited after
   it was sent (Discord's ``timestampEdited``), the text recorded being the edited one.
 
@@ -55,6 +58,8 @@ class Pairing:
         self.current: str | None = None
         self.posts: list[DeclarationPosted] = []
         self.rolled: set[int] = set()
+        self.dice: dict[tuple[int, str, str], list[DiceRolled]] = {}
+        """(post, notation, purpose) -> the declarer's rolls of those dice for it, in order."""
         self.refs: dict[int, str] = {}
         """Each external roll's ``origin.ref`` by ``seq``, for the dice checks' findings (which
         name a ``seq`` only): one entry per roll of an imported log."""
@@ -91,6 +96,7 @@ class Pairing:
         own = [p for p in self.posts if p.actor == roll.roller]
         if own:
             self.rolled.add(own[-1].seq)
+            self._again(own[-1], roll, view)
             return
         if self._answers(roll):
             return
@@ -107,6 +113,20 @@ class Pairing:
             why = f"in {self.current}'s turn, whose post does not target {roll.roller}"
         view.report("import.roll-undeclared", roll, f"{what} with no declaration it belongs to: {why}",
                     actor=roll.roller)
+
+    def _again(self, post: DeclarationPosted, roll: DiceRolled, view: AuditView) -> None:
+        """``import.rerolled``: ``roll`` repeats dice the declarer rolled for ``post`` already,
+        for the same purpose, past one a rolled action of the post (two attacks: two rolls)."""
+        same = self.dice.setdefault((post.seq, roll.notation, roll.purpose), [])
+        same.append(roll)
+        allowed = max(1, sum(1 for a in post.actions if a.type in ROLLED))
+        if len(same) > allowed:
+            first = same[0]
+            what = f"{roll.notation}" + (f" ({roll.purpose})" if roll.purpose != "other" else "")
+            view.report("import.rerolled", roll,
+                        f"{roll.roller} rolled {what} again for their post at seq {post.seq}: {first.total} at seq "
+                        f"{first.seq}, now {roll.total} ({len(same)} rolls of it for "
+                        f"{allowed} rolled action{'' if allowed == 1 else 's'})", actor=roll.roller)
 
     def _answers(self, roll: DiceRolled) -> bool:
         """Whether ``roll`` answers one of the turn's posts (a defence, a target's roll that
@@ -139,6 +159,7 @@ class Pairing:
                 )
         self.posts = []
         self.rolled = set()
+        self.dice = {}
 
 
 def paired_rolls(events: Iterable[Any], seq: int) -> set[int]:

@@ -135,9 +135,15 @@ class Splitter:
                 return None
 
     def _object_end(self, start: int, index: int) -> int:
-        """The offset just past the object opening at ``start``."""
+        """The offset just past the object opening at ``start``: the fast path where the
+        object opens the exporter's way, ``{`` alone on a line indented four spaces (a file
+        laid out otherwise, ``    { "id": ... },`` on one line, was cut at a ``\n    }`` that
+        is not its end, or said to end inside it)."""
         if self.buf[max(0, start - 5):start] == b"\n    ":
-            return self._indented_end(start, index)
+            while len(self.buf) < start + 3 and self._more():
+                pass
+            if self.buf[start + 1:start + 2] == b"\n" or self.buf[start + 1:start + 3] == b"\r\n":
+                return self._indented_end(start, index)
         return self._scanned_end(start, index)
 
     def _indented_end(self, start: int, index: int) -> int:

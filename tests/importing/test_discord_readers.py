@@ -7,6 +7,7 @@ import io
 import json
 import re
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -50,12 +51,26 @@ def test_an_export_re_saved_compact_reads_the_same() -> None:
     assert read_json(compact) == read_json(data)
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.text(max_size=30), max_size=6), st.booleans(), st.integers(1, 64))
-def test_the_splitter_gives_each_element_whatever_the_chunks(texts: list[str], indent: bool, chunk: int) -> None:
-    doc = {"guild": {"name": "g{"}, "messages": [{"id": str(i), "content": t, "n": [{"a": "]"}]} for i, t in enumerate(texts)],
+def _laid_out(doc: dict[str, Any], layout: str) -> bytes:
+    """``doc`` as the exporter writes it (``indented``), re-saved compact, or with each message
+    on a line of its own, four spaces in (``{ "id": ... },``: a layout that was cut at a later
+    message's ``\n    }``, or said to end inside the first)."""
+    if layout != "one per line":
+        return json.dumps(doc, indent=2 if layout == "indented" else None, ensure_ascii=False).encode()
+    lines = ",\n".join("    " + json.dumps(m, ensure_ascii=False) for m in doc["messages"])
+    return (f'{{\n  "guild": {json.dumps(doc["guild"])},\n  "messages": [\n{lines}\n  ],\n'
+            f'  "messageCount": {doc["messageCount"]}\n}}\n').encode()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=30), max_size=6), st.sampled_from(["indented", "compact", "one per line"]),
+       st.integers(1, 64), st.booleans())
+def test_the_splitter_gives_each_element_whatever_the_chunks(texts: list[str], layout: str, chunk: int,
+                                                              nested: bool) -> None:
+    inner = {"a": "]", "b": {"c": [1, {"d": "}"}]}} if nested else {"a": "]"}
+    doc = {"guild": {"name": "g{"}, "messages": [{"id": str(i), "content": t, "n": [inner]} for i, t in enumerate(texts)],
            "messageCount": len(texts)}
-    data = json.dumps(doc, indent=2 if indent else None, ensure_ascii=False).encode()
+    data = _laid_out(doc, layout)
 
     class Slow(io.BytesIO):
         def read(self, size: int | None = -1) -> bytes:
