@@ -116,17 +116,18 @@ class Pairing:
 
     def _again(self, post: DeclarationPosted, roll: DiceRolled, view: AuditView) -> None:
         """``import.rerolled``: ``roll`` repeats dice the declarer rolled for ``post`` already,
-        for the same purpose, past one a rolled action of the post (two attacks: two rolls)."""
+        for the same purpose, past one a rolled action of the post and a target of it (two
+        attacks, or one at two targets: two rolls)."""
         same = self.dice.setdefault((post.seq, roll.notation, roll.purpose), [])
         same.append(roll)
-        allowed = max(1, sum(1 for a in post.actions if a.type in ROLLED))
+        allowed = max(1, sum(max(1, len({a.target, *a.targets} - {None})) for a in post.actions if a.type in ROLLED))
         if len(same) > allowed:
             first = same[0]
             what = f"{roll.notation}" + (f" ({roll.purpose})" if roll.purpose != "other" else "")
             view.report("import.rerolled", roll,
                         f"{roll.roller} rolled {what} again for their post at seq {post.seq}: {first.total} at seq "
-                        f"{first.seq}, now {roll.total} ({len(same)} rolls of it for "
-                        f"{allowed} rolled action{'' if allowed == 1 else 's'})", actor=roll.roller)
+                        f"{first.seq}, now {roll.total} ({len(same)} rolls of it; the post's attacks, throws, casts "
+                        f"and flees take {allowed})", actor=roll.roller)
 
     def _answers(self, roll: DiceRolled) -> bool:
         """Whether ``roll`` answers one of the turn's posts (a defence, a target's roll that

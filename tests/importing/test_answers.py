@@ -229,7 +229,7 @@ def test_an_attack_rolled_again_until_it_hit_is_a_warning_at_the_second_roll(tmp
         found = [f for f in json.loads(out)["findings"] if f["code"] == "import.rerolled"]
         assert [(f["actor"], f["ref"], f["message"]) for f in found] == [
             ("vance", "9003", "vance rolled 2d6 again for their post at seq "
-             f"{found[0]['seq'] - 2}: 4 at seq {found[0]['seq'] - 1}, now 11 (2 rolls of it for 1 rolled action)")]
+             f"{found[0]['seq'] - 2}: 4 at seq {found[0]['seq'] - 1}, now 11 (2 rolls of it; the post's attacks, throws, casts and flees take 1)")]
     twice = [_message(1, _VANCE, "Vance fires at Dorn and fires at Dorn again."), *messages[1:]]
     source = _export(tmp_path / "v.json", twice)
     code, _, stderr = run("import", "discord-json", str(source), "-o", str(log), "--force", "--ruleset", "traveller",
