@@ -82,8 +82,10 @@ class D20Audit:
         """``turn.started`` of the turn whose start-of-turn phase is over."""
         self.misjudged: set[int] = set()
         """Outcomes whose hit or score the rolls do not give (reported as ``rules.outcome``)."""
-        self.fumbles: dict[str, int] = {}
-        """Who fumbled a parry -> its penalty, owed by their next attack or counter roll."""
+        self.fumbles: dict[str, tuple[int, int]] = {}
+        """Who fumbled a parry -> its penalty and the ``seq`` it was placed at (its effect's, or
+        the parry roll's when no effect is logged), owed by their next attack or counter roll
+        made after it (a counter rolled before the parry, in one answer, owes nothing)."""
 
     def checks(self) -> Mapping[type, Check]:
         return {
@@ -105,7 +107,7 @@ class D20Audit:
         if event.name == "parry_fumble":
             penalty = event.params.get("penalty")
             owed = penalty if type(penalty) is int else self.options(before).parry_fumble_penalty
-            self.fumbles[event.target] = owed
+            self.fumbles[event.target] = (owed, event.seq)
             return
         cause = view.event(event.cause) if event.cause is not None else None
         try:
@@ -151,13 +153,16 @@ class D20Audit:
             return
         opts = self.options(before)
         first = rolls[0]
-        owed = self.fumbles.pop(event.attacker, 0) if first.purpose in ("attack", "counter") else 0
+        owed = 0
+        fumble = self.fumbles.get(event.attacker) if first.purpose in ("attack", "counter") else None
+        if fumble is not None and fumble[1] < first.seq:
+            owed = self.fumbles.pop(event.attacker)[0]
         check_bonus(before, event, first, opts, view, owed)
         for defence in rolls[1:]:
             check_dodge(before, defence, opts, view)
             if defence.purpose == "parry" and defence.roller is not None and defence.dice \
                     and fumbled(defence.dice[0].face, opts):
-                self.fumbles.setdefault(defence.roller, opts.parry_fumble_penalty)  # its effect, if logged, came first
+                self.fumbles.setdefault(defence.roller, (opts.parry_fumble_penalty, defence.seq))  # an effect logged came first
         face, total = first.dice[0].face if first.dice else 0, first.total
         target = Fighter(before, event.target, opts)
         try:

@@ -3,6 +3,8 @@ attacks nobody answered."""
 
 from __future__ import annotations
 
+import pytest
+
 from fightlog.events.model import AttackResolved, DamageApplied, DiceRolled
 from fightlog.rules.d20evasion.policy import reply
 from fightlog.rules.d20evasion.table import TABLE
@@ -231,3 +233,21 @@ def test_one_mortally_wounded_by_an_attack_does_not_answer_the_next_attack_of_th
     g.post("alice", "attack target=bob")
     events = g.respond("bob", "counter", faces=[15, 14, 20])  # the counter, rolled first, lands after the wound
     assert outcomes(events) == [("alice", "bob", True, 16, 11), ("bob", "alice", True, 15, 12)]
+
+
+@pytest.mark.parametrize(("answer", "faces"), [(("counter attack=1", "parry attack=1"), [10, 10, 1]),
+                                               (("parry attack=1", "counter attack=1"), [10, 1, 10])])
+def test_a_parry_fumbled_beside_a_counter_audits_clean(answer: tuple[str, str], faces: list[int]) -> None:
+    """One answer parrying (a natural 1) and countering one attack (``one_defence_per_attack``
+    off): the audit charged the penalty to the counter rolled before the parry, and owed the
+    fumble's effect a counter after it had spent (a review): an engine fight is clean."""
+    from fightlog.audit.one_process import audit_events
+
+    f = duel(1, a={"weapons": [SWORD]}, b={"weapons": [SWORD]}, options={"one_defence_per_attack": False})
+    f.post("alice", "attack target=bob")
+    f.respond("bob", *answer, faces=faces)
+    f.end_turn()
+    f.post("bob", "attack target=alice")
+    f.respond("alice", "take", faces=[10])
+    found = [x for x in audit_events(f.scribe.events).findings if x.code.startswith("rules.")]
+    assert found == []
