@@ -76,8 +76,9 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     # imported fights (fightlog.audit.imported)
     "import.roll-undeclared": ("warning", "a roll with no declaration it belongs to (before its post, out of turn)"),
     "import.unrolled": ("warning", "a declared attack, throw, cast or flee with no roll for it"),
-    "import.rerolled": ("warning", "the same dice rolled again for one post, past one a rolled action (an attack "
-                        "rolled until it hit)"),
+    "import.rerolled": ("info", "the same dice rolled again for one post, past one an action that rolls and a "
+                        "target (an attack rolled until it hit, or a fire mode or damage the transcript does not "
+                        "tell apart)"),
     "import.roll-edited": ("warning", "a dice bot's or HUD's message edited after it was sent"),
     "import.post-edited": ("info", "a post edited after it was sent"),
 }

@@ -12,9 +12,11 @@ nobody declared, a declared attack never rolled. Per turn:
   not be read);
 * ``import.unrolled``: a declaration with an action that needs dice (an attack, a throw, a
   cast, a flee) and no roll by the declarer after it before the turn closes (or the log ends);
-* ``import.rerolled``: a roll by the declarer of the same dice, for the same purpose, as one
-  they already made for their post, beyond one a rolled action of it (fishing: an attack rolled
-  again until it hit; the first stands, as ``dispute`` reads it);
+* ``import.rerolled`` (info): a roll by the declarer of the same dice, for the same purpose, as
+  one they already made for their post, beyond one an action of it that rolls (an attack, a
+  throw, a cast, a flee, an answer) and a target: an attack rolled again until it hit, or a
+  fire mode or a damage roll of the same dice the transcript does not tell apart; said, for the
+  GM to judge, not counted against the fight (the first stands, as ``dispute`` reads it);
 * ``import.roll-edited`` / ``import.post-edited``: a roll's or a post's message edited after
   it was sent (Discord's ``timestampEdited``), the text recorded being the edited one.
 
@@ -116,18 +118,25 @@ class Pairing:
 
     def _again(self, post: DeclarationPosted, roll: DiceRolled, view: AuditView) -> None:
         """``import.rerolled``: ``roll`` repeats dice the declarer rolled for ``post`` already,
-        for the same purpose, past one a rolled action of the post and a target of it (two
-        attacks, or one at two targets: two rolls)."""
+        for the same purpose, past one an action of the post that rolls and a target of it (two
+        attacks, one at two targets, two dodges: two rolls), or, for an answer, one an attack on
+        its poster in the post it answers."""
         same = self.dice.setdefault((post.seq, roll.notation, roll.purpose), [])
         same.append(roll)
-        allowed = max(1, sum(max(1, len({a.target, *a.targets} - {None})) for a in post.actions if a.type in ROLLED))
+        allowed = max(1, sum(max(1, len({a.target, *a.targets} - {None}))
+                             for a in post.actions if a.type in ROLLED or a.type in DEFENCE))
+        answered = next((p for p in self.posts if p.seq == post.responds_to), None)
+        if answered is not None:  # an answer rolls once for each attack on its poster it answers
+            attacks = sum(1 for a in answered.actions if a.type in ROLLED and post.actor in (a.target, *a.targets))
+            allowed = max(allowed, attacks)
         if len(same) > allowed:
             first = same[0]
             what = f"{roll.notation}" + (f" ({roll.purpose})" if roll.purpose != "other" else "")
             view.report("import.rerolled", roll,
                         f"{roll.roller} rolled {what} again for their post at seq {post.seq}: {first.total} at seq "
-                        f"{first.seq}, now {roll.total} ({len(same)} rolls of it; the post's attacks, throws, casts "
-                        f"and flees take {allowed})", actor=roll.roller)
+                        f"{first.seq}, now {roll.total}, {len(same)} rolls for a post of {allowed} (a roll made "
+                        "again until it suited, or a fire mode or damage of the same dice the transcript does not "
+                        "tell apart)", actor=roll.roller)
 
     def _answers(self, roll: DiceRolled) -> bool:
         """Whether ``roll`` answers one of the turn's posts (a defence, a target's roll that
