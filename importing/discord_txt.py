@@ -154,18 +154,33 @@ def _month_first(lines: _Lines) -> bool:
     first or second number cannot be a month decides for the whole file (``3/13/2024 00:01``:
     month first; ``13/3/2024``: day first), so one file reads one way (read each on its own,
     ``03/12/2024 23:58`` was 3 December and the next message's ``03/13/2024 00:01`` 13 March).
-    The lines up to it are read ahead and given again; none decides: day first."""
+    The lines up to it are read ahead and given again, at most ``LOOK_AHEAD`` of them (then,
+    or where none decides, day first); a message date in another form (en-US, ISO) ends the
+    look at once: the file is not one of these."""
     seen: list[tuple[int, str]] = []
     month = False
     for number, text in lines:
         seen.append((number, text))
         head = HEADER.match(text)
-        found = None if head is None else _SLASHED_24H.fullmatch(head[1])
+        if head is None:
+            if len(seen) >= LOOK_AHEAD:
+                break
+            continue
+        found = _SLASHED_24H.fullmatch(head[1])
+        if found is None and parse_date(head[1]) is not None:
+            break  # another form: nothing to decide
         if found is not None and (int(found[1]) > 12 or int(found[2]) > 12):
             month = int(found[2]) > 12
             break
+        if len(seen) >= LOOK_AHEAD:
+            break
     lines.again(*seen)
     return month
+
+
+LOOK_AHEAD: Final = 20_000
+"""Lines read ahead at most for ``_month_first``: a bound on the memory of a file whose first
+dates do not decide (the import streams)."""
 
 
 def _header(lines: _Lines, name: str) -> None:

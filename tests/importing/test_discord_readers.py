@@ -311,6 +311,20 @@ def test_a_text_export_reads_its_slashed_24_hour_dates_one_way_for_the_whole_fil
     assert [m.at for m in found] == [first, second]
 
 
+@pytest.mark.parametrize("stamp", ["3/{day}/2024 8:{minute:02d} PM", "{day:02d}/03/2024 20:{minute:02d}"])
+def test_deciding_the_date_order_reads_ahead_a_few_lines_not_the_file(stamp: str) -> None:
+    """The look-ahead for a month-first file read a whole en-US export (its dates never
+    decide) before the first message: 126 MB for 15 MB (a review). It stops at a date of
+    another form, or at one that decides."""
+    body = "".join(f"[{stamp.format(day=1 + n // 1000 % 28, minute=n % 60)}] mara.k\nline {n}\n\n\n"
+                   for n in range(30_000))
+    data = ("=" * 62 + "\nGuild: g\nChannel: c\n" + "=" * 62 + "\n\n" + body + "=" * 62 +
+            "\nExported 30000 message(s)\n" + "=" * 62 + "\n").encode()
+    handle = io.BytesIO(data)
+    first = next(discord_txt.read(handle, "x.txt", lambda _: None))
+    assert first.text == "line 0" and handle.tell() < len(data) // 4
+
+
 def test_an_export_whose_dates_do_not_read_is_refused_not_an_empty_fight() -> None:
     """An export in a culture not read imported as lines of text before the first message,
     not one post, exit 0: the audit then called the fight clean."""
