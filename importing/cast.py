@@ -83,9 +83,11 @@ class Cast:
     """The speakers (names and patterns) of the cast some message matched."""
     strangers: set[str] = field(default_factory=set)
     """The names and user names of the speakers the cast does not name."""
-    clashes: dict[tuple[str, str], str] = field(default_factory=dict)
-    """(the speaker key a message was matched by, another of its keys the cast gives to
-    someone else) -> the speaker, as shown: one Discord user named by id in one entry and by
+    labels: dict[str, tuple[str, int | None]] = field(default_factory=dict)
+    """Each speaker the cast names -> its entry (``combatants[1] (vex)``, ``gm``) and line."""
+    clashes: dict[tuple[str, str], tuple[str, list[str]]] = field(default_factory=dict)
+    """(the entry a speaker's messages went to, another entry naming them too) -> the speaker as
+    shown and that entry's keys of them: one Discord user named by id in one entry and by
     nickname in another (``ambiguous``)."""
 
     def unheard(self) -> list[str]:
@@ -111,16 +113,17 @@ class Cast:
         return said
 
     def ambiguous(self) -> list[str]:
-        """A warning for each speaker two entries name under two of their names (a user's id
-        in one, their nickname in another): their messages went to the first the speaker
-        matched, by id or user name before the name shown, silently."""
+        """A warning for each entry naming a speaker whose messages went to another entry that
+        names them too, under another of their names (a user's id in one, their nickname in
+        another): matched by id or user name before the name shown, silently."""
         said = []
-        for (taken, lost), speaker in self.clashes.items():
-            where, line = next(((w, n) for w, n, speakers in self.entries if lost in speakers), ("", None))
-            chosen = next((w for w, _, speakers in self.entries if taken in speakers), repr(taken))
+        order = {speaker: n for n, speaker in enumerate(self.labels)}  # the cast's own order
+        for (taken, losing), (speaker, found) in self.clashes.items():
+            keys = sorted(found, key=order.__getitem__)
+            line = self.labels[keys[0]][1]
             at = f"{self.path}:{line}" if line is not None else f"{self.path}"
-            said.append(f"{at}: {where}: {lost!r} is also {speaker}, whom {chosen} names as {taken!r}: their "
-                        f"messages go to {chosen}, none to this entry")
+            said.append(f"{at}: {losing}: {' and '.join(map(repr, keys))} {'is' if len(keys) == 1 else 'are'} also "
+                        f"{speaker}, whom {taken} names too: their messages go to {taken}, none to {losing}")
         return said
 
     @property
@@ -162,10 +165,14 @@ class Cast:
                 return thing
         if exact is not None and found is not None:
             self.heard.add(exact)
-            for key in keys:
-                other = self.exact.get(key) if key else None
-                if other is not None and other != found and key is not None and (exact, key) not in self.clashes:
-                    self.clashes[(exact, key)] = f"{message.name or message.speaker} ({message.speaker})"
+            for key in dict.fromkeys(k for k in keys if k):
+                other = self.exact.get(key)
+                if other is not None and other != found:
+                    pair = (self.labels[exact][0], self.labels[key][0])
+                    shown, lost = self.clashes.setdefault(pair, (f"{message.name or message.speaker} "
+                                                                 f"({message.speaker})", []))
+                    if key not in lost:
+                        lost.append(key)
             return found
         for pattern, role in self.globs:
             if any(key and fnmatch.fnmatchcase(key, pattern) for key in keys):
@@ -320,10 +327,11 @@ def _claim_speakers(cast: Cast, read: CastFile, name: str, lines: KeyLines) -> s
     seen: dict[str, tuple[str | int, ...]] = {}
 
     def claim(speakers: tuple[str, ...], role: Role, where: tuple[str | int, ...]) -> None:
+        label = "gm" if role.kind == "gm" else field_path(where[:2]) + (f" ({role.actor})" if role.kind == "combatant" else "")
         if role.kind != "gm" and speakers:
-            label = field_path(where[:2]) + (f" ({role.actor})" if role.kind == "combatant" else "")
             cast.entries.append((label, lines.line(where), speakers))
         for speaker in speakers:
+            cast.labels[speaker] = (label, lines.line(where))
             if speaker in seen:
                 raise InputError(
                     f"{field_path(where)}: speaker {speaker!r} is named twice (also at {field_path(seen[speaker])})",

@@ -1043,8 +1043,20 @@ def test_one_user_two_entries_name_is_warned_of_at_the_entry_that_gets_nothing(t
                           "d20-evasion", "--cast", str(cast))
     assert code == 0, stderr
     assert f"fightlog: warning: {cast}:6: combatants[1] (ilse): 'samwise_k' is also Sam (3001), whom " \
-           "combatants[0] (brann) names as '3001': their messages go to combatants[0] (brann), none to this entry" \
+           "combatants[0] (brann) names too: their messages go to combatants[0] (brann), none to combatants[1] (ilse)" \
            in stderr.splitlines()
+    # the GM's entry, named by two of the speaker's names: one warning, at its line
+    cast.write_text('[[combatants]]\nid = "brann"\nspeakers = ["3001"]\n[[combatants]]\nid = "ilse"\n'
+                    'speakers = ["3002"]\n[gm]\nname = "Sam"\nspeakers = ["samwise_k", "Sam"]\n[[dice]]\n'
+                    'speakers = ["261302296103747584"]\nbot = "avrae"\n', encoding="utf-8")
+    code, _, stderr = run("import", "discord-json", str(source), "-o", str(tmp_path / "log.jsonl"), "--force",
+                          "--ruleset", "d20-evasion", "--cast", str(cast))
+    assert code == 0, stderr
+    assert [line for line in stderr.splitlines() if "names too" in line] == [
+        f"fightlog: warning: {cast}:9: gm: 'samwise_k' and 'Sam' are also Sam (3001), whom combatants[0] (brann) names "
+        "too: their messages go to combatants[0] (brann), none to gm",
+        f"fightlog: warning: {cast}:9: gm: 'Sam' is also Sam (3002), whom combatants[1] (ilse) names too: their "
+        "messages go to combatants[1] (ilse), none to gm"]  # both players are shown as Sam
 
 
 def _armed_cast(tmp_path: Path, alice_weapon: str = "S_s_HPistol_Class_(Permanent)") -> Path:
