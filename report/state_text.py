@@ -13,7 +13,7 @@ from fightlog.events.model import AnyEvent
 from fightlog.kit.ruleset import ruleset_for
 from fightlog.reducers.derive import Slot, next_to_post, posting_order
 from fightlog.reducers.state import Combatant, SceneState, TurnState
-from fightlog.report.wording import spoken
+from fightlog.report.wording import plural, spoken
 from fightlog.report.narration import (
     Namer,
     Scene,
@@ -177,7 +177,8 @@ def _standing(slot: Slot, state: SceneState, who: Namer) -> str:
         ruleset = ruleset_for(None if state.scene is None else state.scene.ruleset)
         used = ruleset.turn_spent(state, slot.actor)  # their own posts, as their ruleset counts
         if used:
-            return f"posting (spent {', '.join(f'{v} {k}' for k, v in sorted(used.items()))})"
+            spent = (plural(v, "action" if k == "action" else f"{k} action") for k, v in sorted(used.items()))
+            return f"posting (spent {', '.join(spent)})"
     return slot.standing + (f": {slot.note}" if slot.note else "")
 
 

@@ -64,8 +64,8 @@ def _spent(event: ResourceSpent, scene: Scene) -> str:
         times = "" if event.amount == 1 else f" ({event.amount} rounds)"
         return f"{scene.who(event.actor)} fires {event.resource}{times}"
     resource = spoken(event.resource)
-    if event.amount == 1 and resource.endswith("s") and not resource.endswith("ss"):
-        resource = resource[:-1]  # flee_attempts: "spends 1 flee attempt"
+    if event.amount == 1 and "_" in event.resource and event.resource.endswith("s"):
+        resource = resource[:-1]  # a plural id, flee_attempts: "spends 1 flee attempt" (never a sheet's "Sleeping Gas")
     return f"{scene.who(event.actor)} spends {event.amount} {resource}"
 
 

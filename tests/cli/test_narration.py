@@ -83,6 +83,22 @@ def test_a_ruling_by_someone_called_gm_is_not_told_gm_gm() -> None:
     assert told == ["GM voids seq 3: sheathed", "gm Sev voids seq 3: sheathed", "GM Gemma voids seq 3: sheathed"]
 
 
+def test_ids_are_told_in_words_and_a_sheets_names_as_written() -> None:
+    """Statuses, effects and resources are ids (``mortally_wounded``, ``flee_attempts``): told
+    in words; an item a sheet names (``Sleeping Gas``) is told as written, never cut to
+    ``Sleeping Ga`` (a review)."""
+    from fightlog.events.model import ResourceSpent, StatusChanged
+    from fightlog.report.narration.lines import Scene
+
+    scene = Scene(lambda actor: (actor or "?").title())
+    spent = [combat._spent(ResourceSpent(actor="finch", resource=r, amount=n), scene)
+             for r, n in (("flee_attempts", 1), ("flee_attempts", 2), ("Sleeping Gas", 1), ("grenade", 1))]
+    assert spent == ["Finch spends 1 flee attempt", "Finch spends 2 flee attempts", "Finch spends 1 Sleeping Gas",
+                     "Finch spends 1 grenade"]
+    assert combat._status(StatusChanged(actor="rhea", status="mortally_wounded"), scene) == \
+        "Rhea gains status mortally wounded"
+
+
 def test_an_unopposed_roll_is_told_as_a_success_or_a_failure() -> None:
     """roe7's `skill roll=dodge` was told "Rex Iron hits Rex Iron: 70 vs 50"."""
     from fightlog.events.model import AttackResolved

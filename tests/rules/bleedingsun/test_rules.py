@@ -169,7 +169,7 @@ def test_the_turn_spent_is_the_posters_own_as_the_economy_counts_it() -> None:
     fight.post("bo", "dodge", faces=[1, 1, 1, 1])
     assert dict(RULES.turn_spent(fight.state, "ana")) == {"standard": 1, "free": 1}
     assert dict(fight.state.turn.spent) != {"standard": 1, "free": 1}  # the fold's count of every post
-    assert any("posting (spent 1 free, 1 standard)" in line for line in state_lines(fight.state))
+    assert any("posting (spent 1 free action, 1 standard action)" in line for line in state_lines(fight.state))
 
 
 @pytest.mark.parametrize("answered", [False, True])
