@@ -28,7 +28,7 @@ from fightlog.report.page.chart import charts
 from fightlog.report.page.model import Fighter, FindingView, Header, Level, Page, Pair, PoolView, Verdict
 from fightlog.report.page.timeline import pin, tell
 from fightlog.report.pool_rows import pool_rows
-from fightlog.report.wording import plural, value_text
+from fightlog.report.wording import plural, spoken, value_text
 
 MAX_EVENTS = 50_000
 """The most events a report shows: a page of more could not be opened on a phone (a
@@ -235,7 +235,7 @@ def _header(
 def _fighters(state: SceneState) -> list[Fighter]:
     out = []
     for c in sorted(state.combatants.values(), key=lambda c: (c.name, c.actor)):
-        statuses = [s.replace("_", " ") for s in c.statuses]  # "mortally wounded": words, that wrap on a phone
+        statuses = [spoken(s) for s in c.statuses]  # "mortally wounded": words, that wrap on a phone
         out.append(Fighter(c.actor, c.name, c.side, c.role, pool_views(c.pools, c.pool_max), statuses))
     return out
 
