@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -977,20 +978,29 @@ def _sams_export() -> dict[str, object]:
             "messageCount": len(messages)}
 
 
+def _import_sams(tmp_path: Path, export: dict[str, object], cast_text: str) -> tuple[list[dict[str, Any]], str]:
+    """``export`` imported under d20-evasion with a cast of ``cast_text``: the events and what
+    was said on standard error."""
+    source = tmp_path / "sams.json"
+    source.write_text(json.dumps(export), encoding="utf-8")
+    cast = tmp_path / "sams.cast.toml"
+    cast.write_text(cast_text, encoding="utf-8")
+    out = tmp_path / "log.jsonl"
+    code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--force", "--ruleset", "d20-evasion",
+                          "--cast", str(cast))
+    assert code == 0, stderr
+    return list(map(json.loads, out.read_text().splitlines())), stderr
+
+
+_SAMS_CAST = ('[[combatants]]\nid = "brann"\nspeakers = ["{0}"]\n[[combatants]]\nid = "ilse"\nspeakers = ["{1}"]\n'
+              '[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n')
+
+
 @pytest.mark.parametrize("by", [("3001", "3002"), ("samwise_k", "sam.orr")], ids=["ids", "user names"])
 def test_a_roll_by_a_shared_display_name_goes_to_the_user_the_bot_mentions_or_answers(
         tmp_path: Path, by: tuple[str, str]) -> None:
+    events, stderr = _import_sams(tmp_path, _sams_export(), _SAMS_CAST.format(*by))
     source = tmp_path / "sams.json"
-    source.write_text(json.dumps(_sams_export()), encoding="utf-8")
-    cast = tmp_path / "sams.cast.toml"
-    cast.write_text(f'[[combatants]]\nid = "brann"\nspeakers = ["{by[0]}"]\n[[combatants]]\nid = "ilse"\n'
-                    f'speakers = ["{by[1]}"]\n[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n',
-                    encoding="utf-8")
-    out = tmp_path / "log.jsonl"
-    code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--ruleset", "d20-evasion",
-                          "--cast", str(cast))
-    assert code == 0, stderr
-    events = list(map(json.loads, out.read_text().splitlines()))
     assert [e["actor"] for e in events if e["kind"] == "declaration_posted" and not e.get("ooc")] == [
         "brann", "ilse", "brann"]  # a user name names a speaker with a nickname too
     assert [e["roller"] for e in events if e["kind"] == "dice_rolled"] == ["brann", "ilse", "Sam"]
@@ -1015,17 +1025,7 @@ def test_a_roll_by_one_who_left_the_server_goes_to_the_user_it_mentions(tmp_path
     export["messages"] = [messages[0], {**messages[1], "content": roll, "mentions": [brann]},
                           {**messages[4], "content": roll}]
     export["messageCount"] = 3
-    source = tmp_path / "left.json"
-    source.write_text(json.dumps(export), encoding="utf-8")
-    cast = tmp_path / "left.cast.toml"
-    cast.write_text('[[combatants]]\nid = "brann"\nspeakers = ["3001"]\n[[combatants]]\nid = "ilse"\n'
-                    'speakers = ["3002"]\n[[dice]]\nspeakers = ["261302296103747584"]\nbot = "avrae"\n',
-                    encoding="utf-8")
-    out = tmp_path / "log.jsonl"
-    code, _, stderr = run("import", "discord-json", str(source), "-o", str(out), "--ruleset", "d20-evasion",
-                          "--cast", str(cast))
-    assert code == 0, stderr
-    events = list(map(json.loads, out.read_text().splitlines()))
+    events, stderr = _import_sams(tmp_path, export, _SAMS_CAST.format("3001", "3002"))
     assert [e["roller"] for e in events if e["kind"] == "dice_rolled"] == ["brann", "Unknown"]  # the second: no one
     assert "message 9005: Avrae's roll 1d20 + 2 is by 'Unknown'" in stderr and "9002" not in stderr
 

@@ -467,29 +467,35 @@ def _missing(log: Tamper) -> list[str]:
     return [f.message for f in audit_events(log.done().events).findings if f.code == "rules.effect-missing"]
 
 
+def _without(fight: str, name: str) -> tuple[Tamper, Any]:
+    """Fixture fight ``fight`` without the first ``name`` effect placed (nor its end): the log
+    and the effect's ``effect_applied``."""
+    from fightlog.events.model import EffectApplied, EffectExpired
+    from fightlog.fixtures.d20_audit_fights import scenario
+
+    log = Tamper(scenario(fight))
+    placed = log.find(EffectApplied, name=name)
+    log.drop(placed, log.find(EffectExpired, effect=placed.effect))
+    return log, placed
+
+
 def test_the_effects_a_duels_rolls_leave_are_owed_by_the_log() -> None:
     """Dodge, Parry, Disarming: a hand-kept log with the rolls and outcomes but not what they
     leave let a fumbled dodger move, a parried attacker counter and the disarmed attack with
     the lost weapon, clean (a rules tester): the effects are owed."""
-    from fightlog.events.model import EffectApplied, EffectExpired, Die
+    from fightlog.events.model import Die
     from fightlog.fixtures.d20_audit_fights import scenario
 
     assert _missing(Tamper(scenario("ashfall-duel"))) == [] and _missing(Tamper(scenario("yard-brawl"))) == []
-    log = Tamper(scenario("ashfall-duel"))
-    barred = log.find(EffectApplied, name="no_counter")
-    log.drop(barred, log.find(EffectExpired, effect=barred.effect))
+    log, barred = _without("ashfall-duel", "no_counter")
     assert _missing(log) == [f"kade carries no no_counter after the outcome at seq {barred.cause}: a parry that held "
                              "bars the attacker's next counterattack"]
-    log = Tamper(scenario("ashfall-duel"))
-    fumble = log.find(EffectApplied, name="parry_fumble")
-    log.drop(fumble, log.find(EffectExpired, effect=fumble.effect))
+    log, fumble = _without("ashfall-duel", "parry_fumble")
     outcome = log.after(log.get(fumble.cause), AttackResolved)  # one seq earlier once the effect is dropped
     found = [f for f in audit_events(log.done().events).findings if f.code in ("rules.effect-missing", "rules.bonus")]
     assert [f.message for f in found] == [f"kade carries no parry_fumble after the outcome at seq {outcome.seq - 1}: a "
                                           "fumbled parry costs 1 on the parrier's next attack roll"]
-    log = Tamper(scenario("yard-brawl"))
-    disarmed = log.find(EffectApplied, name="disarmed")
-    log.drop(disarmed, log.find(EffectExpired, effect=disarmed.effect))
+    log, disarmed = _without("yard-brawl", "disarmed")
     assert _missing(log) == [f"ilse carries no disarmed after the outcome at seq {disarmed.cause}: a disarm that "
                              "succeeded knocks the weapon away"]
     log = Tamper(scenario("ashfall-duel"))
