@@ -48,6 +48,10 @@ changed the aimed target's threshold (a status, a stance) before a later target'
 
 
 def _scatter(before: SceneState, cause: AttackResolved, one: Plan, view: AuditView) -> int:
+    effect = _grenade(before, cause)
+    kept = before.effects[effect].params.get("shift") if effect is not None else None
+    if type(kept) is int:
+        return kept  # a waiting grenade lies where its throw put it (``resolve.go_off``)
     declared = view.event(cause.declaration or 0)
     known = _SCATTERS.get(cause.declaration or 0)
     if known is not None and known[0] is declared:

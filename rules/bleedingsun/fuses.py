@@ -65,14 +65,15 @@ def thrown(scribe: Scribe, actor: str, weapon: str, why: str) -> None:
             scribe.emit(EffectExpired(effect=found.effect, target=actor, reason=why))
 
 
-def wait(scribe: Scribe, actor: str, declaration: int, planned: Plan, rolled: Pool, delay: int) -> None:
-    """A thrown grenade with ``delay`` rounds left lands and waits (see the module docstring)."""
+def wait(scribe: Scribe, actor: str, declaration: int, planned: Plan, rolled: Pool, delay: int, shift: int) -> None:
+    """A thrown grenade with ``delay`` rounds left lands and waits (see the module docstring),
+    ``shift`` hexes off the aimed one (the scatter of its throw: where it lies)."""
     caught = ",".join(f"{t}:{h}" for t, h in planned.caught)
     params: dict[str, Scalar] = {
         "declaration": declaration, "index": planned.number, "weapon": planned.weapon.name,
         "aimed": planned.target, "caught": caught, "band": planned.bands[0] if planned.bands else "short",
         "dice": rolled.dice, "hits": rolled.hits, "sixes": rolled.sixes, "ones": rolled.ones,
-        "roll": rolled.seq, "round": scribe.state.turn.round}
+        "roll": rolled.seq, "round": scribe.state.turn.round, "shift": shift}
     params.update({_PARAM + k: v for k, v in planned.action.params.items()})
     thrown(scribe, actor, planned.weapon.name, "thrown")
     scribe.emit(EffectApplied(effect=f"{GRENADE}-{declaration}-{planned.number}", name=GRENADE, target=actor,

@@ -141,7 +141,7 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
             scribe.roll("1d6", roller=post.actor, purpose="scatter", for_seq=declaration,
                         label=f"missed: lands {_hexes(shift)} off, 1 the hex nearest the thrower, clockwise")
         if delay > 0:
-            fuses.wait(scribe, post.actor, declaration, planned, rolled, delay)
+            fuses.wait(scribe, post.actor, declaration, planned, rolled, delay, shift)
             return
         fuses.thrown(scribe, post.actor, planned.weapon.name, "thrown and went off")
     for at, (target, hexes) in enumerate(planned.caught):
@@ -151,7 +151,9 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
 
 def go_off(scribe: Scribe, effect: str, cause: int) -> None:
     """The waiting grenade ``effect`` goes off: its blast on each fighter caught, from where
-    its attack roll put it (the scatter from the aimed hex's threshold now)."""
+    its throw put it (the scatter the throw said, from the aimed hex's threshold then: a total
+    defense lapsed since, or a stance changed, does not move a grenade lying on the ground; a
+    grenade of a log from before the scatter was kept is judged from the threshold now)."""
     found = scribe.state.effects[effect]
     planned, rolled, declaration = fuses.plan_of(scribe.state, effect)
     attacker = Fighter(scribe.state, found.source or found.target)
@@ -159,7 +161,8 @@ def go_off(scribe: Scribe, effect: str, cause: int) -> None:
     if isinstance(jumper, str) and jumper in scribe.state.combatants:
         _smothered(scribe, attacker, planned, jumper, rolled, declaration)
         return
-    shift = scatter(rolled.hits, aimed_threshold(scribe.state, planned))
+    kept = found.params.get("shift")
+    shift = kept if type(kept) is int else scatter(rolled.hits, aimed_threshold(scribe.state, planned))
     for at, (target, hexes) in enumerate(planned.caught):
         if target in scribe.state.combatants:
             _one(scribe, attacker, planned, at, target, hexes + shift, rolled, None, None, declaration)

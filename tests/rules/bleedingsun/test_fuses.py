@@ -41,6 +41,27 @@ def test_a_grenade_with_a_delay_waits_and_goes_off_at_the_throwers_next_turn() -
     assert _errors(fight.scribe.events) == []
 
 
+def test_a_waiting_grenade_lies_where_its_throw_put_it() -> None:
+    """Missing with an explosive; Total Defense: thrown at Bo on total defense (threshold 1 + 3),
+    1 hit lands 4 hexes off; it went off after Bo's total defense had lapsed and was judged
+    from the threshold then, 0 hexes from Bo, where the throw had said 4 (a tester)."""
+    from tests.rules.bleedingsun.rigged import duel
+
+    fight = duel(a=_frag(fuse=1))
+    fight.turn("ana", "say")
+    fight.turn("bo", "total_defense with=agility", faces=[6, 6, 6])
+    thrown = fight.post("ana", "throw weapon=Frag target=bo", faces=[5, 1, 1, 3])
+    (scatter,) = [r for r in of(thrown, DiceRolled) if r.purpose == "scatter"]
+    assert scatter.label is not None and scatter.label.startswith("missed: lands 4 hexes off")
+    fight.end_turn()
+    went = fight.turn("bo", "say", faces=[5] * 6 + [1, 1])  # Bo's total defense lapses as Bo's turn opens
+    (hit,) = of(went, AttackResolved)
+    assert "blast: 4 hexes from the centre" in hit.notes
+    (dealt,) = of(went, DamageApplied)
+    assert dealt.raw == 3  # 6 hits, less 1 a hex beyond the one next to the blast (it was 6)
+    assert _errors(fight.scribe.events) == []
+
+
 def test_a_longer_delay_counts_down_a_round_at_a_time() -> None:
     fight = ready_duel(a=_frag(fuse=2))
     fight.post("ana", "throw weapon=Frag target=bo", faces=[5, 1, 1])
