@@ -82,8 +82,14 @@ def stance_kind(action: Action, current: str | None) -> str:
     return f"stance ({' and '.join(ends)})"
 
 
-def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str, extra: int = 0) -> Spent:
-    """What ``actions`` (one fighter's own-turn actions, in order) use."""
+def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str, extra: int = 0,
+          move_extras: Sequence[int] | None = None) -> Spent:
+    """What ``actions`` (one fighter's own-turn actions, in order) use. ``extra``: MP a hex
+    more for each move (frozen); ``move_extras``: that for each ``move`` of ``actions`` in turn
+    instead (a move made before the fighter was frozen cost what it cost then)."""
+    moves = [a for a in actions if a.type == "move"]
+    priced = list(zip(moves, move_extras if move_extras is not None else [extra] * len(moves)))
+    next_move = 0
     actions = expanded(actions)  # a ready pays for the actions it sets aside
     standard = free = full = ma = mp = attacks = 0
     kinds: list[str] = []
@@ -105,10 +111,13 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
         elif kind in FULL:
             full += 1
         elif kind == "move":
+            more = extra
+            if next_move < len(priced) and priced[next_move][0] is action:  # a posted move, not one a ready set aside
+                more, next_move = priced[next_move][1], next_move + 1
             hexes = action.params.get("hexes", action.distance or 0)  # not a count: the move refuses it
             mp += move_cost(hexes if isinstance(hexes, int) and not isinstance(hexes, bool) else 0, stance=stance,
                             terrain=str(action.params.get("terrain", "open")),
-                            cautious=bool(action.params.get("cautious", False)), extra=extra)
+                            cautious=bool(action.params.get("cautious", False)), extra=more)
         elif kind == "stance":
             cost = stance_cost(action, stance)
             if cost:  # each change its own row of the table, so its own kind (crouched and prone...)
@@ -131,13 +140,25 @@ def own_actions(state: SceneState, actor: str) -> list[Action]:
     return [a for p in state.pending if p.actor == actor and p.responds_to is None for a in p.actions]
 
 
+def moves_frozen(state: SceneState, actor: str, frozen_since: int | None) -> list[int]:
+    """For each ``move`` of ``own_actions``: the MP a hex more it cost, 1 when posted after
+    ``frozen_since`` (the ``seq`` the fighter was frozen at; ``None``: not frozen)."""
+    return [int(frozen_since is not None and p.seq > frozen_since)
+            for p in state.pending if p.actor == actor and p.responds_to is None
+            for a in p.actions if a.type == "move"]
+
+
 def check(earlier: Sequence[Action], actions: Sequence[Action], *, pace: int, stance: str | None,
-          maneuver_cost: str, stunned: bool = False, extra: int = 0) -> Spent:
+          maneuver_cost: str, stunned: bool = False, extra: int = 0,
+          earlier_extras: Sequence[int] | None = None) -> Spent:
     """Refuse (``rules.allowance``) a post that overspends the round's actions; what the turn has
     used with it. ``pace``: the movement points a move action buys (stagger may have lowered
-    it); ``extra``: MP a hex more (frozen)."""
+    it); ``extra``: MP a hex more (frozen) for the post's moves; ``earlier_extras``: that of
+    each earlier move of the turn (``extra`` for each, by default)."""
     every = [*earlier, *actions]
-    used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost, extra=extra)
+    new_moves = sum(1 for a in actions if a.type == "move")
+    extras = None if earlier_extras is None else [*earlier_extras, *[extra] * new_moves]
+    used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost, extra=extra, move_extras=extras)
     problems = []
     if stunned and any(a.type not in ("say",) for a in actions):
         problems.append("stunned: every action but the immediate is lost this turn")

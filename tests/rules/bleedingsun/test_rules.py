@@ -622,6 +622,20 @@ def test_frozen_slows_and_a_stagger_that_fails_takes_pace() -> None:
     fight.post("ana", "move hexes=2", "aim weapon=Rifle")  # 4 MP is two move actions at pace 3; aim the third
 
 
+def test_a_move_made_before_one_is_frozen_costs_what_it_cost_then() -> None:
+    """Frozen: moving costs +1 MP. Ana walked 4 hexes (one move action at pace 4), was frozen
+    by a readied shot, then aimed and attacked: refused as 3 move actions, her walk priced
+    again at 8 MP (a tester). Moves after the freeze cost the more."""
+    from fightlog.rules.bleedingsun import statuses
+
+    fight = ready_duel(a={"pace": 4})
+    fight.post("ana", "move hexes=4")
+    statuses.apply(fight.scribe, "ana", "frozen", "frozen", fight.state.seq)
+    assert fight.refused("ana", "move hexes=3", "attack target=bo weapon=Rifle range=short").code == \
+        "rules.allowance"  # 6 MP frozen: two move actions more, with the standard used
+    fight.post("ana", "aim weapon=Rifle", "attack target=bo weapon=Rifle range=short")  # walk 1, aim 1, attack
+
+
 def test_innocent_bystanders_when_the_gm_calls_for_them() -> None:
     fight = ready_duel()
     fight.post("ana", "attack target=bo weapon=Rifle mode=3rb range=short bystanders=true")
