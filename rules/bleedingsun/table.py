@@ -16,8 +16,8 @@ from typing import Any, Final
 from fightlog.errors import RefusedError
 from msgspec.structs import replace
 
-from fightlog.events.model import Action, CombatantJoined, DeclarationPosted
-from fightlog.kit.table import Post, Scribe
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, StatusChanged
+from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import immediate, turns
@@ -53,6 +53,14 @@ class BleedingSunTable(TableBase):
         from fightlog.rules.bleedingsun.roster import joined, load_roster
 
         return [joined(c) for c in load_roster(path).combatants]
+
+    def joined(self, scribe: Scribe, entrant: Entrant, joined: CombatantJoined, seq: int, *, arrival: bool,
+               reserve: bool) -> None:
+        """One arriving in a fight under way is flat-footed until their first turn, as
+        ``begin`` makes everyone (The way of the shadow warrior: who has yet to act)."""
+        if arrival:
+            scribe.emit(StatusChanged(actor=entrant.actor, status="flat_footed", cause=seq,
+                                      note="has not acted in the fight yet"))
 
     def open_fight(self, scribe: Scribe) -> None:
         turns.begin(scribe)

@@ -37,10 +37,11 @@ class RiggedFight(SceneReads):
         self.scribe.emit(SceneStarted(scene="test", ruleset=self.RULESET, format=FORMAT_VERSION,
                                       options=self.TABLE.options(options or {})))
 
-    def join(self, actor: str, *, side: str | None = None, role: str = "pc", **fields: Any) -> Self:
+    def join(self, actor: str, *, side: str | None = None, role: str = "pc", arrival: bool = False,
+             **fields: Any) -> Self:
         combatant = self.COMBATANT.model_validate({"id": actor, "name": actor.title(), "side": side or actor,
                                                    "role": role, "sheet": self.sheet(**fields)})
-        self.TABLE.join(self.scribe, Entrant(actor=actor, joined=self.joined(combatant)))
+        self.TABLE.join(self.scribe, Entrant(actor=actor, joined=self.joined(combatant)), arrival=arrival)
         return self
 
     def faces(self, *faces: int) -> Self:

@@ -130,6 +130,14 @@ def test_a_flat_footed_fighter_has_no_immediate_action() -> None:
     assert fight.refused("bo", "dodge").code == "rules.immediate"
 
 
+def test_one_arriving_in_a_fight_under_way_is_flat_footed_until_their_first_turn() -> None:
+    """Flat-footed: anyone yet to act in combat. A fighter joined with --arrival dodged before
+    ever acting, and attacks on them took no sneak attack damage (a tester)."""
+    fight = ready_duel()
+    fight.join("cy", side="ana", arrival=True)
+    assert "flat_footed" in fight.statuses("cy")
+
+
 def test_total_defense_adds_its_hits_and_makes_defending_free() -> None:
     fight = ready_duel()
     fight.turn("ana", "say")
