@@ -42,7 +42,7 @@ def act(log: str, move: Callable[[Table, Scribe], None], fmt: str = "human") -> 
 
 def waiting(log: str, table: Table, state: SceneState) -> list[str]:
     """A line for each attack of the open turn waiting for its defender's answer (a duel's
-    defensive turn, a Bleeding Sun dodge or block): ``play end-turn`` resolves it unanswered."""
+    defensive turn, a Bleeding Sun dodge or block, a Traveller reaction): ``play end-turn`` resolves it unanswered."""
     awaiting = getattr(table, "awaiting", None)
     found: list[tuple[int, str]] = awaiting(state) if callable(awaiting) else []
     if not found:

@@ -76,6 +76,13 @@ def attack(scribe: Scribe, actor: str, action: Action, declaration: int) -> None
     resolve(scribe, actor, target.actor, weapon, metres, declaration, None)
 
 
+def waiting_post(incoming: ActiveEffect) -> int:
+    """The ``seq`` of the attack's post an ``incoming`` effect waits on (``attack`` names the
+    effect after it: ``incoming-SEQ``); 0 for one named otherwise (a hand-kept log's)."""
+    tail = incoming.effect.rpartition("-")[2]
+    return int(tail) if tail.isascii() and tail.isdigit() else 0
+
+
 def waiting_metres(incoming: ActiveEffect) -> int | None:
     """The distance an ``incoming`` effect keeps (``attack`` writes it when the attack is
     declared); ``None`` when it is no whole number of metres (a log edited by hand)."""

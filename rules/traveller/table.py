@@ -17,10 +17,12 @@ from fightlog.errors import RefusedError
 from fightlog.events.model import CombatantJoined, DeclarationPosted, EffectExpired
 from fightlog.kit.table import Entrant, Post, Scribe
 from fightlog.kit.table_base import TableBase
+from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller import grapple, harm, healing, reactions, turns
+from fightlog.rules.traveller.attack import waiting_post
 from fightlog.rules.traveller.declared import play_actions
 from fightlog.rules.traveller.allowance import KEEPS_AIM, check_allowance, check_not_dived, turn_actions
-from fightlog.rules.traveller.fighters import AIM, GRAPPLE_WON, Fighter
+from fightlog.rules.traveller.fighters import AIM, GRAPPLE_WON, INCOMING, Fighter
 from fightlog.rules.traveller.options import RULESET_ID, TravellerOptions, read_options
 from fightlog.rules.traveller.ruleset import ACTION_TYPES, FIELDS_READ, PARAMS_READ, OUT, REACTIONS
 
@@ -35,6 +37,11 @@ class TravellerTable(TableBase):
 
     def read_options(self, overrides: Mapping[str, Any], *, where: str | None = None) -> TravellerOptions:
         return read_options(overrides, where=where)
+
+    def awaiting(self, state: SceneState) -> list[tuple[int, str]]:
+        """The attacks waiting for their target's reaction (an ``incoming`` effect each, citing
+        the attack's post): ``play post`` says so on a ``waiting:`` line."""
+        return sorted({(waiting_post(e), e.target) for e in state.effects.values() if e.name == INCOMING})
 
     def joins(self, path: str) -> Sequence[CombatantJoined]:
         from fightlog.rules.traveller.sheet import joins

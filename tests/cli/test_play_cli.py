@@ -690,6 +690,24 @@ def test_an_en51_attack_waiting_for_its_defender_is_said(tmp_path: Path) -> None
     assert charged.stdout.splitlines()[-1].startswith("waiting: mira may answer seq "), charged.output
 
 
+def test_a_traveller_attack_waiting_for_a_reaction_is_said(tmp_path: Path) -> None:
+    """docs/play.md: an attack left waiting for its defender's answer is said on a waiting:
+    line. A Traveller attack waits for the target's reaction: play post said nothing, and the
+    table learnt of it from a refusal (a tester)."""
+    log = tmp_path / "t.jsonl"
+    crew = FIXTURES / "traveller" / "rosters" / "crew.toml"
+    assert run("play", "start", str(log), "--ruleset", "traveller", "--seed", "33").exit_code == 0
+    assert run("play", "join", str(log), "--roster", str(crew), "--at", "vance=0,0", "--at", "ilsa=2,0", "--at",
+               "dorn=6,2", "--at", "kesh=20,0").exit_code == 0
+    assert run("play", "begin", str(log)).exit_code == 0
+    posted = run("play", "post", str(log), "kesh", "Kesh fires at Ilsa.", "--do", "attack target=ilsa weapon=Shotgun")
+    assert posted.exit_code == 0, posted.output
+    seq = next(e.seq for _, e in FileStore(str(log)).read() if isinstance(e, DeclarationPosted) and e.actor == "kesh")
+    assert posted.stdout.splitlines()[-1].startswith(f"waiting: ilsa may answer seq {seq} (dive, dodge"), posted.output
+    answered = run("play", "post", str(log), "ilsa", "Ilsa dives.", "--do", "dodge", "--responds-to", str(seq))
+    assert answered.exit_code == 0 and "waiting:" not in answered.stdout, answered.output
+
+
 @pytest.mark.parametrize("do", ["skill target=nobody", "attack target=nobody weapon=Rifle"])
 def test_a_target_nobody_joined_as_is_refused_in_every_ruleset(tmp_path: Path, do: str) -> None:
     """d20-evasion's `skill target=nobody` was posted, and audited clean (a fuzzer)."""
