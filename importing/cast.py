@@ -169,8 +169,8 @@ class Cast:
                 other = self.exact.get(key)
                 if other is not None and other != found:
                     pair = (self.labels[exact][0], self.labels[key][0])
-                    shown, lost = self.clashes.setdefault(pair, (f"{message.name or message.speaker} "
-                                                                 f"({message.speaker})", []))
+                    _, lost = self.clashes.setdefault(pair, (f"{message.name or message.speaker} "
+                                                             f"({message.speaker})", []))
                     if key not in lost:
                         lost.append(key)
             return found
