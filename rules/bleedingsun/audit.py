@@ -19,7 +19,7 @@ from fightlog.kit.damage_due import DamageDue
 from fightlog.kit.checks import AuditView, Check
 from fightlog.kit.declared import report_refusal
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun import audit_attacks, audit_burning, audit_defense
+from fightlog.rules.bleedingsun import audit_attacks, audit_burning, audit_defense, audit_grenades
 from fightlog.rules.bleedingsun.arithmetic import drop
 from fightlog.rules.bleedingsun.audit_dying import Dying
 from fightlog.rules.bleedingsun.audit_unresolved import Unresolved
@@ -91,6 +91,7 @@ def checks() -> Mapping[type, Check]:
         saves.applied(before, event, after, view)
         drops.applied(before, event, after, view)
         audit_defense.total_defense(before, event, view)
+        audit_grenades.lies(before, event, after, view)
 
     def dice(before: SceneState, event: DiceRolled, after: SceneState, view: AuditView) -> None:
         saves.rolled(before, event, after, view)

@@ -12,7 +12,7 @@ from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun.arithmetic import as_notes, falloff, net_base, soaked, spread_ratio
 from fightlog.rules.bleedingsun.fighters import Fighter
-from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, plan_of
+from fightlog.rules.bleedingsun.fuses import GRENADE, going_off, kept_threshold, plan_of
 from fightlog.rules.bleedingsun.options import options_of
 from fightlog.rules.bleedingsun.audit_plans import planned_post, threshold_of
 from fightlog.rules.bleedingsun.planning import Plan, Planned
@@ -194,7 +194,9 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
         if kept is None and event.declaration is not None:
             _answered(before, event, planned, one, defense, view)
         dodge = hits(defense, face) if defense is not None else 0
-        th, parts = threshold_of(before, one, at, event.target, 0 if one.kind == "blast" else dodge)
+        aimed = kept_threshold(kept) if kept is not None and event.target == one.target else None
+        th, parts = threshold_of(before, one, at, event.target, 0 if one.kind == "blast" else dodge) \
+            if aimed is None else (aimed[0], [(aimed[0], "at the throw")])  # a waiting grenade: as thrown at
     except FightlogError:
         return False
     who = event.attacker
@@ -213,7 +215,7 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     lobbed = one.action.params.get("lob") is True
     lands = one.kind == "spread" or (one.kind == "blast" and (event.target != one.target or lobbed)) or shown >= th
     try:
-        base = net_base(th, parts, options.net_hits_from) if shown >= th else th  # a miss: no net hits
+        base = th if shown < th else aimed[1] if aimed is not None else net_base(th, parts, options.net_hits_from)
         crit = critical_of(Fighter(before, who), one, event.target, shown, sixes, dice, th)
     except FightlogError:
         return False

@@ -14,7 +14,8 @@ counts down at the start of each round) and goes off when the delay runs out: an
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from fightlog.errors import RefusedError
 from fightlog.events.base import Scalar
@@ -65,19 +66,31 @@ def thrown(scribe: Scribe, actor: str, weapon: str, why: str) -> None:
             scribe.emit(EffectExpired(effect=found.effect, target=actor, reason=why))
 
 
-def wait(scribe: Scribe, actor: str, declaration: int, planned: Plan, rolled: Pool, delay: int, shift: int) -> None:
+def wait(scribe: Scribe, actor: str, declaration: int, planned: Plan, rolled: Pool, delay: int, shift: int,
+         aimed: tuple[int, int] | None) -> None:
     """A thrown grenade with ``delay`` rounds left lands and waits (see the module docstring),
-    ``shift`` hexes off the aimed one (the scatter of its throw: where it lies)."""
+    ``shift`` hexes off the aimed one (the scatter of its throw: where it lies); ``aimed``: the
+    aimed target's threshold at the throw and what net hits count from, which its hit, critical
+    and net hits are judged on when it goes off (``kept_threshold``)."""
     caught = ",".join(f"{t}:{h}" for t, h in planned.caught)
     params: dict[str, Scalar] = {
         "declaration": declaration, "index": planned.number, "weapon": planned.weapon.name,
         "aimed": planned.target, "caught": caught, "band": planned.bands[0] if planned.bands else "short",
         "dice": rolled.dice, "hits": rolled.hits, "sixes": rolled.sixes, "ones": rolled.ones,
         "roll": rolled.seq, "round": scribe.state.turn.round, "shift": shift}
+    if aimed is not None:
+        params["threshold"], params["net_from"] = aimed
     params.update({_PARAM + k: v for k, v in planned.action.params.items()})
     thrown(scribe, actor, planned.weapon.name, "thrown")
     scribe.emit(EffectApplied(effect=f"{GRENADE}-{declaration}-{planned.number}", name=GRENADE, target=actor,
                               source=actor, duration=delay, counts_on=actor, cause=declaration, params=params))
+
+
+def kept_threshold(params: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The aimed target's threshold at the throw, and what net hits count from, as a waiting
+    grenade keeps them (``wait``); ``None`` for a lobbed one, or one of a log from before."""
+    threshold, base = params.get("threshold"), params.get("net_from")
+    return (threshold, base) if type(threshold) is int and type(base) is int else None
 
 
 def waiting(state: SceneState) -> list[str]:

@@ -25,7 +25,7 @@ from fightlog.rules.bleedingsun.arithmetic import (BURSTS, RANGES, SPREAD_KICKER
                                                     net_base, pierce, soak_pool, soaked, spread_ratio, threshold)
 from fightlog.rules.bleedingsun.ruleset import ANSWERS
 from fightlog.rules.bleedingsun.fighters import INCOMING, Fighter, guard
-from fightlog.rules.bleedingsun.options import BleedingSunOptions
+from fightlog.rules.bleedingsun.options import BleedingSunOptions, options_of
 from fightlog.rules.bleedingsun.planning import Plan, hexes, plan, spread_ap
 from fightlog.rules.bleedingsun.post_params import cover_of
 from fightlog.rules.bleedingsun.pools import Pool, roll_pool
@@ -141,7 +141,7 @@ def resolve(scribe: Scribe, declaration: int, index: int) -> None:
             scribe.roll("1d6", roller=post.actor, purpose="scatter", for_seq=declaration,
                         label=f"missed: lands {_hexes(shift)} off, 1 the hex nearest the thrower, clockwise")
         if delay > 0:
-            fuses.wait(scribe, post.actor, declaration, planned, rolled, delay, shift)
+            fuses.wait(scribe, post.actor, declaration, planned, rolled, delay, shift, aimed_kept(scribe.state, planned))
             return
         fuses.thrown(scribe, post.actor, planned.weapon.name, "thrown and went off")
     for at, (target, hexes) in enumerate(planned.caught):
@@ -163,9 +163,19 @@ def go_off(scribe: Scribe, effect: str, cause: int) -> None:
         return
     kept = found.params.get("shift")
     shift = kept if type(kept) is int else scatter(rolled.hits, aimed_threshold(scribe.state, planned))
+    aimed = fuses.kept_threshold(found.params)
     for at, (target, hexes) in enumerate(planned.caught):
         if target in scribe.state.combatants:
-            _one(scribe, attacker, planned, at, target, hexes + shift, rolled, None, None, declaration)
+            _one(scribe, attacker, planned, at, target, hexes + shift, rolled, None, None, declaration, aimed)
+
+
+def aimed_kept(state: SceneState, planned: Plan) -> tuple[int, int] | None:
+    """The aimed target's threshold now and what net hits count from (a waiting grenade keeps
+    them: ``fuses.wait``); ``None`` for a lob (at a hex)."""
+    if not planned.target or _lobbed(planned):
+        return None
+    th, parts = target_threshold(state, planned, 0, planned.target, 0)
+    return th, net_base(th, parts, options_of(state).net_hits_from)
 
 
 JUMP_FACE = 4
@@ -234,13 +244,17 @@ def target_threshold(state: SceneState, planned: Plan, at: int, target: str, def
 
 
 def _one(scribe: Scribe, attacker: Fighter, planned: Plan, at: int, target: str, hexes: int, rolled: Pool,
-         defense: Pool | None, answer: str | None, declaration: int) -> None:
+         defense: Pool | None, answer: str | None, declaration: int, aimed: tuple[int, int] | None = None) -> None:
     state = scribe.state
     options = attacker.options
     blast = planned.kind == "blast"
     dodge_hits = defense.hits if defense is not None else 0
-    th, parts = target_threshold(state, planned, at, target, 0 if blast else dodge_hits)
-    base = net_base(th, parts, options.net_hits_from)
+    if aimed is not None and target == planned.target:  # a waiting grenade: its target as it stood at the throw
+        th, base = aimed
+        parts: Mods = [(th, "at the throw")]
+    else:
+        th, parts = target_threshold(state, planned, at, target, 0 if blast else dodge_hits)
+        base = net_base(th, parts, options.net_hits_from)
     hits = rolled.hits
     lands = planned.kind == "spread" or (blast and (target != planned.target or _lobbed(planned))) or hits >= th
     harmed = lands or blast

@@ -62,6 +62,39 @@ def test_a_waiting_grenade_lies_where_its_throw_put_it() -> None:
     assert _errors(fight.scribe.events) == []
 
 
+def test_a_waiting_grenade_is_judged_on_its_targets_threshold_at_the_throw() -> None:
+    """Missing with an explosive; Critical hits: 2 hits against Bo on total defense (4) miss and
+    scatter 3 hexes; when it went off after the total defense lapsed it was recorded as a hit
+    against 1, and under area_criticals = threshold_met a critical, +4 DV (a review): judged as
+    thrown, it is the miss the same throw going off at once is."""
+    from tests.rules.bleedingsun.rigged import duel
+
+    fight = duel(options={"area_criticals": "threshold_met"}, a=_frag(fuse=1))
+    fight.turn("ana", "say")
+    fight.turn("bo", "total_defense with=agility", faces=[6, 6, 6])
+    (waits,) = of(fight.post("ana", "throw weapon=Frag target=bo", faces=[6, 6, 1, 3]), EffectApplied)
+    assert (waits.params["shift"], waits.params["threshold"], waits.params["net_from"]) == (3, 4, 4)
+    fight.end_turn()
+    went = fight.turn("bo", "say", faces=[5] * 6 + [1, 1])
+    (missed,) = of(went, AttackResolved)
+    assert (missed.hit, missed.against, missed.critical) == (False, 4, None)
+    assert [d.raw for d in of(went, DamageApplied)] == [4]  # 6 hits, less 2 for 3 hexes
+    assert _errors(fight.scribe.events) == []
+
+
+def test_the_audit_finds_a_waiting_grenade_laid_elsewhere_than_its_throw_put_it() -> None:
+    """The blast is read from where the grenade's effect says it lies: a hand-kept log laying a
+    missed grenade on its target (and its damage to match) audited clean (a review)."""
+    fight = ready_duel(a=_frag(fuse=1))
+    fight.post("ana", "throw weapon=Frag target=bo", faces=[1, 1, 1, 3])  # no hit: 2 hexes off
+    fight.end_turn()
+    fight.turn("bo", "say", faces=[5] * 6 + [1, 1])
+    events = [replace(e, params={**e.params, "shift": 0}) if isinstance(e, EffectApplied) and e.name == "grenade"
+              else replace(e, raw=6, taken=6) if isinstance(e, DamageApplied) else e for e in fight.scribe.events]
+    found = [(f.code, f.message) for f in audit_events(events).findings if f.code.startswith("rules.")]
+    assert found == [("rules.threshold", "ana's grenade is recorded lying 0 hexes off; its 0 hits put it 2 off")]
+
+
 def test_a_longer_delay_counts_down_a_round_at_a_time() -> None:
     fight = ready_duel(a=_frag(fuse=2))
     fight.post("ana", "throw weapon=Frag target=bo", faces=[5, 1, 1])
