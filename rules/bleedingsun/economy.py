@@ -141,9 +141,11 @@ def own_actions(state: SceneState, actor: str) -> list[Action]:
 
 
 def moves_frozen(state: SceneState, actor: str, frozen_since: int | None) -> list[int]:
-    """For each ``move`` of ``own_actions``: the MP a hex more it cost, 1 when posted after
-    ``frozen_since`` (the ``seq`` the fighter was frozen at; ``None``: not frozen)."""
-    return [int(frozen_since is not None and p.seq > frozen_since)
+    """For each ``move`` of ``own_actions``: the MP a hex more it cost, 1 when the table
+    recorded it made frozen (``frozen=true``: a freeze since broken free of does not make it
+    cheaper) or it was posted after ``frozen_since`` (the ``seq`` of the freeze in force; a
+    hand-kept log's move says nothing)."""
+    return [int(a.params.get("frozen") is True or (frozen_since is not None and p.seq > frozen_since))
             for p in state.pending if p.actor == actor and p.responds_to is None
             for a in p.actions if a.type == "move"]
 
@@ -156,8 +158,8 @@ def check(earlier: Sequence[Action], actions: Sequence[Action], *, pace: int, st
     it); ``extra``: MP a hex more (frozen) for the post's moves; ``earlier_extras``: that of
     each earlier move of the turn (``extra`` for each, by default)."""
     every = [*earlier, *actions]
-    new_moves = sum(1 for a in actions if a.type == "move")
-    extras = None if earlier_extras is None else [*earlier_extras, *[extra] * new_moves]
+    new_moves = [max(extra, int(a.params.get("frozen") is True)) for a in actions if a.type == "move"]
+    extras = None if earlier_extras is None else [*earlier_extras, *new_moves]
     used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost, extra=extra, move_extras=extras)
     problems = []
     if stunned and any(a.type not in ("say",) for a in actions):

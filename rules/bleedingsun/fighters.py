@@ -43,6 +43,11 @@ class Fighter(FighterBase):
 
     out_statuses = OUT
 
+    def frozen_since(self) -> int | None:
+        """The ``seq`` of the freeze in force on this fighter (the earliest), ``None`` unfrozen."""
+        frozen = self.effects(FROZEN)
+        return min(e.applied for e in frozen) if frozen else None
+
     def __init__(self, state: SceneState, actor: str) -> None:
         who = state.combatants.get(actor)
         if who is None:

@@ -36,7 +36,7 @@ def _refuse(action: Action, what: str, code: str = "rules.incomplete") -> Refuse
 
 
 READ_BY: Final[dict[str, tuple[str, ...]]] = {
-    "stance": ("to", "from"), "move": ("hexes", "terrain", "cautious"), "sprint": ("hexes",),
+    "stance": ("to", "from"), "move": ("hexes", "terrain", "cautious", "frozen"), "sprint": ("hexes",),
     "draw": ("holstered",), "total_defense": ("with",), "extinguish": ("effort",), "break_free": ("effort",),
     "jump": ("grenade",), "ready": ("actions",), "say": ("text",),
 }
@@ -166,6 +166,6 @@ def reads(action_types: Iterable[str], attacks: frozenset[str]) -> dict[str, tup
             alone = kind in ("aoo", "coup_de_grace")  # never split: no share to give
             params = tuple(dict.fromkeys(p for k in kinds for p in _READ[k] if not (alone and p == "dice")))
             found[kind] = (ATTACK_FIELDS, params)
-        else:  # (a stance's from= is the table's to write, as the post's record)
-            found[kind] = (FIELDS_BY.get(kind, ()), tuple(p for p in READ_BY.get(kind, ()) if p != "from"))
+        else:  # (a stance's from= and a move's frozen= are the table's to write, as the post's record)
+            found[kind] = (FIELDS_BY.get(kind, ()), tuple(p for p in READ_BY.get(kind, ()) if p not in ("from", "frozen")))
     return found

@@ -81,22 +81,25 @@ class BleedingSunTable(TableBase):
         if not post.actions:
             scribe.emit(DeclarationPosted(actor=post.actor, text=post.text))
             return
-        actions = _from(post.actions, who.stance)
+        actions = _from(post.actions, who.stance, frozen=who.frozen_since() is not None)
         planned = check_own(state, post.actor, actions, strict=not post.recorded)
         declaration = scribe.emit(DeclarationPosted(actor=post.actor, text=post.text, actions=actions))
         play_own(scribe, post.actor, actions, declaration, planned)
 
 
-def _from(actions: Sequence[Action], stance: str | None) -> list[Action]:
+def _from(actions: Sequence[Action], stance: str | None, *, frozen: bool = False) -> list[Action]:
     """Each stance change records the stance it starts from (what it costs, and which kind
     of move action it is, depend on it): the post's opening stance, then what the change
     before it went to (each one recorded ``from`` the opening stance made crouching and
-    standing again cost one move action)."""
+    standing again cost one move action). A move made frozen records it (``frozen=true``: +1
+    MP a hex, still counted once the fighter breaks free in the same turn)."""
     told: list[Action] = []
     for action in actions:
         if action.type == "stance":
             action = replace(action, params={**action.params, "from": stance or "standing"})
             stance = stance_named(action.params.get("to"))
+        elif action.type == "move" and frozen:
+            action = replace(action, params={**action.params, "frozen": True})
         told.append(action)
     return told
 

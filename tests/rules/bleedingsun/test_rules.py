@@ -642,6 +642,25 @@ def test_a_move_made_before_one_is_frozen_costs_what_it_cost_then() -> None:
     assert fight.refused("ana", "move hexes=3", "attack target=bo weapon=Rifle range=short").code == \
         "rules.allowance"  # 6 MP frozen: two move actions more, with the standard used
     fight.post("ana", "aim weapon=Rifle", "attack target=bo weapon=Rifle range=short")  # walk 1, aim 1, attack
+    from fightlog.rules.bleedingsun.ruleset import RULES
+
+    assert dict(RULES.turn_spent(fight.state, "ana")) == {"standard": 1, "move": 2}  # as state shows it
+
+
+def test_a_move_made_frozen_still_costs_the_more_once_broken_free() -> None:
+    """Frozen, Ana walked 4 hexes (8 MP: two move actions) and broke free: her walk was priced
+    again unfrozen and another move let through (a review). The table records a move made
+    frozen (frozen=true), and it keeps its price."""
+    from fightlog.events.model import DeclarationPosted
+    from fightlog.rules.bleedingsun import statuses
+
+    fight = ready_duel(a={"pace": 4})
+    statuses.apply(fight.scribe, "ana", "frozen", "frozen", fight.state.seq)
+    (walked,) = of(fight.post("ana", "move hexes=4"), DeclarationPosted)
+    assert walked.actions[0].params == {"hexes": 4, "frozen": True}
+    fight.post("ana", "break_free", faces=[6, 6, 6])
+    assert "frozen" not in [e.name for e in fight.state.effects.values()]
+    assert fight.refused("ana", "move hexes=1").code == "rules.allowance"  # 9 MP: three move actions
 
 
 def test_innocent_bystanders_when_the_gm_calls_for_them() -> None:
