@@ -20,7 +20,7 @@ from typing import BinaryIO, Final
 
 from fightlog.errors import InputError
 from fightlog.importing.message import Embed, Message
-from fightlog.importing.source import Warn, text_lines
+from fightlog.importing.source import MAX_MESSAGE_BYTES, Warn, text_lines
 
 RULE: Final = "=" * 62
 HEADER: Final = re.compile(r"\[([^\]]{6,40})\] (.+?)( \(pinned\))?$")
@@ -78,9 +78,10 @@ def read(handle: BinaryIO, name: str, warn: Warn) -> Iterator[Message]:
     ``=`` line) is refused at its first line, one without the footer (cut off) at its last,
     text after the footer at that text's line. A line of 62 ``=`` that is not the footer's
     is a message's content."""
+    scanned = _month_first_scanned(handle)
     lines = _Lines(text_lines(handle, name, warn))
     _header(lines, name)
-    month_first = _month_first(lines)
+    month_first = scanned if scanned is not None else _month_first(lines, name, warn)
     current: tuple[int, datetime, str, list[str]] | None = None
     count = 0
     footer: tuple[int, str] | None = None
@@ -149,7 +150,34 @@ class _Lines:
         self.back.extend(reversed(lines))
 
 
-def _month_first(lines: _Lines) -> bool:
+def _month_first_scanned(handle: BinaryIO) -> bool | None:
+    """``_month_first`` of a file that can be read twice: its message dates scanned once
+    (nothing kept but the answer), then read again from where it was; ``None`` for a stream
+    (standard input), which ``_month_first`` reads ahead of instead."""
+    try:
+        if not handle.seekable():
+            return None
+        start = handle.tell()
+    except (OSError, ValueError):
+        return None
+    month = False
+    try:
+        for raw in iter(lambda: handle.readline(MAX_MESSAGE_BYTES + 1), b""):
+            head = HEADER.match(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            if head is None:
+                continue
+            found = _SLASHED_24H.fullmatch(head[1])
+            if found is None and parse_date(head[1]) is not None:
+                break  # another form: nothing to decide
+            if found is not None and (int(found[1]) > 12 or int(found[2]) > 12):
+                month = int(found[2]) > 12
+                break
+    finally:
+        handle.seek(start)
+    return month
+
+
+def _month_first(lines: _Lines, name: str, warn: Warn) -> bool:
     """Whether the file's slashed 24-hour dates are month first: the first message date whose
     first or second number cannot be a month decides for the whole file (``3/13/2024 00:01``:
     month first; ``13/3/2024``: day first), so one file reads one way (read each on its own,
@@ -158,29 +186,27 @@ def _month_first(lines: _Lines) -> bool:
     or where none decides, day first); a message date in another form (en-US, ISO) ends the
     look at once: the file is not one of these."""
     seen: list[tuple[int, str]] = []
-    month = False
+    month: bool | None = None
     for number, text in lines:
         seen.append((number, text))
         head = HEADER.match(text)
-        if head is None:
-            if len(seen) >= LOOK_AHEAD:
-                break
-            continue
-        found = _SLASHED_24H.fullmatch(head[1])
-        if found is None and parse_date(head[1]) is not None:
-            break  # another form: nothing to decide
-        if found is not None and (int(found[1]) > 12 or int(found[2]) > 12):
+        found = None if head is None else _SLASHED_24H.fullmatch(head[1])
+        if head is not None and found is None and parse_date(head[1]) is not None:
+            month = False  # another form: nothing to decide
+        elif found is not None and (int(found[1]) > 12 or int(found[2]) > 12):
             month = int(found[2]) > 12
-            break
-        if len(seen) >= LOOK_AHEAD:
+        if month is not None or len(seen) >= LOOK_AHEAD:
             break
     lines.again(*seen)
-    return month
+    if month is None and len(seen) >= LOOK_AHEAD:
+        warn(f"{name}: no message date in the first {LOOK_AHEAD:,} lines says whether the dates are day or month "
+             "first: read day first (save the export to a file to have it read whole)")
+    return bool(month)
 
 
 LOOK_AHEAD: Final = 20_000
-"""Lines read ahead at most for ``_month_first``: a bound on the memory of a file whose first
-dates do not decide (the import streams)."""
+"""Lines read ahead at most for ``_month_first`` (a stream; a file is scanned whole instead,
+``_month_first_scanned``): a bound on the memory of one whose first dates do not decide."""
 
 
 def _header(lines: _Lines, name: str) -> None:

@@ -311,18 +311,39 @@ def test_a_text_export_reads_its_slashed_24_hour_dates_one_way_for_the_whole_fil
     assert [m.at for m in found] == [first, second]
 
 
+class _Stream(io.BytesIO):
+    """Standard input: read once, never sought."""
+
+    def seekable(self) -> bool:
+        return False
+
+
+def _export_of(stamps: list[str]) -> bytes:
+    body = "".join(f"[{stamp}] mara.k\nline {n}\n\n\n" for n, stamp in enumerate(stamps))
+    return ("=" * 62 + "\nGuild: g\nChannel: c\n" + "=" * 62 + "\n\n" + body + "=" * 62 +
+            f"\nExported {len(stamps)} message(s)\n" + "=" * 62 + "\n").encode()
+
+
 @pytest.mark.parametrize("stamp", ["3/{day}/2024 8:{minute:02d} PM", "{day:02d}/03/2024 20:{minute:02d}"])
-def test_deciding_the_date_order_reads_ahead_a_few_lines_not_the_file(stamp: str) -> None:
+def test_deciding_the_date_order_of_a_stream_reads_ahead_a_few_lines_not_the_whole(stamp: str) -> None:
     """The look-ahead for a month-first file read a whole en-US export (its dates never
-    decide) before the first message: 126 MB for 15 MB (a review). It stops at a date of
-    another form, or at one that decides."""
-    body = "".join(f"[{stamp.format(day=1 + n // 1000 % 28, minute=n % 60)}] mara.k\nline {n}\n\n\n"
-                   for n in range(30_000))
-    data = ("=" * 62 + "\nGuild: g\nChannel: c\n" + "=" * 62 + "\n\n" + body + "=" * 62 +
-            "\nExported 30000 message(s)\n" + "=" * 62 + "\n").encode()
-    handle = io.BytesIO(data)
-    first = next(discord_txt.read(handle, "x.txt", lambda _: None))
+    decide) before the first message: 126 MB for 15 MB (a review). From a stream it stops at a
+    date of another form, or after LOOK_AHEAD lines, saying so."""
+    data = _export_of([stamp.format(day=1 + n // 1000 % 28, minute=n % 60) for n in range(30_000)])
+    handle, said = _Stream(data), []
+    first = next(discord_txt.read(handle, "x.txt", said.append))
     assert first.text == "line 0" and handle.tell() < len(data) // 4
+    assert bool(said) is stamp.startswith("{day")  # the day-first file: undecided within the bound, said
+
+
+def test_a_file_is_scanned_whole_for_its_date_order_and_read_again() -> None:
+    """Past the look-ahead, a month-first file read its first 20,000 lines day first (the 1st
+    of March as 3 January) and the rest month first (a review): a file (not a stream) is
+    scanned for its dates first, keeping nothing, then read from its start."""
+    stamps = [f"03/{1 + n * 12 // 7000:02d}/2024 {n % 24:02d}:{n % 60:02d}" for n in range(7000)] + ["03/13/2024 00:01"]
+    found = list(discord_txt.read(io.BytesIO(_export_of(stamps)), "x.txt", lambda _: None))
+    assert (found[0].at, found[-2].at, found[-1].at) == (
+        datetime(2024, 3, 1, 0, 0), datetime(2024, 3, 12, 15, 39), datetime(2024, 3, 13, 0, 1))
 
 
 def test_an_export_whose_dates_do_not_read_is_refused_not_an_empty_fight() -> None:
