@@ -29,6 +29,10 @@ from fightlog.report.narration import (
 
 NONE = "-"
 
+_SPENT_AS: Mapping[str, str] = {"action": "action", "both": "use of both actions", "boths": "uses of both actions"}
+"""A ruleset's cost of a turn's spending (``Ruleset.turn_spent``) as it is told, one and many:
+``1 action``, d20-evasion's ``1 use of both actions``; any other ``COST``: ``2 move actions``."""
+
 
 def align(rows: Sequence[Sequence[str]], indent: str = "") -> list[str]:
     """Rows padded into columns two spaces apart, without trailing spaces."""
@@ -177,7 +181,7 @@ def _standing(slot: Slot, state: SceneState, who: Namer) -> str:
         ruleset = ruleset_for(None if state.scene is None else state.scene.ruleset)
         used = ruleset.turn_spent(state, slot.actor)  # their own posts, as their ruleset counts
         if used:
-            spent = (plural(v, "action" if k == "action" else f"{k} action") for k, v in sorted(used.items()))
+            spent = (plural(v, _SPENT_AS.get(k, f"{k} action"), _SPENT_AS.get(f"{k}s")) for k, v in sorted(used.items()))
             return f"posting (spent {', '.join(spent)})"
     return slot.standing + (f": {slot.note}" if slot.note else "")
 

@@ -99,6 +99,18 @@ def test_ids_are_told_in_words_and_a_sheets_names_as_written() -> None:
         "Rhea gains status mortally wounded"
 
 
+def test_a_turns_spending_is_told_in_words_in_every_ruleset() -> None:
+    """state's posting column: d20-evasion's item use (cost ``both``) was told "1 both action"
+    (a review)."""
+    from fightlog.report.state_text import state_lines
+    from tests.rules.d20evasion.rigged import Fight
+
+    f = Fight().join("alice", (0, 0), side="a", items=[{"name": "Med kit", "heal": 30}]).join("carl", (0, 0), side="a")
+    f.join("bob", (0, 0), side="b", hp=40).started([20, 1])
+    f.post("alice", "use_item item='Med kit' target=carl")
+    assert any(line.endswith("posting (spent 1 use of both actions)") for line in state_lines(f.state))
+
+
 def test_an_unopposed_roll_is_told_as_a_success_or_a_failure() -> None:
     """roe7's `skill roll=dodge` was told "Rex Iron hits Rex Iron: 70 vs 50"."""
     from fightlog.events.model import AttackResolved
