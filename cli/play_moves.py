@@ -49,9 +49,14 @@ def waiting(log: str, table: Table, state: SceneState) -> list[str]:
         return []
     scene = state.scene
     answers = sorted(getattr(rules_for_scene(scene.ruleset if scene else None, {}), "answer_actions", ()))
-    said = f" ({', '.join(answers)})" if answers else ""
-    return [f"waiting: {defender} may answer seq {seq}{said}: fightlog play post {log} {defender} TEXT --do ... "
-            f"--responds-to {seq}; play end-turn resolves it unanswered" for seq, defender in found]
+    lines = []
+    for seq, defender in found:
+        opened = getattr(table, "open_answers", None)
+        can = opened(state, defender, seq, answers) if callable(opened) else answers  # what the rules allow now
+        said = f" ({', '.join(can)})" if can else ""
+        lines.append(f"waiting: {defender} may answer seq {seq}{said}: fightlog play post {log} {defender} TEXT "
+                     f"--do ... --responds-to {seq}; play end-turn resolves it unanswered")
+    return lines
 
 
 def open_scene(log: str) -> tuple[SceneState, Table, str | None]:

@@ -30,8 +30,8 @@ from typing import Any
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fightlog.errors import RefusedError
-from fightlog.events.model import CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded
+from fightlog.errors import FightlogError, RefusedError, SeedUnavailableError
+from fightlog.events.model import Action, CombatantJoined, DeclarationPosted, Json, Moved, SceneEnded
 from fightlog.kit.declared import off_the_map, unknown_action, unread_param
 from fightlog.kit.fighters import absent
 from fightlog.kit.options import as_data
@@ -91,6 +91,26 @@ class TableBase:
         each, in order (none where attacks resolve at once); ``play post`` says so, as
         ``play end-turn`` would resolve them unanswered."""
         return []
+
+    def open_answers(self, state: SceneState, defender: str, seq: int, kinds: Sequence[str]) -> list[str]:
+        """Of the answer ``kinds``, those ``defender`` may post to the post at ``seq`` now
+        (``play post``'s ``waiting:`` line): each tried on a scratch scribe, nothing written.
+        One refused only for what the bare action lacks (a weapon to name:
+        ``rules.incomplete``), or at its dice (no seed here), is open; one the rules refuse
+        now (a counter after acting, an immediate action spent) is not."""
+        out: list[str] = []
+        for kind in kinds:
+            try:
+                self.post(Scribe(state, None), Post(actor=defender, actions=(Action(type=kind),), responds_to=seq))
+            except SeedUnavailableError:
+                pass  # its checks passed: it rolls
+            except RefusedError as refused:
+                if refused.code != "rules.incomplete":
+                    continue
+            except FightlogError:
+                pass  # not the rules' refusal: left for the post to say
+            out.append(kind)
+        return out
 
     def reads(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         """Each action type's ``Action`` fields and params a post may write (``fightlog

@@ -690,6 +690,21 @@ def test_an_en51_attack_waiting_for_its_defender_is_said(tmp_path: Path) -> None
     assert charged.stdout.splitlines()[-1].startswith("waiting: mira may answer seq "), charged.output
 
 
+def test_the_waiting_line_offers_only_the_answers_the_rules_allow_now(tmp_path: Path) -> None:
+    """The waiting: line listed every answer the ruleset has: Mira, who had acted this turn,
+    was offered a counterattack and refused it when she posted it (a tester)."""
+    log = tmp_path / "e.jsonl"
+    roster = FIXTURES / "en51" / "rosters" / "tavern.toml"
+    assert run("play", "start", str(log), "--ruleset", "en51", "--seed", "21").exit_code == 0
+    assert run("play", "join", str(log), "--roster", str(roster), "mira", "rask").exit_code == 0
+    assert run("play", "begin", str(log)).exit_code == 0
+    assert run("play", "post", str(log), "mira", "Mira hides", "--do", "hide").exit_code == 0
+    assert run("play", "end-turn", str(log)).exit_code == 0
+    posted = run("play", "post", str(log), "rask", "Rask swings.", "--do", "attack target=mira weapon=Cutlass")
+    assert posted.exit_code == 0, posted.output
+    assert " may answer seq " in posted.stdout and "(ignore, take):" in posted.stdout.splitlines()[-1], posted.output
+
+
 def test_a_traveller_attack_waiting_for_a_reaction_is_said(tmp_path: Path) -> None:
     """docs/play.md: an attack left waiting for its defender's answer is said on a waiting:
     line. A Traveller attack waits for the target's reaction: play post said nothing, and the
@@ -703,7 +718,9 @@ def test_a_traveller_attack_waiting_for_a_reaction_is_said(tmp_path: Path) -> No
     posted = run("play", "post", str(log), "kesh", "Kesh fires at Ilsa.", "--do", "attack target=ilsa weapon=Shotgun")
     assert posted.exit_code == 0, posted.output
     seq = next(e.seq for _, e in FileStore(str(log)).read() if isinstance(e, DeclarationPosted) and e.actor == "kesh")
-    assert posted.stdout.splitlines()[-1].startswith(f"waiting: ilsa may answer seq {seq} (dive, dodge"), posted.output
+    # (a parry answers a melee attack only: not offered against a shotgun)
+    assert posted.stdout.splitlines()[-1].startswith(f"waiting: ilsa may answer seq {seq} (dive, dodge, take):"), \
+        posted.output
     answered = run("play", "post", str(log), "ilsa", "Ilsa dives.", "--do", "dodge", "--responds-to", str(seq))
     assert answered.exit_code == 0 and "waiting:" not in answered.stdout, answered.output
 
