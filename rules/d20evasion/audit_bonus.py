@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from msgspec.structs import replace
+
 from fightlog.errors import FightlogError
 from fightlog.events.model import AttackResolved, DiceRolled
 from fightlog.kit.checks import AuditView
@@ -42,7 +44,7 @@ def check_bonus(before: SceneState, event: AttackResolved, roll: DiceRolled, opt
     else:
         return
     try:
-        who = Fighter(before, event.attacker, opts)
+        who = Fighter(_as_rolled(before, roll), event.attacker, opts)
         given = who.disarm_mods() if weapon is None or purpose == "disarm" else who.to_hit_mods(gear_of(who, weapon))
     except FightlogError:
         return  # a sheet that does not read, or a weapon it lacks: judged where it is read
@@ -55,6 +57,16 @@ def check_bonus(before: SceneState, event: AttackResolved, roll: DiceRolled, opt
         shown = ", ".join(f"{source} {value:+d}" for value, source in mods) or "none"
         view.report(CODE, roll, f"{event.attacker}'s {what} carries {got:+d}; the sheet gives {want:+d} ({shown})",
                     actor=event.attacker)
+
+
+def _as_rolled(before: SceneState, roll: DiceRolled) -> SceneState:
+    """``before`` without the effects placed after ``roll`` was made: a counterattack is rolled
+    before the attack it answers lands, and an injury that attack left (a muscle tear's -3)
+    was no penalty on it."""
+    later = [key for key, effect in before.effects.items() if effect.applied > roll.seq]
+    if not later:
+        return before
+    return replace(before, effects={k: e for k, e in before.effects.items() if k not in later})
 
 
 def check_dodge(before: SceneState, dodge: DiceRolled, opts: D20Options, view: AuditView) -> None:

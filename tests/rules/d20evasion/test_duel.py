@@ -251,3 +251,16 @@ def test_a_parry_fumbled_beside_a_counter_audits_clean(answer: tuple[str, str], 
     f.respond("alice", "take", faces=[10])
     found = [x for x in audit_events(f.scribe.events).findings if x.code.startswith("rules.")]
     assert found == []
+
+
+def test_a_counter_rolled_before_the_attack_that_injures_its_roller_audits_clean() -> None:
+    """Counterattack: rolled before the attack it answers lands. That attack mortally wounded
+    Bob (a muscle tear, -3): the audit charged the tear to his counter's roll (a property test,
+    seed of a random engine fight)."""
+    from fightlog.audit.one_process import audit_events
+
+    f = duel(b={"hp": 30})
+    f.post("alice", "attack target=bob")
+    f.respond("bob", "counter", faces=[14, 15, 14])  # the hit, the counter, the injury: a muscle tear
+    assert "mortally_wounded" in f.statuses("bob")
+    assert [x.code for x in audit_events(f.scribe.events).findings if x.code.startswith("rules.")] == []
