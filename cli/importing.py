@@ -83,6 +83,7 @@ def import_(
     from fightlog.importing.arrivals import held
     from fightlog.importing.build import Builder
     from fightlog.importing.cast import empty_cast, load_cast
+    from fightlog.importing.cast_warnings import ambiguous, unheard
     from fightlog.importing.importer import check_format, in_window, located, messages, opening, write_log
     from fightlog.importing.names import shown_names
 
@@ -121,8 +122,8 @@ def import_(
     builder = Builder(cast, medium=_medium(fmt), out_statuses=out, answers=answers, opened=len(first), shown=shown,
                       warn=located(transcript, said, bare=True), arrivals=arriving)
     done = write_log(log, first, in_window(messages(transcript, fmt, cast, said), start, end, transcript), builder)
-    for unheard in [*cast.unheard(), *cast.ambiguous()]:
-        said(unheard)
+    for slip in [*unheard(cast), *ambiguous(cast)]:
+        said(slip)
     said.say()
     unsided = [entry.id for entry in cast.file.combatants if entry.side == "?"]
     if unsided:  # a suggested cast used as drafted

@@ -88,43 +88,7 @@ class Cast:
     clashes: dict[tuple[str, str], tuple[str, list[str]]] = field(default_factory=dict)
     """(the entry a speaker's messages went to, another entry naming them too) -> the speaker as
     shown and that entry's keys of them: one Discord user named by id in one entry and by
-    nickname in another (``ambiguous``)."""
-
-    def unheard(self) -> list[str]:
-        """A warning for each entry none of whose speakers any message matched, where that
-        looks like a slip (a cast may name someone a fight does not hear): a speaker close to
-        one the cast does not name (``kaito.ronnin``), or a pattern with ``[`` (a set of
-        characters in a pattern: ``[RoE] HUD*`` matches no ``[RoE] HUD v4``)."""
-        from fightlog.kit.spelling import closest
-
-        said = []
-        for where, line, speakers in self.entries:
-            if not self.heard.isdisjoint(speakers):
-                continue
-            near = next(filter(None, (closest(s, self.strangers, NEAR_SPEAKER) for s in speakers)), None)
-            if near is not None:
-                hint = f": did you mean {near!r} (who speaks, and whom the cast does not name)?"
-            elif any("[" in s for s in speakers):
-                hint = " (in a pattern, [...] is one character of a set: write [[] for a [)"
-            else:
-                continue
-            at = f"{self.path}:{line}" if line is not None else f"{self.path}"
-            said.append(f"{at}: {where}: no message is by {' or '.join(map(repr, speakers))}{hint}")
-        return said
-
-    def ambiguous(self) -> list[str]:
-        """A warning for each entry naming a speaker whose messages went to another entry that
-        names them too, under another of their names (a user's id in one, their nickname in
-        another): matched by id or user name before the name shown, silently."""
-        said = []
-        order = {speaker: n for n, speaker in enumerate(self.labels)}  # the cast's own order
-        for (taken, losing), (speaker, found) in self.clashes.items():
-            keys = sorted(found, key=order.__getitem__)
-            line = self.labels[keys[0]][1]
-            at = f"{self.path}:{line}" if line is not None else f"{self.path}"
-            said.append(f"{at}: {losing}: {' and '.join(map(repr, keys))} {'is' if len(keys) == 1 else 'are'} also "
-                        f"{speaker}, whom {taken} names too: their messages go to {taken}, none to {losing}")
-        return said
+    nickname in another (``cast_warnings.ambiguous``)."""
 
     @property
     def actors(self) -> list[str]:
