@@ -42,6 +42,7 @@ from fightlog.reducers.state import SceneState
 from fightlog.kit.countdowns import TurnCountdowns
 from fightlog.rules.d20evasion import audit_dying
 from fightlog.rules.d20evasion.audit_owed import OwedEffects
+from fightlog.rules.d20evasion.audit_sized import sized
 from fightlog.rules.d20evasion.audit_bonus import check_bonus, check_dodge
 from fightlog.rules.d20evasion.audit_initiative import initiative_rolled
 from fightlog.kit.initiative_order import initiative_set
@@ -101,41 +102,14 @@ class D20Audit:
         }
 
     def applied(self, before: SceneState, event: EffectApplied, after: SceneState, view: AuditView) -> None:
-        """An effect a hit or a spell leaves, as its sheet says (Damage: ongoing damage; Casting
-        Spells): damage over time of the weapon's (or spell's) effect, its damage and rounds; a
-        spell's change to the damage taken, for its rounds; a spell's cooldown."""
+        """A fumbled parry's penalty, owed by its bearer's next attack or counter roll; any other
+        effect a hit or a spell leaves, as its sheet says (``audit_sized.sized``)."""
         if event.name == "parry_fumble":
             penalty = event.params.get("penalty")
             owed = penalty if type(penalty) is int else self.options(before).parry_fumble_penalty
             self.fumbles[event.target] = (owed, event.seq)
             return
-        cause = view.event(event.cause) if event.cause is not None else None
-        try:
-            if type(cause) is AttackResolved and event.params.get("dot") is True:
-                gear = gear_of(Fighter(before, cause.attacker, self.options(before)), cause.weapon)
-                over = gear.effect
-                want = None if over is None or over.name != event.name else (over.damage, over.rounds)
-                self._sized(event, (event.magnitude, event.duration), want, f"{gear.name}'s {event.name}", view)
-            elif type(cause) is DeclarationPosted and (event.name == "cooldown" or "damage_percent" in event.params):
-                spell_name = str(event.params.get("spell", event.name))
-                caster = cause.actor
-                spell = Fighter(before, caster, self.options(before)).spell(spell_name)
-                if event.name == "cooldown":
-                    self._sized(event, (None, event.duration), (None, spell.cooldown), f"{spell.name}'s cooldown", view)
-                else:
-                    self._sized(event, (event.params.get("damage_percent"), event.duration),
-                                (spell.damage_taken_percent, spell.rounds), spell.name, view)
-        except FightlogError:
-            return  # a sheet that does not read, or a weapon or spell it does not have: judged elsewhere
-
-    @staticmethod
-    def _sized(event: EffectApplied, got: tuple[object, int | None], want: tuple[object, int] | None, what: str,
-               view: AuditView) -> None:
-        if want is not None and got != want:
-            said = f"{got[1]} rounds" if want[0] is None else f"{got[0]} for {got[1]} rounds"
-            given = f"{want[1]}" if want[0] is None else f"{want[0]} for {want[1]}"
-            view.report("rules.effect-wrong", event, f"{event.target}'s {what} is recorded as {said}; the sheet gives "
-                        f"{given}", actor=event.target)
+        sized(before, event, self.options(before), view)
 
     def options(self, state: SceneState) -> D20Options:
         scene = state.scene
