@@ -36,9 +36,9 @@ def check_own(state: SceneState, actor: str, actions: Sequence[Action], *, stric
     if any(a.type in economy.IMMEDIATE or a.type in ANSWERS for a in actions):
         raise RefusedError("an immediate action or answer is posted in another's turn", code="rules.immediate")
     since = who.frozen_since()
-    economy.check(earlier, actions, pace=who.pace(), stance=who.stance, maneuver_cost=who.options.maneuver_cost,
-                  stunned=bool(who.effects(STUNNED)), extra=0 if since is None else 1,
-                  earlier_extras=economy.moves_frozen(state, actor, since))
+    economy.check(economy.marked(state, actor, since), actions, pace=who.pace(), stance=who.stance,
+                  maneuver_cost=who.options.maneuver_cost, stunned=bool(who.effects(STUNNED)),
+                  frozen_now=since is not None)
     if any(a.type == "attack" for a in earlier) and any(a.type == "attack" for a in actions):
         raise RefusedError("the round's attacks are one standard action: split the pool in one post",
                            code="rules.allowance")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from msgspec.structs import replace
+
 from fightlog.errors import RefusedError
 from fightlog.events.model import Action
 from fightlog.reducers.state import SceneState
@@ -82,14 +84,9 @@ def stance_kind(action: Action, current: str | None) -> str:
     return f"stance ({' and '.join(ends)})"
 
 
-def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str, extra: int = 0,
-          move_extras: Sequence[int] | None = None) -> Spent:
-    """What ``actions`` (one fighter's own-turn actions, in order) use. ``extra``: MP a hex
-    more for each move (frozen); ``move_extras``: that for each ``move`` of ``actions`` in turn
-    instead (a move made before the fighter was frozen cost what it cost then)."""
-    moves = [a for a in actions if a.type == "move"]
-    priced = list(zip(moves, move_extras if move_extras is not None else [extra] * len(moves)))
-    next_move = 0
+def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_cost: str) -> Spent:
+    """What ``actions`` (one fighter's own-turn actions, in order) use; a move marked
+    ``frozen=true`` (``marked``) costs 1 MP a hex more."""
     actions = expanded(actions)  # a ready pays for the actions it sets aside
     standard = free = full = ma = mp = attacks = 0
     kinds: list[str] = []
@@ -111,13 +108,11 @@ def spent(actions: Sequence[Action], *, pace: int, stance: str | None, maneuver_
         elif kind in FULL:
             full += 1
         elif kind == "move":
-            more = extra
-            if next_move < len(priced) and priced[next_move][0] is action:  # a posted move, not one a ready set aside
-                more, next_move = priced[next_move][1], next_move + 1
             hexes = action.params.get("hexes", action.distance or 0)  # not a count: the move refuses it
             mp += move_cost(hexes if isinstance(hexes, int) and not isinstance(hexes, bool) else 0, stance=stance,
                             terrain=str(action.params.get("terrain", "open")),
-                            cautious=bool(action.params.get("cautious", False)), extra=more)
+                            cautious=bool(action.params.get("cautious", False)),
+                            extra=int(action.params.get("frozen") is True))
         elif kind == "stance":
             cost = stance_cost(action, stance)
             if cost:  # each change its own row of the table, so its own kind (crouched and prone...)
@@ -140,27 +135,28 @@ def own_actions(state: SceneState, actor: str) -> list[Action]:
     return [a for p in state.pending if p.actor == actor and p.responds_to is None for a in p.actions]
 
 
-def moves_frozen(state: SceneState, actor: str, frozen_since: int | None) -> list[int]:
-    """For each ``move`` of ``own_actions``: the MP a hex more it cost, 1 when the table
-    recorded it made frozen (``frozen=true``: a freeze since broken free of does not make it
-    cheaper) or it was posted after ``frozen_since`` (the ``seq`` of the freeze in force; a
-    hand-kept log's move says nothing)."""
-    return [int(a.params.get("frozen") is True or (frozen_since is not None and p.seq > frozen_since))
-            for p in state.pending if p.actor == actor and p.responds_to is None
-            for a in p.actions if a.type == "move"]
+def marked(state: SceneState, actor: str, frozen_since: int | None) -> list[Action]:
+    """``own_actions`` as the economy prices them: each move made frozen marked ``frozen=true``.
+    The table records the mark (``table._from``: a freeze since broken free of does not make
+    the move cheaper); a hand-kept log's move records nothing, and one posted after
+    ``frozen_since`` (the ``seq`` of the freeze in force) is taken for one made frozen."""
+    return [made_frozen(a) if a.type == "move" and frozen_since is not None and p.seq > frozen_since else a
+            for p in state.pending if p.actor == actor and p.responds_to is None for a in p.actions]
+
+
+def made_frozen(action: Action) -> Action:
+    """``action`` (a move) marked made frozen: +1 MP a hex."""
+    return action if action.params.get("frozen") is True else replace(action, params={**action.params, "frozen": True})
 
 
 def check(earlier: Sequence[Action], actions: Sequence[Action], *, pace: int, stance: str | None,
-          maneuver_cost: str, stunned: bool = False, extra: int = 0,
-          earlier_extras: Sequence[int] | None = None) -> Spent:
+          maneuver_cost: str, stunned: bool = False, frozen_now: bool = False) -> Spent:
     """Refuse (``rules.allowance``) a post that overspends the round's actions; what the turn has
     used with it. ``pace``: the movement points a move action buys (stagger may have lowered
-    it); ``extra``: MP a hex more (frozen) for the post's moves; ``earlier_extras``: that of
-    each earlier move of the turn (``extra`` for each, by default)."""
-    every = [*earlier, *actions]
-    new_moves = [max(extra, int(a.params.get("frozen") is True)) for a in actions if a.type == "move"]
-    extras = None if earlier_extras is None else [*earlier_extras, *new_moves]
-    used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost, extra=extra, move_extras=extras)
+    it); ``earlier``: the turn's actions as priced (``marked``); ``frozen_now``: the post's moves
+    cost 1 MP a hex more."""
+    every = [*earlier, *(made_frozen(a) if frozen_now and a.type == "move" else a for a in actions)]
+    used = spent(every, pace=pace, stance=stance, maneuver_cost=maneuver_cost)
     problems = []
     if stunned and any(a.type not in ("say",) for a in actions):
         problems.append("stunned: every action but the immediate is lost this turn")

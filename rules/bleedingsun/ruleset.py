@@ -111,9 +111,8 @@ class BleedingSunRules(GenericRules):
 
         try:
             who = Fighter(state, actor)
-            used = economy.spent(economy.own_actions(state, actor), pace=who.pace(), stance=who.stance,
-                                 maneuver_cost=who.options.maneuver_cost,
-                                 move_extras=economy.moves_frozen(state, actor, who.frozen_since()))
+            used = economy.spent(economy.marked(state, actor, who.frozen_since()), pace=who.pace(), stance=who.stance,
+                                 maneuver_cost=who.options.maneuver_cost)
         except FightlogError:  # a sheet the rules cannot read: each action by its cost
             return super().turn_spent(state, actor)
         parts = (("standard", used.standard), ("move", used.move_actions), ("free", used.free),

@@ -22,7 +22,7 @@ from fightlog.kit.table_base import TableBase
 from fightlog.reducers.state import SceneState
 from fightlog.rules.bleedingsun import immediate, turns
 from fightlog.rules.bleedingsun.declared import check_own, play_own
-from fightlog.rules.bleedingsun.economy import stance_named
+from fightlog.rules.bleedingsun.economy import made_frozen, stance_named
 from fightlog.rules.bleedingsun.fighters import INCOMING, Fighter
 from fightlog.rules.bleedingsun.options import RULESET_ID, BleedingSunOptions, read_options
 from fightlog.rules.bleedingsun.ruleset import ACTION_TYPES, OUT
@@ -99,7 +99,7 @@ def _from(actions: Sequence[Action], stance: str | None, *, frozen: bool = False
             action = replace(action, params={**action.params, "from": stance or "standing"})
             stance = stance_named(action.params.get("to"))
         elif action.type == "move" and frozen:
-            action = replace(action, params={**action.params, "frozen": True})
+            action = made_frozen(action)
         told.append(action)
     return told
 
