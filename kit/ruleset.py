@@ -105,6 +105,12 @@ class Ruleset(FoldRules, Protocol):
         ``1 hex``, ``3 hexes``)."""
         ...
 
+    @property
+    def spent_words(self) -> Mapping[str, tuple[str, str]]:
+        """How ``state`` tells a part of the turn ``turn_spent`` names, one and many, where
+        ``N PART action(s)`` does not fit (d20-evasion's ``both``: ``1 use of both actions``)."""
+        ...
+
     def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
         """How often an effect named ``effect`` (with ``params``) deals its ``magnitude`` or
         ``dice`` as damage: ``"turn"``, ``"round"``, or ``None`` when its magnitude is no
@@ -217,6 +223,7 @@ class GenericRules(GenericFoldRules):
     answer_actions: frozenset[str] = frozenset()
     """Action types that answer a post in another's turn (``Ruleset.answer_actions``)."""
     distance_unit: str = "m"
+    spent_words: Mapping[str, tuple[str, str]] = {}
 
     def table(self) -> Table | None:
         if self.table_module is None:

@@ -29,10 +29,6 @@ from fightlog.report.narration import (
 
 NONE = "-"
 
-_SPENT_AS: Mapping[str, str] = {"action": "action", "both": "use of both actions", "boths": "uses of both actions"}
-"""A ruleset's cost of a turn's spending (``Ruleset.turn_spent``) as it is told, one and many:
-``1 action``, d20-evasion's ``1 use of both actions``; any other ``COST``: ``2 move actions``."""
-
 
 def align(rows: Sequence[Sequence[str]], indent: str = "") -> list[str]:
     """Rows padded into columns two spaces apart, without trailing spaces."""
@@ -172,6 +168,12 @@ def _order_round(turn: TurnState, ended: bool) -> str:
     return "" if ended else f" (for round {turn.round + 1})"
 
 
+def _spent(part: str, count: int, words: Mapping[str, tuple[str, str]]) -> str:
+    """``2 actions``, ``1 move action``, or as the ruleset tells the part (``spent_words``)."""
+    one, many = words.get(part) or (("action", "actions") if part == "action" else (f"{part} action", f"{part} actions"))
+    return plural(count, one, many)
+
+
 def _standing(slot: Slot, state: SceneState, who: Namer) -> str:
     if slot.standing == "arriving":
         arrival = next(a for a in state.turn.arrivals if a.actor == slot.actor)
@@ -181,8 +183,7 @@ def _standing(slot: Slot, state: SceneState, who: Namer) -> str:
         ruleset = ruleset_for(None if state.scene is None else state.scene.ruleset)
         used = ruleset.turn_spent(state, slot.actor)  # their own posts, as their ruleset counts
         if used:
-            spent = (plural(v, _SPENT_AS.get(k, f"{k} action"), _SPENT_AS.get(f"{k}s")) for k, v in sorted(used.items()))
-            return f"posting (spent {', '.join(spent)})"
+            return f"posting (spent {', '.join(_spent(k, v, ruleset.spent_words) for k, v in sorted(used.items()))})"
     return slot.standing + (f": {slot.note}" if slot.note else "")
 
 

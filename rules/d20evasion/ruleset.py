@@ -94,6 +94,7 @@ class D20Rules(GenericRules):
     table_module = "fightlog.rules.d20evasion.table"
     policy_module = "fightlog.rules.d20evasion.policy"
     answer_actions = DEFENSIVE  # a duel's (Defensive Turns)
+    spent_words = {"both": ("use of both actions", "uses of both actions")}  # an item, a long cast (Actions)
 
     def harm_period(self, effect: str, params: Mapping[str, Any]) -> str | None:
         return "turn" if params.get("dot") is True else None  # damage over time (``harm.is_dot``)
