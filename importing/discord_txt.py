@@ -160,21 +160,30 @@ def _month_first_scanned(handle: BinaryIO) -> bool | None:
         start = handle.tell()
     except (OSError, ValueError):
         return None
-    month = False
+    month: bool | None = None
     try:
         for raw in iter(lambda: handle.readline(MAX_MESSAGE_BYTES + 1), b""):
-            head = HEADER.match(raw.decode("utf-8", "replace").rstrip("\r\n"))
-            if head is None:
-                continue
-            found = _SLASHED_24H.fullmatch(head[1])
-            if found is None and parse_date(head[1]) is not None:
-                break  # another form: nothing to decide
-            if found is not None and (int(found[1]) > 12 or int(found[2]) > 12):
-                month = int(found[2]) > 12
+            month = _decides(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            if month is not None:
                 break
     finally:
         handle.seek(start)
-    return month
+    return bool(month)
+
+
+def _decides(text: str) -> bool | None:
+    """What the line ``text`` says of the file's date order: ``True`` month first (a message
+    date whose second number cannot be a month), ``False`` day first (whose first cannot be,
+    or a date in another form: nothing to decide), ``None`` nothing."""
+    head = HEADER.match(text)
+    if head is None:
+        return None
+    found = _SLASHED_24H.fullmatch(head[1])
+    if found is None:
+        return False if parse_date(head[1]) is not None else None
+    if int(found[1]) > 12 or int(found[2]) > 12:
+        return int(found[2]) > 12
+    return None
 
 
 def _month_first(lines: _Lines, name: str, warn: Warn) -> bool:
@@ -189,12 +198,7 @@ def _month_first(lines: _Lines, name: str, warn: Warn) -> bool:
     month: bool | None = None
     for number, text in lines:
         seen.append((number, text))
-        head = HEADER.match(text)
-        found = None if head is None else _SLASHED_24H.fullmatch(head[1])
-        if head is not None and found is None and parse_date(head[1]) is not None:
-            month = False  # another form: nothing to decide
-        elif found is not None and (int(found[1]) > 12 or int(found[2]) > 12):
-            month = int(found[2]) > 12
+        month = _decides(text)
         if month is not None or len(seen) >= LOOK_AHEAD:
             break
     lines.again(*seen)
