@@ -12,6 +12,7 @@ from fightlog.errors import FightlogError
 from fightlog.events.model import Action, AttackResolved, DeclarationPosted, EffectExpired
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
+from fightlog.rules.en51.aiming import param
 from fightlog.rules.en51.card import Card, WeaponCard, read_card
 from fightlog.rules.en51.declared import about_to_strike
 from fightlog.rules.en51.options import En51Options
@@ -154,12 +155,11 @@ def noted_problem(before: SceneState, event: AttackResolved, posted: Declaration
     ``None`` when right, or when the log does not say (no note, no declaration)."""
     if note is None or posted is None:
         return None
-    action = next((a for a in posted.actions if a.type == "attack" and a.target == event.target), None)
+    action = _attack(posted, event.target)
     if action is None:
         return None
     mods = note[1]
-    given = action.params.get("gm", 0)
-    declared = given if isinstance(given, int) and not isinstance(given, bool) else 0
+    declared = param(action, "gm")
     noted = mods.get("GM circumstance", 0)
     if noted != declared:
         said = f"gm={declared}" if declared else "no gm="
