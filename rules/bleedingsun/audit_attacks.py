@@ -35,9 +35,15 @@ def noted(event: AttackResolved, prefix: str) -> bool:
     return False
 
 
-def _roll(view: AuditView, seq: int, purpose: str) -> DiceRolled | None:
+def roll_of(view: AuditView, seq: int, purpose: str) -> DiceRolled | None:
+    """The roll at ``seq``, if it is one for ``purpose``."""
     found = view.event(seq)
     return found if isinstance(found, DiceRolled) and found.purpose == purpose else None
+
+
+def dice_text(count: int) -> str:
+    """``1 die``, ``3 dice``."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 _SCATTERS: dict[int, tuple[object, int]] = {}
@@ -183,14 +189,14 @@ def resolved(before: SceneState, event: AttackResolved, after: SceneState, view:
     if got is None or not event.rolls:
         return False
     planned, one, at = got
-    roll = _roll(view, event.rolls[0], "attack")
+    roll = roll_of(view, event.rolls[0], "attack")
     kept = before.effects[effect].params if effect is not None else None
     if roll is None and kept is None:
         return False
     try:
         options = options_of(before)  # the attacker stands: ``planned_for`` planned their attack
         face = options.hit_face
-        defense = _roll(view, event.rolls[1], "defense") if len(event.rolls) > 1 else None
+        defense = roll_of(view, event.rolls[1], "defense") if len(event.rolls) > 1 else None
         if kept is None and event.declaration is not None:
             _answered(before, event, planned, one, defense, view)
         dodge = hits(defense, face) if defense is not None else 0
@@ -381,5 +387,5 @@ def _coup(before: SceneState, event: DamageApplied, cause: AttackResolved, view:
 def _blast_dodge(view: AuditView, cause: AttackResolved, face: int) -> int:
     if len(cause.rolls) < 2:
         return 0
-    roll = _roll(view, cause.rolls[1], "defense")
+    roll = roll_of(view, cause.rolls[1], "defense")
     return hits(roll, face) if roll is not None else 0

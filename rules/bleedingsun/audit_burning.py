@@ -10,15 +10,11 @@ from fightlog.errors import FightlogError
 from fightlog.events.model import DamageApplied, DiceRolled, EffectTicked
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.audit_attacks import hits
+from fightlog.rules.bleedingsun.audit_attacks import dice_text, hits
 from fightlog.rules.bleedingsun.fighters import Fighter
 from fightlog.rules.bleedingsun.statuses import burn_pools
 
 CODE = "rules.damage"
-
-
-def _dice(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 def damaged(before: SceneState, event: DamageApplied, view: AuditView) -> None:
@@ -43,11 +39,11 @@ def damaged(before: SceneState, event: DamageApplied, view: AuditView) -> None:
     problems = []
     fire, soak = rolls.get("damage"), rolls.get("soak")
     if fire is not None and len(fire.dice) != dv:
-        problems.append(f"the fire rolled {_dice(len(fire.dice))}, the rules give {dv} DV (option burning_dv)")
+        problems.append(f"the fire rolled {dice_text(len(fire.dice))}, the rules give {dv} DV (option burning_dv)")
     want = max(0, soak_dice)
     if (len(soak.dice) if soak is not None else 0) != want:
-        problems.append(f"the soak rolled {_dice(len(soak.dice)) if soak is not None else 'no dice'}; fortitude "
-                        f"without armour{' less a stagger' if who.stagger() else ''} gives {_dice(want)}")
+        problems.append(f"the soak rolled {dice_text(len(soak.dice)) if soak is not None else 'no dice'}; fortitude "
+                        f"without armour{' less a stagger' if who.stagger() else ''} gives {dice_text(want)}")
     raw = hits(fire, face) if fire is not None else event.raw
     off = min(raw, hits(soak, face) if soak is not None else 0)
     if (event.raw, event.reduced_by, event.taken) != (raw, off, raw - off):

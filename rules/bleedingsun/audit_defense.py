@@ -8,25 +8,21 @@ these are ``rules.defense``.
 from __future__ import annotations
 
 from fightlog.errors import FightlogError
-from fightlog.events.model import AttackResolved, DiceRolled, EffectApplied
+from fightlog.events.model import AttackResolved, EffectApplied
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.audit_attacks import hits
+from fightlog.rules.bleedingsun.audit_attacks import dice_text, hits, roll_of
 from fightlog.rules.bleedingsun.fighters import DEFENSE, Fighter
 
 CODE = "rules.defense"
-
-
-def _dice(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 def answered(before: SceneState, event: AttackResolved, view: AuditView) -> None:
     """The dice of the defense roll an attack cites: the target's Vigor less a stagger."""
     if len(event.rolls) < 2:
         return
-    roll = view.event(event.rolls[1])
-    if type(roll) is not DiceRolled or roll.purpose != "defense" or roll.roller != event.target:
+    roll = roll_of(view, event.rolls[1], "defense")
+    if roll is None or roll.roller != event.target:
         return
     try:
         who = Fighter(before, event.target)
@@ -35,8 +31,8 @@ def answered(before: SceneState, event: AttackResolved, view: AuditView) -> None
         return
     if len(roll.dice) != want:
         view.report(CODE, roll, f"{event.target}'s defense against {event.attacker}'s attack rolled "
-                    f"{_dice(len(roll.dice))}; Vigor {vigor}" + (f" less {stagger} (staggered)" if stagger else "")
-                    + f" gives {_dice(want)}", actor=event.target)
+                    f"{dice_text(len(roll.dice))}; Vigor {vigor}" + (f" less {stagger} (staggered)" if stagger else "")
+                    + f" gives {dice_text(want)}", actor=event.target)
 
 
 def total_defense(before: SceneState, event: EffectApplied, view: AuditView) -> None:
@@ -44,8 +40,8 @@ def total_defense(before: SceneState, event: EffectApplied, view: AuditView) -> 
     hits that roll shows."""
     if event.name != DEFENSE:
         return
-    roll = view.event(int(event.params.get("roll") or 0))
-    if type(roll) is not DiceRolled or roll.purpose != "defense":
+    roll = roll_of(view, int(event.params.get("roll") or 0), "defense")
+    if roll is None:
         return
     given = event.params.get("with")
     try:
@@ -55,9 +51,9 @@ def total_defense(before: SceneState, event: EffectApplied, view: AuditView) -> 
     except FightlogError:
         return
     if len(roll.dice) != max(0, want):
-        view.report(CODE, roll, f"{event.target}'s total defense rolled {_dice(len(roll.dice))}; "
+        view.report(CODE, roll, f"{event.target}'s total defense rolled {dice_text(len(roll.dice))}; "
                     f"{use.capitalize()} {score}" + (f" less {stagger} (staggered)" if stagger else "")
-                    + f" gives {_dice(want)}", actor=event.target)
+                    + f" gives {dice_text(want)}", actor=event.target)
     shown = hits(roll, face)
     if event.magnitude != shown:
         view.report(CODE, event, f"{event.target}'s total defense adds {event.magnitude} to the "

@@ -12,7 +12,7 @@ from fightlog.events.model import (AnyEvent, AttackResolved, DamageApplied, Decl
                                    StatusChanged)
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
-from fightlog.rules.bleedingsun.audit_attacks import hits, noted
+from fightlog.rules.bleedingsun.audit_attacks import COUP, hits, noted
 from fightlog.rules.bleedingsun.fighters import BLEEDING, Fighter
 from fightlog.rules.bleedingsun.harm import dead_at, stabilize_pool
 
@@ -77,12 +77,12 @@ class Dying:
         if event.status != "dead" or not event.on:
             return
         cause = view.event(event.cause or 0)
-        if type(cause) is AttackResolved and noted(cause, "coup de grace") and cause.target == event.actor:
+        if type(cause) is AttackResolved and noted(cause, COUP) and cause.target == event.actor:
             _coup_death(before, event, None, cause, view)  # a Grit below one die: no save rolled
             return
         if type(cause) is DiceRolled and cause.purpose == "save":
             attack = view.event(cause.for_seq or 0)
-            if type(attack) is AttackResolved and noted(attack, "coup de grace"):
+            if type(attack) is AttackResolved and noted(attack, COUP):
                 _coup_death(before, event, cause, attack, view)
                 return  # else a save that kills nobody by itself: the HP say
         try:
