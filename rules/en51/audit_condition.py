@@ -18,7 +18,7 @@ from fightlog.kit.checks import AuditView, Check
 from fightlog.reducers.state import SceneState
 from fightlog.rules.en51.card import TRACK, wound_pool
 from fightlog.rules.en51.fighters import Fighter
-from fightlog.rules.en51.harm import BLEEDING, bleeding, condition
+from fightlog.rules.en51.harm import BLEEDING, bleeding_of, condition
 from fightlog.rules.en51.options import options_of
 
 CODE = "rules.condition"
@@ -192,10 +192,9 @@ def _unbled(state: SceneState, actor: str) -> tuple[str, list[int], int] | None:
         return None
     try:
         fighter = Fighter(state, actor)
-        wounds, toughness = fighter.wounds(), fighter.card.toughness
+        wounds, toughness, given = fighter.wounds(), fighter.card.toughness, bleeding_of(fighter)
     except FightlogError:
         return None
-    given = None if fighter.effect("treated") is not None else bleeding(wounds, toughness)
     held = max((_BLEED_RANK[s] for s in BLEEDING if s in who.statuses), default=0)
     return None if given is None or _BLEED_RANK[given] <= held else (given, list(wounds), toughness)
 
@@ -207,10 +206,9 @@ def _bleeding(before: SceneState, event: StatusChanged, view: AuditView) -> bool
     Whether it reported one."""
     try:
         who = Fighter(before, event.actor)
-        wounds, toughness = who.wounds(), who.card.toughness
+        wounds, toughness, given = who.wounds(), who.card.toughness, bleeding_of(who)
     except FightlogError:
         return False
-    given = None if who.effect("treated") is not None else bleeding(wounds, toughness)
     if _BLEED_RANK[given] > _BLEED_RANK[event.status]:  # (one worse than the Wounds give follows a damage judged there)
         said = "no bleeding" if given is None else given.replace("_", " ")
         view.report(CODE, event, f"{event.actor} recorded {event.status.replace('_', ' ')} with Wounds "

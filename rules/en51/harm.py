@@ -64,11 +64,17 @@ def bleeding(wounds: Iterable[int], toughness: int) -> str | None:
     return None
 
 
+def bleeding_of(who: Fighter) -> str | None:
+    """The bleeding ``who``'s Wounds give (``bleeding``), none once Medicine stopped it (an
+    effect ``treated``)."""
+    return None if who.effect("treated") is not None else bleeding(who.wounds(), who.card.toughness)
+
+
 def update_bleeding(scribe: Scribe, actor: str, cause: int | None) -> None:
     """``actor``'s bleeding statuses after their Wounds changed: what the Wounds give, none
-    for the dead or once Medicine stopped it (an effect ``treated``)."""
+    for the dead (``bleeding_of``)."""
     who = Fighter(scribe.state, actor)
-    now = None if who.has("dead") or who.effect("treated") is not None else bleeding(who.wounds(), who.card.toughness)
+    now = None if who.has("dead") else bleeding_of(who)
     for status in BLEEDING:
         if who.has(status) and status != now:
             scribe.emit(StatusChanged(actor=actor, status=status, on=False, cause=cause))
