@@ -11,7 +11,7 @@ from fightlog.events.model import DeclarationPosted, Moved
 from fightlog.kit.checks import AuditView
 from fightlog.reducers.state import SceneState
 from fightlog.rules.traveller.fighters import Fighter
-from fightlog.rules.traveller.minor import far, limit
+from fightlog.rules.traveller.minor import far, limit, limit_why
 
 CODE = "rules.allowance"
 
@@ -37,7 +37,6 @@ def moved(before: SceneState, event: Moved, after: SceneState, view: AuditView) 
     if asked is not None and event.metres != asked:
         problems.append(f"the post (seq {post.seq}) asked {asked} m")
     if event.metres > most:
-        problems.append(f"a minor action moves at most {most} m ({who.stance}"
-                        f"{', difficult terrain' if action.params.get('terrain') == 'difficult' else ''})")
+        problems.append(f"a minor action moves at most {most} m ({limit_why(who, action)})")
     if problems:
         view.report(CODE, event, f"{event.actor} moves {event.metres} m; " + "; ".join(problems), actor=event.actor)

@@ -32,6 +32,11 @@ def limit(who: Fighter, action: Action) -> int:
     return max(metres, who.options.movement_min_m)
 
 
+def limit_why(who: Fighter, action: Action) -> str:
+    """What ``limit`` went by, as a refusal or a finding says it: ``prone, difficult terrain``."""
+    return f"{who.stance}{', difficult terrain' if action.params.get('terrain') == 'difficult' else ''}"
+
+
 far = metres_between
 """Whole metres from ``a`` to ``b`` (rounded up: ``kit.geometry``)."""
 
@@ -63,8 +68,7 @@ def relocate(scribe: Scribe, actor: str, action: Action, declaration: int) -> No
         raise RefusedError("how far? (move distance=METRES, or x= y= with positions)", code="rules.incomplete")
     most = limit(who, action)
     if metres > most:
-        raise RefusedError(f"{actor} moves at most {most} m in a minor action ({who.stance}"
-                           f"{', difficult terrain' if action.params.get('terrain') == 'difficult' else ''}); "
+        raise RefusedError(f"{actor} moves at most {most} m in a minor action ({limit_why(who, action)}); "
                            f"asked {metres} m", code="rules.allowance")
     scribe.emit(Moved(actor=actor, metres=metres, cause=declaration,
                       x=x if isinstance(x, int) else None, y=y if isinstance(y, int) else None))
